@@ -1,0 +1,708 @@
+use std::collections::BTreeMap;
+
+use super::program::{Num, Op, ParameterUse, Span, TargetRef};
+use super::{CompileError, Program};
+use crate::graph::{Constraint, Graph, Link, Node, NodeId, Number, Region, Slot, Target};
+
+/// Compiles `graph` into a [`Program`], or reports every problem at once.
+///
+/// Checks: exactly one `Output`; no cycle; every link points at an existing node of the right
+/// type; every port connected; every number finite and in range; every parameter declared;
+/// every name given. Nodes not reachable from the `Output` are checked but not compiled.
+///
+/// # Examples
+///
+/// ```
+/// use graph_runtime::{compile, Graph, Link, Node, Target};
+///
+/// let mut graph = Graph::default();
+/// let seek = graph.add(Node::Seek { target: Target::Named("cursor".into()) });
+/// graph.add(Node::Output { input: Link(Some(seek)) });
+/// let program = compile(&graph).expect("a valid graph");
+/// assert_eq!(program.len(), 2);
+///
+/// graph.add(Node::Output { input: Link::NONE });
+/// let errors = compile(&graph).unwrap_err();
+/// assert_eq!(errors.len(), 2); // two Outputs, and one of them is unconnected
+/// ```
+pub fn compile(graph: &Graph) -> Result<Program, Vec<CompileError>> {
+    let errors = validate(graph);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Builder::new(graph).build())
+}
+
+fn validate(graph: &Graph) -> Vec<CompileError> {
+    let mut errors = Vec::new();
+    for (name, &value) in &graph.parameters {
+        if !value.is_finite() {
+            errors.push(CompileError::NonFiniteParameter {
+                name: name.clone(),
+                value,
+            });
+        }
+    }
+    let outputs: Vec<NodeId> = graph
+        .nodes
+        .iter()
+        .filter(|(_, node)| matches!(node, Node::Output { .. }))
+        .map(|(id, _)| *id)
+        .collect();
+    match outputs.len() {
+        0 => errors.push(CompileError::NoOutput),
+        1 => {}
+        _ => errors.push(CompileError::MultipleOutputs { nodes: outputs }),
+    }
+    errors.extend(
+        cycles(graph)
+            .into_iter()
+            .map(|nodes| CompileError::Cycle { nodes }),
+    );
+
+    let vehicle = &graph.vehicle;
+    for (name, number, constraint) in [
+        ("mass", &vehicle.mass, Constraint::Positive),
+        ("max_force", &vehicle.max_force, Constraint::NonNegative),
+        ("max_speed", &vehicle.max_speed, Constraint::NonNegative),
+        ("radius", &vehicle.radius, Constraint::NonNegative),
+    ] {
+        check_number(
+            graph,
+            None,
+            Slot::field(name),
+            number,
+            constraint,
+            &mut errors,
+        );
+    }
+
+    for (&id, node) in &graph.nodes {
+        for port in node.inputs() {
+            let Some(source) = port.link.source() else {
+                errors.push(CompileError::UnconnectedInput {
+                    node: id,
+                    port: port.slot,
+                });
+                continue;
+            };
+            match graph.nodes.get(&source) {
+                None => errors.push(CompileError::DanglingLink {
+                    node: id,
+                    port: port.slot,
+                    missing: source,
+                }),
+                Some(from) if from.kind().output() != port.accepts => {
+                    errors.push(CompileError::WrongPortType {
+                        node: id,
+                        port: port.slot,
+                        expected: port.accepts,
+                        found: from.kind().output(),
+                        source,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+        for field in node.numbers() {
+            check_number(
+                graph,
+                Some(id),
+                field.slot,
+                field.number,
+                field.constraint,
+                &mut errors,
+            );
+        }
+        for (field, target) in node.targets() {
+            if let Target::Named(name) | Target::NearestTagged(name) = target
+                && name.trim().is_empty()
+            {
+                errors.push(CompileError::MissingName { node: id, field });
+            }
+        }
+        match node {
+            Node::PathFollowing { path, .. } if path.trim().is_empty() => {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: "path",
+                });
+            }
+            Node::FlowFieldFollowing { field, .. } if field.trim().is_empty() => {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: "field",
+                });
+            }
+            _ => {}
+        }
+    }
+    errors
+}
+
+fn check_number(
+    graph: &Graph,
+    node: Option<NodeId>,
+    field: Slot,
+    number: &Number,
+    constraint: Constraint,
+    errors: &mut Vec<CompileError>,
+) {
+    let (value, parameter) = match number {
+        Number::Literal(value) => (*value, None),
+        Number::Parameter(name) => match graph.parameters.get(name) {
+            Some(value) => (*value, Some(name.clone())),
+            None => {
+                errors.push(CompileError::UnknownParameter {
+                    node,
+                    field,
+                    name: name.clone(),
+                });
+                return;
+            }
+        },
+    };
+    // A non-finite default is reported once, on the parameter itself.
+    if parameter.is_some() && !value.is_finite() {
+        return;
+    }
+    if !constraint.accepts(value) {
+        errors.push(CompileError::InvalidNumber {
+            node,
+            field,
+            value,
+            constraint,
+            parameter,
+        });
+    }
+}
+
+/// Every cycle (strongly connected component with a loop), each as its sorted node ids.
+/// Iterative Tarjan, so a huge graph cannot overflow the stack.
+fn cycles(graph: &Graph) -> Vec<Vec<NodeId>> {
+    let ids: Vec<NodeId> = graph.nodes.keys().copied().collect();
+    let dense: BTreeMap<NodeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let edges: Vec<Vec<usize>> = graph
+        .nodes
+        .values()
+        .map(|node| {
+            node.inputs()
+                .iter()
+                .filter_map(|port| port.link.source().and_then(|s| dense.get(&s).copied()))
+                .collect()
+        })
+        .collect();
+    let count = ids.len();
+    let mut index: Vec<Option<usize>> = vec![None; count];
+    let mut low = vec![0usize; count];
+    let mut on_stack = vec![false; count];
+    let mut stack = Vec::new();
+    let mut next_index = 0;
+    let mut found = Vec::new();
+
+    for start in 0..count {
+        if index.get(start).copied().flatten().is_some() {
+            continue;
+        }
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = Some(next_index);
+        low[start] = next_index;
+        next_index += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
+            if let Some(&w) = edges[v].get(*edge) {
+                *edge += 1;
+                match index[w] {
+                    None => {
+                        index[w] = Some(next_index);
+                        low[w] = next_index;
+                        next_index += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, 0));
+                    }
+                    Some(w_index) if on_stack[w] => low[v] = low[v].min(w_index),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if Some(low[v]) == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(ids[w]);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 || edges[v].contains(&v) {
+                    component.sort_unstable();
+                    found.push(component);
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+struct Builder<'g> {
+    graph: &'g Graph,
+    op_of: BTreeMap<NodeId, u32>,
+    parameter_slots: BTreeMap<&'g str, u16>,
+    program: Program,
+}
+
+impl<'g> Builder<'g> {
+    fn new(graph: &'g Graph) -> Self {
+        let parameter_slots = graph
+            .parameters
+            .keys()
+            .enumerate()
+            .map(|(i, name)| (name.as_str(), i as u16))
+            .collect();
+        Self {
+            graph,
+            op_of: BTreeMap::new(),
+            parameter_slots,
+            program: Program {
+                ops: Vec::new(),
+                op_nodes: Vec::new(),
+                shared: Vec::new(),
+                root: 0,
+                weighted: Vec::new(),
+                links: Vec::new(),
+                parameter_names: graph.parameters.keys().cloned().collect(),
+                parameter_defaults: graph.parameters.values().copied().collect(),
+                parameter_uses: vec![Vec::new(); graph.parameters.len()],
+                vehicle: [Num::Const(0.0); 4],
+                path_names: Vec::new(),
+                field_names: Vec::new(),
+                target_names: Vec::new(),
+                tag_names: Vec::new(),
+                wander_slots: 0,
+                neighbor_ops: Vec::new(),
+            },
+        }
+    }
+
+    fn build(mut self) -> Program {
+        let vehicle = &self.graph.vehicle;
+        self.program.vehicle = [
+            self.num(None, "mass", &vehicle.mass, Constraint::Positive),
+            self.num(
+                None,
+                "max_force",
+                &vehicle.max_force,
+                Constraint::NonNegative,
+            ),
+            self.num(
+                None,
+                "max_speed",
+                &vehicle.max_speed,
+                Constraint::NonNegative,
+            ),
+            self.num(None, "radius", &vehicle.radius, Constraint::NonNegative),
+        ];
+        let Some((&output, _)) = self
+            .graph
+            .nodes
+            .iter()
+            .find(|(_, node)| matches!(node, Node::Output { .. }))
+        else {
+            return self.program;
+        };
+        let order = self.post_order(output);
+        let mut parents = vec![0u32; order.len()];
+        for &id in &order {
+            let Some(node) = self.graph.nodes.get(&id) else {
+                continue;
+            };
+            let op = self.op(id, node);
+            let index = self.program.ops.len() as u32;
+            self.op_of.insert(id, index);
+            self.program.ops.push(op);
+            self.program.op_nodes.push(id);
+            if is_group_op(&op) {
+                self.program.neighbor_ops.push(index);
+            }
+            for port in node.inputs() {
+                if let Some(&source) = port.link.source().and_then(|s| self.op_of.get(&s))
+                    && let Some(count) = parents.get_mut(source as usize)
+                {
+                    *count += 1;
+                }
+            }
+        }
+        self.program.shared = parents.iter().map(|&count| count > 1).collect();
+        self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
+        self.program
+    }
+
+    /// Reachable nodes from `root`, inputs before the nodes that read them.
+    fn post_order(&self, root: NodeId) -> Vec<NodeId> {
+        let mut order = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                order.push(id);
+                continue;
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            if let Some(node) = self.graph.nodes.get(&id) {
+                for port in node.inputs().iter().rev() {
+                    if let Some(source) = port.link.source()
+                        && !seen.contains(&source)
+                    {
+                        stack.push((source, false));
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    fn num(
+        &mut self,
+        node: Option<NodeId>,
+        field: &'static str,
+        number: &Number,
+        constraint: Constraint,
+    ) -> Num {
+        self.num_at(node, Slot::field(field), number, constraint)
+    }
+
+    fn num_at(
+        &mut self,
+        node: Option<NodeId>,
+        field: Slot,
+        number: &Number,
+        constraint: Constraint,
+    ) -> Num {
+        match number {
+            Number::Literal(value) => Num::Const(*value),
+            Number::Parameter(name) => {
+                let Some(&slot) = self.parameter_slots.get(name.as_str()) else {
+                    return Num::Const(0.0);
+                };
+                if let Some(uses) = self.program.parameter_uses.get_mut(slot as usize) {
+                    uses.push(ParameterUse {
+                        node,
+                        field,
+                        constraint,
+                    });
+                }
+                Num::Param(slot)
+            }
+        }
+    }
+
+    fn link(&self, link: Link) -> u32 {
+        link.source()
+            .and_then(|id| self.op_of.get(&id).copied())
+            .unwrap_or(0)
+    }
+
+    fn links(&mut self, links: impl IntoIterator<Item = Link>) -> Span {
+        let start = self.program.links.len() as u32;
+        for link in links {
+            let op = self.link(link);
+            self.program.links.push(op);
+        }
+        Span {
+            start,
+            len: self.program.links.len() as u32 - start,
+        }
+    }
+
+    fn intern(names: &mut Vec<String>, name: &str) -> u16 {
+        if let Some(index) = names.iter().position(|n| n == name) {
+            return index as u16;
+        }
+        names.push(name.to_owned());
+        (names.len() - 1) as u16
+    }
+
+    fn target(
+        &mut self,
+        id: NodeId,
+        x: &'static str,
+        y: &'static str,
+        target: &Target,
+    ) -> TargetRef {
+        match target {
+            Target::Point(px, py) => TargetRef::Point(
+                self.num(Some(id), x, px, Constraint::Finite),
+                self.num(Some(id), y, py, Constraint::Finite),
+            ),
+            Target::Named(name) => {
+                TargetRef::Named(Self::intern(&mut self.program.target_names, name))
+            }
+            Target::NearestTagged(tag) => {
+                TargetRef::Tagged(Self::intern(&mut self.program.tag_names, tag))
+            }
+        }
+    }
+
+    #[expect(clippy::too_many_lines, reason = "one arm per node kind")]
+    fn op(&mut self, id: NodeId, node: &Node) -> Op {
+        use Constraint::{Angle, Finite, NonNegative, Probability};
+        let some = Some(id);
+        match node {
+            Node::Seek { target } => Op::Seek(self.target(id, "target.x", "target.y", target)),
+            Node::Flee {
+                target,
+                panic_distance,
+            } => {
+                let target = self.target(id, "target.x", "target.y", target);
+                let panic = panic_distance
+                    .as_ref()
+                    .map(|d| self.num(some, "panic_distance", d, NonNegative));
+                Op::Flee(target, panic)
+            }
+            Node::Arrival {
+                target,
+                slowing_distance,
+            } => Op::Arrival(
+                self.target(id, "target.x", "target.y", target),
+                self.num(some, "slowing_distance", slowing_distance, NonNegative),
+            ),
+            Node::Pursuit {
+                quarry,
+                max_prediction,
+            } => Op::Pursuit(
+                self.target(id, "quarry.x", "quarry.y", quarry),
+                self.num(some, "max_prediction", max_prediction, NonNegative),
+            ),
+            Node::Evasion {
+                quarry,
+                max_prediction,
+                panic_distance,
+            } => {
+                let quarry = self.target(id, "quarry.x", "quarry.y", quarry);
+                let prediction = self.num(some, "max_prediction", max_prediction, NonNegative);
+                let panic = panic_distance
+                    .as_ref()
+                    .map(|d| self.num(some, "panic_distance", d, NonNegative));
+                Op::Evasion(quarry, prediction, panic)
+            }
+            Node::OffsetPursuit {
+                quarry,
+                offset,
+                max_prediction,
+            } => Op::OffsetPursuit(
+                self.target(id, "quarry.x", "quarry.y", quarry),
+                self.num(some, "offset", offset, NonNegative),
+                self.num(some, "max_prediction", max_prediction, NonNegative),
+            ),
+            Node::ObstacleAvoidance {
+                min_length,
+                lookahead_time,
+            } => Op::ObstacleAvoidance(
+                self.num(some, "min_length", min_length, NonNegative),
+                self.num(some, "lookahead_time", lookahead_time, NonNegative),
+            ),
+            Node::Wander {
+                distance,
+                radius,
+                jitter,
+            } => {
+                let slot = self.program.wander_slots;
+                self.program.wander_slots += 1;
+                Op::Wander {
+                    distance: self.num(some, "distance", distance, NonNegative),
+                    radius: self.num(some, "radius", radius, NonNegative),
+                    jitter: self.num(some, "jitter", jitter, NonNegative),
+                    slot,
+                }
+            }
+            Node::PathFollowing {
+                path,
+                prediction_time,
+                ahead_distance,
+                direction,
+                corrective,
+            } => Op::PathFollowing {
+                path: Self::intern(&mut self.program.path_names, path),
+                prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
+                ahead_distance: self.num(some, "ahead_distance", ahead_distance, NonNegative),
+                direction: direction.sign(),
+                corrective: *corrective,
+            },
+            Node::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => Op::Containment {
+                bounds: match bounds {
+                    Region::World => None,
+                    Region::Rect(min_x, min_y, max_x, max_y) => Some([
+                        self.num(some, "bounds.min_x", min_x, Finite),
+                        self.num(some, "bounds.min_y", min_y, Finite),
+                        self.num(some, "bounds.max_x", max_x, Finite),
+                        self.num(some, "bounds.max_y", max_y, Finite),
+                    ]),
+                },
+                prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
+                margin: self.num(some, "margin", margin, NonNegative),
+            },
+            Node::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => Op::FlowFieldFollowing {
+                field: Self::intern(&mut self.program.field_names, field),
+                prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
+            },
+            Node::UnalignedCollisionAvoidance { max_time } => {
+                Op::UnalignedCollisionAvoidance(self.num(some, "max_time", max_time, NonNegative))
+            }
+            Node::Separation { radius, fov } => Op::Separation(
+                self.num(some, "radius", radius, NonNegative),
+                self.num(some, "fov", fov, Angle),
+            ),
+            Node::Cohesion { radius, fov } => Op::Cohesion(
+                self.num(some, "radius", radius, NonNegative),
+                self.num(some, "fov", fov, Angle),
+            ),
+            Node::Alignment { radius, fov } => Op::Alignment(
+                self.num(some, "radius", radius, NonNegative),
+                self.num(some, "fov", fov, Angle),
+            ),
+            Node::NeighborCount { radius, fov } => Op::NeighborCount(
+                self.num(some, "radius", radius, NonNegative),
+                self.num(some, "fov", fov, Angle),
+            ),
+            Node::Flocking {
+                separation_weight,
+                cohesion_weight,
+                alignment_weight,
+                radius,
+                fov,
+            } => Op::Flocking {
+                weights: [
+                    self.num(some, "separation_weight", separation_weight, Finite),
+                    self.num(some, "cohesion_weight", cohesion_weight, Finite),
+                    self.num(some, "alignment_weight", alignment_weight, Finite),
+                ],
+                radius: self.num(some, "radius", radius, NonNegative),
+                fov: self.num(some, "fov", fov, Angle),
+            },
+            Node::LeaderFollowing {
+                leader,
+                behind,
+                slowing_distance,
+                sight_length,
+                sight_width,
+            } => Op::LeaderFollowing {
+                leader: self.target(id, "leader.x", "leader.y", leader),
+                behind: self.num(some, "behind", behind, NonNegative),
+                slowing_distance: self.num(some, "slowing_distance", slowing_distance, NonNegative),
+                sight_length: self.num(some, "sight_length", sight_length, NonNegative),
+                sight_width: self.num(some, "sight_width", sight_width, NonNegative),
+            },
+            Node::Interpose {
+                a,
+                b,
+                slowing_distance,
+            } => Op::Interpose(
+                self.target(id, "a.x", "a.y", a),
+                self.target(id, "b.x", "b.y", b),
+                self.num(some, "slowing_distance", slowing_distance, NonNegative),
+            ),
+            Node::Hide {
+                hunter,
+                margin,
+                slowing_distance,
+            } => Op::Hide(
+                self.target(id, "hunter.x", "hunter.y", hunter),
+                self.num(some, "margin", margin, NonNegative),
+                self.num(some, "slowing_distance", slowing_distance, NonNegative),
+            ),
+            Node::Blend { inputs } => {
+                let start = self.program.weighted.len() as u32;
+                for (index, input) in inputs.iter().enumerate() {
+                    let op = self.link(input.node);
+                    let weight =
+                        self.num_at(some, Slot::item("weight", index), &input.weight, Finite);
+                    self.program.weighted.push((op, weight));
+                }
+                Op::Blend(Span {
+                    start,
+                    len: inputs.len() as u32,
+                })
+            }
+            Node::Dither { inputs, epsilon } => {
+                let start = self.program.weighted.len() as u32;
+                for (index, input) in inputs.iter().enumerate() {
+                    let op = self.link(input.node);
+                    let chance = self.num_at(
+                        some,
+                        Slot::item("probability", index),
+                        &input.probability,
+                        Probability,
+                    );
+                    self.program.weighted.push((op, chance));
+                }
+                let epsilon = self.num(some, "epsilon", epsilon, NonNegative);
+                Op::Dither(
+                    Span {
+                        start,
+                        len: inputs.len() as u32,
+                    },
+                    epsilon,
+                )
+            }
+            Node::Priority { inputs, epsilon } => {
+                let span = self.links(inputs.iter().copied());
+                Op::Priority(span, self.num(some, "epsilon", epsilon, NonNegative))
+            }
+            Node::Budget { inputs } => Op::Budget(self.links(inputs.iter().copied())),
+            Node::All { inputs } => Op::All(self.links(inputs.iter().copied())),
+            Node::Any { inputs } => Op::Any(self.links(inputs.iter().copied())),
+            Node::Gate { input, condition } => Op::Gate(self.link(*input), self.link(*condition)),
+            Node::Scale { input, factor } => {
+                Op::Scale(self.link(*input), self.num(some, "factor", factor, Finite))
+            }
+            Node::Truncate { input, max } => {
+                Op::Truncate(self.link(*input), self.num(some, "max", max, NonNegative))
+            }
+            Node::Distance { target } => {
+                Op::Distance(self.target(id, "target.x", "target.y", target))
+            }
+            Node::Speed => Op::Speed,
+            Node::Value { value } => Op::Value(self.num(some, "value", value, Finite)),
+            Node::Compare {
+                sensor,
+                test,
+                threshold,
+            } => Op::Compare(
+                self.link(*sensor),
+                *test,
+                self.num(some, "threshold", threshold, Finite),
+            ),
+            Node::Not { input } => Op::Not(self.link(*input)),
+            Node::Output { input } => Op::Output(self.link(*input)),
+        }
+    }
+}
+
+fn is_group_op(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Separation(..)
+            | Op::Cohesion(..)
+            | Op::Alignment(..)
+            | Op::Flocking { .. }
+            | Op::NeighborCount(..)
+            | Op::UnalignedCollisionAvoidance(..)
+    )
+}

@@ -1,0 +1,194 @@
+use std::fmt;
+
+use crate::graph::{Constraint, NodeId, PortType, Slot};
+
+/// One problem found by [`crate::compile`]. Every error names its place: a node id and port or
+/// field, a graph parameter, or the graph's vehicle section.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompileError {
+    /// The graph has no `Output` node.
+    NoOutput,
+    /// The graph has more than one `Output` node.
+    MultipleOutputs {
+        /// Every `Output` node, in id order.
+        nodes: Vec<NodeId>,
+    },
+    /// Links form a loop; the nodes on it, in id order.
+    Cycle {
+        /// The nodes of the loop.
+        nodes: Vec<NodeId>,
+    },
+    /// A port links to a node id that does not exist.
+    DanglingLink {
+        /// The node with the port.
+        node: NodeId,
+        /// The port.
+        port: Slot,
+        /// The missing id.
+        missing: NodeId,
+    },
+    /// A port that needs a connection has none.
+    UnconnectedInput {
+        /// The node with the port.
+        node: NodeId,
+        /// The port.
+        port: Slot,
+    },
+    /// A port is fed a value of the wrong type (a steering force into a condition port, say).
+    WrongPortType {
+        /// The node with the port.
+        node: NodeId,
+        /// The port.
+        port: Slot,
+        /// What the port accepts.
+        expected: PortType,
+        /// What the linked node outputs.
+        found: PortType,
+        /// The linked node.
+        source: NodeId,
+    },
+    /// A number is out of its range (NaN, infinite, negative distance, probability outside
+    /// `[0, 1]`, mass `<= 0`, …). `node` is `None` for the graph's vehicle section.
+    InvalidNumber {
+        /// The node, or `None` for the vehicle section.
+        node: Option<NodeId>,
+        /// The field.
+        field: Slot,
+        /// The offending value.
+        value: f32,
+        /// The range it must lie in.
+        constraint: Constraint,
+        /// The graph parameter the value came from, if any.
+        parameter: Option<String>,
+    },
+    /// A field names a graph parameter that is not declared.
+    UnknownParameter {
+        /// The node, or `None` for the vehicle section.
+        node: Option<NodeId>,
+        /// The field.
+        field: Slot,
+        /// The undeclared name.
+        name: String,
+    },
+    /// An override names a parameter the graph does not declare.
+    UnknownOverride {
+        /// The undeclared name.
+        name: String,
+    },
+    /// A graph parameter's default or override is not a finite number.
+    NonFiniteParameter {
+        /// The parameter.
+        name: String,
+        /// Its value.
+        value: f32,
+    },
+    /// A path, flow field, named target or tag is left empty.
+    MissingName {
+        /// The node.
+        node: NodeId,
+        /// The field that needs a name.
+        field: &'static str,
+    },
+}
+
+impl CompileError {
+    /// The node the error is about, if it is about one node.
+    pub fn node(&self) -> Option<NodeId> {
+        match self {
+            Self::DanglingLink { node, .. }
+            | Self::UnconnectedInput { node, .. }
+            | Self::WrongPortType { node, .. }
+            | Self::MissingName { node, .. } => Some(*node),
+            Self::InvalidNumber { node, .. } | Self::UnknownParameter { node, .. } => *node,
+            Self::Cycle { nodes } | Self::MultipleOutputs { nodes } => nodes.first().copied(),
+            Self::NoOutput | Self::UnknownOverride { .. } | Self::NonFiniteParameter { .. } => None,
+        }
+    }
+}
+
+fn owner(node: Option<NodeId>) -> String {
+    node.map_or_else(|| "vehicle".to_owned(), |id| format!("node {id}"))
+}
+
+fn list(nodes: &[NodeId]) -> String {
+    nodes
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoOutput => f.write_str("the graph has no Output node"),
+            Self::MultipleOutputs { nodes } => {
+                write!(
+                    f,
+                    "the graph has {} Output nodes ({}); keep exactly one",
+                    nodes.len(),
+                    list(nodes)
+                )
+            }
+            Self::Cycle { nodes } => write!(f, "links form a cycle through nodes {}", list(nodes)),
+            Self::DanglingLink {
+                node,
+                port,
+                missing,
+            } => {
+                write!(
+                    f,
+                    "node {node} port `{port}`: linked to node {missing}, which does not exist"
+                )
+            }
+            Self::UnconnectedInput { node, port } => {
+                write!(f, "node {node} port `{port}`: not connected")
+            }
+            Self::WrongPortType {
+                node,
+                port,
+                expected,
+                found,
+                source,
+            } => write!(
+                f,
+                "node {node} port `{port}`: expects a {expected} but node {source} outputs a {found}"
+            ),
+            Self::InvalidNumber {
+                node,
+                field,
+                value,
+                constraint,
+                parameter,
+            } => {
+                write!(f, "{} field `{field}`: {value} {constraint}", owner(*node))?;
+                if let Some(name) = parameter {
+                    write!(f, " (value of graph parameter \"{name}\")")?;
+                }
+                Ok(())
+            }
+            Self::UnknownParameter { node, field, name } => write!(
+                f,
+                "{} field `{field}`: graph parameter \"{name}\" is not declared",
+                owner(*node)
+            ),
+            Self::UnknownOverride { name } => {
+                write!(
+                    f,
+                    "override of \"{name}\": the graph declares no such parameter"
+                )
+            }
+            Self::NonFiniteParameter { name, value } => {
+                write!(
+                    f,
+                    "graph parameter \"{name}\": {value} is not a finite number"
+                )
+            }
+            Self::MissingName { node, field } => {
+                write!(f, "node {node} field `{field}`: no name given")
+            }
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}

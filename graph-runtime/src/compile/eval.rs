@@ -1,0 +1,613 @@
+use glam::Vec2;
+
+use super::program::{Num, Op, Span, TargetRef};
+use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};
+use crate::behaviors::{self, FieldOfView, Quarry};
+use crate::graph::NodeId;
+use crate::math::truncate;
+use crate::spatial::SpatialGrid;
+use crate::world::Rect;
+use crate::{Vehicle, World};
+
+/// Everything a program reads during one tick, shared by all agents of one group.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// Obstacles, paths, flow fields, named targets and bounds.
+    pub world: &'a World,
+    /// Every agent's vehicle at the start of the tick.
+    pub vehicles: &'a [Vehicle],
+    /// Every agent's tags, parallel to `vehicles` (may be empty when no program uses tags).
+    pub tags: &'a [TagMask],
+    /// The spatial grid built over `vehicles` for this tick.
+    pub grid: &'a SpatialGrid,
+    /// The program's names resolved against `world`.
+    pub bindings: &'a Bindings,
+    /// Parameter values of the group.
+    pub params: &'a ParamValues,
+    /// Tick length (s).
+    pub dt: f32,
+}
+
+/// The value a node produced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NodeValue {
+    /// A steering force.
+    Force(Vec2),
+    /// A sensor reading.
+    Scalar(f32),
+    /// A condition's answer.
+    Condition(bool),
+}
+
+/// One node's evaluation in a [`Trace`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TraceEntry {
+    /// The node.
+    pub node: NodeId,
+    /// What it produced.
+    pub value: NodeValue,
+    /// For `Priority` and `Dither`, the input (by position) that won, if any.
+    pub chosen: Option<usize>,
+}
+
+/// A record of one agent's evaluation: every node evaluated, in completion order. Nodes absent
+/// from it were not evaluated (lazy combiners skipped them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Trace {
+    /// The evaluated nodes.
+    pub entries: Vec<TraceEntry>,
+}
+
+impl Trace {
+    /// The entry of `node`, if it was evaluated.
+    pub fn get(&self, node: NodeId) -> Option<&TraceEntry> {
+        self.entries.iter().find(|entry| entry.node == node)
+    }
+}
+
+trait Recorder {
+    fn record(&mut self, node: NodeId, value: NodeValue, chosen: Option<usize>);
+}
+
+struct NoTrace;
+
+impl Recorder for NoTrace {
+    #[inline(always)]
+    fn record(&mut self, _: NodeId, _: NodeValue, _: Option<usize>) {}
+}
+
+impl Recorder for &mut Trace {
+    fn record(&mut self, node: NodeId, value: NodeValue, chosen: Option<usize>) {
+        self.entries.push(TraceEntry {
+            node,
+            value,
+            chosen,
+        });
+    }
+}
+
+impl Program {
+    /// The steering force of agent `agent` (an index into `context.vehicles`) for this tick.
+    ///
+    /// Draws from `state`'s RNG only for Wander and Dither nodes that are evaluated; makes at
+    /// most one spatial query; allocates nothing once `scratch` is warm.
+    pub fn steer(
+        &self,
+        context: &Context<'_>,
+        agent: usize,
+        state: &mut AgentState,
+        scratch: &mut Scratch,
+    ) -> Vec2 {
+        self.run(context, agent, state, scratch, NoTrace)
+    }
+
+    /// Like [`Program::steer`], also recording every evaluated node in `trace` (cleared
+    /// first). Costs only when called: untraced ticks run [`Program::steer`].
+    pub fn steer_traced(
+        &self,
+        context: &Context<'_>,
+        agent: usize,
+        state: &mut AgentState,
+        scratch: &mut Scratch,
+        trace: &mut Trace,
+    ) -> Vec2 {
+        trace.entries.clear();
+        self.run(context, agent, state, scratch, trace)
+    }
+
+    fn run<R: Recorder>(
+        &self,
+        context: &Context<'_>,
+        agent: usize,
+        state: &mut AgentState,
+        scratch: &mut Scratch,
+        recorder: R,
+    ) -> Vec2 {
+        let Some(vehicle) = context.vehicles.get(agent) else {
+            return Vec2::ZERO;
+        };
+        if scratch.memo.len() < self.ops.len() {
+            scratch.memo.resize(self.ops.len(), (0, Vec2::ZERO));
+        }
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            scratch.memo.iter_mut().for_each(|entry| entry.0 = 0);
+            scratch.stamp = 1;
+        }
+        scratch.neighbors_ready = false;
+        let mut evaluator = Evaluator {
+            program: self,
+            context,
+            agent,
+            me: vehicle,
+            state,
+            scratch,
+            recorder,
+        };
+        evaluator.force(self.root)
+    }
+
+    /// The radius of the one spatial query that serves every group node of `vehicle`.
+    fn query_radius(&self, vehicle: &Vehicle, context: &Context<'_>) -> f32 {
+        let params = context.params;
+        let mut radius: f32 = 0.0;
+        for &op in &self.neighbor_ops {
+            let needed = match self.ops.get(op as usize) {
+                Some(
+                    Op::Separation(r, _)
+                    | Op::Cohesion(r, _)
+                    | Op::Alignment(r, _)
+                    | Op::NeighborCount(r, _)
+                    | Op::Flocking { radius: r, .. },
+                ) => r.get(params),
+                Some(Op::UnalignedCollisionAvoidance(max_time)) => {
+                    let t = max_time.get(params);
+                    vehicle.velocity.length() * t
+                        + vehicle.radius
+                        + context.grid.max_radius()
+                        + context.grid.max_speed() * t
+                }
+                _ => 0.0,
+            };
+            radius = radius.max(needed);
+        }
+        radius
+    }
+}
+
+struct Evaluator<'p, 'c, 's, R> {
+    program: &'p Program,
+    context: &'c Context<'c>,
+    agent: usize,
+    me: &'c Vehicle,
+    state: &'s mut AgentState,
+    scratch: &'s mut Scratch,
+    recorder: R,
+}
+
+impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+    #[inline]
+    fn num(&self, number: Num) -> f32 {
+        number.get(self.context.params)
+    }
+
+    fn op(&self, index: u32) -> Option<Op> {
+        self.program.ops.get(index as usize).copied()
+    }
+
+    fn node(&self, index: u32) -> NodeId {
+        self.program
+            .op_nodes
+            .get(index as usize)
+            .copied()
+            .unwrap_or(NodeId(0))
+    }
+
+    fn link_at(&self, span: Span, position: u32) -> u32 {
+        self.program
+            .links
+            .get((span.start + position) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn weighted_at(&self, span: Span, position: u32) -> (u32, Num) {
+        self.program
+            .weighted
+            .get((span.start + position) as usize)
+            .copied()
+            .unwrap_or((0, Num::Const(0.0)))
+    }
+
+    /// The neighbor candidates of this agent (computed on first use, at most once per tick).
+    fn neighbors(&mut self) -> &[u32] {
+        if !self.scratch.neighbors_ready {
+            let radius = self.program.query_radius(self.me, self.context);
+            self.context.grid.query(
+                self.context.vehicles,
+                self.me.position,
+                radius,
+                self.agent,
+                &mut self.scratch.neighbors,
+            );
+            self.scratch.neighbors_ready = true;
+        }
+        &self.scratch.neighbors
+    }
+
+    fn quarry(&self, target: TargetRef) -> Option<Quarry> {
+        match target {
+            TargetRef::Point(x, y) => Some(Quarry::at(Vec2::new(self.num(x), self.num(y)))),
+            TargetRef::Named(name) => {
+                let index = (*self.context.bindings.targets.get(name as usize)?)?;
+                self.context.world.target_at(index).map(Quarry::at)
+            }
+            TargetRef::Tagged(tag) => {
+                let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
+                let mut nearest: Option<(f32, &Vehicle)> = None;
+                for (index, (other, tags)) in self
+                    .context
+                    .vehicles
+                    .iter()
+                    .zip(self.context.tags)
+                    .enumerate()
+                {
+                    if index == self.agent || tags & mask == 0 {
+                        continue;
+                    }
+                    let distance = other.position.distance_squared(self.me.position);
+                    if nearest.is_none_or(|(best, _)| distance < best) {
+                        nearest = Some((distance, other));
+                    }
+                }
+                nearest.map(|(_, other)| Quarry::from(other))
+            }
+        }
+    }
+
+    fn force(&mut self, index: u32) -> Vec2 {
+        let shared = self
+            .program
+            .shared
+            .get(index as usize)
+            .copied()
+            .unwrap_or(false);
+        if shared
+            && let Some(&(stamp, value)) = self.scratch.memo.get(index as usize)
+            && stamp == self.scratch.stamp
+        {
+            return value;
+        }
+        let (force, chosen) = self.compute_force(index);
+        let force = if force.is_finite() { force } else { Vec2::ZERO };
+        if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
+            *entry = (self.scratch.stamp, force);
+        }
+        self.recorder
+            .record(self.node(index), NodeValue::Force(force), chosen);
+        force
+    }
+
+    #[expect(clippy::too_many_lines, reason = "one arm per steering node kind")]
+    fn compute_force(&mut self, index: u32) -> (Vec2, Option<usize>) {
+        let me = self.me;
+        let Some(op) = self.op(index) else {
+            return (Vec2::ZERO, None);
+        };
+        let force = match op {
+            Op::Seek(target) => self
+                .quarry(target)
+                .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
+            Op::Flee(target, panic) => {
+                let panic = panic.map(|d| self.num(d));
+                self.quarry(target)
+                    .map_or(Vec2::ZERO, |q| behaviors::flee(me, q.position, panic))
+            }
+            Op::Arrival(target, slowing) => {
+                let slowing = self.num(slowing);
+                self.quarry(target)
+                    .map_or(Vec2::ZERO, |q| behaviors::arrival(me, q.position, slowing))
+            }
+            Op::Pursuit(quarry, prediction) => {
+                let prediction = self.num(prediction);
+                self.quarry(quarry)
+                    .map_or(Vec2::ZERO, |q| behaviors::pursuit(me, &q, prediction))
+            }
+            Op::Evasion(quarry, prediction, panic) => {
+                let prediction = self.num(prediction);
+                let panic = panic.map(|d| self.num(d));
+                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
+                    behaviors::evasion(me, &q, prediction, panic)
+                })
+            }
+            Op::OffsetPursuit(quarry, offset, prediction) => {
+                let (offset, prediction) = (self.num(offset), self.num(prediction));
+                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
+                    behaviors::offset_pursuit(me, &q, offset, prediction)
+                })
+            }
+            Op::ObstacleAvoidance(min_length, lookahead) => behaviors::obstacle_avoidance(
+                me,
+                &self.context.world.obstacles,
+                self.num(min_length),
+                self.num(lookahead),
+            ),
+            Op::Wander {
+                distance,
+                radius,
+                jitter,
+                slot,
+            } => {
+                let step =
+                    self.state.rng.signed_unit() * self.num(jitter).to_radians() * self.context.dt;
+                let theta = match self.state.wander.get_mut(slot as usize) {
+                    Some(theta) => {
+                        *theta += step;
+                        *theta
+                    }
+                    None => 0.0,
+                };
+                behaviors::wander(me, theta, self.num(distance), self.num(radius))
+            }
+            Op::PathFollowing {
+                path,
+                prediction_time,
+                ahead_distance,
+                direction,
+                corrective,
+            } => {
+                let world = self.context.world;
+                match self
+                    .context
+                    .bindings
+                    .paths
+                    .get(path as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|i| world.path_at(i))
+                {
+                    Some(path) => behaviors::path_following(
+                        me,
+                        path,
+                        self.num(prediction_time),
+                        self.num(ahead_distance),
+                        direction,
+                        corrective,
+                    ),
+                    None => Vec2::ZERO,
+                }
+            }
+            Op::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => {
+                let rect = match bounds {
+                    None => self.context.world.bounds,
+                    Some([min_x, min_y, max_x, max_y]) => Rect::new(
+                        Vec2::new(self.num(min_x), self.num(min_y)),
+                        Vec2::new(self.num(max_x), self.num(max_y)),
+                    ),
+                };
+                behaviors::containment(me, &rect, self.num(prediction_time), self.num(margin))
+            }
+            Op::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => {
+                let world = self.context.world;
+                match self
+                    .context
+                    .bindings
+                    .fields
+                    .get(field as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|i| world.flow_field_at(i))
+                {
+                    Some(field) => {
+                        behaviors::flow_field_following(me, field, self.num(prediction_time))
+                    }
+                    None => Vec2::ZERO,
+                }
+            }
+            Op::UnalignedCollisionAvoidance(max_time) => {
+                let max_time = self.num(max_time);
+                let vehicles = self.context.vehicles;
+                let ids = self.neighbors();
+                behaviors::unaligned_collision_avoidance(
+                    me,
+                    ids.iter().filter_map(|&i| vehicles.get(i as usize)),
+                    max_time,
+                )
+            }
+            Op::Separation(radius, fov) => self.group(radius, fov, |me, neighbors| {
+                behaviors::separation(me, neighbors)
+            }),
+            Op::Cohesion(radius, fov) => self.group(radius, fov, |me, neighbors| {
+                behaviors::cohesion(me, neighbors)
+            }),
+            Op::Alignment(radius, fov) => self.group(radius, fov, |me, neighbors| {
+                behaviors::alignment(me, neighbors)
+            }),
+            Op::Flocking {
+                weights: [separation, cohesion, alignment],
+                radius,
+                fov,
+            } => {
+                let weights = (
+                    self.num(separation),
+                    self.num(cohesion),
+                    self.num(alignment),
+                );
+                self.group(radius, fov, |me, neighbors| {
+                    behaviors::flocking(me, neighbors, weights.0, weights.1, weights.2)
+                })
+            }
+            Op::LeaderFollowing {
+                leader,
+                behind,
+                slowing_distance,
+                sight_length,
+                sight_width,
+            } => {
+                let numbers =
+                    [behind, slowing_distance, sight_length, sight_width].map(|n| self.num(n));
+                self.quarry(leader).map_or(Vec2::ZERO, |leader| {
+                    behaviors::leader_following(
+                        me, &leader, numbers[0], numbers[1], numbers[2], numbers[3],
+                    )
+                })
+            }
+            Op::Interpose(a, b, slowing) => {
+                let slowing = self.num(slowing);
+                match (self.quarry(a), self.quarry(b)) {
+                    (Some(a), Some(b)) => behaviors::interpose(me, &a, &b, slowing),
+                    _ => Vec2::ZERO,
+                }
+            }
+            Op::Hide(hunter, margin, slowing) => {
+                let (margin, slowing) = (self.num(margin), self.num(slowing));
+                self.quarry(hunter).map_or(Vec2::ZERO, |hunter| {
+                    behaviors::hide(
+                        me,
+                        hunter.position,
+                        &self.context.world.obstacles,
+                        margin,
+                        slowing,
+                    )
+                })
+            }
+            Op::Blend(span) => {
+                let mut sum = Vec2::ZERO;
+                for position in 0..span.len {
+                    let (input, weight) = self.weighted_at(span, position);
+                    sum += self.num(weight) * self.force(input);
+                }
+                sum
+            }
+            Op::Priority(span, epsilon) => {
+                let epsilon = self.num(epsilon);
+                for position in 0..span.len {
+                    let force = self.force(self.link_at(span, position));
+                    if force.length() > epsilon {
+                        return (force, Some(position as usize));
+                    }
+                }
+                Vec2::ZERO
+            }
+            Op::Dither(span, epsilon) => {
+                let epsilon = self.num(epsilon);
+                for position in 0..span.len {
+                    let (input, chance) = self.weighted_at(span, position);
+                    let draw = self.state.rng.unit();
+                    if draw < self.num(chance) {
+                        let force = self.force(input);
+                        if force.length() > epsilon {
+                            return (force, Some(position as usize));
+                        }
+                    }
+                }
+                Vec2::ZERO
+            }
+            Op::Budget(span) => {
+                let mut left = me.max_force;
+                let mut total = Vec2::ZERO;
+                for position in 0..span.len {
+                    if left <= 1e-6 {
+                        break;
+                    }
+                    let force = self.force(self.link_at(span, position));
+                    let length = force.length();
+                    if length <= left {
+                        total += force;
+                        left -= length;
+                    } else {
+                        total += force * (left / length);
+                        break;
+                    }
+                }
+                total
+            }
+            Op::Gate(input, condition) => {
+                if self.condition(condition) {
+                    self.force(input)
+                } else {
+                    Vec2::ZERO
+                }
+            }
+            Op::Scale(input, factor) => self.num(factor) * self.force(input),
+            Op::Truncate(input, max) => truncate(self.force(input), self.num(max)),
+            Op::Output(input) => self.force(input),
+            Op::Distance(_)
+            | Op::NeighborCount(..)
+            | Op::Speed
+            | Op::Value(_)
+            | Op::Compare(..)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_) => Vec2::ZERO,
+        };
+        (force, None)
+    }
+
+    /// Runs a group formula over the neighbors within `radius` and the field of view.
+    fn group(
+        &mut self,
+        radius: Num,
+        fov: Num,
+        formula: impl FnOnce(&Vehicle, &mut dyn Iterator<Item = &Vehicle>) -> Vec2,
+    ) -> Vec2 {
+        let radius = self.num(radius);
+        let fov = FieldOfView::from_degrees(self.num(fov));
+        let me = self.me;
+        let vehicles = self.context.vehicles;
+        let ids = self.neighbors();
+        let mut neighbors = ids
+            .iter()
+            .filter_map(|&i| vehicles.get(i as usize))
+            .filter(|other| behaviors::in_neighborhood(me, other.position, radius, fov));
+        formula(me, &mut neighbors)
+    }
+
+    fn scalar(&mut self, index: u32) -> f32 {
+        let me = self.me;
+        let value = match self.op(index) {
+            Some(Op::Distance(target)) => self
+                .quarry(target)
+                .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
+            Some(Op::NeighborCount(radius, fov)) => {
+                let radius = self.num(radius);
+                let fov = FieldOfView::from_degrees(self.num(fov));
+                let vehicles = self.context.vehicles;
+                let ids = self.neighbors();
+                ids.iter()
+                    .filter_map(|&i| vehicles.get(i as usize))
+                    .filter(|other| behaviors::in_neighborhood(me, other.position, radius, fov))
+                    .count() as f32
+            }
+            Some(Op::Speed) => me.velocity.length(),
+            Some(Op::Value(value)) => self.num(value),
+            _ => 0.0,
+        };
+        self.recorder
+            .record(self.node(index), NodeValue::Scalar(value), None);
+        value
+    }
+
+    fn condition(&mut self, index: u32) -> bool {
+        let holds = match self.op(index) {
+            Some(Op::Compare(sensor, test, threshold)) => {
+                let threshold = self.num(threshold);
+                test.holds(self.scalar(sensor), threshold)
+            }
+            Some(Op::All(span)) => (0..span.len).all(|p| self.condition(self.link_at(span, p))),
+            Some(Op::Any(span)) => (0..span.len).any(|p| self.condition(self.link_at(span, p))),
+            Some(Op::Not(input)) => !self.condition(input),
+            _ => false,
+        };
+        self.recorder
+            .record(self.node(index), NodeValue::Condition(holds), None);
+        holds
+    }
+}

@@ -1,0 +1,13 @@
+//! The pipeline: a [`crate::Graph`] compiled into a [`Program`], then evaluated per agent.
+
+mod bindings;
+mod compiler;
+mod error;
+mod eval;
+mod program;
+
+pub use bindings::{BindError, Bindings, TagMask, TagTable};
+pub use compiler::compile;
+pub use error::CompileError;
+pub use eval::{Context, NodeValue, Trace, TraceEntry};
+pub use program::{AgentState, ParamValues, Program, Scratch};

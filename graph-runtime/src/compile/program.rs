@@ -1,0 +1,316 @@
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+
+use super::CompileError;
+use crate::graph::{Comparison, Constraint, NodeId, Slot};
+use crate::{AgentRng, VehicleParams};
+
+/// A number resolved by the compiler: a constant or a parameter slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Num {
+    Const(f32),
+    Param(u16),
+}
+
+impl Num {
+    #[inline]
+    pub(crate) fn get(self, params: &ParamValues) -> f32 {
+        match self {
+            Self::Const(value) => value,
+            Self::Param(slot) => params.values.get(slot as usize).copied().unwrap_or(0.0),
+        }
+    }
+}
+
+/// A target resolved by the compiler: a point, or an index into the program's name tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TargetRef {
+    Point(Num, Num),
+    Named(u16),
+    Tagged(u16),
+}
+
+/// A slice of one of the program's list tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+/// One compiled node. Links are op indices; every op's inputs come before it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Op {
+    Seek(TargetRef),
+    Flee(TargetRef, Option<Num>),
+    Arrival(TargetRef, Num),
+    Pursuit(TargetRef, Num),
+    Evasion(TargetRef, Num, Option<Num>),
+    OffsetPursuit(TargetRef, Num, Num),
+    ObstacleAvoidance(Num, Num),
+    Wander {
+        distance: Num,
+        radius: Num,
+        jitter: Num,
+        slot: u32,
+    },
+    PathFollowing {
+        path: u16,
+        prediction_time: Num,
+        ahead_distance: Num,
+        direction: f32,
+        corrective: bool,
+    },
+    Containment {
+        bounds: Option<[Num; 4]>,
+        prediction_time: Num,
+        margin: Num,
+    },
+    FlowFieldFollowing {
+        field: u16,
+        prediction_time: Num,
+    },
+    UnalignedCollisionAvoidance(Num),
+    Separation(Num, Num),
+    Cohesion(Num, Num),
+    Alignment(Num, Num),
+    Flocking {
+        weights: [Num; 3],
+        radius: Num,
+        fov: Num,
+    },
+    LeaderFollowing {
+        leader: TargetRef,
+        behind: Num,
+        slowing_distance: Num,
+        sight_length: Num,
+        sight_width: Num,
+    },
+    Interpose(TargetRef, TargetRef, Num),
+    Hide(TargetRef, Num, Num),
+    Blend(Span),
+    Priority(Span, Num),
+    Dither(Span, Num),
+    Budget(Span),
+    Gate(u32, u32),
+    Scale(u32, Num),
+    Truncate(u32, Num),
+    Distance(TargetRef),
+    NeighborCount(Num, Num),
+    Speed,
+    Value(Num),
+    Compare(u32, Comparison, Num),
+    All(Span),
+    Any(Span),
+    Not(u32),
+    Output(u32),
+}
+
+/// Where a graph parameter is used and what range each use demands.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct ParameterUse {
+    pub node: Option<NodeId>,
+    pub field: Slot,
+    pub constraint: Constraint,
+}
+
+/// A compiled steering graph: evaluates one agent's steering force per call, without heap
+/// allocation once its scratch buffers are warm.
+///
+/// Built by [`crate::compile`]. A program does not know any scene: names of paths, flow fields,
+/// targets and tags are bound to a [`crate::World`] with [`crate::Bindings`].
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub(crate) ops: Vec<Op>,
+    pub(crate) op_nodes: Vec<NodeId>,
+    pub(crate) shared: Vec<bool>,
+    pub(crate) root: u32,
+    pub(crate) weighted: Vec<(u32, Num)>,
+    pub(crate) links: Vec<u32>,
+    pub(crate) parameter_names: Vec<String>,
+    pub(crate) parameter_defaults: Vec<f32>,
+    pub(crate) parameter_uses: Vec<Vec<ParameterUse>>,
+    pub(crate) vehicle: [Num; 4],
+    pub(crate) path_names: Vec<String>,
+    pub(crate) field_names: Vec<String>,
+    pub(crate) target_names: Vec<String>,
+    pub(crate) tag_names: Vec<String>,
+    pub(crate) wander_slots: u32,
+    /// Ops that read the neighborhood, for the one shared query radius.
+    pub(crate) neighbor_ops: Vec<u32>,
+}
+
+/// Values of a program's graph parameters: the defaults with some overrides applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamValues {
+    pub(crate) values: Vec<f32>,
+}
+
+/// The mutable per-agent state a program needs: the agent's RNG and wander angles.
+#[derive(Clone, Debug)]
+pub struct AgentState {
+    pub(crate) rng: AgentRng,
+    pub(crate) wander: Vec<f32>,
+}
+
+impl AgentState {
+    /// The state of agent `agent_index` in a world seeded with `seed`.
+    pub fn new(program: &Program, seed: u64, agent_index: u64) -> Self {
+        Self {
+            rng: AgentRng::new(seed, agent_index),
+            wander: vec![0.0; program.wander_slots as usize],
+        }
+    }
+
+    /// Makes the state fit `program` after a hot swap: new wander slots start at angle 0,
+    /// the RNG stream continues.
+    pub fn fit(&mut self, program: &Program) {
+        self.wander.resize(program.wander_slots as usize, 0.0);
+    }
+}
+
+/// Per-thread scratch buffers for evaluation. Reuse one per thread; it grows to fit the
+/// largest program and neighborhood and then stops allocating.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    pub(crate) neighbors: Vec<u32>,
+    pub(crate) neighbors_ready: bool,
+    pub(crate) memo: Vec<(u32, Vec2)>,
+    pub(crate) stamp: u32,
+}
+
+impl Program {
+    /// Names of the graph parameters, in slot order.
+    pub fn parameter_names(&self) -> &[String] {
+        &self.parameter_names
+    }
+
+    /// The parameters at their defaults.
+    pub fn default_parameters(&self) -> ParamValues {
+        ParamValues {
+            values: self.parameter_defaults.clone(),
+        }
+    }
+
+    /// The parameters with `overrides` applied (by name). Every override must name a declared
+    /// parameter and satisfy the range of every field that uses it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use std::collections::BTreeMap;
+    /// # let graph = graph_runtime::Graph::from_ron(r#"(format: "steergraph.graph", version: 1,
+    /// #     parameters: {"speed": 3.0},
+    /// #     vehicle: (mass: 1.0, max_force: 5.0, max_speed: "speed", radius: 0.5),
+    /// #     nodes: {1: Seek(target: Point(0.0, 0.0)), 2: Output(input: 1)})"#, "doc").unwrap();
+    /// let program = graph_runtime::compile(&graph).unwrap();
+    /// let fast = program.parameters(&BTreeMap::from([("speed".to_owned(), 8.0)])).unwrap();
+    /// assert_eq!(program.vehicle(&fast).max_speed, 8.0);
+    /// ```
+    pub fn parameters(
+        &self,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<ParamValues, Vec<CompileError>> {
+        let mut values = self.default_parameters();
+        let mut errors = Vec::new();
+        for (name, &value) in overrides {
+            let Some(slot) = self.parameter_names.iter().position(|n| n == name) else {
+                errors.push(CompileError::UnknownOverride { name: name.clone() });
+                continue;
+            };
+            if !value.is_finite() {
+                errors.push(CompileError::NonFiniteParameter {
+                    name: name.clone(),
+                    value,
+                });
+                continue;
+            }
+            for usage in self.parameter_uses.get(slot).into_iter().flatten() {
+                if !usage.constraint.accepts(value) {
+                    errors.push(CompileError::InvalidNumber {
+                        node: usage.node,
+                        field: usage.field,
+                        value,
+                        constraint: usage.constraint,
+                        parameter: Some(name.clone()),
+                    });
+                }
+            }
+            if let Some(entry) = values.values.get_mut(slot) {
+                *entry = value;
+            }
+        }
+        if errors.is_empty() {
+            Ok(values)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The vehicle limits the graph asks for, under `params`.
+    pub fn vehicle(&self, params: &ParamValues) -> VehicleParams {
+        let [mass, max_force, max_speed, radius] = self.vehicle.map(|n| n.get(params));
+        VehicleParams {
+            mass,
+            max_force,
+            max_speed,
+            radius,
+        }
+    }
+
+    /// Number of compiled (reachable) nodes.
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Whether the program has no nodes (never true for a compiled graph).
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// The graph node ids that were compiled, in evaluation order (inputs first).
+    pub fn nodes(&self) -> &[NodeId] {
+        &self.op_nodes
+    }
+
+    /// Whether any compiled node reads the neighborhood (needs the spatial query).
+    pub fn uses_neighbors(&self) -> bool {
+        !self.neighbor_ops.is_empty()
+    }
+
+    /// Names of the paths the program follows.
+    pub fn path_names(&self) -> &[String] {
+        &self.path_names
+    }
+
+    /// Names of the flow fields the program reads.
+    pub fn flow_field_names(&self) -> &[String] {
+        &self.field_names
+    }
+
+    /// Names of the world targets the program refers to.
+    pub fn target_names(&self) -> &[String] {
+        &self.target_names
+    }
+
+    /// Tags the program looks for (`NearestTagged`).
+    pub fn tag_names(&self) -> &[String] {
+        &self.tag_names
+    }
+
+    /// The largest fixed neighborhood radius among the compiled group nodes under `params`
+    /// (units); a good spatial-grid cell size.
+    pub fn neighborhood_radius(&self, params: &ParamValues) -> f32 {
+        self.neighbor_ops
+            .iter()
+            .filter_map(|&op| match self.ops.get(op as usize)? {
+                Op::Separation(radius, _)
+                | Op::Cohesion(radius, _)
+                | Op::Alignment(radius, _)
+                | Op::NeighborCount(radius, _)
+                | Op::Flocking { radius, .. } => Some(radius.get(params)),
+                _ => None,
+            })
+            .fold(0.0, f32::max)
+    }
+}

@@ -1,0 +1,104 @@
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use super::{Node, NodeId, Number};
+use crate::VehicleParams;
+
+/// A steering-behavior graph: nodes wired into one `Output`, named parameters, and the
+/// vehicle it was tuned for.
+///
+/// This is plain data, as saved in a `.graph.ron` file; [`crate::compile`] turns it into a
+/// [`crate::Program`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graph {
+    /// Free text shown to designers.
+    pub description: String,
+    /// Named graph parameters and their defaults. Any numeric field may name one instead of
+    /// holding a literal; agent groups (and games, per agent) override them.
+    pub parameters: BTreeMap<String, f32>,
+    /// The vehicle limits the graph was tuned for; a scene group may replace them.
+    pub vehicle: VehicleSpec,
+    /// The nodes by id.
+    pub nodes: BTreeMap<NodeId, Node>,
+    /// Editor-only layout. The runtime keeps it unchanged and never reads it.
+    pub editor: Option<EditorSection>,
+}
+
+impl Graph {
+    /// The smallest id not used by any node.
+    pub fn next_id(&self) -> NodeId {
+        NodeId(
+            self.nodes
+                .last_key_value()
+                .map_or(1, |(id, _)| id.0.saturating_add(1)),
+        )
+    }
+
+    /// Adds `node` under a fresh id and returns the id.
+    pub fn add(&mut self, node: Node) -> NodeId {
+        let id = self.next_id();
+        self.nodes.insert(id, node);
+        id
+    }
+
+    /// The graph without its editor section, as games need it.
+    #[must_use]
+    pub fn without_editor(&self) -> Self {
+        Self {
+            editor: None,
+            ..self.clone()
+        }
+    }
+}
+
+/// Vehicle limits in a graph; each may be a literal or a graph parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VehicleSpec {
+    /// Mass, `> 0`.
+    pub mass: Number,
+    /// Largest steering force, `>= 0`.
+    pub max_force: Number,
+    /// Top speed (units / s), `>= 0`.
+    pub max_speed: Number,
+    /// Bounding radius (units), `>= 0`.
+    pub radius: Number,
+}
+
+impl Default for VehicleSpec {
+    fn default() -> Self {
+        let params = VehicleParams::default();
+        Self {
+            mass: Number::Literal(params.mass),
+            max_force: Number::Literal(params.max_force),
+            max_speed: Number::Literal(params.max_speed),
+            radius: Number::Literal(params.radius),
+        }
+    }
+}
+
+/// Node-editor layout, carried by the runtime but never read by it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EditorSection {
+    /// Canvas position of each node (editor units).
+    #[serde(default)]
+    pub positions: BTreeMap<NodeId, Vec2>,
+    /// Comment frames.
+    #[serde(default)]
+    pub comments: Vec<Comment>,
+}
+
+/// A comment frame on the canvas.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Comment {
+    /// The text.
+    pub text: String,
+    /// Top-left corner (editor units).
+    pub position: Vec2,
+    /// Width and height (editor units).
+    pub size: Vec2,
+}

@@ -1,0 +1,78 @@
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::{EditorSection, Graph, Node, NodeId, VehicleSpec};
+use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+
+/// The on-disk shape of a graph, field order as written.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GraphFile {
+    format: String,
+    version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String,
+    #[serde(default)]
+    parameters: BTreeMap<String, f32>,
+    #[serde(default)]
+    vehicle: VehicleSpec,
+    nodes: BTreeMap<NodeId, Node>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    editor: Option<EditorSection>,
+}
+
+impl Graph {
+    /// Parses a graph from RON text. `origin` names the text in error messages (a file path).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let text = r#"(
+    ///     format: "steergraph.graph",
+    ///     version: 1,
+    ///     nodes: {
+    ///         1: Seek(target: Named("cursor")),
+    ///         2: Output(input: 1),
+    ///     },
+    /// )"#;
+    /// let graph = graph_runtime::Graph::from_ron(text, "seek.graph.ron")?;
+    /// assert_eq!(graph.nodes.len(), 2);
+    /// # Ok::<(), graph_runtime::LoadError>(())
+    /// ```
+    pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
+        let file: GraphFile = format::parse(text, origin, AssetKind::Graph)?;
+        Ok(Self {
+            description: file.description,
+            parameters: file.parameters,
+            vehicle: file.vehicle,
+            nodes: file.nodes,
+            editor: file.editor,
+        })
+    }
+
+    /// Reads and parses a `.graph.ron` file.
+    pub fn load(path: &Path) -> Result<Self, LoadError> {
+        let (text, origin) = format::read_text(path)?;
+        Self::from_ron(&text, &origin)
+    }
+
+    /// The graph as RON text in the current format version.
+    pub fn to_ron(&self) -> Result<String, SaveError> {
+        format::to_text(&GraphFile {
+            format: AssetKind::Graph.tag().to_owned(),
+            version: FORMAT_VERSION,
+            description: self.description.clone(),
+            parameters: self.parameters.clone(),
+            vehicle: self.vehicle.clone(),
+            nodes: self.nodes.clone(),
+            editor: self.editor.clone(),
+        })
+    }
+
+    /// Saves the graph atomically (temporary file, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
+        format::write_atomically(path, &self.to_ron()?)
+    }
+}

@@ -1,0 +1,333 @@
+//! Generic views of a node's input ports and numeric fields, so the compiler and the editor
+//! walk every node the same way instead of matching each kind again.
+
+use super::{Constraint, Link, Node, Number, PortType, Region, Slot, Target};
+
+use Constraint::{Angle, Finite, NonNegative, Probability};
+
+/// A numeric field of a node, with the range it must lie in.
+#[derive(Debug)]
+pub struct NumberField<'a> {
+    /// Where the number sits on the node.
+    pub slot: Slot,
+    /// Its value or parameter reference.
+    pub number: &'a Number,
+    /// The range it must lie in.
+    pub constraint: Constraint,
+}
+
+/// An input port of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputPort {
+    /// Where the port sits on the node.
+    pub slot: Slot,
+    /// What the port accepts.
+    pub accepts: PortType,
+    /// What feeds it.
+    pub link: Link,
+}
+
+struct Collect<'a> {
+    numbers: Vec<NumberField<'a>>,
+}
+
+impl<'a> Collect<'a> {
+    fn number(&mut self, name: &'static str, number: &'a Number, constraint: Constraint) {
+        self.numbers.push(NumberField {
+            slot: Slot::field(name),
+            number,
+            constraint,
+        });
+    }
+
+    fn target(&mut self, x: &'static str, y: &'static str, target: &'a Target) {
+        if let Target::Point(px, py) = target {
+            self.number(x, px, Finite);
+            self.number(y, py, Finite);
+        }
+    }
+}
+
+impl Node {
+    /// Every input port, in display order.
+    pub fn inputs(&self) -> Vec<InputPort> {
+        let one = |name, accepts, link: &Link| {
+            vec![InputPort {
+                slot: Slot::field(name),
+                accepts,
+                link: *link,
+            }]
+        };
+        let list = |accepts, links: &mut dyn Iterator<Item = Link>| {
+            links
+                .enumerate()
+                .map(|(index, link)| InputPort {
+                    slot: Slot::item("inputs", index),
+                    accepts,
+                    link,
+                })
+                .collect()
+        };
+        match self {
+            Self::Blend { inputs } => list(PortType::Steering, &mut inputs.iter().map(|i| i.node)),
+            Self::Dither { inputs, .. } => {
+                list(PortType::Steering, &mut inputs.iter().map(|i| i.node))
+            }
+            Self::Priority { inputs, .. } | Self::Budget { inputs } => {
+                list(PortType::Steering, &mut inputs.iter().copied())
+            }
+            Self::All { inputs } | Self::Any { inputs } => {
+                list(PortType::Condition, &mut inputs.iter().copied())
+            }
+            Self::Gate { input, condition } => vec![
+                InputPort {
+                    slot: Slot::field("input"),
+                    accepts: PortType::Steering,
+                    link: *input,
+                },
+                InputPort {
+                    slot: Slot::field("condition"),
+                    accepts: PortType::Condition,
+                    link: *condition,
+                },
+            ],
+            Self::Scale { input, .. } | Self::Truncate { input, .. } | Self::Output { input } => {
+                one("input", PortType::Steering, input)
+            }
+            Self::Not { input } => one("input", PortType::Condition, input),
+            Self::Compare { sensor, .. } => one("sensor", PortType::Scalar, sensor),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The link at `slot`, for editing connections.
+    pub fn input_mut(&mut self, slot: Slot) -> Option<&mut Link> {
+        match (self, slot.name, slot.index) {
+            (Self::Blend { inputs }, "inputs", Some(i)) => inputs.get_mut(i).map(|x| &mut x.node),
+            (Self::Dither { inputs, .. }, "inputs", Some(i)) => {
+                inputs.get_mut(i).map(|x| &mut x.node)
+            }
+            (
+                Self::Priority { inputs, .. }
+                | Self::Budget { inputs }
+                | Self::All { inputs }
+                | Self::Any { inputs },
+                "inputs",
+                Some(i),
+            ) => inputs.get_mut(i),
+            (
+                Self::Gate { input, .. }
+                | Self::Scale { input, .. }
+                | Self::Truncate { input, .. }
+                | Self::Output { input }
+                | Self::Not { input },
+                "input",
+                None,
+            ) => Some(input),
+            (Self::Gate { condition, .. }, "condition", None) => Some(condition),
+            (Self::Compare { sensor, .. }, "sensor", None) => Some(sensor),
+            _ => None,
+        }
+    }
+
+    /// Every numeric field with its range, in display order (target coordinates included).
+    pub fn numbers(&self) -> Vec<NumberField<'_>> {
+        let mut c = Collect {
+            numbers: Vec::new(),
+        };
+        match self {
+            Self::Seek { target } | Self::Distance { target } => {
+                c.target("target.x", "target.y", target);
+            }
+            Self::Flee {
+                target,
+                panic_distance,
+            } => {
+                c.target("target.x", "target.y", target);
+                if let Some(d) = panic_distance {
+                    c.number("panic_distance", d, NonNegative);
+                }
+            }
+            Self::Arrival {
+                target,
+                slowing_distance,
+            } => {
+                c.target("target.x", "target.y", target);
+                c.number("slowing_distance", slowing_distance, NonNegative);
+            }
+            Self::Pursuit {
+                quarry,
+                max_prediction,
+            } => {
+                c.target("quarry.x", "quarry.y", quarry);
+                c.number("max_prediction", max_prediction, NonNegative);
+            }
+            Self::Evasion {
+                quarry,
+                max_prediction,
+                panic_distance,
+            } => {
+                c.target("quarry.x", "quarry.y", quarry);
+                c.number("max_prediction", max_prediction, NonNegative);
+                if let Some(d) = panic_distance {
+                    c.number("panic_distance", d, NonNegative);
+                }
+            }
+            Self::OffsetPursuit {
+                quarry,
+                offset,
+                max_prediction,
+            } => {
+                c.target("quarry.x", "quarry.y", quarry);
+                c.number("offset", offset, NonNegative);
+                c.number("max_prediction", max_prediction, NonNegative);
+            }
+            Self::ObstacleAvoidance {
+                min_length,
+                lookahead_time,
+            } => {
+                c.number("min_length", min_length, NonNegative);
+                c.number("lookahead_time", lookahead_time, NonNegative);
+            }
+            Self::Wander {
+                distance,
+                radius,
+                jitter,
+            } => {
+                c.number("distance", distance, NonNegative);
+                c.number("radius", radius, NonNegative);
+                c.number("jitter", jitter, NonNegative);
+            }
+            Self::PathFollowing {
+                prediction_time,
+                ahead_distance,
+                ..
+            } => {
+                c.number("prediction_time", prediction_time, NonNegative);
+                c.number("ahead_distance", ahead_distance, NonNegative);
+            }
+            Self::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => {
+                if let Region::Rect(min_x, min_y, max_x, max_y) = bounds {
+                    c.number("bounds.min_x", min_x, Finite);
+                    c.number("bounds.min_y", min_y, Finite);
+                    c.number("bounds.max_x", max_x, Finite);
+                    c.number("bounds.max_y", max_y, Finite);
+                }
+                c.number("prediction_time", prediction_time, NonNegative);
+                c.number("margin", margin, NonNegative);
+            }
+            Self::FlowFieldFollowing {
+                prediction_time, ..
+            } => {
+                c.number("prediction_time", prediction_time, NonNegative);
+            }
+            Self::UnalignedCollisionAvoidance { max_time } => {
+                c.number("max_time", max_time, NonNegative);
+            }
+            Self::Separation { radius, fov }
+            | Self::Cohesion { radius, fov }
+            | Self::Alignment { radius, fov }
+            | Self::NeighborCount { radius, fov } => {
+                c.number("radius", radius, NonNegative);
+                c.number("fov", fov, Angle);
+            }
+            Self::Flocking {
+                separation_weight,
+                cohesion_weight,
+                alignment_weight,
+                radius,
+                fov,
+            } => {
+                c.number("separation_weight", separation_weight, Finite);
+                c.number("cohesion_weight", cohesion_weight, Finite);
+                c.number("alignment_weight", alignment_weight, Finite);
+                c.number("radius", radius, NonNegative);
+                c.number("fov", fov, Angle);
+            }
+            Self::LeaderFollowing {
+                leader,
+                behind,
+                slowing_distance,
+                sight_length,
+                sight_width,
+            } => {
+                c.target("leader.x", "leader.y", leader);
+                c.number("behind", behind, NonNegative);
+                c.number("slowing_distance", slowing_distance, NonNegative);
+                c.number("sight_length", sight_length, NonNegative);
+                c.number("sight_width", sight_width, NonNegative);
+            }
+            Self::Interpose {
+                a,
+                b,
+                slowing_distance,
+            } => {
+                c.target("a.x", "a.y", a);
+                c.target("b.x", "b.y", b);
+                c.number("slowing_distance", slowing_distance, NonNegative);
+            }
+            Self::Hide {
+                hunter,
+                margin,
+                slowing_distance,
+            } => {
+                c.target("hunter.x", "hunter.y", hunter);
+                c.number("margin", margin, NonNegative);
+                c.number("slowing_distance", slowing_distance, NonNegative);
+            }
+            Self::Blend { inputs } => {
+                for (index, input) in inputs.iter().enumerate() {
+                    c.numbers.push(NumberField {
+                        slot: Slot::item("weight", index),
+                        number: &input.weight,
+                        constraint: Finite,
+                    });
+                }
+            }
+            Self::Dither { inputs, epsilon } => {
+                for (index, input) in inputs.iter().enumerate() {
+                    c.numbers.push(NumberField {
+                        slot: Slot::item("probability", index),
+                        number: &input.probability,
+                        constraint: Probability,
+                    });
+                }
+                c.number("epsilon", epsilon, NonNegative);
+            }
+            Self::Priority { epsilon, .. } => c.number("epsilon", epsilon, NonNegative),
+            Self::Scale { factor, .. } => c.number("factor", factor, Finite),
+            Self::Truncate { max, .. } => c.number("max", max, NonNegative),
+            Self::Value { value } => c.number("value", value, Finite),
+            Self::Compare { threshold, .. } => c.number("threshold", threshold, Finite),
+            Self::Budget { .. }
+            | Self::Gate { .. }
+            | Self::Speed
+            | Self::All { .. }
+            | Self::Any { .. }
+            | Self::Not { .. }
+            | Self::Output { .. } => {}
+        }
+        c.numbers
+    }
+
+    /// The targets the node refers to, with their field names.
+    pub fn targets(&self) -> Vec<(&'static str, &Target)> {
+        match self {
+            Self::Seek { target }
+            | Self::Flee { target, .. }
+            | Self::Arrival { target, .. }
+            | Self::Distance { target } => vec![("target", target)],
+            Self::Pursuit { quarry, .. }
+            | Self::Evasion { quarry, .. }
+            | Self::OffsetPursuit { quarry, .. } => vec![("quarry", quarry)],
+            Self::LeaderFollowing { leader, .. } => vec![("leader", leader)],
+            Self::Interpose { a, b, .. } => vec![("a", a), ("b", b)],
+            Self::Hide { hunter, .. } => vec![("hunter", hunter)],
+            _ => Vec::new(),
+        }
+    }
+}

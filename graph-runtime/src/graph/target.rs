@@ -1,0 +1,22 @@
+use serde::{Deserialize, Serialize};
+
+use super::Number;
+
+/// What a behavior steers relative to: a point, or an agent (a "quarry") that also has a
+/// velocity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Target {
+    /// A fixed point in world units, `Point(x, y)`. Used as a quarry it has velocity zero.
+    Point(Number, Number),
+    /// A named point that the world provides (a scene target, or the editor's `"cursor"`).
+    /// Used as a quarry it has velocity zero.
+    Named(String),
+    /// The nearest other agent carrying this tag, with its position and velocity.
+    NearestTagged(String),
+}
+
+impl Default for Target {
+    fn default() -> Self {
+        Self::Named("cursor".to_owned())
+    }
+}

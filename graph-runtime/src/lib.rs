@@ -1,0 +1,87 @@
+//! Steergraph's runtime: steering-behavior graphs stored as RON, compiled into evaluators
+//! that drive vehicles deterministically.
+//!
+//! Games depend on this crate alone (no editor, no GUI). The pieces:
+//!
+//! - **Data**: [`Graph`] (nodes, parameters, vehicle), [`Scene`] (world and agent groups) and
+//!   [`FlowField`], each loaded from and saved to RON (format version [`FORMAT_VERSION`];
+//!   see `FORMAT.md`).
+//! - **Pipeline**: [`compile`] checks a graph and returns a [`Program`] or every
+//!   [`CompileError`].
+//! - **Evaluation**: [`Program::steer`] gives one agent's steering force from a [`Context`];
+//!   [`Vehicle::step`] integrates it.
+//! - **Simulation**: [`Simulation`] runs a whole scene, in parallel and bit-identically whatever
+//!   the thread count.
+//!
+//! Conventions (the behavior contract's): 2D, y up, world units and seconds; angles are degrees
+//! in assets and radians inside; `side = forward.perp()` points left.
+//!
+//! # Examples
+//!
+//! Loading a graph and steering one vehicle towards a point:
+//!
+//! ```
+//! use graph_runtime::*;
+//!
+//! let graph = Graph::from_ron(r#"(
+//!     format: "steergraph.graph",
+//!     version: 1,
+//!     vehicle: (mass: 1.0, max_force: 8.0, max_speed: 4.0, radius: 0.5),
+//!     nodes: {
+//!         1: Arrival(target: Point(10.0, 0.0), slowing_distance: 3.0),
+//!         2: Output(input: 1),
+//!     },
+//! )"#, "arrive.graph.ron")?;
+//! let program = compile(&graph).expect("valid graph");
+//! let params = program.default_parameters();
+//! let world = World::default();
+//! let (bindings, _) = Bindings::new(&program, &world, &TagTable::default());
+//!
+//! let mut vehicles = vec![Vehicle::new(glam::Vec2::ZERO, glam::Vec2::ZERO, program.vehicle(&params))];
+//! let mut state = AgentState::new(&program, 1, 0);
+//! let mut scratch = Scratch::default();
+//! let grid = SpatialGrid::new(1.0);
+//! for _ in 0..600 {
+//!     let context = Context {
+//!         world: &world, vehicles: &vehicles, tags: &[], grid: &grid,
+//!         bindings: &bindings, params: &params, dt: 1.0 / 60.0,
+//!     };
+//!     let force = program.steer(&context, 0, &mut state, &mut scratch);
+//!     vehicles[0].step(force, 1.0 / 60.0);
+//! }
+//! assert!((vehicles[0].position.x - 10.0).abs() < 0.1);
+//! # Ok::<(), LoadError>(())
+//! ```
+
+pub mod behaviors;
+mod compile;
+mod format;
+mod graph;
+pub mod math;
+mod rng;
+mod scene;
+mod simulation;
+mod spatial;
+mod vehicle;
+mod world;
+
+pub use compile::{
+    AgentState, BindError, Bindings, CompileError, Context, NodeValue, ParamValues, Program,
+    Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
+};
+pub use format::{
+    AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, sniff_kind, write_atomically,
+};
+pub use graph::{
+    Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,
+    Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Region, Slot, Target,
+    VehicleSpec, WeightedInput,
+};
+pub use rng::AgentRng;
+pub use scene::{
+    AgentGroup, AgentSpawn, Area, FlowFieldSource, Scene, SceneAssets, SceneError, Spawn,
+};
+pub use simulation::{GroupRuntime, Simulation};
+pub use spatial::SpatialGrid;
+pub use vehicle::{Vehicle, VehicleParams};
+pub use world::{FlowField, Obstacle, Path, Projection, Rect, World};

@@ -1,0 +1,289 @@
+use std::collections::BTreeMap;
+use std::path::Path as FilePath;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+use crate::world::{FlowFieldData, Obstacle, Path, Rect};
+use crate::{FlowField, VehicleParams};
+
+/// A scene: bounds, obstacles, paths, targets, flow fields and the agent groups that run
+/// graphs in it. File paths inside are relative to the scene file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    /// Free text shown to designers.
+    pub description: String,
+    /// The playing area (units).
+    pub bounds: Rect,
+    /// Seed of spawning and of every agent's RNG.
+    pub seed: u64,
+    /// Named points (the editor moves `"cursor"` with the mouse).
+    pub targets: BTreeMap<String, Vec2>,
+    /// Circle obstacles.
+    pub obstacles: Vec<Obstacle>,
+    /// Named paths.
+    pub paths: BTreeMap<String, Path>,
+    /// Named flow fields, inline or in `.flow.ron` files.
+    pub flow_fields: BTreeMap<String, FlowFieldSource>,
+    /// Agent groups, spawned in order (agent indices follow this order).
+    pub groups: Vec<AgentGroup>,
+}
+
+/// Where a scene's flow field comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FlowFieldSource {
+    /// A `.flow.ron` file, relative to the scene file.
+    File(String),
+    /// Stored in the scene itself.
+    Inline(FlowField),
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename = "FlowFieldSource")]
+enum FlowFieldSourceFile {
+    File(String),
+    Inline(FlowFieldData),
+}
+
+impl From<&FlowFieldSource> for FlowFieldSourceFile {
+    fn from(source: &FlowFieldSource) -> Self {
+        match source {
+            FlowFieldSource::File(path) => Self::File(path.clone()),
+            FlowFieldSource::Inline(field) => Self::Inline(field.to_data()),
+        }
+    }
+}
+
+/// A group of agents sharing a graph, vehicle limits, tags and parameter overrides.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentGroup {
+    /// Shown in the editor and in errors.
+    pub name: String,
+    /// The graph file, relative to the scene file.
+    pub graph: String,
+    /// How the agents are placed.
+    pub spawn: Spawn,
+    /// Vehicle limits; `None` takes the graph's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vehicle: Option<VehicleParams>,
+    /// Tags every agent of the group carries (for `NearestTagged` targets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Graph parameter overrides by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, f32>,
+}
+
+/// How a group's agents are placed at the start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Spawn {
+    /// `count` agents at seeded random places in `area`, with random headings and the given
+    /// initial speed (units / s).
+    Random {
+        /// Number of agents.
+        count: u32,
+        /// Where they appear.
+        area: Area,
+        /// Initial speed along a random heading (units / s, `>= 0`).
+        #[serde(default)]
+        speed: f32,
+    },
+    /// Agents at given places.
+    Agents(Vec<AgentSpawn>),
+}
+
+impl Spawn {
+    /// How many agents this spawns.
+    pub fn count(&self) -> usize {
+        match self {
+            Self::Random { count, .. } => *count as usize,
+            Self::Agents(agents) => agents.len(),
+        }
+    }
+}
+
+/// One explicitly placed agent.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentSpawn {
+    /// Start position (units).
+    pub position: Vec2,
+    /// Start velocity (units / s).
+    #[serde(default)]
+    pub velocity: Vec2,
+}
+
+/// A spawn area.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Area {
+    /// A rectangle.
+    Rect {
+        /// Lower-left corner.
+        min: Vec2,
+        /// Upper-right corner.
+        max: Vec2,
+    },
+    /// A disc.
+    Circle {
+        /// Centre.
+        center: Vec2,
+        /// Radius (units, `>= 0`).
+        radius: f32,
+    },
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFile {
+    format: String,
+    version: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String,
+    bounds: Rect,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    targets: BTreeMap<String, Vec2>,
+    #[serde(default)]
+    obstacles: Vec<Obstacle>,
+    #[serde(default)]
+    paths: BTreeMap<String, Path>,
+    #[serde(default)]
+    flow_fields: BTreeMap<String, FlowFieldSourceFile>,
+    groups: Vec<AgentGroup>,
+}
+
+impl Scene {
+    /// Parses a scene from RON text; `origin` names it in errors. Inline flow fields are
+    /// validated.
+    pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
+        let file: SceneFile = format::parse(text, origin, AssetKind::Scene)?;
+        let mut flow_fields = BTreeMap::new();
+        for (name, source) in file.flow_fields {
+            let source = match source {
+                FlowFieldSourceFile::File(path) => FlowFieldSource::File(path),
+                FlowFieldSourceFile::Inline(data) => {
+                    let field = FlowField::from_data(data);
+                    field.validate().map_err(|message| LoadError::Invalid {
+                        path: origin.to_owned(),
+                        message: format!("flow field \"{name}\": {message}"),
+                    })?;
+                    FlowFieldSource::Inline(field)
+                }
+            };
+            flow_fields.insert(name, source);
+        }
+        Ok(Self {
+            description: file.description,
+            bounds: file.bounds,
+            seed: file.seed,
+            targets: file.targets,
+            obstacles: file.obstacles,
+            paths: file.paths,
+            flow_fields,
+            groups: file.groups,
+        })
+    }
+
+    /// Reads and parses a `.scene.ron` file (not the files it refers to; see
+    /// [`crate::SceneAssets::load`]).
+    pub fn load(path: &FilePath) -> Result<Self, LoadError> {
+        let (text, origin) = format::read_text(path)?;
+        Self::from_ron(&text, &origin)
+    }
+
+    /// The scene as RON text.
+    pub fn to_ron(&self) -> Result<String, SaveError> {
+        format::to_text(&SceneFile {
+            format: AssetKind::Scene.tag().to_owned(),
+            version: FORMAT_VERSION,
+            description: self.description.clone(),
+            bounds: self.bounds,
+            seed: self.seed,
+            targets: self.targets.clone(),
+            obstacles: self.obstacles.clone(),
+            paths: self.paths.clone(),
+            flow_fields: self
+                .flow_fields
+                .iter()
+                .map(|(k, v)| (k.clone(), v.into()))
+                .collect(),
+            groups: self.groups.clone(),
+        })
+    }
+
+    /// Saves the scene atomically.
+    pub fn save(&self, path: &FilePath) -> Result<(), SaveError> {
+        format::write_atomically(path, &self.to_ron()?)
+    }
+
+    /// Checks numbers and shapes; each message names its place (`groups[1].vehicle.mass`).
+    pub fn validate(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut check = |place: String, value: f32, positive: bool| {
+            let ok = value.is_finite() && if positive { value > 0.0 } else { value >= 0.0 };
+            if !ok {
+                let bound = if positive { "> 0" } else { ">= 0" };
+                problems.push(format!("{place}: {value} must be a finite number {bound}"));
+            }
+        };
+        for (index, obstacle) in self.obstacles.iter().enumerate() {
+            check(format!("obstacles[{index}].radius"), obstacle.radius, false);
+        }
+        for (name, path) in &self.paths {
+            check(format!("paths[\"{name}\"].radius"), path.radius, false);
+        }
+        for (index, group) in self.groups.iter().enumerate() {
+            if let Some(vehicle) = &group.vehicle {
+                check(format!("groups[{index}].vehicle.mass"), vehicle.mass, true);
+                check(
+                    format!("groups[{index}].vehicle.max_force"),
+                    vehicle.max_force,
+                    false,
+                );
+                check(
+                    format!("groups[{index}].vehicle.max_speed"),
+                    vehicle.max_speed,
+                    false,
+                );
+                check(
+                    format!("groups[{index}].vehicle.radius"),
+                    vehicle.radius,
+                    false,
+                );
+            }
+            match &group.spawn {
+                Spawn::Random {
+                    area: Area::Circle { radius, .. },
+                    speed,
+                    ..
+                } => {
+                    check(format!("groups[{index}].spawn.area.radius"), *radius, false);
+                    check(format!("groups[{index}].spawn.speed"), *speed, false);
+                }
+                Spawn::Random { speed, .. } => {
+                    check(format!("groups[{index}].spawn.speed"), *speed, false);
+                }
+                Spawn::Agents(_) => {}
+            }
+        }
+        if !(self.bounds.min.is_finite() && self.bounds.max.is_finite())
+            || self.bounds.min.cmpge(self.bounds.max).any()
+        {
+            problems.push(format!(
+                "bounds: min {} must be below and left of max {}",
+                self.bounds.min, self.bounds.max
+            ));
+        }
+        for (name, path) in &self.paths {
+            if path.points.is_empty() {
+                problems.push(format!(
+                    "paths[\"{name}\"]: a path needs at least one point"
+                ));
+            }
+        }
+        problems
+    }
+}

@@ -1,0 +1,387 @@
+//! The synchronous, deterministic, parallel simulation of a scene.
+
+use std::sync::Arc;
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::compile::{
+    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace, compile,
+};
+use crate::rng::AgentRng;
+use crate::scene::{Area, SceneAssets, SceneError, Spawn};
+use crate::spatial::SpatialGrid;
+use crate::{Vehicle, World};
+
+/// Salt separating the spawn RNG streams from the agents' own streams.
+const SPAWN_SALT: u64 = 0x5EED_5A17_0000_0000;
+
+/// One group of agents at run time.
+#[derive(Clone, Debug)]
+pub struct GroupRuntime {
+    /// The group's name.
+    pub name: String,
+    /// The graph file the program came from.
+    pub graph: String,
+    /// The compiled graph.
+    pub program: Arc<Program>,
+    /// Its parameter values (defaults and the group's overrides).
+    pub params: ParamValues,
+    /// Its names bound to the world.
+    pub bindings: Bindings,
+    /// Indices of the group's agents.
+    pub agents: std::ops::Range<usize>,
+}
+
+/// Agents of every group of a scene, stepped together.
+///
+/// Each tick computes every steering force from the state at the start of the tick, then
+/// integrates every vehicle, so the result does not depend on agent order or thread count.
+///
+/// # Examples
+///
+/// ```
+/// # use graph_runtime::*;
+/// # let graph = Graph::from_ron(r#"(format: "steergraph.graph", version: 1,
+/// #   nodes: {1: Seek(target: Named("goal")), 2: Output(input: 1)})"#, "seek.graph.ron").unwrap();
+/// # let scene = Scene::from_ron(r#"(format: "steergraph.scene", version: 1,
+/// #   bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)), targets: {"goal": (5.0, 0.0)},
+/// #   groups: [(name: "a", graph: "seek.graph.ron",
+/// #             spawn: Agents([(position: (0.0, 0.0))]))])"#, "demo.scene.ron").unwrap();
+/// let assets = SceneAssets {
+///     scene,
+///     origin: "demo.scene.ron".into(),
+///     graphs: [("seek.graph.ron".to_owned(), graph)].into(),
+///     flow_fields: Default::default(),
+/// };
+/// let mut simulation = Simulation::new(&assets).expect("valid scene");
+/// for _ in 0..60 {
+///     simulation.step(1.0 / 60.0);
+/// }
+/// assert!(simulation.vehicles()[0].position.x > 1.0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    world: World,
+    tag_table: TagTable,
+    groups: Vec<GroupRuntime>,
+    vehicles: Vec<Vehicle>,
+    tags: Vec<TagMask>,
+    group_of: Vec<u32>,
+    states: Vec<AgentState>,
+    forces: Vec<Vec2>,
+    grid: SpatialGrid,
+    tick: u64,
+    seed: u64,
+}
+
+impl Simulation {
+    /// Builds the world, compiles every group's graph, binds names and spawns the agents.
+    pub fn new(assets: &SceneAssets) -> Result<Self, Vec<SceneError>> {
+        let scene = &assets.scene;
+        let origin = &assets.origin;
+        let mut errors = Vec::new();
+        let mut world = World::new(scene.bounds);
+        world.obstacles.clone_from(&scene.obstacles);
+        for (name, path) in &scene.paths {
+            world.set_path(name, path.clone());
+        }
+        for (name, position) in &scene.targets {
+            world.set_target(name, *position);
+        }
+        for (name, field) in &assets.flow_fields {
+            world.set_flow_field(name, field.clone());
+        }
+
+        let mut tag_table = TagTable::default();
+        let mut group_masks = Vec::new();
+        for group in &scene.groups {
+            if let Some(mask) = tag_table.mask(&group.tags) {
+                group_masks.push(mask);
+            } else {
+                errors.push(SceneError::TooManyTags {
+                    origin: origin.clone(),
+                });
+                group_masks.push(0);
+            }
+        }
+
+        let mut simulation = Self {
+            world,
+            tag_table,
+            groups: Vec::new(),
+            vehicles: Vec::new(),
+            tags: Vec::new(),
+            group_of: Vec::new(),
+            states: Vec::new(),
+            forces: Vec::new(),
+            grid: SpatialGrid::new(1.0),
+            tick: 0,
+            seed: scene.seed,
+        };
+        let mut programs = std::collections::BTreeMap::new();
+        for (group_index, group) in scene.groups.iter().enumerate() {
+            let program = match programs.get(&group.graph) {
+                Some(program) => Arc::clone(program),
+                None => {
+                    let Some(graph) = assets.graphs.get(&group.graph) else {
+                        errors.push(SceneError::Invalid {
+                            origin: origin.clone(),
+                            message: format!(
+                                "groups[{group_index}]: graph \"{}\" is not loaded",
+                                group.graph
+                            ),
+                        });
+                        continue;
+                    };
+                    match compile(graph) {
+                        Ok(program) => {
+                            let program = Arc::new(program);
+                            programs.insert(group.graph.clone(), Arc::clone(&program));
+                            program
+                        }
+                        Err(compile_errors) => {
+                            errors.extend(compile_errors.into_iter().map(|error| {
+                                SceneError::Compile {
+                                    graph: group.graph.clone(),
+                                    error,
+                                }
+                            }));
+                            continue;
+                        }
+                    }
+                }
+            };
+            let params = match program.parameters(&group.parameters) {
+                Ok(params) => params,
+                Err(parameter_errors) => {
+                    errors.extend(parameter_errors.into_iter().map(|error| {
+                        SceneError::Parameters {
+                            origin: origin.clone(),
+                            group: group.name.clone(),
+                            error,
+                        }
+                    }));
+                    continue;
+                }
+            };
+            let (bindings, bind_errors) =
+                Bindings::new(&program, &simulation.world, &simulation.tag_table);
+            errors.extend(bind_errors.into_iter().map(|error| SceneError::Bind {
+                origin: origin.clone(),
+                group: group.name.clone(),
+                graph: group.graph.clone(),
+                error,
+            }));
+            let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
+            let start = simulation.vehicles.len();
+            let mut spawn_rng = AgentRng::new(scene.seed ^ SPAWN_SALT, group_index as u64);
+            let spawned: Vec<(Vec2, Vec2)> = match &group.spawn {
+                Spawn::Agents(agents) => agents.iter().map(|a| (a.position, a.velocity)).collect(),
+                Spawn::Random { count, area, speed } => (0..*count)
+                    .map(|_| {
+                        let position = match *area {
+                            Area::Rect { min, max } => {
+                                min + (max - min) * Vec2::new(spawn_rng.unit(), spawn_rng.unit())
+                            }
+                            Area::Circle { center, radius } => {
+                                let distance = radius * spawn_rng.unit().sqrt();
+                                let angle = spawn_rng.unit() * std::f32::consts::TAU;
+                                center + Vec2::from_angle(angle) * distance
+                            }
+                        };
+                        let heading = Vec2::from_angle(spawn_rng.unit() * std::f32::consts::TAU);
+                        (position, heading * *speed)
+                    })
+                    .collect(),
+            };
+            for (position, velocity) in spawned {
+                let index = simulation.vehicles.len() as u64;
+                simulation
+                    .vehicles
+                    .push(Vehicle::new(position, velocity, vehicle_params));
+                simulation
+                    .tags
+                    .push(group_masks.get(group_index).copied().unwrap_or(0));
+                simulation.group_of.push(simulation.groups.len() as u32);
+                simulation
+                    .states
+                    .push(AgentState::new(&program, scene.seed, index));
+            }
+            simulation.groups.push(GroupRuntime {
+                name: group.name.clone(),
+                graph: group.graph.clone(),
+                program,
+                params,
+                bindings,
+                agents: start..simulation.vehicles.len(),
+            });
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        simulation.forces = vec![Vec2::ZERO; simulation.vehicles.len()];
+        simulation.update_cell_size();
+        Ok(simulation)
+    }
+
+    fn update_cell_size(&mut self) {
+        let radius = self
+            .groups
+            .iter()
+            .map(|g| g.program.neighborhood_radius(&g.params))
+            .fold(0.0, f32::max);
+        self.grid
+            .set_cell_size(if radius > 0.0 { radius } else { 4.0 });
+    }
+
+    /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon
+    /// pool. Bit-identical whatever the number of threads.
+    pub fn step(&mut self, dt: f32) {
+        let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
+        if needs_grid {
+            self.grid.rebuild(&self.vehicles);
+        }
+        let world = &self.world;
+        let vehicles = &self.vehicles;
+        let tags = &self.tags;
+        let grid = &self.grid;
+        let groups = &self.groups;
+        let group_of = &self.group_of;
+        self.forces
+            .par_iter_mut()
+            .zip(self.states.par_iter_mut())
+            .enumerate()
+            .for_each_init(Scratch::default, |scratch, (agent, (force, state))| {
+                let Some(group) = group_of.get(agent).and_then(|&g| groups.get(g as usize)) else {
+                    *force = Vec2::ZERO;
+                    return;
+                };
+                let context = Context {
+                    world,
+                    vehicles,
+                    tags,
+                    grid,
+                    bindings: &group.bindings,
+                    params: &group.params,
+                    dt,
+                };
+                *force = group.program.steer(&context, agent, state, scratch);
+            });
+        self.vehicles
+            .par_iter_mut()
+            .zip(self.forces.par_iter())
+            .for_each(|(vehicle, force)| vehicle.step(*force, dt));
+        self.tick += 1;
+    }
+
+    /// The steering force agent `agent` would get now, with every evaluated node recorded in
+    /// `trace`. Does not change the simulation's RNG or wander state (it works on a copy).
+    pub fn trace(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Vec2> {
+        let group = self.groups.get(*self.group_of.get(agent)? as usize)?;
+        let mut state = self.states.get(agent)?.clone();
+        let mut grid = self.grid.clone();
+        grid.rebuild(&self.vehicles);
+        let context = Context {
+            world: &self.world,
+            vehicles: &self.vehicles,
+            tags: &self.tags,
+            grid: &grid,
+            bindings: &group.bindings,
+            params: &group.params,
+            dt,
+        };
+        Some(group.program.steer_traced(
+            &context,
+            agent,
+            &mut state,
+            &mut Scratch::default(),
+            trace,
+        ))
+    }
+
+    /// Every agent's vehicle, in agent order.
+    pub fn vehicles(&self) -> &[Vehicle] {
+        &self.vehicles
+    }
+
+    /// Mutable vehicles (to place or drag agents).
+    pub fn vehicles_mut(&mut self) -> &mut [Vehicle] {
+        &mut self.vehicles
+    }
+
+    /// Steering forces applied in the last tick, in agent order.
+    pub fn forces(&self) -> &[Vec2] {
+        &self.forces
+    }
+
+    /// The groups.
+    pub fn groups(&self) -> &[GroupRuntime] {
+        &self.groups
+    }
+
+    /// The group index of agent `agent`.
+    pub fn group_of(&self, agent: usize) -> Option<usize> {
+        self.group_of.get(agent).map(|&g| g as usize)
+    }
+
+    /// The world (obstacles, paths, fields, targets).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Mutable world: move targets (the cursor), edit obstacles, paint fields. Renaming or
+    /// adding paths, fields or targets needs [`Simulation::rebind`].
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Re-resolves every group's names against the world; returns what did not resolve.
+    pub fn rebind(&mut self) -> Vec<(String, crate::BindError)> {
+        let mut errors = Vec::new();
+        for group in &mut self.groups {
+            let (bindings, bind_errors) =
+                Bindings::new(&group.program, &self.world, &self.tag_table);
+            group.bindings = bindings;
+            errors.extend(bind_errors.into_iter().map(|e| (group.name.clone(), e)));
+        }
+        errors
+    }
+
+    /// Replaces the program of group `group` (hot swap after an edit) without touching agent
+    /// positions; agent states are fitted to the new program.
+    pub fn set_program(
+        &mut self,
+        group: usize,
+        program: Arc<Program>,
+        params: ParamValues,
+    ) -> Vec<crate::BindError> {
+        let Some(runtime) = self.groups.get_mut(group) else {
+            return Vec::new();
+        };
+        let (bindings, errors) = Bindings::new(&program, &self.world, &self.tag_table);
+        for state in self
+            .states
+            .get_mut(runtime.agents.clone())
+            .into_iter()
+            .flatten()
+        {
+            state.fit(&program);
+        }
+        runtime.program = program;
+        runtime.params = params;
+        runtime.bindings = bindings;
+        self.update_cell_size();
+        errors
+    }
+
+    /// Ticks stepped since the start.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The scene seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+}

@@ -1,0 +1,236 @@
+use std::path::Path;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+
+/// A grid of desired-velocity vectors, as fractions of top speed (length `<= 1`).
+///
+/// Cell `(column, row)` covers `origin + cell_size · [column, column + 1) × [row, row + 1)`;
+/// vectors are stored row by row from the bottom row (`row = 0`, lowest y) up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlowField {
+    /// Lower-left corner of the grid (units).
+    pub origin: Vec2,
+    /// Side of a square cell (units, `> 0`).
+    pub cell_size: f32,
+    /// Number of columns.
+    pub width: u32,
+    /// Number of rows.
+    pub height: u32,
+    /// `width · height` vectors, row-major from the bottom row.
+    pub vectors: Vec<Vec2>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlowFieldFile {
+    format: String,
+    version: u32,
+    origin: Vec2,
+    cell_size: f32,
+    width: u32,
+    height: u32,
+    vectors: Vec<Vec2>,
+}
+
+/// The serialized body of a flow field, shared by `.flow.ron` files and inline scene fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct FlowFieldData {
+    pub origin: Vec2,
+    pub cell_size: f32,
+    pub width: u32,
+    pub height: u32,
+    pub vectors: Vec<Vec2>,
+}
+
+impl FlowField {
+    /// A field of zero vectors.
+    pub fn new(origin: Vec2, cell_size: f32, width: u32, height: u32) -> Self {
+        Self {
+            origin,
+            cell_size,
+            width,
+            height,
+            vectors: vec![Vec2::ZERO; width as usize * height as usize],
+        }
+    }
+
+    /// Checks the invariants; the message says what is wrong and where.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.cell_size.is_finite() && self.cell_size > 0.0) {
+            return Err(format!(
+                "cell_size must be a finite number > 0, found {}",
+                self.cell_size
+            ));
+        }
+        if !self.origin.is_finite() {
+            return Err("origin must be finite".to_owned());
+        }
+        let expected = self.width as usize * self.height as usize;
+        if self.vectors.len() != expected {
+            return Err(format!(
+                "a {}x{} field needs {expected} vectors, found {}",
+                self.width,
+                self.height,
+                self.vectors.len()
+            ));
+        }
+        for (index, vector) in self.vectors.iter().enumerate() {
+            if !vector.is_finite() || vector.length() > 1.0 + 1e-4 {
+                let width = self.width.max(1) as usize;
+                return Err(format!(
+                    "vector {index} (column {}, row {}) is {vector}; field vectors must be finite with length <= 1",
+                    index % width,
+                    index / width
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The vector stored in cell `(column, row)`, if inside the grid.
+    pub fn cell(&self, column: u32, row: u32) -> Option<Vec2> {
+        if column >= self.width || row >= self.height {
+            return None;
+        }
+        self.vectors
+            .get(row as usize * self.width as usize + column as usize)
+            .copied()
+    }
+
+    /// Mutable access to cell `(column, row)`.
+    pub fn cell_mut(&mut self, column: u32, row: u32) -> Option<&mut Vec2> {
+        if column >= self.width || row >= self.height {
+            return None;
+        }
+        self.vectors
+            .get_mut(row as usize * self.width as usize + column as usize)
+    }
+
+    /// The centre of cell `(column, row)` in world units.
+    pub fn cell_center(&self, column: u32, row: u32) -> Vec2 {
+        self.origin + (Vec2::new(column as f32, row as f32) + 0.5) * self.cell_size
+    }
+
+    /// Bilinear interpolation over cell centres at `point`; zero outside the grid. Between the
+    /// outermost centres and the grid border the nearest centres' values are used.
+    pub fn sample(&self, point: Vec2) -> Vec2 {
+        if self.width == 0 || self.height == 0 || self.cell_size <= 0.0 {
+            return Vec2::ZERO;
+        }
+        let grid = (point - self.origin) / self.cell_size;
+        if !(grid.x >= 0.0
+            && grid.y >= 0.0
+            && grid.x <= self.width as f32
+            && grid.y <= self.height as f32)
+        {
+            return Vec2::ZERO;
+        }
+        let u = grid - 0.5;
+        let column0 = u.x.floor();
+        let row0 = u.y.floor();
+        let fx = u.x - column0;
+        let fy = u.y - row0;
+        let clamp_column = |c: f32| c.clamp(0.0, (self.width - 1) as f32) as u32;
+        let clamp_row = |r: f32| r.clamp(0.0, (self.height - 1) as f32) as u32;
+        let (c0, c1) = (clamp_column(column0), clamp_column(column0 + 1.0));
+        let (r0, r1) = (clamp_row(row0), clamp_row(row0 + 1.0));
+        let at = |c, r| self.cell(c, r).unwrap_or(Vec2::ZERO);
+        let bottom = at(c0, r0).lerp(at(c1, r0), fx);
+        let top = at(c0, r1).lerp(at(c1, r1), fx);
+        bottom.lerp(top, fy)
+    }
+
+    pub(crate) fn from_data(data: FlowFieldData) -> Self {
+        Self {
+            origin: data.origin,
+            cell_size: data.cell_size,
+            width: data.width,
+            height: data.height,
+            vectors: data.vectors,
+        }
+    }
+
+    pub(crate) fn to_data(&self) -> FlowFieldData {
+        FlowFieldData {
+            origin: self.origin,
+            cell_size: self.cell_size,
+            width: self.width,
+            height: self.height,
+            vectors: self.vectors.clone(),
+        }
+    }
+
+    /// Parses a `.flow.ron` text; `origin` names it in errors.
+    pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
+        let file: FlowFieldFile = format::parse(text, origin, AssetKind::FlowField)?;
+        let field = Self {
+            origin: file.origin,
+            cell_size: file.cell_size,
+            width: file.width,
+            height: file.height,
+            vectors: file.vectors,
+        };
+        field.validate().map_err(|message| LoadError::Invalid {
+            path: origin.to_owned(),
+            message,
+        })?;
+        Ok(field)
+    }
+
+    /// Loads a `.flow.ron` file: one call for a game.
+    pub fn load(path: &Path) -> Result<Self, LoadError> {
+        let (text, origin) = format::read_text(path)?;
+        Self::from_ron(&text, &origin)
+    }
+
+    /// The field as `.flow.ron` text.
+    pub fn to_ron(&self) -> Result<String, SaveError> {
+        format::to_text(&FlowFieldFile {
+            format: AssetKind::FlowField.tag().to_owned(),
+            version: FORMAT_VERSION,
+            origin: self.origin,
+            cell_size: self.cell_size,
+            width: self.width,
+            height: self.height,
+            vectors: self.vectors.clone(),
+        })
+    }
+
+    /// Saves the field atomically.
+    pub fn save(&self, path: &Path) -> Result<(), SaveError> {
+        format::write_atomically(path, &self.to_ron()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field() -> FlowField {
+        // 2x2 cells of size 2 at the origin; centres (1,1) (3,1) (1,3) (3,3).
+        let mut f = FlowField::new(Vec2::ZERO, 2.0, 2, 2);
+        f.vectors = vec![Vec2::X, Vec2::Y, Vec2::NEG_X, Vec2::ZERO];
+        f
+    }
+
+    #[test]
+    fn sample_is_bilinear_between_centres() {
+        let f = field();
+        assert_eq!(f.sample(Vec2::new(1.0, 1.0)), Vec2::X);
+        assert_eq!(f.sample(Vec2::new(2.0, 1.0)), Vec2::new(0.5, 0.5));
+        // centre of the grid: mean of the four
+        assert_eq!(f.sample(Vec2::new(2.0, 2.0)), Vec2::new(0.0, 0.25));
+    }
+
+    #[test]
+    fn sample_is_zero_outside_and_clamped_near_border() {
+        let f = field();
+        assert_eq!(f.sample(Vec2::new(-0.1, 1.0)), Vec2::ZERO);
+        assert_eq!(f.sample(Vec2::new(1.0, 4.5)), Vec2::ZERO);
+        assert_eq!(f.sample(Vec2::new(0.2, 0.2)), Vec2::X);
+    }
+}

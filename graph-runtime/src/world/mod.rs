@@ -1,0 +1,14 @@
+//! What agents move in: bounds, obstacles, paths, flow fields and named targets.
+
+mod flow_field;
+mod obstacle;
+mod path;
+mod rect;
+mod surroundings;
+
+pub use flow_field::FlowField;
+pub(crate) use flow_field::FlowFieldData;
+pub use obstacle::Obstacle;
+pub use path::{Path, Projection};
+pub use rect::Rect;
+pub use surroundings::World;
