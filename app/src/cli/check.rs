@@ -1,0 +1,90 @@
+//! `steergraph check`: validates asset files and prints every problem.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use graph_runtime::{AssetKind, FlowField, Graph, Scene, SceneAssets, Simulation, compile};
+
+/// Checks every file; prints `ok` lines to stdout and problems to stderr; exit 1 on any problem.
+pub fn run(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        match check(file) {
+            Ok(summary) => println!("ok: {}: {summary}", file.display()),
+            Err(problems) => {
+                failed = true;
+                for problem in problems {
+                    eprintln!("{problem}");
+                }
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn kind_of(file: &Path, text: &str) -> Option<AssetKind> {
+    graph_runtime::sniff_kind(text).or_else(|| {
+        let name = file.file_name()?.to_string_lossy().into_owned();
+        [
+            (".graph.ron", AssetKind::Graph),
+            (".scene.ron", AssetKind::Scene),
+            (".flow.ron", AssetKind::FlowField),
+        ]
+        .into_iter()
+        .find(|(suffix, _)| name.ends_with(suffix))
+        .map(|(_, kind)| kind)
+    })
+}
+
+fn check(file: &Path) -> Result<String, Vec<String>> {
+    let origin = file.display().to_string();
+    let text =
+        std::fs::read_to_string(file).map_err(|e| vec![format!("{origin}: cannot read: {e}")])?;
+    let Some(kind) = kind_of(file, &text) else {
+        return Err(vec![format!(
+            "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\" or \"steergraph.flow\" field, and no .graph.ron, .scene.ron or .flow.ron name)"
+        )]);
+    };
+    match kind {
+        AssetKind::Graph => {
+            let graph = Graph::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
+            let program = compile(&graph).map_err(|errors| {
+                errors
+                    .iter()
+                    .map(|e| format!("{origin}: {e}"))
+                    .collect::<Vec<_>>()
+            })?;
+            Ok(format!(
+                "graph, {} nodes ({} reachable), {} parameters",
+                graph.nodes.len(),
+                program.len(),
+                program.parameter_names().len()
+            ))
+        }
+        AssetKind::FlowField => {
+            let field = FlowField::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
+            Ok(format!(
+                "flow field, {}x{} cells of {} units",
+                field.width, field.height, field.cell_size
+            ))
+        }
+        AssetKind::Scene => {
+            let scene = Scene::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
+            let directory = file.parent().map(Path::to_path_buf).unwrap_or_default();
+            let strings = |errors: Vec<graph_runtime::SceneError>| {
+                errors.iter().map(ToString::to_string).collect::<Vec<_>>()
+            };
+            let assets = SceneAssets::resolve(scene, &origin, &directory).map_err(strings)?;
+            let simulation = Simulation::new(&assets).map_err(strings)?;
+            Ok(format!(
+                "scene, {} groups, {} agents",
+                simulation.groups().len(),
+                simulation.vehicles().len()
+            ))
+        }
+    }
+}

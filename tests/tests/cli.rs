@@ -1,0 +1,190 @@
+//! `steergraph` end to end: `check`, `simulate` and `bench` as a script would run them.
+
+use std::process::Command;
+
+use graph_runtime::{SceneAssets, Simulation};
+use tests::{presets_dir, steergraph};
+
+#[test]
+fn check_accepts_every_preset() {
+    let mut files = tests::presets_with_suffix(".ron");
+    assert!(!files.is_empty());
+    files.sort();
+    let output = Command::new(steergraph())
+        .arg("check")
+        .args(&files)
+        .output()
+        .expect("run");
+    assert!(
+        output.status.success(),
+        "check failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("ok: ")).count(),
+        files.len()
+    );
+}
+
+#[test]
+fn check_reports_a_malformed_file_with_path_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("broken.graph.ron");
+    std::fs::write(
+        &file,
+        "(\n    format: \"steergraph.graph\",\n    version: 1,\n    nodes: {\n        1: Seek(target: Named(\"cursor\"),, \n    },\n)\n",
+    )
+    .expect("write");
+    let output = Command::new(steergraph())
+        .arg("check")
+        .arg(&file)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected_prefix = format!("{}:5:", file.display());
+    assert!(
+        stderr.starts_with(&expected_prefix),
+        "expected `{expected_prefix}…`, got:\n{stderr}"
+    );
+}
+
+#[test]
+fn check_prints_every_error_and_exits_1() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad_graph = dir.path().join("bad.graph.ron");
+    std::fs::write(
+        &bad_graph,
+        r#"(format: "steergraph.graph", version: 1, nodes: {
+            1: Separation(radius: -1.0, fov: 400.0),
+            2: Blend(inputs: [(node: 1, weight: 1.0), (node: 9, weight: 1.0)]),
+        })"#,
+    )
+    .expect("write");
+    let good_graph = presets_dir().join("arrival.graph.ron");
+    let output = Command::new(steergraph())
+        .arg("check")
+        .arg(&bad_graph)
+        .arg(&good_graph)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for needle in [
+        "the graph has no Output node",
+        "node #1 field `radius`: -1",
+        "node #1 field `fov`: 400",
+        "node #2 port `inputs[1]`: linked to node #9, which does not exist",
+    ] {
+        assert!(stderr.contains(needle), "missing `{needle}` in:\n{stderr}");
+    }
+    assert_eq!(stderr.lines().count(), 4, "one line per problem:\n{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("arrival.graph.ron"));
+}
+
+fn simulate(threads: usize, out: &std::path::Path) {
+    let output = Command::new(steergraph())
+        .args(["simulate"])
+        .arg(presets_dir().join("boids.scene.ron"))
+        .args([
+            "--ticks",
+            "40",
+            "--seed",
+            "11",
+            "--threads",
+            &threads.to_string(),
+            "--out",
+        ])
+        .arg(out)
+        .output()
+        .expect("run");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn simulate_is_deterministic_across_thread_counts_and_matches_the_library() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let one = dir.path().join("one.csv");
+    let two = dir.path().join("two.csv");
+    simulate(1, &one);
+    simulate(2, &two);
+    let one = std::fs::read_to_string(one).expect("csv");
+    let two = std::fs::read_to_string(two).expect("csv");
+    assert_eq!(one, two, "1 and 2 threads give the same bytes");
+
+    let mut assets = SceneAssets::load(&presets_dir().join("boids.scene.ron")).expect("scene");
+    assets.scene.seed = 11;
+    let mut simulation = Simulation::new(&assets).expect("simulation");
+    let mut expected = String::from("tick,agent,x,y,vx,vy\n");
+    for tick in 0..=40 {
+        if tick > 0 {
+            simulation.step(1.0 / 60.0);
+        }
+        for (agent, v) in simulation.vehicles().iter().enumerate() {
+            expected.push_str(&format!(
+                "{tick},{agent},{},{},{},{}\n",
+                v.position.x, v.position.y, v.velocity.x, v.velocity.y
+            ));
+        }
+    }
+    assert_eq!(one.lines().count(), 41 * 400 + 1);
+    assert_eq!(
+        one, expected,
+        "the CLI writes exactly what the library computes"
+    );
+
+    // Every float printed parses back to the same bits.
+    let last = one.lines().last().expect("rows");
+    let fields: Vec<&str> = last.split(',').collect();
+    let x: f32 = fields[2].parse().expect("float");
+    assert_eq!(x.to_bits(), simulation.vehicles()[399].position.x.to_bits());
+}
+
+#[test]
+fn simulate_refuses_a_bad_scene_without_writing_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = dir.path().join("bad.scene.ron");
+    std::fs::write(
+        &scene,
+        r#"(format: "steergraph.scene", version: 1, bounds: (min: (0.0, 0.0), max: (1.0, 1.0)),
+            groups: [(name: "g", graph: "missing.graph.ron", spawn: Agents([]))])"#,
+    )
+    .expect("write");
+    let out = dir.path().join("out.csv");
+    let output = Command::new(steergraph())
+        .arg("simulate")
+        .arg(&scene)
+        .args(["--ticks", "5", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing.graph.ron"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn bench_prints_agent_ticks_per_second() {
+    let output = Command::new(steergraph())
+        .arg("bench")
+        .arg(presets_dir().join("boids.scene.ron"))
+        .args(["--agents", "300", "--ticks", "5", "--threads", "1"])
+        .output()
+        .expect("run");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("300 agents x 5 ticks on 1 threads"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("agent-ticks/s"), "{stdout}");
+}
