@@ -32,6 +32,10 @@ pub fn steergraph() -> PathBuf {
 }
 
 /// Every file in `presets/` whose name ends with `suffix`, sorted.
+///
+/// # Panics
+///
+/// When `presets/` cannot be read.
 pub fn presets_with_suffix(suffix: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(presets_dir())
         .expect("presets directory")

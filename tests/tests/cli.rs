@@ -1,5 +1,6 @@
 //! `steergraph` end to end: `check`, `simulate` and `bench` as a script would run them.
 
+use std::fmt::Write as _;
 use std::process::Command;
 
 use graph_runtime::{SceneAssets, Simulation};
@@ -126,10 +127,12 @@ fn simulate_is_deterministic_across_thread_counts_and_matches_the_library() {
             simulation.step(1.0 / 60.0);
         }
         for (agent, v) in simulation.vehicles().iter().enumerate() {
-            expected.push_str(&format!(
-                "{tick},{agent},{},{},{},{}\n",
+            writeln!(
+                expected,
+                "{tick},{agent},{},{},{},{}",
                 v.position.x, v.position.y, v.velocity.x, v.velocity.y
-            ));
+            )
+            .expect("write to a String");
         }
     }
     assert_eq!(one.lines().count(), 41 * 400 + 1);
