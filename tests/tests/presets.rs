@@ -45,7 +45,9 @@ fn every_preset_scene_loads_runs_and_round_trips_byte_identical() {
 
 #[test]
 fn every_preset_flow_field_round_trips_byte_identical() {
-    for path in tests::presets_with_suffix(".flow.ron") {
+    let fields = tests::presets_with_suffix(".flow.ron");
+    assert!(!fields.is_empty());
+    for path in fields {
         let text = std::fs::read_to_string(&path).expect("read");
         let field = FlowField::from_ron(&text, &path.display().to_string()).expect("parse");
         assert_eq!(

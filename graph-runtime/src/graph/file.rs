@@ -14,7 +14,7 @@ struct GraphFile {
     version: u32,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     description: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     parameters: BTreeMap<String, f32>,
     #[serde(default)]
     vehicle: VehicleSpec,
