@@ -16,6 +16,10 @@ use crate::{Vehicle, World};
 /// Salt separating the spawn RNG streams from the agents' own streams.
 const SPAWN_SALT: u64 = 0x5EED_5A17_0000_0000;
 
+/// Agents are evaluated in at most this many parallel chunks, each with its own long-lived
+/// scratch buffers, so a warm tick allocates nothing. The chunking never changes results.
+const MAX_CHUNKS: usize = 64;
+
 /// One group of agents at run time.
 #[derive(Clone, Debug)]
 pub struct GroupRuntime {
@@ -70,6 +74,7 @@ pub struct Simulation {
     group_of: Vec<u32>,
     states: Vec<AgentState>,
     forces: Vec<Vec2>,
+    scratches: Vec<Scratch>,
     grid: SpatialGrid,
     tick: u64,
     seed: u64,
@@ -115,6 +120,7 @@ impl Simulation {
             group_of: Vec::new(),
             states: Vec::new(),
             forces: Vec::new(),
+            scratches: Vec::new(),
             grid: SpatialGrid::new(1.0),
             tick: 0,
             seed: scene.seed,
@@ -248,25 +254,36 @@ impl Simulation {
         let grid = &self.grid;
         let groups = &self.groups;
         let group_of = &self.group_of;
+        let chunk = self.forces.len().div_ceil(MAX_CHUNKS).max(1);
+        let chunks = self.forces.len().div_ceil(chunk);
+        if self.scratches.len() < chunks {
+            self.scratches.resize_with(chunks, Scratch::default);
+        }
         self.forces
-            .par_iter_mut()
-            .zip(self.states.par_iter_mut())
+            .par_chunks_mut(chunk)
+            .zip(self.states.par_chunks_mut(chunk))
+            .zip(self.scratches.par_iter_mut())
             .enumerate()
-            .for_each_init(Scratch::default, |scratch, (agent, (force, state))| {
-                let Some(group) = group_of.get(agent).and_then(|&g| groups.get(g as usize)) else {
-                    *force = Vec2::ZERO;
-                    return;
-                };
-                let context = Context {
-                    world,
-                    vehicles,
-                    tags,
-                    grid,
-                    bindings: &group.bindings,
-                    params: &group.params,
-                    dt,
-                };
-                *force = group.program.steer(&context, agent, state, scratch);
+            .for_each(|(chunk_index, ((forces, states), scratch))| {
+                let first = chunk_index * chunk;
+                for (offset, (force, state)) in forces.iter_mut().zip(states).enumerate() {
+                    let agent = first + offset;
+                    let Some(group) = group_of.get(agent).and_then(|&g| groups.get(g as usize))
+                    else {
+                        *force = Vec2::ZERO;
+                        continue;
+                    };
+                    let context = Context {
+                        world,
+                        vehicles,
+                        tags,
+                        grid,
+                        bindings: &group.bindings,
+                        params: &group.params,
+                        dt,
+                    };
+                    *force = group.program.steer(&context, agent, state, scratch);
+                }
             });
         self.vehicles
             .par_iter_mut()
