@@ -23,10 +23,27 @@ pub fn normalize(v: Vec2) -> Vec2 {
 #[inline]
 pub fn truncate(v: Vec2, max: f32) -> Vec2 {
     let length_squared = v.length_squared();
-    if length_squared <= max * max {
+    if length_squared.is_normal() {
+        if length_squared <= max * max {
+            return v;
+        }
+        let factor = max / length_squared.sqrt();
+        if factor.is_normal() || max == 0.0 {
+            return v * factor;
+        }
+    } else if v == Vec2::ZERO {
+        return v;
+    }
+    // `|v|²` or the scale factor under- or overflows f32 (a tiny or huge `v`, a tiny `max`),
+    // which would keep a tiny vector above `max` or drop a huge one to zero. f64 holds the
+    // square of any f32, so measure and scale there.
+    let wide = v.as_dvec2();
+    let length = wide.length();
+    let max = f64::from(max);
+    if length <= max {
         v
     } else {
-        v * (max / length_squared.sqrt())
+        (wide * (max / length)).as_vec2()
     }
 }
 
