@@ -161,15 +161,63 @@ fn words(kind: AssetKind) -> &'static str {
     }
 }
 
-fn syntax_error(origin: &str, error: &ron::error::SpannedError) -> LoadError {
+fn syntax_error(text: &str, origin: &str, error: &ron::error::SpannedError) -> LoadError {
     LoadError::Syntax {
         path: origin.to_owned(),
-        position: TextPosition {
-            line: error.span.start.line,
-            col: error.span.start.col,
-        },
+        position: problem_start(text, &error.span),
         message: error.code.to_string(),
     }
+}
+
+/// Where the problem of a ron error starts. ron's span starts where the previous token ended,
+/// so for a value of the wrong type it points at the whitespace (possibly on an earlier line)
+/// before the value; the first token inside the span is where the problem starts.
+fn problem_start(text: &str, span: &ron::error::Span) -> TextPosition {
+    let reported = TextPosition {
+        line: span.start.line,
+        col: span.start.col,
+    };
+    let (Some(start), Some(end)) = (byte_offset(text, &span.start), byte_offset(text, &span.end))
+    else {
+        return reported;
+    };
+    let end = end.max(start);
+    let Some(mut rest) = text.get(start..end) else {
+        return reported;
+    };
+    loop {
+        rest = rest.trim_start();
+        rest = if let Some(comment) = rest.strip_prefix("//") {
+            comment.split_once('\n').map_or("", |(_, after)| after)
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            match comment.split_once("*/") {
+                Some((_, after)) => after,
+                None => break,
+            }
+        } else {
+            break;
+        };
+    }
+    let before = text.get(..end - rest.len()).unwrap_or_default();
+    TextPosition {
+        line: 1 + before.matches('\n').count(),
+        col: 1 + before.chars().rev().take_while(|&c| c != '\n').count(),
+    }
+}
+
+/// The byte offset of a ron position (line and column in characters, from 1).
+fn byte_offset(text: &str, position: &ron::error::Position) -> Option<usize> {
+    let line_start = match position.line {
+        0 => return None,
+        1 => 0,
+        line => text.match_indices('\n').nth(line - 2)?.0 + 1,
+    };
+    let line = text.get(line_start..)?;
+    let column = line
+        .char_indices()
+        .nth(position.col.checked_sub(1)?)
+        .map_or(line.len(), |(i, _)| i);
+    Some(line_start + column)
 }
 
 /// Parses the file envelope `T` of an asset of `kind` from `text`; `origin` names the file in
@@ -181,7 +229,7 @@ pub(crate) fn parse<T: DeserializeOwned>(
 ) -> Result<T, LoadError> {
     // The header first: a newer file must be refused with a clear message even when the rest
     // of it does not parse with today's types.
-    let header: Header = ron::from_str(text).map_err(|e| syntax_error(origin, &e))?;
+    let header: Header = ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))?;
     // A missing field is reported by the full parse below, with its position.
     if !header.format.is_empty() && header.format != kind.tag() {
         return Err(LoadError::WrongKind {
@@ -199,7 +247,7 @@ pub(crate) fn parse<T: DeserializeOwned>(
             supported: FORMAT_VERSION,
         });
     }
-    ron::from_str(text).map_err(|e| syntax_error(origin, &e))
+    ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))
 }
 
 /// Reads the file at `path`, returning its text and its name for error messages.
@@ -229,6 +277,9 @@ pub(crate) fn to_text<T: Serialize>(value: &T) -> Result<String, SaveError> {
     Ok(text)
 }
 
+/// Counts saves, to name each temporary file uniquely within the process.
+static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Writes `text` to `path` atomically: a temporary file beside it, flushed, then renamed over
 /// it. A failure leaves any existing file untouched.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), SaveError> {
@@ -240,11 +291,9 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), SaveError> {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = directory.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    // A short name, unique per process and call, so any legal file name can be saved.
+    let save = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temporary = directory.join(format!(".steergraph-{}-{save}.tmp", std::process::id()));
     let result = (|| {
         let mut file = std::fs::File::create(&temporary)?;
         file.write_all(text.as_bytes())?;
