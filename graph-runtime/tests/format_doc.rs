@@ -25,8 +25,10 @@ fn ron_blocks() -> Vec<String> {
 
 #[test]
 fn every_example_in_the_format_document_loads() {
-    let blocks: Vec<String> =
-        ron_blocks().into_iter().filter(|b| b.trim_start().starts_with('(')).collect();
+    let blocks: Vec<String> = ron_blocks()
+        .into_iter()
+        .filter(|b| b.trim_start().starts_with('('))
+        .collect();
     assert_eq!(blocks.len(), 3, "a graph, a scene and a flow field example");
     let graph = Graph::from_ron(&blocks[0], "FORMAT.md graph").expect("graph example parses");
     let program = compile(&graph).expect("graph example compiles");

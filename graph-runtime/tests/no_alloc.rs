@@ -2,6 +2,10 @@
 //! their buffers (the promise "no heap allocation per agent per tick").
 
 #[path = "../benches/boids_fixture.rs"]
+#[expect(
+    dead_code,
+    reason = "this test only runs the graph side of the fixture"
+)]
 mod boids_fixture;
 
 use glam::Vec2;
