@@ -1,7 +1,8 @@
 use std::collections::BTreeMap;
 
-use super::program::{Num, Op, ParameterUse, Span, TargetRef};
+use super::program::{Fov, Num, Op, ParameterUse, Span, TargetRef};
 use super::{CompileError, Program};
+use crate::behaviors::FieldOfView;
 use crate::graph::{Constraint, Graph, Link, Node, NodeId, Number, Region, Slot, Target};
 
 /// Compiles `graph` into a [`Program`], or reports every problem at once.
@@ -406,6 +407,13 @@ impl<'g> Builder<'g> {
         }
     }
 
+    fn fov(&mut self, node: Option<NodeId>, number: &Number) -> Fov {
+        match self.num(node, "fov", number, Constraint::Angle) {
+            Num::Const(degrees) => Fov::Const(FieldOfView::from_degrees(degrees)),
+            Num::Param(slot) => Fov::Param(slot),
+        }
+    }
+
     fn link(&self, link: Link) -> u32 {
         link.source()
             .and_then(|id| self.op_of.get(&id).copied())
@@ -455,7 +463,7 @@ impl<'g> Builder<'g> {
 
     #[expect(clippy::too_many_lines, reason = "one arm per node kind")]
     fn op(&mut self, id: NodeId, node: &Node) -> Op {
-        use Constraint::{Angle, Finite, NonNegative, Probability};
+        use Constraint::{Finite, NonNegative, Probability};
         let some = Some(id);
         match node {
             Node::Seek { target } => Op::Seek(self.target(id, "target.x", "target.y", target)),
@@ -567,19 +575,19 @@ impl<'g> Builder<'g> {
             }
             Node::Separation { radius, fov } => Op::Separation(
                 self.num(some, "radius", radius, NonNegative),
-                self.num(some, "fov", fov, Angle),
+                self.fov(some, fov),
             ),
             Node::Cohesion { radius, fov } => Op::Cohesion(
                 self.num(some, "radius", radius, NonNegative),
-                self.num(some, "fov", fov, Angle),
+                self.fov(some, fov),
             ),
             Node::Alignment { radius, fov } => Op::Alignment(
                 self.num(some, "radius", radius, NonNegative),
-                self.num(some, "fov", fov, Angle),
+                self.fov(some, fov),
             ),
             Node::NeighborCount { radius, fov } => Op::NeighborCount(
                 self.num(some, "radius", radius, NonNegative),
-                self.num(some, "fov", fov, Angle),
+                self.fov(some, fov),
             ),
             Node::Flocking {
                 separation_weight,
@@ -594,7 +602,7 @@ impl<'g> Builder<'g> {
                     self.num(some, "alignment_weight", alignment_weight, Finite),
                 ],
                 radius: self.num(some, "radius", radius, NonNegative),
-                fov: self.num(some, "fov", fov, Angle),
+                fov: self.fov(some, fov),
             },
             Node::LeaderFollowing {
                 leader,

@@ -1,8 +1,8 @@
 use glam::Vec2;
 
-use super::program::{Num, Op, Span, TargetRef};
+use super::program::{Fov, Num, Op, Span, TargetRef};
 use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};
-use crate::behaviors::{self, FieldOfView, Quarry};
+use crate::behaviors::{self, Quarry};
 use crate::graph::NodeId;
 use crate::math::truncate;
 use crate::spatial::SpatialGrid;
@@ -137,14 +137,17 @@ impl Program {
         scratch.neighbors_ready = false;
         let mut evaluator = Evaluator {
             program: self,
-            context,
+            context: *context,
             agent,
             me: vehicle,
             state,
             scratch,
             recorder,
+            chosen: None,
         };
-        evaluator.force(self.root)
+        let force = evaluator.force(self.root);
+        // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
+        if force.is_finite() { force } else { Vec2::ZERO }
     }
 
     /// The radius of the one spatial query that serves every group node of `vehicle`.
@@ -175,14 +178,42 @@ impl Program {
     }
 }
 
+/// The neighbors of one agent within a radius and field of view, filtered from the shared
+/// query's candidates. A concrete type (not `dyn Iterator`) so group formulas inline.
+struct Neighborhood<'a> {
+    ids: std::slice::Iter<'a, u32>,
+    vehicles: &'a [Vehicle],
+    me: &'a Vehicle,
+    radius: f32,
+    fov: behaviors::FieldOfView,
+}
+
+impl<'a> Iterator for Neighborhood<'a> {
+    type Item = &'a Vehicle;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a Vehicle> {
+        for &id in self.ids.by_ref() {
+            if let Some(other) = self.vehicles.get(id as usize)
+                && behaviors::in_neighborhood(self.me, other.position, self.radius, self.fov)
+            {
+                return Some(other);
+            }
+        }
+        None
+    }
+}
+
 struct Evaluator<'p, 'c, 's, R> {
     program: &'p Program,
-    context: &'c Context<'c>,
+    context: Context<'c>,
     agent: usize,
     me: &'c Vehicle,
     state: &'s mut AgentState,
     scratch: &'s mut Scratch,
     recorder: R,
+    /// The winning input of the `Priority` or `Dither` just computed, for the trace.
+    chosen: Option<usize>,
 }
 
 impl<R: Recorder> Evaluator<'_, '_, '_, R> {
@@ -222,7 +253,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     /// The neighbor candidates of this agent (computed on first use, at most once per tick).
     fn neighbors(&mut self) -> &[u32] {
         if !self.scratch.neighbors_ready {
-            let radius = self.program.query_radius(self.me, self.context);
+            let radius = self.program.query_radius(self.me, &self.context);
             self.context.grid.query(
                 self.context.vehicles,
                 self.me.position,
@@ -278,8 +309,8 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
         {
             return value;
         }
-        let (force, chosen) = self.compute_force(index);
-        let force = if force.is_finite() { force } else { Vec2::ZERO };
+        let force = self.compute_force(index);
+        let chosen = self.chosen.take();
         if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
             *entry = (self.scratch.stamp, force);
         }
@@ -289,12 +320,12 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     }
 
     #[expect(clippy::too_many_lines, reason = "one arm per steering node kind")]
-    fn compute_force(&mut self, index: u32) -> (Vec2, Option<usize>) {
+    fn compute_force(&mut self, index: u32) -> Vec2 {
         let me = self.me;
         let Some(op) = self.op(index) else {
-            return (Vec2::ZERO, None);
+            return Vec2::ZERO;
         };
-        let force = match op {
+        match op {
             Op::Seek(target) => self
                 .quarry(target)
                 .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
@@ -340,7 +371,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             } => {
                 let step =
                     self.state.rng.signed_unit() * self.num(jitter).to_radians() * self.context.dt;
-                let theta = match self.state.wander.get_mut(slot as usize) {
+                let theta = match self.state.wander_mut(slot) {
                     Some(theta) => {
                         *theta += step;
                         *theta
@@ -491,7 +522,8 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 for position in 0..span.len {
                     let force = self.force(self.link_at(span, position));
                     if force.length() > epsilon {
-                        return (force, Some(position as usize));
+                        self.chosen = Some(position as usize);
+                        return force;
                     }
                 }
                 Vec2::ZERO
@@ -504,7 +536,8 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                     if draw < self.num(chance) {
                         let force = self.force(input);
                         if force.length() > epsilon {
-                            return (force, Some(position as usize));
+                            self.chosen = Some(position as usize);
+                            return force;
                         }
                     }
                 }
@@ -547,27 +580,31 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             | Op::All(_)
             | Op::Any(_)
             | Op::Not(_) => Vec2::ZERO,
-        };
-        (force, None)
+        }
     }
 
     /// Runs a group formula over the neighbors within `radius` and the field of view.
     fn group(
         &mut self,
         radius: Num,
-        fov: Num,
-        formula: impl FnOnce(&Vehicle, &mut dyn Iterator<Item = &Vehicle>) -> Vec2,
+        fov: Fov,
+        formula: impl FnOnce(&Vehicle, Neighborhood<'_>) -> Vec2,
     ) -> Vec2 {
         let radius = self.num(radius);
-        let fov = FieldOfView::from_degrees(self.num(fov));
+        let fov = fov.get(self.context.params);
         let me = self.me;
         let vehicles = self.context.vehicles;
         let ids = self.neighbors();
-        let mut neighbors = ids
-            .iter()
-            .filter_map(|&i| vehicles.get(i as usize))
-            .filter(|other| behaviors::in_neighborhood(me, other.position, radius, fov));
-        formula(me, &mut neighbors)
+        formula(
+            me,
+            Neighborhood {
+                ids: ids.iter(),
+                vehicles,
+                me,
+                radius,
+                fov,
+            },
+        )
     }
 
     fn scalar(&mut self, index: u32) -> f32 {
@@ -578,13 +615,17 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
             Some(Op::NeighborCount(radius, fov)) => {
                 let radius = self.num(radius);
-                let fov = FieldOfView::from_degrees(self.num(fov));
+                let fov = fov.get(self.context.params);
                 let vehicles = self.context.vehicles;
                 let ids = self.neighbors();
-                ids.iter()
-                    .filter_map(|&i| vehicles.get(i as usize))
-                    .filter(|other| behaviors::in_neighborhood(me, other.position, radius, fov))
-                    .count() as f32
+                Neighborhood {
+                    ids: ids.iter(),
+                    vehicles,
+                    me,
+                    radius,
+                    fov,
+                }
+                .count() as f32
             }
             Some(Op::Speed) => me.velocity.length(),
             Some(Op::Value(value)) => self.num(value),

@@ -3,6 +3,7 @@ use std::collections::BTreeMap;
 use glam::Vec2;
 
 use super::CompileError;
+use crate::behaviors::FieldOfView;
 use crate::graph::{Comparison, Constraint, NodeId, Slot};
 use crate::{AgentRng, VehicleParams};
 
@@ -19,6 +20,24 @@ impl Num {
         match self {
             Self::Const(value) => value,
             Self::Param(slot) => params.values.get(slot as usize).copied().unwrap_or(0.0),
+        }
+    }
+}
+
+/// A field of view resolved by the compiler: prepared once when it is a literal, so the
+/// per-agent evaluation does no trigonometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fov {
+    Const(FieldOfView),
+    Param(u16),
+}
+
+impl Fov {
+    #[inline]
+    pub(crate) fn get(self, params: &ParamValues) -> FieldOfView {
+        match self {
+            Self::Const(fov) => fov,
+            Self::Param(slot) => FieldOfView::from_degrees(Num::Param(slot).get(params)),
         }
     }
 }
@@ -71,13 +90,13 @@ pub(crate) enum Op {
         prediction_time: Num,
     },
     UnalignedCollisionAvoidance(Num),
-    Separation(Num, Num),
-    Cohesion(Num, Num),
-    Alignment(Num, Num),
+    Separation(Num, Fov),
+    Cohesion(Num, Fov),
+    Alignment(Num, Fov),
     Flocking {
         weights: [Num; 3],
         radius: Num,
-        fov: Num,
+        fov: Fov,
     },
     LeaderFollowing {
         leader: TargetRef,
@@ -96,7 +115,7 @@ pub(crate) enum Op {
     Scale(u32, Num),
     Truncate(u32, Num),
     Distance(TargetRef),
-    NeighborCount(Num, Num),
+    NeighborCount(Num, Fov),
     Speed,
     Value(Num),
     Compare(u32, Comparison, Num),
@@ -146,26 +165,45 @@ pub struct ParamValues {
     pub(crate) values: Vec<f32>,
 }
 
-/// The mutable per-agent state a program needs: the agent's RNG and wander angles.
+/// Wander angles kept inside [`AgentState`] itself; a graph with more Wander nodes spills the
+/// rest to the heap. Inline angles keep a tick's state reads contiguous across agents.
+const INLINE_WANDER_SLOTS: usize = 4;
+
+/// The mutable per-agent state a program needs: the agent's RNG and wander angles (radians).
 #[derive(Clone, Debug)]
 pub struct AgentState {
     pub(crate) rng: AgentRng,
-    pub(crate) wander: Vec<f32>,
+    wander_inline: [f32; INLINE_WANDER_SLOTS],
+    wander_spill: Vec<f32>,
 }
 
 impl AgentState {
     /// The state of agent `agent_index` in a world seeded with `seed`.
     pub fn new(program: &Program, seed: u64, agent_index: u64) -> Self {
-        Self {
+        let mut state = Self {
             rng: AgentRng::new(seed, agent_index),
-            wander: vec![0.0; program.wander_slots as usize],
-        }
+            wander_inline: [0.0; INLINE_WANDER_SLOTS],
+            wander_spill: Vec::new(),
+        };
+        state.fit(program);
+        state
     }
 
     /// Makes the state fit `program` after a hot swap: new wander slots start at angle 0,
     /// the RNG stream continues.
     pub fn fit(&mut self, program: &Program) {
-        self.wander.resize(program.wander_slots as usize, 0.0);
+        let spilled = (program.wander_slots as usize).saturating_sub(INLINE_WANDER_SLOTS);
+        self.wander_spill.resize(spilled, 0.0);
+    }
+
+    /// The wander angle of slot `slot`, if the program has that many Wander nodes.
+    #[inline]
+    pub(crate) fn wander_mut(&mut self, slot: u32) -> Option<&mut f32> {
+        let slot = slot as usize;
+        match self.wander_inline.get_mut(slot) {
+            Some(theta) => Some(theta),
+            None => self.wander_spill.get_mut(slot - INLINE_WANDER_SLOTS),
+        }
     }
 }
 
