@@ -331,3 +331,207 @@ impl Node {
         }
     }
 }
+
+impl Node {
+    /// The number at `slot` (as listed by [`Node::numbers`]), for editing.
+    pub fn number_mut(&mut self, slot: Slot) -> Option<&mut Number> {
+        if let Some(index) = slot.index {
+            return match (self, slot.name) {
+                (Self::Blend { inputs }, "weight") => inputs.get_mut(index).map(|i| &mut i.weight),
+                (Self::Dither { inputs, .. }, "probability") => {
+                    inputs.get_mut(index).map(|i| &mut i.probability)
+                }
+                _ => None,
+            };
+        }
+        if let Some((target, axis)) = slot.name.split_once('.') {
+            if target == "bounds" {
+                let Self::Containment {
+                    bounds: Region::Rect(min_x, min_y, max_x, max_y),
+                    ..
+                } = self
+                else {
+                    return None;
+                };
+                return match axis {
+                    "min_x" => Some(min_x),
+                    "min_y" => Some(min_y),
+                    "max_x" => Some(max_x),
+                    "max_y" => Some(max_y),
+                    _ => None,
+                };
+            }
+            let Some(Target::Point(x, y)) = self.target_mut(target) else {
+                return None;
+            };
+            return match axis {
+                "x" => Some(x),
+                "y" => Some(y),
+                _ => None,
+            };
+        }
+        match (self, slot.name) {
+            (
+                Self::Flee { panic_distance, .. } | Self::Evasion { panic_distance, .. },
+                "panic_distance",
+            ) => panic_distance.as_mut(),
+            (
+                Self::Arrival {
+                    slowing_distance, ..
+                }
+                | Self::LeaderFollowing {
+                    slowing_distance, ..
+                }
+                | Self::Interpose {
+                    slowing_distance, ..
+                }
+                | Self::Hide {
+                    slowing_distance, ..
+                },
+                "slowing_distance",
+            ) => Some(slowing_distance),
+            (
+                Self::Pursuit { max_prediction, .. }
+                | Self::Evasion { max_prediction, .. }
+                | Self::OffsetPursuit { max_prediction, .. },
+                "max_prediction",
+            ) => Some(max_prediction),
+            (Self::OffsetPursuit { offset, .. }, "offset") => Some(offset),
+            (Self::ObstacleAvoidance { min_length, .. }, "min_length") => Some(min_length),
+            (Self::ObstacleAvoidance { lookahead_time, .. }, "lookahead_time") => {
+                Some(lookahead_time)
+            }
+            (Self::Wander { distance, .. }, "distance") => Some(distance),
+            (Self::Wander { jitter, .. }, "jitter") => Some(jitter),
+            (
+                Self::Wander { radius, .. }
+                | Self::Separation { radius, .. }
+                | Self::Cohesion { radius, .. }
+                | Self::Alignment { radius, .. }
+                | Self::NeighborCount { radius, .. }
+                | Self::Flocking { radius, .. },
+                "radius",
+            ) => Some(radius),
+            (
+                Self::Separation { fov, .. }
+                | Self::Cohesion { fov, .. }
+                | Self::Alignment { fov, .. }
+                | Self::NeighborCount { fov, .. }
+                | Self::Flocking { fov, .. },
+                "fov",
+            ) => Some(fov),
+            (
+                Self::PathFollowing {
+                    prediction_time, ..
+                }
+                | Self::Containment {
+                    prediction_time, ..
+                }
+                | Self::FlowFieldFollowing {
+                    prediction_time, ..
+                },
+                "prediction_time",
+            ) => Some(prediction_time),
+            (Self::PathFollowing { ahead_distance, .. }, "ahead_distance") => Some(ahead_distance),
+            (Self::Containment { margin, .. } | Self::Hide { margin, .. }, "margin") => {
+                Some(margin)
+            }
+            (Self::UnalignedCollisionAvoidance { max_time }, "max_time") => Some(max_time),
+            (
+                Self::Flocking {
+                    separation_weight, ..
+                },
+                "separation_weight",
+            ) => Some(separation_weight),
+            (
+                Self::Flocking {
+                    cohesion_weight, ..
+                },
+                "cohesion_weight",
+            ) => Some(cohesion_weight),
+            (
+                Self::Flocking {
+                    alignment_weight, ..
+                },
+                "alignment_weight",
+            ) => Some(alignment_weight),
+            (Self::LeaderFollowing { behind, .. }, "behind") => Some(behind),
+            (Self::LeaderFollowing { sight_length, .. }, "sight_length") => Some(sight_length),
+            (Self::LeaderFollowing { sight_width, .. }, "sight_width") => Some(sight_width),
+            (Self::Dither { epsilon, .. } | Self::Priority { epsilon, .. }, "epsilon") => {
+                Some(epsilon)
+            }
+            (Self::Scale { factor, .. }, "factor") => Some(factor),
+            (Self::Truncate { max, .. }, "max") => Some(max),
+            (Self::Value { value }, "value") => Some(value),
+            (Self::Compare { threshold, .. }, "threshold") => Some(threshold),
+            _ => None,
+        }
+    }
+
+    /// The target in field `field` (as listed by [`Node::targets`]), for editing.
+    pub fn target_mut(&mut self, field: &str) -> Option<&mut Target> {
+        match (self, field) {
+            (
+                Self::Seek { target }
+                | Self::Flee { target, .. }
+                | Self::Arrival { target, .. }
+                | Self::Distance { target },
+                "target",
+            ) => Some(target),
+            (
+                Self::Pursuit { quarry, .. }
+                | Self::Evasion { quarry, .. }
+                | Self::OffsetPursuit { quarry, .. },
+                "quarry",
+            ) => Some(quarry),
+            (Self::LeaderFollowing { leader, .. }, "leader") => Some(leader),
+            (Self::Interpose { a, .. }, "a") => Some(a),
+            (Self::Interpose { b, .. }, "b") => Some(b),
+            (Self::Hide { hunter, .. }, "hunter") => Some(hunter),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NodeKind;
+
+    /// Every number `numbers()` lists can be reached for editing, and editing it is seen.
+    #[test]
+    fn every_listed_number_is_editable() {
+        for kind in NodeKind::ALL {
+            let mut node = kind.instantiate();
+            if let Some(target) = node.targets().first().map(|(field, _)| *field) {
+                *node.target_mut(target).expect("listed target") =
+                    Target::Point(1.0.into(), 2.0.into());
+            }
+            if let Self_::Containment { bounds, .. } = &mut node {
+                *bounds = Region::Rect(0.0.into(), 0.0.into(), 1.0.into(), 1.0.into());
+            }
+            if let Self_::Flee { panic_distance, .. } | Self_::Evasion { panic_distance, .. } =
+                &mut node
+            {
+                *panic_distance = Some(3.0.into());
+            }
+            let slots: Vec<Slot> = node.numbers().iter().map(|field| field.slot).collect();
+            for slot in slots {
+                let number = node
+                    .number_mut(slot)
+                    .unwrap_or_else(|| panic!("{kind} {slot}"));
+                *number = Number::Parameter("edited".into());
+                let after = node.numbers();
+                let field = after.iter().find(|f| f.slot == slot).expect("still listed");
+                assert_eq!(
+                    field.number,
+                    &Number::Parameter("edited".into()),
+                    "{kind} {slot}"
+                );
+            }
+        }
+    }
+
+    use Node as Self_;
+}
