@@ -4,8 +4,9 @@
 use std::process::Command;
 
 #[test]
-fn without_a_subcommand_it_prints_the_usage() {
+fn help_lists_the_headless_subcommands() {
     let output = Command::new(env!("CARGO_BIN_EXE_steergraph"))
+        .arg("--help")
         .output()
         .expect("run steergraph");
     assert!(output.status.success());
@@ -19,11 +20,11 @@ fn without_a_subcommand_it_prints_the_usage() {
 }
 
 #[test]
-fn an_unknown_subcommand_fails_with_a_message() {
+fn a_missing_subcommand_argument_fails_with_a_message() {
     let output = Command::new(env!("CARGO_BIN_EXE_steergraph"))
-        .arg("fly")
+        .args(["simulate", "scene.ron"])
         .output()
         .expect("run steergraph");
     assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("fly"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--ticks"));
 }

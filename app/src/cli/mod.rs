@@ -8,10 +8,12 @@ mod simulate;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Steergraph: author steering-behavior graphs and run them headless.
+/// Steergraph: author steering-behavior graphs in a node editor, and run them headless.
 #[derive(Debug, clap::Parser)]
-#[command(name = "steergraph", version, about, long_about = None)]
+#[command(name = "steergraph", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Arguments {
+    /// A graph file to open in the editor (without it, the editor opens on a preset).
+    pub file: Option<PathBuf>,
     /// What to do; without a subcommand the editor opens.
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -1,0 +1,343 @@
+//! Widgets that edit a node's fields: numbers (with units, ranges, and binding to a graph
+//! parameter), targets, names and the few kind-specific choices. Used on the nodes and in the
+//! side panel alike, so both edit the same way.
+
+use std::collections::BTreeMap;
+
+use egui::{DragValue, Ui};
+use graph_runtime::{Comparison, Constraint, Node, Number, PathDirection, Region, Slot, Target};
+
+/// Names the pickers offer.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    /// Declared graph parameters.
+    pub parameters: Vec<String>,
+    /// Named targets of the open scene (always including `cursor`).
+    pub targets: Vec<String>,
+    /// Paths of the open scene.
+    pub paths: Vec<String>,
+    /// Flow fields of the open scene.
+    pub flow_fields: Vec<String>,
+    /// Tags of the open scene.
+    pub tags: Vec<String>,
+}
+
+impl Names {
+    /// Names for a graph with `parameters` and no scene yet.
+    pub fn for_graph(parameters: &BTreeMap<String, f32>) -> Self {
+        Self {
+            parameters: parameters.keys().cloned().collect(),
+            targets: vec!["cursor".to_owned()],
+            ..Self::default()
+        }
+    }
+}
+
+/// The unit shown after a field's value.
+pub fn unit(slot: Slot) -> &'static str {
+    let name = slot.name;
+    if name.contains("fov") {
+        "°"
+    } else if name.contains("jitter") {
+        "°/s"
+    } else if name.contains("time") || name.contains("prediction") {
+        " s"
+    } else if name.contains("weight")
+        || name.contains("probability")
+        || name.contains("epsilon")
+        || name.contains("factor")
+        || name.contains("threshold")
+        || name == "value"
+    {
+        ""
+    } else {
+        " u"
+    }
+}
+
+fn drag_speed(constraint: Constraint) -> f64 {
+    match constraint {
+        Constraint::Probability => 0.005,
+        Constraint::Angle => 1.0,
+        _ => 0.05,
+    }
+}
+
+/// A human label: `slowing_distance` -> `slowing distance`, `weight[1]` -> `weight`.
+pub fn label(slot: Slot) -> String {
+    slot.name.replace('_', " ")
+}
+
+/// Edits one number: a drag value with unit and range, or a graph parameter picked by name.
+/// Returns whether it changed.
+pub fn number(
+    ui: &mut Ui,
+    slot: Slot,
+    number: &mut Number,
+    constraint: Constraint,
+    names: &Names,
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| match number {
+        Number::Literal(value) => {
+            let mut drag = DragValue::new(value)
+                .speed(drag_speed(constraint))
+                .suffix(unit(slot));
+            drag = match constraint {
+                Constraint::NonNegative => drag.range(0.0..=f32::MAX),
+                Constraint::Positive => drag.range(1e-3..=f32::MAX),
+                Constraint::Probability => drag.range(0.0..=1.0),
+                Constraint::Angle => drag.range(0.0..=360.0),
+                Constraint::Finite => drag,
+            };
+            changed |= ui.add(drag).on_hover_text(constraint.to_string()).changed();
+            if !names.parameters.is_empty() {
+                let button = ui.small_button("P").on_hover_text("Use a graph parameter");
+                if button.clicked() {
+                    *number = Number::Parameter(names.parameters[0].clone());
+                    changed = true;
+                }
+            }
+        }
+        Number::Parameter(name) => {
+            let mut picked = name.clone();
+            egui::ComboBox::from_id_salt(("parameter", slot.name, slot.index))
+                .selected_text(format!("⚙ {picked}"))
+                .show_ui(ui, |ui| {
+                    for parameter in &names.parameters {
+                        ui.selectable_value(&mut picked, parameter.clone(), parameter);
+                    }
+                });
+            if picked != *name {
+                *name = picked;
+                changed = true;
+            }
+            if ui
+                .small_button("×")
+                .on_hover_text("Use a fixed value")
+                .clicked()
+            {
+                *number = Number::Literal(0.0);
+                changed = true;
+            }
+        }
+    });
+    changed
+}
+
+/// A combo box over known names that also accepts a typed name.
+pub fn name(
+    ui: &mut Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    value: &mut String,
+    known: &[String],
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        changed |= ui
+            .add(
+                egui::TextEdit::singleline(value)
+                    .desired_width(90.0)
+                    .hint_text("name"),
+            )
+            .changed();
+        if !known.is_empty() {
+            egui::ComboBox::from_id_salt(id)
+                .selected_text("")
+                .width(18.0)
+                .show_ui(ui, |ui| {
+                    for option in known {
+                        if ui.selectable_label(value == option, option).clicked() {
+                            value.clone_from(option);
+                            changed = true;
+                        }
+                    }
+                });
+        }
+    });
+    changed
+}
+
+/// Edits a target: a point, a named world point or the nearest agent with a tag.
+pub fn target(ui: &mut Ui, field: &str, target: &mut Target, names: &Names) -> bool {
+    let mut changed = false;
+    let kind = match target {
+        Target::Point(..) => "Point",
+        Target::Named(_) => "Named point",
+        Target::NearestTagged(_) => "Nearest tagged agent",
+    };
+    ui.horizontal(|ui| {
+        ui.label(field);
+        egui::ComboBox::from_id_salt(("target-kind", field))
+            .selected_text(kind)
+            .show_ui(ui, |ui| {
+                if ui
+                    .selectable_label(matches!(target, Target::Point(..)), "Point")
+                    .clicked()
+                {
+                    *target = Target::Point(0.0.into(), 0.0.into());
+                    changed = true;
+                }
+                if ui
+                    .selectable_label(matches!(target, Target::Named(_)), "Named point")
+                    .clicked()
+                {
+                    *target = Target::Named(names.targets.first().cloned().unwrap_or_default());
+                    changed = true;
+                }
+                if ui
+                    .selectable_label(
+                        matches!(target, Target::NearestTagged(_)),
+                        "Nearest tagged agent",
+                    )
+                    .clicked()
+                {
+                    *target =
+                        Target::NearestTagged(names.tags.first().cloned().unwrap_or_default());
+                    changed = true;
+                }
+            });
+    });
+    match target {
+        Target::Point(x, y) => {
+            changed |= number(ui, Slot::field("x"), x, Constraint::Finite, names);
+            changed |= number(ui, Slot::field("y"), y, Constraint::Finite, names);
+        }
+        Target::Named(name_value) => {
+            changed |= name(ui, ("target-name", field), name_value, &names.targets);
+        }
+        Target::NearestTagged(tag) => {
+            changed |= name(ui, ("target-tag", field), tag, &names.tags);
+        }
+    }
+    changed
+}
+
+/// Every field of `node` except list inputs' weights: numbers, targets, names and choices.
+pub fn node_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
+    let mut changed = kind_specific(ui, node, names);
+    let targets: Vec<&'static str> = node.targets().iter().map(|(field, _)| *field).collect();
+    for field in targets {
+        if let Some(target_value) = node.target_mut(field) {
+            changed |= target(ui, field, target_value, names);
+        }
+    }
+    let fields: Vec<(Slot, Constraint)> = node
+        .numbers()
+        .iter()
+        .filter(|f| f.slot.index.is_none() && !f.slot.name.contains('.'))
+        .map(|f| (f.slot, f.constraint))
+        .collect();
+    if !fields.is_empty() {
+        egui::Grid::new(("fields", ui.id()))
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (slot, constraint) in fields {
+                    ui.label(label(slot));
+                    if let Some(value) = node.number_mut(slot) {
+                        changed |= number(ui, slot, value, constraint, names);
+                    }
+                    ui.end_row();
+                }
+            });
+    }
+    changed
+}
+
+/// Choices that only some kinds have.
+fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
+    let mut changed = false;
+    match node {
+        Node::PathFollowing {
+            path,
+            direction,
+            corrective,
+            ..
+        } => {
+            ui.horizontal(|ui| {
+                ui.label("path");
+                changed |= name(ui, "path-name", path, &names.paths);
+            });
+            ui.horizontal(|ui| {
+                changed |= ui
+                    .selectable_value(direction, PathDirection::Forward, "Forward")
+                    .changed();
+                changed |= ui
+                    .selectable_value(direction, PathDirection::Backward, "Backward")
+                    .changed();
+                changed |= ui.checkbox(corrective, "corrective").changed();
+            });
+        }
+        Node::FlowFieldFollowing { field, .. } => {
+            ui.horizontal(|ui| {
+                ui.label("field");
+                changed |= name(ui, "field-name", field, &names.flow_fields);
+            });
+        }
+        Node::Containment { bounds, .. } => {
+            let mut own = matches!(bounds, Region::Rect(..));
+            if ui
+                .checkbox(&mut own, "own rectangle")
+                .on_hover_text("Off: the world's bounds")
+                .changed()
+            {
+                *bounds = if own {
+                    Region::Rect((-10.0).into(), (-10.0).into(), 10.0.into(), 10.0.into())
+                } else {
+                    Region::World
+                };
+                changed = true;
+            }
+            if let Region::Rect(min_x, min_y, max_x, max_y) = bounds {
+                for (slot, value) in [
+                    ("min_x", min_x),
+                    ("min_y", min_y),
+                    ("max_x", max_x),
+                    ("max_y", max_y),
+                ] {
+                    ui.horizontal(|ui| {
+                        ui.label(slot);
+                        changed |= number(ui, Slot::field(slot), value, Constraint::Finite, names);
+                    });
+                }
+            }
+        }
+        Node::Flee { panic_distance, .. } | Node::Evasion { panic_distance, .. } => {
+            let mut limited = panic_distance.is_some();
+            if ui
+                .checkbox(&mut limited, "only within a panic distance")
+                .changed()
+            {
+                *panic_distance = limited.then_some(Number::Literal(10.0));
+                changed = true;
+            }
+        }
+        Node::Compare { test, .. } => {
+            egui::ComboBox::from_id_salt("compare-test")
+                .selected_text(comparison_symbol(*test))
+                .show_ui(ui, |ui| {
+                    for option in [
+                        Comparison::Less,
+                        Comparison::LessOrEqual,
+                        Comparison::Greater,
+                        Comparison::GreaterOrEqual,
+                    ] {
+                        changed |= ui
+                            .selectable_value(test, option, comparison_symbol(option))
+                            .changed();
+                    }
+                });
+        }
+        _ => {}
+    }
+    changed
+}
+
+fn comparison_symbol(test: Comparison) -> &'static str {
+    match test {
+        Comparison::Less => "sensor <",
+        Comparison::LessOrEqual => "sensor ≤",
+        Comparison::Greater => "sensor >",
+        Comparison::GreaterOrEqual => "sensor ≥",
+    }
+}

@@ -1,0 +1,72 @@
+//! Every preset in `presets/`, embedded in the binary so the editor works from any directory.
+
+/// One embedded asset.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// Name shown in the Presets menu.
+    pub name: &'static str,
+    /// File name in `presets/`.
+    pub file: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+macro_rules! presets {
+    ($($name:literal => $file:literal),* $(,)?) => {
+        &[$(Preset { name: $name, file: $file, text: include_str!(concat!("../../../presets/", $file)) }),*]
+    };
+}
+
+/// The preset graphs, in menu order.
+pub const GRAPHS: &[Preset] = presets![
+    "Boids with obstacle avoidance" => "boids.graph.ron",
+    "Arrival at the cursor" => "arrival.graph.ron",
+    "Flow-field river" => "river.graph.ron",
+];
+
+/// The preset scenes and flow fields.
+pub const SCENES: &[Preset] = presets![
+    "Boids" => "boids.scene.ron",
+    "Arrival" => "arrival.scene.ron",
+    "River" => "river.scene.ron",
+    "River field" => "river.flow.ron",
+];
+
+/// The graph the editor opens with.
+pub fn default_graph() -> &'static Preset {
+    &GRAPHS[0]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_file_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .expect("presets folder")
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|name| {
+                std::path::Path::new(name)
+                    .extension()
+                    .is_some_and(|e| e == "ron")
+            })
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = GRAPHS
+            .iter()
+            .chain(SCENES)
+            .map(|p| p.file.to_owned())
+            .collect();
+        embedded.sort();
+        assert_eq!(embedded, on_disk);
+    }
+
+    #[test]
+    fn every_embedded_graph_loads() {
+        for preset in GRAPHS {
+            graph_runtime::Graph::from_ron(preset.text, preset.file).expect(preset.file);
+        }
+    }
+}

@@ -1,0 +1,464 @@
+//! The editor driven headless through `egui_kittest`: what a designer does with mouse and
+//! keyboard, checked against the graph the editor would save.
+
+use std::path::Path;
+
+use app::editor::{Dialog, EditorApp, Settings, Then};
+use egui::{Event, Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use graph_runtime::{CompileError, Graph, Link, Node, NodeKind};
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1500.0, 950.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    harness.run_steps(3);
+    harness
+}
+
+fn editor(autosave: &Path) -> EditorApp {
+    EditorApp::new(Settings::default(), Some(autosave.to_path_buf()), None)
+}
+
+/// An editor on a fresh graph holding only an Output node.
+fn empty_editor(autosave: &Path) -> Harness<'static, EditorApp> {
+    let mut app = editor(autosave);
+    app.new_graph();
+    harness(app)
+}
+
+fn kinds(app: &EditorApp) -> Vec<NodeKind> {
+    app.document
+        .to_graph()
+        .nodes
+        .values()
+        .map(Node::kind)
+        .collect()
+}
+
+#[test]
+fn the_editor_opens_on_the_default_preset_without_problems() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let harness = harness(editor(dir.path()));
+    assert_eq!(harness.state().document.to_graph().nodes.len(), 7);
+    assert!(harness.state().document.problems().is_empty());
+    harness.get_by_label_contains("No problems");
+    assert!(
+        harness
+            .state()
+            .window_title()
+            .starts_with("boids.graph.ron (preset)")
+    );
+}
+
+#[test]
+fn a_node_is_added_from_the_search_popup() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::A);
+    harness.run_steps(2);
+    assert!(
+        harness.state().search_popup.is_some(),
+        "Shift+A opens the search"
+    );
+    harness.event(Event::Text("separ".to_owned()));
+    harness.run_steps(2);
+    // The popup lists only matching kinds.
+    assert!(harness.query_by_label("Cohesion").is_none());
+    harness.get_by_label("Separation").click();
+    harness.run_steps(3);
+    assert!(harness.state().search_popup.is_none());
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Separation]
+    );
+}
+
+#[test]
+fn two_nodes_connect_and_the_link_is_saved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    let output = harness
+        .state()
+        .document
+        .snarl_id(graph_runtime::NodeId(1))
+        .expect("output");
+    let seek = harness
+        .state_mut()
+        .add_node(NodeKind::Seek, egui::pos2(-300.0, 0.0));
+    assert!(harness.state_mut().connect(seek, output, 0));
+    harness.run_steps(3);
+    let graph = harness.state().document.to_graph();
+    assert_eq!(
+        graph.nodes[&graph_runtime::NodeId(1)],
+        Node::Output { input: Link::to(2) }
+    );
+    assert_eq!(harness.state().document.snarl.wires().count(), 1);
+    assert!(harness.state().document.problems().is_empty());
+    harness.get_by_label_contains("No problems");
+}
+
+#[test]
+fn a_connection_between_incompatible_types_is_refused_with_a_message() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    let output = harness
+        .state()
+        .document
+        .snarl_id(graph_runtime::NodeId(1))
+        .expect("output");
+    let speed = harness
+        .state_mut()
+        .add_node(NodeKind::Speed, egui::pos2(-300.0, 0.0));
+    assert!(!harness.state_mut().connect(speed, output, 0));
+    harness.run_steps(2);
+    assert_eq!(harness.state().document.snarl.wires().count(), 0);
+    assert_eq!(
+        harness.state().document.to_graph().nodes[&graph_runtime::NodeId(1)],
+        Node::Output { input: Link::NONE }
+    );
+    harness.get_by_label_contains("Cannot connect: Output #1 port `input` takes a steering force, but Speed #2 outputs a scalar");
+}
+
+#[test]
+fn undo_and_redo_step_through_every_change() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    harness
+        .state_mut()
+        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
+    harness.run_steps(2);
+    harness
+        .state_mut()
+        .add_node(NodeKind::Seek, egui::pos2(-300.0, 200.0));
+    harness.run_steps(2);
+    assert_eq!(kinds(harness.state()).len(), 3);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Wander]
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(kinds(harness.state()), vec![NodeKind::Output]);
+
+    harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Wander]
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    harness.run_steps(2);
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Wander, NodeKind::Seek]
+    );
+}
+
+#[test]
+fn a_parameter_drag_is_one_undo_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = editor(dir.path());
+    app.new_graph();
+    let wander = app.add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
+    let mut harness = harness(app);
+    let id = harness
+        .state()
+        .document
+        .snarl
+        .get_node(wander)
+        .expect("wander")
+        .id;
+    harness.state_mut().inspected = Some(id);
+    harness.run_steps(2);
+    let before = harness.state().document.to_graph();
+    // Drag the "distance" field in the inspector to the right over several frames.
+    let field = harness
+        .get_all_by_value("3.00 u")
+        .next()
+        .expect("the distance field shows 3.00 u");
+    let start = field.rect().center();
+    harness.drag_at(start);
+    for step in 1..=5 {
+        harness.hover_at(start + egui::vec2(step as f32 * 12.0, 0.0));
+        harness.step();
+    }
+    harness.drop_at(start + egui::vec2(60.0, 0.0));
+    harness.run_steps(3);
+    let after = harness.state().document.to_graph();
+    assert_ne!(before, after, "the drag changed the value");
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().document.to_graph(),
+        before,
+        "one undo restores the value before the drag"
+    );
+}
+
+#[test]
+fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    let a = harness
+        .state_mut()
+        .add_node(NodeKind::Scale, egui::pos2(-600.0, 0.0));
+    let b = harness
+        .state_mut()
+        .add_node(NodeKind::Truncate, egui::pos2(-300.0, 0.0));
+    let output = harness
+        .state()
+        .document
+        .snarl_id(graph_runtime::NodeId(1))
+        .expect("output");
+    assert!(harness.state_mut().connect(a, b, 0));
+    assert!(harness.state_mut().connect(b, a, 0));
+    assert!(harness.state_mut().connect(b, output, 0));
+    harness.run_steps(3);
+    let problems = harness.state().document.problems().to_vec();
+    assert!(problems.contains(&CompileError::Cycle {
+        nodes: vec![graph_runtime::NodeId(2), graph_runtime::NodeId(3)]
+    }));
+    let message = "links form a cycle through nodes #2, #3";
+    let titles_before = harness.get_all_by_label("Scale #2").count();
+    harness
+        .get_all_by_label_contains(message)
+        .next()
+        .expect("in the problems list")
+        .click();
+    harness.run_steps(3);
+    // Clicking the problem selects its node: the inspector shows it with the message.
+    assert_eq!(harness.state().inspected, Some(graph_runtime::NodeId(2)));
+    assert!(
+        harness.get_all_by_label("Scale #2").count() > titles_before,
+        "the inspector shows the node"
+    );
+    let in_side_panel = harness
+        .get_all_by_label_contains(message)
+        .any(|node| node.rect().max.x < 330.0 && node.rect().max.y < 600.0);
+    assert!(
+        in_side_panel,
+        "the message also shows in the selected node's panel"
+    );
+}
+
+#[test]
+fn save_and_reopen_gives_the_same_graph() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("mine.graph.ron");
+    let mut harness = harness(editor(dir.path()));
+    harness
+        .state_mut()
+        .add_node(NodeKind::Hide, egui::pos2(100.0, 900.0));
+    harness.run_steps(2);
+    assert!(
+        harness.state().window_title().contains('•'),
+        "unsaved marker"
+    );
+    assert!(harness.state_mut().save_to(&file));
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().window_title(),
+        "mine.graph.ron — Steergraph"
+    );
+    let saved = harness.state().document.to_graph();
+
+    let reopened = EditorApp::new(
+        Settings::default(),
+        Some(dir.path().to_path_buf()),
+        Some(file.clone()),
+    );
+    assert_eq!(reopened.document.to_graph(), saved);
+    assert_eq!(Graph::load(&file).expect("loads"), saved);
+    assert_eq!(reopened.settings.recent.first(), Some(&file));
+}
+
+#[test]
+fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    let seek = harness
+        .state_mut()
+        .add_node(NodeKind::Seek, egui::pos2(-600.0, 0.0));
+    let scale = harness
+        .state_mut()
+        .add_node(NodeKind::Scale, egui::pos2(-300.0, 0.0));
+    let output = harness
+        .state()
+        .document
+        .snarl_id(graph_runtime::NodeId(1))
+        .expect("output");
+    assert!(harness.state_mut().connect(seek, scale, 0));
+    assert!(harness.state_mut().connect(scale, output, 0));
+    harness.run_steps(2);
+    // Copy Seek and Scale (not the Output): the link between them travels, the one to the
+    // Output is cut.
+    let text = harness
+        .state()
+        .copy(&[seek, scale])
+        .expect("something to copy");
+    assert!(
+        Graph::from_ron(&text, "clipboard").is_ok(),
+        "the clipboard holds a graph file"
+    );
+    harness.event(Event::Paste(text));
+    harness.run_steps(3);
+    let graph = harness.state().document.to_graph();
+    assert_eq!(graph.nodes.len(), 5);
+    assert_eq!(
+        graph.nodes[&graph_runtime::NodeId(5)],
+        Node::Scale {
+            input: Link::to(4),
+            factor: 1.0.into()
+        }
+    );
+    assert!(matches!(
+        graph.nodes[&graph_runtime::NodeId(4)],
+        Node::Seek { .. }
+    ));
+    assert_eq!(harness.state().document.snarl.wires().count(), 3);
+}
+
+#[test]
+fn copy_puts_ron_text_on_the_system_clipboard() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    harness
+        .state_mut()
+        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
+    harness.run_steps(2);
+    harness.event(Event::Copy);
+    harness.step();
+    let copied =
+        harness
+            .output()
+            .platform_output
+            .commands
+            .iter()
+            .find_map(|command| match command {
+                egui::OutputCommand::CopyText(text) => Some(text.clone()),
+                _ => None,
+            });
+    let copied = copied.expect("Ctrl+C copies the inspected node");
+    assert!(copied.contains("Wander("), "{copied}");
+}
+
+#[test]
+fn delete_and_duplicate_shortcuts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = empty_editor(dir.path());
+    harness
+        .state_mut()
+        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
+    harness.run_steps(2);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    harness.run_steps(2);
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Wander, NodeKind::Wander]
+    );
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert_eq!(
+        kinds(harness.state()),
+        vec![NodeKind::Output, NodeKind::Wander]
+    );
+}
+
+#[test]
+fn unsaved_changes_are_confirmed_before_new() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(editor(dir.path()));
+    harness
+        .state_mut()
+        .add_node(NodeKind::Seek, egui::pos2(0.0, 900.0));
+    harness.run_steps(2);
+    harness.state_mut().guard(Then::New);
+    harness.run_steps(2);
+    assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::New)));
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().dialog, None);
+    assert_eq!(
+        harness.state().document.to_graph().nodes.len(),
+        8,
+        "the work is kept"
+    );
+    harness.state_mut().guard(Then::New);
+    harness.run_steps(2);
+    harness.get_by_label("Discard changes").click();
+    harness.run_steps(2);
+    assert_eq!(kinds(harness.state()), vec![NodeKind::Output]);
+}
+
+#[test]
+fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(editor(dir.path()));
+    harness
+        .state_mut()
+        .add_node(NodeKind::Evasion, egui::pos2(0.0, 900.0));
+    harness.run_steps(2);
+    let unsaved = harness.state().document.to_graph();
+    // Let the autosave interval pass.
+    for _ in 0..40 {
+        harness.step();
+        harness.input_mut().time = Some(harness.input().time.unwrap_or(0.0) + 0.5);
+    }
+    harness.run_steps(2);
+    assert!(dir.path().join("autosave.graph.ron").exists(), "autosaved");
+    // "Crash": drop the editor without closing, start a new one on the same data folder.
+    drop(harness);
+    let mut restarted = self::harness(editor(dir.path()));
+    let harness = &mut restarted;
+    assert!(matches!(harness.state().dialog, Some(Dialog::Recover(_))));
+    harness.get_by_label("Recover").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().document.to_graph(), unsaved);
+    assert!(harness.state().document.is_dirty());
+}
+
+#[test]
+fn open_then_save_is_byte_identical_for_every_preset() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+    for preset in app::editor::PRESET_GRAPHS {
+        let source = presets.join(preset.file);
+        let mut app = EditorApp::new(
+            Settings::default(),
+            Some(dir.path().to_path_buf()),
+            Some(source.clone()),
+        );
+        let copy = dir.path().join(preset.file);
+        assert!(app.save_to(&copy), "{}", preset.file);
+        assert_eq!(
+            std::fs::read_to_string(&copy).expect("saved"),
+            std::fs::read_to_string(&source).expect("preset"),
+            "{} round trip",
+            preset.file
+        );
+    }
+}
+
+#[test]
+fn a_malformed_file_opens_an_error_with_its_position_and_keeps_the_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.graph.ron");
+    std::fs::write(
+        &bad,
+        "(format: \"steergraph.graph\", version: 1, nodes: {1: Seek(targt: Named(\"x\"))})",
+    )
+    .expect("write");
+    let mut app = editor(dir.path());
+    let before = app.document.to_graph();
+    app.open(&bad);
+    let Some(Dialog::Error(message)) = &app.dialog else {
+        panic!("an error dialog")
+    };
+    assert!(message.contains("bad.graph.ron:1:"), "{message}");
+    assert_eq!(app.document.to_graph(), before);
+}
