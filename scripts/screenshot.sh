@@ -8,8 +8,9 @@
 #   captures the whole screen to OUTPUT.png, kills COMMAND and Xvfb.
 #   Exits 0 if OUTPUT.png was written.
 #
-#   Optional: SCREENSHOT_KEYS="Escape space" sends those keys with
-#   `xdotool key` (to the focused/first window) just before capturing.
+#   Optional: SCREENSHOT_CLICKS="400,300 800,500" clicks those screen points (left
+#   button) with xdotool, then SCREENSHOT_KEYS="Escape space" sends those keys with
+#   `xdotool key` (to the focused/first window), just before capturing.
 #
 # Needs these Debian packages (apt-get install -y ...):
 #   xvfb libx11-6 libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0 libegl1
@@ -84,6 +85,12 @@ if ! kill -0 "$app_pid" 2>/dev/null; then
     echo "warning: command exited before the capture" >&2
 fi
 
+if [[ -n ${SCREENSHOT_CLICKS:-} ]] && command -v xdotool >/dev/null; then
+    for point in $SCREENSHOT_CLICKS; do
+        DISPLAY="$display" xdotool mousemove --sync "${point%,*}" "${point#*,}" click 1 || echo "warning: click failed" >&2
+        sleep 1
+    done
+fi
 if [[ -n ${SCREENSHOT_KEYS:-} ]]; then
     if command -v xdotool >/dev/null; then
         # No window manager: focus the app's window (found by PID) first, if any.

@@ -53,6 +53,21 @@ fn the_editor_opens_on_the_default_preset_without_problems() {
 }
 
 #[test]
+fn clicking_a_node_title_shows_it_in_the_side_panel() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(editor(dir.path()));
+    assert_eq!(harness.state().inspected, None);
+    // An accessibility click: the canvas is zoomed, so a pointer at the label's unzoomed
+    // rectangle would miss (the real mouse is checked under Xvfb).
+    harness.get_by_label("Wander #4").click_accesskit();
+    harness.run_steps(2);
+    assert_eq!(harness.state().inspected, Some(graph_runtime::NodeId(4)));
+    // The inspector now lists the node's fields (its title shows twice: node and panel).
+    assert_eq!(harness.get_all_by_label("Wander #4").count(), 2);
+    harness.get_by_label_contains("Drift randomly");
+}
+
+#[test]
 fn a_node_is_added_from_the_search_popup() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());

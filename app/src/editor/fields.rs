@@ -23,12 +23,60 @@ pub struct Names {
 }
 
 impl Names {
-    /// Names for a graph with `parameters` and no scene yet.
-    pub fn for_graph(parameters: &BTreeMap<String, f32>) -> Self {
-        Self {
-            parameters: parameters.keys().cloned().collect(),
+    /// The names the preset scenes define, as suggestions until a scene is open.
+    pub fn from_scenes<'a>(scenes: impl IntoIterator<Item = &'a graph_runtime::Scene>) -> Self {
+        let mut names = Self {
             targets: vec!["cursor".to_owned()],
             ..Self::default()
+        };
+        for scene in scenes {
+            names.targets.extend(scene.targets.keys().cloned());
+            names.paths.extend(scene.paths.keys().cloned());
+            names.flow_fields.extend(scene.flow_fields.keys().cloned());
+            names
+                .tags
+                .extend(scene.groups.iter().flat_map(|g| g.tags.iter().cloned()));
+        }
+        names.tidy();
+        names
+    }
+
+    /// These names plus the graph's parameters and every name its nodes already use.
+    pub fn with_graph<'a>(
+        &self,
+        parameters: &BTreeMap<String, f32>,
+        nodes: impl Iterator<Item = &'a Node>,
+    ) -> Self {
+        let mut names = self.clone();
+        names.parameters = parameters.keys().cloned().collect();
+        for node in nodes {
+            for (_, target) in node.targets() {
+                match target {
+                    Target::Named(name) => names.targets.push(name.clone()),
+                    Target::NearestTagged(tag) => names.tags.push(tag.clone()),
+                    Target::Point(..) => {}
+                }
+            }
+            match node {
+                Node::PathFollowing { path, .. } => names.paths.push(path.clone()),
+                Node::FlowFieldFollowing { field, .. } => names.flow_fields.push(field.clone()),
+                _ => {}
+            }
+        }
+        names.tidy();
+        names
+    }
+
+    fn tidy(&mut self) {
+        for list in [
+            &mut self.targets,
+            &mut self.paths,
+            &mut self.flow_fields,
+            &mut self.tags,
+        ] {
+            list.retain(|name| !name.trim().is_empty());
+            list.sort();
+            list.dedup();
         }
     }
 }

@@ -40,7 +40,7 @@ pub fn run(file: Option<PathBuf>) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Steergraph")
-            .with_inner_size([1480.0, 900.0])
+            .with_inner_size([1560.0, 960.0])
             .with_min_inner_size([800.0, 500.0])
             .with_drag_and_drop(true),
         renderer: eframe::Renderer::Glow,
@@ -111,6 +111,8 @@ pub struct EditorApp {
     allow_close: bool,
     title: String,
     preset_name: Option<String>,
+    /// Names the preset scenes define, offered by the pickers.
+    scene_names: Names,
 }
 
 impl EditorApp {
@@ -141,6 +143,13 @@ impl EditorApp {
             allow_close: false,
             title: String::new(),
             preset_name: Some(preset.file.to_owned()),
+            scene_names: Names::from_scenes(
+                presets::SCENES
+                    .iter()
+                    .filter_map(|p| graph_runtime::Scene::from_ron(p.text, p.file).ok())
+                    .collect::<Vec<_>>()
+                    .iter(),
+            ),
         };
         if let Some(file) = file {
             app.open(&file);
@@ -764,8 +773,10 @@ impl EditorApp {
         self.handle_dropped_files(&ctx);
         self.handle_close_request(&ctx);
         self.shortcuts(&ctx);
-        let mut names = Names::for_graph(&self.document.parameters);
-        names.tags.clear();
+        let names = self.scene_names.with_graph(
+            &self.document.parameters,
+            self.document.snarl.nodes().map(|n| &n.node),
+        );
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| {

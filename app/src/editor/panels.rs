@@ -102,7 +102,7 @@ pub fn inspector(
                     {
                         changed |= fields::number(ui, slot, number, constraint, names);
                     }
-                    if index > 0 && ui.small_button("↑").clicked() {
+                    if index > 0 && ui.small_button("⬆").clicked() {
                         actions.push(PanelAction::EditInputs(id, InputEdit::MoveUp(index)));
                     }
                     if ui.small_button("×").clicked() {
@@ -123,26 +123,25 @@ pub fn parameters(ui: &mut Ui, document: &mut Document, new_name: &mut String) -
     let mut changed = false;
     let mut rename: Option<(String, String)> = None;
     let mut remove: Option<String> = None;
-    egui::Grid::new("graph-parameters")
-        .num_columns(3)
-        .show(ui, |ui| {
-            for (name, value) in &mut document.parameters {
-                let mut edited = name.clone();
-                let field = ui.add(egui::TextEdit::singleline(&mut edited).desired_width(110.0));
-                if field.lost_focus() && edited != *name && !edited.trim().is_empty() {
-                    rename = Some((name.clone(), edited.trim().to_owned()));
-                }
-                changed |= ui.add(egui::DragValue::new(value).speed(0.05)).changed();
-                if ui
-                    .small_button("×")
-                    .on_hover_text("Remove (fields using it will be flagged)")
-                    .clicked()
-                {
-                    remove = Some(name.clone());
-                }
-                ui.end_row();
+    for (name, value) in &mut document.parameters {
+        ui.horizontal(|ui| {
+            let mut edited = name.clone();
+            let field = ui
+                .add(egui::TextEdit::singleline(&mut edited).desired_width(130.0))
+                .on_hover_text("Rename: every field using it follows");
+            if field.lost_focus() && edited != *name && !edited.trim().is_empty() {
+                rename = Some((name.clone(), edited.trim().to_owned()));
+            }
+            changed |= ui.add(egui::DragValue::new(value).speed(0.05)).changed();
+            if ui
+                .small_button("×")
+                .on_hover_text("Remove (fields using it will be flagged)")
+                .clicked()
+            {
+                remove = Some(name.clone());
             }
         });
+    }
     ui.horizontal(|ui| {
         ui.add(
             egui::TextEdit::singleline(new_name)

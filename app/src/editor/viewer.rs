@@ -210,6 +210,29 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         }
     }
 
+    fn show_header(
+        &mut self,
+        node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        ui: &mut Ui,
+        snarl: &mut Snarl<EditorNode>,
+    ) {
+        let Some(data) = snarl.get_node(node) else {
+            return;
+        };
+        let (id, kind) = (data.id, data.node.kind());
+        let title = self.title(data);
+        // Snarl selects only with Shift+click; a plain click on the title selects the node
+        // for the side panel, as designers expect.
+        let response = ui
+            .add(egui::Label::new(egui::RichText::new(title).strong()).sense(egui::Sense::click()))
+            .on_hover_text(kind.description());
+        if response.clicked() {
+            self.actions.push(NodeAction::Inspect(id));
+        }
+    }
+
     fn inputs(&mut self, node: &EditorNode) -> usize {
         node.node.inputs().len()
     }
@@ -254,7 +277,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
                 if list {
                     if index > 0
                         && ui
-                            .small_button("↑")
+                            .small_button("⬆")
                             .on_hover_text("Raise priority")
                             .clicked()
                     {
@@ -307,9 +330,13 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         let Some(data) = snarl.get_node_mut(node) else {
             return;
         };
+        let id = data.id;
         ui.push_id(data.id.0, |ui| {
             ui.set_max_width(260.0);
-            self.changed |= fields::node_fields(ui, &mut data.node, names);
+            if fields::node_fields(ui, &mut data.node, names) {
+                self.changed = true;
+                self.actions.push(NodeAction::Inspect(id));
+            }
             if has_input_list(&data.node) && ui.small_button("+ input").clicked() {
                 self.input_edits.push((node, InputEdit::Add));
             }
@@ -431,7 +458,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         if let Some((graph_rect, screen_rect)) = self.frame.take() {
             let scale = (screen_rect.size() / graph_rect.size().max(egui::vec2(1.0, 1.0)))
                 .min_elem()
-                .clamp(0.2, 1.5);
+                .clamp(0.3, 1.2);
             let translation =
                 screen_rect.center().to_vec2() - graph_rect.center().to_vec2() * scale;
             *to_global = TSTransform::new(translation, scale);
