@@ -74,7 +74,9 @@ impl NodeSearch {
                 .desired_width(220.0)
                 .id_salt("node-search"),
         );
-        if !self.focused_once {
+        // Typing goes straight into the search, as soon as it opens and while nothing else
+        // holds the keyboard.
+        if !self.focused_once || ui.memory(|m| m.focused().is_none()) {
             edit.request_focus();
             self.focused_once = true;
         }
