@@ -58,6 +58,7 @@ mod compile;
 mod format;
 mod graph;
 pub mod math;
+mod metrics;
 mod rng;
 mod scene;
 mod simulation;
@@ -66,7 +67,7 @@ mod vehicle;
 mod world;
 
 pub use compile::{
-    AgentState, BindError, Bindings, CompileError, Context, NodeValue, ParamValues, Program,
+    AgentState, BindError, Bindings, CompileError, Context, Guide, NodeValue, ParamValues, Program,
     Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
 };
 pub use format::{
@@ -77,6 +78,7 @@ pub use graph::{
     Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Region, Slot, Target,
     VehicleSpec, WeightedInput,
 };
+pub use metrics::{MetricsTracker, Sample};
 pub use rng::AgentRng;
 pub use scene::{
     AgentGroup, AgentSpawn, Area, FlowFieldSource, Scene, SceneAssets, SceneError, Spawn,

@@ -9,6 +9,8 @@ use crate::math::{TINY, local, normalize, sign};
 pub struct FieldOfView {
     /// `cos(fov / 2)`; `None` for a full circle (`fov >= 360`).
     cos_half_angle: Option<f32>,
+    /// The angle it was made from, in degrees.
+    degrees: f32,
 }
 
 impl FieldOfView {
@@ -17,12 +19,19 @@ impl FieldOfView {
         if degrees >= 360.0 {
             Self {
                 cos_half_angle: None,
+                degrees,
             }
         } else {
             Self {
                 cos_half_angle: Some((degrees.max(0.0).to_radians() * 0.5).cos()),
+                degrees,
             }
         }
+    }
+
+    /// The angle in degrees.
+    pub fn degrees(self) -> f32 {
+        self.degrees
     }
 
     /// Whether `offset` (from the agent to the other) is within the view around `forward`.

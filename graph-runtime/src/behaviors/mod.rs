@@ -16,10 +16,12 @@ pub use avoidance::{
 pub use group::{
     FieldOfView, alignment, cohesion, flocking, in_neighborhood, leader_following, separation,
 };
-pub use pursuit::{evasion, offset_pursuit, prediction_time, pursuit};
+pub use pursuit::{
+    evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
+};
 pub use route::{flow_field_following, path_following, wander, wander_aim};
 pub use seek::{arrival, flee, seek};
-pub use tactics::{hide, hiding_spot, interpose};
+pub use tactics::{hide, hiding_spot, interpose, interpose_point};
 
 use glam::Vec2;
 

@@ -13,11 +13,16 @@ pub fn prediction_time(vehicle: &Vehicle, quarry_position: Vec2, max_prediction:
     (vehicle.position.distance(quarry_position) / vehicle.max_speed).min(max_prediction)
 }
 
+/// Where the quarry will be after the prediction time `T`: `q.p + q.v * T`.
+#[inline]
+pub fn predicted_position(vehicle: &Vehicle, quarry: &Quarry, max_prediction: f32) -> Vec2 {
+    quarry.position + quarry.velocity * prediction_time(vehicle, quarry.position, max_prediction)
+}
+
 /// Seek the quarry's position predicted `T` seconds ahead.
 #[inline]
 pub fn pursuit(vehicle: &Vehicle, quarry: &Quarry, max_prediction: f32) -> Vec2 {
-    let t = prediction_time(vehicle, quarry.position, max_prediction);
-    seek(vehicle, quarry.position + quarry.velocity * t)
+    seek(vehicle, predicted_position(vehicle, quarry, max_prediction))
 }
 
 /// Flee the quarry's position predicted `T` seconds ahead (with the same optional panic
@@ -29,10 +34,9 @@ pub fn evasion(
     max_prediction: f32,
     panic_distance: Option<f32>,
 ) -> Vec2 {
-    let t = prediction_time(vehicle, quarry.position, max_prediction);
     flee(
         vehicle,
-        quarry.position + quarry.velocity * t,
+        predicted_position(vehicle, quarry, max_prediction),
         panic_distance,
     )
 }
@@ -47,9 +51,21 @@ pub fn offset_pursuit(
     offset: f32,
     max_prediction: f32,
 ) -> Vec2 {
-    let t = prediction_time(vehicle, quarry.position, max_prediction);
-    let predicted = quarry.position + quarry.velocity * t;
+    seek(
+        vehicle,
+        offset_pursuit_aim(vehicle, quarry, offset, max_prediction),
+    )
+}
+
+/// The point offset pursuit steers to: beside the predicted position, on the agent's side.
+pub fn offset_pursuit_aim(
+    vehicle: &Vehicle,
+    quarry: &Quarry,
+    offset: f32,
+    max_prediction: f32,
+) -> Vec2 {
+    let predicted = predicted_position(vehicle, quarry, max_prediction);
     let l = local(predicted - vehicle.position, vehicle.forward);
     let lateral = if l.y < 0.0 { -1.0 } else { 1.0 };
-    seek(vehicle, predicted - vehicle.side() * lateral * offset)
+    predicted - vehicle.side() * lateral * offset
 }

@@ -8,14 +8,18 @@ use crate::world::Obstacle;
 /// Arrive at the midpoint of `a` and `b` predicted `T = |m - p| / max_speed` ahead, where `m`
 /// is their current midpoint.
 pub fn interpose(vehicle: &Vehicle, a: &Quarry, b: &Quarry, slowing_distance: f32) -> Vec2 {
+    arrival(vehicle, interpose_point(vehicle, a, b), slowing_distance)
+}
+
+/// The predicted midpoint interpose arrives at.
+pub fn interpose_point(vehicle: &Vehicle, a: &Quarry, b: &Quarry) -> Vec2 {
     let midpoint = (a.position + b.position) * 0.5;
     let t = if vehicle.max_speed > 0.0 {
         midpoint.distance(vehicle.position) / vehicle.max_speed
     } else {
         0.0
     };
-    let predicted = ((a.position + a.velocity * t) + (b.position + b.velocity * t)) * 0.5;
-    arrival(vehicle, predicted, slowing_distance)
+    ((a.position + a.velocity * t) + (b.position + b.velocity * t)) * 0.5
 }
 
 /// The hiding spot nearest to the vehicle: behind each obstacle as seen from the hunter, at

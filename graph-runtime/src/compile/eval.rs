@@ -39,6 +39,57 @@ pub enum NodeValue {
     Condition(bool),
 }
 
+/// The geometry behind a node's force, for drawing debug guides (world units). Recorded only
+/// by [`Program::steer_traced`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Guide {
+    /// Nothing to draw beyond the force.
+    #[default]
+    None,
+    /// The point the node steers towards or away from (a target, a predicted quarry position,
+    /// a point behind a leader, a hiding spot, the return point of containment).
+    Aim(Vec2),
+    /// Wander: the circle ahead and the point on it.
+    Wander {
+        /// Circle centre.
+        center: Vec2,
+        /// Circle radius.
+        radius: f32,
+        /// The aim point on the circle.
+        aim: Vec2,
+    },
+    /// A neighborhood: its radius and field of view (degrees).
+    Neighborhood {
+        /// Radius.
+        radius: f32,
+        /// Field of view in degrees.
+        fov: f32,
+    },
+    /// Obstacle avoidance's detection corridor ahead of the agent.
+    Corridor {
+        /// Length ahead.
+        length: f32,
+        /// Half the width (the agent's radius).
+        half_width: f32,
+    },
+    /// Path following: the predicted position, its projection on the path, and the aim.
+    Path {
+        /// Predicted position.
+        predicted: Vec2,
+        /// Nearest point of the path.
+        projection: Vec2,
+        /// The point steered to (none while inside a corrective path).
+        aim: Option<Vec2>,
+    },
+    /// Flow-field following: where the field was sampled and what it said.
+    FlowSample {
+        /// Sample point.
+        point: Vec2,
+        /// Sampled vector (fraction of top speed).
+        vector: Vec2,
+    },
+}
+
 /// One node's evaluation in a [`Trace`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TraceEntry {
@@ -48,6 +99,8 @@ pub struct TraceEntry {
     pub value: NodeValue,
     /// For `Priority` and `Dither`, the input (by position) that won, if any.
     pub chosen: Option<usize>,
+    /// The geometry behind the value, for guides.
+    pub guide: Guide,
 }
 
 /// A record of one agent's evaluation: every node evaluated, in completion order. Nodes absent
@@ -66,23 +119,23 @@ impl Trace {
 }
 
 trait Recorder {
-    fn record(&mut self, node: NodeId, value: NodeValue, chosen: Option<usize>);
+    /// Whether anything is recorded; guide geometry is only computed when it is.
+    const ACTIVE: bool;
+    fn record(&mut self, entry: TraceEntry);
 }
 
 struct NoTrace;
 
 impl Recorder for NoTrace {
+    const ACTIVE: bool = false;
     #[inline(always)]
-    fn record(&mut self, _: NodeId, _: NodeValue, _: Option<usize>) {}
+    fn record(&mut self, _: TraceEntry) {}
 }
 
 impl Recorder for &mut Trace {
-    fn record(&mut self, node: NodeId, value: NodeValue, chosen: Option<usize>) {
-        self.entries.push(TraceEntry {
-            node,
-            value,
-            chosen,
-        });
+    const ACTIVE: bool = true;
+    fn record(&mut self, entry: TraceEntry) {
+        self.entries.push(entry);
     }
 }
 
@@ -144,6 +197,7 @@ impl Program {
             scratch,
             recorder,
             chosen: None,
+            guide: Guide::None,
         };
         let force = evaluator.force(self.root);
         // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
@@ -214,6 +268,8 @@ struct Evaluator<'p, 'c, 's, R> {
     recorder: R,
     /// The winning input of the `Priority` or `Dither` just computed, for the trace.
     chosen: Option<usize>,
+    /// The guide of the node just computed (set only when tracing).
+    guide: Guide,
 }
 
 impl<R: Recorder> Evaluator<'_, '_, '_, R> {
@@ -310,12 +366,20 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             return value;
         }
         let force = self.compute_force(index);
+        if R::ACTIVE {
+            self.guide = self.guide_for(index);
+        }
         let chosen = self.chosen.take();
         if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
             *entry = (self.scratch.stamp, force);
         }
-        self.recorder
-            .record(self.node(index), NodeValue::Force(force), chosen);
+        let guide = std::mem::take(&mut self.guide);
+        self.recorder.record(TraceEntry {
+            node: self.node(index),
+            value: NodeValue::Force(force),
+            chosen,
+            guide,
+        });
         force
     }
 
@@ -607,6 +671,133 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
         )
     }
 
+    /// The geometry behind node `index`'s result, for debug guides (traced runs only).
+    fn guide_for(&self, index: u32) -> Guide {
+        let me = self.me;
+        let Some(op) = self.op(index) else {
+            return Guide::None;
+        };
+        let aim = |target| {
+            self.quarry(target)
+                .map_or(Guide::None, |q| Guide::Aim(q.position))
+        };
+        match op {
+            Op::Seek(target) | Op::Flee(target, _) | Op::Arrival(target, _) => aim(target),
+            Op::Pursuit(quarry, prediction) | Op::Evasion(quarry, prediction, _) => {
+                self.quarry(quarry).map_or(Guide::None, |q| {
+                    Guide::Aim(behaviors::predicted_position(me, &q, self.num(prediction)))
+                })
+            }
+            Op::OffsetPursuit(quarry, offset, prediction) => {
+                self.quarry(quarry).map_or(Guide::None, |q| {
+                    Guide::Aim(behaviors::offset_pursuit_aim(
+                        me,
+                        &q,
+                        self.num(offset),
+                        self.num(prediction),
+                    ))
+                })
+            }
+            Op::ObstacleAvoidance(min_length, lookahead) => Guide::Corridor {
+                length: self.num(min_length) + me.velocity.length() * self.num(lookahead),
+                half_width: me.radius,
+            },
+            Op::Wander {
+                distance,
+                radius,
+                slot,
+                ..
+            } => {
+                let (distance, radius) = (self.num(distance), self.num(radius));
+                Guide::Wander {
+                    center: me.position + me.forward * distance,
+                    radius,
+                    aim: behaviors::wander_aim(me, self.state.wander(slot), distance, radius),
+                }
+            }
+            Op::PathFollowing {
+                path,
+                prediction_time,
+                ahead_distance,
+                direction,
+                corrective,
+            } => {
+                let world = self.context.world;
+                let Some(path) = self
+                    .context
+                    .bindings
+                    .paths
+                    .get(path as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|i| world.path_at(i))
+                else {
+                    return Guide::None;
+                };
+                let predicted = me.position + me.velocity * self.num(prediction_time);
+                let Some(projection) = path.project(predicted) else {
+                    return Guide::None;
+                };
+                let resting = corrective && predicted.distance(projection.point) <= path.radius;
+                let aim = (!resting).then(|| {
+                    path.point_at(projection.distance_along + direction * self.num(ahead_distance))
+                });
+                Guide::Path {
+                    predicted,
+                    projection: projection.point,
+                    aim: aim.flatten(),
+                }
+            }
+            Op::Containment {
+                prediction_time, ..
+            } => Guide::Aim(me.position + me.velocity * self.num(prediction_time)),
+            Op::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => {
+                let world = self.context.world;
+                let point = me.position + me.velocity * self.num(prediction_time);
+                let vector = self
+                    .context
+                    .bindings
+                    .fields
+                    .get(field as usize)
+                    .copied()
+                    .flatten()
+                    .and_then(|i| world.flow_field_at(i))
+                    .map_or(Vec2::ZERO, |f| f.sample(point));
+                Guide::FlowSample { point, vector }
+            }
+            Op::Separation(radius, fov)
+            | Op::Cohesion(radius, fov)
+            | Op::Alignment(radius, fov)
+            | Op::NeighborCount(radius, fov)
+            | Op::Flocking { radius, fov, .. } => Guide::Neighborhood {
+                radius: self.num(radius),
+                fov: fov.get(self.context.params).degrees(),
+            },
+            Op::LeaderFollowing { leader, behind, .. } => {
+                self.quarry(leader).map_or(Guide::None, |l| {
+                    Guide::Aim(l.position - l.forward * self.num(behind))
+                })
+            }
+            Op::Interpose(a, b, _) => match (self.quarry(a), self.quarry(b)) {
+                (Some(a), Some(b)) => Guide::Aim(behaviors::interpose_point(me, &a, &b)),
+                _ => Guide::None,
+            },
+            Op::Hide(hunter, margin, _) => self.quarry(hunter).map_or(Guide::None, |h| {
+                behaviors::hiding_spot(
+                    me,
+                    h.position,
+                    &self.context.world.obstacles,
+                    self.num(margin),
+                )
+                .map_or(Guide::None, Guide::Aim)
+            }),
+            _ => Guide::None,
+        }
+    }
+
     fn scalar(&mut self, index: u32) -> f32 {
         let me = self.me;
         let value = match self.op(index) {
@@ -631,8 +822,17 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             Some(Op::Value(value)) => self.num(value),
             _ => 0.0,
         };
-        self.recorder
-            .record(self.node(index), NodeValue::Scalar(value), None);
+        let guide = if R::ACTIVE {
+            self.guide_for(index)
+        } else {
+            Guide::None
+        };
+        self.recorder.record(TraceEntry {
+            node: self.node(index),
+            value: NodeValue::Scalar(value),
+            chosen: None,
+            guide,
+        });
         value
     }
 
@@ -647,8 +847,12 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             Some(Op::Not(input)) => !self.condition(input),
             _ => false,
         };
-        self.recorder
-            .record(self.node(index), NodeValue::Condition(holds), None);
+        self.recorder.record(TraceEntry {
+            node: self.node(index),
+            value: NodeValue::Condition(holds),
+            chosen: None,
+            guide: Guide::None,
+        });
         holds
     }
 }

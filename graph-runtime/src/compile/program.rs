@@ -196,6 +196,19 @@ impl AgentState {
         self.wander_spill.resize(spilled, 0.0);
     }
 
+    /// The wander angle of slot `slot` (radians), zero beyond the program's slots.
+    pub(crate) fn wander(&self, slot: u32) -> f32 {
+        let slot = slot as usize;
+        self.wander_inline
+            .get(slot)
+            .or_else(|| {
+                self.wander_spill
+                    .get(slot.wrapping_sub(INLINE_WANDER_SLOTS))
+            })
+            .copied()
+            .unwrap_or(0.0)
+    }
+
     /// The wander angle of slot `slot`, if the program has that many Wander nodes.
     #[inline]
     pub(crate) fn wander_mut(&mut self, slot: u32) -> Option<&mut f32> {

@@ -1,0 +1,133 @@
+//! Measurements of a running simulation: what a designer watches while tuning, and what tests
+//! assert about presets.
+
+use std::collections::HashSet;
+
+use glam::Vec2;
+
+use crate::{Simulation, SpatialGrid};
+
+/// One measurement of the agents at a tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// Simulated time (s).
+    pub time: f32,
+    /// Mean speed (units / s).
+    pub mean_speed: f32,
+    /// Smallest centre-to-centre distance between two agents (units), when two are closer
+    /// than [`MetricsTracker::SPACING_RANGE`] agent radii; `None` otherwise.
+    pub min_spacing: Option<f32>,
+    /// Agent pairs that started to overlap (`d < r_a + r_b`) since the previous sample.
+    pub new_agent_overlaps: usize,
+    /// Agent–obstacle pairs that started to overlap since the previous sample.
+    pub new_obstacle_overlaps: usize,
+    /// Agent pairs overlapping now.
+    pub agent_overlaps: usize,
+    /// Agents overlapping an obstacle now.
+    pub obstacle_overlaps: usize,
+    /// Mean distance from each path-following agent to its path (units); `None` when no group
+    /// follows a path.
+    pub mean_path_distance: Option<f32>,
+    /// Polarization: length of the mean heading, 1 when all agents head the same way.
+    pub polarization: f32,
+}
+
+/// Takes [`Sample`]s, remembering which pairs overlapped so that it can count new overlaps.
+#[derive(Debug, Default)]
+pub struct MetricsTracker {
+    grid: Option<SpatialGrid>,
+    neighbors: Vec<u32>,
+    agent_pairs: HashSet<(u32, u32)>,
+    obstacle_pairs: HashSet<(u32, u32)>,
+}
+
+impl MetricsTracker {
+    /// Min spacing is looked for within this many times the largest agent radius.
+    pub const SPACING_RANGE: f32 = 8.0;
+
+    /// Measures `simulation` now.
+    pub fn observe(&mut self, simulation: &Simulation, time: f32) -> Sample {
+        let vehicles = simulation.vehicles();
+        let count = vehicles.len().max(1) as f32;
+        let mean_speed = vehicles.iter().map(|v| v.velocity.length()).sum::<f32>() / count;
+        let heading: Vec2 = vehicles.iter().map(|v| v.forward).sum();
+        let polarization = heading.length() / count;
+
+        let max_radius = vehicles.iter().map(|v| v.radius).fold(0.0, f32::max);
+        let range = (max_radius * Self::SPACING_RANGE).max(1.0);
+        let grid = self.grid.get_or_insert_with(|| SpatialGrid::new(range));
+        grid.set_cell_size(range);
+        grid.rebuild(vehicles);
+        let mut min_spacing: Option<f32> = None;
+        let mut agent_pairs = HashSet::new();
+        for (index, vehicle) in vehicles.iter().enumerate() {
+            grid.query(
+                vehicles,
+                vehicle.position,
+                range,
+                index,
+                &mut self.neighbors,
+            );
+            for &other in &self.neighbors {
+                let Some(neighbor) = vehicles.get(other as usize) else {
+                    continue;
+                };
+                let distance = vehicle.position.distance(neighbor.position);
+                min_spacing = Some(min_spacing.map_or(distance, |m| m.min(distance)));
+                if (index as u32) < other && distance < vehicle.radius + neighbor.radius {
+                    agent_pairs.insert((index as u32, other));
+                }
+            }
+        }
+        let mut obstacle_pairs = HashSet::new();
+        for (index, vehicle) in vehicles.iter().enumerate() {
+            for (obstacle_index, obstacle) in simulation.world().obstacles.iter().enumerate() {
+                if vehicle.position.distance(obstacle.center) < obstacle.radius + vehicle.radius {
+                    obstacle_pairs.insert((index as u32, obstacle_index as u32));
+                }
+            }
+        }
+        let new_agent_overlaps = agent_pairs.difference(&self.agent_pairs).count();
+        let new_obstacle_overlaps = obstacle_pairs.difference(&self.obstacle_pairs).count();
+        let sample = Sample {
+            time,
+            mean_speed,
+            min_spacing,
+            new_agent_overlaps,
+            new_obstacle_overlaps,
+            agent_overlaps: agent_pairs.len(),
+            obstacle_overlaps: obstacle_pairs.len(),
+            mean_path_distance: mean_path_distance(simulation),
+            polarization,
+        };
+        self.agent_pairs = agent_pairs;
+        self.obstacle_pairs = obstacle_pairs;
+        sample
+    }
+}
+
+fn mean_path_distance(simulation: &Simulation) -> Option<f32> {
+    let mut total = 0.0;
+    let mut count = 0usize;
+    for group in simulation.groups() {
+        let Some(path) = group
+            .program
+            .path_names()
+            .first()
+            .and_then(|name| simulation.world().path(name))
+        else {
+            continue;
+        };
+        for vehicle in simulation
+            .vehicles()
+            .get(group.agents.clone())
+            .unwrap_or(&[])
+        {
+            if let Some(projection) = path.project(vehicle.position) {
+                total += vehicle.position.distance(projection.point);
+                count += 1;
+            }
+        }
+    }
+    (count > 0).then(|| total / count as f32)
+}
