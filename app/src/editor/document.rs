@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use egui::Pos2;
 use egui_snarl::{InPinId, NodeId as SnarlId, OutPinId, Snarl};
@@ -51,7 +52,8 @@ pub struct Document {
     redo: Vec<Graph>,
     /// The graph as last compiled (without layout) and the result.
     compiled_graph: Graph,
-    compiled: Result<Program, Vec<CompileError>>,
+    compiled: Result<Arc<Program>, Vec<CompileError>>,
+    revision: u64,
 }
 
 impl Document {
@@ -70,6 +72,7 @@ impl Document {
             redo: Vec::new(),
             compiled_graph: Graph::default(),
             compiled: Err(Vec::new()),
+            revision: 0,
         };
         document.load(graph);
         document.committed = document.to_graph();
@@ -155,9 +158,14 @@ impl Document {
         )
     }
 
-    /// The latest compile result.
-    pub fn compiled(&self) -> &Result<Program, Vec<CompileError>> {
-        &self.compiled
+    /// The latest program, when the graph compiles.
+    pub fn program(&self) -> Option<Arc<Program>> {
+        self.compiled.as_ref().ok().cloned()
+    }
+
+    /// Changes whenever the graph is recompiled (to hot-swap the preview's program).
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Problems of the latest compile (empty when it compiled).
@@ -172,8 +180,9 @@ impl Document {
         let mut graph = self.committed.clone();
         graph.editor = None;
         if graph != self.compiled_graph || self.compiled_graph.nodes.is_empty() {
-            self.compiled = compile(&graph);
+            self.compiled = compile(&graph).map(Arc::new);
             self.compiled_graph = graph;
+            self.revision += 1;
         }
     }
 
@@ -200,8 +209,9 @@ impl Document {
         let mut graph = self.to_graph();
         graph.editor = None;
         if graph != self.compiled_graph {
-            self.compiled = compile(&graph);
+            self.compiled = compile(&graph).map(Arc::new);
             self.compiled_graph = graph;
+            self.revision += 1;
         }
     }
 

@@ -9,6 +9,7 @@ mod files;
 mod inputs;
 mod panels;
 mod presets;
+mod preview;
 mod search;
 mod viewer;
 
@@ -27,6 +28,7 @@ pub use search::NodeSearch;
 
 use fields::Names;
 use panels::PanelAction;
+pub use preview::{Item, OpenGraph, Preview, Tool};
 use search::Fit;
 use viewer::{GraphViewer, NodeAction};
 
@@ -113,6 +115,20 @@ pub struct EditorApp {
     preset_name: Option<String>,
     /// Names the preset scenes define, offered by the pickers.
     scene_names: Names,
+    /// The live preview beside the graph.
+    pub preview: Preview,
+    history: Vec<Edited>,
+    redo_history: Vec<Edited>,
+    preview_rect: Option<egui::Rect>,
+    /// Milliseconds the last frame took (simulation, layout and painting commands).
+    pub frame_ms: f32,
+}
+
+/// Which history an undo step belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edited {
+    Graph,
+    Scene,
 }
 
 impl EditorApp {
@@ -143,6 +159,11 @@ impl EditorApp {
             allow_close: false,
             title: String::new(),
             preset_name: Some(preset.file.to_owned()),
+            preview: Preview::for_graph(preset.file, None),
+            history: Vec::new(),
+            redo_history: Vec::new(),
+            preview_rect: None,
+            frame_ms: 0.0,
             scene_names: Names::from_scenes(
                 presets::SCENES
                     .iter()
@@ -170,9 +191,81 @@ impl EditorApp {
     fn replace_document(&mut self, document: Document, preset_name: Option<String>) {
         self.document = document;
         self.preset_name = preset_name;
+        self.history.clear();
+        self.redo_history.clear();
+        let name = self.open_graph_name();
+        self.preview = Preview::for_graph(&name, self.document.path.as_deref());
         self.inspected = None;
         self.frame_request = Some(Vec::new());
         self.autosave.clear();
+    }
+
+    /// The preview viewport's screen rectangle at the last frame.
+    pub fn preview_rect(&self) -> Option<egui::Rect> {
+        self.preview_rect
+    }
+
+    /// The file name scene groups use for the open graph.
+    pub fn open_graph_name(&self) -> String {
+        match (&self.document.path, &self.preset_name) {
+            (Some(path), _) => path.file_name().map_or_else(
+                || "untitled.graph.ron".to_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            (None, Some(preset)) => preset.clone(),
+            (None, None) => "untitled.graph.ron".to_owned(),
+        }
+    }
+
+    /// Opens the scene at `path` in the preview.
+    pub fn open_scene(&mut self, path: &Path) {
+        match graph_runtime::Scene::load(path) {
+            Ok(scene) => {
+                let label = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                self.preview = Preview::new(scene, Some(path.to_path_buf()), label);
+                self.history.retain(|e| *e == Edited::Graph);
+                self.status = Some(format!("Opened scene {}", path.display()));
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Error(format!(
+                    "Could not open the scene.\n\n{error}"
+                )));
+            }
+        }
+    }
+
+    /// Saves the preview's scene at `path` atomically.
+    pub fn save_scene_to(&mut self, path: &Path) -> bool {
+        self.preview.commit();
+        match self.preview.scene.save(path) {
+            Ok(()) => {
+                self.preview.mark_saved(path.to_path_buf());
+                self.status = Some(format!("Saved scene {}", path.display()));
+                true
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Error(format!(
+                    "Could not save the scene; the file on disk is unchanged.\n\n{error}"
+                )));
+                false
+            }
+        }
+    }
+
+    fn save_scene(&mut self) -> bool {
+        match self.preview.scene_path.clone() {
+            Some(path) => self.save_scene_to(&path),
+            None => {
+                let picked = rfd::FileDialog::new()
+                    .add_filter("Steergraph scene", &["ron"])
+                    .set_file_name(self.preview.scene_label.clone())
+                    .save_file();
+                picked.is_some_and(|path| self.save_scene_to(&path))
+            }
+        }
     }
 
     /// Opens the graph at `path`; a problem opens an error dialog and keeps the current graph.
@@ -215,7 +308,7 @@ impl EditorApp {
 
     /// Saves to `path` atomically. A failure keeps the file on disk as it was and says why.
     pub fn save_to(&mut self, path: &Path) -> bool {
-        self.document.commit();
+        self.record_commits();
         match self.document.to_graph().save(path) {
             Ok(()) => {
                 self.document.mark_saved(path.to_path_buf());
@@ -258,7 +351,7 @@ impl EditorApp {
 
     /// Does `then`, first asking about unsaved changes if there are any.
     pub fn guard(&mut self, then: Then) {
-        self.document.commit();
+        self.record_commits();
         if self.document.is_dirty() {
             self.dialog = Some(Dialog::Unsaved(then));
         } else {
@@ -289,14 +382,47 @@ impl EditorApp {
         }
     }
 
-    /// Undoes the last change.
+    fn record_commits(&mut self) {
+        if self.document.commit() {
+            self.history.push(Edited::Graph);
+            self.redo_history.clear();
+        }
+        if self.preview.commit() {
+            self.history.push(Edited::Scene);
+            self.redo_history.clear();
+        }
+    }
+
+    /// Undoes the last change, to the graph or to the scene.
     pub fn undo(&mut self) {
-        self.document.undo();
+        self.record_commits();
+        match self.history.pop() {
+            Some(Edited::Graph) => {
+                self.document.undo();
+                self.redo_history.push(Edited::Graph);
+            }
+            Some(Edited::Scene) => {
+                self.preview.undo();
+                self.redo_history.push(Edited::Scene);
+            }
+            None => {}
+        }
     }
 
     /// Redoes the last undone change.
     pub fn redo(&mut self) {
-        self.document.redo();
+        self.record_commits();
+        match self.redo_history.pop() {
+            Some(Edited::Graph) => {
+                self.document.redo();
+                self.history.push(Edited::Graph);
+            }
+            Some(Edited::Scene) => {
+                self.preview.redo();
+                self.history.push(Edited::Scene);
+            }
+            None => {}
+        }
     }
 
     /// Nodes the user selected on the canvas, or the inspected node.
@@ -377,6 +503,7 @@ impl EditorApp {
             frame: None,
             changed: false,
             transform: None,
+            live: None,
         };
         let connected = viewer.try_connect_pins(from, to, input, &mut self.document.snarl);
         if message.is_some() {
@@ -429,14 +556,23 @@ impl EditorApp {
             let nodes = self.selection();
             self.duplicate(&nodes);
         }
-        if pressed(Modifiers::NONE, Key::Delete) || pressed(Modifiers::NONE, Key::Backspace) {
+        let over_preview = ctx
+            .pointer_latest_pos()
+            .zip(self.preview_rect)
+            .is_some_and(|(p, rect)| rect.contains(p));
+        if over_preview {
+            // The preview handles Delete and Space (pan) itself.
+        } else if pressed(Modifiers::NONE, Key::Delete) || pressed(Modifiers::NONE, Key::Backspace)
+        {
             let nodes = self.selection();
             self.delete(&nodes);
         }
         if pressed(Modifiers::NONE, Key::F) {
             self.frame_request = Some(Vec::new());
         }
-        if pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space) {
+        if !over_preview
+            && (pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space))
+        {
             let at = ctx
                 .pointer_latest_pos()
                 .unwrap_or_else(|| ctx.content_rect().center());
@@ -501,6 +637,21 @@ impl EditorApp {
                     self.save_as();
                 }
                 ui.separator();
+                if ui.button("Open scene…").clicked()
+                    && let Some(path) = rfd::FileDialog::new()
+                        .add_filter("Steergraph scene", &["ron"])
+                        .pick_file()
+                {
+                    self.open_scene(&path);
+                }
+                if ui.button("Save scene").clicked() {
+                    self.save_scene();
+                }
+                if ui.button("Save scene as…").clicked() {
+                    self.preview.scene_path = None;
+                    self.save_scene();
+                }
+                ui.separator();
                 if ui.button("Quit").clicked() {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
@@ -561,6 +712,11 @@ impl EditorApp {
                 .show(ui, |ui| {
                     panels::inspector(ui, &mut self.document, self.inspected, names, &mut actions);
                 });
+            egui::CollapsingHeader::new("Agent")
+                .default_open(true)
+                .show(ui, |ui| {
+                    self.preview.agent_inspector(ui);
+                });
             egui::CollapsingHeader::new("Graph parameters")
                 .default_open(true)
                 .show(ui, |ui| {
@@ -570,6 +726,11 @@ impl EditorApp {
                 .default_open(false)
                 .show(ui, |ui| {
                     panels::vehicle(ui, &mut self.document, names);
+                });
+            egui::CollapsingHeader::new("Scene")
+                .default_open(false)
+                .show(ui, |ui| {
+                    self.preview.scene_panel(ui);
                 });
             egui::CollapsingHeader::new("Description and comments")
                 .default_open(false)
@@ -596,6 +757,10 @@ impl EditorApp {
 
     fn graph_canvas(&mut self, ui: &mut Ui, names: &Names) {
         let errors = panels::errors_by_node(self.document.problems());
+        let live = self
+            .preview
+            .trace_for_open_graph(&self.open_graph_name())
+            .cloned();
         let widget_rect = ui.available_rect_before_wrap();
         let frame = self.frame_request.take().and_then(|nodes| {
             self.document
@@ -615,6 +780,7 @@ impl EditorApp {
             frame,
             changed: false,
             transform: None,
+            live: live.as_ref(),
         };
         let style = SnarlStyle {
             collapsible: Some(false),
@@ -647,6 +813,60 @@ impl EditorApp {
             }
             self.last_selection = selection;
         }
+    }
+
+    /// Runs the preview for this frame against the open graph.
+    fn update_preview(&mut self, ctx: &egui::Context) {
+        let name = self.open_graph_name();
+        let graph = self.document.to_graph();
+        let open = OpenGraph {
+            name: &name,
+            graph: &graph,
+            program: self.document.program(),
+            revision: self.document.revision(),
+        };
+        let seconds = ctx.input(|i| i.stable_dt);
+        self.preview.update(&open, seconds);
+    }
+
+    fn preview_panel(&mut self, ui: &mut Ui) {
+        let name = self.open_graph_name();
+        let graph = self.document.to_graph();
+        let open = OpenGraph {
+            name: &name,
+            graph: &graph,
+            program: self.document.program(),
+            revision: self.document.revision(),
+        };
+        ui.horizontal(|ui| {
+            ui.strong("Preview");
+            let dirty = if self.preview.is_dirty() { " •" } else { "" };
+            let scene = self
+                .preview
+                .scene_path
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map_or_else(
+                    || self.preview.scene_label.clone(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+            ui.weak(format!("{scene}{dirty}"));
+        });
+        self.preview.toolbar(ui, &open);
+        for problem in &self.preview.problems {
+            ui.colored_label(
+                egui::Color32::from_rgb(235, 110, 90),
+                format!("⚠ {problem}"),
+            );
+        }
+        egui::Panel::bottom("metrics")
+            .resizable(true)
+            .default_size(170.0)
+            .show(ui, |ui| {
+                self.preview.metrics_panel(ui);
+            });
+        self.preview_rect = Some(ui.available_rect_before_wrap());
+        self.preview.viewport(ui);
     }
 
     fn search_popup(&mut self, ctx: &egui::Context) {
@@ -687,7 +907,10 @@ impl EditorApp {
                         self.document.title()
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() && self.save() {
+                        if ui.button("Save").clicked()
+                            && (!self.document.is_dirty() || self.save())
+                            && (!self.preview.is_dirty() || self.save_scene())
+                        {
                             close = true;
                             self.perform(then.clone(), Some(ctx));
                         }
@@ -716,6 +939,8 @@ impl EditorApp {
                             self.document = document;
                             self.preset_name = None;
                             self.frame_request = Some(Vec::new());
+                            let name = self.open_graph_name();
+                            self.preview = Preview::for_graph(&name, self.document.path.as_deref());
                             close = true;
                         }
                         if ui.button("Discard").clicked() {
@@ -757,8 +982,8 @@ impl EditorApp {
 
     fn handle_close_request(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close {
-            self.document.commit();
-            if self.document.is_dirty() {
+            self.record_commits();
+            if self.document.is_dirty() || self.preview.is_dirty() {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
                 self.dialog = Some(Dialog::Unsaved(Then::Close));
             } else {
@@ -769,7 +994,9 @@ impl EditorApp {
 
     /// One frame of the whole editor (what eframe calls; tests call it through a harness).
     pub fn show(&mut self, ui: &mut Ui) {
+        let frame_started = std::time::Instant::now();
         let ctx = ui.ctx().clone();
+        self.update_preview(&ctx);
         self.handle_dropped_files(&ctx);
         self.handle_close_request(&ctx);
         self.shortcuts(&ctx);
@@ -790,6 +1017,13 @@ impl EditorApp {
                         format!("⚠ {problems} problems"),
                     );
                 }
+                ui.separator();
+                ui.label(format!(
+                    "frame {:.1} ms · tick {:.2} ms · {} agents",
+                    self.frame_ms,
+                    self.preview.tick_ms,
+                    self.preview.agent_count()
+                ));
                 ui.separator();
                 ui.label(
                     self.status
@@ -817,12 +1051,9 @@ impl EditorApp {
             });
         egui::Panel::right("preview")
             .resizable(true)
-            .default_size(380.0)
-            .min_size(240.0)
-            .show(ui, |ui| {
-                ui.strong("Preview");
-                ui.weak("The live preview of this graph's agents appears here.");
-            });
+            .default_size(560.0)
+            .min_size(280.0)
+            .show(ui, |ui| self.preview_panel(ui));
         egui::CentralPanel::no_frame().show(ui, |ui| self.graph_canvas(ui, &names));
         self.search_popup(&ctx);
         self.dialogs(&ctx);
@@ -830,8 +1061,12 @@ impl EditorApp {
         if ctx.input(|i| i.pointer.any_down()) {
             self.document.revalidate_live();
         } else {
-            self.document.commit();
+            self.record_commits();
         }
+        if self.preview.running {
+            ctx.request_repaint();
+        }
+        self.frame_ms = frame_started.elapsed().as_secs_f32() * 1000.0;
         let title = self.window_title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

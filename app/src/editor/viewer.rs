@@ -67,6 +67,8 @@ pub struct GraphViewer<'a> {
     pub changed: bool,
     /// The canvas transform (graph to screen) used this frame.
     pub transform: Option<TSTransform>,
+    /// The selected preview agent's evaluation: live values on the nodes.
+    pub live: Option<&'a graph_runtime::Trace>,
 }
 
 impl GraphViewer<'_> {
@@ -226,8 +228,23 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         // Snarl selects only with Shift+click; a plain click on the title selects the node
         // for the side panel, as designers expect.
         let response = ui
-            .add(egui::Label::new(egui::RichText::new(title).strong()).sense(egui::Sense::click()))
-            .on_hover_text(kind.description());
+            .horizontal(|ui| {
+                if self.live.is_some() {
+                    ui.colored_label(super::preview::node_color(id), "●")
+                        .on_hover_text("This node's color in the preview's guides");
+                }
+                let response = ui
+                    .add(
+                        egui::Label::new(egui::RichText::new(title).strong())
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text(kind.description());
+                if let Some(entry) = self.live.and_then(|trace| trace.get(id)) {
+                    ui.label(live_value(entry));
+                }
+                response
+            })
+            .inner;
         if response.clicked() {
             self.actions.push(NodeAction::Inspect(id));
         }
@@ -465,6 +482,23 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         }
         self.transform = Some(*to_global);
     }
+}
+
+/// The live value shown on a node for the selected agent.
+fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
+    let text = match entry.value {
+        graph_runtime::NodeValue::Force(force) => match entry.chosen {
+            Some(input) => format!("|F| {:.2} ← {}", force.length(), input + 1),
+            None => format!("|F| {:.2}", force.length()),
+        },
+        graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),
+        graph_runtime::NodeValue::Condition(holds) => {
+            if holds { "✔ holds" } else { "✘ fails" }.to_owned()
+        }
+    };
+    egui::RichText::new(text)
+        .color(Color32::from_rgb(140, 210, 255))
+        .small()
 }
 
 fn pin_for(port: PortType) -> PinInfo {

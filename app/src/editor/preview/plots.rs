@@ -1,0 +1,88 @@
+//! Live metrics over the last 30 s, drawn with `egui_plot`.
+
+use std::collections::VecDeque;
+
+use egui::Ui;
+use egui_plot::{Legend, Line, Plot};
+use graph_runtime::Sample;
+
+/// Overlap onsets are summed over this window to give a rate per second.
+const RATE_WINDOW: f32 = 1.0;
+
+/// Draws the plots of `samples` (oldest first) up to time `now`.
+pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
+    if samples.is_empty() {
+        ui.weak("Metrics appear while the simulation runs.");
+        return;
+    }
+    let series = |f: &dyn Fn(&Sample) -> Option<f32>| -> Vec<[f64; 2]> {
+        samples
+            .iter()
+            .filter_map(|s| f(s).map(|v| [f64::from(s.time), f64::from(v)]))
+            .collect()
+    };
+    let rate = |f: &dyn Fn(&Sample) -> usize| -> Vec<[f64; 2]> {
+        let mut points = Vec::with_capacity(samples.len());
+        let mut window: VecDeque<(f32, usize)> = VecDeque::new();
+        let mut sum = 0usize;
+        for sample in samples {
+            let count = f(sample);
+            window.push_back((sample.time, count));
+            sum += count;
+            while window
+                .front()
+                .is_some_and(|(t, _)| *t <= sample.time - RATE_WINDOW)
+            {
+                sum -= window.pop_front().map_or(0, |(_, c)| c);
+            }
+            points.push([f64::from(sample.time), sum as f64 / f64::from(RATE_WINDOW)]);
+        }
+        points
+    };
+    let x_min = f64::from((now - super::METRICS_SECONDS).max(0.0));
+    ui.columns(2, |columns| {
+        Plot::new("motion")
+            .height(120.0)
+            .legend(Legend::default())
+            .include_x(x_min)
+            .include_y(0.0)
+            .allow_scroll(false)
+            .show(&mut columns[0], |plot| {
+                plot.line(Line::new(
+                    "mean speed (u/s)",
+                    series(&|s| Some(s.mean_speed)),
+                ));
+                plot.line(Line::new("min spacing (u)", series(&|s| s.min_spacing)));
+                plot.line(Line::new(
+                    "path distance (u)",
+                    series(&|s| s.mean_path_distance),
+                ));
+            });
+        Plot::new("overlaps")
+            .height(120.0)
+            .legend(Legend::default())
+            .include_x(x_min)
+            .include_y(0.0)
+            .allow_scroll(false)
+            .show(&mut columns[1], |plot| {
+                plot.line(Line::new(
+                    "obstacle overlaps / s",
+                    rate(&|s| s.new_obstacle_overlaps),
+                ));
+                plot.line(Line::new(
+                    "agent overlaps / s",
+                    rate(&|s| s.new_agent_overlaps),
+                ));
+            });
+    });
+    if let Some(last) = samples.back() {
+        ui.small(format!(
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · polarization {:.2}",
+            last.mean_speed,
+            last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
+            last.agent_overlaps,
+            last.obstacle_overlaps,
+            last.polarization
+        ));
+    }
+}

@@ -1,0 +1,401 @@
+//! The viewport's camera (world units to screen points, y up) and the painting of the world,
+//! agents and debug guides.
+
+use egui::{Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, vec2};
+use glam::Vec2;
+use graph_runtime::{
+    FlowField, Guide, NodeId, NodeValue, Rect as WorldRect, Trace, Vehicle, World,
+};
+
+/// Colors of agent groups, by group index.
+const GROUP_COLORS: [Color32; 6] = [
+    Color32::from_rgb(120, 190, 255),
+    Color32::from_rgb(255, 150, 90),
+    Color32::from_rgb(150, 230, 120),
+    Color32::from_rgb(230, 120, 220),
+    Color32::from_rgb(255, 220, 100),
+    Color32::from_rgb(120, 230, 220),
+];
+
+/// The color of group `index`.
+pub fn group_color(index: usize) -> Color32 {
+    GROUP_COLORS[index % GROUP_COLORS.len()]
+}
+
+/// The color that marks node `id` in guides and on its header.
+pub fn node_color(id: NodeId) -> Color32 {
+    let hue = (id.0 as f32 * 0.618_034).fract();
+    egui::ecolor::Hsva::new(hue, 0.75, 1.0, 1.0).into()
+}
+
+/// Where the camera looks and how close.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// World point at the centre of the viewport.
+    pub center: Vec2,
+    /// Screen points per world unit.
+    pub zoom: f32,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            center: Vec2::ZERO,
+            zoom: 5.0,
+        }
+    }
+}
+
+impl View {
+    /// A view showing all of `bounds` inside `screen`, with a margin.
+    pub fn fit(bounds: WorldRect, screen: Rect) -> Self {
+        let size = bounds.size().max(Vec2::splat(1.0));
+        let zoom = (screen.width() / size.x).min(screen.height() / size.y) * 0.92;
+        Self {
+            center: (bounds.min + bounds.max) * 0.5,
+            zoom: zoom.max(0.01),
+        }
+    }
+
+    /// World to screen.
+    pub fn to_screen(self, screen: Rect, p: Vec2) -> Pos2 {
+        let offset = (p - self.center) * self.zoom;
+        screen.center() + vec2(offset.x, -offset.y)
+    }
+
+    /// Screen to world.
+    pub fn to_world(self, screen: Rect, p: Pos2) -> Vec2 {
+        let offset = p - screen.center();
+        self.center + Vec2::new(offset.x, -offset.y) / self.zoom
+    }
+
+    /// Zooms by `factor` keeping the world point under `anchor` still.
+    pub fn zoom_around(&mut self, screen: Rect, anchor: Pos2, factor: f32) {
+        let before = self.to_world(screen, anchor);
+        self.zoom = (self.zoom * factor).clamp(0.05, 400.0);
+        let after = self.to_world(screen, anchor);
+        self.center += before - after;
+    }
+
+    /// Moves the view by a screen-space drag.
+    pub fn pan(&mut self, delta: egui::Vec2) {
+        self.center -= Vec2::new(delta.x, -delta.y) / self.zoom;
+    }
+}
+
+/// Paints bounds, obstacles, paths, named targets and flow fields.
+pub fn paint_world(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    world: &World,
+    arrows_colored: bool,
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    let bounds = Rect::from_two_pos(s(world.bounds.min), s(world.bounds.max));
+    painter.rect_stroke(
+        bounds,
+        0.0,
+        Stroke::new(1.0, Color32::from_gray(110)),
+        egui::StrokeKind::Middle,
+    );
+    for (_, field) in world.flow_fields() {
+        paint_flow_field(painter, screen, view, field, arrows_colored);
+    }
+    for (_, path) in world.paths() {
+        let mut points: Vec<Pos2> = path.points.iter().map(|p| s(*p)).collect();
+        if path.closed
+            && let Some(first) = points.first().copied()
+        {
+            points.push(first);
+        }
+        let width = (path.radius * 2.0 * view.zoom).max(1.0);
+        painter.add(Shape::line(
+            points.clone(),
+            Stroke::new(width, Color32::from_rgba_unmultiplied(90, 160, 110, 40)),
+        ));
+        painter.add(Shape::line(
+            points.clone(),
+            Stroke::new(1.5, Color32::from_rgb(90, 190, 120)),
+        ));
+        for point in points {
+            painter.circle_filled(point, 3.0, Color32::from_rgb(90, 190, 120));
+        }
+    }
+    for obstacle in &world.obstacles {
+        painter.circle(
+            s(obstacle.center),
+            obstacle.radius * view.zoom,
+            Color32::from_rgb(70, 64, 60),
+            Stroke::new(1.5, Color32::from_rgb(150, 130, 110)),
+        );
+    }
+    for (name, position) in world.targets() {
+        let p = s(position);
+        let color = Color32::from_rgb(255, 230, 120);
+        painter.line_segment(
+            [p - vec2(7.0, 0.0), p + vec2(7.0, 0.0)],
+            Stroke::new(1.5, color),
+        );
+        painter.line_segment(
+            [p - vec2(0.0, 7.0), p + vec2(0.0, 7.0)],
+            Stroke::new(1.5, color),
+        );
+        painter.text(
+            p + vec2(8.0, -8.0),
+            egui::Align2::LEFT_BOTTOM,
+            name,
+            egui::FontId::proportional(12.0),
+            color,
+        );
+    }
+}
+
+fn paint_flow_field(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    field: &FlowField,
+    colored: bool,
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    let cell_pixels = field.cell_size * view.zoom;
+    // Thin the arrows when zoomed out: at least ~14 points between arrows.
+    let step = ((14.0 / cell_pixels.max(0.01)).ceil() as u32).max(1);
+    let grid_max =
+        field.origin + Vec2::new(field.width as f32, field.height as f32) * field.cell_size;
+    painter.rect_stroke(
+        Rect::from_two_pos(s(field.origin), s(grid_max)),
+        0.0,
+        Stroke::new(1.0, Color32::from_rgba_unmultiplied(120, 140, 200, 90)),
+        egui::StrokeKind::Middle,
+    );
+    let visible = screen.expand(20.0);
+    for row in (0..field.height).step_by(step as usize) {
+        for column in (0..field.width).step_by(step as usize) {
+            let Some(vector) = field.cell(column, row) else {
+                continue;
+            };
+            let centre = field.cell_center(column, row);
+            let from = s(centre);
+            if !visible.contains(from) || vector.length() < 1e-4 {
+                continue;
+            }
+            let length = field.cell_size * step as f32 * 0.45;
+            let to = s(centre + vector * length);
+            let color = if colored {
+                let hue = (vector.y.atan2(vector.x) / std::f32::consts::TAU).rem_euclid(1.0);
+                egui::ecolor::Hsva::new(hue, 0.6, 0.9, 0.8).into()
+            } else {
+                Color32::from_rgba_unmultiplied(140, 160, 220, 150)
+            };
+            painter.arrow(from, to - from, Stroke::new(1.0, color));
+        }
+    }
+}
+
+/// Paints every agent as a triangle pointing along its heading, in one mesh.
+pub fn paint_agents(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    vehicles: &[Vehicle],
+    group_of: impl Fn(usize) -> usize,
+    selected: Option<usize>,
+) {
+    let mut mesh = Mesh::default();
+    let visible = screen.expand(10.0);
+    for (index, vehicle) in vehicles.iter().enumerate() {
+        let centre = view.to_screen(screen, vehicle.position);
+        if !visible.contains(centre) {
+            continue;
+        }
+        let size = (vehicle.radius * view.zoom).max(3.0);
+        let forward = vec2(vehicle.forward.x, -vehicle.forward.y);
+        let side = vec2(-forward.y, forward.x);
+        let tip = centre + forward * size * 1.6;
+        let left = centre - forward * size + side * size * 0.9;
+        let right = centre - forward * size - side * size * 0.9;
+        let color = group_color(group_of(index));
+        let base = mesh.vertices.len() as u32;
+        for point in [tip, left, right] {
+            mesh.colored_vertex(point, color);
+        }
+        mesh.add_triangle(base, base + 1, base + 2);
+    }
+    painter.add(Shape::mesh(mesh));
+    if let Some(vehicle) = selected.and_then(|i| vehicles.get(i)) {
+        let centre = view.to_screen(screen, vehicle.position);
+        painter.circle_stroke(
+            centre,
+            (vehicle.radius * view.zoom).max(3.0) + 5.0,
+            Stroke::new(1.5, Color32::WHITE),
+        );
+    }
+}
+
+/// Which guides to draw for the selected agent.
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "one independent toggle per guide, as in the Guides menu"
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Guides {
+    /// Velocity.
+    pub velocity: bool,
+    /// The final steering force.
+    pub steering: bool,
+    /// Each node's force, in the node's color.
+    pub node_forces: bool,
+    /// Neighborhood radius and field of view.
+    pub neighborhood: bool,
+    /// Obstacle-avoidance detection corridor.
+    pub corridor: bool,
+    /// Wander circle and aim.
+    pub wander: bool,
+    /// Path projection and aim point.
+    pub path: bool,
+    /// Flow-field sample.
+    pub flow: bool,
+    /// Aim points of seek-like nodes.
+    pub aims: bool,
+}
+
+impl Default for Guides {
+    fn default() -> Self {
+        Self {
+            velocity: true,
+            steering: true,
+            node_forces: true,
+            neighborhood: true,
+            corridor: true,
+            wander: true,
+            path: true,
+            flow: true,
+            aims: true,
+        }
+    }
+}
+
+/// Paints the selected agent's guides from its trace. Forces are drawn at `force_scale`
+/// seconds (a force F is drawn as `F * force_scale / mass` units).
+pub fn paint_guides(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    vehicle: &Vehicle,
+    trace: &Trace,
+    root: Option<NodeId>,
+    guides: &Guides,
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    let p = vehicle.position;
+    let force_scale = 0.25 / vehicle.mass;
+    if guides.velocity {
+        painter.arrow(
+            s(p),
+            s(p + vehicle.velocity * 0.5) - s(p),
+            Stroke::new(2.0, Color32::from_rgb(120, 230, 120)),
+        );
+    }
+    for entry in &trace.entries {
+        let color = node_color(entry.node);
+        if let NodeValue::Force(force) = entry.value {
+            let is_root = Some(entry.node) == root;
+            if (is_root && guides.steering)
+                || (!is_root && guides.node_forces && force.length() > 1e-4)
+            {
+                let stroke = if is_root {
+                    Stroke::new(2.5, Color32::from_rgb(255, 80, 80))
+                } else {
+                    Stroke::new(1.5, color)
+                };
+                painter.arrow(s(p), s(p + force * force_scale) - s(p), stroke);
+            }
+        }
+        let thin = Stroke::new(1.0, color);
+        match entry.guide {
+            Guide::Aim(aim) if guides.aims => {
+                painter.circle_stroke(s(aim), 4.0, thin);
+                painter.line_segment([s(p), s(aim)], Stroke::new(0.5, color.gamma_multiply(0.6)));
+            }
+            Guide::Wander {
+                center,
+                radius,
+                aim,
+            } if guides.wander => {
+                painter.circle_stroke(s(center), radius * view.zoom, thin);
+                painter.circle_filled(s(aim), 3.0, color);
+            }
+            Guide::Neighborhood { radius, fov } if guides.neighborhood => {
+                paint_sector(
+                    painter,
+                    s(p),
+                    radius * view.zoom,
+                    vehicle.forward,
+                    fov,
+                    thin,
+                );
+            }
+            Guide::Corridor { length, half_width } if guides.corridor => {
+                let f = vehicle.forward;
+                let side = f.perp() * half_width;
+                let corners = [
+                    p + side,
+                    p + side + f * length,
+                    p - side + f * length,
+                    p - side,
+                ];
+                let mut points: Vec<Pos2> = corners.iter().map(|c| s(*c)).collect();
+                points.push(s(corners[0]));
+                painter.add(Shape::line(points, thin));
+            }
+            Guide::Path {
+                predicted,
+                projection,
+                aim,
+            } if guides.path => {
+                painter.circle_stroke(s(predicted), 3.0, thin);
+                painter.line_segment([s(predicted), s(projection)], thin);
+                painter.circle_filled(s(projection), 3.0, color);
+                if let Some(aim) = aim {
+                    painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
+                }
+            }
+            Guide::FlowSample { point, vector } if guides.flow => {
+                painter.circle_stroke(s(point), 3.0, thin);
+                painter.arrow(
+                    s(point),
+                    s(point + vector * 3.0) - s(point),
+                    Stroke::new(1.5, color),
+                );
+            }
+            _ => {}
+        }
+    }
+}
+
+fn paint_sector(
+    painter: &Painter,
+    centre: Pos2,
+    radius: f32,
+    forward: Vec2,
+    fov_degrees: f32,
+    stroke: Stroke,
+) {
+    if fov_degrees >= 360.0 {
+        painter.circle_stroke(centre, radius, stroke);
+        return;
+    }
+    let heading = (-forward.y).atan2(forward.x);
+    let half = fov_degrees.to_radians() * 0.5;
+    let segments = 32;
+    let mut points = vec![centre];
+    for i in 0..=segments {
+        let angle = heading - half + (2.0 * half) * i as f32 / segments as f32;
+        points.push(centre + vec2(angle.cos(), angle.sin()) * radius);
+    }
+    points.push(centre);
+    painter.add(Shape::line(points, stroke));
+}

@@ -1,0 +1,228 @@
+//! The live preview driven headless through `egui_kittest`: tools, agent picking, hot swap
+//! and stepping, checked against the scene and the simulation.
+
+use std::path::Path;
+
+use app::editor::{EditorApp, Settings, Tool};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use graph_runtime::{Node, Number, Slot};
+
+fn harness(autosave: &Path) -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(Settings::default(), Some(autosave.to_path_buf()), None);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    harness.run_steps(3);
+    harness.state_mut().preview.running = false;
+    harness.run_steps(2);
+    harness
+}
+
+fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2) {
+    harness.event(Event::PointerMoved(at));
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos: at,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_preview_runs_the_scene_of_the_open_graph() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let harness = harness(dir.path());
+    let preview = &harness.state().preview;
+    assert!(preview.problems.is_empty(), "{:?}", preview.problems);
+    assert_eq!(preview.agent_count(), 400, "the boids preset scene");
+    assert!(harness.state().preview_rect().is_some());
+}
+
+#[test]
+fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let before = harness.state().preview.scene.obstacles.len();
+    harness.get_by_label("Add obstacle").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().preview.tool, Tool::AddObstacle);
+    let rect = harness.state().preview_rect().expect("viewport");
+    let at = rect.center() + egui::vec2(-rect.width() * 0.3, rect.height() * 0.3);
+    click_at(&mut harness, at);
+    let preview = &harness.state().preview;
+    assert_eq!(preview.scene.obstacles.len(), before + 1);
+    let added = preview.scene.obstacles.last().expect("added");
+    let expected = preview.view.to_world(rect, at);
+    assert!(
+        added.center.distance(expected) < 1e-3,
+        "placed under the click"
+    );
+    // The running world has it too.
+    let world = preview.simulation.as_ref().expect("running").world();
+    assert_eq!(world.obstacles.len(), before + 1);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview.scene.obstacles.len(),
+        before,
+        "undo covers scene edits"
+    );
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview.scene.obstacles.len(),
+        before + 1,
+        "and redo"
+    );
+}
+
+#[test]
+fn clicking_an_agent_opens_its_inspector() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let rect = harness.state().preview_rect().expect("viewport");
+    let preview = &harness.state().preview;
+    let vehicles = preview.simulation.as_ref().expect("running").vehicles();
+    // An agent well inside the view.
+    let (agent, at) = vehicles
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i, preview.view.to_screen(rect, v.position)))
+        .find(|(_, p)| rect.shrink(40.0).contains(*p))
+        .expect("an agent in view");
+    click_at(&mut harness, at);
+    assert_eq!(harness.state().preview.selected_agent, Some(agent));
+    harness.get_by_label_contains(&format!("Agent {agent} of group \"boids\""));
+    // Its evaluation is traced: the nodes of the open graph show live values.
+    assert!(!harness.state().preview.trace.entries.is_empty());
+    assert!(
+        harness.query_all_by_label_contains("|F|").count() > 0,
+        "live force on the nodes"
+    );
+}
+
+#[test]
+fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let before: Vec<glam::Vec2> = harness
+        .state()
+        .preview
+        .simulation
+        .as_ref()
+        .expect("running")
+        .vehicles()
+        .iter()
+        .map(|v| v.position)
+        .collect();
+    let program_before = harness
+        .state()
+        .preview
+        .simulation
+        .as_ref()
+        .expect("running")
+        .groups()[0]
+        .program
+        .clone();
+    // Edit the Wander node's radius, as the inspector would.
+    let app = harness.state_mut();
+    let wander = app
+        .document
+        .snarl_id(graph_runtime::NodeId(4))
+        .expect("wander node");
+    let node = &mut app
+        .document
+        .snarl
+        .get_node_mut(wander)
+        .expect("wander")
+        .node;
+    assert!(matches!(node, Node::Wander { .. }));
+    *node.number_mut(Slot::field("radius")).expect("radius") = Number::Literal(2.5);
+    harness.run_steps(3);
+    let simulation = harness
+        .state()
+        .preview
+        .simulation
+        .as_ref()
+        .expect("still running");
+    let after: Vec<glam::Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    assert_eq!(before, after, "no agent moved or respawned");
+    assert!(
+        !std::sync::Arc::ptr_eq(&program_before, &simulation.groups()[0].program),
+        "the new program runs"
+    );
+}
+
+#[test]
+fn pause_and_step_advance_exactly_one_tick() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let tick = harness
+        .state()
+        .preview
+        .simulation
+        .as_ref()
+        .expect("running")
+        .tick();
+    harness.run_steps(5);
+    assert_eq!(
+        harness
+            .state()
+            .preview
+            .simulation
+            .as_ref()
+            .expect("running")
+            .tick(),
+        tick,
+        "paused"
+    );
+    harness.get_by_label("Step").click();
+    harness.run_steps(5);
+    assert_eq!(
+        harness
+            .state()
+            .preview
+            .simulation
+            .as_ref()
+            .expect("running")
+            .tick(),
+        tick + 1
+    );
+    harness.get_by_label("Step").click();
+    harness.run_steps(1);
+    assert_eq!(
+        harness
+            .state()
+            .preview
+            .simulation
+            .as_ref()
+            .expect("running")
+            .tick(),
+        tick + 2
+    );
+}
+
+#[test]
+fn the_cursor_target_follows_the_mouse() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let rect = harness.state().preview_rect().expect("viewport");
+    let at = rect.center() + egui::vec2(50.0, -30.0);
+    harness.event(Event::PointerMoved(at));
+    harness.run_steps(3);
+    let preview = &harness.state().preview;
+    let cursor = preview
+        .simulation
+        .as_ref()
+        .expect("running")
+        .world()
+        .target("cursor")
+        .expect("cursor");
+    assert!(cursor.distance(preview.view.to_world(rect, at)) < 1e-3);
+}
