@@ -8,7 +8,7 @@ fn main() -> ExitCode {
     let arguments = app::cli::Arguments::parse();
     match arguments.command {
         Some(command) => app::cli::run(command),
-        None => match app::editor::run(arguments.file) {
+        None => match app::editor::run(arguments.file, arguments.scene) {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("error: cannot open the editor window: {error}");

@@ -14,6 +14,9 @@ use std::process::ExitCode;
 pub struct Arguments {
     /// A graph file to open in the editor (without it, the editor opens on a preset).
     pub file: Option<PathBuf>,
+    /// A scene file to open in the preview.
+    #[arg(long)]
+    pub scene: Option<PathBuf>,
     /// What to do; without a subcommand the editor opens.
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -37,8 +37,11 @@ const GRAPH_WIDGET: &str = "steergraph-graph";
 /// Offset of pasted and duplicated nodes from the originals (editor units).
 const PASTE_OFFSET: egui::Vec2 = egui::vec2(40.0, 40.0);
 
-/// Opens the editor window, on `file` or the default preset.
-pub fn run(file: Option<PathBuf>) -> eframe::Result {
+/// Opens the editor window, on `file` or the default preset, and `scene` in the preview.
+///
+/// With `STEERGRAPH_FRAME_STATS=1` in the environment, a line of frame statistics goes to
+/// stderr every few seconds (for measuring the preview's performance).
+pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Steergraph")
@@ -56,11 +59,13 @@ pub fn run(file: Option<PathBuf>) -> eframe::Result {
                 .storage
                 .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
                 .unwrap_or_default();
-            Ok(Box::new(EditorApp::new(
-                settings,
-                Autosave::default_directory(),
-                file,
-            )))
+            let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
+            if let Some(scene) = scene {
+                app.open_scene(&scene);
+            }
+            app.frame_stats =
+                std::env::var_os("STEERGRAPH_FRAME_STATS").map(|_| FrameStats::default());
+            Ok(Box::new(app))
         }),
     )
 }
@@ -122,6 +127,47 @@ pub struct EditorApp {
     preview_rect: Option<egui::Rect>,
     /// Milliseconds the last frame took (simulation, layout and painting commands).
     pub frame_ms: f32,
+    frame_stats: Option<FrameStats>,
+}
+
+/// Frame timing gathered for `STEERGRAPH_FRAME_STATS`.
+#[derive(Debug, Default)]
+struct FrameStats {
+    started: Option<f64>,
+    frames: u32,
+    cpu_ms: Vec<f32>,
+    tick_ms: Vec<f32>,
+}
+
+impl FrameStats {
+    /// Seconds per report.
+    const PERIOD: f64 = 5.0;
+
+    fn record(&mut self, now: f64, cpu_ms: f32, tick_ms: f32, agents: usize) {
+        let started = *self.started.get_or_insert(now);
+        self.frames += 1;
+        self.cpu_ms.push(cpu_ms);
+        self.tick_ms.push(tick_ms);
+        if now - started >= Self::PERIOD {
+            let fps = f64::from(self.frames) / (now - started);
+            self.cpu_ms.sort_by(f32::total_cmp);
+            let median = self
+                .cpu_ms
+                .get(self.cpu_ms.len() / 2)
+                .copied()
+                .unwrap_or(0.0);
+            let p95 = self
+                .cpu_ms
+                .get(self.cpu_ms.len() * 95 / 100)
+                .copied()
+                .unwrap_or(0.0);
+            let tick = self.tick_ms.iter().sum::<f32>() / self.tick_ms.len().max(1) as f32;
+            eprintln!(
+                "frame-stats: {agents} agents, {fps:.1} frames/s, editor CPU per frame median {median:.2} ms, p95 {p95:.2} ms, tick {tick:.2} ms"
+            );
+            *self = Self::default();
+        }
+    }
 }
 
 /// Which history an undo step belongs to.
@@ -164,6 +210,7 @@ impl EditorApp {
             redo_history: Vec::new(),
             preview_rect: None,
             frame_ms: 0.0,
+            frame_stats: None,
             scene_names: Names::from_scenes(
                 presets::SCENES
                     .iter()
@@ -1067,6 +1114,14 @@ impl EditorApp {
             ctx.request_repaint();
         }
         self.frame_ms = frame_started.elapsed().as_secs_f32() * 1000.0;
+        if let Some(stats) = &mut self.frame_stats {
+            stats.record(
+                ctx.input(|i| i.time),
+                self.frame_ms,
+                self.preview.tick_ms,
+                self.preview.agent_count(),
+            );
+        }
         let title = self.window_title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

@@ -26,6 +26,8 @@ pub const TICK: f32 = 1.0 / 60.0;
 const MAX_TICKS_PER_FRAME: u32 = 6;
 /// Seconds of metrics kept for the plots.
 pub const METRICS_SECONDS: f32 = 30.0;
+/// Seconds between metric samples (overlap onsets are counted between samples).
+const METRICS_PERIOD: f32 = 0.1;
 /// Screen points within which a click picks an item.
 const PICK_DISTANCE: f32 = 8.0;
 
@@ -428,6 +430,13 @@ impl Preview {
         if let Some(simulation) = self.simulation.as_mut() {
             simulation.step(TICK);
             self.time += TICK;
+            if self
+                .samples
+                .back()
+                .is_some_and(|s| self.time - s.time < METRICS_PERIOD - 1e-4)
+            {
+                return;
+            }
             let sample = self.metrics.observe(simulation, self.time);
             self.samples.push_back(sample);
             while self
