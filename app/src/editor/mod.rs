@@ -49,6 +49,10 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
             .with_min_inner_size([800.0, 500.0])
             .with_drag_and_drop(true),
         renderer: eframe::Renderer::Glow,
+        glow_options: eframe::egui_glow::GlowConfiguration {
+            vsync: std::env::var_os("STEERGRAPH_NO_VSYNC").is_none(),
+            ..Default::default()
+        },
         ..Default::default()
     };
     eframe::run_native(
