@@ -86,4 +86,4 @@ pub use scene::{
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;
 pub use vehicle::{Vehicle, VehicleParams};
-pub use world::{FlowField, Obstacle, Path, Projection, Rect, World};
+pub use world::{Brush, FlowField, Obstacle, Path, Projection, Rect, StrokeKind, World};

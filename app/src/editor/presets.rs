@@ -22,6 +22,7 @@ pub const GRAPHS: &[Preset] = presets![
     "Boids with obstacle avoidance" => "boids.graph.ron",
     "Arrival at the cursor" => "arrival.graph.ron",
     "Flow-field river" => "river.graph.ron",
+    "Flow field to a goal" => "maze.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -30,6 +31,8 @@ pub const SCENES: &[Preset] = presets![
     "Arrival" => "arrival.scene.ron",
     "River" => "river.scene.ron",
     "River field" => "river.flow.ron",
+    "Maze" => "maze.scene.ron",
+    "Maze field" => "maze.flow.ron",
 ];
 
 /// The graph the editor opens with.

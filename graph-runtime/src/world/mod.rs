@@ -1,11 +1,13 @@
 //! What agents move in: bounds, obstacles, paths, flow fields and named targets.
 
+mod flow_edit;
 mod flow_field;
 mod obstacle;
 mod path;
 mod rect;
 mod surroundings;
 
+pub use flow_edit::{Brush, StrokeKind};
 pub use flow_field::FlowField;
 pub(crate) use flow_field::FlowFieldData;
 pub use obstacle::Obstacle;

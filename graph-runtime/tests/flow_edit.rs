@@ -1,0 +1,234 @@
+//! Flow-field editing: strokes reach every cell they cross and nothing else, erase and smooth
+//! do what they say, generators lead around obstacles, and edited fields save exactly.
+
+use glam::Vec2;
+use graph_runtime::{Brush, FlowField, Obstacle, StrokeKind};
+
+const HARD: Brush = Brush {
+    radius: 1.0,
+    strength: 1.0,
+    softness: 0.0,
+};
+
+/// 20 × 10 cells of 1 unit from the origin: cell (c, r) has its centre at (c + 0.5, r + 0.5).
+fn field() -> FlowField {
+    FlowField::new(Vec2::ZERO, 1.0, 20, 10)
+}
+
+#[test]
+fn a_straight_fast_stroke_sets_exactly_the_cells_it_crosses() {
+    let mut f = field();
+    // One segment in one go (a fast mouse): y = 5.5 from x = 2.5 to x = 15.5.
+    assert!(f.stroke(
+        StrokeKind::Paint,
+        Vec2::new(2.5, 5.5),
+        Vec2::new(15.5, 5.5),
+        &HARD
+    ));
+    for row in 0..10 {
+        for column in 0..20 {
+            let centre = f.cell_center(column, row);
+            // Distance from the centre to the segment, worked out by hand.
+            let dx = (2.5 - centre.x).max(centre.x - 15.5).max(0.0);
+            let dy = centre.y - 5.5;
+            let inside = (dx * dx + dy * dy).sqrt() <= 1.0;
+            let value = f.cell(column, row).expect("cell");
+            if inside {
+                assert!(
+                    (value - Vec2::X).length() < 1e-6,
+                    "({column}, {row}) = {value}"
+                );
+            } else {
+                assert_eq!(value, Vec2::ZERO, "({column}, {row}) untouched");
+            }
+        }
+    }
+    // Rows 4, 5, 6 from column 2 to 15 are painted: 3 × 14 cells, plus the end caps (1, 5)
+    // and (16, 5) at distance exactly 1.
+    assert_eq!(
+        f.vectors.iter().filter(|v| **v != Vec2::ZERO).count(),
+        3 * 14 + 2
+    );
+}
+
+#[test]
+fn a_diagonal_stroke_paints_its_direction_and_a_soft_brush_fades() {
+    let mut f = field();
+    let soft = Brush {
+        radius: 2.0,
+        strength: 0.5,
+        softness: 1.0,
+    };
+    f.stroke(
+        StrokeKind::Paint,
+        Vec2::new(3.5, 1.5),
+        Vec2::new(8.5, 6.5),
+        &soft,
+    );
+    let diagonal = Vec2::new(1.0, 1.0).normalize();
+    // On the stroke: half strength towards the diagonal.
+    let on = f.cell(5, 3).expect("cell");
+    assert!((on - diagonal * 0.5).length() < 1e-5, "{on}");
+    // Near the edge: weaker than on the stroke, same direction.
+    let near = f.cell(6, 2).expect("cell");
+    assert!(near.length() < on.length() && near.length() > 0.0);
+    assert!(near.normalize().dot(diagonal) > 0.999);
+}
+
+#[test]
+fn a_stroke_without_length_paints_nothing() {
+    let mut f = field();
+    assert!(!f.stroke(
+        StrokeKind::Paint,
+        Vec2::new(5.0, 5.0),
+        Vec2::new(5.0, 5.0),
+        &HARD
+    ));
+    assert!(f.vectors.iter().all(|v| *v == Vec2::ZERO));
+}
+
+#[test]
+fn erase_fades_the_cells_under_the_stroke_to_zero_and_leaves_the_rest() {
+    let mut f = field();
+    f.fill(Vec2::Y);
+    f.stroke(
+        StrokeKind::Erase,
+        Vec2::new(10.5, 0.0),
+        Vec2::new(10.5, 10.0),
+        &HARD,
+    );
+    for row in 0..10 {
+        assert_eq!(f.cell(10, row), Some(Vec2::ZERO));
+        assert_eq!(
+            f.cell(9, row),
+            Some(Vec2::ZERO),
+            "distance 1: inside the hard brush"
+        );
+        assert_eq!(f.cell(12, row), Some(Vec2::Y), "distance 2: untouched");
+    }
+    let half = Brush {
+        strength: 0.5,
+        ..HARD
+    };
+    f.fill(Vec2::Y);
+    f.stroke(
+        StrokeKind::Erase,
+        Vec2::new(10.5, 0.0),
+        Vec2::new(10.5, 10.0),
+        &half,
+    );
+    assert_eq!(f.cell(10, 4), Some(Vec2::new(0.0, 0.5)));
+}
+
+#[test]
+fn smooth_averages_each_cell_with_its_neighbors() {
+    let mut f = field();
+    *f.cell_mut(5, 5).expect("cell") = Vec2::X;
+    f.stroke(
+        StrokeKind::Smooth,
+        Vec2::new(5.5, 5.5),
+        Vec2::new(5.6, 5.5),
+        &HARD,
+    );
+    // Every cell within the brush takes the mean of its 3 × 3 block of the field before the
+    // stroke: the lone vector is spread as 1/9 over its neighbors.
+    assert!((f.cell(5, 5).expect("cell") - Vec2::X / 9.0).length() < 1e-6);
+    assert!((f.cell(6, 5).expect("cell") - Vec2::X / 9.0).length() < 1e-6);
+    assert_eq!(f.cell(8, 5), Some(Vec2::ZERO), "outside the brush");
+    // The sum is kept where the whole spread lies inside the brush.
+    let total: Vec2 = f.vectors.iter().copied().sum();
+    assert!(total.x <= 1.0 + 1e-5);
+}
+
+#[test]
+fn fill_and_clear_set_every_cell_and_vectors_stay_within_unit_length() {
+    let mut f = field();
+    f.fill(Vec2::new(3.0, 4.0));
+    assert!(
+        f.vectors
+            .iter()
+            .all(|v| (*v - Vec2::new(0.6, 0.8)).length() < 1e-6)
+    );
+    f.clear();
+    assert!(f.vectors.iter().all(|v| *v == Vec2::ZERO));
+}
+
+#[test]
+fn the_generated_field_leads_around_an_obstacle_to_the_target() {
+    // A wall of obstacles between x = 9 and 11 with a gap at the top.
+    let obstacles: Vec<Obstacle> = (0..7)
+        .map(|i| Obstacle {
+            center: Vec2::new(10.0, i as f32 + 0.5),
+            radius: 0.8,
+        })
+        .collect();
+    let mut f = field();
+    let target = Vec2::new(17.5, 2.5);
+    let reachable = f.generate_toward(target, &obstacles, 0.0);
+    assert!(reachable > 150, "{reachable}");
+    // Blocked cells are zero.
+    assert_eq!(f.cell(9, 3), Some(Vec2::ZERO));
+    // Following the arrows cell by cell from the far side reaches the target through the gap.
+    let mut at = (2u32, 2u32);
+    let mut went_above_wall = false;
+    for _ in 0..200 {
+        if at == (17, 2) {
+            break;
+        }
+        let v = f.cell(at.0, at.1).expect("cell");
+        assert!(v.length() > 0.5, "cell {at:?} has a direction");
+        at = (
+            (at.0 as f32 + v.x.round()) as u32,
+            (at.1 as f32 + v.y.round()) as u32,
+        );
+        went_above_wall |= at.1 >= 7;
+    }
+    assert_eq!(at, (17, 2), "the arrows lead to the target's cell");
+    assert!(went_above_wall, "around the wall, through the gap");
+}
+
+#[test]
+fn repulsion_pushes_away_from_obstacle_edges_and_fades_with_distance() {
+    let mut f = field();
+    let obstacles = [Obstacle {
+        center: Vec2::new(10.0, 5.0),
+        radius: 2.0,
+    }];
+    f.add_repulsion(&obstacles, 2.0, 1.0);
+    let near = f.cell(12, 4).expect("cell"); // centre (12.5, 4.5): gap ≈ 0.55
+    let far = f.cell(18, 5).expect("cell"); // gap 6.5: beyond range
+    assert!(near.x > 0.5 && near.length() <= 1.0 + 1e-6);
+    assert_eq!(far, Vec2::ZERO);
+}
+
+#[test]
+fn an_edited_field_saves_and_loads_exactly() {
+    let mut f = FlowField::covering(
+        graph_runtime::Rect::new(Vec2::new(-5.0, -3.0), Vec2::new(5.0, 3.0)),
+        0.5,
+    );
+    f.stroke(
+        StrokeKind::Paint,
+        Vec2::new(-4.0, -2.0),
+        Vec2::new(3.7, 1.9),
+        &Brush {
+            radius: 1.3,
+            strength: 0.7,
+            softness: 0.6,
+        },
+    );
+    f.stroke(
+        StrokeKind::Smooth,
+        Vec2::new(0.0, 0.0),
+        Vec2::new(1.0, 0.3),
+        &Brush {
+            radius: 2.0,
+            strength: 0.5,
+            softness: 0.5,
+        },
+    );
+    let text = f.to_ron().expect("serializable");
+    let back = FlowField::from_ron(&text, "edited.flow.ron").expect("loads");
+    assert_eq!(back, f);
+    assert_eq!(back.to_ron().expect("serializable"), text);
+}
