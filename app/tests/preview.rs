@@ -226,3 +226,82 @@ fn the_cursor_target_follows_the_mouse() {
         .expect("cursor");
     assert!(cursor.distance(preview.view.to_world(rect, at)) < 1e-3);
 }
+
+#[test]
+fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let maze = app::editor::PRESET_GRAPHS
+        .iter()
+        .position(|p| p.file == "maze.graph.ron")
+        .expect("maze preset");
+    harness.state_mut().open_preset(maze);
+    harness.run_steps(3);
+    harness.state_mut().preview.running = false;
+    harness.get_by_label("Paint field").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().preview.tool, Tool::PaintField);
+    assert_eq!(
+        harness.state().preview.paint.field.as_deref(),
+        Some("to goal")
+    );
+    harness.state_mut().preview.paint.brush = graph_runtime::Brush {
+        radius: 4.0,
+        strength: 1.0,
+        softness: 0.0,
+    };
+    let before = harness.state().preview.fields["to goal"].clone();
+
+    // One stroke: press, move right over several frames, release.
+    let rect = harness.state().preview_rect().expect("viewport");
+    let start = rect.center() + egui::vec2(-120.0, 40.0);
+    harness.event(Event::PointerMoved(start));
+    harness.event(Event::PointerButton {
+        pos: start,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.step();
+    for step in 1..=8 {
+        harness.event(Event::PointerMoved(
+            start + egui::vec2(step as f32 * 30.0, 0.0),
+        ));
+        harness.step();
+    }
+    let end = start + egui::vec2(240.0, 0.0);
+    harness.event(Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(3);
+
+    let preview = &harness.state().preview;
+    let painted = preview.fields["to goal"].clone();
+    assert_ne!(painted, before, "the stroke painted");
+    // Under the middle of the stroke the field now points along it (+x, to the right).
+    let middle = preview.view.to_world(rect, start + egui::vec2(120.0, 0.0));
+    assert!(
+        (painted.sample(middle) - glam::Vec2::X).length() < 0.05,
+        "{}",
+        painted.sample(middle)
+    );
+    let live = preview
+        .simulation
+        .as_ref()
+        .expect("running")
+        .world()
+        .flow_field("to goal")
+        .expect("field");
+    assert_eq!(live, &painted, "agents follow the painted field at once");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview.fields["to goal"],
+        before,
+        "one undo removes the whole stroke"
+    );
+}

@@ -154,5 +154,32 @@ fn compile_time(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, scaling, graph_versus_hand_written, compile_time);
+/// A 256 × 256 field like a generated one: unit vectors in every direction.
+fn field_256() -> graph_runtime::FlowField {
+    let mut field = graph_runtime::FlowField::new(glam::Vec2::ZERO, 1.0, 256, 256);
+    for (index, vector) in field.vectors.iter_mut().enumerate() {
+        *vector = glam::Vec2::from_angle(index as f32 * 0.618_034);
+    }
+    field
+}
+
+fn flow_field_files(c: &mut Criterion) {
+    let field = field_256();
+    let text = field.to_ron().expect("serializable");
+    eprintln!("flow_field_256: {} bytes as .flow.ron text", text.len());
+    c.bench_function("flow_field_256_load", |b| {
+        b.iter(|| graph_runtime::FlowField::from_ron(black_box(&text), "bench").expect("loads"));
+    });
+    c.bench_function("flow_field_256_save_text", |b| {
+        b.iter(|| black_box(&field).to_ron());
+    });
+}
+
+criterion_group!(
+    benches,
+    scaling,
+    graph_versus_hand_written,
+    compile_time,
+    flow_field_files
+);
 criterion_main!(benches);

@@ -290,6 +290,12 @@ impl EditorApp {
 
     /// Saves the preview's scene at `path` atomically.
     pub fn save_scene_to(&mut self, path: &Path) -> bool {
+        if let Err(error) = self.preview.write_fields(path) {
+            self.dialog = Some(Dialog::Error(format!(
+                "Could not save a flow field of the scene.\n\n{error}"
+            )));
+            return false;
+        }
         self.preview.commit();
         match self.preview.scene.save(path) {
             Ok(()) => {
@@ -909,6 +915,9 @@ impl EditorApp {
                 egui::Color32::from_rgb(235, 110, 90),
                 format!("⚠ {problem}"),
             );
+        }
+        if self.preview.tool == Tool::PaintField {
+            self.preview.field_panel(ui);
         }
         egui::Panel::bottom("metrics")
             .resizable(true)

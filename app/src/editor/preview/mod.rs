@@ -12,8 +12,9 @@ use std::time::Instant;
 use egui::{Color32, Key, PointerButton, Rect, Sense, Ui};
 use glam::Vec2;
 use graph_runtime::{
-    AgentGroup, Area, FlowField, FlowFieldSource, Graph, MetricsTracker, NodeId, Obstacle,
-    Path as WorldPath, Program, Rect as WorldRect, Scene, SceneAssets, Simulation, Spawn, Trace,
+    AgentGroup, Area, Brush, FlowField, FlowFieldSource, Graph, MetricsTracker, NodeId, Obstacle,
+    Path as WorldPath, Program, Rect as WorldRect, Scene, SceneAssets, Simulation, Spawn,
+    StrokeKind, Trace,
 };
 
 pub use view::{Guides, View, group_color, node_color};
@@ -53,6 +54,8 @@ pub enum Tool {
     AddObstacle,
     /// Click to add points to the selected path (or a new one).
     DrawPath,
+    /// Paint, erase or smooth the selected flow field with the brush.
+    PaintField,
 }
 
 /// A selected or dragged scene item.
@@ -64,6 +67,53 @@ pub enum Item {
     Obstacle(usize),
     /// A path (and one of its points).
     Path(String, Option<usize>),
+}
+
+/// What one undo step of the scene restores: the scene and the working copies of its fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Snapshot {
+    scene: Scene,
+    fields: BTreeMap<String, FlowField>,
+}
+
+/// Settings of the flow-field paint tool.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PaintSettings {
+    /// The brush.
+    pub brush: Brush,
+    /// Paint, erase or smooth.
+    pub kind: StrokeKind,
+    /// The field being edited.
+    pub field: Option<String>,
+    /// Cell size for new or resized fields (units).
+    pub cell_size: f32,
+    /// Direction of Fill (degrees, 0 = +x).
+    pub fill_angle: f32,
+    /// Target name for the "toward target" generator.
+    pub target: String,
+    /// Clearance around obstacles for the generator (units).
+    pub clearance: f32,
+    /// Range and strength of the "away from obstacles" generator.
+    pub repulsion: (f32, f32),
+}
+
+impl Default for PaintSettings {
+    fn default() -> Self {
+        Self {
+            brush: Brush {
+                radius: 3.0,
+                strength: 0.6,
+                softness: 0.5,
+            },
+            kind: StrokeKind::Paint,
+            field: None,
+            cell_size: 1.0,
+            fill_angle: 0.0,
+            target: "cursor".to_owned(),
+            clearance: 0.5,
+            repulsion: (2.0, 0.5),
+        }
+    }
 }
 
 /// The live preview.
@@ -105,10 +155,17 @@ pub struct Preview {
     metrics: MetricsTracker,
     /// Recent metric samples.
     pub samples: std::collections::VecDeque<graph_runtime::Sample>,
-    committed: Scene,
-    saved: Scene,
-    undo: Vec<Scene>,
-    redo: Vec<Scene>,
+    /// Working copies of the scene's flow fields (painted live, saved with the scene).
+    pub fields: BTreeMap<String, FlowField>,
+    fields_revision: u64,
+    applied_fields_revision: u64,
+    /// The paint tool's settings.
+    pub paint: PaintSettings,
+    last_stroke: Option<Vec2>,
+    committed: Snapshot,
+    saved: Snapshot,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
     applied_revision: Option<u64>,
     built: Option<(Scene, String)>,
     /// Milliseconds of the last frame's simulation ticks.
@@ -121,9 +178,14 @@ pub struct Preview {
 impl Preview {
     /// A preview of `scene`, saved at `path` (or labelled `label`).
     pub fn new(scene: Scene, path: Option<PathBuf>, label: String) -> Self {
-        Self {
-            committed: scene.clone(),
-            saved: scene.clone(),
+        let mut preview = Self {
+            fields: BTreeMap::new(),
+            fields_revision: 1,
+            applied_fields_revision: 0,
+            paint: PaintSettings::default(),
+            last_stroke: None,
+            committed: Snapshot::default(),
+            saved: Snapshot::default(),
             scene,
             scene_path: path,
             scene_label: label,
@@ -152,7 +214,65 @@ impl Preview {
             tick_ms: 0.0,
             ticks_last_frame: 0,
             cursor: None,
+        };
+        preview.load_fields();
+        preview.committed = preview.snapshot();
+        preview.saved = preview.committed.clone();
+        preview
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            scene: self.scene.clone(),
+            fields: self.fields.clone(),
         }
+    }
+
+    /// Loads every flow field of the scene into the working copies.
+    fn load_fields(&mut self) {
+        self.fields.clear();
+        let sources = self.scene.flow_fields.clone();
+        for (name, source) in sources {
+            match source {
+                FlowFieldSource::Inline(field) => {
+                    self.fields.insert(name, field);
+                }
+                FlowFieldSource::File(file) => match self.load_field(&file) {
+                    Ok(field) => {
+                        self.fields.insert(name, field);
+                    }
+                    Err(problem) => self
+                        .problems
+                        .push(format!("flow field \"{name}\": {problem}")),
+                },
+            }
+        }
+        self.paint.field = self.fields.keys().next().cloned();
+        self.fields_revision += 1;
+    }
+
+    /// Writes painted fields back: inline ones into the scene, file ones beside it (each as
+    /// its own `.flow.ron`, atomically). Call before saving the scene at `path`.
+    pub fn write_fields(&mut self, path: &Path) -> Result<(), String> {
+        let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for (name, source) in &mut self.scene.flow_fields {
+            let Some(field) = self.fields.get(name) else {
+                continue;
+            };
+            match source {
+                FlowFieldSource::Inline(stored) => stored.clone_from(field),
+                FlowFieldSource::File(file) => {
+                    if self.saved.fields.get(name) != Some(field)
+                        || !directory.join(&*file).exists()
+                    {
+                        field
+                            .save(&directory.join(&*file))
+                            .map_err(|e| format!("flow field \"{name}\": {e}"))?;
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The scene that goes with graph file `graph_name`: `<stem>.scene.ron` beside `graph_path`,
@@ -188,12 +308,20 @@ impl Preview {
         self.saved = self.committed.clone();
     }
 
+    /// Restores a snapshot as the live state.
+    fn restore(&mut self) {
+        self.scene = self.committed.scene.clone();
+        self.fields = self.committed.fields.clone();
+        self.fields_revision += 1;
+    }
+
     /// Records a scene change as one undo step (when not dragging).
     pub fn commit(&mut self) -> bool {
-        if self.scene == self.committed {
+        if self.scene == self.committed.scene && self.fields == self.committed.fields {
             return false;
         }
-        let previous = std::mem::replace(&mut self.committed, self.scene.clone());
+        let snapshot = self.snapshot();
+        let previous = std::mem::replace(&mut self.committed, snapshot);
         self.undo.push(previous);
         self.redo.clear();
         true
@@ -204,7 +332,7 @@ impl Preview {
         if let Some(previous) = self.undo.pop() {
             self.redo
                 .push(std::mem::replace(&mut self.committed, previous));
-            self.scene = self.committed.clone();
+            self.restore();
         }
     }
 
@@ -212,7 +340,7 @@ impl Preview {
     pub fn redo(&mut self) {
         if let Some(next) = self.redo.pop() {
             self.undo.push(std::mem::replace(&mut self.committed, next));
-            self.scene = self.committed.clone();
+            self.restore();
         }
     }
 
@@ -286,22 +414,8 @@ impl Preview {
                     .push(format!("group \"{}\": {problem}", group.name)),
             }
         }
-        let mut flow_fields = BTreeMap::new();
-        for (name, source) in &scene.flow_fields {
-            match source {
-                FlowFieldSource::Inline(field) => {
-                    flow_fields.insert(name.clone(), field.clone());
-                }
-                FlowFieldSource::File(file) => match self.load_field(file) {
-                    Ok(field) => {
-                        flow_fields.insert(name.clone(), field);
-                    }
-                    Err(problem) => self
-                        .problems
-                        .push(format!("flow field \"{name}\": {problem}")),
-                },
-            }
-        }
+        let flow_fields = self.fields.clone();
+        self.applied_fields_revision = self.fields_revision;
         if !self.problems.is_empty() {
             return;
         }
@@ -391,7 +505,7 @@ impl Preview {
             Some((scene, name)) => {
                 scene.groups != self.scene.groups
                     || scene.seed != self.scene.seed
-                    || scene.flow_fields != self.scene.flow_fields
+                    || field_sources(scene) != field_sources(&self.scene)
                     || name != open.name
                     || scene.paths.keys().ne(self.scene.paths.keys())
                     || scene.targets.keys().filter(|k| *k != "cursor").ne(self
@@ -410,6 +524,14 @@ impl Preview {
             return;
         };
         let world = simulation.world_mut();
+        if self.applied_fields_revision != self.fields_revision {
+            for (name, field) in &self.fields {
+                if let Some(live) = world.flow_field_mut(name) {
+                    live.clone_from(field);
+                }
+            }
+            self.applied_fields_revision = self.fields_revision;
+        }
         world.bounds = self.scene.bounds;
         world.obstacles.clone_from(&self.scene.obstacles);
         for (name, path) in &self.scene.paths {
@@ -622,7 +744,7 @@ impl Preview {
                     self.selected_item = Some(Item::Path(name, Some(path.points.len() - 1)));
                 }
             }
-            Tool::Select => {}
+            Tool::Select | Tool::PaintField => {}
         }
     }
 
@@ -654,7 +776,22 @@ impl Preview {
             .hover_pos()
             .map(|p| self.view.to_world(screen, p))
             .or(self.cursor);
-        if !space {
+        if !space && self.tool == Tool::PaintField {
+            let at = response
+                .interact_pointer_pos()
+                .map(|p| self.view.to_world(screen, p));
+            if response.drag_started_by(PointerButton::Primary) {
+                self.last_stroke = at;
+            } else if response.dragged_by(PointerButton::Primary)
+                && let (Some(from), Some(to)) = (self.last_stroke, at)
+            {
+                self.stroke(from, to);
+                self.last_stroke = Some(to);
+            }
+            if response.drag_stopped() {
+                self.last_stroke = None;
+            }
+        } else if !space {
             if response.drag_started_by(PointerButton::Primary) && self.tool == Tool::Select {
                 self.dragging = response
                     .interact_pointer_pos()
@@ -741,6 +878,214 @@ impl Preview {
             }
         }
         self.paint_selection(&painter, screen);
+        if self.tool == Tool::PaintField
+            && let Some(hover) = response.hover_pos()
+        {
+            painter.circle_stroke(
+                hover,
+                self.paint.brush.radius * self.view.zoom,
+                egui::Stroke::new(1.0, Color32::from_rgb(240, 240, 240)),
+            );
+        }
+    }
+
+    /// One segment of a brush stroke on the selected field (and live in the running world).
+    pub fn stroke(&mut self, from: Vec2, to: Vec2) {
+        let Some(name) = self.paint.field.clone() else {
+            return;
+        };
+        let (kind, brush) = (self.paint.kind, self.paint.brush);
+        if let Some(field) = self.fields.get_mut(&name)
+            && field.stroke(kind, from, to, &brush)
+        {
+            self.fields_revision += 1;
+        }
+    }
+
+    /// The flow-field panel: pick, create, resize, fill, clear, generate; brush settings.
+    pub fn field_panel(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.label("field");
+            let selected = self
+                .paint
+                .field
+                .clone()
+                .unwrap_or_else(|| "none".to_owned());
+            egui::ComboBox::from_id_salt("paint-field")
+                .selected_text(selected)
+                .show_ui(ui, |ui| {
+                    for name in self.fields.keys() {
+                        ui.selectable_value(&mut self.paint.field, Some(name.clone()), name);
+                    }
+                });
+            ui.add(
+                egui::DragValue::new(&mut self.paint.cell_size)
+                    .range(0.1..=100.0)
+                    .speed(0.05)
+                    .prefix("cell ")
+                    .suffix(" u"),
+            );
+            if ui.button("New over bounds").clicked() {
+                let name = (1..=self.fields.len() + 1)
+                    .map(|i| format!("field {i}"))
+                    .find(|n| !self.fields.contains_key(n))
+                    .unwrap_or_default();
+                let field = FlowField::covering(self.scene.bounds, self.paint.cell_size);
+                self.scene
+                    .flow_fields
+                    .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
+                self.fields.insert(name.clone(), field);
+                self.paint.field = Some(name);
+                self.fields_revision += 1;
+            }
+        });
+        let Some(name) = self.paint.field.clone() else {
+            ui.weak("No flow field: create one over the scene's bounds.");
+            return;
+        };
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Paint, "Paint");
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Erase, "Erase");
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Smooth, "Smooth");
+            let brush = &mut self.paint.brush;
+            ui.add(
+                egui::DragValue::new(&mut brush.radius)
+                    .range(0.1..=200.0)
+                    .speed(0.05)
+                    .prefix("radius ")
+                    .suffix(" u"),
+            );
+            ui.add(
+                egui::DragValue::new(&mut brush.strength)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("strength "),
+            );
+            ui.add(
+                egui::DragValue::new(&mut brush.softness)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("soft "),
+            );
+        });
+        let directory = self.directory();
+        let Some(field) = self.fields.get_mut(&name) else {
+            return;
+        };
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            if ui
+                .button("Resize")
+                .on_hover_text("Resample to the cell size above")
+                .clicked()
+            {
+                *field = field.resampled(self.paint.cell_size);
+                changed = true;
+            }
+            ui.add(
+                egui::DragValue::new(&mut self.paint.fill_angle)
+                    .range(-360.0..=360.0)
+                    .suffix("°"),
+            );
+            if ui.button("Fill").clicked() {
+                field.fill(Vec2::from_angle(self.paint.fill_angle.to_radians()));
+                changed = true;
+            }
+            if ui.button("Clear").clicked() {
+                field.clear();
+                changed = true;
+            }
+        });
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt("generate-target")
+                .selected_text(self.paint.target.clone())
+                .show_ui(ui, |ui| {
+                    for target in self.scene.targets.keys() {
+                        ui.selectable_value(&mut self.paint.target, target.clone(), target);
+                    }
+                });
+            ui.add(
+                egui::DragValue::new(&mut self.paint.clearance)
+                    .range(0.0..=50.0)
+                    .speed(0.05)
+                    .prefix("clearance "),
+            );
+            if ui
+                .button("Toward target")
+                .on_hover_text("Lead every reachable cell to the target around obstacles")
+                .clicked()
+            {
+                let target = self
+                    .scene
+                    .targets
+                    .get(&self.paint.target)
+                    .copied()
+                    .or(self.cursor)
+                    .unwrap_or_default();
+                field.generate_toward(target, &self.scene.obstacles, self.paint.clearance);
+                changed = true;
+            }
+        });
+        ui.horizontal(|ui| {
+            let (range, strength) = &mut self.paint.repulsion;
+            ui.add(
+                egui::DragValue::new(range)
+                    .range(0.1..=100.0)
+                    .speed(0.05)
+                    .prefix("range "),
+            );
+            ui.add(
+                egui::DragValue::new(strength)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("strength "),
+            );
+            if ui.button("Away from obstacles").clicked() {
+                field.add_repulsion(&self.scene.obstacles, *range, *strength);
+                changed = true;
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Save field as…").clicked()
+                && let Some(path) = rfd::FileDialog::new()
+                    .add_filter("Steergraph flow field", &["ron"])
+                    .set_file_name(format!("{name}.flow.ron"))
+                    .save_file()
+            {
+                match field.save(&path) {
+                    Ok(()) => {
+                        let file = match &directory {
+                            Some(dir) => path.strip_prefix(dir).map_or_else(
+                                |_| path.display().to_string(),
+                                |p| p.display().to_string(),
+                            ),
+                            None => path.display().to_string(),
+                        };
+                        self.scene
+                            .flow_fields
+                            .insert(name.clone(), FlowFieldSource::File(file));
+                    }
+                    Err(error) => self.problems.push(error.to_string()),
+                }
+            }
+            if ui.button("Load field…").clicked()
+                && let Some(path) = rfd::FileDialog::new()
+                    .add_filter("Steergraph flow field", &["ron"])
+                    .pick_file()
+            {
+                match FlowField::load(&path) {
+                    Ok(loaded) => {
+                        *field = loaded;
+                        changed = true;
+                    }
+                    Err(error) => self.problems.push(error.to_string()),
+                }
+            }
+            ui.weak(format!("{} × {} cells", field.width, field.height));
+        });
+        if changed {
+            self.fields_revision += 1;
+        }
     }
 
     fn paint_selection(&self, painter: &egui::Painter, screen: Rect) {
@@ -814,6 +1159,7 @@ impl Preview {
             ui.selectable_value(&mut self.tool, Tool::Select, "Select");
             ui.selectable_value(&mut self.tool, Tool::AddObstacle, "Add obstacle");
             ui.selectable_value(&mut self.tool, Tool::DrawPath, "Draw path");
+            ui.selectable_value(&mut self.tool, Tool::PaintField, "Paint field");
             if ui
                 .add_enabled(self.selected_item.is_some(), egui::Button::new("Delete"))
                 .clicked()
@@ -1085,6 +1431,18 @@ fn group_editor(ui: &mut Ui, index: usize, group: &mut AgentGroup, remove: &mut 
     });
     ui.data_mut(|d| d.insert_temp(id, new_name));
     ui.separator();
+}
+
+/// The names of a scene's flow fields and where each comes from (its data aside).
+fn field_sources(scene: &Scene) -> Vec<(&String, Option<&String>)> {
+    scene
+        .flow_fields
+        .iter()
+        .map(|(name, source)| match source {
+            FlowFieldSource::File(file) => (name, Some(file)),
+            FlowFieldSource::Inline(_) => (name, None),
+        })
+        .collect()
 }
 
 /// A scene for a graph without one: 30 agents in a 80 × 60 world around the cursor.
