@@ -232,3 +232,71 @@ fn an_edited_field_saves_and_loads_exactly() {
     assert_eq!(back, f);
     assert_eq!(back.to_ron().expect("serializable"), text);
 }
+
+#[test]
+fn a_large_field_is_written_as_packed_rows_and_loads_back_bit_exact() {
+    let mut f = FlowField::new(Vec2::new(-8.0, 2.5), 0.25, 64, 48);
+    for (index, v) in f.vectors.iter_mut().enumerate() {
+        *v = Vec2::from_angle(index as f32 * 0.618_034) * 0.9;
+    }
+    let text = f.to_ron().expect("serializable");
+    assert!(text.contains("packed_rows: ["), "a 64 x 48 field is packed");
+    assert!(!text.contains("vectors:"));
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("        \"")).count(),
+        48,
+        "one string per row"
+    );
+    let back = FlowField::from_ron(&text, "big.flow.ron").expect("loads");
+    assert_eq!(back, f);
+    assert_eq!(back.to_ron().expect("serializable"), text);
+}
+
+#[test]
+fn a_small_field_stays_readable_tuples() {
+    let mut f = FlowField::new(Vec2::ZERO, 1.0, 4, 2);
+    f.fill(Vec2::X);
+    let text = f.to_ron().expect("serializable");
+    assert!(
+        text.contains("vectors: [") && text.contains("(1.0, 0.0)"),
+        "{text}"
+    );
+    assert!(!text.contains("packed_rows"));
+}
+
+#[test]
+fn bad_packed_rows_are_refused_with_the_row_named() {
+    let header = "(format: \"steergraph.flow\", version: 1, origin: (0.0, 0.0), cell_size: 1.0, width: 2, height: 2, ";
+    let error = |body: &str| {
+        FlowField::from_ron(&format!("{header}{body})"), "bad.flow.ron")
+            .expect_err("refused")
+            .to_string()
+    };
+    // 2 vectors of (1, 0) as little-endian f32: 0000803F 00000000 0000803F 00000000.
+    let row = "AACAPwAAAAAAAIA/AAAAAA==";
+    assert!(
+        FlowField::from_ron(
+            &format!("{header}packed_rows: [\"{row}\", \"{row}\"])"),
+            "ok"
+        )
+        .is_ok()
+    );
+    assert_eq!(
+        error(&format!("packed_rows: [\"{row}\"]")),
+        "bad.flow.ron: packed_rows has 1 rows, the field is 2 high"
+    );
+    assert!(
+        error(&format!("packed_rows: [\"{row}\", \"not base64!\"]"))
+            .starts_with("bad.flow.ron: packed_rows[1] is not base64")
+    );
+    assert_eq!(
+        error(&format!("packed_rows: [\"{row}\", \"AACAPwAAAAA=\"]")),
+        "bad.flow.ron: packed_rows[1] holds 1 vectors, the field is 2 wide"
+    );
+    assert_eq!(
+        error(&format!(
+            "vectors: [(1.0, 0.0), (1.0, 0.0), (1.0, 0.0), (1.0, 0.0)], packed_rows: [\"{row}\", \"{row}\"]"
+        )),
+        "bad.flow.ron: a field has either `vectors` or `packed_rows`, not both"
+    );
+}

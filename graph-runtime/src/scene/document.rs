@@ -165,11 +165,11 @@ impl Scene {
             let source = match source {
                 FlowFieldSourceFile::File(path) => FlowFieldSource::File(path),
                 FlowFieldSourceFile::Inline(data) => {
-                    let field = FlowField::from_data(data);
-                    field.validate().map_err(|message| LoadError::Invalid {
-                        path: origin.to_owned(),
-                        message: format!("flow field \"{name}\": {message}"),
-                    })?;
+                    let field =
+                        FlowField::from_data(data).map_err(|message| LoadError::Invalid {
+                            path: origin.to_owned(),
+                            message: format!("flow field \"{name}\": {message}"),
+                        })?;
                     FlowFieldSource::Inline(field)
                 }
             };

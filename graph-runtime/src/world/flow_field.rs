@@ -32,7 +32,85 @@ struct FlowFieldFile {
     cell_size: f32,
     width: u32,
     height: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     vectors: Vec<Vec2>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    packed_rows: Vec<String>,
+}
+
+/// Fields with more cells than this are written packed (one base64 string per row); smaller
+/// ones as readable `(x, y)` tuples. Both forms always load.
+pub const PACK_ABOVE_CELLS: usize = 1024;
+
+/// One row as base64 (standard alphabet, padded) of little-endian `f32` x, y pairs.
+fn pack_row(row: &[Vec2]) -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> = row
+        .iter()
+        .flat_map(|v| v.x.to_le_bytes().into_iter().chain(v.y.to_le_bytes()))
+        .collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn unpack_rows(rows: &[String], width: u32, height: u32) -> Result<Vec<Vec2>, String> {
+    use base64::Engine as _;
+    if rows.len() != height as usize {
+        return Err(format!(
+            "packed_rows has {} rows, the field is {height} high",
+            rows.len()
+        ));
+    }
+    let mut vectors = Vec::with_capacity(width as usize * height as usize);
+    for (index, row) in rows.iter().enumerate() {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(row.trim())
+            .map_err(|e| format!("packed_rows[{index}] is not base64: {e}"))?;
+        if bytes.len() != width as usize * 8 {
+            return Err(format!(
+                "packed_rows[{index}] holds {} vectors, the field is {width} wide",
+                bytes.len() / 8
+            ));
+        }
+        for pair in bytes.chunks_exact(8) {
+            let number = |offset: usize| {
+                let mut raw = [0u8; 4];
+                raw.copy_from_slice(pair.get(offset..offset + 4).unwrap_or(&[0; 4]));
+                f32::from_le_bytes(raw)
+            };
+            vectors.push(Vec2::new(number(0), number(4)));
+        }
+    }
+    Ok(vectors)
+}
+
+/// The stored vectors of a field: tuples, or packed rows (exactly one of the two).
+fn stored_vectors(
+    vectors: Vec<Vec2>,
+    packed_rows: &[String],
+    width: u32,
+    height: u32,
+) -> Result<Vec<Vec2>, String> {
+    match (vectors.is_empty(), packed_rows.is_empty()) {
+        (_, true) => Ok(vectors),
+        (true, false) => unpack_rows(packed_rows, width, height),
+        (false, false) => Err("a field has either `vectors` or `packed_rows`, not both".to_owned()),
+    }
+}
+
+/// The field's vectors in the form it is written: tuples when small, packed rows when large.
+fn written_vectors(field: &FlowField) -> (Vec<Vec2>, Vec<String>) {
+    if field.vectors.len() > PACK_ABOVE_CELLS && field.width > 0 {
+        (
+            Vec::new(),
+            field
+                .vectors
+                .chunks(field.width as usize)
+                .map(pack_row)
+                .collect(),
+        )
+    } else {
+        (field.vectors.clone(), Vec::new())
+    }
 }
 
 /// The serialized body of a flow field, shared by `.flow.ron` files and inline scene fields.
@@ -43,7 +121,10 @@ pub(crate) struct FlowFieldData {
     pub cell_size: f32,
     pub width: u32,
     pub height: u32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vectors: Vec<Vec2>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packed_rows: Vec<String>,
 }
 
 impl FlowField {
@@ -144,41 +225,47 @@ impl FlowField {
         bottom.lerp(top, fy)
     }
 
-    pub(crate) fn from_data(data: FlowFieldData) -> Self {
-        Self {
+    /// The field stored in `data`, checked (the message says what is wrong).
+    pub(crate) fn from_data(data: FlowFieldData) -> Result<Self, String> {
+        let vectors = stored_vectors(data.vectors, &data.packed_rows, data.width, data.height)?;
+        let field = Self {
             origin: data.origin,
             cell_size: data.cell_size,
             width: data.width,
             height: data.height,
-            vectors: data.vectors,
-        }
+            vectors,
+        };
+        field.validate()?;
+        Ok(field)
     }
 
     pub(crate) fn to_data(&self) -> FlowFieldData {
+        let (vectors, packed_rows) = written_vectors(self);
         FlowFieldData {
             origin: self.origin,
             cell_size: self.cell_size,
             width: self.width,
             height: self.height,
-            vectors: self.vectors.clone(),
+            vectors,
+            packed_rows,
         }
     }
 
-    /// Parses a `.flow.ron` text; `origin` names it in errors.
+    /// Parses a `.flow.ron` text (tuples or packed rows); `origin` names it in errors.
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
         let file: FlowFieldFile = format::parse(text, origin, AssetKind::FlowField)?;
-        let field = Self {
+        Self::from_data(FlowFieldData {
             origin: file.origin,
             cell_size: file.cell_size,
             width: file.width,
             height: file.height,
             vectors: file.vectors,
-        };
-        field.validate().map_err(|message| LoadError::Invalid {
+            packed_rows: file.packed_rows,
+        })
+        .map_err(|message| LoadError::Invalid {
             path: origin.to_owned(),
             message,
-        })?;
-        Ok(field)
+        })
     }
 
     /// Loads a `.flow.ron` file: one call for a game.
@@ -189,14 +276,16 @@ impl FlowField {
 
     /// The field as `.flow.ron` text.
     pub fn to_ron(&self) -> Result<String, SaveError> {
+        let data = self.to_data();
         format::to_text(&FlowFieldFile {
             format: AssetKind::FlowField.tag().to_owned(),
             version: FORMAT_VERSION,
-            origin: self.origin,
-            cell_size: self.cell_size,
-            width: self.width,
-            height: self.height,
-            vectors: self.vectors.clone(),
+            origin: data.origin,
+            cell_size: data.cell_size,
+            width: data.width,
+            height: data.height,
+            vectors: data.vectors,
+            packed_rows: data.packed_rows,
         })
     }
 
