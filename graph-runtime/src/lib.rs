@@ -55,6 +55,7 @@
 
 pub mod behaviors;
 mod compile;
+mod crowd;
 mod format;
 mod graph;
 pub mod math;
@@ -70,6 +71,7 @@ pub use compile::{
     AgentState, BindError, Bindings, CompileError, Context, Guide, NodeValue, ParamValues, Program,
     Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
 };
+pub use crowd::{Crowd, CrowdError};
 pub use format::{
     AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, sniff_kind, write_atomically,
 };

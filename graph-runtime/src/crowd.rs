@@ -1,0 +1,156 @@
+//! Driving a game's own agents with a compiled graph, without scenes or the editor.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use crate::compile::{
+    AgentState, BindError, Bindings, CompileError, Context, ParamValues, Program, Scratch, TagMask,
+    TagTable,
+};
+use crate::{SpatialGrid, Vehicle, World};
+
+/// Why a [`Crowd`] could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum CrowdError {
+    /// A parameter override does not fit the graph.
+    #[error("{0}")]
+    Parameters(CompileError),
+    /// The graph names a path, field, target or tag the world does not have.
+    #[error("{0}")]
+    Bind(BindError),
+}
+
+/// The steering of a group of game agents by one graph.
+///
+/// The game keeps its own agent structs and its own loop; each tick it passes the agents'
+/// [`Vehicle`]s (in a stable order) and gets one force per agent, then integrates them with
+/// [`Vehicle::step`]. Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
+/// a [`crate::Simulation`] of a scene with that seed, so a game reproduces the editor's motion.
+///
+/// # Examples
+///
+/// ```
+/// use graph_runtime::{compile, Crowd, Graph, Vehicle, World};
+///
+/// let graph = Graph::from_ron(r#"(format: "steergraph.graph", version: 1,
+///     nodes: {1: Wander(distance: 2.0, radius: 1.0, jitter: 90.0), 2: Output(input: 1)})"#,
+///     "wander.graph.ron")?;
+/// let program = compile(&graph).expect("valid");
+/// let world = World::default();
+/// let mut crowd = Crowd::new(program, &world, 7, &Default::default()).expect("binds");
+///
+/// // The game's own agents.
+/// struct Bird { body: Vehicle, name: &'static str }
+/// let mut birds: Vec<Bird> = (0..3)
+///     .map(|i| Bird { body: Vehicle::new(glam::Vec2::new(i as f32, 0.0), glam::Vec2::X, crowd.vehicle_params()), name: "sparrow" })
+///     .collect();
+/// let mut bodies = Vec::new();
+/// let mut forces = Vec::new();
+/// for _ in 0..60 {
+///     bodies.clear();
+///     bodies.extend(birds.iter().map(|b| b.body));
+///     crowd.steer(&world, &bodies, &[], 1.0 / 60.0, &mut forces);
+///     for (bird, force) in birds.iter_mut().zip(&forces) {
+///         bird.body.step(*force, 1.0 / 60.0);
+///     }
+/// }
+/// assert!(birds.iter().all(|b| b.body.position.is_finite()));
+/// # Ok::<(), graph_runtime::LoadError>(())
+/// ```
+#[derive(Debug)]
+pub struct Crowd {
+    program: Arc<Program>,
+    params: ParamValues,
+    bindings: Bindings,
+    grid: SpatialGrid,
+    scratch: Scratch,
+    states: Vec<AgentState>,
+    seed: u64,
+}
+
+impl Crowd {
+    /// A crowd running `program` in `world`, with parameter `overrides` and random `seed`. Tags
+    /// the graph looks for must be registered in `tags` (see [`Crowd::with_tags`]).
+    pub fn new(
+        program: impl Into<Arc<Program>>,
+        world: &World,
+        seed: u64,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<Self, Vec<CrowdError>> {
+        Self::with_tags(program, world, &TagTable::default(), seed, overrides)
+    }
+
+    /// Like [`Crowd::new`], resolving `NearestTagged` targets against `tags`.
+    pub fn with_tags(
+        program: impl Into<Arc<Program>>,
+        world: &World,
+        tags: &TagTable,
+        seed: u64,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<Self, Vec<CrowdError>> {
+        let program = program.into();
+        let params = program.parameters(overrides).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(CrowdError::Parameters)
+                .collect::<Vec<_>>()
+        })?;
+        let (bindings, errors) = Bindings::new(&program, world, tags);
+        if !errors.is_empty() {
+            return Err(errors.into_iter().map(CrowdError::Bind).collect());
+        }
+        let radius = program.neighborhood_radius(&params);
+        Ok(Self {
+            grid: SpatialGrid::new(if radius > 0.0 { radius } else { 4.0 }),
+            program,
+            params,
+            bindings,
+            scratch: Scratch::default(),
+            states: Vec::new(),
+            seed,
+        })
+    }
+
+    /// The vehicle limits the graph asks for (with the overrides applied).
+    pub fn vehicle_params(&self) -> crate::VehicleParams {
+        self.program.vehicle(&self.params)
+    }
+
+    /// One steering force per vehicle for this tick, written into `forces` (resized to
+    /// match). `tags` is one mask per vehicle, or empty when the graph uses no tags.
+    pub fn steer(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        tags: &[TagMask],
+        dt: f32,
+        forces: &mut Vec<Vec2>,
+    ) {
+        while self.states.len() < vehicles.len() {
+            let index = self.states.len() as u64;
+            self.states
+                .push(AgentState::new(&self.program, self.seed, index));
+        }
+        if self.program.uses_neighbors() {
+            self.grid.rebuild(vehicles);
+        }
+        let context = Context {
+            world,
+            vehicles,
+            tags,
+            grid: &self.grid,
+            bindings: &self.bindings,
+            params: &self.params,
+            dt,
+        };
+        forces.clear();
+        for (agent, state) in self.states.iter_mut().enumerate().take(vehicles.len()) {
+            forces.push(
+                self.program
+                    .steer(&context, agent, state, &mut self.scratch),
+            );
+        }
+    }
+}
