@@ -3,6 +3,7 @@
 //!
 //! Run with `cargo run -p graph-runtime --example game_loop`.
 
+use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::Path;
 
@@ -43,7 +44,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut world = World::new(Rect::new(LEVEL_MIN, LEVEL_MAX));
     world.set_flow_field(FIELD_NAME, FlowField::load(&root.join(FIELD_FILE))?);
 
-    let mut crowd = Crowd::new(program, &world, SEED, &Default::default()).map_err(|errors| {
+    let mut crowd = Crowd::new(program, &world, SEED, &BTreeMap::new()).map_err(|errors| {
         errors
             .iter()
             .map(ToString::to_string)

@@ -37,7 +37,13 @@ fn a_game_loop_with_crowd_matches_steergraph_simulate_bit_for_bit() {
         "river",
         FlowField::load(&presets_dir().join("river.flow.ron")).expect("field"),
     );
-    let mut crowd = Crowd::new(program, &world, scene.seed, &Default::default()).expect("binds");
+    let mut crowd = Crowd::new(
+        program,
+        &world,
+        scene.seed,
+        &std::collections::BTreeMap::new(),
+    )
+    .expect("binds");
     // Start where the scene spawned them (tick 0 of the CSV).
     let mut agents: Vec<Vehicle> = expected
         .lines()
