@@ -477,3 +477,22 @@ fn a_malformed_file_opens_an_error_with_its_position_and_keeps_the_work() {
     assert!(message.contains("bad.graph.ron:1:"), "{message}");
     assert_eq!(app.document.to_graph(), before);
 }
+
+#[test]
+fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = editor(dir.path());
+    let maze = app::editor::PRESET_GRAPHS
+        .iter()
+        .position(|p| p.file == "maze.graph.ron")
+        .expect("maze");
+    app.open_preset(maze);
+    let out = dir.path().join("export");
+    std::fs::create_dir(&out).expect("dir");
+    assert!(app.export_to(&out.join("walker.graph.ron")));
+    let exported = Graph::load(&out.join("walker.graph.ron")).expect("loads");
+    assert_eq!(exported.editor, None);
+    assert_eq!(exported.nodes, app.document.to_graph().nodes);
+    let field = graph_runtime::FlowField::load(&out.join("to_goal.flow.ron")).expect("field loads");
+    assert_eq!(&field, &app.preview.fields["to goal"]);
+}

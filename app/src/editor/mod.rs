@@ -4,6 +4,7 @@
 
 mod clipboard;
 mod document;
+mod export;
 mod fields;
 mod files;
 mod inputs;
@@ -21,6 +22,7 @@ use egui_snarl::ui::{SnarlStyle, SnarlWidget};
 use graph_runtime::{Comment, Graph, Link, Node, NodeId};
 
 pub use document::{Document, EditorNode};
+pub use export::{export_for_game, field_file_name};
 pub use files::{Autosave, Recovered, Settings};
 pub use inputs::InputEdit;
 pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
@@ -322,6 +324,33 @@ impl EditorApp {
                     .save_file();
                 picked.is_some_and(|path| self.save_scene_to(&path))
             }
+        }
+    }
+
+    /// Exports the graph for a game to `path` (and its flow fields beside it).
+    pub fn export_to(&mut self, path: &Path) -> bool {
+        match export_for_game(&self.document.to_graph(), &self.preview.fields, path) {
+            Ok(files) => {
+                self.status = Some(format!("Exported {} files for the game", files.len()));
+                true
+            }
+            Err(error) => {
+                self.dialog = Some(Dialog::Error(format!(
+                    "Could not export for the game.\n\n{error}"
+                )));
+                false
+            }
+        }
+    }
+
+    fn export_dialog(&mut self) {
+        let name = self.open_graph_name();
+        if let Some(path) = rfd::FileDialog::new()
+            .add_filter("Steergraph graph", &["ron"])
+            .set_file_name(name)
+            .save_file()
+        {
+            self.export_to(&path);
         }
     }
 
@@ -692,6 +721,16 @@ impl EditorApp {
                 }
                 if ui.button("Save as…  (Ctrl+Shift+S)").clicked() {
                     self.save_as();
+                }
+                ui.separator();
+                if ui
+                    .button("Export for game…")
+                    .on_hover_text(
+                        "The graph without its editor layout, and the flow fields it follows",
+                    )
+                    .clicked()
+                {
+                    self.export_dialog();
                 }
                 ui.separator();
                 if ui.button("Open scene…").clicked()
