@@ -23,6 +23,8 @@ pub const GRAPHS: &[Preset] = presets![
     "Arrival at the cursor" => "arrival.graph.ron",
     "Flow-field river" => "river.graph.ron",
     "Flow field to a goal" => "maze.graph.ron",
+    "Obstacle course" => "course.graph.ron",
+    "Path patrol" => "patrol.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -33,6 +35,8 @@ pub const SCENES: &[Preset] = presets![
     "River field" => "river.flow.ron",
     "Maze" => "maze.scene.ron",
     "Maze field" => "maze.flow.ron",
+    "Obstacle course" => "course.scene.ron",
+    "Patrol" => "patrol.scene.ron",
 ];
 
 /// The graph the editor opens with.

@@ -1,0 +1,117 @@
+//! Presets do what their names promise, measured on headless runs.
+
+use glam::Vec2;
+use graph_runtime::{SceneAssets, Simulation};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn run(scene: &str) -> (SceneAssets, Simulation) {
+    let assets = SceneAssets::load(&tests::presets_dir().join(scene)).expect("preset loads");
+    let simulation = Simulation::new(&assets).expect("preset runs");
+    (assets, simulation)
+}
+
+fn seconds(simulation: &mut Simulation, seconds: f32, mut each_tick: impl FnMut(&Simulation)) {
+    for _ in 0..(seconds / DT).round() as usize {
+        simulation.step(DT);
+        each_tick(simulation);
+    }
+}
+
+#[test]
+fn arrival_stops_within_a_tenth_of_a_unit_with_speed_under_0_05() {
+    let (assets, mut simulation) = run("arrival.scene.ron");
+    let target = assets.scene.targets["cursor"];
+    seconds(&mut simulation, 20.0, |_| {});
+    for (agent, v) in simulation.vehicles().iter().enumerate() {
+        assert!(
+            v.position.distance(target) < 0.1,
+            "agent {agent} at {}",
+            v.position
+        );
+        assert!(
+            v.velocity.length() < 0.05,
+            "agent {agent} still moving at {}",
+            v.velocity.length()
+        );
+    }
+}
+
+#[test]
+fn no_agent_ends_inside_an_obstacle_of_the_obstacle_course_and_all_finish() {
+    let (assets, mut simulation) = run("course.scene.ron");
+    let finish = assets.scene.targets["finish"];
+    let mut deepest: f32 = 0.0;
+    seconds(&mut simulation, 30.0, |s| {
+        for v in s.vehicles() {
+            for o in &s.world().obstacles {
+                deepest = deepest.max(o.radius - v.position.distance(o.center));
+            }
+        }
+    });
+    for (agent, v) in simulation.vehicles().iter().enumerate() {
+        for o in &assets.scene.obstacles {
+            assert!(
+                v.position.distance(o.center) > o.radius,
+                "agent {agent} ends inside a rock"
+            );
+        }
+        assert!(
+            v.position.distance(finish) < 6.0,
+            "agent {agent} finished at {}",
+            v.position
+        );
+    }
+    assert!(
+        deepest <= 0.0,
+        "no centre ever entered a rock (deepest {deepest:.2})"
+    );
+}
+
+#[test]
+fn the_patrol_stays_within_the_path_radius_95_percent_of_the_time() {
+    let (assets, mut simulation) = run("patrol.scene.ron");
+    let path = assets.scene.paths["loop"].clone();
+    let (mut inside, mut total) = (0usize, 0usize);
+    let mut travelled = 0.0;
+    let mut last: Vec<Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    seconds(&mut simulation, 40.0, |s| {
+        for (v, previous) in s.vehicles().iter().zip(&mut last) {
+            let projection = path.project(v.position).expect("points");
+            total += 1;
+            inside += usize::from(v.position.distance(projection.point) <= path.radius);
+            travelled += v.position.distance(*previous);
+            *previous = v.position;
+        }
+    });
+    let share = inside as f32 / total as f32;
+    assert!(
+        share >= 0.95,
+        "inside the path {:.1}% of agent-ticks",
+        share * 100.0
+    );
+    // And they patrol: each guard covers more than one lap (the loop is ~170 units).
+    assert!(travelled / 5.0 > path.length(), "{travelled} units in all");
+}
+
+#[test]
+fn the_river_carries_agents_along_the_field() {
+    let (assets, mut simulation) = run("river.scene.ron");
+    seconds(&mut simulation, 4.0, |_| {});
+    let field = &assets.flow_fields["river"];
+    let cosines: Vec<f32> = simulation
+        .vehicles()
+        .iter()
+        .filter_map(|v| {
+            let wanted = field.sample(v.position);
+            (wanted.length() > 1e-3 && v.velocity.length() > 1e-3)
+                .then(|| v.velocity.normalize().dot(wanted.normalize()))
+        })
+        .collect();
+    assert!(cosines.len() > 50, "{} agents in the river", cosines.len());
+    let mean = cosines.iter().sum::<f32>() / cosines.len() as f32;
+    assert!(
+        mean > 0.9,
+        "mean cosine between heading and field {mean:.3}"
+    );
+}
