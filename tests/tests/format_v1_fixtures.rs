@@ -21,7 +21,7 @@ fn fixtures() -> Vec<PathBuf> {
 #[test]
 fn every_version_1_fixture_still_loads_and_runs() {
     let files = fixtures();
-    assert!(files.len() >= 10, "{} fixtures", files.len());
+    assert!(files.len() >= 38, "{} fixtures", files.len());
     let (mut graphs, mut scenes, mut fields) = (0, 0, 0);
     for file in files {
         let text = std::fs::read_to_string(&file).expect("read");

@@ -115,3 +115,46 @@ fn the_river_carries_agents_along_the_field() {
         "mean cosine between heading and field {mean:.3}"
     );
 }
+
+#[test]
+fn followers_stay_behind_the_leader() {
+    let (_, mut simulation) = run("leader.scene.ron");
+    seconds(&mut simulation, 8.0, |_| {});
+    let (mut behind, mut total) = (0usize, 0usize);
+    seconds(&mut simulation, 12.0, |s| {
+        let leader = s.vehicles()[0];
+        for follower in &s.vehicles()[1..] {
+            let along = (follower.position - leader.position).dot(leader.forward);
+            total += 1;
+            behind += usize::from(along < 0.0);
+        }
+    });
+    let share = behind as f32 / total as f32;
+    assert!(
+        share > 0.9,
+        "followers behind the leader {:.1}% of the time",
+        share * 100.0
+    );
+}
+
+#[test]
+fn crossing_crowds_reach_the_goals_each_group_overrides() {
+    let (assets, mut simulation) = run("crossing.scene.ron");
+    seconds(&mut simulation, 30.0, |_| {});
+    for (index, group) in simulation.groups().iter().enumerate() {
+        let goal = Vec2::new(
+            assets.scene.groups[index].parameters["goal_x"],
+            assets.scene.groups[index].parameters["goal_y"],
+        );
+        let arrived = simulation.vehicles()[group.agents.clone()]
+            .iter()
+            .filter(|v| v.position.distance(goal) < 6.0)
+            .count();
+        assert!(
+            arrived * 10 >= group.agents.len() * 9,
+            "{arrived} of {} {} arrived",
+            group.agents.len(),
+            group.name
+        );
+    }
+}
