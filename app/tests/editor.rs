@@ -41,7 +41,7 @@ fn kinds(app: &EditorApp) -> Vec<NodeKind> {
 fn the_editor_opens_on_the_default_preset_without_problems() {
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(editor(dir.path()));
-    assert_eq!(harness.state().document.to_graph().nodes.len(), 7);
+    assert_eq!(harness.state().document.to_graph().nodes.len(), 10);
     assert!(harness.state().document.problems().is_empty());
     harness.get_by_label_contains("No problems");
     assert!(
@@ -400,7 +400,7 @@ fn unsaved_changes_are_confirmed_before_new() {
     assert_eq!(harness.state().dialog, None);
     assert_eq!(
         harness.state().document.to_graph().nodes.len(),
-        8,
+        11,
         "the work is kept"
     );
     harness.state_mut().guard(Then::New);

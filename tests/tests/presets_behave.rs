@@ -158,3 +158,33 @@ fn crossing_crowds_reach_the_goals_each_group_overrides() {
         );
     }
 }
+
+/// Boids may come this close (centre to centre, units) once the flock has formed.
+const BOIDS_SPACING: f32 = 0.6;
+
+#[test]
+fn boids_polarize_above_0_8_within_20_s_and_keep_their_spacing() {
+    let (_, mut simulation) = run("boids.scene.ron");
+    let mut tracker = graph_runtime::MetricsTracker::default();
+    let mut best_polarization: f32 = 0.0;
+    let mut closest_after_10_s = f32::INFINITY;
+    let mut time = 0.0;
+    seconds(&mut simulation, 20.0, |s| {
+        time += DT;
+        let sample = tracker.observe(s, time);
+        best_polarization = best_polarization.max(sample.polarization);
+        if time >= 10.0
+            && let Some(spacing) = sample.min_spacing
+        {
+            closest_after_10_s = closest_after_10_s.min(spacing);
+        }
+    });
+    assert!(
+        best_polarization > 0.8,
+        "polarization reached {best_polarization:.2}"
+    );
+    assert!(
+        closest_after_10_s >= BOIDS_SPACING,
+        "two boids came within {closest_after_10_s:.2} units"
+    );
+}
