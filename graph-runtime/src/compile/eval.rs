@@ -290,6 +290,18 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             .unwrap_or(NodeId(0))
     }
 
+    /// The world path a program path name is bound to.
+    fn bound_path(&self, path: u16) -> Option<&crate::Path> {
+        let index = (*self.context.bindings.paths.get(path as usize)?)?;
+        self.context.world.path_at(index)
+    }
+
+    /// The world flow field a program field name is bound to.
+    fn bound_field(&self, field: u16) -> Option<&crate::FlowField> {
+        let index = (*self.context.bindings.fields.get(field as usize)?)?;
+        self.context.world.flow_field_at(index)
+    }
+
     fn link_at(&self, span: Span, position: u32) -> u32 {
         self.program
             .links
@@ -450,28 +462,17 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 ahead_distance,
                 direction,
                 corrective,
-            } => {
-                let world = self.context.world;
-                match self
-                    .context
-                    .bindings
-                    .paths
-                    .get(path as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|i| world.path_at(i))
-                {
-                    Some(path) => behaviors::path_following(
-                        me,
-                        path,
-                        self.num(prediction_time),
-                        self.num(ahead_distance),
-                        direction,
-                        corrective,
-                    ),
-                    None => Vec2::ZERO,
-                }
-            }
+            } => match self.bound_path(path) {
+                Some(path) => behaviors::path_following(
+                    me,
+                    path,
+                    self.num(prediction_time),
+                    self.num(ahead_distance),
+                    direction,
+                    corrective,
+                ),
+                None => Vec2::ZERO,
+            },
             Op::Containment {
                 bounds,
                 prediction_time,
@@ -489,23 +490,12 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             Op::FlowFieldFollowing {
                 field,
                 prediction_time,
-            } => {
-                let world = self.context.world;
-                match self
-                    .context
-                    .bindings
-                    .fields
-                    .get(field as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|i| world.flow_field_at(i))
-                {
-                    Some(field) => {
-                        behaviors::flow_field_following(me, field, self.num(prediction_time))
-                    }
-                    None => Vec2::ZERO,
+            } => match self.bound_field(field) {
+                Some(field) => {
+                    behaviors::flow_field_following(me, field, self.num(prediction_time))
                 }
-            }
+                None => Vec2::ZERO,
+            },
             Op::UnalignedCollisionAvoidance(max_time) => {
                 let max_time = self.num(max_time);
                 let vehicles = self.context.vehicles;
@@ -722,16 +712,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 direction,
                 corrective,
             } => {
-                let world = self.context.world;
-                let Some(path) = self
-                    .context
-                    .bindings
-                    .paths
-                    .get(path as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|i| world.path_at(i))
-                else {
+                let Some(path) = self.bound_path(path) else {
                     return Guide::None;
                 };
                 let predicted = me.position + me.velocity * self.num(prediction_time);
@@ -755,16 +736,9 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 field,
                 prediction_time,
             } => {
-                let world = self.context.world;
                 let point = me.position + me.velocity * self.num(prediction_time);
                 let vector = self
-                    .context
-                    .bindings
-                    .fields
-                    .get(field as usize)
-                    .copied()
-                    .flatten()
-                    .and_then(|i| world.flow_field_at(i))
+                    .bound_field(field)
                     .map_or(Vec2::ZERO, |f| f.sample(point));
                 Guide::FlowSample { point, vector }
             }
