@@ -417,6 +417,17 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     harness
         .state_mut()
         .add_node(NodeKind::Evasion, egui::pos2(0.0, 900.0));
+    // A scene edit too: an obstacle added in the preview.
+    let obstacles = harness.state().preview.scene.obstacles.len();
+    harness
+        .state_mut()
+        .preview
+        .scene
+        .obstacles
+        .push(graph_runtime::Obstacle {
+            center: glam::Vec2::new(3.0, 4.0),
+            radius: 2.0,
+        });
     harness.run_steps(2);
     let unsaved = harness.state().document.to_graph();
     // Let the autosave interval pass.
@@ -425,7 +436,14 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
         harness.input_mut().time = Some(harness.input().time.unwrap_or(0.0) + 0.5);
     }
     harness.run_steps(2);
-    assert!(dir.path().join("autosave.graph.ron").exists(), "autosaved");
+    assert!(
+        dir.path().join("autosave.graph.ron").exists(),
+        "graph autosaved"
+    );
+    assert!(
+        dir.path().join("autosave.scene.ron").exists(),
+        "scene autosaved"
+    );
     // "Crash": drop the editor without closing, start a new one on the same data folder.
     drop(harness);
     let mut restarted = self::harness(editor(dir.path()));
@@ -435,6 +453,20 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     harness.run_steps(2);
     assert_eq!(harness.state().document.to_graph(), unsaved);
     assert!(harness.state().document.is_dirty());
+    let preview = &harness.state().preview;
+    assert_eq!(
+        preview.scene.obstacles.len(),
+        obstacles + 1,
+        "the scene edit came back"
+    );
+    assert!(preview.is_dirty(), "and is still unsaved");
+    assert!(
+        preview
+            .simulation
+            .as_ref()
+            .is_some_and(|s| s.world().obstacles.len() == obstacles + 1),
+        "and runs"
+    );
 }
 
 #[test]

@@ -279,6 +279,7 @@ impl EditorApp {
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 self.preview = Preview::new(scene, Some(path.to_path_buf()), label);
+                self.autosave.clear_scene();
                 self.history.retain(|e| *e == Edited::Graph);
                 self.status = Some(format!("Opened scene {}", path.display()));
             }
@@ -302,6 +303,7 @@ impl EditorApp {
         match self.preview.scene.save(path) {
             Ok(()) => {
                 self.preview.mark_saved(path.to_path_buf());
+                self.autosave.clear_scene();
                 self.status = Some(format!("Saved scene {}", path.display()));
                 true
             }
@@ -324,6 +326,33 @@ impl EditorApp {
                     .save_file();
                 picked.is_some_and(|path| self.save_scene_to(&path))
             }
+        }
+    }
+
+    /// Restores autosaved work: the graph (its scene paired as usual), then the scene if it
+    /// was autosaved too. Both stay marked unsaved.
+    fn recover(&mut self, recovered: &Recovered) {
+        if let Some(graph) = &recovered.graph {
+            let mut document = Document::new(graph, recovered.original.clone());
+            document.mark_unsaved();
+            self.document = document;
+            self.preset_name = None;
+            self.frame_request = Some(Vec::new());
+            let name = self.open_graph_name();
+            self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+        }
+        if let Some(scene) = &recovered.scene {
+            let label = recovered
+                .scene_original
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map_or_else(
+                    || "recovered.scene.ron".to_owned(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+            let mut preview = Preview::new(scene.clone(), recovered.scene_original.clone(), label);
+            preview.mark_unsaved();
+            self.preview = preview;
         }
     }
 
@@ -461,6 +490,7 @@ impl EditorApp {
             Then::Close => {
                 self.allow_close = true;
                 self.autosave.clear();
+                self.autosave.clear_scene();
                 if let Some(ctx) = ctx {
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }
@@ -1016,6 +1046,7 @@ impl EditorApp {
                         if ui.button("Discard changes").clicked() {
                             close = true;
                             self.autosave.clear();
+                            self.autosave.clear_scene();
                             self.perform(then.clone(), Some(ctx));
                         }
                         if ui.button("Cancel").clicked() {
@@ -1025,25 +1056,32 @@ impl EditorApp {
                 }
                 Dialog::Recover(recovered) => {
                     ui.heading("Recover unsaved work?");
-                    let from = recovered.original.as_ref().map_or_else(
-                        || "an unsaved graph".to_owned(),
-                        |p| p.display().to_string(),
-                    );
-                    ui.label(format!("Steergraph closed with unsaved changes to {from}."));
+                    let describe = |path: &Option<PathBuf>, what: &str| {
+                        path.as_ref().map_or_else(
+                            || format!("an unsaved {what}"),
+                            |p| p.display().to_string(),
+                        )
+                    };
+                    if recovered.graph.is_some() {
+                        ui.label(format!(
+                            "Steergraph closed with unsaved changes to {}.",
+                            describe(&recovered.original, "graph")
+                        ));
+                    }
+                    if recovered.scene.is_some() {
+                        ui.label(format!(
+                            "The preview's scene had unsaved changes ({}).",
+                            describe(&recovered.scene_original, "scene")
+                        ));
+                    }
                     ui.horizontal(|ui| {
                         if ui.button("Recover").clicked() {
-                            let mut document =
-                                Document::new(&recovered.graph, recovered.original.clone());
-                            document.mark_unsaved();
-                            self.document = document;
-                            self.preset_name = None;
-                            self.frame_request = Some(Vec::new());
-                            let name = self.open_graph_name();
-                            self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+                            self.recover(recovered);
                             close = true;
                         }
                         if ui.button("Discard").clicked() {
                             self.autosave.clear();
+                            self.autosave.clear_scene();
                             close = true;
                         }
                     });
@@ -1087,6 +1125,7 @@ impl EditorApp {
                 self.dialog = Some(Dialog::Unsaved(Then::Close));
             } else {
                 self.autosave.clear();
+                self.autosave.clear_scene();
             }
         }
     }
@@ -1180,10 +1219,10 @@ impl EditorApp {
             self.title = title;
         }
         let now = ctx.input(|i| i.time);
-        if let Some(error) = self.autosave.tick(now, &self.document) {
+        if let Some(error) = self.autosave.tick(now, &self.document, &self.preview) {
             self.status = Some(error);
         }
-        if self.document.is_dirty() {
+        if self.document.is_dirty() || self.preview.is_dirty() {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(files::AUTOSAVE_SECONDS));
         }
     }
@@ -1231,15 +1270,21 @@ impl eframe::App for EditorApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
+        // Also on eframe's periodic save: one more chance to keep unsaved work.
         if self.document.is_dirty() {
-            // Also on eframe's periodic save: one more chance to keep unsaved work.
             let _ = self.autosave.write(&self.document);
+        }
+        if self.preview.is_dirty() {
+            let _ = self.autosave.write_scene(&self.preview);
         }
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         if !self.document.is_dirty() || self.allow_close {
             self.autosave.clear();
+        }
+        if !self.preview.is_dirty() || self.allow_close {
+            self.autosave.clear_scene();
         }
     }
 }

@@ -308,6 +308,11 @@ impl Preview {
         self.saved = self.committed.clone();
     }
 
+    /// Marks the scene as differing from disk whatever it holds (recovered work).
+    pub fn mark_unsaved(&mut self) {
+        self.saved = Snapshot::default();
+    }
+
     /// Restores a snapshot as the live state.
     fn restore(&mut self) {
         self.scene = self.committed.scene.clone();
