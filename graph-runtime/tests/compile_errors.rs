@@ -972,3 +972,27 @@ fn a_non_finite_override_is_reported_on_the_parameter() {
         ]
     );
 }
+
+#[test]
+fn an_override_is_checked_against_nodes_the_output_does_not_reach() {
+    let mut graph = tunable();
+    // A spare node, not wired to the Output, using the same parameter as a radius.
+    let spare = graph.add(Node::Separation {
+        radius: Number::Parameter("speed".into()),
+        fov: 360.0.into(),
+    });
+    let program = compile(&graph).expect("spare nodes do not stop compiling");
+    let errors = program
+        .parameters(&overrides(&[("speed", -1.0)]))
+        .expect_err("negative speed");
+    assert!(
+        errors.contains(&invalid(
+            Some(spare.0),
+            Slot::field("radius"),
+            -1.0,
+            Constraint::NonNegative,
+            Some("speed")
+        )),
+        "{errors:?}"
+    );
+}

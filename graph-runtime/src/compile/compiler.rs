@@ -340,6 +340,25 @@ impl<'g> Builder<'g> {
                 }
             }
         }
+        // Overrides are checked against every field that names a parameter, also in nodes the
+        // Output does not reach (they are validated at compile time too).
+        for (id, node) in &self.graph.nodes {
+            if self.op_of.contains_key(id) {
+                continue;
+            }
+            for field in node.numbers() {
+                if let Number::Parameter(name) = field.number
+                    && let Some(&slot) = self.parameter_slots.get(name.as_str())
+                    && let Some(uses) = self.program.parameter_uses.get_mut(slot as usize)
+                {
+                    uses.push(ParameterUse {
+                        node: Some(*id),
+                        field: field.slot,
+                        constraint: field.constraint,
+                    });
+                }
+            }
+        }
         self.program.shared = parents.iter().map(|&count| count > 1).collect();
         self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
         self.program
