@@ -13,9 +13,6 @@ use super::preview::Preview;
 pub const SETTINGS_KEY: &str = "steergraph-settings";
 /// Recent files remembered.
 const RECENT_LIMIT: usize = 10;
-/// The autosaved scene and the file it came from.
-const SCENE_FILE: &str = "autosave.scene.ron";
-const SCENE_ORIGIN_FILE: &str = "autosave.scene-origin";
 /// Seconds between autosaves of unsaved work.
 pub const AUTOSAVE_SECONDS: f64 = 5.0;
 
@@ -50,14 +47,33 @@ pub struct Recovered {
     pub scene_original: Option<PathBuf>,
 }
 
-/// Writes unsaved work to the app's data folder every few seconds; removes it when the work
-/// is saved or discarded, or the editor closes normally.
+/// One autosaved asset: its file in the data folder, the file naming where it came from,
+/// and the text last written (to skip rewriting unchanged work).
+#[derive(Debug)]
+struct Entry {
+    file: &'static str,
+    origin: &'static str,
+    last_text: String,
+}
+
+impl Entry {
+    const fn new(file: &'static str, origin: &'static str) -> Self {
+        Self {
+            file,
+            origin,
+            last_text: String::new(),
+        }
+    }
+}
+
+/// Writes unsaved work (the graph, and the preview's scene) to the app's data folder every
+/// few seconds; removes it when the work is saved or discarded, or the editor closes normally.
 #[derive(Debug)]
 pub struct Autosave {
     directory: Option<PathBuf>,
     last_write: f64,
-    last_text: String,
-    last_scene_text: String,
+    graph: Entry,
+    scene: Entry,
 }
 
 impl Autosave {
@@ -66,8 +82,8 @@ impl Autosave {
         Self {
             directory,
             last_write: f64::NEG_INFINITY,
-            last_text: String::new(),
-            last_scene_text: String::new(),
+            graph: Entry::new("autosave.graph.ron", "autosave.origin"),
+            scene: Entry::new("autosave.scene.ron", "autosave.scene-origin"),
         }
     }
 
@@ -77,22 +93,12 @@ impl Autosave {
             .map(|dirs| dirs.data_dir().to_path_buf())
     }
 
-    fn graph_file(&self) -> Option<PathBuf> {
-        self.directory
-            .as_ref()
-            .map(|d| d.join("autosave.graph.ron"))
-    }
-
-    fn origin_file(&self) -> Option<PathBuf> {
-        self.directory.as_ref().map(|d| d.join("autosave.origin"))
-    }
-
     fn file(&self, name: &str) -> Option<PathBuf> {
         self.directory.as_ref().map(|d| d.join(name))
     }
 
-    fn read_origin(&self, name: &str) -> Option<PathBuf> {
-        self.file(name)
+    fn read_origin(&self, entry: &Entry) -> Option<PathBuf> {
+        self.file(entry.origin)
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|text| text.trim().to_owned())
             .filter(|text| !text.is_empty())
@@ -101,63 +107,57 @@ impl Autosave {
 
     /// Unsaved work left by a previous run, if any (and readable).
     pub fn recover(&self) -> Option<Recovered> {
-        let graph = self.graph_file().and_then(|f| Graph::load(&f).ok());
-        let scene = self.file(SCENE_FILE).and_then(|f| Scene::load(&f).ok());
+        let graph = self
+            .file(self.graph.file)
+            .and_then(|f| Graph::load(&f).ok());
+        let scene = self
+            .file(self.scene.file)
+            .and_then(|f| Scene::load(&f).ok());
         if graph.is_none() && scene.is_none() {
             return None;
         }
         Some(Recovered {
             graph,
-            original: self.read_origin("autosave.origin"),
+            original: self.read_origin(&self.graph),
             scene,
-            scene_original: self.read_origin(SCENE_ORIGIN_FILE),
+            scene_original: self.read_origin(&self.scene),
         })
     }
 
-    /// Writes the preview's scene (with its working flow fields inline) if it has unsaved
-    /// changes.
-    pub fn write_scene(&mut self, preview: &Preview) -> Result<(), String> {
-        let (Some(directory), Some(file), Some(origin)) = (
-            self.directory.clone(),
-            self.file(SCENE_FILE),
-            self.file(SCENE_ORIGIN_FILE),
-        ) else {
+    /// Writes `text` (and where it came from) for `entry`, unless it is what was last written.
+    fn write_entry(
+        directory: Option<&Path>,
+        entry: &mut Entry,
+        text: String,
+        original: Option<&Path>,
+    ) -> Result<(), String> {
+        let Some(directory) = directory else {
             return Ok(());
         };
-        let mut scene = preview.scene.clone();
-        for (name, field) in &preview.fields {
-            scene
-                .flow_fields
-                .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
-        }
-        let text = scene.to_ron().map_err(|e| e.to_string())?;
-        if text == self.last_scene_text {
+        if text == entry.last_text {
             return Ok(());
         }
-        std::fs::create_dir_all(&directory)
+        std::fs::create_dir_all(directory)
             .map_err(|e| format!("autosave: cannot create {}: {e}", directory.display()))?;
-        let original = preview
-            .scene_path
-            .as_ref()
+        let original = original
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        graph_runtime::write_atomically(&origin, &original)
+        graph_runtime::write_atomically(&directory.join(entry.origin), &original)
             .map_err(|e| format!("autosave: {e}"))?;
-        graph_runtime::write_atomically(&file, &text).map_err(|e| format!("autosave: {e}"))?;
-        self.last_scene_text = text;
+        graph_runtime::write_atomically(&directory.join(entry.file), &text)
+            .map_err(|e| format!("autosave: {e}"))?;
+        entry.last_text = text;
         Ok(())
     }
 
-    /// Removes the scene's autosave (it was saved or deliberately discarded).
-    pub fn clear_scene(&mut self) {
-        for file in [self.file(SCENE_FILE), self.file(SCENE_ORIGIN_FILE)]
-            .into_iter()
-            .flatten()
-        {
-            // Absent is fine: there was nothing unsaved.
-            let _ = std::fs::remove_file(file);
+    fn clear_entry(directory: Option<&Path>, entry: &mut Entry) {
+        if let Some(directory) = directory {
+            for name in [entry.file, entry.origin] {
+                // Absent is fine: there was nothing unsaved.
+                let _ = std::fs::remove_file(directory.join(name));
+            }
         }
-        self.last_scene_text.clear();
+        entry.last_text.clear();
     }
 
     /// Writes the document and the scene when they have unsaved changes and the interval has
@@ -183,40 +183,39 @@ impl Autosave {
 
     /// Writes the document now.
     pub fn write(&mut self, document: &Document) -> Result<(), String> {
-        let (Some(directory), Some(file), Some(origin)) = (
-            self.directory.clone(),
-            self.graph_file(),
-            self.origin_file(),
-        ) else {
-            return Ok(());
-        };
         let text = document.to_graph().to_ron().map_err(|e| e.to_string())?;
-        if text == self.last_text {
-            return Ok(());
-        }
-        std::fs::create_dir_all(&directory)
-            .map_err(|e| format!("autosave: cannot create {}: {e}", directory.display()))?;
-        let original = document
-            .path
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        graph_runtime::write_atomically(&origin, &original)
-            .map_err(|e| format!("autosave: {e}"))?;
-        graph_runtime::write_atomically(&file, &text).map_err(|e| format!("autosave: {e}"))?;
-        self.last_text = text;
-        Ok(())
+        Self::write_entry(
+            self.directory.as_deref(),
+            &mut self.graph,
+            text,
+            document.path.as_deref(),
+        )
     }
 
-    /// Removes the autosave (the work was saved or deliberately discarded).
-    pub fn clear(&mut self) {
-        for file in [self.graph_file(), self.origin_file()]
-            .into_iter()
-            .flatten()
-        {
-            // Absent is fine: there was nothing unsaved.
-            let _ = std::fs::remove_file(file);
+    /// Writes the preview's scene now, with its working flow fields inline.
+    pub fn write_scene(&mut self, preview: &Preview) -> Result<(), String> {
+        let mut scene = preview.scene.clone();
+        for (name, field) in &preview.fields {
+            scene
+                .flow_fields
+                .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
         }
-        self.last_text.clear();
+        let text = scene.to_ron().map_err(|e| e.to_string())?;
+        Self::write_entry(
+            self.directory.as_deref(),
+            &mut self.scene,
+            text,
+            preview.scene_path.as_deref(),
+        )
+    }
+
+    /// Removes the graph's autosave (the work was saved or deliberately discarded).
+    pub fn clear(&mut self) {
+        Self::clear_entry(self.directory.as_deref(), &mut self.graph);
+    }
+
+    /// Removes the scene's autosave (it was saved or deliberately discarded).
+    pub fn clear_scene(&mut self) {
+        Self::clear_entry(self.directory.as_deref(), &mut self.scene);
     }
 }
