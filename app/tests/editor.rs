@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use app::editor::{Dialog, EditorApp, Settings, Then};
+use app::editor::{Command, Dialog, EditorApp, Settings, Then};
 use egui::{Event, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use graph_runtime::{CompileError, Graph, Link, Node, NodeKind};
+use graph_runtime::{CompileError, Graph, Link, Node, NodeId, NodeKind};
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
     let mut harness = Harness::builder()
@@ -26,6 +26,44 @@ fn empty_editor(autosave: &Path) -> Harness<'static, EditorApp> {
     let mut app = editor(autosave);
     app.new_graph();
     harness(app)
+}
+
+/// Adds a node of `kind` at `at` (graph space) as the user would; returns its id.
+fn add(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: egui::Pos2) -> NodeId {
+    harness.state_mut().apply(Command::AddNode {
+        kind,
+        at,
+        wire: None,
+    });
+    harness.run_steps(2);
+    harness
+        .state()
+        .selection
+        .primary()
+        .expect("a new node is selected")
+}
+
+/// Wires `from` into input `input` of `to`, as a dragged wire does.
+fn connect(harness: &mut Harness<'static, EditorApp>, from: NodeId, to: NodeId, input: usize) {
+    harness
+        .state_mut()
+        .apply(Command::Connect { from, to, input });
+    harness.run_steps(2);
+}
+
+/// A mouse click (press, then release a frame later) at screen point `at`.
+fn click_at(harness: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
+    harness.event(Event::PointerMoved(at));
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        harness.step();
+    }
+    harness.run_steps(2);
 }
 
 fn kinds(app: &EditorApp) -> Vec<NodeKind> {
@@ -56,12 +94,12 @@ fn the_editor_opens_on_the_default_preset_without_problems() {
 fn clicking_a_node_title_shows_it_in_the_side_panel() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(editor(dir.path()));
-    assert_eq!(harness.state().inspected, None);
+    assert_eq!(harness.state().selection.primary(), None);
     // An accessibility click: the canvas is zoomed, so a pointer at the label's unzoomed
     // rectangle would miss (the real mouse is checked under Xvfb).
     harness.get_by_label("Wander #4").click_accesskit();
     harness.run_steps(2);
-    assert_eq!(harness.state().inspected, Some(graph_runtime::NodeId(4)));
+    assert_eq!(harness.state().selection.primary(), Some(NodeId(4)));
     // The inspector now lists the node's fields (its title shows twice: node and panel).
     assert_eq!(harness.get_all_by_label("Wander #4").count(), 2);
     harness.get_by_label_contains("Drift randomly");
@@ -74,7 +112,7 @@ fn a_node_is_added_from_the_search_popup() {
     harness.key_press_modifiers(Modifiers::SHIFT, Key::A);
     harness.run_steps(2);
     assert!(
-        harness.state().search_popup.is_some(),
+        harness.state().canvas.search_popup.is_some(),
         "Shift+A opens the search"
     );
     harness.event(Event::Text("separ".to_owned()));
@@ -83,7 +121,7 @@ fn a_node_is_added_from_the_search_popup() {
     assert!(harness.query_by_label("Cohesion").is_none());
     harness.get_by_label("Separation").click();
     harness.run_steps(3);
-    assert!(harness.state().search_popup.is_none());
+    assert!(harness.state().canvas.search_popup.is_none());
     assert_eq!(
         kinds(harness.state()),
         vec![NodeKind::Output, NodeKind::Separation]
@@ -94,16 +132,10 @@ fn a_node_is_added_from_the_search_popup() {
 fn two_nodes_connect_and_the_link_is_saved() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    let output = harness
-        .state()
-        .document
-        .snarl_id(graph_runtime::NodeId(1))
-        .expect("output");
-    let seek = harness
-        .state_mut()
-        .add_node(NodeKind::Seek, egui::pos2(-300.0, 0.0));
-    assert!(harness.state_mut().connect(seek, output, 0));
-    harness.run_steps(3);
+    let output = NodeId(1);
+    let seek = add(&mut harness, NodeKind::Seek, egui::pos2(-300.0, 0.0));
+    connect(&mut harness, seek, output, 0);
+    harness.run_steps(1);
     let graph = harness.state().document.to_graph();
     assert_eq!(
         graph.nodes[&graph_runtime::NodeId(1)],
@@ -118,16 +150,8 @@ fn two_nodes_connect_and_the_link_is_saved() {
 fn a_connection_between_incompatible_types_is_refused_with_a_message() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    let output = harness
-        .state()
-        .document
-        .snarl_id(graph_runtime::NodeId(1))
-        .expect("output");
-    let speed = harness
-        .state_mut()
-        .add_node(NodeKind::Speed, egui::pos2(-300.0, 0.0));
-    assert!(!harness.state_mut().connect(speed, output, 0));
-    harness.run_steps(2);
+    let speed = add(&mut harness, NodeKind::Speed, egui::pos2(-300.0, 0.0));
+    connect(&mut harness, speed, NodeId(1), 0);
     assert_eq!(harness.state().document.snarl.wires().count(), 0);
     assert_eq!(
         harness.state().document.to_graph().nodes[&graph_runtime::NodeId(1)],
@@ -140,14 +164,8 @@ fn a_connection_between_incompatible_types_is_refused_with_a_message() {
 fn undo_and_redo_step_through_every_change() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    harness
-        .state_mut()
-        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    harness.run_steps(2);
-    harness
-        .state_mut()
-        .add_node(NodeKind::Seek, egui::pos2(-300.0, 200.0));
-    harness.run_steps(2);
+    add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
+    add(&mut harness, NodeKind::Seek, egui::pos2(-300.0, 200.0));
     assert_eq!(kinds(harness.state()).len(), 3);
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -177,19 +195,8 @@ fn undo_and_redo_step_through_every_change() {
 #[test]
 fn a_parameter_drag_is_one_undo_step() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut app = editor(dir.path());
-    app.new_graph();
-    let wander = app.add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    let mut harness = harness(app);
-    let id = harness
-        .state()
-        .document
-        .snarl
-        .get_node(wander)
-        .expect("wander")
-        .id;
-    harness.state_mut().inspected = Some(id);
-    harness.run_steps(2);
+    let mut harness = empty_editor(dir.path());
+    add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
     let before = harness.state().document.to_graph();
     // Drag the "distance" field in the inspector to the right over several frames.
     let field = harness
@@ -219,21 +226,15 @@ fn a_parameter_drag_is_one_undo_step() {
 fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    let a = harness
-        .state_mut()
-        .add_node(NodeKind::Scale, egui::pos2(-600.0, 0.0));
-    let b = harness
-        .state_mut()
-        .add_node(NodeKind::Truncate, egui::pos2(-300.0, 0.0));
-    let output = harness
-        .state()
-        .document
-        .snarl_id(graph_runtime::NodeId(1))
-        .expect("output");
-    assert!(harness.state_mut().connect(a, b, 0));
-    assert!(harness.state_mut().connect(b, a, 0));
-    assert!(harness.state_mut().connect(b, output, 0));
-    harness.run_steps(3);
+    let a = add(&mut harness, NodeKind::Scale, egui::pos2(-600.0, 0.0));
+    let b = add(&mut harness, NodeKind::Truncate, egui::pos2(-300.0, 0.0));
+    harness.state_mut().apply(Command::Select {
+        nodes: Vec::new(),
+        add: false,
+    });
+    connect(&mut harness, a, b, 0);
+    connect(&mut harness, b, a, 0);
+    connect(&mut harness, b, NodeId(1), 0);
     let problems = harness.state().document.problems().to_vec();
     assert!(problems.contains(&CompileError::Cycle {
         nodes: vec![graph_runtime::NodeId(2), graph_runtime::NodeId(3)]
@@ -244,10 +245,10 @@ fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
         .get_all_by_label_contains(message)
         .next()
         .expect("in the problems list")
-        .click();
+        .click_accesskit();
     harness.run_steps(3);
     // Clicking the problem selects its node: the inspector shows it with the message.
-    assert_eq!(harness.state().inspected, Some(graph_runtime::NodeId(2)));
+    assert_eq!(harness.state().selection.primary(), Some(NodeId(2)));
     assert!(
         harness.get_all_by_label("Scale #2").count() > titles_before,
         "the inspector shows the node"
@@ -266,10 +267,7 @@ fn save_and_reopen_gives_the_same_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("mine.graph.ron");
     let mut harness = harness(editor(dir.path()));
-    harness
-        .state_mut()
-        .add_node(NodeKind::Hide, egui::pos2(100.0, 900.0));
-    harness.run_steps(2);
+    add(&mut harness, NodeKind::Hide, egui::pos2(100.0, 900.0));
     assert!(
         harness.state().window_title().contains('•'),
         "unsaved marker"
@@ -296,26 +294,17 @@ fn save_and_reopen_gives_the_same_graph() {
 fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    let seek = harness
-        .state_mut()
-        .add_node(NodeKind::Seek, egui::pos2(-600.0, 0.0));
-    let scale = harness
-        .state_mut()
-        .add_node(NodeKind::Scale, egui::pos2(-300.0, 0.0));
-    let output = harness
-        .state()
-        .document
-        .snarl_id(graph_runtime::NodeId(1))
-        .expect("output");
-    assert!(harness.state_mut().connect(seek, scale, 0));
-    assert!(harness.state_mut().connect(scale, output, 0));
-    harness.run_steps(2);
+    let seek = add(&mut harness, NodeKind::Seek, egui::pos2(-600.0, 0.0));
+    let scale = add(&mut harness, NodeKind::Scale, egui::pos2(-300.0, 0.0));
+    connect(&mut harness, seek, scale, 0);
+    connect(&mut harness, scale, NodeId(1), 0);
     // Copy Seek and Scale (not the Output): the link between them travels, the one to the
     // Output is cut.
-    let text = harness
-        .state()
-        .copy(&[seek, scale])
-        .expect("something to copy");
+    harness.state_mut().apply(Command::Select {
+        nodes: vec![seek, scale],
+        add: false,
+    });
+    let text = harness.state().copy_text().expect("something to copy");
     assert!(
         Graph::from_ron(&text, "clipboard").is_ok(),
         "the clipboard holds a graph file"
@@ -342,10 +331,7 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
 fn copy_puts_ron_text_on_the_system_clipboard() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    harness
-        .state_mut()
-        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    harness.run_steps(2);
+    add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
     harness.event(Event::Copy);
     harness.step();
     let copied =
@@ -358,7 +344,7 @@ fn copy_puts_ron_text_on_the_system_clipboard() {
                 egui::OutputCommand::CopyText(text) => Some(text.clone()),
                 _ => None,
             });
-    let copied = copied.expect("Ctrl+C copies the inspected node");
+    let copied = copied.expect("Ctrl+C copies the selected node");
     assert!(copied.contains("Wander("), "{copied}");
 }
 
@@ -366,10 +352,7 @@ fn copy_puts_ron_text_on_the_system_clipboard() {
 fn delete_and_duplicate_shortcuts() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
-    harness
-        .state_mut()
-        .add_node(NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    harness.run_steps(2);
+    add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
     harness.key_press_modifiers(Modifiers::COMMAND, Key::D);
     harness.run_steps(2);
     assert_eq!(
@@ -388,10 +371,7 @@ fn delete_and_duplicate_shortcuts() {
 fn unsaved_changes_are_confirmed_before_new() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(editor(dir.path()));
-    harness
-        .state_mut()
-        .add_node(NodeKind::Seek, egui::pos2(0.0, 900.0));
-    harness.run_steps(2);
+    add(&mut harness, NodeKind::Seek, egui::pos2(0.0, 900.0));
     harness.state_mut().guard(Then::New);
     harness.run_steps(2);
     assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::New)));
@@ -414,14 +394,13 @@ fn unsaved_changes_are_confirmed_before_new() {
 fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(editor(dir.path()));
-    harness
-        .state_mut()
-        .add_node(NodeKind::Evasion, egui::pos2(0.0, 900.0));
+    add(&mut harness, NodeKind::Evasion, egui::pos2(0.0, 900.0));
     // A scene edit too: an obstacle added in the preview.
-    let obstacles = harness.state().preview.scene.obstacles.len();
+    let obstacles = harness.state().preview.document.scene.obstacles.len();
     harness
         .state_mut()
         .preview
+        .document
         .scene
         .obstacles
         .push(graph_runtime::Obstacle {
@@ -455,15 +434,14 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     assert!(harness.state().document.is_dirty());
     let preview = &harness.state().preview;
     assert_eq!(
-        preview.scene.obstacles.len(),
+        preview.document.scene.obstacles.len(),
         obstacles + 1,
         "the scene edit came back"
     );
     assert!(preview.is_dirty(), "and is still unsaved");
     assert!(
         preview
-            .simulation
-            .as_ref()
+            .simulation()
             .is_some_and(|s| s.world().obstacles.len() == obstacles + 1),
         "and runs"
     );
@@ -526,5 +504,5 @@ fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
     assert_eq!(exported.editor, None);
     assert_eq!(exported.nodes, app.document.to_graph().nodes);
     let field = graph_runtime::FlowField::load(&out.join("to_goal.flow.ron")).expect("field loads");
-    assert_eq!(&field, &app.preview.fields["to goal"]);
+    assert_eq!(&field, &app.preview.document.fields["to goal"]);
 }

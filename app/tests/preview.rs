@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use app::editor::{EditorApp, Settings, Tool};
+use app::editor::{Command, EditorApp, Settings, Tool};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -15,7 +15,7 @@ fn harness(autosave: &Path) -> Harness<'static, EditorApp> {
         .with_size(egui::vec2(1600.0, 1000.0))
         .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
     harness.run_steps(3);
-    harness.state_mut().preview.running = false;
+    harness.state_mut().preview.host.running = false;
     harness.run_steps(2);
     harness
 }
@@ -38,45 +38,49 @@ fn the_preview_runs_the_scene_of_the_open_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(dir.path());
     let preview = &harness.state().preview;
-    assert!(preview.problems.is_empty(), "{:?}", preview.problems);
+    assert!(
+        preview.host.problems.is_empty(),
+        "{:?}",
+        preview.host.problems
+    );
     assert_eq!(preview.agent_count(), 400, "the boids preset scene");
-    assert!(harness.state().preview_rect().is_some());
+    assert!(harness.state().preview.rect().is_some());
 }
 
 #[test]
 fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let before = harness.state().preview.scene.obstacles.len();
+    let before = harness.state().preview.document.scene.obstacles.len();
     harness.get_by_label("Add obstacle").click();
     harness.run_steps(2);
     assert_eq!(harness.state().preview.tool, Tool::AddObstacle);
-    let rect = harness.state().preview_rect().expect("viewport");
+    let rect = harness.state().preview.rect().expect("viewport");
     let at = rect.center() + egui::vec2(-rect.width() * 0.3, rect.height() * 0.3);
     click_at(&mut harness, at);
     let preview = &harness.state().preview;
-    assert_eq!(preview.scene.obstacles.len(), before + 1);
-    let added = preview.scene.obstacles.last().expect("added");
+    assert_eq!(preview.document.scene.obstacles.len(), before + 1);
+    let added = preview.document.scene.obstacles.last().expect("added");
     let expected = preview.view.to_world(rect, at);
     assert!(
         added.center.distance(expected) < 1e-3,
         "placed under the click"
     );
     // The running world has it too.
-    let world = preview.simulation.as_ref().expect("running").world();
+    let world = preview.host.simulation.as_ref().expect("running").world();
     assert_eq!(world.obstacles.len(), before + 1);
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.scene.obstacles.len(),
+        harness.state().preview.document.scene.obstacles.len(),
         before,
         "undo covers scene edits"
     );
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.scene.obstacles.len(),
+        harness.state().preview.document.scene.obstacles.len(),
         before + 1,
         "and redo"
     );
@@ -86,9 +90,14 @@ fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
 fn clicking_an_agent_opens_its_inspector() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let rect = harness.state().preview_rect().expect("viewport");
+    let rect = harness.state().preview.rect().expect("viewport");
     let preview = &harness.state().preview;
-    let vehicles = preview.simulation.as_ref().expect("running").vehicles();
+    let vehicles = preview
+        .host
+        .simulation
+        .as_ref()
+        .expect("running")
+        .vehicles();
     // An agent well inside the view.
     let (agent, at) = vehicles
         .iter()
@@ -97,10 +106,10 @@ fn clicking_an_agent_opens_its_inspector() {
         .find(|(_, p)| rect.shrink(40.0).contains(*p))
         .expect("an agent in view");
     click_at(&mut harness, at);
-    assert_eq!(harness.state().preview.selected_agent, Some(agent));
+    assert_eq!(harness.state().preview.host.selected_agent, Some(agent));
     harness.get_by_label_contains(&format!("Agent {agent} of group \"boids\""));
     // Its evaluation is traced: the nodes of the open graph show live values.
-    assert!(!harness.state().preview.trace.entries.is_empty());
+    assert!(!harness.state().preview.host.trace.entries.is_empty());
     assert!(
         harness.query_all_by_label_contains("|F|").count() > 0,
         "live force on the nodes"
@@ -114,6 +123,7 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
     let before: Vec<glam::Vec2> = harness
         .state()
         .preview
+        .host
         .simulation
         .as_ref()
         .expect("running")
@@ -124,6 +134,7 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
     let program_before = harness
         .state()
         .preview
+        .host
         .simulation
         .as_ref()
         .expect("running")
@@ -131,23 +142,22 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
         .program
         .clone();
     // Edit the Wander node's radius, as the inspector would.
-    let app = harness.state_mut();
-    let wander = app
+    let mut node = harness
+        .state()
         .document
-        .snarl_id(graph_runtime::NodeId(4))
-        .expect("wander node");
-    let node = &mut app
-        .document
-        .snarl
-        .get_node_mut(wander)
-        .expect("wander")
-        .node;
+        .node(graph_runtime::NodeId(4))
+        .expect("wander node")
+        .clone();
     assert!(matches!(node, Node::Wander { .. }));
     *node.number_mut(Slot::field("radius")).expect("radius") = Number::Literal(2.5);
+    harness
+        .state_mut()
+        .apply(Command::SetNode(graph_runtime::NodeId(4), node));
     harness.run_steps(3);
     let simulation = harness
         .state()
         .preview
+        .host
         .simulation
         .as_ref()
         .expect("still running");
@@ -166,6 +176,7 @@ fn pause_and_step_advance_exactly_one_tick() {
     let tick = harness
         .state()
         .preview
+        .host
         .simulation
         .as_ref()
         .expect("running")
@@ -175,6 +186,7 @@ fn pause_and_step_advance_exactly_one_tick() {
         harness
             .state()
             .preview
+            .host
             .simulation
             .as_ref()
             .expect("running")
@@ -188,6 +200,7 @@ fn pause_and_step_advance_exactly_one_tick() {
         harness
             .state()
             .preview
+            .host
             .simulation
             .as_ref()
             .expect("running")
@@ -200,6 +213,7 @@ fn pause_and_step_advance_exactly_one_tick() {
         harness
             .state()
             .preview
+            .host
             .simulation
             .as_ref()
             .expect("running")
@@ -212,12 +226,13 @@ fn pause_and_step_advance_exactly_one_tick() {
 fn the_cursor_target_follows_the_mouse() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let rect = harness.state().preview_rect().expect("viewport");
+    let rect = harness.state().preview.rect().expect("viewport");
     let at = rect.center() + egui::vec2(50.0, -30.0);
     harness.event(Event::PointerMoved(at));
     harness.run_steps(3);
     let preview = &harness.state().preview;
     let cursor = preview
+        .host
         .simulation
         .as_ref()
         .expect("running")
@@ -237,7 +252,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         .expect("maze preset");
     harness.state_mut().open_preset(maze);
     harness.run_steps(3);
-    harness.state_mut().preview.running = false;
+    harness.state_mut().preview.host.running = false;
     harness.get_by_label("Paint field").click();
     harness.run_steps(2);
     assert_eq!(harness.state().preview.tool, Tool::PaintField);
@@ -250,10 +265,10 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         strength: 1.0,
         softness: 0.0,
     };
-    let before = harness.state().preview.fields["to goal"].clone();
+    let before = harness.state().preview.document.fields["to goal"].clone();
 
     // One stroke: press, move right over several frames, release.
-    let rect = harness.state().preview_rect().expect("viewport");
+    let rect = harness.state().preview.rect().expect("viewport");
     let start = rect.center() + egui::vec2(-120.0, 40.0);
     harness.event(Event::PointerMoved(start));
     harness.event(Event::PointerButton {
@@ -279,7 +294,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
     harness.run_steps(3);
 
     let preview = &harness.state().preview;
-    let painted = preview.fields["to goal"].clone();
+    let painted = preview.document.fields["to goal"].clone();
     assert_ne!(painted, before, "the stroke painted");
     // Under the middle of the stroke the field now points along it (+x, to the right).
     let middle = preview.view.to_world(rect, start + egui::vec2(120.0, 0.0));
@@ -289,6 +304,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         painted.sample(middle)
     );
     let live = preview
+        .host
         .simulation
         .as_ref()
         .expect("running")
@@ -300,7 +316,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.fields["to goal"],
+        harness.state().preview.document.fields["to goal"],
         before,
         "one undo removes the whole stroke"
     );

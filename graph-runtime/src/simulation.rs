@@ -82,6 +82,10 @@ pub struct Simulation {
 
 impl Simulation {
     /// Builds the world, compiles every group's graph, binds names and spawns the agents.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "builds every group in order: bind, spawn, index"
+    )]
     pub fn new(assets: &SceneAssets) -> Result<Self, Vec<SceneError>> {
         let scene = &assets.scene;
         let origin = &assets.origin;

@@ -5,18 +5,18 @@
 use std::collections::BTreeMap;
 
 use egui::Pos2;
-use egui_snarl::NodeId as SnarlId;
 use graph_runtime::{EditorSection, Graph, Link, NodeId, Number};
 
-use super::document::{Document, add_node};
+use super::document::Document;
+use super::mirror::{add_node, next_id};
 
 /// The nodes `nodes` as a standalone graph file's text, or `None` when there is nothing to
 /// copy.
-pub fn copy(document: &Document, nodes: &[SnarlId]) -> Option<String> {
+pub fn copy(document: &Document, nodes: &[NodeId]) -> Option<String> {
     let mut fragment = Graph::default();
     let mut positions = BTreeMap::new();
-    for &snarl_id in nodes {
-        let info = document.snarl.get_node_info(snarl_id)?;
+    for &id in nodes {
+        let info = document.snarl.get_node_info(document.snarl_id(id)?)?;
         fragment
             .nodes
             .insert(info.value.id, info.value.node.clone());
@@ -55,7 +55,7 @@ pub fn copy(document: &Document, nodes: &[SnarlId]) -> Option<String> {
 
 /// Pastes graph RON text with its top-left node at `at`: every node gets a fresh id, links
 /// among the pasted nodes follow them. Returns the new nodes, or why the text is not a graph.
-pub fn paste(document: &mut Document, text: &str, at: Pos2) -> Result<Vec<SnarlId>, String> {
+pub fn paste(document: &mut Document, text: &str, at: Pos2) -> Result<Vec<NodeId>, String> {
     let fragment = Graph::from_ron(text, "clipboard").map_err(|e| e.to_string())?;
     let positions = fragment
         .editor
@@ -67,7 +67,7 @@ pub fn paste(document: &mut Document, text: &str, at: Pos2) -> Result<Vec<SnarlI
         .copied()
         .reduce(glam::Vec2::min)
         .unwrap_or(glam::Vec2::ZERO);
-    let first = super::document::next_id(&document.snarl).0;
+    let first = next_id(&document.snarl).0;
     let renumber: BTreeMap<NodeId, NodeId> = fragment
         .nodes
         .keys()
@@ -91,9 +91,7 @@ pub fn paste(document: &mut Document, text: &str, at: Pos2) -> Result<Vec<SnarlI
             at + egui::vec2(offset.x, offset.y),
         ));
     }
-    for &snarl_id in &added {
-        document.rebuild_wires(snarl_id);
-    }
+    super::mirror::rebuild_all_wires(&mut document.snarl);
     for (name, value) in fragment.parameters {
         document.parameters.entry(name).or_insert(value);
     }

@@ -1,33 +1,64 @@
-//! The open graph: a `Snarl` mirror of graph-runtime's [`Graph`] for the node widget, plus the
-//! graph-level data, the file it came from, undo history and the latest compile result.
+//! The open graph: the node widget's mirror of graph-runtime's [`Graph`], the graph-level
+//! data, the file it came from, its undo history and the latest compile result.
 //!
-//! The runtime graph is the truth on disk and for validation; the snarl holds the same nodes
-//! (each remembers its graph id) and draws their links as wires. Links live in the nodes, and
-//! wires are rebuilt from them, so the two never disagree.
+//! Every structural edit (add, remove, connect, replace a node) goes through a method here,
+//! so the node viewer, the side panel and tests follow the same rules.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use egui::Pos2;
-use egui_snarl::{InPinId, NodeId as SnarlId, OutPinId, Snarl};
+use egui_snarl::{NodeId as SnarlId, Snarl};
 use graph_runtime::{
-    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, VehicleSpec, compile,
+    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, PortType, Program, Slot,
+    VehicleSpec, compile,
 };
 
-/// Most undo steps kept.
-const HISTORY_LIMIT: usize = 200;
+use super::history::History;
+use super::inputs::{self, InputEdit};
+pub use super::mirror::EditorNode;
+use super::mirror::{self, rebuild_wires};
 
-/// Horizontal and vertical spacing of the automatic layout (editor units).
-const LAYOUT_SPACING: (f32, f32) = (260.0, 170.0);
-
-/// A node in the widget: its id in the graph file and its data.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EditorNode {
-    /// Id in the graph file.
-    pub id: NodeId,
-    /// The node itself.
-    pub node: Node,
+/// Why a wire was not made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The output's type is not what the input takes.
+    #[error(
+        "Cannot connect: {target_kind} {target} port `{slot}` takes a {accepts}, but {from_kind} {from} outputs a {found}."
+    )]
+    Mismatch {
+        /// The node fed.
+        target: NodeId,
+        /// Its kind's name.
+        target_kind: graph_runtime::NodeKind,
+        /// The input port.
+        slot: Slot,
+        /// What the port takes.
+        accepts: PortType,
+        /// The feeding node.
+        from: NodeId,
+        /// Its kind's name.
+        from_kind: graph_runtime::NodeKind,
+        /// What it outputs.
+        found: PortType,
+    },
+    /// A node named is not in the graph.
+    #[error("Cannot connect: there is no node {0}.")]
+    NoNode(NodeId),
+    /// The node has no input at that position.
+    #[error("Cannot connect: {kind} {node} has no input {number}.", number = input + 1)]
+    NoInput {
+        /// The node.
+        node: NodeId,
+        /// Its kind.
+        kind: graph_runtime::NodeKind,
+        /// The input's position (0-based).
+        input: usize,
+    },
+    /// The Output node has no output to take from.
+    #[error("Cannot connect: the Output node {0} has no output.")]
+    FromOutput(NodeId),
 }
 
 /// The open graph and everything the editor keeps about it.
@@ -44,14 +75,9 @@ pub struct Document {
     pub comments: Vec<Comment>,
     /// Where the graph is saved, if anywhere.
     pub path: Option<PathBuf>,
-    /// What the file on disk holds (dirty when the graph differs).
-    saved: Graph,
-    /// The state the undo history last recorded.
-    committed: Graph,
-    undo: Vec<Graph>,
-    redo: Vec<Graph>,
+    history: History<Graph>,
     /// The graph as last compiled (without layout) and the result.
-    compiled_graph: Graph,
+    compiled_graph: Option<Graph>,
     compiled: Result<Arc<Program>, Vec<CompileError>>,
     revision: u64,
 }
@@ -66,24 +92,19 @@ impl Document {
             vehicle: VehicleSpec::default(),
             comments: Vec::new(),
             path,
-            saved: Graph::default(),
-            committed: Graph::default(),
-            undo: Vec::new(),
-            redo: Vec::new(),
-            compiled_graph: Graph::default(),
+            history: History::new(Graph::default()),
+            compiled_graph: None,
             compiled: Err(Vec::new()),
             revision: 0,
         };
-        document.load(graph);
-        document.committed = document.to_graph();
-        document.saved = document.committed.clone();
+        document.show(graph);
+        document.history = History::new(document.to_graph());
         document.recompile();
         document
     }
 
-    /// Replaces the content with `graph` (history kept).
-    fn load(&mut self, graph: &Graph) {
-        self.snarl = Snarl::new();
+    /// Makes the live data show `graph` (history untouched); widget ids of kept nodes stay.
+    fn show(&mut self, graph: &Graph) {
         self.description.clone_from(&graph.description);
         self.parameters.clone_from(&graph.parameters);
         self.vehicle = graph.vehicle.clone();
@@ -92,26 +113,7 @@ impl Document {
             .as_ref()
             .map(|e| e.comments.clone())
             .unwrap_or_default();
-        let positions = graph
-            .editor
-            .as_ref()
-            .map(|e| e.positions.clone())
-            .unwrap_or_default();
-        let automatic = automatic_layout(graph);
-        for (id, node) in &graph.nodes {
-            let position = positions
-                .get(id)
-                .or_else(|| automatic.get(id))
-                .map_or(Pos2::ZERO, |p| Pos2::new(p.x, p.y));
-            self.snarl.insert_node(
-                position,
-                EditorNode {
-                    id: *id,
-                    node: node.clone(),
-                },
-            );
-        }
-        self.rebuild_all_wires();
+        mirror::sync(&mut self.snarl, graph);
     }
 
     /// The graph as it would be saved.
@@ -136,18 +138,19 @@ impl Document {
 
     /// Whether the graph differs from what was opened or last saved.
     pub fn is_dirty(&self) -> bool {
-        self.committed != self.saved
+        self.history.is_dirty()
     }
 
-    /// Marks the current state as what the file holds.
+    /// Marks the current state as what the file at `path` holds.
     pub fn mark_saved(&mut self, path: PathBuf) {
+        self.record();
         self.path = Some(path);
-        self.saved = self.committed.clone();
+        self.history.mark_saved();
     }
 
     /// Marks the document as differing from disk whatever it holds (recovered work).
     pub fn mark_unsaved(&mut self) {
-        self.saved = Graph::default();
+        self.history.mark_unsaved();
     }
 
     /// The file name for the title bar.
@@ -176,94 +179,105 @@ impl Document {
         }
     }
 
-    fn recompile(&mut self) {
-        let mut graph = self.committed.clone();
+    /// Compiles `graph` (layout aside) unless it is what was last compiled.
+    fn compile_if_changed(&mut self, mut graph: Graph) {
         graph.editor = None;
-        if graph != self.compiled_graph || self.compiled_graph.nodes.is_empty() {
+        if self.compiled_graph.as_ref() != Some(&graph) {
             self.compiled = compile(&graph).map(Arc::new);
-            self.compiled_graph = graph;
+            self.compiled_graph = Some(graph);
             self.revision += 1;
         }
+    }
+
+    fn recompile(&mut self) {
+        self.compile_if_changed(self.history.current().clone());
     }
 
     /// Records the current state as one undo step if it changed, and revalidates. Call when
-    /// no interaction is in progress, so a drag is one step.
-    pub fn commit(&mut self) -> bool {
-        let current = self.to_graph();
-        if current == self.committed {
-            return false;
+    /// no gesture is in progress, so a drag is one step.
+    pub fn record(&mut self) -> bool {
+        let recorded = self.history.record(&self.to_graph());
+        if recorded {
+            self.recompile();
         }
-        let previous = std::mem::replace(&mut self.committed, current);
-        self.undo.push(previous);
-        if self.undo.len() > HISTORY_LIMIT {
-            self.undo.remove(0);
-        }
-        self.redo.clear();
-        self.recompile();
-        true
+        recorded
     }
 
-    /// Revalidates the current (uncommitted) state without recording history, for live
-    /// feedback while a value is dragged.
+    /// Revalidates the current (unrecorded) state, for live feedback while a value is dragged.
     pub fn revalidate_live(&mut self) {
-        let mut graph = self.to_graph();
-        graph.editor = None;
-        if graph != self.compiled_graph {
-            self.compiled = compile(&graph).map(Arc::new);
-            self.compiled_graph = graph;
-            self.revision += 1;
-        }
+        self.compile_if_changed(self.to_graph());
     }
 
     /// Whether there is something to undo.
     pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
+        self.history.can_undo()
     }
 
     /// Whether there is something to redo.
     pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
+        self.history.can_redo()
     }
 
-    /// Steps back one change.
-    pub fn undo(&mut self) {
-        self.commit();
-        if let Some(previous) = self.undo.pop() {
-            let current = std::mem::replace(&mut self.committed, previous);
-            self.redo.push(current);
-            let graph = self.committed.clone();
-            self.load(&graph);
-            self.recompile();
-        }
+    /// Steps back one change; returns whether there was one.
+    pub fn undo(&mut self) -> bool {
+        self.record();
+        let Some(graph) = self.history.undo().cloned() else {
+            return false;
+        };
+        self.show(&graph);
+        self.recompile();
+        true
     }
 
-    /// Steps forward one undone change.
-    pub fn redo(&mut self) {
-        self.commit();
-        if let Some(next) = self.redo.pop() {
-            let current = std::mem::replace(&mut self.committed, next);
-            self.undo.push(current);
-            let graph = self.committed.clone();
-            self.load(&graph);
-            self.recompile();
-        }
+    /// Steps forward one undone change; returns whether there was one.
+    pub fn redo(&mut self) -> bool {
+        self.record();
+        let Some(graph) = self.history.redo().cloned() else {
+            return false;
+        };
+        self.show(&graph);
+        self.recompile();
+        true
     }
 
     /// The widget id of the node with graph id `id`.
     pub fn snarl_id(&self, id: NodeId) -> Option<SnarlId> {
-        snarl_id(&self.snarl, id)
+        mirror::snarl_id(&self.snarl, id)
     }
 
-    /// Adds `node` at `position`; returns its widget id.
-    pub fn add_node(&mut self, node: Node, position: Pos2) -> SnarlId {
-        add_node(&mut self.snarl, node, position)
+    /// Whether the graph has node `id`.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.snarl.nodes().any(|n| n.id == id)
+    }
+
+    /// The node with graph id `id`.
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.snarl.nodes().find(|n| n.id == id).map(|n| &n.node)
+    }
+
+    /// Adds `node` at `position` (graph space); returns its graph id.
+    pub fn add_node(&mut self, node: Node, position: Pos2) -> NodeId {
+        mirror::add_node(&mut self.snarl, node, position)
+    }
+
+    /// Replaces node `id`'s data (its links included) and redraws its wires.
+    pub fn set_node(&mut self, id: NodeId, node: Node) -> bool {
+        let Some(snarl_id) = self.snarl_id(id) else {
+            return false;
+        };
+        match self.snarl.get_node_mut(snarl_id) {
+            Some(data) if data.node != node => data.node = node,
+            _ => return false,
+        }
+        rebuild_wires(&mut self.snarl, snarl_id);
+        true
     }
 
     /// Removes nodes; links that pointed at them become unconnected.
-    pub fn remove_nodes(&mut self, nodes: &[SnarlId]) {
+    pub fn remove_nodes(&mut self, nodes: &[NodeId]) -> usize {
         let mut removed = BTreeSet::new();
-        for &snarl_id in nodes {
-            if self.snarl.get_node(snarl_id).is_some() {
+        for &id in nodes {
+            if let Some(snarl_id) = self.snarl_id(id) {
                 removed.insert(self.snarl.remove_node(snarl_id).id);
             }
         }
@@ -284,28 +298,85 @@ impl Document {
             })
             .collect();
         for snarl_id in affected {
-            self.rebuild_wires(snarl_id);
+            rebuild_wires(&mut self.snarl, snarl_id);
+        }
+        removed.len()
+    }
+
+    /// Connects the output of `from` into input `input` of `to`, if the types fit.
+    pub fn connect(&mut self, from: NodeId, to: NodeId, input: usize) -> Result<(), Refused> {
+        let source_kind = self.node(from).ok_or(Refused::NoNode(from))?.kind();
+        if matches!(source_kind, graph_runtime::NodeKind::Output) {
+            return Err(Refused::FromOutput(from));
+        }
+        let target = self.node(to).ok_or(Refused::NoNode(to))?;
+        let target_kind = target.kind();
+        let port = *target.inputs().get(input).ok_or(Refused::NoInput {
+            node: to,
+            kind: target_kind,
+            input,
+        })?;
+        let found = source_kind.output();
+        if found != port.accepts {
+            return Err(Refused::Mismatch {
+                target: to,
+                target_kind,
+                slot: port.slot,
+                accepts: port.accepts,
+                from,
+                from_kind: source_kind,
+                found,
+            });
+        }
+        self.set_link(to, port.slot, Link(Some(from)));
+        Ok(())
+    }
+
+    /// Leaves input `input` of `to` unconnected.
+    pub fn disconnect(&mut self, to: NodeId, input: usize) {
+        let slot = self
+            .node(to)
+            .and_then(|n| n.inputs().get(input).map(|p| p.slot));
+        if let Some(slot) = slot {
+            self.set_link(to, slot, Link::NONE);
         }
     }
 
-    /// Redraws the wires into `node` from its links.
-    pub fn rebuild_wires(&mut self, node: SnarlId) {
-        rebuild_wires(&mut self.snarl, node);
+    fn set_link(&mut self, to: NodeId, slot: Slot, link: Link) {
+        let Some(snarl_id) = self.snarl_id(to) else {
+            return;
+        };
+        if let Some(target) = self
+            .snarl
+            .get_node_mut(snarl_id)
+            .and_then(|n| n.node.input_mut(slot))
+        {
+            *target = link;
+        }
+        rebuild_wires(&mut self.snarl, snarl_id);
     }
 
-    fn rebuild_all_wires(&mut self) {
-        let ids: Vec<SnarlId> = self.snarl.node_ids().map(|(id, _)| id).collect();
-        for id in ids {
-            self.rebuild_wires(id);
+    /// Applies a list edit (add, remove, raise an input) to node `id`.
+    pub fn edit_inputs(&mut self, id: NodeId, edit: InputEdit) -> bool {
+        let Some(snarl_id) = self.snarl_id(id) else {
+            return false;
+        };
+        let changed = self
+            .snarl
+            .get_node_mut(snarl_id)
+            .is_some_and(|data| inputs::apply(&mut data.node, edit));
+        if changed {
+            rebuild_wires(&mut self.snarl, snarl_id);
         }
+        changed
     }
 
     /// Graph-space rectangle around the given nodes (all nodes when empty), with an allowance
     /// for node size.
-    pub fn bounds_of(&self, nodes: &[SnarlId]) -> Option<egui::Rect> {
+    pub fn bounds_of(&self, nodes: &[NodeId]) -> Option<egui::Rect> {
         let mut rect: Option<egui::Rect> = None;
-        for (id, position, _) in self.snarl.nodes_pos_ids() {
-            if !nodes.is_empty() && !nodes.contains(&id) {
+        for (position, data) in self.snarl.nodes_pos() {
+            if !nodes.is_empty() && !nodes.contains(&data.id) {
                 continue;
             }
             let node_rect = egui::Rect::from_min_size(position, egui::vec2(220.0, 140.0));
@@ -313,104 +384,4 @@ impl Document {
         }
         rect
     }
-}
-
-/// The widget id of the node with graph id `id`.
-pub fn snarl_id(snarl: &Snarl<EditorNode>, id: NodeId) -> Option<SnarlId> {
-    snarl
-        .node_ids()
-        .find(|(_, data)| data.id == id)
-        .map(|(snarl_id, _)| snarl_id)
-}
-
-/// The smallest graph id above every id in use.
-pub fn next_id(snarl: &Snarl<EditorNode>) -> NodeId {
-    NodeId(
-        snarl
-            .nodes()
-            .map(|n| n.id.0)
-            .max()
-            .map_or(1, |max| max.saturating_add(1)),
-    )
-}
-
-/// Adds `node` at `position` under a fresh graph id; returns its widget id.
-pub fn add_node(snarl: &mut Snarl<EditorNode>, node: Node, position: Pos2) -> SnarlId {
-    let id = next_id(snarl);
-    let snarl_id = snarl.insert_node(position, EditorNode { id, node });
-    rebuild_wires(snarl, snarl_id);
-    snarl_id
-}
-
-/// Redraws the wires into `node` from its links (links are the truth; wires mirror them).
-pub fn rebuild_wires(snarl: &mut Snarl<EditorNode>, node: SnarlId) {
-    let incoming: Vec<(OutPinId, InPinId)> =
-        snarl.wires().filter(|(_, to)| to.node == node).collect();
-    for (from, to) in incoming {
-        snarl.disconnect(from, to);
-    }
-    let Some(data) = snarl.get_node(node) else {
-        return;
-    };
-    let sources: Vec<(usize, NodeId)> = data
-        .node
-        .inputs()
-        .iter()
-        .enumerate()
-        .filter_map(|(input, port)| port.link.source().map(|source| (input, source)))
-        .collect();
-    for (input, source) in sources {
-        if let Some(from) = snarl_id(snarl, source) {
-            snarl.connect(
-                OutPinId {
-                    node: from,
-                    output: 0,
-                },
-                InPinId { node, input },
-            );
-        }
-    }
-}
-
-/// Columns by depth from the Output (inputs to the left), rows in id order: for graphs saved
-/// without a layout.
-fn automatic_layout(graph: &Graph) -> BTreeMap<NodeId, glam::Vec2> {
-    let mut depth: BTreeMap<NodeId, usize> = BTreeMap::new();
-    let roots: Vec<NodeId> = graph
-        .nodes
-        .iter()
-        .filter(|(_, node)| matches!(node, Node::Output { .. }))
-        .map(|(id, _)| *id)
-        .collect();
-    let mut frontier: Vec<(NodeId, usize)> = roots.into_iter().map(|id| (id, 0)).collect();
-    let limit = graph.nodes.len();
-    while let Some((id, d)) = frontier.pop() {
-        if d > limit || depth.get(&id).is_some_and(|&known| known >= d) {
-            continue;
-        }
-        depth.insert(id, d);
-        if let Some(node) = graph.nodes.get(&id) {
-            for port in node.inputs() {
-                if let Some(source) = port.link.source() {
-                    frontier.push((source, d + 1));
-                }
-            }
-        }
-    }
-    let deepest = depth.values().copied().max().unwrap_or(0);
-    let mut rows: BTreeMap<usize, usize> = BTreeMap::new();
-    graph
-        .nodes
-        .keys()
-        .map(|id| {
-            let column = depth.get(id).map_or(deepest + 1, |d| deepest - d);
-            let row = rows.entry(column).or_insert(0);
-            let position = glam::Vec2::new(
-                column as f32 * LAYOUT_SPACING.0,
-                *row as f32 * LAYOUT_SPACING.1,
-            );
-            *row += 1;
-            (*id, position)
-        })
-        .collect()
 }

@@ -322,34 +322,7 @@ fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
                 changed |= name(ui, "field-name", field, &names.flow_fields);
             });
         }
-        Node::Containment { bounds, .. } => {
-            let mut own = matches!(bounds, Region::Rect(..));
-            if ui
-                .checkbox(&mut own, "own rectangle")
-                .on_hover_text("Off: the world's bounds")
-                .changed()
-            {
-                *bounds = if own {
-                    Region::Rect((-10.0).into(), (-10.0).into(), 10.0.into(), 10.0.into())
-                } else {
-                    Region::World
-                };
-                changed = true;
-            }
-            if let Region::Rect(min_x, min_y, max_x, max_y) = bounds {
-                for (slot, value) in [
-                    ("min_x", min_x),
-                    ("min_y", min_y),
-                    ("max_x", max_x),
-                    ("max_y", max_y),
-                ] {
-                    ui.horizontal(|ui| {
-                        ui.label(slot);
-                        changed |= number(ui, Slot::field(slot), value, Constraint::Finite, names);
-                    });
-                }
-            }
-        }
+        Node::Containment { bounds, .. } => changed |= containment_bounds(ui, bounds, names),
         Node::Flee { panic_distance, .. } | Node::Evasion { panic_distance, .. } => {
             let mut limited = panic_distance.is_some();
             if ui
@@ -381,6 +354,38 @@ fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
     changed
 }
 
+/// The rectangle a Containment keeps agents in: the world's bounds or its own.
+fn containment_bounds(ui: &mut Ui, bounds: &mut Region, names: &Names) -> bool {
+    let mut changed = false;
+    let mut own = matches!(bounds, Region::Rect(..));
+    if ui
+        .checkbox(&mut own, "own rectangle")
+        .on_hover_text("Off: the world's bounds")
+        .changed()
+    {
+        *bounds = if own {
+            Region::Rect((-10.0).into(), (-10.0).into(), 10.0.into(), 10.0.into())
+        } else {
+            Region::World
+        };
+        changed = true;
+    }
+    if let Region::Rect(min_x, min_y, max_x, max_y) = bounds {
+        for (slot, value) in [
+            ("min_x", min_x),
+            ("min_y", min_y),
+            ("max_x", max_x),
+            ("max_y", max_y),
+        ] {
+            ui.horizontal(|ui| {
+                ui.label(slot);
+                changed |= number(ui, Slot::field(slot), value, Constraint::Finite, names);
+            });
+        }
+    }
+    changed
+}
+
 fn comparison_symbol(test: Comparison) -> &'static str {
     match test {
         Comparison::Less => "sensor <",
@@ -388,4 +393,19 @@ fn comparison_symbol(test: Comparison) -> &'static str {
         Comparison::Greater => "sensor >",
         Comparison::GreaterOrEqual => "sensor ≥",
     }
+}
+
+/// The weight (Blend) or probability (Dither) that goes with input `index`, with its range.
+pub fn list_weight(node: &Node, index: usize) -> Option<(Slot, Constraint)> {
+    let slot = match node {
+        Node::Blend { .. } => Slot::item("weight", index),
+        Node::Dither { .. } => Slot::item("probability", index),
+        _ => return None,
+    };
+    let constraint = node
+        .numbers()
+        .iter()
+        .find(|f| f.slot == slot)
+        .map_or(Constraint::Finite, |f| f.constraint);
+    Some((slot, constraint))
 }

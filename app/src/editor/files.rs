@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use graph_runtime::{FlowFieldSource, Graph, Scene};
+use graph_runtime::{Graph, Scene};
 use serde::{Deserialize, Serialize};
 
 use super::document::Document;
-use super::preview::Preview;
+use super::preview::SceneDocument;
 
 /// Key of the settings in eframe's storage.
 pub const SETTINGS_KEY: &str = "steergraph-settings";
@@ -161,10 +161,17 @@ impl Autosave {
     }
 
     /// Writes the document and the scene when they have unsaved changes and the interval has
-    /// passed. Returns an error message when writing failed.
-    pub fn tick(&mut self, now: f64, document: &Document, preview: &Preview) -> Option<String> {
-        if !(document.is_dirty() || preview.is_dirty()) || now - self.last_write < AUTOSAVE_SECONDS
-        {
+    /// passed; removes the autosave of one that has none any more (it was undone back to what
+    /// the file holds), so a crash never brings back a stale state. Returns an error message
+    /// when writing failed.
+    pub fn tick(&mut self, now: f64, document: &Document, scene: &SceneDocument) -> Option<String> {
+        if !document.is_dirty() && !self.graph.last_text.is_empty() {
+            self.clear();
+        }
+        if !scene.is_dirty() && !self.scene.last_text.is_empty() {
+            self.clear_scene();
+        }
+        if !(document.is_dirty() || scene.is_dirty()) || now - self.last_write < AUTOSAVE_SECONDS {
             return None;
         }
         self.last_write = now;
@@ -173,8 +180,8 @@ impl Autosave {
         } else {
             None
         };
-        let scene = if preview.is_dirty() {
-            self.write_scene(preview).err()
+        let scene = if scene.is_dirty() {
+            self.write_scene(scene).err()
         } else {
             None
         };
@@ -193,19 +200,16 @@ impl Autosave {
     }
 
     /// Writes the preview's scene now, with its working flow fields inline.
-    pub fn write_scene(&mut self, preview: &Preview) -> Result<(), String> {
-        let mut scene = preview.scene.clone();
-        for (name, field) in &preview.fields {
-            scene
-                .flow_fields
-                .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
-        }
-        let text = scene.to_ron().map_err(|e| e.to_string())?;
+    pub fn write_scene(&mut self, scene: &SceneDocument) -> Result<(), String> {
+        let text = scene
+            .with_fields_inline()
+            .to_ron()
+            .map_err(|e| e.to_string())?;
         Self::write_entry(
             self.directory.as_deref(),
             &mut self.scene,
             text,
-            preview.scene_path.as_deref(),
+            scene.path.as_deref(),
         )
     }
 

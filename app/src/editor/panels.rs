@@ -1,24 +1,17 @@
-//! The side panel (inspector of the selected node, graph parameters, vehicle, comments) and
-//! the problems list.
+//! The side panel's parts (inspector of the selected node, graph parameters, vehicle,
+//! comments) and the problems list. Each edits a copy and returns a [`Command`].
 
 use std::collections::BTreeMap;
 
 use egui::{Color32, Ui};
-use graph_runtime::{Comment, CompileError, Constraint, Node, NodeId, Number, Slot};
+use graph_runtime::{Comment, CompileError, Constraint, NodeId, Number, Slot, VehicleSpec};
 
+use super::command::Command;
 use super::document::Document;
 use super::fields::{self, Names};
 use super::inputs::{InputEdit, has_input_list};
 use super::search::spaced;
-
-/// What the side panel asks the editor to do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PanelAction {
-    /// Apply a list edit to the inspected node.
-    EditInputs(NodeId, InputEdit),
-    /// Frame this node on the canvas.
-    Frame(NodeId),
-}
+use super::selection::Selection;
 
 /// Problems grouped by the node they are about.
 pub fn errors_by_node(problems: &[CompileError]) -> BTreeMap<NodeId, Vec<String>> {
@@ -40,105 +33,130 @@ pub fn errors_by_node(problems: &[CompileError]) -> BTreeMap<NodeId, Vec<String>
     by_node
 }
 
-/// The inspector: every field of the inspected node, with units and ranges.
+/// The inspector: every field of the selection's primary node, with units and ranges.
 pub fn inspector(
     ui: &mut Ui,
-    document: &mut Document,
-    inspected: Option<NodeId>,
+    document: &Document,
+    selection: &Selection,
     names: &Names,
-    actions: &mut Vec<PanelAction>,
-) -> bool {
-    let mut changed = false;
-    let Some(id) = inspected else {
-        ui.weak("Click a node to edit it here.");
-        return false;
+    commands: &mut Vec<Command>,
+) {
+    let Some(id) = selection.primary() else {
+        ui.weak("Click a node's title to edit it here.");
+        return;
     };
-    let Some(snarl_id) = document.snarl_id(id) else {
-        ui.weak("The inspected node was deleted.");
-        return false;
-    };
-    let errors = errors_by_node(document.problems());
-    let Some(data) = document.snarl.get_node_mut(snarl_id) else {
-        return false;
+    let Some(node) = document.node(id) else {
+        return;
     };
     ui.horizontal(|ui| {
-        ui.heading(format!("{} {}", spaced(data.node.kind().name()), id));
+        ui.heading(format!("{} {}", spaced(node.kind().name()), id));
         if ui.small_button("Frame").clicked() {
-            actions.push(PanelAction::Frame(id));
+            commands.push(Command::Frame(vec![id]));
         }
     });
-    ui.label(data.node.kind().description());
-    for message in errors.get(&id).into_iter().flatten() {
+    if selection.len() > 1 {
+        let others = super::plural(selection.len() - 1, "more node");
+        ui.weak(format!("{others} selected"));
+    }
+    ui.label(node.kind().description());
+    for message in errors_by_node(document.problems())
+        .get(&id)
+        .into_iter()
+        .flatten()
+    {
         ui.colored_label(Color32::from_rgb(230, 80, 80), message);
     }
     ui.separator();
+    let mut edited = node.clone();
+    let mut changed = false;
     ui.push_id(("inspector", id.0), |ui| {
-        changed |= fields::node_fields(ui, &mut data.node, names);
-        if has_input_list(&data.node) {
+        changed |= fields::node_fields(ui, &mut edited, names);
+        if has_input_list(&edited) {
             ui.separator();
             ui.label("Inputs (first = highest priority)");
-            let ports = data.node.inputs();
-            for port in ports {
-                let Some(index) = port.slot.index else {
-                    continue;
-                };
-                ui.horizontal(|ui| {
-                    let source = port
-                        .link
-                        .source()
-                        .map_or_else(|| "not connected".to_owned(), |s| s.to_string());
-                    ui.label(format!("{}: {source}", index + 1));
-                    let weight = match data.node {
-                        Node::Blend { .. } => {
-                            Some((Slot::item("weight", index), Constraint::Finite))
-                        }
-                        Node::Dither { .. } => {
-                            Some((Slot::item("probability", index), Constraint::Probability))
-                        }
-                        _ => None,
-                    };
-                    if let Some((slot, constraint)) = weight
-                        && let Some(number) = data.node.number_mut(slot)
-                    {
-                        changed |= fields::number(ui, slot, number, constraint, names);
-                    }
-                    if index > 0 && ui.small_button("⬆").clicked() {
-                        actions.push(PanelAction::EditInputs(id, InputEdit::MoveUp(index)));
-                    }
-                    if ui.small_button("×").clicked() {
-                        actions.push(PanelAction::EditInputs(id, InputEdit::Remove(index)));
-                    }
-                });
-            }
-            if ui.button("+ input").clicked() {
-                actions.push(PanelAction::EditInputs(id, InputEdit::Add));
-            }
+            changed |= input_list(ui, id, &mut edited, names, commands);
         }
     });
+    if changed {
+        commands.push(Command::SetNode(id, edited));
+    }
+}
+
+fn input_list(
+    ui: &mut Ui,
+    id: NodeId,
+    node: &mut graph_runtime::Node,
+    names: &Names,
+    commands: &mut Vec<Command>,
+) -> bool {
+    let mut changed = false;
+    for port in node.inputs() {
+        let Some(index) = port.slot.index else {
+            continue;
+        };
+        ui.horizontal(|ui| {
+            let source = port
+                .link
+                .source()
+                .map_or_else(|| "not connected".to_owned(), |s| s.to_string());
+            ui.label(format!("{}: {source}", index + 1));
+            if let Some((slot, constraint)) = fields::list_weight(node, index)
+                && let Some(number) = node.number_mut(slot)
+            {
+                changed |= fields::number(ui, slot, number, constraint, names);
+            }
+            if index > 0
+                && ui
+                    .small_button("⏶")
+                    .on_hover_text("Raise priority")
+                    .clicked()
+            {
+                commands.push(Command::EditInputs(id, InputEdit::MoveUp(index)));
+            }
+            if ui.small_button("×").on_hover_text("Remove").clicked() {
+                commands.push(Command::EditInputs(id, InputEdit::Remove(index)));
+            }
+        });
+    }
+    if ui.button("+ input").clicked() {
+        commands.push(Command::EditInputs(id, InputEdit::Add));
+    }
     changed
 }
 
 /// The graph parameters: declare, rename, set defaults, remove.
-pub fn parameters(ui: &mut Ui, document: &mut Document, new_name: &mut String) -> bool {
-    let mut changed = false;
-    let mut rename: Option<(String, String)> = None;
-    let mut remove: Option<String> = None;
-    for (name, value) in &mut document.parameters {
+pub fn parameters(
+    ui: &mut Ui,
+    parameters: &BTreeMap<String, f32>,
+    new_name: &mut String,
+) -> Option<Command> {
+    let mut command = None;
+    for (name, value) in parameters {
         ui.horizontal(|ui| {
             let mut edited = name.clone();
             let field = ui
                 .add(egui::TextEdit::singleline(&mut edited).desired_width(130.0))
                 .on_hover_text("Rename: every field using it follows");
-            if field.lost_focus() && edited != *name && !edited.trim().is_empty() {
-                rename = Some((name.clone(), edited.trim().to_owned()));
+            let edited = edited.trim();
+            if field.lost_focus() && edited != name && !edited.is_empty() {
+                command = Some(Command::RenameParameter {
+                    old: name.clone(),
+                    new: edited.to_owned(),
+                });
             }
-            changed |= ui.add(egui::DragValue::new(value).speed(0.05)).changed();
+            let mut value = *value;
+            if ui
+                .add(egui::DragValue::new(&mut value).speed(0.05))
+                .changed()
+            {
+                command = Some(Command::SetParameter(name.clone(), Some(value)));
+            }
             if ui
                 .small_button("×")
                 .on_hover_text("Remove (fields using it will be flagged)")
                 .clicked()
             {
-                remove = Some(name.clone());
+                command = Some(Command::SetParameter(name.clone(), None));
             }
         });
     }
@@ -148,41 +166,36 @@ pub fn parameters(ui: &mut Ui, document: &mut Document, new_name: &mut String) -
                 .hint_text("new parameter")
                 .desired_width(110.0),
         );
-        let valid =
-            !new_name.trim().is_empty() && !document.parameters.contains_key(new_name.trim());
+        let name = new_name.trim().to_owned();
+        let valid = !name.is_empty() && !parameters.contains_key(&name);
         if ui.add_enabled(valid, egui::Button::new("Add")).clicked() {
-            document.parameters.insert(new_name.trim().to_owned(), 1.0);
+            command = Some(Command::SetParameter(name, Some(1.0)));
             new_name.clear();
-            changed = true;
         }
     });
-    if let Some((old, new)) = rename
-        && !document.parameters.contains_key(&new)
-    {
-        if let Some(value) = document.parameters.remove(&old) {
-            document.parameters.insert(new.clone(), value);
-        }
-        rename_references(document, &old, &new);
-        changed = true;
-    }
-    if let Some(name) = remove {
-        document.parameters.remove(&name);
-        changed = true;
-    }
-    changed
+    command
 }
 
-fn rename_references(document: &mut Document, old: &str, new: &str) {
+/// Renames parameter `old` to `new` in `document`, with every number that uses it.
+pub fn rename_parameter(document: &mut Document, old: &str, new: &str) -> bool {
+    if document.parameters.contains_key(new) {
+        return false;
+    }
+    let Some(value) = document.parameters.remove(old) else {
+        return false;
+    };
+    document.parameters.insert(new.to_owned(), value);
     let rename = |number: &mut Number| {
         if matches!(number, Number::Parameter(name) if name == old) {
             *number = Number::Parameter(new.to_owned());
         }
     };
+    let vehicle = &mut document.vehicle;
     for number in [
-        &mut document.vehicle.mass,
-        &mut document.vehicle.max_force,
-        &mut document.vehicle.max_speed,
-        &mut document.vehicle.radius,
+        &mut vehicle.mass,
+        &mut vehicle.max_force,
+        &mut vehicle.max_speed,
+        &mut vehicle.radius,
     ] {
         rename(number);
     }
@@ -194,52 +207,61 @@ fn rename_references(document: &mut Document, old: &str, new: &str) {
             }
         }
     }
+    true
 }
 
 /// The vehicle limits the graph is tuned for.
-pub fn vehicle(ui: &mut Ui, document: &mut Document, names: &Names) -> bool {
+pub fn vehicle(ui: &mut Ui, vehicle: &VehicleSpec, names: &Names) -> Option<Command> {
+    let mut edited = vehicle.clone();
     let mut changed = false;
-    let vehicle = &mut document.vehicle;
     egui::Grid::new("vehicle").num_columns(2).show(ui, |ui| {
-        for (label, slot, number, constraint) in [
-            (
-                "mass",
-                Slot::field("mass"),
-                &mut vehicle.mass,
-                Constraint::Positive,
-            ),
+        for (label, field, number, constraint) in [
+            ("mass", "mass", &mut edited.mass, Constraint::Positive),
             (
                 "max force",
-                Slot::field("max_force"),
-                &mut vehicle.max_force,
+                "max_force",
+                &mut edited.max_force,
                 Constraint::NonNegative,
             ),
             (
                 "max speed",
-                Slot::field("max_speed"),
-                &mut vehicle.max_speed,
+                "max_speed",
+                &mut edited.max_speed,
                 Constraint::NonNegative,
             ),
             (
                 "radius",
-                Slot::field("radius"),
-                &mut vehicle.radius,
+                "radius",
+                &mut edited.radius,
                 Constraint::NonNegative,
             ),
         ] {
             ui.label(label);
-            changed |= fields::number(ui, slot, number, constraint, names);
+            changed |= fields::number(ui, Slot::field(field), number, constraint, names);
             ui.end_row();
         }
     });
-    changed
+    changed.then_some(Command::SetVehicle(edited))
 }
 
-/// Comment frames: edit their text, remove them.
-pub fn comments(ui: &mut Ui, comments: &mut Vec<Comment>) -> bool {
+/// The description and the comment frames: edit their text, remove them.
+pub fn description_and_comments(
+    ui: &mut Ui,
+    description: &str,
+    comments: &[Comment],
+) -> Option<Command> {
+    let mut text = description.to_owned();
+    let mut command = None;
+    if ui
+        .add(egui::TextEdit::multiline(&mut text).desired_rows(2))
+        .changed()
+    {
+        command = Some(Command::SetDescription(text));
+    }
+    let mut edited = comments.to_vec();
     let mut changed = false;
     let mut remove = None;
-    for (index, comment) in comments.iter_mut().enumerate() {
+    for (index, comment) in edited.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             changed |= ui
                 .add(egui::TextEdit::singleline(&mut comment.text).desired_width(180.0))
@@ -250,13 +272,16 @@ pub fn comments(ui: &mut Ui, comments: &mut Vec<Comment>) -> bool {
         });
     }
     if let Some(index) = remove {
-        comments.remove(index);
+        edited.remove(index);
         changed = true;
     }
-    if comments.is_empty() {
+    if edited.is_empty() {
         ui.weak("Select nodes, then Edit > Comment around selection.");
     }
-    changed
+    if changed {
+        command = Some(Command::SetComments(edited));
+    }
+    command
 }
 
 /// The problems list; returns the node of a clicked problem.

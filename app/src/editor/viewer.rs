@@ -5,13 +5,19 @@ use std::collections::BTreeMap;
 
 use egui::{Color32, Pos2, Stroke, Ui, emath::TSTransform};
 use egui_snarl::ui::{AnyPins, PinInfo, PinShape, SnarlViewer};
-use egui_snarl::{InPin, InPinId, NodeId as SnarlId, OutPin, OutPinId, Snarl};
-use graph_runtime::{Link, Node, NodeId, NodeKind, PortType, Slot};
+use egui_snarl::{InPin, InPinId, NodeId as SnarlId, OutPin, Snarl};
+use graph_runtime::{Node, NodeId, NodeKind, PortType, Slot};
 
-use super::document::{EditorNode, add_node, rebuild_wires};
+use super::canvas::ViewChange;
+use super::command::{Command, Wire};
+use super::document::EditorNode;
 use super::fields::{self, Names};
 use super::inputs::{InputEdit, has_input_list};
 use super::search::{Fit, NodeSearch, spaced};
+use super::selection::Selection;
+
+/// The outline of selected nodes.
+pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
 
 /// The color of wires and pins carrying `port`.
 pub fn port_color(port: PortType) -> Color32 {
@@ -34,37 +40,21 @@ fn pin(port: PortType) -> PinInfo {
         .with_wire_color(port_color(port))
 }
 
-/// Something the viewer asks the editor to do after the frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeAction {
-    /// Delete this node.
-    Delete(SnarlId),
-    /// Duplicate this node.
-    Duplicate(SnarlId),
-    /// Show this node in the side panel.
-    Inspect(NodeId),
-}
-
-/// The viewer, borrowing what it needs from the editor for one frame.
+/// The viewer, borrowing what it needs from the editor for one frame. It changes nothing
+/// itself: every edit becomes a [`Command`].
 pub struct GraphViewer<'a> {
     /// Names for the pickers.
     pub names: &'a Names,
     /// Problems by node.
     pub errors: &'a BTreeMap<NodeId, Vec<String>>,
-    /// The node shown in the side panel.
-    pub inspected: Option<NodeId>,
-    /// A message for the status bar (a refused connection, say).
-    pub message: &'a mut Option<String>,
+    /// The editor's selection (drawn with a yellow outline).
+    pub selection: &'a Selection,
+    /// What the user asked for this frame.
+    pub commands: &'a mut Vec<Command>,
     /// The search shown in the menus.
     pub search: &'a mut NodeSearch,
-    /// List edits to apply after the frame.
-    pub input_edits: &'a mut Vec<(SnarlId, InputEdit)>,
-    /// Node actions to apply after the frame.
-    pub actions: &'a mut Vec<NodeAction>,
-    /// A graph-space rectangle to frame, and the widget's screen rectangle.
-    pub frame: Option<(egui::Rect, egui::Rect)>,
-    /// Whether anything was edited this frame.
-    pub changed: bool,
+    /// Framing and wheel zoom to apply to the canvas transform.
+    pub view: &'a mut ViewChange,
     /// The canvas transform (graph to screen) used this frame.
     pub transform: Option<TSTransform>,
     /// The selected preview agent's evaluation: live values on the nodes.
@@ -72,118 +62,65 @@ pub struct GraphViewer<'a> {
 }
 
 impl GraphViewer<'_> {
-    /// The canvas transform seen this frame.
-    pub fn take_transform(&mut self) -> Option<TSTransform> {
-        self.transform.take()
-    }
-
-    /// Connects the output of `from` into input `input` of `to` (the rule of a dragged wire).
-    pub fn try_connect_pins(
-        &mut self,
-        from: SnarlId,
-        to: SnarlId,
-        input: usize,
-        snarl: &mut Snarl<EditorNode>,
-    ) -> bool {
-        self.try_connect(
-            OutPinId {
-                node: from,
-                output: 0,
-            },
-            InPinId { node: to, input },
-            snarl,
-        )
-    }
-
-    fn port(snarl: &Snarl<EditorNode>, pin: InPinId) -> Option<(Slot, PortType, Link)> {
+    fn port(snarl: &Snarl<EditorNode>, pin: InPinId) -> Option<(Slot, PortType)> {
         let node = snarl.get_node(pin.node)?;
         let port = *node.node.inputs().get(pin.input)?;
-        Some((port.slot, port.accepts, port.link))
+        Some((port.slot, port.accepts))
     }
 
-    /// Connects `from` into `to` if the types fit; otherwise says why not.
-    fn try_connect(&mut self, from: OutPinId, to: InPinId, snarl: &mut Snarl<EditorNode>) -> bool {
-        let Some(source) = snarl.get_node(from.node) else {
-            return false;
-        };
-        let (source_id, source_kind) = (source.id, source.node.kind());
-        let Some((slot, accepts, _)) = Self::port(snarl, to) else {
-            return false;
-        };
-        let found = source_kind.output();
-        if found != accepts {
-            let target = snarl.get_node(to.node).map(|n| (n.node.kind(), n.id));
-            *self.message = Some(match target {
-                Some((kind, id)) => format!(
-                    "Cannot connect: {kind} {id} port `{slot}` takes a {accepts}, but {source_kind} {source_id} outputs a {found}."
-                ),
-                None => format!("Cannot connect: the port takes a {accepts}, not a {found}."),
+    fn id(snarl: &Snarl<EditorNode>, node: SnarlId) -> Option<NodeId> {
+        snarl.get_node(node).map(|n| n.id)
+    }
+
+    fn disconnect(&mut self, to: InPinId, snarl: &Snarl<EditorNode>) {
+        if let Some(to_id) = Self::id(snarl, to.node) {
+            self.commands.push(Command::Disconnect {
+                to: to_id,
+                input: to.input,
             });
-            return false;
         }
-        if let Some(link) = snarl
-            .get_node_mut(to.node)
-            .and_then(|n| n.node.input_mut(slot))
-        {
-            *link = Link(Some(source_id));
-        }
-        rebuild_wires(snarl, to.node);
-        self.changed = true;
-        true
     }
 
-    fn unlink(&mut self, to: InPinId, snarl: &mut Snarl<EditorNode>) {
-        if let Some((slot, _, _)) = Self::port(snarl, to)
-            && let Some(link) = snarl
-                .get_node_mut(to.node)
-                .and_then(|n| n.node.input_mut(slot))
-        {
-            *link = Link::NONE;
-        }
-        rebuild_wires(snarl, to.node);
-        self.changed = true;
-    }
-
-    /// Adds a node of `kind` at `position` and, for a dropped wire, connects it.
+    /// Adds a node of `kind` at `position`, wired to a dropped wire if any.
     fn add(
         &mut self,
         kind: NodeKind,
-        position: Pos2,
-        wire: Option<&AnyPins<'_>>,
-        snarl: &mut Snarl<EditorNode>,
+        at: Pos2,
+        pins: Option<&AnyPins<'_>>,
+        snarl: &Snarl<EditorNode>,
     ) {
-        let new = add_node(snarl, kind.instantiate(), position);
-        self.changed = true;
-        match wire {
-            Some(AnyPins::Out(outputs)) => {
-                for &from in *outputs {
-                    let source_type = snarl.get_node(from.node).map(|n| n.node.kind().output());
-                    let input = snarl.get_node(new).and_then(|n| {
-                        n.node
-                            .inputs()
-                            .iter()
-                            .position(|p| Some(p.accepts) == source_type)
-                    });
-                    if let Some(input) = input {
-                        self.try_connect(from, InPinId { node: new, input }, snarl);
-                    }
-                }
-            }
-            Some(AnyPins::In(inputs)) => {
-                for &to in *inputs {
-                    self.try_connect(
-                        OutPinId {
-                            node: new,
-                            output: 0,
-                        },
-                        to,
-                        snarl,
-                    );
-                }
-            }
-            None => {}
-        }
+        let wire = match pins {
+            Some(AnyPins::Out(outputs)) => outputs
+                .first()
+                .and_then(|o| Self::id(snarl, o.node))
+                .map(Wire::FromOutput),
+            Some(AnyPins::In(inputs)) => inputs
+                .first()
+                .and_then(|i| Self::id(snarl, i.node).map(|id| Wire::IntoInput(id, i.input))),
+            None => None,
+        };
+        self.commands.push(Command::AddNode { kind, at, wire });
         *self.search = NodeSearch::default();
+    }
+
+    /// Edits a copy of a node's fields; a change becomes a `SetNode` command.
+    fn edit_node(
+        &mut self,
+        ui: &mut Ui,
+        id: NodeId,
+        node: &Node,
+        edit: impl FnOnce(&mut Ui, &mut Node) -> bool,
+    ) {
+        let mut copy = node.clone();
+        if edit(ui, &mut copy) {
+            self.commands.push(Command::SetNode(id, copy));
+            if self.selection.primary() != Some(id) {
+                self.commands.push(Command::Select {
+                    nodes: vec![id],
+                    add: false,
+                });
+            }
+        }
     }
 }
 
@@ -200,13 +137,13 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         _outputs: &[OutPin],
         snarl: &Snarl<EditorNode>,
     ) -> egui::Frame {
-        let Some(data) = snarl.get_node(node) else {
+        let Some(id) = Self::id(snarl, node) else {
             return default;
         };
-        if self.errors.contains_key(&data.id) {
+        if self.selection.contains(id) {
+            default.stroke(Stroke::new(2.5, SELECTED))
+        } else if self.errors.contains_key(&id) {
             default.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
-        } else if self.inspected == Some(data.id) {
-            default.stroke(Stroke::new(2.0, Color32::from_rgb(240, 210, 90)))
         } else {
             default
         }
@@ -225,17 +162,16 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         };
         let (id, kind) = (data.id, data.node.kind());
         let title = self.title(data);
-        // Snarl selects only with Shift+click; a plain click on the title selects the node
-        // for the side panel, as designers expect.
         let response = ui
             .horizontal(|ui| {
                 if self.live.is_some() {
-                    ui.colored_label(super::preview::node_color(id), "●")
+                    ui.colored_label(super::preview::node_color(id), "◆")
                         .on_hover_text("This node's color in the preview's guides");
                 }
                 let response = ui
                     .add(
                         egui::Label::new(egui::RichText::new(title).strong())
+                            .selectable(false)
                             .sense(egui::Sense::click()),
                     )
                     .on_hover_text(kind.description());
@@ -246,7 +182,11 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             })
             .inner;
         if response.clicked() {
-            self.actions.push(NodeAction::Inspect(id));
+            let add = ui.input(|i| i.modifiers.shift);
+            self.commands.push(Command::Select {
+                nodes: vec![id],
+                add,
+            });
         }
     }
 
@@ -264,55 +204,41 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
-        let Some((slot, accepts, _)) = Self::port(snarl, pin.id) else {
+        let Some((slot, accepts)) = Self::port(snarl, pin.id) else {
             return pin_for(PortType::Steering);
         };
-        let names = self.names;
-        let Some(data) = snarl.get_node_mut(pin.id.node) else {
+        let Some(data) = snarl.get_node(pin.id.node) else {
             return pin_for(accepts);
         };
-        let list = has_input_list(&data.node);
-        match slot.index {
-            Some(index) => {
-                ui.label(format!("{}", index + 1));
-                let weight_slot = match data.node {
-                    Node::Blend { .. } => Some(Slot::item("weight", index)),
-                    Node::Dither { .. } => Some(Slot::item("probability", index)),
-                    _ => None,
-                };
-                if let Some(weight_slot) = weight_slot {
-                    let constraint = data
-                        .node
-                        .numbers()
-                        .iter()
-                        .find(|f| f.slot == weight_slot)
-                        .map_or(graph_runtime::Constraint::Finite, |f| f.constraint);
-                    if let Some(number) = data.node.number_mut(weight_slot) {
-                        self.changed |= fields::number(ui, weight_slot, number, constraint, names);
-                    }
-                }
-                if list {
-                    if index > 0
-                        && ui
-                            .small_button("⬆")
-                            .on_hover_text("Raise priority")
-                            .clicked()
-                    {
-                        self.input_edits
-                            .push((pin.id.node, InputEdit::MoveUp(index)));
-                    }
-                    if ui
-                        .small_button("×")
-                        .on_hover_text("Remove this input")
-                        .clicked()
-                    {
-                        self.input_edits
-                            .push((pin.id.node, InputEdit::Remove(index)));
-                    }
-                }
+        let Some(index) = slot.index else {
+            ui.label(slot.name);
+            return pin_for(accepts);
+        };
+        let (id, names) = (data.id, self.names);
+        ui.label(format!("{}", index + 1));
+        if let Some((weight, constraint)) = fields::list_weight(&data.node, index) {
+            self.edit_node(ui, id, &data.node, |ui, node| {
+                node.number_mut(weight)
+                    .is_some_and(|number| fields::number(ui, weight, number, constraint, names))
+            });
+        }
+        if has_input_list(&data.node) {
+            if index > 0
+                && ui
+                    .small_button("⏶")
+                    .on_hover_text("Raise priority")
+                    .clicked()
+            {
+                self.commands
+                    .push(Command::EditInputs(id, InputEdit::MoveUp(index)));
             }
-            None => {
-                ui.label(slot.name);
+            if ui
+                .small_button("×")
+                .on_hover_text("Remove this input")
+                .clicked()
+            {
+                self.commands
+                    .push(Command::EditInputs(id, InputEdit::Remove(index)));
             }
         }
         pin_for(accepts)
@@ -343,19 +269,17 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) {
-        let names = self.names;
-        let Some(data) = snarl.get_node_mut(node) else {
+        let Some(data) = snarl.get_node(node) else {
             return;
         };
-        let id = data.id;
-        ui.push_id(data.id.0, |ui| {
+        let (id, names) = (data.id, self.names);
+        ui.push_id(id.0, |ui| {
             ui.set_max_width(260.0);
-            if fields::node_fields(ui, &mut data.node, names) {
-                self.changed = true;
-                self.actions.push(NodeAction::Inspect(id));
-            }
+            self.edit_node(ui, id, &data.node, |ui, node| {
+                fields::node_fields(ui, node, names)
+            });
             if has_input_list(&data.node) && ui.small_button("+ input").clicked() {
-                self.input_edits.push((node, InputEdit::Add));
+                self.commands.push(Command::EditInputs(id, InputEdit::Add));
             }
         });
     }
@@ -372,7 +296,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) {
-        let Some(id) = snarl.get_node(node).map(|n| n.id) else {
+        let Some(id) = Self::id(snarl, node) else {
             return;
         };
         for message in self.errors.get(&id).into_iter().flatten() {
@@ -415,7 +339,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             AnyPins::In(inputs) => inputs
                 .first()
                 .and_then(|i| Self::port(snarl, *i))
-                .map_or(Fit::Any, |(_, accepts, _)| Fit::OutputOf(accepts)),
+                .map_or(Fit::Any, |(_, accepts)| Fit::OutputOf(accepts)),
         };
         ui.label("Add and connect");
         if let Some(kind) = self.search.ui(ui, fit) {
@@ -436,50 +360,55 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) {
-        let Some(id) = snarl.get_node(node).map(|n| n.id) else {
+        let Some(id) = Self::id(snarl, node) else {
             return;
         };
-        if ui.button("Inspect").clicked() {
-            self.actions.push(NodeAction::Inspect(id));
-            ui.close();
-        }
-        if ui.button("Duplicate  (Ctrl+D)").clicked() {
-            self.actions.push(NodeAction::Duplicate(node));
-            ui.close();
-        }
-        if ui.button("Delete  (Del)").clicked() {
-            self.actions.push(NodeAction::Delete(node));
-            ui.close();
+        // The menu acts on the node it was opened on (selecting it, as in other editors).
+        let select = Command::Select {
+            nodes: vec![id],
+            add: self.selection.contains(id),
+        };
+        for (label, command) in [
+            ("Copy  (Ctrl+C)", Command::Copy),
+            ("Duplicate  (Ctrl+D)", Command::Duplicate),
+            ("Delete  (Del)", Command::Delete),
+        ] {
+            if ui.button(label).clicked() {
+                self.commands.push(select.clone());
+                self.commands.push(command);
+                ui.close();
+            }
         }
     }
 
     fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<EditorNode>) {
-        self.try_connect(from.id, to.id, snarl);
+        if let (Some(from), Some(to_id)) =
+            (Self::id(snarl, from.id.node), Self::id(snarl, to.id.node))
+        {
+            self.commands.push(Command::Connect {
+                from,
+                to: to_id,
+                input: to.id.input,
+            });
+        }
     }
 
     fn disconnect(&mut self, _from: &OutPin, to: &InPin, snarl: &mut Snarl<EditorNode>) {
-        self.unlink(to.id, snarl);
+        GraphViewer::disconnect(self, to.id, snarl);
     }
 
     fn drop_inputs(&mut self, pin: &InPin, snarl: &mut Snarl<EditorNode>) {
-        self.unlink(pin.id, snarl);
+        GraphViewer::disconnect(self, pin.id, snarl);
     }
 
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<EditorNode>) {
         for to in pin.remotes.clone() {
-            self.unlink(to, snarl);
+            GraphViewer::disconnect(self, to, snarl);
         }
     }
 
     fn current_transform(&mut self, to_global: &mut TSTransform, _snarl: &mut Snarl<EditorNode>) {
-        if let Some((graph_rect, screen_rect)) = self.frame.take() {
-            let scale = (screen_rect.size() / graph_rect.size().max(egui::vec2(1.0, 1.0)))
-                .min_elem()
-                .clamp(0.3, 1.2);
-            let translation =
-                screen_rect.center().to_vec2() - graph_rect.center().to_vec2() * scale;
-            *to_global = TSTransform::new(translation, scale);
-        }
+        self.view.apply(to_global);
         self.transform = Some(*to_global);
     }
 }
@@ -488,7 +417,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
 fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
     let text = match entry.value {
         graph_runtime::NodeValue::Force(force) => match entry.chosen {
-            Some(input) => format!("|F| {:.2} ← {}", force.length(), input + 1),
+            Some(input) => format!("|F| {:.2} from input {}", force.length(), input + 1),
             None => format!("|F| {:.2}", force.length()),
         },
         graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),

@@ -34,6 +34,10 @@ pub fn compile(graph: &Graph) -> Result<Program, Vec<CompileError>> {
     Ok(Builder::new(graph).build())
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "every check of the compiler in order, one short block each"
+)]
 fn validate(graph: &Graph) -> Vec<CompileError> {
     let mut errors = Vec::new();
     for (name, &value) in &graph.parameters {

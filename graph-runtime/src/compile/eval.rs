@@ -662,6 +662,10 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     }
 
     /// The geometry behind node `index`'s result, for debug guides (traced runs only).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one match arm per node kind with a guide"
+    )]
     fn guide_for(&self, index: u32) -> Guide {
         let me = self.me;
         let Some(op) = self.op(index) else {

@@ -131,6 +131,10 @@ impl Node {
     }
 
     /// Every numeric field with its range, in display order (target coordinates included).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one match arm per node kind: the node table"
+    )]
     pub fn numbers(&self) -> Vec<NumberField<'_>> {
         let mut c = Collect {
             numbers: Vec::new(),
@@ -334,6 +338,10 @@ impl Node {
 
 impl Node {
     /// The number at `slot` (as listed by [`Node::numbers`]), for editing.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one match arm per node kind: the node table"
+    )]
     pub fn number_mut(&mut self, slot: Slot) -> Option<&mut Number> {
         if let Some(index) = slot.index {
             return match (self, slot.name) {

@@ -194,16 +194,17 @@ fn paint_flow_field(
     }
 }
 
-/// Paints every agent as a triangle pointing along its heading, in one mesh.
-pub fn paint_agents(
-    painter: &Painter,
+/// Every visible agent as a triangle pointing along its heading, in one mesh (one draw call
+/// however many agents).
+pub fn agent_mesh(
     screen: Rect,
     view: &View,
     vehicles: &[Vehicle],
     group_of: impl Fn(usize) -> usize,
-    selected: Option<usize>,
-) {
+) -> Mesh {
     let mut mesh = Mesh::default();
+    mesh.reserve_triangles(vehicles.len());
+    mesh.reserve_vertices(vehicles.len() * 3);
     let visible = screen.expand(10.0);
     for (index, vehicle) in vehicles.iter().enumerate() {
         let centre = view.to_screen(screen, vehicle.position);
@@ -223,15 +224,17 @@ pub fn paint_agents(
         }
         mesh.add_triangle(base, base + 1, base + 2);
     }
-    painter.add(Shape::mesh(mesh));
-    if let Some(vehicle) = selected.and_then(|i| vehicles.get(i)) {
-        let centre = view.to_screen(screen, vehicle.position);
-        painter.circle_stroke(
-            centre,
-            (vehicle.radius * view.zoom).max(3.0) + 5.0,
-            Stroke::new(1.5, Color32::WHITE),
-        );
-    }
+    mesh
+}
+
+/// The ring around the selected agent.
+pub fn paint_selected_agent(painter: &Painter, screen: Rect, view: &View, vehicle: &Vehicle) {
+    let centre = view.to_screen(screen, vehicle.position);
+    painter.circle_stroke(
+        centre,
+        (vehicle.radius * view.zoom).max(3.0) + 5.0,
+        Stroke::new(1.5, Color32::WHITE),
+    );
 }
 
 /// Which guides to draw for the selected agent.
@@ -314,65 +317,87 @@ pub fn paint_guides(
                 painter.arrow(s(p), s(p + force * force_scale) - s(p), stroke);
             }
         }
-        let thin = Stroke::new(1.0, color);
-        match entry.guide {
-            Guide::Aim(aim) if guides.aims => {
-                painter.circle_stroke(s(aim), 4.0, thin);
-                painter.line_segment([s(p), s(aim)], Stroke::new(0.5, color.gamma_multiply(0.6)));
-            }
-            Guide::Wander {
-                center,
-                radius,
-                aim,
-            } if guides.wander => {
-                painter.circle_stroke(s(center), radius * view.zoom, thin);
-                painter.circle_filled(s(aim), 3.0, color);
-            }
-            Guide::Neighborhood { radius, fov } if guides.neighborhood => {
-                paint_sector(
-                    painter,
-                    s(p),
-                    radius * view.zoom,
-                    vehicle.forward,
-                    fov,
-                    thin,
-                );
-            }
-            Guide::Corridor { length, half_width } if guides.corridor => {
-                let f = vehicle.forward;
-                let side = f.perp() * half_width;
-                let corners = [
-                    p + side,
-                    p + side + f * length,
-                    p - side + f * length,
-                    p - side,
-                ];
-                let mut points: Vec<Pos2> = corners.iter().map(|c| s(*c)).collect();
-                points.push(s(corners[0]));
-                painter.add(Shape::line(points, thin));
-            }
-            Guide::Path {
-                predicted,
-                projection,
-                aim,
-            } if guides.path => {
-                painter.circle_stroke(s(predicted), 3.0, thin);
-                painter.line_segment([s(predicted), s(projection)], thin);
-                painter.circle_filled(s(projection), 3.0, color);
-                if let Some(aim) = aim {
-                    painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
-                }
-            }
-            Guide::FlowSample { point, vector } if guides.flow => {
-                painter.circle_stroke(s(point), 3.0, thin);
-                painter.arrow(
-                    s(point),
-                    s(point + vector * 3.0) - s(point),
-                    Stroke::new(1.5, color),
-                );
-            }
-            _ => {}
+        paint_guide(
+            painter,
+            &s,
+            view,
+            vehicle,
+            entry.guide,
+            node_color(entry.node),
+            guides,
+        );
+    }
+}
+
+/// Paints one node's guide geometry in its color, if that kind of guide is switched on.
+fn paint_guide(
+    painter: &Painter,
+    s: &impl Fn(Vec2) -> Pos2,
+    view: &View,
+    vehicle: &Vehicle,
+    guide: Guide,
+    color: Color32,
+    guides: &Guides,
+) {
+    let p = vehicle.position;
+    let thin = Stroke::new(1.0, color);
+    match guide {
+        Guide::Aim(aim) if guides.aims => {
+            painter.circle_stroke(s(aim), 4.0, thin);
+            painter.line_segment([s(p), s(aim)], Stroke::new(0.5, color.gamma_multiply(0.6)));
         }
+        Guide::Wander {
+            center,
+            radius,
+            aim,
+        } if guides.wander => {
+            painter.circle_stroke(s(center), radius * view.zoom, thin);
+            painter.circle_filled(s(aim), 3.0, color);
+        }
+        Guide::Neighborhood { radius, fov } if guides.neighborhood => {
+            paint_sector(
+                painter,
+                s(p),
+                radius * view.zoom,
+                vehicle.forward,
+                fov,
+                thin,
+            );
+        }
+        Guide::Corridor { length, half_width } if guides.corridor => {
+            let f = vehicle.forward;
+            let side = f.perp() * half_width;
+            let corners = [
+                p + side,
+                p + side + f * length,
+                p - side + f * length,
+                p - side,
+            ];
+            let mut points: Vec<Pos2> = corners.iter().map(|c| s(*c)).collect();
+            points.push(s(corners[0]));
+            painter.add(Shape::line(points, thin));
+        }
+        Guide::Path {
+            predicted,
+            projection,
+            aim,
+        } if guides.path => {
+            painter.circle_stroke(s(predicted), 3.0, thin);
+            painter.line_segment([s(predicted), s(projection)], thin);
+            painter.circle_filled(s(projection), 3.0, color);
+            if let Some(aim) = aim {
+                painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
+            }
+        }
+        Guide::FlowSample { point, vector } if guides.flow => {
+            painter.circle_stroke(s(point), 3.0, thin);
+            painter.arrow(
+                s(point),
+                s(point + vector * 3.0) - s(point),
+                Stroke::new(1.5, color),
+            );
+        }
+        _ => {}
     }
 }
 

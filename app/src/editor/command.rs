@@ -1,0 +1,215 @@
+//! What the user can ask the editor to do. Menus, shortcuts, the node viewer, panels and
+//! dialogs only push a [`Command`]; [`EditorApp::apply`] is the one place that changes state
+//! (tests call it too).
+
+use std::path::PathBuf;
+
+use egui::Pos2;
+use graph_runtime::{Node, NodeId, NodeKind};
+
+use super::EditorApp;
+use super::file_dialog::Purpose;
+use super::inputs::InputEdit;
+
+/// What to do once the user has dealt with unsaved changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// Start an empty graph.
+    New,
+    /// Open a file (`None`: ask with a dialog).
+    Open(Option<PathBuf>),
+    /// Open an embedded preset.
+    Preset(usize),
+    /// Close the window.
+    Close,
+}
+
+/// The end of a wire dropped on empty space, to connect to a node added there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    /// The wire came from this node's output.
+    FromOutput(NodeId),
+    /// The wire came from this input of this node.
+    IntoInput(NodeId, usize),
+}
+
+/// A request from the user.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Start an empty graph (asking about unsaved work first).
+    New,
+    /// Open a graph with a file dialog (asking about unsaved work first).
+    Open,
+    /// Open this graph file (asking about unsaved work first).
+    OpenPath(PathBuf),
+    /// Open an embedded preset (asking about unsaved work first).
+    OpenPreset(usize),
+    /// Save the graph where it is saved, else ask where.
+    Save,
+    /// Ask where, then save the graph.
+    SaveAs,
+    /// Save the graph at this path.
+    SaveTo(PathBuf),
+    /// Ask where, then export for a game.
+    Export,
+    /// Export for a game at this path.
+    ExportTo(PathBuf),
+    /// Open a scene in the preview with a file dialog.
+    OpenScene,
+    /// Open this scene in the preview.
+    OpenScenePath(PathBuf),
+    /// Save the scene where it is saved, else ask where.
+    SaveScene,
+    /// Ask where, then save the scene.
+    SaveSceneAs,
+    /// Save the scene at this path.
+    SaveSceneTo(PathBuf),
+    /// A file dialog answered.
+    Picked(Purpose, PathBuf),
+    /// Save whatever is unsaved (asking for names as needed), then do `Then`.
+    SaveAllThen(Then),
+    /// Drop unsaved work, then do `Then`.
+    Discard(Then),
+    /// Close the window (asking about unsaved work first).
+    Quit,
+    /// Take back the autosaved work offered at start-up.
+    Recover,
+    /// Delete the autosaved work offered at start-up.
+    DiscardRecovered,
+    /// Close the open message or question.
+    CloseDialog,
+    /// Undo the last change, to the graph or the scene.
+    Undo,
+    /// Redo the last undone change.
+    Redo,
+    /// Copy the selection to the clipboard as graph RON.
+    Copy,
+    /// Copy, then delete the selection.
+    Cut,
+    /// Ask the system clipboard for its text (it arrives as a paste event).
+    RequestPaste,
+    /// Paste graph RON text, its top-left node at `at` (graph space) or beside the selection.
+    Paste {
+        /// The text.
+        text: String,
+        /// Where (graph space).
+        at: Option<Pos2>,
+    },
+    /// Duplicate the selection.
+    Duplicate,
+    /// Delete the selection.
+    Delete,
+    /// Select every node.
+    SelectAll,
+    /// Select `nodes` (added to the selection with `add`).
+    Select {
+        /// The nodes.
+        nodes: Vec<NodeId>,
+        /// Keep what was selected.
+        add: bool,
+    },
+    /// Put a comment frame around the selection.
+    CommentAroundSelection,
+    /// Frame these nodes on the canvas (all when empty).
+    Frame(Vec<NodeId>),
+    /// Add a node of `kind` at `at` (graph space), wired to `wire` if set, and select it.
+    AddNode {
+        /// The kind.
+        kind: NodeKind,
+        /// Where (graph space).
+        at: Pos2,
+        /// A dropped wire to connect.
+        wire: Option<Wire>,
+    },
+    /// Wire the output of `from` into input `input` of `to`.
+    Connect {
+        /// The feeding node.
+        from: NodeId,
+        /// The fed node.
+        to: NodeId,
+        /// Its input (0-based).
+        input: usize,
+    },
+    /// Unwire input `input` of `to`.
+    Disconnect {
+        /// The node.
+        to: NodeId,
+        /// Its input (0-based).
+        input: usize,
+    },
+    /// Replace a node's data (a field edited on the node or in the side panel).
+    SetNode(NodeId, Node),
+    /// Set a graph parameter's default (`None`: remove it).
+    SetParameter(String, Option<f32>),
+    /// Rename a graph parameter and every use of it.
+    RenameParameter {
+        /// The name now.
+        old: String,
+        /// The new name.
+        new: String,
+    },
+    /// Replace the graph's vehicle limits.
+    SetVehicle(graph_runtime::VehicleSpec),
+    /// Replace the graph's description.
+    SetDescription(String),
+    /// Replace the graph's comment frames.
+    SetComments(Vec<graph_runtime::Comment>),
+    /// Add, remove or raise an input of a combiner.
+    EditInputs(NodeId, InputEdit),
+    /// Open the node search at this screen position.
+    OpenSearch(Pos2),
+}
+
+impl EditorApp {
+    /// Applies every queued command, in order.
+    pub fn apply_queued(&mut self) {
+        // A command may queue more (a save that continues the unsaved-changes flow).
+        for _ in 0..16 {
+            if self.queue.is_empty() {
+                return;
+            }
+            for command in std::mem::take(&mut self.queue) {
+                self.apply(command);
+            }
+        }
+    }
+
+    /// Queues `command` for the end of the frame.
+    pub fn push(&mut self, command: Command) {
+        self.queue.push(command);
+    }
+
+    /// Does what `command` asks, now.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::New => self.guard(Then::New),
+            Command::Open => self.guard(Then::Open(None)),
+            Command::OpenPath(path) => self.guard(Then::Open(Some(path))),
+            Command::OpenPreset(index) => self.guard(Then::Preset(index)),
+            Command::Quit => self.guard(Then::Close),
+            Command::Save => self.save(None),
+            Command::SaveAs => self.ask(Purpose::SaveGraph { then: None }),
+            Command::SaveTo(path) => {
+                self.save_to(&path);
+            }
+            Command::Export => self.ask(Purpose::Export),
+            Command::ExportTo(path) => {
+                self.export_to(&path);
+            }
+            Command::OpenScene => self.ask(Purpose::OpenScene),
+            Command::OpenScenePath(path) => self.open_scene(&path),
+            Command::SaveScene => self.save_scene(None),
+            Command::SaveSceneAs => self.ask(Purpose::SaveScene { then: None }),
+            Command::SaveSceneTo(path) => {
+                self.save_scene_to(&path);
+            }
+            Command::Picked(purpose, path) => self.picked(purpose, &path),
+            Command::SaveAllThen(then) => self.save_all_then(then),
+            Command::Discard(then) => self.discard_then(then),
+            Command::Recover => self.recover(),
+            Command::DiscardRecovered => self.discard_recovered(),
+            Command::CloseDialog => self.dialog = None,
+            command => self.apply_edit(command),
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The modal dialogs: unsaved changes, crash recovery, errors. Their buttons push commands.
+
+use std::path::PathBuf;
+
+use egui::Id;
+
+use super::command::{Command, Then};
+use super::files::Recovered;
+use super::{EditorApp, plural};
+
+/// A dialog that blocks the editor until answered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Dialog {
+    /// There are unsaved changes; then do this.
+    Unsaved(Then),
+    /// Unsaved work from a previous run was found.
+    Recover(Box<Recovered>),
+    /// Something went wrong; the message says what and where.
+    Error(String),
+}
+
+impl EditorApp {
+    /// Shows the open dialog, if any.
+    pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
+        let Some(dialog) = self.dialog.clone() else {
+            return;
+        };
+        let mut commands = Vec::new();
+        egui::Modal::new(Id::new("steergraph-dialog")).show(ctx, |ui| {
+            ui.set_max_width(480.0);
+            match &dialog {
+                Dialog::Unsaved(then) => self.unsaved(ui, then, &mut commands),
+                Dialog::Recover(recovered) => recover(ui, recovered, &mut commands),
+                Dialog::Error(message) => {
+                    ui.heading("Problem");
+                    // Selectable, so the message can be copied into a bug report.
+                    let mut text = message.as_str();
+                    ui.add(egui::TextEdit::multiline(&mut text).desired_width(460.0));
+                    if ui.button("OK").clicked() {
+                        commands.push(Command::CloseDialog);
+                    }
+                }
+            }
+        });
+        self.queue.extend(commands);
+    }
+
+    fn unsaved(&self, ui: &mut egui::Ui, then: &Then, commands: &mut Vec<Command>) {
+        ui.heading("Unsaved changes");
+        let mut unsaved = Vec::new();
+        if self.document.is_dirty() {
+            unsaved.push(format!("the graph {}", self.document.title()));
+        }
+        if self.preview.is_dirty() {
+            unsaved.push(format!("the scene {}", self.preview.document.name()));
+        }
+        ui.label(format!(
+            "{} {} not saved.",
+            capitalized(&unsaved.join(" and ")),
+            if unsaved.len() == 1 { "is" } else { "are" }
+        ));
+        ui.horizontal(|ui| {
+            let save = if unsaved.len() > 1 {
+                "Save both"
+            } else {
+                "Save"
+            };
+            if ui.button(save).clicked() {
+                commands.push(Command::SaveAllThen(then.clone()));
+            }
+            if ui.button("Discard changes").clicked() {
+                commands.push(Command::Discard(then.clone()));
+            }
+            if ui.button("Cancel").clicked() {
+                commands.push(Command::CloseDialog);
+            }
+        });
+    }
+}
+
+fn recover(ui: &mut egui::Ui, recovered: &Recovered, commands: &mut Vec<Command>) {
+    ui.heading("Recover unsaved work?");
+    let describe = |path: &Option<PathBuf>, what: &str| {
+        path.as_ref()
+            .map_or_else(|| format!("an unsaved {what}"), |p| p.display().to_string())
+    };
+    if recovered.graph.is_some() {
+        ui.label(format!(
+            "Steergraph closed with unsaved changes to {}.",
+            describe(&recovered.original, "graph")
+        ));
+    }
+    if let Some(scene) = &recovered.scene {
+        let agents: usize = scene.groups.iter().map(|g| g.spawn.count()).sum();
+        ui.label(format!(
+            "The preview's scene had unsaved changes ({}, {}).",
+            describe(&recovered.scene_original, "scene"),
+            plural(agents, "agent")
+        ));
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Recover").clicked() {
+            commands.push(Command::Recover);
+        }
+        if ui.button("Discard").clicked() {
+            commands.push(Command::DiscardRecovered);
+        }
+    });
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}

@@ -1,0 +1,222 @@
+//! The graph-editing half of [`EditorApp::apply`]: undo, clipboard, selection, nodes and
+//! wires. Every change goes through the document's own methods.
+
+use egui::Pos2;
+use graph_runtime::{Comment, NodeId};
+
+use super::command::{Command, Wire};
+use super::history::Doc;
+use super::{EditorApp, clipboard, plural};
+
+/// Offset of pasted and duplicated nodes from the originals (editor units).
+const PASTE_OFFSET: egui::Vec2 = egui::vec2(40.0, 40.0);
+
+impl EditorApp {
+    /// The graph-editing commands.
+    pub(super) fn apply_edit(&mut self, command: Command) {
+        match command {
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::Copy => {
+                self.copy_selection();
+            }
+            Command::Cut if self.copy_selection() => self.delete_selection(),
+            Command::RequestPaste => self.canvas.request_paste = true,
+            Command::Paste { text, at } => self.paste(&text, at),
+            Command::Duplicate => self.duplicate(),
+            Command::Delete => self.delete_selection(),
+            Command::SelectAll => {
+                let all: Vec<NodeId> = self.document.snarl.nodes().map(|n| n.id).collect();
+                self.selection.set(all);
+            }
+            Command::Select { nodes, add } => {
+                if !add {
+                    self.selection.clear();
+                }
+                for node in nodes.into_iter().filter(|n| self.document.contains(*n)) {
+                    self.selection.add(node);
+                }
+            }
+            Command::CommentAroundSelection => self.comment_around_selection(),
+            Command::Frame(nodes) => self.canvas.frame(nodes),
+            Command::AddNode { kind, at, wire } => self.add_node(kind, at, wire),
+            Command::Connect { from, to, input } => self.connect(from, to, input),
+            Command::Disconnect { to, input } => self.document.disconnect(to, input),
+            Command::SetNode(id, node) => {
+                self.document.set_node(id, node);
+            }
+            Command::EditInputs(id, edit) => {
+                self.document.edit_inputs(id, edit);
+            }
+            Command::OpenSearch(at) => self.canvas.open_search(at),
+            Command::SetParameter(name, value) => {
+                let parameters = &mut self.document.parameters;
+                match value {
+                    Some(value) => {
+                        parameters.insert(name, value);
+                    }
+                    None => {
+                        parameters.remove(&name);
+                    }
+                }
+            }
+            Command::RenameParameter { old, new }
+                if !super::panels::rename_parameter(&mut self.document, &old, &new) =>
+            {
+                self.status.set(format!(
+                    "Cannot rename {old}: {new} is already a parameter."
+                ));
+            }
+            Command::SetVehicle(vehicle) => self.document.vehicle = vehicle,
+            Command::SetDescription(text) => self.document.description = text,
+            Command::SetComments(comments) => self.document.comments = comments,
+            _ => {}
+        }
+    }
+
+    /// Records finished changes of the graph and the scene as undo steps, in the order made.
+    pub fn record_changes(&mut self) {
+        if self.document.record() {
+            self.timeline.record(Doc::Graph);
+        }
+        if self.preview.record() {
+            self.timeline.record(Doc::Scene);
+        }
+    }
+
+    /// Undoes the last change, to the graph or to the scene.
+    pub fn undo(&mut self) {
+        self.record_changes();
+        match self.timeline.undo() {
+            Some(Doc::Graph) => {
+                self.document.undo();
+                self.after_structure_change();
+            }
+            Some(Doc::Scene) => self.preview.undo(),
+            None => self.status.set("Nothing to undo"),
+        }
+    }
+
+    /// Redoes the last undone change.
+    pub fn redo(&mut self) {
+        self.record_changes();
+        match self.timeline.redo() {
+            Some(Doc::Graph) => {
+                self.document.redo();
+                self.after_structure_change();
+            }
+            Some(Doc::Scene) => self.preview.redo(),
+            None => self.status.set("Nothing to redo"),
+        }
+    }
+
+    /// Nodes may have gone: the selection keeps only what exists, and the node widget forgets
+    /// its own selection (its ids may now name other nodes).
+    fn after_structure_change(&mut self) {
+        let document = &self.document;
+        self.selection.retain(|id| document.contains(id));
+        self.canvas.forget_widget_state();
+    }
+
+    /// The selected nodes as graph RON text.
+    pub fn copy_text(&self) -> Option<String> {
+        clipboard::copy(&self.document, self.selection.nodes())
+    }
+
+    /// Puts the selection on the clipboard; returns whether there was anything to copy.
+    fn copy_selection(&mut self) -> bool {
+        match self.copy_text() {
+            Some(text) => {
+                self.canvas.copied = Some(text);
+                self.status
+                    .set(format!("Copied {}", plural(self.selection.len(), "node")));
+                true
+            }
+            None => {
+                self.status.set("Select nodes to copy them.");
+                false
+            }
+        }
+    }
+
+    fn paste(&mut self, text: &str, at: Option<Pos2>) {
+        let at = at.unwrap_or_else(|| {
+            self.document
+                .bounds_of(self.selection.nodes())
+                .map_or(Pos2::ZERO, |r| r.min + PASTE_OFFSET)
+        });
+        match clipboard::paste(&mut self.document, text, at) {
+            Ok(added) => {
+                self.status
+                    .set(format!("Pasted {}", plural(added.len(), "node")));
+                self.selection.set(added);
+            }
+            Err(error) => self
+                .status
+                .set(format!("The clipboard holds no Steergraph nodes: {error}")),
+        }
+    }
+
+    fn duplicate(&mut self) {
+        match self.copy_text() {
+            Some(text) => self.paste(&text, None),
+            None => self.status.set("Select nodes to duplicate them."),
+        }
+    }
+
+    fn delete_selection(&mut self) {
+        if self.selection.is_empty() {
+            self.status.set("Select nodes to delete them.");
+            return;
+        }
+        let removed = self.document.remove_nodes(self.selection.nodes());
+        self.selection.clear();
+        self.after_structure_change();
+        self.status
+            .set(format!("Deleted {}", plural(removed, "node")));
+    }
+
+    fn add_node(&mut self, kind: graph_runtime::NodeKind, at: Pos2, wire: Option<Wire>) {
+        let id = self.document.add_node(kind.instantiate(), at);
+        match wire {
+            Some(Wire::FromOutput(source)) => {
+                let source_type = self.document.node(source).map(|n| n.kind().output());
+                let input = self.document.node(id).and_then(|n| {
+                    n.inputs()
+                        .iter()
+                        .position(|p| Some(p.accepts) == source_type)
+                });
+                if let Some(input) = input {
+                    self.connect(source, id, input);
+                }
+            }
+            Some(Wire::IntoInput(target, input)) => self.connect(id, target, input),
+            None => {}
+        }
+        self.selection = super::Selection::only(id);
+    }
+
+    fn connect(&mut self, from: NodeId, to: NodeId, input: usize) {
+        if let Err(refused) = self.document.connect(from, to, input) {
+            self.status.set(refused.to_string());
+        }
+    }
+
+    fn comment_around_selection(&mut self) {
+        let Some(rect) = self
+            .document
+            .bounds_of(self.selection.nodes())
+            .filter(|_| !self.selection.is_empty())
+        else {
+            self.status
+                .set("Select nodes to put a comment around them.");
+            return;
+        };
+        let rect = rect.expand(24.0);
+        self.document.comments.push(Comment {
+            text: "Comment".to_owned(),
+            position: glam::Vec2::new(rect.min.x, rect.min.y - 24.0),
+            size: glam::Vec2::new(rect.width(), rect.height() + 24.0),
+        });
+    }
+}

@@ -1,0 +1,196 @@
+//! The menu bar and the keyboard shortcuts. Both only push commands.
+
+use egui::{Event, Key, Modifiers, Ui};
+
+use super::command::Command;
+use super::search::Fit;
+use super::{EditorApp, presets};
+
+impl EditorApp {
+    /// The menu bar.
+    pub(super) fn menu_bar(&mut self, ui: &mut Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("Add", |ui| {
+                ui.label("Add node  (Shift+A, Space)");
+                if let Some(kind) = self.canvas.menu_search.ui(ui, Fit::Any) {
+                    let at = self.canvas.to_graph(self.canvas.rect().center());
+                    self.push(Command::AddNode {
+                        kind,
+                        at,
+                        wire: None,
+                    });
+                    self.canvas.menu_search = super::search::NodeSearch::default();
+                    ui.close();
+                }
+            });
+        });
+    }
+
+    /// Buttons that push a command when clicked (and close the menu).
+    fn items(&mut self, ui: &mut Ui, items: Vec<(&str, Command)>) {
+        for (label, command) in items {
+            if ui.button(label).clicked() {
+                self.push(command);
+                ui.close();
+            }
+        }
+    }
+
+    fn file_menu(&mut self, ui: &mut Ui) {
+        self.items(
+            ui,
+            vec![
+                ("New  (Ctrl+N)", Command::New),
+                ("Open…  (Ctrl+O)", Command::Open),
+            ],
+        );
+        ui.menu_button("Open recent", |ui| {
+            if self.settings.recent.is_empty() {
+                ui.weak("Nothing yet");
+            }
+            let recent: Vec<_> = self
+                .settings
+                .recent
+                .iter()
+                .map(|p| (p.display().to_string(), Command::OpenPath(p.clone())))
+                .collect();
+            for (label, command) in recent {
+                if ui.button(label).clicked() {
+                    self.push(command);
+                    ui.close();
+                }
+            }
+        });
+        ui.menu_button("Presets", |ui| {
+            for (index, preset) in presets::GRAPHS.iter().enumerate() {
+                if ui.button(preset.name).clicked() {
+                    self.push(Command::OpenPreset(index));
+                    ui.close();
+                }
+            }
+        });
+        ui.separator();
+        self.items(
+            ui,
+            vec![
+                ("Save  (Ctrl+S)", Command::Save),
+                ("Save as…  (Ctrl+Shift+S)", Command::SaveAs),
+            ],
+        );
+        ui.separator();
+        if ui
+            .button("Export for game…")
+            .on_hover_text("The graph without its editor layout, and the flow fields it follows")
+            .clicked()
+        {
+            self.push(Command::Export);
+            ui.close();
+        }
+        ui.separator();
+        self.items(
+            ui,
+            vec![
+                ("Open scene…", Command::OpenScene),
+                ("Save scene", Command::SaveScene),
+                ("Save scene as…", Command::SaveSceneAs),
+            ],
+        );
+        ui.separator();
+        self.items(ui, vec![("Quit", Command::Quit)]);
+    }
+
+    fn edit_menu(&mut self, ui: &mut Ui) {
+        let (can_undo, can_redo) = (self.document.can_undo(), self.document.can_redo());
+        let undo = ui.add_enabled(
+            can_undo || self.preview.is_dirty(),
+            egui::Button::new("Undo  (Ctrl+Z)"),
+        );
+        if undo.clicked() {
+            self.push(Command::Undo);
+            ui.close();
+        }
+        let redo = ui.add_enabled(can_redo, egui::Button::new("Redo  (Ctrl+Shift+Z, Ctrl+Y)"));
+        if redo.clicked() {
+            self.push(Command::Redo);
+            ui.close();
+        }
+        ui.separator();
+        self.items(
+            ui,
+            vec![
+                ("Cut  (Ctrl+X)", Command::Cut),
+                ("Copy  (Ctrl+C)", Command::Copy),
+                ("Paste  (Ctrl+V)", Command::RequestPaste),
+                ("Duplicate  (Ctrl+D)", Command::Duplicate),
+                ("Delete  (Del)", Command::Delete),
+                ("Select all  (Ctrl+A)", Command::SelectAll),
+            ],
+        );
+        ui.separator();
+        self.items(
+            ui,
+            vec![
+                ("Comment around selection", Command::CommentAroundSelection),
+                ("Frame all  (F)", Command::Frame(Vec::new())),
+            ],
+        );
+    }
+
+    /// Keyboard shortcuts and clipboard events, as commands.
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() || self.dialog.is_some() || self.files.is_open() {
+            return;
+        }
+        let command_shift = Modifiers::COMMAND | Modifiers::SHIFT;
+        let pressed = |modifiers, key| ctx.input_mut(|i| i.consume_key(modifiers, key));
+        let mut commands = Vec::new();
+        for (modifiers, key, command) in [
+            (command_shift, Key::Z, Command::Redo),
+            (Modifiers::COMMAND, Key::Y, Command::Redo),
+            (Modifiers::COMMAND, Key::Z, Command::Undo),
+            (command_shift, Key::S, Command::SaveAs),
+            (Modifiers::COMMAND, Key::S, Command::Save),
+            (Modifiers::COMMAND, Key::O, Command::Open),
+            (Modifiers::COMMAND, Key::N, Command::New),
+            (Modifiers::COMMAND, Key::D, Command::Duplicate),
+            (Modifiers::COMMAND, Key::A, Command::SelectAll),
+        ] {
+            if pressed(modifiers, key) {
+                commands.push(command);
+            }
+        }
+        let pointer = ctx.pointer_latest_pos();
+        let over_preview = pointer
+            .zip(self.preview.rect())
+            .is_some_and(|(p, rect)| rect.contains(p));
+        // Over the preview, Delete and Space belong to its tools.
+        if !over_preview {
+            if pressed(Modifiers::NONE, Key::Delete) || pressed(Modifiers::NONE, Key::Backspace) {
+                commands.push(Command::Delete);
+            }
+            if pressed(Modifiers::NONE, Key::F) {
+                commands.push(Command::Frame(self.selection.nodes().to_vec()));
+            }
+            if pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space) {
+                let at = pointer.unwrap_or_else(|| ctx.content_rect().center());
+                commands.push(Command::OpenSearch(at));
+            }
+        }
+        for event in ctx.input(|i| i.events.clone()) {
+            match event {
+                Event::Copy => commands.push(Command::Copy),
+                Event::Cut => commands.push(Command::Cut),
+                Event::Paste(text) => commands.push(Command::Paste {
+                    text,
+                    at: pointer
+                        .filter(|p| self.canvas.rect().contains(*p))
+                        .map(|p| self.canvas.to_graph(p)),
+                }),
+                _ => {}
+            }
+        }
+        self.queue.extend(commands);
+    }
+}

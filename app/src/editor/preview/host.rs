@@ -1,0 +1,368 @@
+//! The simulation host: builds the running `Simulation` from the scene document and the open
+//! graph, hot-swaps the open graph's program, applies scene edits once per frame, runs a fixed
+//! 60 Hz clock within a time budget, samples metrics and traces the selected agent.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+use graph_runtime::{
+    FlowFieldSource, MetricsTracker, NodeId, Sample, Scene, SceneAssets, Simulation, Trace,
+};
+
+use super::OpenGraph;
+use super::scene_doc::SceneDocument;
+
+/// The preview's fixed tick (s).
+pub const TICK: f32 = 1.0 / 60.0;
+/// Most ticks run in one frame, so a slow frame cannot snowball.
+const MAX_TICKS_PER_FRAME: u32 = 6;
+/// Most wall time spent stepping in one frame; at least one tick always runs, so the
+/// window keeps answering (Pause, undo) however large the crowd.
+const STEP_BUDGET: Duration = Duration::from_millis(20);
+/// Seconds of metrics kept for the plots.
+pub const METRICS_SECONDS: f32 = 30.0;
+/// Seconds between metric samples (overlap onsets are counted between samples).
+const METRICS_PERIOD: f32 = 0.1;
+
+/// The running simulation and its clock.
+pub struct Host {
+    /// The running simulation, when the scene builds.
+    pub simulation: Option<Simulation>,
+    /// Why the scene does not build (with places).
+    pub problems: Vec<String>,
+    /// Whether time runs.
+    pub running: bool,
+    /// Simulated seconds per real second.
+    pub time_scale: f32,
+    accumulator: f32,
+    /// Simulated time since the last reset (s).
+    pub time: f32,
+    metrics: MetricsTracker,
+    /// Recent metric samples.
+    pub samples: VecDeque<Sample>,
+    /// The agent shown in the inspector and traced.
+    pub selected_agent: Option<usize>,
+    /// The selected agent's evaluation this frame.
+    pub trace: Trace,
+    /// The root node of the selected agent's graph (its Output's input).
+    pub trace_root: Option<NodeId>,
+    /// Milliseconds per tick in the last frame that ticked.
+    pub tick_ms: f32,
+    /// Ticks run in the last frame.
+    pub ticks_last_frame: u32,
+    applied_revision: Option<u64>,
+    applied_fields_revision: u64,
+    built: Option<(Scene, String)>,
+}
+
+impl Default for Host {
+    fn default() -> Self {
+        Self {
+            simulation: None,
+            problems: Vec::new(),
+            running: true,
+            time_scale: 1.0,
+            accumulator: 0.0,
+            time: 0.0,
+            metrics: MetricsTracker::default(),
+            samples: VecDeque::new(),
+            selected_agent: None,
+            trace: Trace::default(),
+            trace_root: None,
+            tick_ms: 0.0,
+            ticks_last_frame: 0,
+            applied_revision: None,
+            applied_fields_revision: 0,
+            built: None,
+        }
+    }
+}
+
+impl Host {
+    /// Number of agents running.
+    pub fn agent_count(&self) -> usize {
+        self.simulation.as_ref().map_or(0, |s| s.vehicles().len())
+    }
+
+    /// Rebuilds the simulation from the scene (agents go back to their spawn places).
+    pub fn reset(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
+        self.problems.clone_from(&document.problems);
+        self.simulation = None;
+        self.time = 0.0;
+        self.accumulator = 0.0;
+        self.samples.clear();
+        self.metrics = MetricsTracker::default();
+        self.built = Some((document.scene.clone(), open.name.to_owned()));
+        self.applied_revision = Some(open.revision);
+        self.applied_fields_revision = document.fields_revision();
+        let mut scene = document.scene.clone();
+        scene
+            .targets
+            .entry("cursor".to_owned())
+            .or_insert(Vec2::ZERO);
+        let mut graphs = BTreeMap::new();
+        for group in &scene.groups {
+            if graphs.contains_key(&group.graph) {
+                continue;
+            }
+            let graph = if group.graph == open.name {
+                Ok(open.graph.clone())
+            } else {
+                document.load_graph(&group.graph)
+            };
+            match graph {
+                Ok(graph) => {
+                    graphs.insert(group.graph.clone(), graph);
+                }
+                Err(problem) => self
+                    .problems
+                    .push(format!("group \"{}\": {problem}", group.name)),
+            }
+        }
+        if !self.problems.is_empty() {
+            return;
+        }
+        let origin = document
+            .path
+            .as_ref()
+            .map_or_else(|| document.label.clone(), |p| p.display().to_string());
+        let assets = SceneAssets {
+            scene,
+            origin,
+            graphs,
+            flow_fields: document.fields.clone(),
+        };
+        match Simulation::new(&assets) {
+            Ok(simulation) => {
+                if self
+                    .selected_agent
+                    .is_some_and(|a| a >= simulation.vehicles().len())
+                {
+                    self.selected_agent = None;
+                }
+                self.simulation = Some(simulation);
+            }
+            Err(errors) => self.problems = errors.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// Follows the open graph and the scene: a changed program is swapped in with agents kept
+    /// where they are; edits that need no reset (obstacles, targets, paths, bounds, fields)
+    /// go into the running world; anything else rebuilds. A scene that did not build is
+    /// rebuilt as soon as the graph changes, so fixing the graph starts it.
+    pub fn follow(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
+        let graph_changed = self.applied_revision != Some(open.revision);
+        if self.needs_reset(document, open) || (self.simulation.is_none() && graph_changed) {
+            self.reset(document, open);
+            return;
+        }
+        if graph_changed {
+            self.hot_swap(document, open);
+        }
+        self.apply_edits(document);
+    }
+
+    fn needs_reset(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
+        let Some((built, name)) = &self.built else {
+            return true;
+        };
+        let scene = &document.scene;
+        let user_targets = |s: &Scene| {
+            s.targets
+                .keys()
+                .filter(|k| *k != "cursor")
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        built.groups != scene.groups
+            || built.seed != scene.seed
+            || field_sources(built) != field_sources(scene)
+            || name != open.name
+            || built.paths.keys().ne(scene.paths.keys())
+            || user_targets(built) != user_targets(scene)
+    }
+
+    fn hot_swap(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
+        self.applied_revision = Some(open.revision);
+        // Without a program (the graph has problems) the last good one keeps running.
+        let (Some(program), Some(simulation)) = (open.program.clone(), self.simulation.as_mut())
+        else {
+            return;
+        };
+        for (index, group) in document.scene.groups.iter().enumerate() {
+            if group.graph != open.name {
+                continue;
+            }
+            let params = match program.parameters(&group.parameters) {
+                Ok(params) => params,
+                Err(errors) => {
+                    for error in errors {
+                        self.problems
+                            .push(format!("group \"{}\": {error}", group.name));
+                    }
+                    continue;
+                }
+            };
+            let vehicle = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
+            for error in simulation.set_program(index, Arc::clone(&program), params) {
+                self.problems
+                    .push(format!("group \"{}\": {error}", group.name));
+            }
+            let agents = simulation.groups().get(index).map(|g| g.agents.clone());
+            for agent in agents
+                .and_then(|a| simulation.vehicles_mut().get_mut(a))
+                .into_iter()
+                .flatten()
+            {
+                agent.mass = vehicle.mass;
+                agent.max_force = vehicle.max_force;
+                agent.max_speed = vehicle.max_speed;
+                agent.radius = vehicle.radius;
+            }
+        }
+    }
+
+    fn apply_edits(&mut self, document: &SceneDocument) {
+        let Some(simulation) = self.simulation.as_mut() else {
+            return;
+        };
+        let world = simulation.world_mut();
+        if self.applied_fields_revision != document.fields_revision() {
+            for (name, field) in &document.fields {
+                if let Some(live) = world.flow_field_mut(name) {
+                    live.clone_from(field);
+                }
+            }
+            self.applied_fields_revision = document.fields_revision();
+        }
+        let scene = &document.scene;
+        world.bounds = scene.bounds;
+        world.obstacles.clone_from(&scene.obstacles);
+        for (name, path) in &scene.paths {
+            world.set_path(name, path.clone());
+        }
+        for (name, position) in &scene.targets {
+            if name != "cursor" {
+                world.set_target(name, *position);
+            }
+        }
+        if let Some((built, _)) = self.built.as_mut() {
+            built.clone_from(scene);
+        }
+    }
+
+    /// The open graph was renamed from `old` to `new`: follow it without a rebuild.
+    pub fn rename_graph(&mut self, old: &str, new: &str) {
+        let Some((scene, name)) = self.built.as_mut() else {
+            return;
+        };
+        if name == old {
+            new.clone_into(name);
+        }
+        for group in &mut scene.groups {
+            if group.graph == old {
+                new.clone_into(&mut group.graph);
+            }
+        }
+    }
+
+    /// Moves the "cursor" target.
+    pub fn set_cursor(&mut self, cursor: Vec2) {
+        if let Some(simulation) = self.simulation.as_mut() {
+            simulation.world_mut().set_target("cursor", cursor);
+        }
+    }
+
+    /// Advances exactly one tick and samples the metrics when due.
+    pub fn step_once(&mut self) {
+        let Some(simulation) = self.simulation.as_mut() else {
+            return;
+        };
+        simulation.step(TICK);
+        self.time += TICK;
+        if self
+            .samples
+            .back()
+            .is_some_and(|s| self.time - s.time < METRICS_PERIOD - 1e-4)
+        {
+            return;
+        }
+        let sample = self.metrics.observe(simulation, self.time);
+        self.samples.push_back(sample);
+        while self
+            .samples
+            .front()
+            .is_some_and(|s| s.time < self.time - METRICS_SECONDS)
+        {
+            self.samples.pop_front();
+        }
+    }
+
+    /// Runs the ticks due after `frame_seconds` of real time, within the frame's time budget,
+    /// then traces the selected agent.
+    pub fn run(&mut self, frame_seconds: f32) {
+        let started = Instant::now();
+        let mut ticks = 0;
+        if self.running && self.simulation.is_some() {
+            self.accumulator += frame_seconds.min(0.25) * self.time_scale;
+            while self.accumulator >= TICK && ticks < MAX_TICKS_PER_FRAME {
+                self.step_once();
+                self.accumulator -= TICK;
+                ticks += 1;
+                if started.elapsed() >= STEP_BUDGET {
+                    break;
+                }
+            }
+            if ticks == MAX_TICKS_PER_FRAME || started.elapsed() >= STEP_BUDGET {
+                // Behind real time: drop the backlog rather than chase it.
+                self.accumulator = self.accumulator.min(TICK);
+            }
+        }
+        self.ticks_last_frame = ticks;
+        if ticks > 0 {
+            self.tick_ms = started.elapsed().as_secs_f32() * 1000.0 / ticks as f32;
+        }
+        self.trace_selected();
+    }
+
+    fn trace_selected(&mut self) {
+        self.trace.entries.clear();
+        self.trace_root = None;
+        if let (Some(agent), Some(simulation)) = (self.selected_agent, self.simulation.as_ref()) {
+            simulation.trace(agent, TICK, &mut self.trace);
+            self.trace_root = simulation
+                .group_of(agent)
+                .and_then(|g| simulation.groups().get(g))
+                .and_then(|g| g.program.nodes().last().copied());
+        }
+    }
+
+    /// The selected agent's trace, when its group (in `scene`) runs the open graph `open_name`.
+    pub fn trace_of_open_graph(&self, scene: &Scene, open_name: &str) -> Option<&Trace> {
+        let agent = self.selected_agent?;
+        let group = scene
+            .groups
+            .get(self.simulation.as_ref()?.group_of(agent)?)?;
+        (group.graph == open_name && !self.trace.entries.is_empty()).then_some(&self.trace)
+    }
+
+    /// Estimated milliseconds per tick for `agents` agents, from the last measured ticks.
+    pub fn estimated_tick_ms(&self, agents: usize) -> Option<f32> {
+        let running = self.agent_count();
+        (running > 0 && self.tick_ms > 0.0).then(|| self.tick_ms / running as f32 * agents as f32)
+    }
+}
+
+/// The names of a scene's flow fields and where each comes from (their data aside).
+fn field_sources(scene: &Scene) -> Vec<(&String, Option<&String>)> {
+    scene
+        .flow_fields
+        .iter()
+        .map(|(name, source)| match source {
+            FlowFieldSource::File(file) => (name, Some(file)),
+            FlowFieldSource::Inline(_) => (name, None),
+        })
+        .collect()
+}

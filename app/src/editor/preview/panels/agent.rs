@@ -1,0 +1,73 @@
+//! The inspector of the selected agent, for the side panel.
+
+use egui::Ui;
+
+use super::super::Preview;
+
+impl Preview {
+    /// Position, velocity, speed, heading, steering and limits of the selected agent.
+    pub fn agent_inspector(&mut self, ui: &mut Ui) {
+        let Some(simulation) = self.host.simulation.as_ref() else {
+            ui.weak("The scene does not run.");
+            return;
+        };
+        let Some(agent) = self.host.selected_agent else {
+            ui.weak("Click an agent in the preview to inspect it.");
+            return;
+        };
+        let Some(vehicle) = simulation.vehicles().get(agent) else {
+            return;
+        };
+        let group = simulation
+            .group_of(agent)
+            .and_then(|g| simulation.groups().get(g));
+        ui.label(format!(
+            "Agent {agent} of group \"{}\"",
+            group.map_or("?", |g| g.name.as_str())
+        ));
+        let force = simulation.forces().get(agent).copied().unwrap_or_default();
+        let rows = [
+            (
+                "position",
+                format!("({:.2}, {:.2})", vehicle.position.x, vehicle.position.y),
+            ),
+            (
+                "velocity",
+                format!("({:.2}, {:.2})", vehicle.velocity.x, vehicle.velocity.y),
+            ),
+            (
+                "speed",
+                format!(
+                    "{:.2} / {:.2} u/s",
+                    vehicle.velocity.length(),
+                    vehicle.max_speed
+                ),
+            ),
+            (
+                "heading",
+                format!(
+                    "{:.0}°",
+                    vehicle.forward.y.atan2(vehicle.forward.x).to_degrees()
+                ),
+            ),
+            (
+                "steering",
+                format!("{:.2} / {:.2}", force.length(), vehicle.max_force),
+            ),
+            (
+                "mass, radius",
+                format!("{:.2}, {:.2}", vehicle.mass, vehicle.radius),
+            ),
+        ];
+        egui::Grid::new("agent").num_columns(2).show(ui, |ui| {
+            for (label, value) in rows {
+                ui.label(label);
+                ui.label(value);
+                ui.end_row();
+            }
+        });
+        if ui.small_button("Deselect").clicked() {
+            self.host.selected_agent = None;
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! The flow-field panel: pick, create, resample, fill, clear and generate fields; brush
+//! settings; save or load a field file (through the editor's file dialogs).
+
+use egui::Ui;
+use glam::Vec2;
+use graph_runtime::{FlowField, FlowFieldSource, StrokeKind};
+
+use super::super::super::file_dialog::Purpose;
+use super::super::Preview;
+
+impl Preview {
+    /// The panel shown with the paint tool.
+    pub fn field_panel(&mut self, ui: &mut Ui) {
+        self.field_picker(ui);
+        let Some(name) = self.paint.field.clone() else {
+            ui.weak("No flow field: create one over the scene's bounds.");
+            return;
+        };
+        self.brush_settings(ui);
+        let mut changed = false;
+        if let Some(field) = self.document.fields.get_mut(&name) {
+            changed |= field_operations(ui, field, &mut self.paint);
+        }
+        changed |= self.generators(ui, &name);
+        ui.horizontal(|ui| {
+            if ui.button("Save field as…").clicked() {
+                self.file_requests.push(Purpose::SaveField(name.clone()));
+            }
+            if ui.button("Load field…").clicked() {
+                self.file_requests.push(Purpose::LoadField(name.clone()));
+            }
+        });
+        if changed {
+            self.document.fields_changed();
+        }
+    }
+
+    fn field_picker(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.label("field");
+            let selected = self
+                .paint
+                .field
+                .clone()
+                .unwrap_or_else(|| "none".to_owned());
+            egui::ComboBox::from_id_salt("paint-field")
+                .selected_text(selected)
+                .show_ui(ui, |ui| {
+                    for name in self.document.fields.keys() {
+                        ui.selectable_value(&mut self.paint.field, Some(name.clone()), name);
+                    }
+                });
+            if let Some(field) = self
+                .paint
+                .field
+                .as_ref()
+                .and_then(|n| self.document.fields.get(n))
+            {
+                ui.weak(format!(
+                    "{} × {} cells of {:.2} u",
+                    field.width, field.height, field.cell_size
+                ));
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut self.paint.cell_size)
+                    .range(0.1..=100.0)
+                    .speed(0.05)
+                    .prefix("new cells ")
+                    .suffix(" u"),
+            )
+            .on_hover_text("Cell size of a new field, and of Resample");
+            if ui.button("New field over bounds").clicked() {
+                self.new_field();
+            }
+        });
+    }
+
+    fn new_field(&mut self) {
+        let fields = &self.document.fields;
+        let name = (1..=fields.len() + 1)
+            .map(|i| format!("field {i}"))
+            .find(|n| !fields.contains_key(n))
+            .unwrap_or_default();
+        let field = FlowField::covering(self.document.scene.bounds, self.paint.cell_size);
+        self.document
+            .scene
+            .flow_fields
+            .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
+        self.document.fields.insert(name.clone(), field);
+        self.paint.field = Some(name);
+        self.document.fields_changed();
+    }
+
+    fn brush_settings(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Paint, "Paint");
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Erase, "Erase");
+            ui.selectable_value(&mut self.paint.kind, StrokeKind::Smooth, "Smooth");
+            let brush = &mut self.paint.brush;
+            ui.add(
+                egui::DragValue::new(&mut brush.radius)
+                    .range(0.1..=200.0)
+                    .speed(0.05)
+                    .prefix("radius ")
+                    .suffix(" u"),
+            );
+            ui.add(
+                egui::DragValue::new(&mut brush.strength)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("strength "),
+            );
+            ui.add(
+                egui::DragValue::new(&mut brush.softness)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("soft "),
+            );
+        });
+    }
+
+    /// "Toward target" and "Away from obstacles"; returns whether the field changed.
+    fn generators(&mut self, ui: &mut Ui, name: &str) -> bool {
+        let mut changed = false;
+        let cursor = self.cursor;
+        let (scene, paint) = (&self.document.scene, &mut self.paint);
+        let Some(field) = self.document.fields.get_mut(name) else {
+            return false;
+        };
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt("generate-target")
+                .selected_text(paint.target.clone())
+                .show_ui(ui, |ui| {
+                    for target in scene.targets.keys() {
+                        ui.selectable_value(&mut paint.target, target.clone(), target);
+                    }
+                });
+            ui.add(
+                egui::DragValue::new(&mut paint.clearance)
+                    .range(0.0..=50.0)
+                    .speed(0.05)
+                    .prefix("clearance "),
+            );
+            if ui
+                .button("Toward target")
+                .on_hover_text("Lead every reachable cell to the target around obstacles")
+                .clicked()
+            {
+                let target = scene
+                    .targets
+                    .get(&paint.target)
+                    .copied()
+                    .or(cursor)
+                    .unwrap_or_default();
+                field.generate_toward(target, &scene.obstacles, paint.clearance);
+                changed = true;
+            }
+        });
+        ui.horizontal(|ui| {
+            let (range, strength) = &mut paint.repulsion;
+            ui.add(
+                egui::DragValue::new(range)
+                    .range(0.1..=100.0)
+                    .speed(0.05)
+                    .prefix("range "),
+            );
+            ui.add(
+                egui::DragValue::new(strength)
+                    .range(0.0..=1.0)
+                    .speed(0.01)
+                    .prefix("strength "),
+            );
+            if ui.button("Away from obstacles").clicked() {
+                field.add_repulsion(&scene.obstacles, *range, *strength);
+                changed = true;
+            }
+        });
+        changed
+    }
+
+    /// Writes field `name` to `path` and makes the scene refer to that file.
+    pub fn save_field_as(&mut self, name: &str, path: &std::path::Path) -> Result<(), String> {
+        let field = self
+            .document
+            .fields
+            .get(name)
+            .ok_or_else(|| format!("the scene has no flow field \"{name}\""))?;
+        field.save(path).map_err(|e| e.to_string())?;
+        let file = match self.document.directory() {
+            Some(dir) => path.strip_prefix(&dir).unwrap_or(path),
+            None => path,
+        };
+        self.document.scene.flow_fields.insert(
+            name.to_owned(),
+            FlowFieldSource::File(file.display().to_string()),
+        );
+        Ok(())
+    }
+
+    /// Replaces field `name`'s data with the field file at `path`.
+    pub fn load_field_from(&mut self, name: &str, path: &std::path::Path) -> Result<(), String> {
+        let loaded = FlowField::load(path).map_err(|e| e.to_string())?;
+        self.document.fields.insert(name.to_owned(), loaded);
+        self.document.fields_changed();
+        Ok(())
+    }
+}
+
+/// Resample, fill and clear; returns whether the field changed.
+fn field_operations(
+    ui: &mut Ui,
+    field: &mut FlowField,
+    paint: &mut super::super::tools::PaintSettings,
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        if ui
+            .button("Resample")
+            .on_hover_text("Resample the field to the new-cell size")
+            .clicked()
+        {
+            *field = field.resampled(paint.cell_size);
+            changed = true;
+        }
+        ui.add(
+            egui::DragValue::new(&mut paint.fill_angle)
+                .range(-360.0..=360.0)
+                .suffix("°"),
+        );
+        if ui.button("Fill").clicked() {
+            field.fill(Vec2::from_angle(paint.fill_angle.to_radians()));
+            changed = true;
+        }
+        if ui.button("Clear").clicked() {
+            field.clear();
+            changed = true;
+        }
+    });
+    changed
+}

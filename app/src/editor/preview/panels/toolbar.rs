@@ -1,0 +1,79 @@
+//! Play/pause, step, reset, time scale, fit, the tools and the guides menu.
+
+use egui::Ui;
+
+use super::super::tools::Tool;
+use super::super::{OpenGraph, Preview};
+
+impl Preview {
+    /// The toolbar above the viewport.
+    pub fn toolbar(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) {
+        ui.horizontal_wrapped(|ui| self.clock_buttons(ui, open));
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut self.tool, Tool::Select, "Select");
+            ui.selectable_value(&mut self.tool, Tool::AddObstacle, "Add obstacle");
+            ui.selectable_value(&mut self.tool, Tool::DrawPath, "Draw path");
+            ui.selectable_value(&mut self.tool, Tool::PaintField, "Paint field");
+            if ui
+                .add_enabled(self.selected_item.is_some(), egui::Button::new("Delete"))
+                .clicked()
+            {
+                self.delete_selected();
+            }
+            ui.menu_button("Guides", |ui| self.guides_menu(ui));
+        });
+    }
+
+    fn clock_buttons(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) {
+        let host = &mut self.host;
+        let play = if host.running { "Pause" } else { "Play" };
+        if ui.button(play).clicked() {
+            host.running = !host.running;
+        }
+        if ui
+            .button("Step")
+            .on_hover_text("Advance exactly one tick")
+            .clicked()
+        {
+            host.running = false;
+            host.step_once();
+        }
+        if ui
+            .button("Reset")
+            .on_hover_text("Respawn the agents")
+            .clicked()
+        {
+            host.reset(&self.document, open);
+        }
+        ui.add(
+            egui::DragValue::new(&mut host.time_scale)
+                .range(0.0..=8.0)
+                .speed(0.01)
+                .prefix("×"),
+        )
+        .on_hover_text("Time scale");
+        ui.label(format!("t = {:.1} s", host.time));
+        if ui
+            .button("Fit")
+            .on_hover_text("Fit the scene (Home)")
+            .clicked()
+        {
+            self.fit_pending = true;
+        }
+    }
+
+    fn guides_menu(&mut self, ui: &mut Ui) {
+        let g = &mut self.guides;
+        ui.checkbox(&mut g.velocity, "velocity");
+        ui.checkbox(&mut g.steering, "final steering force");
+        ui.checkbox(&mut g.node_forces, "each node's force");
+        ui.checkbox(&mut g.neighborhood, "neighborhood and field of view");
+        ui.checkbox(&mut g.corridor, "avoidance corridor");
+        ui.checkbox(&mut g.wander, "wander circle and aim");
+        ui.checkbox(&mut g.path, "path projection and aim");
+        ui.checkbox(&mut g.flow, "flow-field sample");
+        ui.checkbox(&mut g.aims, "aim points");
+        ui.separator();
+        ui.checkbox(&mut self.color_arrows, "color flow arrows by direction");
+    }
+}

@@ -1,0 +1,46 @@
+//! The scene tools of the preview, one file each: select (pick and drag), add obstacle, draw
+//! path and paint field. Each changes only the scene document; the host applies the change
+//! to the running world once per frame.
+
+mod obstacle;
+mod paint;
+mod path;
+mod select;
+
+pub use paint::PaintSettings;
+
+/// What the scene tools do on a click in the viewport.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tool {
+    /// Select agents and scene items, drag targets, obstacles and path points.
+    #[default]
+    Select,
+    /// Click to add an obstacle.
+    AddObstacle,
+    /// Click to add points to the selected path (or a new one).
+    DrawPath,
+    /// Paint, erase or smooth the selected flow field with the brush.
+    PaintField,
+}
+
+/// A selected or dragged scene item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// A named target.
+    Target(String),
+    /// An obstacle by index.
+    Obstacle(usize),
+    /// A path (and one of its points).
+    Path(String, Option<usize>),
+}
+
+impl super::Preview {
+    /// A click of the current tool at world point `at`.
+    pub fn click_tool(&mut self, at: glam::Vec2) {
+        match self.tool {
+            Tool::AddObstacle => self.add_obstacle(at),
+            Tool::DrawPath => self.add_path_point(at),
+            Tool::Select | Tool::PaintField => {}
+        }
+    }
+}

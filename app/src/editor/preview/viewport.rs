@@ -1,0 +1,177 @@
+//! The viewport: pan (middle button or Space + drag), zoom (wheel, like the graph), the
+//! tools' pointer input, and painting the world, agents, guides and selection.
+
+use egui::{Color32, Key, PointerButton, Rect, Sense, Ui};
+
+use super::Preview;
+use super::tools::{Item, Tool};
+use super::view::{self, View};
+
+/// Zoom factor per screen point of wheel scroll (the graph canvas uses the same).
+pub const WHEEL_ZOOM: f32 = 0.002;
+
+/// The zoom factor for `scroll` screen points of wheel scroll, in the preview and the graph.
+pub fn viewport_wheel_zoom(scroll: f32) -> f32 {
+    (scroll * WHEEL_ZOOM).exp()
+}
+
+impl Preview {
+    /// The viewport: paints the scene and handles pan, zoom, picking and the tools.
+    pub fn viewport(&mut self, ui: &mut Ui) {
+        let (screen, response) =
+            ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        self.rect = Some(screen);
+        self.navigate(ui, screen, &response);
+        let space = ui.input(|i| i.key_down(Key::Space));
+        if !space {
+            let at = response
+                .interact_pointer_pos()
+                .map(|p| self.view.to_world(screen, p));
+            if self.tool == Tool::PaintField {
+                self.brush_drag(&response, at);
+            } else {
+                self.pointer(screen, &response);
+            }
+        }
+        if response.hovered()
+            && !ui.ctx().egui_wants_keyboard_input()
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Delete))
+        {
+            self.delete_selected();
+        }
+        self.paint(ui, screen, &response);
+    }
+
+    fn navigate(&mut self, ui: &Ui, screen: Rect, response: &egui::Response) {
+        if self.fit_pending || ui.input(|i| i.key_pressed(Key::Home)) && response.hovered() {
+            self.view = View::fit(self.document.scene.bounds, screen);
+            self.fit_pending = false;
+        }
+        let space = ui.input(|i| i.key_down(Key::Space));
+        if response.dragged_by(PointerButton::Middle)
+            || (space && response.dragged_by(PointerButton::Primary))
+        {
+            self.view.pan(response.drag_delta());
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0
+                && let Some(anchor) = response.hover_pos()
+            {
+                self.view
+                    .zoom_around(screen, anchor, viewport_wheel_zoom(scroll));
+            }
+        }
+        if let Some(hover) = response.hover_pos() {
+            self.cursor = Some(self.view.to_world(screen, hover));
+        }
+    }
+
+    /// Clicks and drags of the select, obstacle and path tools.
+    fn pointer(&mut self, screen: Rect, response: &egui::Response) {
+        if response.drag_started_by(PointerButton::Primary) && self.tool == Tool::Select {
+            self.dragging = response
+                .interact_pointer_pos()
+                .and_then(|p| self.pick_item(screen, p));
+            if self.dragging.is_some() {
+                self.selected_item.clone_from(&self.dragging);
+            }
+        }
+        if let (Some(item), Some(p)) = (self.dragging.clone(), response.interact_pointer_pos())
+            && response.dragged_by(PointerButton::Primary)
+        {
+            self.move_item(&item, self.view.to_world(screen, p));
+        }
+        if response.drag_stopped() {
+            self.dragging = None;
+        }
+        if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            match self.tool {
+                Tool::Select => self.select_at(screen, p),
+                _ => self.click_tool(self.view.to_world(screen, p)),
+            }
+        }
+    }
+
+    fn paint(&self, ui: &Ui, screen: Rect, response: &egui::Response) {
+        let painter = ui.painter_at(screen);
+        painter.rect_filled(screen, 0.0, Color32::from_rgb(18, 20, 24));
+        let Some(simulation) = &self.host.simulation else {
+            painter.text(
+                screen.center(),
+                egui::Align2::CENTER_CENTER,
+                "The scene does not run: see its problems above",
+                egui::FontId::proportional(15.0),
+                Color32::from_rgb(235, 110, 90),
+            );
+            return;
+        };
+        view::paint_world(
+            &painter,
+            screen,
+            &self.view,
+            simulation.world(),
+            self.color_arrows,
+        );
+        let selected = self.host.selected_agent;
+        let mesh = view::agent_mesh(screen, &self.view, simulation.vehicles(), |agent| {
+            simulation.group_of(agent).unwrap_or(0)
+        });
+        painter.add(egui::Shape::mesh(mesh));
+        if let Some(vehicle) = selected.and_then(|a| simulation.vehicles().get(a)) {
+            view::paint_selected_agent(&painter, screen, &self.view, vehicle);
+            view::paint_guides(
+                &painter,
+                screen,
+                &self.view,
+                vehicle,
+                &self.host.trace,
+                self.host.trace_root,
+                &self.guides,
+            );
+        }
+        self.paint_selection(&painter, screen);
+        if self.tool == Tool::PaintField
+            && let Some(hover) = response.hover_pos()
+        {
+            painter.circle_stroke(
+                hover,
+                self.paint.brush.radius * self.view.zoom,
+                egui::Stroke::new(1.0, Color32::from_rgb(240, 240, 240)),
+            );
+        }
+    }
+
+    fn paint_selection(&self, painter: &egui::Painter, screen: Rect) {
+        let highlight = egui::Stroke::new(2.0, Color32::from_rgb(255, 230, 120));
+        let scene = &self.document.scene;
+        let s = |p| self.view.to_screen(screen, p);
+        match &self.selected_item {
+            Some(Item::Obstacle(index)) => {
+                if let Some(o) = scene.obstacles.get(*index) {
+                    painter.circle_stroke(s(o.center), o.radius * self.view.zoom + 3.0, highlight);
+                }
+            }
+            Some(Item::Path(name, point)) => {
+                for (index, p) in scene
+                    .paths
+                    .get(name)
+                    .into_iter()
+                    .flat_map(|p| &p.points)
+                    .enumerate()
+                {
+                    let radius = if Some(index) == *point { 6.0 } else { 4.0 };
+                    painter.circle_stroke(s(*p), radius, highlight);
+                }
+            }
+            Some(Item::Target(name)) => {
+                if let Some(p) = scene.targets.get(name) {
+                    painter.circle_stroke(s(*p), 9.0, highlight);
+                }
+            }
+            None => {}
+        }
+    }
+}

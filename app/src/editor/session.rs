@@ -1,0 +1,384 @@
+//! The file half of [`EditorApp::apply`]: new, open, save, export, scenes, the
+//! unsaved-changes question, file dialogs and crash recovery.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use graph_runtime::{Graph, Link, Node, Scene};
+
+use super::command::{Command, Then};
+use super::document::Document;
+use super::file_dialog::{Purpose, Request};
+use super::history::Doc;
+use super::preview::{OpenGraph, Preview};
+use super::{Dialog, EditorApp, Selection, export, presets};
+
+/// The name scene groups use for a graph that was never saved.
+pub const UNTITLED: &str = "untitled.graph.ron";
+
+impl EditorApp {
+    /// The file name scene groups use for the open graph.
+    pub fn open_graph_name(&self) -> String {
+        match (&self.document.path, &self.preset_name) {
+            (Some(path), _) => path
+                .file_name()
+                .map_or_else(|| UNTITLED.to_owned(), |n| n.to_string_lossy().into_owned()),
+            (None, Some(preset)) => preset.clone(),
+            (None, None) => UNTITLED.to_owned(),
+        }
+    }
+
+    /// Does `then`, first asking about unsaved changes (graph or scene) if there are any.
+    pub fn guard(&mut self, then: Then) {
+        self.record_changes();
+        if self.document.is_dirty() || self.preview.is_dirty() {
+            self.dialog = Some(Dialog::Unsaved(then));
+        } else {
+            self.perform(then);
+        }
+    }
+
+    fn perform(&mut self, then: Then) {
+        match then {
+            Then::New => self.new_graph(),
+            Then::Open(Some(path)) => self.open(&path),
+            Then::Open(None) => self.ask(Purpose::OpenGraph),
+            Then::Preset(index) => self.open_preset(index),
+            Then::Close => {
+                self.allow_close = true;
+                self.autosave.clear();
+                self.autosave.clear_scene();
+                self.close_requested = true;
+            }
+        }
+    }
+
+    /// Saves whatever is unsaved, asking for names where needed, then does `then`. Stops,
+    /// keeping everything, if a save fails or a file dialog is cancelled.
+    pub(super) fn save_all_then(&mut self, then: Then) {
+        self.dialog = None;
+        self.record_changes();
+        if self.document.is_dirty() {
+            self.save(Some(then));
+        } else if self.preview.is_dirty() {
+            self.save_scene(Some(then));
+        } else {
+            self.perform(then);
+        }
+    }
+
+    pub(super) fn discard_then(&mut self, then: Then) {
+        self.dialog = None;
+        self.autosave.clear();
+        self.autosave.clear_scene();
+        self.perform(then);
+    }
+
+    /// Asks for a path with the file dialogs; the answer comes back as [`Command::Picked`].
+    pub(super) fn ask(&mut self, purpose: Purpose) {
+        let (file_name, directory) = match &purpose {
+            Purpose::SaveGraph { .. } | Purpose::Export => (
+                self.open_graph_name(),
+                self.document.path.as_deref().and_then(Path::parent),
+            ),
+            Purpose::SaveScene { .. } | Purpose::OpenScene => (
+                self.preview.document.name(),
+                self.preview.document.path.as_deref().and_then(Path::parent),
+            ),
+            Purpose::SaveField(name) => (export::field_file_name(name), None),
+            Purpose::OpenGraph | Purpose::LoadField(_) => (
+                String::new(),
+                self.document.path.as_deref().and_then(Path::parent),
+            ),
+        };
+        let request = Request {
+            purpose: purpose.clone(),
+            file_name,
+            directory: directory.map(Path::to_path_buf),
+        };
+        if let Some(path) = self.files.ask(request) {
+            self.picked(purpose, &path);
+        }
+    }
+
+    pub(super) fn picked(&mut self, purpose: Purpose, path: &Path) {
+        match purpose {
+            Purpose::OpenGraph => self.open(path),
+            Purpose::SaveGraph { then } => {
+                if self.save_to(path)
+                    && let Some(then) = then
+                {
+                    self.push(Command::SaveAllThen(then));
+                }
+            }
+            Purpose::Export => {
+                self.export_to(path);
+            }
+            Purpose::OpenScene => self.open_scene(path),
+            Purpose::SaveScene { then } => {
+                if self.save_scene_to(path)
+                    && let Some(then) = then
+                {
+                    self.push(Command::SaveAllThen(then));
+                }
+            }
+            Purpose::SaveField(name) => match self.preview.save_field_as(&name, path) {
+                Ok(()) => self
+                    .status
+                    .set(format!("Saved flow field {}", path.display())),
+                Err(error) => self.error("Could not save the flow field.", &error),
+            },
+            Purpose::LoadField(name) => match self.preview.load_field_from(&name, path) {
+                Ok(()) => self.status.set(format!("Loaded {}", path.display())),
+                Err(error) => self.error("Could not load the flow field.", &error),
+            },
+        }
+    }
+
+    /// Shows an error message.
+    pub(super) fn error(&mut self, what: &str, why: &str) {
+        self.dialog = Some(Dialog::Error(format!("{what}\n\n{why}")));
+    }
+
+    /// Saves where the graph is saved, else asks for a name; then continues with `then`.
+    pub(super) fn save(&mut self, then: Option<Then>) {
+        match self.document.path.clone() {
+            Some(path) => {
+                if self.save_to(&path)
+                    && let Some(then) = then
+                {
+                    self.push(Command::SaveAllThen(then));
+                }
+            }
+            None => self.ask(Purpose::SaveGraph { then }),
+        }
+    }
+
+    /// Saves the graph at `path` atomically; the preview keeps running it under the new name.
+    /// A failure keeps the file on disk as it was and says why.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        self.record_changes();
+        if let Err(error) = self.document.to_graph().save(path) {
+            self.error(
+                "Could not save the graph; the file on disk is unchanged.",
+                &error.to_string(),
+            );
+            return false;
+        }
+        self.document.mark_saved(path.to_path_buf());
+        self.preset_name = None;
+        self.preview.rebind(&self.open_graph_name());
+        self.settings.remember(path);
+        self.autosave.clear();
+        self.status.set(format!("Saved {}", path.display()));
+        true
+    }
+
+    /// Exports the graph for a game to `path` (and its flow fields beside it).
+    pub fn export_to(&mut self, path: &Path) -> bool {
+        let graph = self.document.to_graph();
+        match export::export_for_game(&graph, &self.preview.document.fields, path) {
+            Ok(files) => {
+                let count = super::plural(files.len(), "file");
+                self.status.set(format!("Exported {count} for the game"));
+                true
+            }
+            Err(error) => {
+                self.error("Could not export for the game.", &error);
+                false
+            }
+        }
+    }
+
+    fn replace_document(&mut self, document: Document, preset_name: Option<String>) {
+        self.document = document;
+        self.preset_name = preset_name;
+        self.selection = Selection::default();
+        self.timeline = super::history::Timeline::default();
+        let name = self.open_graph_name();
+        self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+        self.canvas.new_document();
+        self.autosave.clear();
+        self.autosave.clear_scene();
+    }
+
+    /// Opens the graph at `path`; a problem opens an error dialog and keeps the current graph.
+    pub fn open(&mut self, path: &Path) {
+        match Graph::load(path) {
+            Ok(graph) => {
+                self.replace_document(Document::new(&graph, Some(path.to_path_buf())), None);
+                self.settings.remember(path);
+                self.status.set(format!("Opened {}", path.display()));
+            }
+            Err(error) => self.error("Could not open the graph.", &error.to_string()),
+        }
+    }
+
+    /// Starts an empty graph (one Output node).
+    pub fn new_graph(&mut self) {
+        let mut graph = Graph::default();
+        graph.add(Node::Output { input: Link::NONE });
+        self.replace_document(Document::new(&graph, None), None);
+        self.status.set("New graph");
+    }
+
+    /// Opens embedded preset `index`.
+    pub fn open_preset(&mut self, index: usize) {
+        let Some(preset) = presets::GRAPHS.get(index) else {
+            return;
+        };
+        match Graph::from_ron(preset.text, preset.file) {
+            Ok(graph) => {
+                self.replace_document(Document::new(&graph, None), Some(preset.file.to_owned()));
+                self.status.set(format!("Opened preset {}", preset.name));
+            }
+            Err(error) => self.error("Could not open the preset.", &error.to_string()),
+        }
+    }
+
+    /// Opens the scene at `path` in the preview; groups running the open graph's file name
+    /// run the open graph.
+    pub fn open_scene(&mut self, path: &Path) {
+        match Scene::load(path) {
+            Ok(scene) => {
+                let bound = self.open_graph_name();
+                let runs_open = scene.groups.iter().any(|g| g.graph == bound);
+                self.preview = Preview::open(scene, path.to_path_buf(), &bound);
+                self.timeline.forget(Doc::Scene);
+                self.autosave.clear_scene();
+                let note = if runs_open {
+                    String::new()
+                } else {
+                    format!(" (no group runs the open graph {bound})")
+                };
+                self.status
+                    .set(format!("Opened scene {}{note}", path.display()));
+            }
+            Err(error) => self.error("Could not open the scene.", &error.to_string()),
+        }
+    }
+
+    /// Opens the scene at `path` together with the graph its first group runs, which becomes
+    /// the open graph (`steergraph --scene FILE`).
+    pub fn open_scene_with_its_graph(&mut self, path: &Path) {
+        let graph_file = Scene::load(path).ok().and_then(|scene| {
+            let name = scene.groups.first()?.graph.clone();
+            Some(path.parent().unwrap_or(Path::new("")).join(name))
+        });
+        if let Some(graph_file) = graph_file.filter(|f| f.is_file()) {
+            self.open(&graph_file);
+        }
+        self.open_scene(path);
+    }
+
+    /// Saves the scene where it is saved, else asks for a name; then continues with `then`.
+    pub(super) fn save_scene(&mut self, then: Option<Then>) {
+        match self.preview.document.path.clone() {
+            Some(path) => {
+                if self.save_scene_to(&path)
+                    && let Some(then) = then
+                {
+                    self.push(Command::SaveAllThen(then));
+                }
+            }
+            None => self.ask(Purpose::SaveScene { then }),
+        }
+    }
+
+    /// Saves the scene at `path` with every file it names (flow fields, and graphs not yet
+    /// beside it), so it runs outside the editor; refuses, writing nothing, if a graph it
+    /// names cannot be found.
+    pub fn save_scene_to(&mut self, path: &Path) -> bool {
+        self.record_changes();
+        let graph = self.document.to_graph();
+        let name = self.preview.bound.clone();
+        let open = OpenGraph {
+            name: &name,
+            path: self.document.path.as_deref(),
+            graph: &graph,
+            program: None,
+            revision: self.document.revision(),
+        };
+        let bundle = match self.preview.document.bundle(path, &open) {
+            Ok(bundle) => bundle,
+            Err(error) => {
+                self.error("Could not save the scene; nothing was written.", &error);
+                return false;
+            }
+        };
+        if let Err(error) = write_bundle(&bundle.files) {
+            self.error("Could not save the scene.", &error);
+            return false;
+        }
+        self.preview.document.mark_saved(path.to_path_buf());
+        self.autosave.clear_scene();
+        let mut message = format!("Saved scene {}", path.display());
+        if let Some(graph_path) = bundle.open_graph {
+            if self.document.path.is_none() {
+                self.document.mark_saved(graph_path.clone());
+                self.preset_name = None;
+                self.autosave.clear();
+            }
+            let _ = write!(message, " and its graph {}", graph_path.display());
+        } else if self.document.is_dirty() {
+            let _ = write!(
+                message,
+                "; {} has unsaved changes the scene file does not see yet",
+                self.document.title()
+            );
+        }
+        self.status.set(message);
+        true
+    }
+
+    /// Restores autosaved work: the graph (its scene paired as usual), then the scene if it
+    /// was autosaved too. Both stay marked unsaved.
+    pub(super) fn recover(&mut self) {
+        let Some(Dialog::Recover(recovered)) = self.dialog.take() else {
+            return;
+        };
+        if let Some(graph) = &recovered.graph {
+            let mut document = Document::new(graph, recovered.original.clone());
+            document.mark_unsaved();
+            self.document = document;
+            self.preset_name = None;
+            self.selection = Selection::default();
+            self.canvas.new_document();
+            let name = self.open_graph_name();
+            self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+        }
+        if let Some(scene) = &recovered.scene {
+            let label = recovered
+                .scene_original
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map_or_else(
+                    || "recovered.scene.ron".to_owned(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+            let document = super::preview::SceneDocument::new(
+                scene.clone(),
+                recovered.scene_original.clone(),
+                label,
+            );
+            let mut preview = Preview::new(document, &self.open_graph_name());
+            preview.document.mark_unsaved();
+            self.preview = preview;
+        }
+    }
+
+    pub(super) fn discard_recovered(&mut self) {
+        self.dialog = None;
+        self.autosave.clear();
+        self.autosave.clear_scene();
+    }
+}
+
+/// Writes every file of a scene save, each atomically, the scene last.
+fn write_bundle(files: &[(PathBuf, String)]) -> Result<(), String> {
+    for (path, text) in files {
+        graph_runtime::write_atomically(path, text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! The editor's panels around the canvas: the side panel, the problems list, the status line
+//! and the preview panel.
+
+use egui::Ui;
+
+use super::command::Command;
+use super::fields::Names;
+use super::preview::OpenGraph;
+use super::{EditorApp, panels, plural};
+
+impl EditorApp {
+    /// The side panel: node inspector, agent, parameters, vehicle, scene, comments.
+    pub(super) fn side_panel(&mut self, ui: &mut Ui, names: &Names) {
+        let mut commands = Vec::new();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::CollapsingHeader::new("Node")
+                .default_open(true)
+                .show(ui, |ui| {
+                    panels::inspector(ui, &self.document, &self.selection, names, &mut commands);
+                });
+            egui::CollapsingHeader::new("Agent")
+                .default_open(true)
+                .show(ui, |ui| self.preview.agent_inspector(ui));
+            egui::CollapsingHeader::new("Graph parameters")
+                .default_open(true)
+                .show(ui, |ui| {
+                    let parameters = &self.document.parameters;
+                    commands.extend(panels::parameters(ui, parameters, &mut self.new_parameter));
+                });
+            egui::CollapsingHeader::new("Vehicle")
+                .default_open(false)
+                .show(ui, |ui| {
+                    commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
+                });
+            egui::CollapsingHeader::new("Scene")
+                .default_open(false)
+                .show(ui, |ui| self.preview.scene_panel(ui));
+            egui::CollapsingHeader::new("Description and comments")
+                .default_open(false)
+                .show(ui, |ui| {
+                    let document = &self.document;
+                    commands.extend(panels::description_and_comments(
+                        ui,
+                        &document.description,
+                        &document.comments,
+                    ));
+                });
+        });
+        self.queue.extend(commands);
+    }
+
+    /// The problems list; a click selects and frames the node.
+    pub(super) fn problems_panel(&mut self, ui: &mut Ui) {
+        ui.strong("Problems");
+        if let Some(node) = panels::problems(ui, self.document.problems()) {
+            self.push(Command::Select {
+                nodes: vec![node],
+                add: false,
+            });
+            self.push(Command::Frame(vec![node]));
+        }
+    }
+
+    /// The status line: compile state, frame and tick times, the latest message.
+    pub(super) fn status_line(&self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            let problems = self.document.problems().len();
+            if problems == 0 {
+                ui.colored_label(egui::Color32::from_rgb(110, 190, 110), "✔ compiles");
+            } else {
+                ui.colored_label(
+                    egui::Color32::from_rgb(235, 110, 90),
+                    format!("⚠ {}", plural(problems, "problem")),
+                );
+            }
+            ui.separator();
+            let host = &self.preview.host;
+            ui.label(format!(
+                "frame {:.1} ms · tick {:.2} ms · {}",
+                self.frame_ms,
+                host.tick_ms,
+                plural(host.agent_count(), "agent")
+            ));
+            ui.separator();
+            ui.label(
+                self.status
+                    .text()
+                    .unwrap_or("Right-click or Shift+A to add nodes; drag from a pin to wire."),
+            );
+        });
+    }
+
+    /// The open graph as the preview sees it.
+    pub(super) fn with_open_graph<R>(
+        &mut self,
+        run: impl FnOnce(&mut Self, &OpenGraph<'_>) -> R,
+    ) -> R {
+        let graph = self.document.to_graph();
+        let name = self.preview.bound.clone();
+        let path = self.document.path.clone();
+        let open = OpenGraph {
+            name: &name,
+            path: path.as_deref(),
+            graph: &graph,
+            program: self.document.program(),
+            revision: self.document.revision(),
+        };
+        run(self, &open)
+    }
+
+    /// The preview panel.
+    pub(super) fn preview_panel(&mut self, ui: &mut Ui) {
+        self.with_open_graph(|app, open| app.preview.ui(ui, open));
+        for purpose in std::mem::take(&mut self.preview.file_requests) {
+            self.ask(purpose);
+        }
+    }
+}
