@@ -32,7 +32,10 @@ fn a_warm_boids_tick_allocates_nothing() {
 }
 
 #[test]
-#[expect(clippy::too_many_lines, reason = "one graph exercising every lazily evaluated feature, written out")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one graph exercising every lazily evaluated feature, written out"
+)]
 fn dither_tags_sensors_and_shared_nodes_allocate_nothing_once_warm() {
     let mut graph = Graph::default();
     let wander = graph.add(Node::Wander {

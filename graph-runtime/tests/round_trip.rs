@@ -160,7 +160,10 @@ fn field(width: u32, height: u32) -> FlowField {
     field
 }
 
-#[expect(clippy::too_many_lines, reason = "one scene using every feature of the format, written out")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one scene using every feature of the format, written out"
+)]
 fn every_feature_scene() -> Scene {
     Scene {
         description: "Every scene feature".to_owned(),

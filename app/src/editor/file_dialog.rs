@@ -92,6 +92,7 @@ pub struct FileDialogs {
     backend: Backend,
     in_app: FileDialog,
     pending: Option<Purpose>,
+    default_directory: Option<PathBuf>,
 }
 
 impl FileDialogs {
@@ -101,6 +102,7 @@ impl FileDialogs {
             backend,
             in_app: in_app_dialog(),
             pending: None,
+            default_directory: None,
         }
     }
 
@@ -120,6 +122,11 @@ impl FileDialogs {
         self.backend
     }
 
+    /// The folder to start in when a request names none (the working folder otherwise).
+    pub fn set_default_directory(&mut self, directory: PathBuf) {
+        self.default_directory = Some(directory);
+    }
+
     /// Whether the in-app dialog is open.
     pub fn is_open(&self) -> bool {
         self.pending.is_some()
@@ -127,7 +134,10 @@ impl FileDialogs {
 
     /// Asks for a path. Returns it at once when the native dialog answered; `None` when the
     /// user cancelled or the in-app dialog opened (its answer comes from [`Self::show`]).
-    pub fn ask(&mut self, request: Request) -> Option<PathBuf> {
+    pub fn ask(&mut self, mut request: Request) -> Option<PathBuf> {
+        if request.directory.is_none() {
+            request.directory.clone_from(&self.default_directory);
+        }
         if self.backend == Backend::Native {
             let started = Instant::now();
             let picked = native(&request);

@@ -290,14 +290,14 @@ pub fn problems(ui: &mut Ui, problems: &[CompileError]) -> Option<NodeId> {
     if problems.is_empty() {
         ui.colored_label(
             Color32::from_rgb(110, 190, 110),
-            "✔ No problems: the graph compiles.",
+            "No problems: the graph compiles.",
         );
         return None;
     }
     egui::ScrollArea::vertical().show(ui, |ui| {
         for problem in problems {
             let text =
-                egui::RichText::new(format!("⚠ {problem}")).color(Color32::from_rgb(235, 110, 90));
+                egui::RichText::new(format!("• {problem}")).color(Color32::from_rgb(235, 110, 90));
             let response = ui.add(egui::Button::new(text).frame(false));
             if response.clicked() {
                 clicked = problem.node();

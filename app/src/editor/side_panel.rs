@@ -66,11 +66,11 @@ impl EditorApp {
         ui.horizontal(|ui| {
             let problems = self.document.problems().len();
             if problems == 0 {
-                ui.colored_label(egui::Color32::from_rgb(110, 190, 110), "✔ compiles");
+                ui.colored_label(egui::Color32::from_rgb(110, 190, 110), "Compiles");
             } else {
                 ui.colored_label(
                     egui::Color32::from_rgb(235, 110, 90),
-                    format!("⚠ {}", plural(problems, "problem")),
+                    plural(problems, "problem"),
                 );
             }
             ui.separator();

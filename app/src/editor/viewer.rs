@@ -165,7 +165,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         let response = ui
             .horizontal(|ui| {
                 if self.live.is_some() {
-                    ui.colored_label(super::preview::node_color(id), "◆")
+                    ui.colored_label(super::preview::node_color(id), "■")
                         .on_hover_text("This node's color in the preview's guides");
                 }
                 let response = ui
@@ -422,7 +422,7 @@ fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
         },
         graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),
         graph_runtime::NodeValue::Condition(holds) => {
-            if holds { "✔ holds" } else { "✘ fails" }.to_owned()
+            if holds { "= holds" } else { "= fails" }.to_owned()
         }
     };
     egui::RichText::new(text)

@@ -211,7 +211,7 @@ impl Preview {
         for problem in &self.host.problems {
             ui.colored_label(
                 egui::Color32::from_rgb(235, 110, 90),
-                format!("⚠ {problem}"),
+                format!("• {problem}"),
             );
         }
         if self.tool == Tool::PaintField {

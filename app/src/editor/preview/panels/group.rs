@@ -48,7 +48,7 @@ pub fn group_editor(
         ui.colored_label(
             egui::Color32::from_rgb(235, 170, 80),
             format!(
-                "⚠ About {ms:.0} ms per tick at {count} agents: the preview will run slower than real time."
+                "Slow: about {ms:.0} ms per tick at {count} agents: the preview will run slower than real time."
             ),
         );
     }
