@@ -51,21 +51,6 @@ fn connect(harness: &mut Harness<'static, EditorApp>, from: NodeId, to: NodeId, 
     harness.run_steps(2);
 }
 
-/// A mouse click (press, then release a frame later) at screen point `at`.
-fn click_at(harness: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
-    harness.event(Event::PointerMoved(at));
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos: at,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        harness.step();
-    }
-    harness.run_steps(2);
-}
-
 fn kinds(app: &EditorApp) -> Vec<NodeKind> {
     app.document
         .to_graph()

@@ -87,7 +87,7 @@ fn copied_text(harness: &Harness<'static, EditorApp>) -> Vec<String> {
         .collect()
 }
 
-/// 1. Save As on a desktop without a native dialog opens the in-app dialog, which saves.
+/// Workflow 1: Save As on a desktop without a native dialog opens the in-app dialog, which saves.
 #[test]
 fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -120,7 +120,7 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     );
 }
 
-/// 1b. "Save" in the unsaved-changes question works without a native dialog, then goes on.
+/// Workflow 1b: "Save" in the unsaved-changes question works without a native dialog, then goes on.
 #[test]
 fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -144,7 +144,7 @@ fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
     assert_eq!(harness.state().dialog, None);
 }
 
-/// 2. Saving a new graph keeps the preview running it, under the new name.
+/// Workflow 2: Saving a new graph keeps the preview running it, under the new name.
 #[test]
 fn saving_a_new_graph_keeps_the_preview_running() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -167,7 +167,7 @@ fn saving_a_new_graph_keeps_the_preview_running() {
     assert_eq!(harness.state().preview.agent_count(), 30, "and after Reset");
 }
 
-/// 3. A new graph's preview starts by itself once the graph compiles.
+/// Workflow 3: A new graph's preview starts by itself once the graph compiles.
 #[test]
 fn a_new_graph_starts_in_the_preview_once_it_compiles() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -196,7 +196,7 @@ fn a_new_graph_starts_in_the_preview_once_it_compiles() {
     assert_eq!(preview.agent_count(), 30, "runs without pressing Reset");
 }
 
-/// 4. After a new document, Delete removes the node the side panel shows, not a node
+/// Workflow 4: After a new document, Delete removes the node the side panel shows, not a node
 /// outlined in the previous document.
 #[test]
 fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
@@ -258,7 +258,7 @@ fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
     assert_eq!(harness.state().status.text(), Some("Pasted 1 node"));
 }
 
-/// 6. A large agent count is applied on Enter only, and the UI keeps answering.
+/// Workflow 6: A large agent count is applied on Enter only, and the UI keeps answering.
 #[test]
 fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -299,7 +299,7 @@ fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
     harness.get_by_label_contains("the preview will run slower than real time");
 }
 
-/// 7. A scene saved from a preset writes every file it names, so it runs outside the editor.
+/// Workflow 7: A scene saved from a preset writes every file it names, so it runs outside the editor.
 #[test]
 fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -322,7 +322,7 @@ fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
     assert!(Simulation::new(&assets).is_ok(), "and runs");
 }
 
-/// 7b. A scene naming a graph that is nowhere is refused, saying which, writing nothing.
+/// Workflow 7b: A scene naming a graph that is nowhere is refused, saying which, writing nothing.
 #[test]
 fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -339,7 +339,7 @@ fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     assert!(!scene.exists(), "nothing written");
 }
 
-/// 8. A crash restores the scene as it last was, not a state undone before the crash.
+/// Workflow 8: A crash restores the scene as it last was, not a state undone before the crash.
 #[test]
 fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -367,7 +367,7 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     assert_eq!(restarted.state().dialog, None, "nothing stale to recover");
 }
 
-/// 9. Ctrl+N asks before dropping an unsaved scene edit.
+/// Workflow 9: Ctrl+N asks before dropping an unsaved scene edit.
 #[test]
 fn new_asks_before_dropping_an_unsaved_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -5,12 +5,14 @@
 //! is read, so an old runtime never misreads a new file.
 
 use std::fmt;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::io::Read as _;
+use std::path::Path;
 
 use ron::ser::PrettyConfig;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+
+use crate::limits::MAX_FILE_BYTES;
 
 /// The asset format version this runtime writes and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -127,13 +129,26 @@ impl LoadError {
     }
 }
 
-/// Why an asset could not be written.
+/// Why a file could not be written. Every variant but [`SaveError::PartlySaved`] and
+/// [`SaveError::FolderNotSynced`] leaves the existing file untouched.
 #[derive(Debug, thiserror::Error)]
 pub enum SaveError {
-    /// The value could not be turned into RON (only non-finite numbers can cause this).
+    /// ron could not serialize the value. The runtime's own types never cause this; a number
+    /// that is not finite is reported as [`SaveError::NonFinite`] instead.
     #[error("cannot write RON: {0}")]
     Serialize(#[from] ron::Error),
-    /// The file system refused; the existing file, if any, is untouched.
+    /// A number is NaN or infinite. ron could write it, but no Steergraph asset with such a
+    /// number loads, so the file is not written.
+    #[error(
+        "cannot save a number that is not finite (NaN or infinite), line {line} of the text: `{text}`"
+    )]
+    NonFinite {
+        /// The line of the RON text that holds the number, from 1.
+        line: usize,
+        /// That line, trimmed.
+        text: String,
+    },
+    /// The file system refused.
     #[error("{path}: cannot save: {source}")]
     Io {
         /// The file.
@@ -141,6 +156,39 @@ pub enum SaveError {
         /// The cause.
         #[source]
         source: std::io::Error,
+    },
+    /// The path names a device, FIFO, socket or folder, which a save never replaces.
+    #[error("{path}: cannot save: it is {kind}, not a regular file, and is left as it is")]
+    NotARegularFile {
+        /// The path.
+        path: String,
+        /// What it is, in words (`a device`, `a FIFO (named pipe)`, `a folder`, …).
+        kind: &'static str,
+    },
+    /// The file was replaced, but flushing its folder to disk failed: a power cut right now
+    /// could bring the old file back.
+    #[error("{path}: saved, but its folder could not be flushed to disk: {source}")]
+    FolderNotSynced {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A multi-file save ([`crate::write_all_atomically`]) replaced some files, then failed.
+    #[error(
+        "{error}; already saved: {}; not saved: {}",
+        saved.join(", "),
+        not_saved.join(", ")
+    )]
+    PartlySaved {
+        /// The files replaced, in order.
+        saved: Vec<String>,
+        /// The files left untouched, in order (the first is the one that failed).
+        not_saved: Vec<String>,
+        /// Why the first of `not_saved` failed.
+        #[source]
+        error: Box<SaveError>,
     },
 }
 
@@ -229,7 +277,22 @@ pub(crate) fn parse<T: DeserializeOwned>(
 ) -> Result<T, LoadError> {
     // The header first: a newer file must be refused with a clear message even when the rest
     // of it does not parse with today's types.
-    let header: Header = ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))?;
+    let header: Header = ron::from_str(text).map_err(|error| {
+        if text.contains("steergraph.") {
+            syntax_error(text, origin, &error)
+        } else {
+            // Not an asset at all (a scene naming `/etc/passwd`, say): say so without quoting
+            // the file, whose content may be private.
+            LoadError::Invalid {
+                path: origin.to_owned(),
+                message: format!(
+                    "not a Steergraph {} file (no `format: \"{}\"` header); its content is not shown",
+                    words(kind),
+                    kind.tag()
+                ),
+            }
+        }
+    })?;
     // A missing field is reported by the full parse below, with its position.
     if !header.format.is_empty() && header.format != kind.tag() {
         return Err(LoadError::WrongKind {
@@ -250,12 +313,60 @@ pub(crate) fn parse<T: DeserializeOwned>(
     ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))
 }
 
+/// Reads an asset file's text the way every loader of this crate does: a regular file of at
+/// most [`MAX_FILE_BYTES`], UTF-8 (for tools that look at a file before choosing a loader).
+pub fn read_asset_text(path: &Path) -> Result<String, LoadError> {
+    read_text(path).map(|(text, _)| text)
+}
+
 /// Reads the file at `path`, returning its text and its name for error messages.
+///
+/// Only a regular file of at most [`MAX_FILE_BYTES`] is read: a device, FIFO, socket or folder
+/// is refused before it is opened (opening a FIFO could block, reading `/dev/zero` would never
+/// end), and a larger file before anything is allocated for it.
 pub(crate) fn read_text(path: &Path) -> Result<(String, String), LoadError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+    let io = |source| LoadError::Io {
         path: origin.clone(),
         source,
+    };
+    let refuse = |message: String| LoadError::Invalid {
+        path: origin.clone(),
+        message,
+    };
+    let check = |metadata: &std::fs::Metadata| {
+        if !metadata.is_file() {
+            return Err(refuse(
+                "not a regular file (a device, FIFO, socket or folder); only regular files are read"
+                    .to_owned(),
+            ));
+        }
+        if metadata.len() > MAX_FILE_BYTES {
+            return Err(refuse(format!(
+                "the file is {} bytes; the largest asset read is {MAX_FILE_BYTES} bytes (64 MiB)",
+                metadata.len()
+            )));
+        }
+        Ok(())
+    };
+    check(&std::fs::metadata(path).map_err(io)?)?;
+    let file = std::fs::File::open(path).map_err(io)?;
+    // Checked again on the open file, in case the path was swapped in between.
+    check(&file.metadata().map_err(io)?)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(refuse(format!(
+            "the file grew past {MAX_FILE_BYTES} bytes (64 MiB) while being read"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|error| {
+        refuse(format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            error.utf8_error().valid_up_to()
+        ))
     })?;
     Ok((text, origin))
 }
@@ -270,41 +381,48 @@ fn pretty() -> PrettyConfig {
         .enumerate_arrays(false)
 }
 
-/// Writes `value` as pretty RON text ending in a newline.
+/// Writes `value` as pretty RON text ending in a newline; refuses non-finite numbers.
 pub(crate) fn to_text<T: Serialize>(value: &T) -> Result<String, SaveError> {
     let mut text = ron::ser::to_string_pretty(value, pretty())?;
     text.push('\n');
+    if let Some((line, content)) = non_finite_line(&text) {
+        return Err(SaveError::NonFinite {
+            line,
+            text: content.trim().to_owned(),
+        });
+    }
     Ok(text)
 }
 
-/// Counts saves, to name each temporary file uniquely within the process.
-static SAVES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// Writes `text` to `path` atomically: a temporary file beside it, flushed, then renamed over
-/// it. A failure leaves any existing file untouched.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), SaveError> {
-    let io = |source| SaveError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    let directory = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    // A short name, unique per process and call, so any legal file name can be saved.
-    let save = SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let temporary = directory.join(format!(".steergraph-{}-{save}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if result.is_err() {
-        // Best effort: the temporary file is ours and useless now.
-        let _ = std::fs::remove_file(&temporary);
+/// The first line (from 1) of ron output holding a non-finite number: ron writes them as the
+/// bare words `NaN`, `inf` and `-inf`, which no Steergraph identifier is. Strings are skipped.
+fn non_finite_line(text: &str) -> Option<(usize, &str)> {
+    for (index, line) in text.lines().enumerate() {
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut word = String::new();
+        for c in line.chars().chain(std::iter::once(' ')) {
+            if in_string {
+                match (escaped, c) {
+                    (true, _) => escaped = false,
+                    (false, '\\') => escaped = true,
+                    (false, '"') => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            if c.is_alphanumeric() || c == '_' || c == '.' {
+                word.push(c);
+                continue;
+            }
+            if word == "NaN" || word == "inf" {
+                return Some((index + 1, line));
+            }
+            word.clear();
+            in_string = c == '"';
+        }
     }
-    result.map_err(io)
+    None
 }
 
 /// Which kind of asset `text` claims to be, from its `format` field.

@@ -58,12 +58,15 @@ mod compile;
 mod crowd;
 mod format;
 mod graph;
+pub mod limits;
 pub mod math;
 mod metrics;
 mod rng;
+mod save;
 mod scene;
 mod simulation;
 mod spatial;
+mod unique;
 mod vehicle;
 mod world;
 
@@ -73,7 +76,7 @@ pub use compile::{
 };
 pub use crowd::{Crowd, CrowdError};
 pub use format::{
-    AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, sniff_kind, write_atomically,
+    AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, read_asset_text, sniff_kind,
 };
 pub use graph::{
     Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,
@@ -82,8 +85,12 @@ pub use graph::{
 };
 pub use metrics::{MetricsTracker, Sample};
 pub use rng::AgentRng;
+pub use save::{
+    STALE_TEMPORARY_AGE, write_all_atomically, write_atomically, write_atomically_with,
+};
 pub use scene::{
-    AgentGroup, AgentSpawn, Area, FlowFieldSource, Scene, SceneAssets, SceneError, Spawn,
+    AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, Scene, SceneAssets, SceneError,
+    SceneWarning, Spawn,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;

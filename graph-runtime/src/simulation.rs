@@ -5,11 +5,12 @@ use std::sync::Arc;
 use glam::Vec2;
 use rayon::prelude::*;
 
+use crate::compile::BindError;
 use crate::compile::{
     AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace, compile,
 };
 use crate::rng::AgentRng;
-use crate::scene::{Area, SceneAssets, SceneError, Spawn};
+use crate::scene::{Area, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
 use crate::{Vehicle, World};
 
@@ -78,18 +79,34 @@ pub struct Simulation {
     grid: SpatialGrid,
     tick: u64,
     seed: u64,
+    warnings: Vec<SceneWarning>,
 }
 
 impl Simulation {
     /// Builds the world, compiles every group's graph, binds names and spawns the agents.
+    ///
+    /// The scene is validated first ([`crate::Scene::validate`]: finite numbers in range, at
+    /// most [`crate::limits::MAX_AGENTS`] agents), before anything is allocated for it. A tag
+    /// that no agent carries is not an error but a warning ([`Simulation::warnings`]).
     #[expect(
         clippy::too_many_lines,
-        reason = "builds every group in order: bind, spawn, index"
+        reason = "builds every group in order: validate, bind, spawn, index"
     )]
     pub fn new(assets: &SceneAssets) -> Result<Self, Vec<SceneError>> {
         let scene = &assets.scene;
         let origin = &assets.origin;
+        let problems = scene.validate();
+        if !problems.is_empty() {
+            return Err(problems
+                .into_iter()
+                .map(|message| SceneError::Invalid {
+                    origin: origin.clone(),
+                    message,
+                })
+                .collect());
+        }
         let mut errors = Vec::new();
+        let mut warnings = Vec::new();
         let mut world = World::new(scene.bounds);
         world.obstacles.clone_from(&scene.obstacles);
         for (name, path) in &scene.paths {
@@ -128,6 +145,7 @@ impl Simulation {
             grid: SpatialGrid::new(1.0),
             tick: 0,
             seed: scene.seed,
+            warnings: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -177,12 +195,23 @@ impl Simulation {
             };
             let (bindings, bind_errors) =
                 Bindings::new(&program, &simulation.world, &simulation.tag_table);
-            errors.extend(bind_errors.into_iter().map(|error| SceneError::Bind {
-                origin: origin.clone(),
-                group: group.name.clone(),
-                graph: group.graph.clone(),
-                error,
-            }));
+            for error in bind_errors {
+                if let BindError::UnknownTag(tag) = error {
+                    warnings.push(SceneWarning::TagNotCarried {
+                        origin: origin.clone(),
+                        group: group.name.clone(),
+                        graph: group.graph.clone(),
+                        tag,
+                    });
+                } else {
+                    errors.push(SceneError::Bind {
+                        origin: origin.clone(),
+                        group: group.name.clone(),
+                        graph: group.graph.clone(),
+                        error,
+                    });
+                }
+            }
             let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
             let start = simulation.vehicles.len();
             let mut spawn_rng = AgentRng::new(scene.seed ^ SPAWN_SALT, group_index as u64);
@@ -230,6 +259,7 @@ impl Simulation {
         if !errors.is_empty() {
             return Err(errors);
         }
+        simulation.warnings = warnings;
         simulation.forces = vec![Vec2::ZERO; simulation.vehicles.len()];
         simulation.update_cell_size();
         Ok(simulation)
@@ -321,6 +351,12 @@ impl Simulation {
         ))
     }
 
+    /// What [`Simulation::new`] found that runs but is probably not meant (a tag no agent
+    /// carries yet), for `steergraph check` and the editor to show.
+    pub fn warnings(&self) -> &[SceneWarning] {
+        &self.warnings
+    }
+
     /// Every agent's vehicle, in agent order.
     pub fn vehicles(&self) -> &[Vehicle] {
         &self.vehicles
@@ -357,7 +393,8 @@ impl Simulation {
         &mut self.world
     }
 
-    /// Re-resolves every group's names against the world; returns what did not resolve.
+    /// Re-resolves every group's names against the world; returns what did not resolve
+    /// ([`BindError::is_warning`] tells a tag no agent carries from a missing name).
     pub fn rebind(&mut self) -> Vec<(String, crate::BindError)> {
         let mut errors = Vec::new();
         for group in &mut self.groups {

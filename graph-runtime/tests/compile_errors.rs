@@ -818,7 +818,7 @@ fn errors_are_displayed_with_their_node_and_port() {
             Some("speed")
         )
         .to_string(),
-        "vehicle field `max_speed`: -4 must be a finite number >= 0 (value of graph parameter \"speed\")"
+        "vehicle field `max_speed`: -4 must be a finite number >= 0 and at most 1e9 (value of graph parameter \"speed\")"
     );
     assert_eq!(
         CompileError::Cycle {

@@ -364,7 +364,7 @@ fn saving_into_a_missing_directory_is_an_io_error() {
             assert_eq!(shown, &path.display().to_string());
             assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
         }
-        SaveError::Serialize(other) => panic!("expected SaveError::Io, got {other:?}"),
+        other => panic!("expected SaveError::Io, got {other:?}"),
     }
     assert!(
         error
@@ -408,9 +408,9 @@ fn a_long_but_legal_file_name_saves() {
 }
 
 #[test]
-fn a_failed_save_leaves_what_was_there_untouched_and_no_temporary_file() {
-    // The save can only fail at the final rename here (the target is a non-empty directory),
-    // which no permission setting can hide, so this holds whoever runs the test.
+fn a_save_onto_a_folder_is_refused_and_leaves_it_untouched_with_no_temporary_file() {
+    // A folder is not a regular file: the save refuses it before writing anything, which no
+    // permission setting can hide, so this holds whoever runs the test.
     let directory = tempfile::tempdir().expect("a temporary directory");
     let target = directory.path().join("taken.graph.ron");
     std::fs::create_dir(&target).expect("a directory where the file would go");
@@ -422,7 +422,16 @@ fn a_failed_save_leaves_what_was_there_untouched_and_no_temporary_file() {
     let error = original
         .save(&target)
         .expect_err("cannot replace a directory");
-    assert!(matches!(error, SaveError::Io { .. }), "{error:?}");
+    assert!(
+        matches!(
+            error,
+            SaveError::NotARegularFile {
+                kind: "a folder",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     assert!(error.to_string().contains("taken.graph.ron"), "{error}");
     assert_eq!(std::fs::read(&inside).expect("read again"), before);
     assert_eq!(

@@ -42,8 +42,8 @@ fn kind_of(file: &Path, text: &str) -> Option<AssetKind> {
 
 fn check(file: &Path) -> Result<String, Vec<String>> {
     let origin = file.display().to_string();
-    let text =
-        std::fs::read_to_string(file).map_err(|e| vec![format!("{origin}: cannot read: {e}")])?;
+    // The runtime's reader: regular files only, at most `limits::MAX_FILE_BYTES`.
+    let text = graph_runtime::read_asset_text(file).map_err(|e| vec![e.to_string()])?;
     let Some(kind) = kind_of(file, &text) else {
         return Err(vec![format!(
             "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\" or \"steergraph.flow\" field, and no .graph.ron, .scene.ron or .flow.ron name)"
@@ -80,6 +80,9 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
             };
             let assets = SceneAssets::resolve(scene, &origin, &directory).map_err(strings)?;
             let simulation = Simulation::new(&assets).map_err(strings)?;
+            for warning in simulation.warnings() {
+                eprintln!("warning: {warning}");
+            }
             Ok(format!(
                 "scene, {} groups, {} agents",
                 simulation.groups().len(),

@@ -1,6 +1,5 @@
 //! `steergraph simulate`: runs a scene headless and writes trajectories as CSV.
 
-use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 
 use graph_runtime::Simulation;
@@ -15,7 +14,9 @@ pub struct Options {
     pub out: PathBuf,
 }
 
-/// Runs the scene and writes the CSV atomically (temporary file, then rename).
+/// Runs the scene and writes the CSV atomically with the runtime's one atomic-write function
+/// (temporary file, fsync, rename, folder fsync). A device or other non-regular file at
+/// `--out` is refused, never replaced.
 pub fn run(options: &Options) -> Result<(), Vec<String>> {
     if !(options.dt.is_finite() && options.dt > 0.0) {
         return Err(vec![format!(
@@ -24,38 +25,19 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
         )]);
     }
     let mut simulation = super::load_simulation(&options.scene, options.seed, None)?;
-    let out = &options.out;
-    let temporary = out.with_file_name(format!(
-        ".{}.{}.tmp",
-        out.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let io = |e: std::io::Error| vec![format!("{}: cannot write: {e}", out.display())];
-    let result = (|| -> Result<(), Vec<String>> {
-        let file = std::fs::File::create(&temporary).map_err(io)?;
-        let mut writer = BufWriter::new(file);
-        writeln!(writer, "tick,agent,x,y,vx,vy").map_err(io)?;
-        write_rows(&mut writer, &simulation).map_err(io)?;
-        let (ticks, dt) = (options.ticks, options.dt);
-        super::with_threads(options.threads, || -> std::io::Result<()> {
+    let (ticks, dt) = (options.ticks, options.dt);
+    let written = super::with_threads(options.threads, || {
+        graph_runtime::write_atomically_with(&options.out, |mut writer| {
+            writeln!(writer, "tick,agent,x,y,vx,vy")?;
+            write_rows(&mut writer, &simulation)?;
             for _ in 0..ticks {
                 simulation.step(dt);
                 write_rows(&mut writer, &simulation)?;
             }
             Ok(())
-        })?
-        .map_err(io)?;
-        let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
-        file.sync_all().map_err(io)?;
-        std::fs::rename(&temporary, out).map_err(io)
-    })();
-    if result.is_err() {
-        // The partial file is ours and of no use; the previous output, if any, is untouched.
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
+        })
+    })?;
+    written.map_err(|error| vec![error.to_string()])
 }
 
 /// One row per agent: `tick,agent,x,y,vx,vy`, floats in shortest round-trip form.

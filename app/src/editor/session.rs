@@ -374,11 +374,7 @@ impl EditorApp {
     }
 }
 
-/// Writes every file of a scene save, each atomically, the scene last.
+/// Writes every file of a scene save: all or none are replaced (the scene last).
 fn write_bundle(files: &[(PathBuf, String)]) -> Result<(), String> {
-    for (path, text) in files {
-        graph_runtime::write_atomically(path, text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(())
+    graph_runtime::write_all_atomically(files).map_err(|e| e.to_string())
 }

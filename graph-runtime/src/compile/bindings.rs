@@ -58,6 +58,14 @@ pub enum BindError {
     UnknownTag(String),
 }
 
+impl BindError {
+    /// Whether this is only a warning: a tag no agent carries yet (games spawn tagged agents
+    /// later), as opposed to a name the world lacks.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Self::UnknownTag(_))
+    }
+}
+
 impl fmt::Display for BindError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -1,9 +1,10 @@
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::program::{Fov, Num, Op, ParameterUse, Span, TargetRef};
 use super::{CompileError, Program};
 use crate::behaviors::FieldOfView;
 use crate::graph::{Constraint, Graph, Link, Node, NodeId, Number, Region, Slot, Target};
+use crate::limits::{MAX_NAMES, MAX_NODES};
 
 /// Compiles `graph` into a [`Program`], or reports every problem at once.
 ///
@@ -34,12 +35,51 @@ pub fn compile(graph: &Graph) -> Result<Program, Vec<CompileError>> {
     Ok(Builder::new(graph).build())
 }
 
+/// The sizes a program can address: nodes, parameters and each name table.
+fn limits(graph: &Graph) -> Vec<CompileError> {
+    let mut errors = Vec::new();
+    let mut over = |what: &'static str, count: usize, limit: usize| {
+        if count > limit {
+            errors.push(CompileError::TooMany { what, count, limit });
+        }
+    };
+    over("nodes", graph.nodes.len(), MAX_NODES);
+    over("graph parameters", graph.parameters.len(), MAX_NAMES);
+    let mut paths = BTreeSet::new();
+    let mut fields = BTreeSet::new();
+    let mut targets = BTreeSet::new();
+    let mut tags = BTreeSet::new();
+    for node in graph.nodes.values() {
+        for (_, target) in node.targets() {
+            match target {
+                Target::Named(name) => targets.insert(name.as_str()),
+                Target::NearestTagged(tag) => tags.insert(tag.as_str()),
+                Target::Point(..) => false,
+            };
+        }
+        match node {
+            Node::PathFollowing { path, .. } => paths.insert(path.as_str()),
+            Node::FlowFieldFollowing { field, .. } => fields.insert(field.as_str()),
+            _ => false,
+        };
+    }
+    over("path names", paths.len(), MAX_NAMES);
+    over("flow-field names", fields.len(), MAX_NAMES);
+    over("target names", targets.len(), MAX_NAMES);
+    over("tag names", tags.len(), MAX_NAMES);
+    errors
+}
+
 #[expect(
     clippy::too_many_lines,
     reason = "every check of the compiler in order, one short block each"
 )]
 fn validate(graph: &Graph) -> Vec<CompileError> {
-    let mut errors = Vec::new();
+    let mut errors = limits(graph);
+    if !errors.is_empty() {
+        // A graph over a limit is refused before the per-node checks, which it could flood.
+        return errors;
+    }
     for (name, &value) in &graph.parameters {
         if !value.is_finite() {
             errors.push(CompileError::NonFiniteParameter {
@@ -260,7 +300,18 @@ struct Builder<'g> {
     graph: &'g Graph,
     op_of: BTreeMap<NodeId, u32>,
     parameter_slots: BTreeMap<&'g str, u16>,
+    /// Each name table's index by name: paths, flow fields, targets, tags.
+    interned: [BTreeMap<String, u16>; 4],
     program: Program,
+}
+
+/// The name tables of a program, as indices into `Builder::interned`.
+#[derive(Clone, Copy)]
+enum Table {
+    Paths = 0,
+    Fields = 1,
+    Targets = 2,
+    Tags = 3,
 }
 
 impl<'g> Builder<'g> {
@@ -269,12 +320,13 @@ impl<'g> Builder<'g> {
             .parameters
             .keys()
             .enumerate()
-            .map(|(i, name)| (name.as_str(), i as u16))
+            .map(|(i, name)| (name.as_str(), slot(i)))
             .collect();
         Self {
             graph,
             op_of: BTreeMap::new(),
             parameter_slots,
+            interned: Default::default(),
             program: Program {
                 ops: Vec::new(),
                 op_nodes: Vec::new(),
@@ -455,12 +507,23 @@ impl<'g> Builder<'g> {
         }
     }
 
-    fn intern(names: &mut Vec<String>, name: &str) -> u16 {
-        if let Some(index) = names.iter().position(|n| n == name) {
-            return index as u16;
+    /// The index of `name` in `table`, adding it if new. `O(log n)`; the table sizes were
+    /// checked against [`MAX_NAMES`] by `validate`, so every index fits in 16 bits.
+    fn intern(&mut self, table: Table, name: &str) -> u16 {
+        let index = &mut self.interned[table as usize];
+        if let Some(&slot) = index.get(name) {
+            return slot;
         }
+        let names = match table {
+            Table::Paths => &mut self.program.path_names,
+            Table::Fields => &mut self.program.field_names,
+            Table::Targets => &mut self.program.target_names,
+            Table::Tags => &mut self.program.tag_names,
+        };
+        let new = slot(names.len());
         names.push(name.to_owned());
-        (names.len() - 1) as u16
+        index.insert(name.to_owned(), new);
+        new
     }
 
     fn target(
@@ -475,12 +538,8 @@ impl<'g> Builder<'g> {
                 self.num(Some(id), x, px, Constraint::Finite),
                 self.num(Some(id), y, py, Constraint::Finite),
             ),
-            Target::Named(name) => {
-                TargetRef::Named(Self::intern(&mut self.program.target_names, name))
-            }
-            Target::NearestTagged(tag) => {
-                TargetRef::Tagged(Self::intern(&mut self.program.tag_names, tag))
-            }
+            Target::Named(name) => TargetRef::Named(self.intern(Table::Targets, name)),
+            Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Table::Tags, tag)),
         }
     }
 
@@ -563,7 +622,7 @@ impl<'g> Builder<'g> {
                 direction,
                 corrective,
             } => Op::PathFollowing {
-                path: Self::intern(&mut self.program.path_names, path),
+                path: self.intern(Table::Paths, path),
                 prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
                 ahead_distance: self.num(some, "ahead_distance", ahead_distance, NonNegative),
                 direction: direction.sign(),
@@ -590,7 +649,7 @@ impl<'g> Builder<'g> {
                 field,
                 prediction_time,
             } => Op::FlowFieldFollowing {
-                field: Self::intern(&mut self.program.field_names, field),
+                field: self.intern(Table::Fields, field),
                 prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
             },
             Node::UnalignedCollisionAvoidance { max_time } => {
@@ -724,6 +783,12 @@ impl<'g> Builder<'g> {
             Node::Output { input } => Op::Output(self.link(*input)),
         }
     }
+}
+
+/// A table index as a 16-bit slot. Tables hold at most [`MAX_NAMES`] entries (checked before
+/// building), so this never saturates.
+fn slot(index: usize) -> u16 {
+    u16::try_from(index).unwrap_or(u16::MAX)
 }
 
 fn is_group_op(op: &Op) -> bool {

@@ -82,6 +82,15 @@ pub enum CompileError {
         /// Its value.
         value: f32,
     },
+    /// The graph is larger than the runtime accepts (see [`crate::limits`]).
+    TooMany {
+        /// What there is too much of (`nodes`, `graph parameters`, `target names`, …).
+        what: &'static str,
+        /// How many the graph has.
+        count: usize,
+        /// The most allowed.
+        limit: usize,
+    },
     /// A path, flow field, named target or tag is left empty.
     MissingName {
         /// The node.
@@ -101,7 +110,10 @@ impl CompileError {
             | Self::MissingName { node, .. } => Some(*node),
             Self::InvalidNumber { node, .. } | Self::UnknownParameter { node, .. } => *node,
             Self::Cycle { nodes } | Self::MultipleOutputs { nodes } => nodes.first().copied(),
-            Self::NoOutput | Self::UnknownOverride { .. } | Self::NonFiniteParameter { .. } => None,
+            Self::NoOutput
+            | Self::UnknownOverride { .. }
+            | Self::NonFiniteParameter { .. }
+            | Self::TooMany { .. } => None,
         }
     }
 }
@@ -183,6 +195,9 @@ impl fmt::Display for CompileError {
                     f,
                     "graph parameter \"{name}\": {value} is not a finite number"
                 )
+            }
+            Self::TooMany { what, count, limit } => {
+                write!(f, "the graph has {count} {what}; the limit is {limit}")
             }
             Self::MissingName { node, field } => {
                 write!(f, "node {node} field `{field}`: no name given")

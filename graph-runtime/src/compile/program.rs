@@ -265,7 +265,11 @@ impl Program {
         let mut values = self.default_parameters();
         let mut errors = Vec::new();
         for (name, &value) in overrides {
-            let Some(slot) = self.parameter_names.iter().position(|n| n == name) else {
+            // `parameter_names` is sorted (the graph's `BTreeMap` order): `O(log n)` per override.
+            let Ok(slot) = self
+                .parameter_names
+                .binary_search_by(|n| n.as_str().cmp(name))
+            else {
                 errors.push(CompileError::UnknownOverride { name: name.clone() });
                 continue;
             };

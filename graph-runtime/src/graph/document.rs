@@ -84,7 +84,7 @@ impl Default for VehicleSpec {
 #[serde(deny_unknown_fields)]
 pub struct EditorSection {
     /// Canvas position of each node (editor units).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::unique::nodes")]
     pub positions: BTreeMap<NodeId, Vec2>,
     /// Comment frames.
     #[serde(default)]

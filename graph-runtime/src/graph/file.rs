@@ -14,10 +14,15 @@ struct GraphFile {
     version: u32,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     description: String,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "crate::unique::names"
+    )]
     parameters: BTreeMap<String, f32>,
     #[serde(default)]
     vehicle: VehicleSpec,
+    #[serde(deserialize_with = "crate::unique::nodes")]
     nodes: BTreeMap<NodeId, Node>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     editor: Option<EditorSection>,
@@ -73,6 +78,6 @@ impl Graph {
 
     /// Saves the graph atomically (temporary file, then rename).
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
-        format::write_atomically(path, &self.to_ron()?)
+        crate::save::write_atomically(path, self.to_ron()?)
     }
 }

@@ -3,6 +3,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::{Link, Number, Target};
+use crate::limits::{MAX_COORDINATE, MIN_MASS};
 
 /// What travels along a wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -62,11 +63,11 @@ impl fmt::Display for Slot {
 /// The range a numeric field must lie in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Constraint {
-    /// Any finite number.
+    /// Any number within `±1e9` ([`crate::limits::MAX_COORDINATE`]).
     Finite,
-    /// Finite and `>= 0` (distances, radii, times).
+    /// `>= 0` and at most `1e9` (distances, radii, times).
     NonNegative,
-    /// Finite and `> 0` (mass).
+    /// At least `1e-6` ([`crate::limits::MIN_MASS`]) and at most `1e9` (mass).
     Positive,
     /// A probability in `[0, 1]`.
     Probability,
@@ -75,13 +76,15 @@ pub enum Constraint {
 }
 
 impl Constraint {
-    /// Whether `value` satisfies the constraint.
+    /// Whether `value` satisfies the constraint. Every number of a graph is finite and at most
+    /// [`MAX_COORDINATE`] in magnitude, so products of a few of them stay finite in `f32`.
     pub fn accepts(self, value: f32) -> bool {
         value.is_finite()
+            && value.abs() <= MAX_COORDINATE
             && match self {
                 Self::Finite => true,
                 Self::NonNegative => value >= 0.0,
-                Self::Positive => value > 0.0,
+                Self::Positive => value >= MIN_MASS,
                 Self::Probability => (0.0..=1.0).contains(&value),
                 Self::Angle => (0.0..=360.0).contains(&value),
             }
@@ -91,9 +94,9 @@ impl Constraint {
 impl fmt::Display for Constraint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Self::Finite => "must be a finite number",
-            Self::NonNegative => "must be a finite number >= 0",
-            Self::Positive => "must be a finite number > 0",
+            Self::Finite => "must be a finite number between -1e9 and 1e9",
+            Self::NonNegative => "must be a finite number >= 0 and at most 1e9",
+            Self::Positive => "must be a finite number >= 1e-6 and at most 1e9",
             Self::Probability => "must be a probability between 0 and 1",
             Self::Angle => "must be an angle between 0 and 360 degrees",
         })

@@ -1,5 +1,5 @@
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::{FlowFieldSource, Scene};
 use crate::compile::{BindError, CompileError};
@@ -71,17 +71,50 @@ pub enum SceneError {
     },
 }
 
+/// Where the graph and flow-field files a scene names may be.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FileAccess {
+    /// Only inside the scene's folder and its subfolders: an absolute path, a `..` that leaves
+    /// the folder, or a symbolic link that leads out of it is refused. The default, right for
+    /// assets from modders or downloads: a scene cannot make a game read `/etc/passwd`.
+    #[default]
+    SceneFolder,
+    /// Anywhere the process may read. For trusted assets laid out across folders.
+    Anywhere,
+}
+
 impl SceneAssets {
     /// Loads the scene at `path` and every graph and flow-field file it names, reporting every
-    /// problem found (not only the first).
+    /// problem found (not only the first). Named files must lie inside the scene's folder
+    /// ([`FileAccess::SceneFolder`]).
     pub fn load(path: &Path) -> Result<Self, Vec<SceneError>> {
-        let scene = Scene::load(path).map_err(|e| vec![SceneError::Load(e)])?;
-        let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        Self::resolve(scene, &path.display().to_string(), &directory)
+        Self::load_with(path, FileAccess::SceneFolder)
     }
 
-    /// Loads the files `scene` refers to, relative to `directory`.
+    /// [`SceneAssets::load`] with a choice of where named files may be.
+    pub fn load_with(path: &Path, access: FileAccess) -> Result<Self, Vec<SceneError>> {
+        let scene = Scene::load(path).map_err(|e| vec![SceneError::Load(e)])?;
+        let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::resolve_with(scene, &path.display().to_string(), &directory, access)
+    }
+
+    /// Loads the files `scene` refers to, relative to `directory` and inside it
+    /// ([`FileAccess::SceneFolder`]).
     pub fn resolve(scene: Scene, origin: &str, directory: &Path) -> Result<Self, Vec<SceneError>> {
+        Self::resolve_with(scene, origin, directory, FileAccess::SceneFolder)
+    }
+
+    /// [`SceneAssets::resolve`] with a choice of where named files may be.
+    pub fn resolve_with(
+        scene: Scene,
+        origin: &str,
+        directory: &Path,
+        access: FileAccess,
+    ) -> Result<Self, Vec<SceneError>> {
+        let refused = |place: String, file: &str, why: String| SceneError::Invalid {
+            origin: origin.to_owned(),
+            message: format!("{place}: \"{file}\" {why}"),
+        };
         let mut errors: Vec<SceneError> = scene
             .validate()
             .into_iter()
@@ -91,11 +124,19 @@ impl SceneAssets {
             })
             .collect();
         let mut graphs = BTreeMap::new();
-        for group in &scene.groups {
+        for (index, group) in scene.groups.iter().enumerate() {
             if graphs.contains_key(&group.graph) {
                 continue;
             }
-            match Graph::load(&relative(directory, &group.graph)) {
+            let file = match locate(directory, &group.graph, access) {
+                Ok(file) => file,
+                Err(why) => {
+                    let place = format!("groups[{index}] (\"{}\").graph", group.name);
+                    errors.push(refused(place, &group.graph, why));
+                    continue;
+                }
+            };
+            match Graph::load(&file) {
                 Ok(graph) => {
                     graphs.insert(group.graph.clone(), graph);
                 }
@@ -108,12 +149,17 @@ impl SceneAssets {
                 FlowFieldSource::Inline(field) => {
                     flow_fields.insert(name.clone(), field.clone());
                 }
-                FlowFieldSource::File(file) => match FlowField::load(&relative(directory, file)) {
-                    Ok(field) => {
-                        flow_fields.insert(name.clone(), field);
+                FlowFieldSource::File(file) => {
+                    let loaded = locate(directory, file, access)
+                        .map_err(|why| refused(format!("flow_fields[\"{name}\"]"), file, why))
+                        .and_then(|path| FlowField::load(&path).map_err(SceneError::from));
+                    match loaded {
+                        Ok(field) => {
+                            flow_fields.insert(name.clone(), field);
+                        }
+                        Err(error) => errors.push(error),
                     }
-                    Err(error) => errors.push(error.into()),
-                },
+                }
             }
         }
         if errors.is_empty() {
@@ -129,11 +175,51 @@ impl SceneAssets {
     }
 }
 
-fn relative(directory: &Path, file: &str) -> PathBuf {
-    let file = Path::new(file);
-    if file.is_absolute() {
-        file.to_path_buf()
-    } else {
-        directory.join(file)
+/// The path of `file`, named in a scene, relative to the scene's `directory`; under
+/// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
+fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+    let relative = Path::new(file);
+    if access == FileAccess::Anywhere {
+        return Ok(if relative.is_absolute() {
+            relative.to_path_buf()
+        } else {
+            directory.join(relative)
+        });
     }
+    let mut depth = 0usize;
+    for component in relative.components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth = depth.checked_sub(1).ok_or_else(|| {
+                    "leaves the scene's folder (`..`); referenced files must be inside it"
+                        .to_owned()
+                })?;
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(
+                    "is an absolute path; referenced files must be inside the scene's folder"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    let path = directory.join(relative);
+    // A symbolic link inside the folder must not lead out of it. A file that does not exist
+    // is left for the loader to report.
+    let base = if directory.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        directory
+    };
+    if let (Ok(real_base), Ok(real_path)) = (base.canonicalize(), path.canonicalize())
+        && !real_path.starts_with(&real_base)
+    {
+        return Err(
+            "is a symbolic link leading out of the scene's folder; referenced files must be inside it"
+                .to_owned(),
+        );
+    }
+    Ok(path)
 }

@@ -72,7 +72,11 @@ pub struct AgentGroup {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
     /// Graph parameter overrides by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "crate::unique::names"
+    )]
     pub parameters: BTreeMap<String, f32>,
 }
 
@@ -144,20 +148,22 @@ struct SceneFile {
     bounds: Rect,
     #[serde(default)]
     seed: u64,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::unique::names")]
     targets: BTreeMap<String, Vec2>,
     #[serde(default)]
     obstacles: Vec<Obstacle>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::unique::names")]
     paths: BTreeMap<String, Path>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::unique::names")]
     flow_fields: BTreeMap<String, FlowFieldSourceFile>,
     groups: Vec<AgentGroup>,
 }
 
 impl Scene {
     /// Parses a scene from RON text; `origin` names it in errors. Inline flow fields are
-    /// validated.
+    /// validated, and a number that is not finite (NaN, infinite, or too large for `f32`, such
+    /// as `1e39`) or a path longer than [`crate::limits::MAX_PATH_POINTS`] is refused, naming
+    /// its place (`paths["patrol"].points[3]`).
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
         let file: SceneFile = format::parse(text, origin, AssetKind::Scene)?;
         let mut flow_fields = BTreeMap::new();
@@ -175,7 +181,7 @@ impl Scene {
             };
             flow_fields.insert(name, source);
         }
-        Ok(Self {
+        let scene = Self {
             description: file.description,
             bounds: file.bounds,
             seed: file.seed,
@@ -184,7 +190,21 @@ impl Scene {
             paths: file.paths,
             flow_fields,
             groups: file.groups,
-        })
+        };
+        // Numbers no editor can show or fix are refused at load; ranges are checked by
+        // `Scene::validate` (a scene being edited may be out of range for a while).
+        let unreadable = scene.unreadable_numbers();
+        if let Some(first) = unreadable.first() {
+            let more = match unreadable.len() {
+                1 => String::new(),
+                count => format!(" (and {} more problems like it)", count - 1),
+            };
+            return Err(LoadError::Invalid {
+                path: origin.to_owned(),
+                message: format!("{first}{more}"),
+            });
+        }
+        Ok(scene)
     }
 
     /// Reads and parses a `.scene.ron` file (not the files it refers to; see
@@ -216,74 +236,6 @@ impl Scene {
 
     /// Saves the scene atomically.
     pub fn save(&self, path: &FilePath) -> Result<(), SaveError> {
-        format::write_atomically(path, &self.to_ron()?)
-    }
-
-    /// Checks numbers and shapes; each message names its place (`groups[1].vehicle.mass`).
-    pub fn validate(&self) -> Vec<String> {
-        let mut problems = Vec::new();
-        let mut check = |place: String, value: f32, positive: bool| {
-            let ok = value.is_finite() && if positive { value > 0.0 } else { value >= 0.0 };
-            if !ok {
-                let bound = if positive { "> 0" } else { ">= 0" };
-                problems.push(format!("{place}: {value} must be a finite number {bound}"));
-            }
-        };
-        for (index, obstacle) in self.obstacles.iter().enumerate() {
-            check(format!("obstacles[{index}].radius"), obstacle.radius, false);
-        }
-        for (name, path) in &self.paths {
-            check(format!("paths[\"{name}\"].radius"), path.radius, false);
-        }
-        for (index, group) in self.groups.iter().enumerate() {
-            if let Some(vehicle) = &group.vehicle {
-                check(format!("groups[{index}].vehicle.mass"), vehicle.mass, true);
-                check(
-                    format!("groups[{index}].vehicle.max_force"),
-                    vehicle.max_force,
-                    false,
-                );
-                check(
-                    format!("groups[{index}].vehicle.max_speed"),
-                    vehicle.max_speed,
-                    false,
-                );
-                check(
-                    format!("groups[{index}].vehicle.radius"),
-                    vehicle.radius,
-                    false,
-                );
-            }
-            match &group.spawn {
-                Spawn::Random {
-                    area: Area::Circle { radius, .. },
-                    speed,
-                    ..
-                } => {
-                    check(format!("groups[{index}].spawn.area.radius"), *radius, false);
-                    check(format!("groups[{index}].spawn.speed"), *speed, false);
-                }
-                Spawn::Random { speed, .. } => {
-                    check(format!("groups[{index}].spawn.speed"), *speed, false);
-                }
-                Spawn::Agents(_) => {}
-            }
-        }
-        if !(self.bounds.min.is_finite() && self.bounds.max.is_finite())
-            || self.bounds.min.cmpge(self.bounds.max).any()
-        {
-            problems.push(format!(
-                "bounds: min {} must be below and left of max {}",
-                self.bounds.min, self.bounds.max
-            ));
-        }
-        for (name, path) in &self.paths {
-            if path.points.is_empty() {
-                problems.push(format!(
-                    "paths[\"{name}\"]: a path needs at least one point"
-                ));
-            }
-        }
-        problems
+        crate::save::write_atomically(path, self.to_ron()?)
     }
 }

@@ -2,6 +2,9 @@
 
 mod assets;
 mod document;
+mod validate;
+mod warning;
 
-pub use assets::{SceneAssets, SceneError};
+pub use assets::{FileAccess, SceneAssets, SceneError};
 pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, Scene, Spawn};
+pub use warning::SceneWarning;

@@ -4,6 +4,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+use crate::limits::{MAX_COORDINATE, MAX_FLOW_FIELD_CELLS};
 
 /// A grid of desired-velocity vectors, as fractions of top speed (length `<= 1`).
 ///
@@ -60,7 +61,10 @@ fn unpack_rows(rows: &[String], width: u32, height: u32) -> Result<Vec<Vec2>, St
             rows.len()
         ));
     }
-    let mut vectors = Vec::with_capacity(width as usize * height as usize);
+    // Reserve what the rows can actually hold, not what the header claims, so short rows
+    // under a huge header cost nothing: a vector is 8 bytes, about 10.7 base64 characters.
+    let stored: usize = rows.iter().map(|row| row.len() / 10).sum();
+    let mut vectors = Vec::with_capacity(stored.min(width as usize * height as usize));
     for (index, row) in rows.iter().enumerate() {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(row.trim())
@@ -81,6 +85,17 @@ fn unpack_rows(rows: &[String], width: u32, height: u32) -> Result<Vec<Vec2>, St
         }
     }
     Ok(vectors)
+}
+
+/// Refuses a grid of more than [`MAX_FLOW_FIELD_CELLS`] cells.
+fn check_size(width: u32, height: u32) -> Result<(), String> {
+    let cells = u64::from(width) * u64::from(height);
+    if cells > MAX_FLOW_FIELD_CELLS {
+        return Err(format!(
+            "a {width}x{height} field has {cells} cells; the limit is {MAX_FLOW_FIELD_CELLS}"
+        ));
+    }
+    Ok(())
 }
 
 /// The stored vectors of a field: tuples, or packed rows (exactly one of the two).
@@ -140,7 +155,11 @@ impl FlowField {
     }
 
     /// Checks the invariants; the message says what is wrong and where.
+    ///
+    /// The grid has at most [`MAX_FLOW_FIELD_CELLS`] cells and lies within
+    /// [`MAX_COORDINATE`] of the world origin; every vector is finite with length `<= 1`.
     pub fn validate(&self) -> Result<(), String> {
+        check_size(self.width, self.height)?;
         if !(self.cell_size.is_finite() && self.cell_size > 0.0) {
             return Err(format!(
                 "cell_size must be a finite number > 0, found {}",
@@ -149,6 +168,18 @@ impl FlowField {
         }
         if !self.origin.is_finite() {
             return Err("origin must be finite".to_owned());
+        }
+        let far_corner = self.origin.as_dvec2()
+            + glam::DVec2::new(f64::from(self.width), f64::from(self.height))
+                * f64::from(self.cell_size);
+        let extent = f64::from(MAX_COORDINATE);
+        if self.origin.abs().max_element() > MAX_COORDINATE
+            || far_corner.abs().max_element() > extent
+        {
+            return Err(format!(
+                "the grid from {} to {far_corner} lies beyond ±{MAX_COORDINATE:e} units",
+                self.origin
+            ));
         }
         let expected = self.width as usize * self.height as usize;
         if self.vectors.len() != expected {
@@ -225,8 +256,10 @@ impl FlowField {
         bottom.lerp(top, fy)
     }
 
-    /// The field stored in `data`, checked (the message says what is wrong).
+    /// The field stored in `data`, checked (the message says what is wrong). The size is
+    /// checked before anything of that size is allocated.
     pub(crate) fn from_data(data: FlowFieldData) -> Result<Self, String> {
+        check_size(data.width, data.height)?;
         let vectors = stored_vectors(data.vectors, &data.packed_rows, data.width, data.height)?;
         let field = Self {
             origin: data.origin,
@@ -291,7 +324,7 @@ impl FlowField {
 
     /// Saves the field atomically.
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
-        format::write_atomically(path, &self.to_ron()?)
+        crate::save::write_atomically(path, self.to_ron()?)
     }
 }
 

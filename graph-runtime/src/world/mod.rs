@@ -2,6 +2,7 @@
 
 mod flow_edit;
 mod flow_field;
+mod named;
 mod obstacle;
 mod path;
 mod rect;

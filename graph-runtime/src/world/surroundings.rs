@@ -1,5 +1,6 @@
 use glam::Vec2;
 
+use super::named::Named;
 use super::{FlowField, Obstacle, Path, Rect};
 
 /// The static surroundings of a simulation, plus named points that may move (the editor's
@@ -14,25 +15,9 @@ pub struct World {
     pub bounds: Rect,
     /// Circle obstacles.
     pub obstacles: Vec<Obstacle>,
-    paths: Vec<(String, Path)>,
-    flow_fields: Vec<(String, FlowField)>,
-    targets: Vec<(String, Vec2)>,
-}
-
-fn position<T>(entries: &[(String, T)], name: &str) -> Option<usize> {
-    entries.iter().position(|(entry, _)| entry == name)
-}
-
-fn upsert<T>(entries: &mut Vec<(String, T)>, name: &str, value: T) -> usize {
-    if let Some(index) = position(entries, name) {
-        if let Some(entry) = entries.get_mut(index) {
-            entry.1 = value;
-        }
-        index
-    } else {
-        entries.push((name.to_owned(), value));
-        entries.len() - 1
-    }
+    paths: Named<Path>,
+    flow_fields: Named<FlowField>,
+    targets: Named<Vec2>,
 }
 
 impl World {
@@ -46,80 +31,80 @@ impl World {
 
     /// Adds or replaces the path called `name`; returns its index.
     pub fn set_path(&mut self, name: &str, path: Path) -> usize {
-        upsert(&mut self.paths, name, path)
+        self.paths.upsert(name, path)
     }
 
     /// Adds or replaces the flow field called `name`; returns its index.
     pub fn set_flow_field(&mut self, name: &str, field: FlowField) -> usize {
-        upsert(&mut self.flow_fields, name, field)
+        self.flow_fields.upsert(name, field)
     }
 
     /// Adds or moves the named target `name`; returns its index.
     pub fn set_target(&mut self, name: &str, position: Vec2) -> usize {
-        upsert(&mut self.targets, name, position)
+        self.targets.upsert(name, position)
     }
 
     /// The path called `name`.
     pub fn path(&self, name: &str) -> Option<&Path> {
-        position(&self.paths, name).and_then(|i| self.path_at(i))
+        self.paths.position(name).and_then(|i| self.path_at(i))
     }
 
     /// The flow field called `name`.
     pub fn flow_field(&self, name: &str) -> Option<&FlowField> {
-        position(&self.flow_fields, name).and_then(|i| self.flow_field_at(i))
+        self.flow_fields
+            .position(name)
+            .and_then(|i| self.flow_field_at(i))
     }
 
     /// Mutable access to the flow field called `name` (for painting).
     pub fn flow_field_mut(&mut self, name: &str) -> Option<&mut FlowField> {
-        let index = position(&self.flow_fields, name)?;
-        self.flow_fields.get_mut(index).map(|(_, field)| field)
+        let index = self.flow_fields.position(name)?;
+        self.flow_fields.at_mut(index)
     }
 
     /// The named target's position.
     pub fn target(&self, name: &str) -> Option<Vec2> {
-        position(&self.targets, name).and_then(|i| self.target_at(i))
+        self.targets.position(name).and_then(|i| self.target_at(i))
     }
 
     /// Paths with their names, in insertion order.
     pub fn paths(&self) -> impl Iterator<Item = (&str, &Path)> {
-        self.paths.iter().map(|(name, path)| (name.as_str(), path))
+        self.paths.iter()
     }
 
     /// Flow fields with their names, in insertion order.
     pub fn flow_fields(&self) -> impl Iterator<Item = (&str, &FlowField)> {
-        self.flow_fields
-            .iter()
-            .map(|(name, field)| (name.as_str(), field))
+        self.flow_fields.iter()
     }
 
     /// Named targets with their positions, in insertion order.
     pub fn targets(&self) -> impl Iterator<Item = (&str, Vec2)> {
         self.targets
             .iter()
-            .map(|(name, position)| (name.as_str(), *position))
+            .map(|(name, position)| (name, *position))
     }
 
     pub(crate) fn path_index(&self, name: &str) -> Option<usize> {
-        position(&self.paths, name)
+        self.paths.position(name)
     }
 
     pub(crate) fn flow_field_index(&self, name: &str) -> Option<usize> {
-        position(&self.flow_fields, name)
+        self.flow_fields.position(name)
     }
 
     pub(crate) fn target_index(&self, name: &str) -> Option<usize> {
-        position(&self.targets, name)
+        self.targets.position(name)
     }
 
     pub(crate) fn path_at(&self, index: usize) -> Option<&Path> {
-        self.paths.get(index).map(|(_, path)| path)
+        self.paths.at(index)
     }
 
     pub(crate) fn flow_field_at(&self, index: usize) -> Option<&FlowField> {
-        self.flow_fields.get(index).map(|(_, field)| field)
+        self.flow_fields.at(index)
     }
 
     pub(crate) fn target_at(&self, index: usize) -> Option<Vec2> {
-        self.targets.get(index).map(|(_, position)| *position)
+        self.targets.at(index).copied()
     }
 }

@@ -32,6 +32,8 @@ pub struct Host {
     pub simulation: Option<Simulation>,
     /// Why the scene does not build (with places).
     pub problems: Vec<String>,
+    /// What may not do what the designer expects (a tag no agent carries yet).
+    pub warnings: Vec<String>,
     /// Whether time runs.
     pub running: bool,
     /// Simulated seconds per real second.
@@ -62,6 +64,7 @@ impl Default for Host {
         Self {
             simulation: None,
             problems: Vec::new(),
+            warnings: Vec::new(),
             running: true,
             time_scale: 1.0,
             accumulator: 0.0,
@@ -136,6 +139,11 @@ impl Host {
         };
         match Simulation::new(&assets) {
             Ok(simulation) => {
+                self.warnings = simulation
+                    .warnings()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
                 if self
                     .selected_agent
                     .is_some_and(|a| a >= simulation.vehicles().len())

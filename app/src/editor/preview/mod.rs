@@ -214,6 +214,12 @@ impl Preview {
                 format!("• {problem}"),
             );
         }
+        for warning in &self.host.warnings {
+            ui.colored_label(
+                egui::Color32::from_rgb(235, 190, 90),
+                format!("• {warning}"),
+            );
+        }
         if self.tool == Tool::PaintField {
             self.field_panel(ui);
         }

@@ -1,0 +1,34 @@
+//! The largest inputs the runtime accepts, so that no asset can exhaust memory or time.
+//!
+//! Each limit is checked where the input is read, before anything of that size is allocated,
+//! and a file over a limit is refused with an error naming the limit. The limits are generous:
+//! ten to a hundred times the largest asset the editor is meant for. `FORMAT.md` lists them.
+
+/// Largest asset file read, in bytes (64 MiB). Larger files are refused before reading.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Most nodes in one graph.
+pub const MAX_NODES: usize = 100_000;
+
+/// Most distinct names in one table: graph parameters, and the paths, flow fields, named
+/// targets and tags one graph refers to; also a scene's targets, paths and flow fields. A
+/// compiled program addresses each table with 16 bits, so this is the most it can hold.
+pub const MAX_NAMES: usize = 65_536;
+
+/// Most agents in one scene, all groups together.
+pub const MAX_AGENTS: usize = 1_000_000;
+
+/// Most cells (`width * height`) in one flow field (16 Mi cells, 128 MiB of vectors).
+pub const MAX_FLOW_FIELD_CELLS: u64 = 16 * 1024 * 1024;
+
+/// Most points in one path.
+pub const MAX_PATH_POINTS: usize = 1_000_000;
+
+/// Largest magnitude of a coordinate or size in a scene (positions, velocities, targets,
+/// obstacles, bounds, path points, flow-field origins and extents), in world units or units per
+/// second. Differences and squared distances of numbers this large stay finite in `f32`.
+pub const MAX_COORDINATE: f32 = 1.0e9;
+
+/// Smallest vehicle mass, so that `max_force / mass` stays finite for any force within
+/// [`MAX_COORDINATE`].
+pub const MIN_MASS: f32 = 1.0e-6;

@@ -1,0 +1,192 @@
+//! Checking every number and count of a scene, each problem named by its place in the file
+//! (`groups[1] ("boids").spawn.agents[3].position`).
+
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+
+use super::{Area, Scene, Spawn};
+use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, MIN_MASS};
+
+/// Collects problems; `strict` checks ranges and limits too, otherwise only what cannot be
+/// represented at all (numbers that are not finite, paths over the point limit).
+struct Checker {
+    strict: bool,
+    problems: Vec<String>,
+}
+
+/// A number as a person reads it: `3e38` rather than 39 digits.
+fn number(value: f32) -> String {
+    if value.is_finite() && value.abs() >= 1e7 {
+        format!("{value:e}")
+    } else {
+        format!("{value}")
+    }
+}
+
+/// A point as written in a scene file: `(x, y)`.
+fn point(value: Vec2) -> String {
+    format!("({}, {})", number(value.x), number(value.y))
+}
+
+impl Checker {
+    /// A position or velocity: finite, each coordinate within [`MAX_COORDINATE`].
+    fn point(&mut self, place: &str, value: Vec2) {
+        if !value.is_finite() {
+            self.problems
+                .push(format!("{place}: {} is not a finite point", point(value)));
+        } else if self.strict && value.abs().max_element() > MAX_COORDINATE {
+            self.problems.push(format!(
+                "{place}: {} is out of range: coordinates must lie within ±{MAX_COORDINATE:e}",
+                point(value)
+            ));
+        }
+    }
+
+    /// A size, speed or mass: finite, `>= 0` (a mass: `>= MIN_MASS`), at most
+    /// [`MAX_COORDINATE`].
+    fn amount(&mut self, place: &str, value: f32, mass: bool) {
+        if !value.is_finite() {
+            self.problems
+                .push(format!("{place}: {} is not a finite number", number(value)));
+            return;
+        }
+        let low = if mass { MIN_MASS } else { 0.0 };
+        if self.strict && !(value >= low && value <= MAX_COORDINATE) {
+            let bound = if mass { ">= 1e-6" } else { ">= 0" };
+            self.problems.push(format!(
+                "{place}: {} must be a finite number {bound} and at most {MAX_COORDINATE:e}",
+                number(value)
+            ));
+        }
+    }
+}
+
+impl Scene {
+    /// Checks every number, shape and count; each message names its place
+    /// (`groups[1] ("boids").vehicle.mass`, `paths["patrol"].points[3]`).
+    ///
+    /// Coordinates, sizes and speeds must be finite and within
+    /// [`MAX_COORDINATE`](crate::limits::MAX_COORDINATE); the scene may spawn at most
+    /// [`MAX_AGENTS`](crate::limits::MAX_AGENTS) agents and each path hold at most
+    /// [`MAX_PATH_POINTS`](crate::limits::MAX_PATH_POINTS) points; group names are unique.
+    pub fn validate(&self) -> Vec<String> {
+        self.check(true)
+    }
+
+    /// The numbers of the scene that are not finite, and paths over the point limit: what the
+    /// loader refuses outright.
+    pub(crate) fn unreadable_numbers(&self) -> Vec<String> {
+        self.check(false)
+    }
+
+    /// How many agents the scene spawns, all groups together.
+    pub fn agent_count(&self) -> u64 {
+        self.groups
+            .iter()
+            .map(|group| group.spawn.count() as u64)
+            .sum()
+    }
+
+    fn check(&self, strict: bool) -> Vec<String> {
+        let mut check = Checker {
+            strict,
+            problems: Vec::new(),
+        };
+        check.point("bounds.min", self.bounds.min);
+        check.point("bounds.max", self.bounds.max);
+        if strict
+            && self.bounds.min.is_finite()
+            && self.bounds.max.is_finite()
+            && self.bounds.min.cmpge(self.bounds.max).any()
+        {
+            check.problems.push(format!(
+                "bounds: min {} must be below and left of max {}",
+                point(self.bounds.min),
+                point(self.bounds.max)
+            ));
+        }
+        for (name, &position) in &self.targets {
+            check.point(&format!("targets[\"{name}\"]"), position);
+        }
+        for (index, obstacle) in self.obstacles.iter().enumerate() {
+            check.point(&format!("obstacles[{index}].center"), obstacle.center);
+            check.amount(
+                &format!("obstacles[{index}].radius"),
+                obstacle.radius,
+                false,
+            );
+        }
+        for (name, path) in &self.paths {
+            let place = format!("paths[\"{name}\"]");
+            if path.points.len() > MAX_PATH_POINTS {
+                check.problems.push(format!(
+                    "{place}: {} points; a path may have at most {MAX_PATH_POINTS}",
+                    path.points.len()
+                ));
+                continue;
+            }
+            if strict && path.points.is_empty() {
+                check
+                    .problems
+                    .push(format!("{place}: a path needs at least one point"));
+            }
+            for (index, &point) in path.points.iter().enumerate() {
+                check.point(&format!("{place}.points[{index}]"), point);
+            }
+            check.amount(&format!("{place}.radius"), path.radius, false);
+        }
+        let mut first_with_name: BTreeMap<&str, usize> = BTreeMap::new();
+        for (index, group) in self.groups.iter().enumerate() {
+            let place = format!("groups[{index}] (\"{}\")", group.name);
+            if strict && let Some(first) = first_with_name.insert(&group.name, index) {
+                check.problems.push(format!(
+                    "{place}: the name is already used by groups[{first}]; group names must be unique"
+                ));
+            }
+            if let Some(vehicle) = &group.vehicle {
+                check.amount(&format!("{place}.vehicle.mass"), vehicle.mass, true);
+                check.amount(
+                    &format!("{place}.vehicle.max_force"),
+                    vehicle.max_force,
+                    false,
+                );
+                check.amount(
+                    &format!("{place}.vehicle.max_speed"),
+                    vehicle.max_speed,
+                    false,
+                );
+                check.amount(&format!("{place}.vehicle.radius"), vehicle.radius, false);
+            }
+            match &group.spawn {
+                Spawn::Random { area, speed, .. } => {
+                    match *area {
+                        Area::Rect { min, max } => {
+                            check.point(&format!("{place}.spawn.area.min"), min);
+                            check.point(&format!("{place}.spawn.area.max"), max);
+                        }
+                        Area::Circle { center, radius } => {
+                            check.point(&format!("{place}.spawn.area.center"), center);
+                            check.amount(&format!("{place}.spawn.area.radius"), radius, false);
+                        }
+                    }
+                    check.amount(&format!("{place}.spawn.speed"), *speed, false);
+                }
+                Spawn::Agents(agents) => {
+                    for (agent, spawn) in agents.iter().enumerate() {
+                        let at = format!("{place}.spawn.agents[{agent}]");
+                        check.point(&format!("{at}.position"), spawn.position);
+                        check.point(&format!("{at}.velocity"), spawn.velocity);
+                    }
+                }
+            }
+        }
+        let agents = self.agent_count();
+        if strict && agents > MAX_AGENTS as u64 {
+            check.problems.push(format!(
+                "groups: the scene spawns {agents} agents; the limit is {MAX_AGENTS}"
+            ));
+        }
+        check.problems
+    }
+}

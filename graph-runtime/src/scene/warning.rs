@@ -1,0 +1,20 @@
+/// Something in a scene that runs, but probably not as the designer expects. Warnings never
+/// stop a scene; [`crate::Simulation::warnings`] lists them and `steergraph check` prints them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SceneWarning {
+    /// A `NearestTagged` target names a tag no agent carries (yet): those nodes return zero
+    /// until an agent with the tag exists (games may spawn tagged agents later and rebind).
+    #[error(
+        "{origin}: group \"{group}\" ({graph}): no agent carries the tag \"{tag}\" yet; nodes aiming at it steer with zero"
+    )]
+    TagNotCarried {
+        /// The scene file.
+        origin: String,
+        /// The group whose graph names the tag.
+        group: String,
+        /// The group's graph file.
+        graph: String,
+        /// The tag.
+        tag: String,
+    },
+}
