@@ -13,6 +13,7 @@ use graph_runtime::{
 
 use super::OpenGraph;
 use super::scene_doc::SceneDocument;
+use super::worker::{SceneView, Worker};
 
 /// The preview's fixed tick (s).
 pub const TICK: f32 = 1.0 / 60.0;
@@ -21,6 +22,10 @@ const MAX_TICKS_PER_FRAME: u32 = 6;
 /// Most wall time spent stepping in one frame; at least one tick always runs, so the
 /// window keeps answering (Pause, undo) however large the crowd.
 const STEP_BUDGET: Duration = Duration::from_millis(20);
+/// A tick slower than this (ms) runs on a worker thread, so the window keeps answering.
+const SYNC_TICK_LIMIT_MS: f32 = 25.0;
+/// A crowd larger than this, never measured, is assumed too slow for a frame.
+const LARGE_UNMEASURED: usize = 5_000;
 /// Seconds of metrics kept for the plots.
 pub const METRICS_SECONDS: f32 = 30.0;
 /// Seconds between metric samples (overlap onsets are counted between samples).
@@ -57,6 +62,7 @@ pub struct Host {
     applied_revision: Option<u64>,
     applied_fields_revision: u64,
     built: Option<(Scene, String)>,
+    worker: Option<Worker>,
 }
 
 impl Default for Host {
@@ -79,6 +85,7 @@ impl Default for Host {
             applied_revision: None,
             applied_fields_revision: 0,
             built: None,
+            worker: None,
         }
     }
 }
@@ -86,11 +93,37 @@ impl Default for Host {
 impl Host {
     /// Number of agents running.
     pub fn agent_count(&self) -> usize {
-        self.simulation.as_ref().map_or(0, |s| s.vehicles().len())
+        self.view().map_or(0, |view| view.vehicles.len())
+    }
+
+    /// What the viewport draws: the simulation, or while a tick runs on the worker, the
+    /// last finished tick.
+    pub fn view(&self) -> Option<SceneView<'_>> {
+        if let Some(worker) = &self.worker {
+            return Some(worker.frozen.view());
+        }
+        let simulation = self.simulation.as_ref()?;
+        Some(SceneView {
+            world: simulation.world(),
+            vehicles: simulation.vehicles(),
+            groups: simulation
+                .groups()
+                .iter()
+                .map(|g| g.agents.clone())
+                .collect(),
+        })
+    }
+
+    /// Whether a tick is running on the worker thread.
+    pub fn is_stepping(&self) -> bool {
+        self.worker.is_some()
     }
 
     /// Rebuilds the simulation from the scene (agents go back to their spawn places).
     pub fn reset(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
+        // A tick still running elsewhere belongs to the old scene: let it finish unseen.
+        let before = self.agent_count();
+        self.worker = None;
         self.problems.clone_from(&document.problems);
         self.simulation = None;
         self.time = 0.0;
@@ -139,6 +172,16 @@ impl Host {
         };
         match Simulation::new(&assets) {
             Ok(simulation) => {
+                // Expect the per-agent cost measured so far (or a slow tick for a large crowd
+                // never measured), so a much larger crowd starts on the worker thread.
+                let after = simulation.vehicles().len();
+                self.tick_ms = if before > 0 && self.tick_ms > 0.0 {
+                    self.tick_ms * after as f32 / before as f32
+                } else if after > LARGE_UNMEASURED {
+                    SYNC_TICK_LIMIT_MS * 2.0
+                } else {
+                    0.0
+                };
                 self.warnings = simulation
                     .warnings()
                     .iter()
@@ -161,9 +204,16 @@ impl Host {
     /// go into the running world; anything else rebuilds. A scene that did not build is
     /// rebuilt as soon as the graph changes, so fixing the graph starts it.
     pub fn follow(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
+        self.collect();
         let graph_changed = self.applied_revision != Some(open.revision);
-        if self.needs_reset(document, open) || (self.simulation.is_none() && graph_changed) {
+        if self.needs_reset(document, open)
+            || (self.simulation.is_none() && self.worker.is_none() && graph_changed)
+        {
             self.reset(document, open);
+            return;
+        }
+        if self.worker.is_some() {
+            // Edits and a new program go in once the tick in progress is back.
             return;
         }
         if graph_changed {
@@ -283,6 +333,13 @@ impl Host {
         }
     }
 
+    /// Whether a metric sample is due at `time`.
+    fn sample_due(&self, time: f32) -> bool {
+        self.samples
+            .back()
+            .is_none_or(|s| time - s.time >= METRICS_PERIOD - 1e-4)
+    }
+
     /// Advances exactly one tick and samples the metrics when due.
     pub fn step_once(&mut self) {
         let Some(simulation) = self.simulation.as_mut() else {
@@ -290,14 +347,17 @@ impl Host {
         };
         simulation.step(TICK);
         self.time += TICK;
-        if self
+        let due = self
             .samples
             .back()
-            .is_some_and(|s| self.time - s.time < METRICS_PERIOD - 1e-4)
-        {
-            return;
+            .is_none_or(|s| self.time - s.time >= METRICS_PERIOD - 1e-4);
+        if due {
+            let sample = self.metrics.observe(simulation, self.time);
+            self.push_sample(sample);
         }
-        let sample = self.metrics.observe(simulation, self.time);
+    }
+
+    fn push_sample(&mut self, sample: Sample) {
         self.samples.push_back(sample);
         while self
             .samples
@@ -308,12 +368,46 @@ impl Host {
         }
     }
 
+    /// Takes back a tick finished on the worker.
+    fn collect(&mut self) {
+        if !self.worker.as_ref().is_some_and(Worker::is_finished) {
+            return;
+        }
+        let Some(stepped) = self.worker.take().and_then(Worker::finish) else {
+            self.problems
+                .push("the simulation stopped: a tick failed on its thread".to_owned());
+            return;
+        };
+        self.simulation = Some(stepped.simulation);
+        self.metrics = stepped.metrics;
+        self.tick_ms = stepped.tick_ms;
+        self.time += TICK;
+        if let Some(sample) = stepped.sample {
+            self.push_sample(sample);
+        }
+    }
+
+    /// Starts the next tick on the worker thread.
+    fn step_elsewhere(&mut self) {
+        let Some(simulation) = self.simulation.take() else {
+            return;
+        };
+        let time = self.time + TICK;
+        let sample_at = self.sample_due(time).then_some(time);
+        let metrics = std::mem::take(&mut self.metrics);
+        self.worker = Some(Worker::start(simulation, metrics, TICK, sample_at));
+    }
+
     /// Runs the ticks due after `frame_seconds` of real time, within the frame's time budget,
-    /// then traces the selected agent.
+    /// then traces the selected agent. Ticks too slow for a frame run on a worker thread.
     pub fn run(&mut self, frame_seconds: f32) {
+        self.collect();
         let started = Instant::now();
         let mut ticks = 0;
-        if self.running && self.simulation.is_some() {
+        if self.running && self.simulation.is_some() && self.tick_ms > SYNC_TICK_LIMIT_MS {
+            self.accumulator = 0.0;
+            self.step_elsewhere();
+        } else if self.running && self.simulation.is_some() {
             self.accumulator += frame_seconds.min(0.25) * self.time_scale;
             while self.accumulator >= TICK && ticks < MAX_TICKS_PER_FRAME {
                 self.step_once();
@@ -336,6 +430,10 @@ impl Host {
     }
 
     fn trace_selected(&mut self) {
+        if self.worker.is_some() {
+            // Keep showing the last trace until the tick is back.
+            return;
+        }
         self.trace.entries.clear();
         self.trace_root = None;
         if let (Some(agent), Some(simulation)) = (self.selected_agent, self.simulation.as_ref()) {

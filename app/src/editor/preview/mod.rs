@@ -12,6 +12,7 @@ mod scene_doc;
 mod tools;
 mod view;
 mod viewport;
+mod worker;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

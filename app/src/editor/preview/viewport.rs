@@ -98,7 +98,7 @@ impl Preview {
     fn paint(&self, ui: &Ui, screen: Rect, response: &egui::Response) {
         let painter = ui.painter_at(screen);
         painter.rect_filled(screen, 0.0, Color32::from_rgb(18, 20, 24));
-        let Some(simulation) = &self.host.simulation else {
+        let Some(scene) = self.host.view() else {
             painter.text(
                 screen.center(),
                 egui::Align2::CENTER_CENTER,
@@ -108,19 +108,13 @@ impl Preview {
             );
             return;
         };
-        view::paint_world(
-            &painter,
-            screen,
-            &self.view,
-            simulation.world(),
-            self.color_arrows,
-        );
+        view::paint_world(&painter, screen, &self.view, scene.world, self.color_arrows);
         let selected = self.host.selected_agent;
-        let mesh = view::agent_mesh(screen, &self.view, simulation.vehicles(), |agent| {
-            simulation.group_of(agent).unwrap_or(0)
+        let mesh = view::agent_mesh(screen, &self.view, scene.vehicles, |agent| {
+            scene.group_of(agent)
         });
         painter.add(egui::Shape::mesh(mesh));
-        if let Some(vehicle) = selected.and_then(|a| simulation.vehicles().get(a)) {
+        if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {
             view::paint_selected_agent(&painter, screen, &self.view, vehicle);
             view::paint_guides(
                 &painter,

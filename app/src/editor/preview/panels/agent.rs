@@ -8,7 +8,11 @@ impl Preview {
     /// Position, velocity, speed, heading, steering and limits of the selected agent.
     pub fn agent_inspector(&mut self, ui: &mut Ui) {
         let Some(simulation) = self.host.simulation.as_ref() else {
-            ui.weak("The scene does not run.");
+            if self.host.is_stepping() {
+                ui.weak("A tick of this large crowd is running; the agent shows when it is done.");
+            } else {
+                ui.weak("The scene does not run.");
+            }
             return;
         };
         let Some(agent) = self.host.selected_agent else {

@@ -36,9 +36,9 @@ impl super::super::Preview {
 
     /// The agent under screen point `at`, the nearest if several.
     pub fn pick_agent(&self, screen: Rect, at: Pos2) -> Option<usize> {
-        let simulation = self.host.simulation.as_ref()?;
-        simulation
-            .vehicles()
+        let scene = self.host.view()?;
+        scene
+            .vehicles
             .iter()
             .enumerate()
             .map(|(i, v)| {
