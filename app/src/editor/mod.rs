@@ -45,7 +45,7 @@ pub use inputs::InputEdit;
 pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
 pub use preview::{
     Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Preview, SceneDocument, TICK, Tool,
-    View, agent_mesh, paint_guides,
+    View, agent_mesh, paint_guides, paint_world,
 };
 pub use search::NodeSearch;
 pub use selection::Selection;

@@ -26,7 +26,7 @@ pub use host::{Host, METRICS_SECONDS, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use tools::{Item, PaintSettings, Tool};
-pub use view::{Guides, View, agent_mesh, node_color, paint_guides};
+pub use view::{Guides, View, agent_mesh, node_color, paint_guides, paint_world};
 pub use viewport::viewport_wheel_zoom;
 
 use super::file_dialog::Purpose;
