@@ -477,3 +477,54 @@ fn every_symbol_the_ui_shows_has_a_glyph() {
     });
     assert!(missing.is_empty(), "no glyph for {missing:?}");
 }
+
+/// Dragging a node by its title moves the node (the title is not selectable text).
+#[test]
+fn dragging_a_title_moves_the_node() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness_with(editor(dir.path()));
+    let position = |h: &Harness<'static, EditorApp>| {
+        h.state()
+            .document
+            .snarl
+            .nodes_pos()
+            .find(|(_, n)| n.id == NodeId(4))
+            .map(|(p, _)| p)
+            .expect("Wander #4")
+    };
+    let before = position(&harness);
+    let start = title_of(&harness, NodeId(4));
+    harness.event(Event::PointerMoved(start));
+    harness.step();
+    harness.event(Event::PointerButton {
+        pos: start,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.step();
+    for step in 1..=6 {
+        harness.event(Event::PointerMoved(
+            start + egui::vec2(10.0 * step as f32, 0.0),
+        ));
+        harness.step();
+    }
+    let end = start + egui::vec2(60.0, 0.0);
+    harness.event(Event::PointerButton {
+        pos: end,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(2);
+    let moved = position(&harness) - before;
+    let scale = harness.state().canvas.transform().scaling;
+    assert!(
+        (moved.x - 60.0 / scale).abs() < 2.0 && moved.y.abs() < 1.0,
+        "moved by {moved:?} at scale {scale}"
+    );
+    // One undo step puts it back.
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(position(&harness), before);
+}

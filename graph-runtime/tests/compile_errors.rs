@@ -775,8 +775,9 @@ fn errors_are_displayed_with_their_node_and_port() {
     };
     let g = graph([(1, seek()), (3, blend), (4, output(3))]);
     let shown: Vec<String> = errors(&g).iter().map(ToString::to_string).collect();
-    assert_eq!(shown, vec!["node #3 port `inputs[1]`: not connected"]);
-    assert!(shown[0].contains("node #3 port `inputs[1]`"));
+    // Numbered from 1, as the node shows its inputs.
+    assert_eq!(shown, vec!["node #3 port `input 2`: not connected"]);
+    assert!(shown[0].contains("node #3 port `input 2`"));
 
     let wrong = CompileError::WrongPortType {
         node: id(2),
@@ -796,7 +797,7 @@ fn errors_are_displayed_with_their_node_and_port() {
             missing: id(9),
         }
         .to_string(),
-        "node #7 port `inputs[0]`: linked to node #9, which does not exist"
+        "node #7 port `input 1`: linked to node #9, which does not exist"
     );
     assert_eq!(
         invalid(
@@ -807,7 +808,7 @@ fn errors_are_displayed_with_their_node_and_port() {
             None
         )
         .to_string(),
-        "node #2 field `probability[1]`: 1.5 must be a probability between 0 and 1"
+        "node #2 field `probability 2`: 1.5 must be a probability between 0 and 1"
     );
     assert_eq!(
         invalid(

@@ -76,7 +76,7 @@ fn check_prints_every_error_and_exits_1() {
         "the graph has no Output node",
         "node #1 field `radius`: -1",
         "node #1 field `fov`: 400",
-        "node #2 port `inputs[1]`: linked to node #9, which does not exist",
+        "node #2 port `input 2`: linked to node #9, which does not exist",
     ] {
         assert!(stderr.contains(needle), "missing `{needle}` in:\n{stderr}");
     }

@@ -111,7 +111,7 @@ fn drag_speed(constraint: Constraint) -> f64 {
     }
 }
 
-/// A human label: `slowing_distance` -> `slowing distance`, `weight[1]` -> `weight`.
+/// A human label: `slowing_distance` -> `slowing distance` (list entries by their name).
 pub fn label(slot: Slot) -> String {
     slot.name.replace('_', " ")
 }

@@ -79,6 +79,10 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
         "Steergraph",
         options,
         Box::new(move |cc| {
+            // Ctrl+wheel zooms in the same steps as the wheel does on the graph and preview.
+            cc.egui_ctx.options_mut(|o| {
+                o.input_options.scroll_zoom_speed = preview::viewport::WHEEL_ZOOM;
+            });
             let settings = cc
                 .storage
                 .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))

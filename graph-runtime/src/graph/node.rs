@@ -26,8 +26,9 @@ impl fmt::Display for PortType {
     }
 }
 
-/// A named place on a node: an input port or a numeric field, with an index for list entries
-/// (`inputs[2]`, `weight[2]`).
+/// A named place on a node: an input port or a numeric field, with an index for list entries.
+/// Shown as the editor numbers them, from 1: entry 0 of `inputs` is `input 1`, entry 2 of
+/// `weight` is `weight 3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slot {
     /// The field's name as written in RON.
@@ -54,7 +55,10 @@ impl Slot {
 impl fmt::Display for Slot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.index {
-            Some(index) => write!(f, "{}[{index}]", self.name),
+            Some(index) => {
+                let singular = self.name.strip_suffix('s').unwrap_or(self.name);
+                write!(f, "{singular} {}", index + 1)
+            }
             None => f.write_str(self.name),
         }
     }

@@ -11,7 +11,7 @@ mod plots;
 mod scene_doc;
 mod tools;
 mod view;
-mod viewport;
+pub(super) mod viewport;
 mod worker;
 
 use std::collections::BTreeMap;
