@@ -907,6 +907,29 @@ fn closed_path_wraps_around() {
 }
 
 #[test]
+fn a_closed_two_point_path_follows_its_closing_segment_back() {
+    // (0,0) <-> (10,0), closed: 20 long, the way back is the segment (10,0) -> (0,0).
+    // p = (9,1), v = 0: n = (9,0) at s = 9 (the way back ties at s = 11; the first wins);
+    // ahead 3: s = 12 -> 2 units back from (10,0): (8,0). aim - p = (-1,-1),
+    // F = (-1,-1) / sqrt(2) * 4. Open, the same points clamp to the end: Arrival((10,0), 3).
+    let shuttle = |closed| Path {
+        points: vec![Vec2::ZERO, v2(10.0, 0.0)],
+        radius: 1.0,
+        closed,
+    };
+    let me = agent(v2(9.0, 1.0), Vec2::ZERO);
+    assert_close(
+        behaviors::path_following(&me, &shuttle(true), 0.0, 3.0, 1.0, false),
+        v2(-1.0, -1.0) * (4.0 / 2f32.sqrt()),
+    );
+    // open: o = (1,-1), d = sqrt(2), speed = 4 * sqrt(2) / 3, F = o * (4 / 3)
+    assert_close(
+        behaviors::path_following(&me, &shuttle(false), 0.0, 3.0, 1.0, false),
+        v2(1.0, -1.0) * (4.0 / 3.0),
+    );
+}
+
+#[test]
 fn backward_path_following_travels_towards_the_first_point() {
     let path = l_path();
     // p = (13,4), v = 0: n = (10,4) at s = 14. Backward, ahead 4: s = 10 -> (10,0),
