@@ -14,7 +14,8 @@ pub use avoidance::{
     containment, most_threatening_obstacle, obstacle_avoidance, unaligned_collision_avoidance,
 };
 pub use group::{
-    FieldOfView, alignment, cohesion, flocking, in_neighborhood, leader_following, separation,
+    FOV_COSINE_TOLERANCE, FieldOfView, alignment, cohesion, flocking, in_neighborhood,
+    leader_following, separation,
 };
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
