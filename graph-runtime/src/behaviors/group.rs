@@ -57,7 +57,7 @@ impl FieldOfView {
     }
 }
 
-/// The contract's neighborhood test: `|q.p - p| < radius` and within the field of view.
+/// The neighborhood test (`BEHAVIORS.md`, "Neighborhoods"): `|q.p - p| < radius` and within the field of view.
 #[inline]
 pub fn in_neighborhood(vehicle: &Vehicle, other: Vec2, radius: f32, fov: FieldOfView) -> bool {
     let offset = other - vehicle.position;
@@ -157,7 +157,14 @@ pub fn leader_following(
     }
     arrival(
         vehicle,
-        leader.position - leader.forward * behind,
+        leader_behind_point(leader, behind),
         slowing_distance,
     )
+}
+
+/// The point a follower arrives at: `behind` units behind the leader,
+/// `leader.p - leader.forward * behind`.
+#[inline]
+pub fn leader_behind_point(leader: &Quarry, behind: f32) -> Vec2 {
+    leader.position - leader.forward * behind
 }
