@@ -1,4 +1,4 @@
-//! The contract's vector conventions, written once.
+//! The vector conventions of `BEHAVIORS.md` ("Conventions"), written once.
 //!
 //! World space is 2D with y pointing up. `forward` is a unit vector and
 //! `side = forward.perp()` points to the left of it.
@@ -84,7 +84,7 @@ pub fn local(v: Vec2, forward: Vec2) -> Vec2 {
     Vec2::new(v.dot(forward), v.dot(side(forward)))
 }
 
-/// The contract's `sign`: `+1` for zero and positive values, `-1` for negative ones.
+/// `sign` (`BEHAVIORS.md`, "Conventions"): `+1` for zero and positive values, `-1` for negative ones.
 #[inline]
 pub fn sign(x: f32) -> f32 {
     if x < 0.0 { -1.0 } else { 1.0 }

@@ -1,5 +1,5 @@
-//! Every steering behavior checked against numbers worked out by hand from the behavior
-//! contract (`shared/behavior-contract.md`), through the pure functions of
+//! Every steering behavior checked against numbers worked out by hand from the formulas of
+//! `graph-runtime/BEHAVIORS.md` ("Behaviors"), through the pure functions of
 //! `graph_runtime::behaviors` and through compiled one-node graphs.
 //!
 //! Conventions used in the comments: `p`, `v` are the agent's position and velocity, `f` its
@@ -1755,8 +1755,7 @@ fn interpose_degenerate_cases() {
     let a = Quarry::at(v2(-3.0, 0.0));
     let b = Quarry::at(v2(3.0, 0.0));
     assert_eq!(behaviors::interpose(&me, &a, &b, 2.0), v2(-1.0, -2.0));
-    // max_speed 0: the contract's T = |m - p| / 0 is undefined; the implementation uses
-    // T = 0 (tested as implemented). Arrival speed is min(0 * d / s, 0) = 0, so F = -v
+    // max_speed 0: T = |m - p| / 0 is undefined; BEHAVIORS.md ("Interpose") fixes T = 0. Arrival speed is min(0 * d / s, 0) = 0, so F = -v
     // and never NaN.
     let mut stopped = agent(v2(0.0, -4.0), v2(1.0, 0.0));
     stopped.max_speed = 0.0;
