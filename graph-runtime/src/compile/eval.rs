@@ -200,7 +200,6 @@ impl Program {
             scratch,
             recorder,
             chosen: None,
-            value: Vec2::ZERO,
         };
         let force = evaluator.evaluate(self.root);
         // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
@@ -286,6 +285,16 @@ impl Frame {
     }
 }
 
+/// What starting an op takes (see [`Evaluator::start`]).
+enum Start<'p> {
+    /// Its value is known already (a shared op computed earlier this tick).
+    Known(Vec2),
+    /// A behavior or sensor: one evaluation (and whether it is shared).
+    Leaf(&'p Op, bool),
+    /// A combiner or condition: a frame, with this initial `left`.
+    Frame(f32),
+}
+
 /// What [`Evaluator::step`] did with the combiner on top.
 enum Step {
     /// It has its answer.
@@ -328,8 +337,6 @@ struct Evaluator<'p, 'c, 's, R> {
     recorder: R,
     /// The winning input of the `Priority` or `Dither` just finished, for the trace.
     chosen: Option<usize>,
-    /// The value of the op that finished last, handed to the combiner waiting below it.
-    value: Vec2,
 }
 
 impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
@@ -435,69 +442,70 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     }
 
     /// The value of op `root` (the Output): evaluates lazily from there, without recursion.
-    ///
-    /// `frame` is the combiner being worked on (kept out of the stack, in registers); the
-    /// stack holds the combiners below it, each waiting for the one above. Each turn steps
-    /// the top combiner: either it finishes (its value becomes the input of the frame below,
-    /// which is popped to the top) or it needs an input that is itself a combiner (the top is
-    /// pushed and the input becomes the new top, starting without an input).
     fn evaluate(&mut self, root: u32) -> Vec2 {
         // The Output only passes its input on: start from the input (one frame less per
         // agent), and finish the Output after it.
         if let Some(&Op::Output(input)) = self.op(root) {
             let value = self.evaluate_from(input);
-            self.finish(root, value);
+            self.finish(root, value, false);
             return value;
         }
         self.evaluate_from(root)
     }
 
     /// [`Self::evaluate`] from op `start`.
+    ///
+    /// `frame` is the combiner being worked on (kept out of the stack, in registers); the
+    /// stack holds the combiners below it, each waiting for the one above. Each turn steps
+    /// the top combiner: either it finishes (its value becomes the input of the frame below,
+    /// which is popped to the top) or it needs an input that is itself a combiner (the top is
+    /// pushed and the input becomes the new top, starting without an input).
     fn evaluate_from(&mut self, start: u32) -> Vec2 {
-        let Some(left) = self.leaf_or_combiner(start) else {
-            return self.value;
+        let left = match self.start(start) {
+            Start::Known(value) => return value,
+            Start::Leaf(op, shared) => return self.leaf(start, op, shared),
+            Start::Frame(left) => left,
         };
         let mut frame = Frame::new(start, left);
-        let mut has_input = false;
+        let mut input = None;
         loop {
-            match self.step(&mut frame, has_input) {
+            match self.step(&mut frame, input) {
                 Step::Finished(value) => {
-                    self.finish(frame.op, value);
+                    let shared = self.is_shared(frame.op);
+                    self.finish(frame.op, value, shared);
                     let Some(below) = self.scratch.frames.pop() else {
-                        return self.value;
+                        return value;
                     };
                     frame = below;
-                    has_input = true;
+                    input = Some(value);
                 }
-                Step::Push(input, left) => {
+                Step::Push(op, left) => {
                     self.scratch.frames.push(frame);
-                    frame = Frame::new(input, left);
-                    has_input = false;
+                    frame = Frame::new(op, left);
+                    input = None;
                 }
             }
         }
     }
 
-    /// Finishes op `index` at once when it can: a shared op already computed this tick, a
-    /// behavior or a sensor (`None`, the value in `self.value`). For a combiner or condition,
-    /// returns the initial `left` of its frame (Priority's and Dither's epsilon, Budget's
-    /// force) without evaluating anything.
+    /// What starting op `index` takes: nothing more for a shared op already computed this
+    /// tick, one evaluation for a behavior or sensor, a frame of its own for a combiner or
+    /// condition. Evaluates nothing.
     #[inline]
-    fn leaf_or_combiner(&mut self, index: u32) -> Option<f32> {
-        if self.is_shared(index)
+    fn start(&self, index: u32) -> Start<'p> {
+        let shared = self.is_shared(index);
+        if shared
             && let Some(&(stamp, value)) = self.scratch.memo.get(index as usize)
             && stamp == self.scratch.stamp
         {
-            self.value = value;
-            return None;
+            return Start::Known(value);
         }
         let Some(op) = self.op(index) else {
-            self.value = Vec2::ZERO;
-            return None;
+            return Start::Known(Vec2::ZERO);
         };
         match *op {
-            Op::Priority(_, epsilon) | Op::Dither(_, epsilon) => Some(self.num(epsilon)),
-            Op::Budget(_) => Some(self.me.max_force),
+            Op::Priority(_, epsilon) | Op::Dither(_, epsilon) => Start::Frame(self.num(epsilon)),
+            Op::Budget(_) => Start::Frame(self.me.max_force),
             Op::Blend(_)
             | Op::Gate(..)
             | Op::Scale(..)
@@ -506,36 +514,45 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::Compare(..)
             | Op::All(_)
             | Op::Any(_)
-            | Op::Not(_) => Some(0.0),
-            Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_) => {
-                let reading = self.sensor(op);
-                self.finish(index, Vec2::new(reading, 0.0));
-                None
-            }
-            _ => {
-                let force = self.leaf_force(op);
-                self.finish(index, force);
-                None
-            }
+            | Op::Not(_) => Start::Frame(0.0),
+            _ => Start::Leaf(op, shared),
         }
     }
 
-    /// Continues the combiner `frame`, with the value of the input it asked for last in
-    /// `self.value` when `has_input` (not when it has just started). Inputs that finish at
-    /// once (behaviors, sensors, memoized values) are taken in the same call; the first input
-    /// that is itself a combiner is returned ([`Step::Push`]), or the combiner's answer
-    /// ([`Step::Finished`]; `self.chosen` set for Priority and Dither).
+    /// Evaluates the behavior or sensor `op` (op `index`) and finishes it. The value comes
+    /// back in registers: handing it over through the evaluator's memory (a store, then a
+    /// reload of another width) stalled the CPU on every input.
+    fn leaf(&mut self, index: u32, op: &Op, shared: bool) -> Vec2 {
+        let value = match *op {
+            Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_) => {
+                Vec2::new(self.sensor(op), 0.0)
+            }
+            _ => self.leaf_force(op),
+        };
+        self.finish(index, value, shared);
+        value
+    }
+
+    /// Continues the combiner `frame`, with the value of the input it asked for last (`None`
+    /// when it has just started). Inputs that finish at once (behaviors, sensors, memoized
+    /// values) are taken in the same call; the first input that is itself a combiner is
+    /// returned ([`Step::Push`]), or the combiner's answer ([`Step::Finished`];
+    /// `self.chosen` set for Priority and Dither).
     #[expect(clippy::too_many_lines, reason = "one arm per combiner and condition")]
     #[inline]
-    fn step(&mut self, frame: &mut Frame, mut has_input: bool) -> Step {
-        // Asks for input `$call`: a leaf finishes at once (its value in `self.value`), a
-        // combiner is handed back to `evaluate` to run on a frame of its own.
+    fn step(&mut self, frame: &mut Frame, input: Option<Vec2>) -> Step {
+        let mut has_input = input.is_some();
+        let mut value = input.unwrap_or(Vec2::ZERO);
+        // Asks for input `$call`: one without a frame gives its value at once (into
+        // `value`); a combiner is handed back to `evaluate_from` to run on a frame of its own.
         macro_rules! take_one {
             ($call:expr) => {{
                 let call = $call;
-                if let Some(left) = self.leaf_or_combiner(call) {
-                    return Step::Push(call, left);
-                }
+                value = match self.start(call) {
+                    Start::Known(known) => known,
+                    Start::Leaf(op, shared) => self.leaf(call, op, shared),
+                    Start::Frame(left) => return Step::Push(call, left),
+                };
             }};
         }
         // The same inside a combiner's loop over its inputs.
@@ -552,7 +569,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             Op::Blend(span) => loop {
                 if has_input && let Some(position) = frame.next.checked_sub(1) {
                     let (_, weight) = self.weighted_at(span, position);
-                    frame.sum += self.num(weight) * self.value;
+                    frame.sum += self.num(weight) * value;
                 }
                 if frame.next >= span.len {
                     return Step::Finished(frame.sum);
@@ -561,9 +578,9 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 take!(self.weighted_at(span, frame.next - 1).0);
             },
             Op::Priority(span, _) => loop {
-                if has_input && self.value.length() > frame.left {
+                if has_input && value.length() > frame.left {
                     self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
-                    return Step::Finished(self.value);
+                    return Step::Finished(value);
                 }
                 if frame.next >= span.len {
                     return Step::Finished(Vec2::ZERO);
@@ -572,9 +589,9 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 take!(self.link_at(span, frame.next - 1));
             },
             Op::Dither(span, _) => loop {
-                if has_input && self.value.length() > frame.left {
+                if has_input && value.length() > frame.left {
                     self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
-                    return Step::Finished(self.value);
+                    return Step::Finished(value);
                 }
                 // One draw per input, in order, whether or not the input then runs.
                 let chosen_input = loop {
@@ -592,7 +609,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             },
             Op::Budget(span) => loop {
                 if has_input {
-                    let input = self.value;
+                    let input = value;
                     let length = input.length();
                     if length <= frame.left {
                         frame.sum += input;
@@ -613,40 +630,40 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                     take_one!(condition);
                 }
                 if frame.next == 1 {
-                    if !holds(self.value) {
+                    if !holds(value) {
                         return Step::Finished(Vec2::ZERO);
                     }
                     frame.next = 2;
                     take_one!(input_op);
                 }
-                Step::Finished(self.value)
+                Step::Finished(value)
             }
             Op::Scale(input_op, factor) => {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(self.num(factor) * self.value)
+                Step::Finished(self.num(factor) * value)
             }
             Op::Truncate(input_op, max) => {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(truncate(self.value, self.num(max)))
+                Step::Finished(truncate(value, self.num(max)))
             }
             Op::Output(input_op) => {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(self.value)
+                Step::Finished(value)
             }
             Op::Compare(sensor, test, threshold) => {
                 if !has_input {
                     take_one!(sensor);
                 }
-                Step::Finished(answer(test.holds(self.value.x, self.num(threshold))))
+                Step::Finished(answer(test.holds(value.x, self.num(threshold))))
             }
             Op::All(span) => loop {
-                if has_input && !holds(self.value) {
+                if has_input && !holds(value) {
                     return Step::Finished(answer(false));
                 }
                 if frame.next >= span.len {
@@ -656,7 +673,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 take!(self.link_at(span, frame.next - 1));
             },
             Op::Any(span) => loop {
-                if has_input && holds(self.value) {
+                if has_input && holds(value) {
                     return Step::Finished(answer(true));
                 }
                 if frame.next >= span.len {
@@ -669,18 +686,15 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(answer(!holds(self.value)))
+                Step::Finished(answer(!holds(value)))
             }
             _ => Step::Finished(Vec2::ZERO),
         }
     }
 
-    /// Op `index` finished with `value`: keeps it for the combiner below, memoizes it (when
-    /// shared) and records it.
+    /// Op `index` finished with `value`: memoizes it (when `shared`) and records it.
     #[inline]
-    fn finish(&mut self, index: u32, value: Vec2) {
-        self.value = value;
-        let shared = self.is_shared(index);
+    fn finish(&mut self, index: u32, value: Vec2, shared: bool) {
         if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
             *entry = (self.scratch.stamp, value);
         }
