@@ -970,6 +970,10 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
 
     /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
     /// point comes from the `behaviors` function the force itself uses.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one match arm per node kind with a guide"
+    )]
     fn guide_for(&self, index: u32) -> Guide {
         let me = self.me;
         let Some(&op) = self.op(index) else {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 /// Any `Path` a game builds is safe to query: no method panics or returns a non-finite number.
 /// A path is *usable* when all its points are finite and its total length fits in an `f32`
 /// (every segment shorter than about `1.8e19` units); an unusable path behaves like a path
-/// without points (`BEHAVIORS.md`, "Paths").
+/// without points (`BEHAVIORS.md`, "`PathFollowing`").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Path {
