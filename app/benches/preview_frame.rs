@@ -71,7 +71,7 @@ impl Frame {
     fn run(&mut self) -> usize {
         self.simulation.step(TICK);
         self.ticks += 1;
-        if self.ticks % TICKS_PER_SAMPLE == 0 {
+        if self.ticks.is_multiple_of(TICKS_PER_SAMPLE) {
             black_box(
                 self.metrics
                     .observe(&self.simulation, self.ticks as f32 * TICK),

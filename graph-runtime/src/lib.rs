@@ -13,7 +13,7 @@
 //! - **Simulation**: [`Simulation`] runs a whole scene, in parallel and bit-identically whatever
 //!   the thread count.
 //!
-//! Conventions (the behavior contract's): 2D, y up, world units and seconds; angles are degrees
+//! Conventions (`BEHAVIORS.md`, "Conventions", where every node's formula is written down): 2D, y up, world units and seconds; angles are degrees
 //! in assets and radians inside; `side = forward.perp()` points left.
 //!
 //! # Examples

@@ -1,4 +1,4 @@
-//! The contract's vector conventions, written once.
+//! The vector conventions of `BEHAVIORS.md` ("Conventions"), written once.
 //!
 //! World space is 2D with y pointing up. `forward` is a unit vector and
 //! `side = forward.perp()` points to the left of it.
@@ -20,8 +20,14 @@ pub fn normalize(v: Vec2) -> Vec2 {
 }
 
 /// `v` itself if `|v| <= max`, else `v` scaled down to length `max`.
+///
+/// Finite for any finite `v` and `max`, whatever their size (lengths are measured in `f64`
+/// when `|v|²` under- or overflows `f32`). A `max` that is negative or NaN counts as `0`. A
+/// non-finite `v` is neutralised: with a NaN component it gives zero, otherwise its infinite
+/// components give the direction (`truncate((inf, 0), 5) = (5, 0)`).
 #[inline]
 pub fn truncate(v: Vec2, max: f32) -> Vec2 {
+    let max = if max >= 0.0 { max } else { 0.0 };
     let length_squared = v.length_squared();
     if length_squared.is_normal() {
         if length_squared <= max * max {
@@ -34,9 +40,23 @@ pub fn truncate(v: Vec2, max: f32) -> Vec2 {
     } else if v == Vec2::ZERO {
         return v;
     }
-    // `|v|²` or the scale factor under- or overflows f32 (a tiny or huge `v`, a tiny `max`),
-    // which would keep a tiny vector above `max` or drop a huge one to zero. f64 holds the
-    // square of any f32, so measure and scale there.
+    truncate_wide(v, max)
+}
+
+/// [`truncate`] where `|v|²` or the scale factor under- or overflows `f32` (a tiny or huge
+/// `v`, a tiny `max`), which would keep a tiny vector above `max` or drop a huge one to zero,
+/// and where `v` is not finite. `max` is `>= 0` here.
+#[cold]
+fn truncate_wide(v: Vec2, max: f32) -> Vec2 {
+    if v.is_nan() {
+        return Vec2::ZERO;
+    }
+    if !v.is_finite() {
+        // Only the infinite components count: (inf, 3) points along +x.
+        let direction = Vec2::new(infinite_sign(v.x), infinite_sign(v.y)).normalize_or_zero();
+        return if max.is_finite() { direction * max } else { v };
+    }
+    // f64 holds the square of any f32, so measure and scale there.
     let wide = v.as_dvec2();
     let length = wide.length();
     let max = f64::from(max);
@@ -45,6 +65,11 @@ pub fn truncate(v: Vec2, max: f32) -> Vec2 {
     } else {
         (wide * (max / length)).as_vec2()
     }
+}
+
+/// `±1` for an infinite value, `0` for a finite one.
+fn infinite_sign(x: f32) -> f32 {
+    if x.is_infinite() { x.signum() } else { 0.0 }
 }
 
 /// The left-pointing unit vector of a `forward` direction: `(-f.y, f.x)`.
@@ -59,7 +84,7 @@ pub fn local(v: Vec2, forward: Vec2) -> Vec2 {
     Vec2::new(v.dot(forward), v.dot(side(forward)))
 }
 
-/// The contract's `sign`: `+1` for zero and positive values, `-1` for negative ones.
+/// `sign` (`BEHAVIORS.md`, "Conventions"): `+1` for zero and positive values, `-1` for negative ones.
 #[inline]
 pub fn sign(x: f32) -> f32 {
     if x < 0.0 { -1.0 } else { 1.0 }
@@ -97,5 +122,53 @@ mod tests {
         assert_eq!(local(Vec2::new(0.0, 5.0), Vec2::Y), Vec2::new(5.0, 0.0));
         assert_eq!(sign(0.0), 1.0);
         assert_eq!(sign(-0.5), -1.0);
+    }
+
+    #[test]
+    fn truncate_of_an_infinite_vector_keeps_its_direction() {
+        assert_eq!(
+            truncate(Vec2::new(f32::INFINITY, 0.0), 5.0),
+            Vec2::new(5.0, 0.0)
+        );
+        assert_eq!(
+            truncate(Vec2::new(3.0, f32::NEG_INFINITY), 2.0),
+            Vec2::new(0.0, -2.0)
+        );
+        let diagonal = truncate(Vec2::splat(f32::INFINITY), 2.0);
+        assert!((diagonal - Vec2::splat(2f32.sqrt())).abs().max_element() < 1e-6);
+        assert_eq!(truncate(Vec2::new(f32::NAN, 1.0), 5.0), Vec2::ZERO);
+        assert_eq!(
+            truncate(Vec2::new(f32::INFINITY, f32::NAN), 5.0),
+            Vec2::ZERO
+        );
+    }
+
+    #[test]
+    fn truncate_stays_finite_for_extreme_finite_inputs() {
+        // |v|² overflows f32: still scaled to the exact length.
+        assert_eq!(truncate(Vec2::new(f32::MAX, 0.0), 5.0), Vec2::new(5.0, 0.0));
+        let big = truncate(Vec2::splat(f32::MAX), f32::MAX);
+        assert!(
+            big.is_finite() && (big.as_dvec2().length() / f64::from(f32::MAX) - 1.0).abs() < 1e-6
+        );
+        // |v|² underflows: a tiny vector is still compared with a tinier max.
+        assert_eq!(
+            truncate(Vec2::new(1e-30, 0.0), 1e-31),
+            Vec2::new(1e-31, 0.0)
+        );
+        assert_eq!(
+            truncate(Vec2::new(3.0, 4.0), f32::INFINITY),
+            Vec2::new(3.0, 4.0)
+        );
+    }
+
+    #[test]
+    fn truncate_to_a_negative_or_nan_max_gives_zero() {
+        assert_eq!(truncate(Vec2::new(3.0, 4.0), -1.0), Vec2::ZERO);
+        assert_eq!(truncate(Vec2::new(3.0, 4.0), f32::NAN), Vec2::ZERO);
+        assert_eq!(
+            truncate(Vec2::new(f32::INFINITY, 0.0), f32::NAN),
+            Vec2::ZERO
+        );
     }
 }

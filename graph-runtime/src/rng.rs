@@ -5,7 +5,7 @@ use rand_xoshiro::Xoshiro128PlusPlus;
 
 /// A seeded PRNG owned by one agent.
 ///
-/// The stream is fixed by the asset contract: xoshiro128++ seeded through `SplitMix64` from
+/// The stream is part of the format (`BEHAVIORS.md`, "Randomness"): xoshiro128++ seeded through `SplitMix64` from
 /// `scene_seed ^ (agent_index · 0x9E37_79B9_7F4A_7C15)`; a uniform `f32` in `[0, 1)` takes the top
 /// 24 bits of the next `u32`. Changing any of this changes every trajectory, so it is a format
 /// change.

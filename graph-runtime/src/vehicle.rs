@@ -1,6 +1,6 @@
 //! The simple vehicle model (Reynolds 1999, "locomotion").
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use serde::{Deserialize, Serialize};
 
 use crate::math::{TINY, truncate};
@@ -51,10 +51,16 @@ pub struct Vehicle {
 
 impl Vehicle {
     /// A vehicle at `position` moving with `velocity`, heading along the velocity (or +x when
-    /// it is at rest).
+    /// it is at rest, `|velocity| <= 1e-6`).
     pub fn new(position: Vec2, velocity: Vec2, params: VehicleParams) -> Self {
         let forward = if velocity.length() > TINY {
-            velocity.normalize()
+            let forward = velocity.normalize();
+            if forward.is_finite() && forward != Vec2::ZERO {
+                forward
+            } else {
+                // |v|² overflowed f32 (or v is not finite, which `step` repairs).
+                velocity.as_dvec2().normalize_or(DVec2::X).as_vec2()
+            }
         } else {
             Vec2::X
         };
@@ -84,24 +90,102 @@ impl Vehicle {
         self.forward.perp()
     }
 
-    /// Integrates one tick of length `dt` seconds under `steering` (contract "step"):
-    /// the force is truncated to `max_force`, divided by mass, integrated into the velocity,
-    /// which is truncated to `max_speed`, then into the position.
+    /// Integrates one tick of length `dt` seconds under `steering` (`BEHAVIORS.md`, "The
+    /// vehicle step"): the force is truncated to `max_force`, divided by mass, integrated into
+    /// the velocity, which is truncated to `max_speed`, then into the position.
     ///
-    /// A non-finite steering force is treated as zero, so one bad input cannot poison the state.
+    /// Keeps the state finite for any finite inputs, however extreme (a mass of `1e-45`, a
+    /// force of `f32::MAX`, a `dt` of `3e38`): when `f32` arithmetic overflows, the step is
+    /// redone in `f64` and a position beyond the `f32` range stops at `±f32::MAX`. Non-finite
+    /// inputs are neutralised rather than propagated: a non-finite steering force counts as
+    /// zero, a non-finite `dt` leaves the vehicle as it is, a mass that is not `> 0` applies
+    /// no force, and a NaN or infinite state is repaired first (see [`Vehicle::sanitize`]).
     pub fn step(&mut self, steering: Vec2, dt: f32) {
+        if !dt.is_finite() {
+            return;
+        }
+        self.sanitize();
         let steering = if steering.is_finite() {
             steering
         } else {
             Vec2::ZERO
         };
         let force = truncate(steering, self.max_force);
-        let acceleration = force / self.mass;
-        self.velocity = truncate(self.velocity + acceleration * dt, self.max_speed);
-        self.position += self.velocity * dt;
+        let acceleration = if self.mass > 0.0 {
+            force / self.mass
+        } else {
+            Vec2::ZERO
+        };
+        let velocity = self.velocity + acceleration * dt;
+        self.velocity = if velocity.is_finite() {
+            truncate(velocity, self.max_speed)
+        } else {
+            self.wide_velocity(force, dt)
+        };
+        let position = self.position + self.velocity * dt;
+        self.position = if position.is_finite() {
+            position
+        } else {
+            (self.position.as_dvec2() + self.velocity.as_dvec2() * f64::from(dt))
+                .clamp(
+                    DVec2::splat(f64::from(-f32::MAX)),
+                    DVec2::splat(f64::from(f32::MAX)),
+                )
+                .as_vec2()
+        };
         let speed = self.velocity.length();
         if speed > TINY {
-            self.forward = self.velocity / speed;
+            let forward = self.velocity / speed;
+            if forward.is_finite() && forward != Vec2::ZERO {
+                self.forward = forward;
+            } else {
+                // |v|² overflowed f32: measure in f64.
+                self.forward = self.velocity.as_dvec2().normalize_or(DVec2::X).as_vec2();
+            }
+        }
+    }
+
+    /// The velocity `truncate(v + force / mass * dt, max_speed)` computed in `f64`, for a step
+    /// whose `f32` arithmetic overflowed. Never longer than `f32::MAX`.
+    #[cold]
+    fn wide_velocity(&self, force: Vec2, dt: f32) -> Vec2 {
+        let velocity =
+            self.velocity.as_dvec2() + force.as_dvec2() / f64::from(self.mass) * f64::from(dt);
+        let limit = if self.max_speed.is_finite() {
+            f64::from(self.max_speed.max(0.0))
+        } else {
+            f64::from(f32::MAX)
+        };
+        let speed = velocity.length();
+        if speed <= limit || speed == 0.0 {
+            velocity.as_vec2()
+        } else {
+            (velocity * (limit / speed)).as_vec2()
+        }
+    }
+
+    /// Repairs a state that is not finite, which only code outside the runtime can make:
+    /// a NaN position component becomes `0` and an infinite one `±f32::MAX`; a non-finite
+    /// velocity becomes zero; a non-finite heading becomes the velocity's direction, or +x.
+    /// [`Vehicle::step`] calls it first; a finite state is left exactly as it is.
+    pub fn sanitize(&mut self) {
+        if !self.position.is_finite() {
+            self.position = self.position.map(|x| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    x.clamp(-f32::MAX, f32::MAX)
+                }
+            });
+        }
+        if !self.velocity.is_finite() {
+            self.velocity = Vec2::ZERO;
+        }
+        if !self.forward.is_finite() {
+            self.forward = crate::math::normalize(self.velocity);
+            if self.forward == Vec2::ZERO {
+                self.forward = Vec2::X;
+            }
         }
     }
 }

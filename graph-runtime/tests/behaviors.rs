@@ -1,5 +1,5 @@
-//! Every steering behavior checked against numbers worked out by hand from the behavior
-//! contract (`shared/behavior-contract.md`), through the pure functions of
+//! Every steering behavior checked against numbers worked out by hand from the formulas of
+//! `graph-runtime/BEHAVIORS.md` ("Behaviors"), through the pure functions of
 //! `graph_runtime::behaviors` and through compiled one-node graphs.
 //!
 //! Conventions used in the comments: `p`, `v` are the agent's position and velocity, `f` its
@@ -907,6 +907,29 @@ fn closed_path_wraps_around() {
 }
 
 #[test]
+fn a_closed_two_point_path_follows_its_closing_segment_back() {
+    // (0,0) <-> (10,0), closed: 20 long, the way back is the segment (10,0) -> (0,0).
+    // p = (9,1), v = 0: n = (9,0) at s = 9 (the way back ties at s = 11; the first wins);
+    // ahead 3: s = 12 -> 2 units back from (10,0): (8,0). aim - p = (-1,-1),
+    // F = (-1,-1) / sqrt(2) * 4. Open, the same points clamp to the end: Arrival((10,0), 3).
+    let shuttle = |closed| Path {
+        points: vec![Vec2::ZERO, v2(10.0, 0.0)],
+        radius: 1.0,
+        closed,
+    };
+    let me = agent(v2(9.0, 1.0), Vec2::ZERO);
+    assert_close(
+        behaviors::path_following(&me, &shuttle(true), 0.0, 3.0, 1.0, false),
+        v2(-1.0, -1.0) * (4.0 / 2f32.sqrt()),
+    );
+    // open: o = (1,-1), d = sqrt(2), speed = 4 * sqrt(2) / 3, F = o * (4 / 3)
+    assert_close(
+        behaviors::path_following(&me, &shuttle(false), 0.0, 3.0, 1.0, false),
+        v2(1.0, -1.0) * (4.0 / 3.0),
+    );
+}
+
+#[test]
 fn backward_path_following_travels_towards_the_first_point() {
     let path = l_path();
     // p = (13,4), v = 0: n = (10,4) at s = 14. Backward, ahead 4: s = 10 -> (10,0),
@@ -1309,6 +1332,101 @@ fn field_of_view_is_an_angle_around_forward() {
 }
 
 #[test]
+fn a_diagonal_neighbor_on_the_edge_of_a_270_degree_view_is_seen_on_a_grid() {
+    // fov 270: half angle 135 degrees, exactly the angle of the two diagonal neighbors behind
+    // an agent on a square grid that faces along the grid. The contract includes the edge
+    // (angle <= fov / 2), so an agent inside the grid sees 7 of its 8 neighbors: all but the
+    // one straight behind. Before the tolerance, f32's cos(135 degrees) and sqrt(2) left out
+    // both diagonals behind on every exact grid.
+    //
+    // Grids whose f32 positions are exact (any origin, spacings that are binary fractions),
+    // and grids with decimal spacings near the origin, whose position rounding stays within
+    // the documented cosine tolerance (BEHAVIORS.md, "Neighborhoods").
+    let exact = [
+        (Vec2::ZERO, 1.0f32),
+        (Vec2::ZERO, 0.5),
+        (v2(-64.0, 32.0), 1.5),
+        (v2(1000.0, -2000.0), 2.0),
+        (v2(-3.25, 7.75), 0.25),
+        (v2(4096.0, 4096.0), 8.0),
+    ];
+    let decimal = [
+        (v2(0.1, 0.2), 0.7f32),
+        (v2(-1.3, 2.9), 1.3),
+        (v2(0.5, -0.5), 3.7),
+        (v2(-4.9, -7.3), 2.2),
+    ];
+    let fov = FieldOfView::from_degrees(270.0);
+    for (origin, spacing) in exact.into_iter().chain(decimal) {
+        let at = |i: i32, j: i32| origin + v2(i as f32 * spacing, j as f32 * spacing);
+        for heading in [Vec2::X, Vec2::NEG_X, Vec2::Y, Vec2::NEG_Y] {
+            for (i, j) in [(1, 1), (2, 1), (1, 3), (3, 2)] {
+                let me = agent(at(i, j), heading);
+                let mut wrong = Vec::new();
+                for (di, dj) in [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ] {
+                    let other = at(i + di, j + dj);
+                    let behind = v2(di as f32, dj as f32) == -heading;
+                    let seen = behaviors::in_neighborhood(&me, other, 1.5 * spacing, fov);
+                    if seen == behind {
+                        wrong.push((di, dj, seen));
+                    }
+                }
+                assert!(
+                    wrong.is_empty(),
+                    "spacing {spacing}, origin {origin}, heading {heading}, agent ({i},{j}): \
+                     wrong answers {wrong:?}"
+                );
+            }
+        }
+    }
+    // Just beyond the edge is still out: 135.01 degrees off forward.
+    let me = agent(Vec2::ZERO, Vec2::X);
+    let beyond = Vec2::from_angle(135.01f32.to_radians()) * 2.0;
+    assert!(!behaviors::in_neighborhood(&me, beyond, 3.0, fov));
+    let inside = Vec2::from_angle(134.99f32.to_radians()) * 2.0;
+    assert!(behaviors::in_neighborhood(&me, inside, 3.0, fov));
+}
+
+#[test]
+fn separation_on_a_grid_with_a_270_degree_view_counts_the_diagonals_behind() {
+    // Agent 0 at the centre of a 3 x 3 grid of spacing 2, facing +x, radius 3, fov 270.
+    // The eight pushes (p - q) / |p - q|^2 cancel out; the view leaves out only the neighbor
+    // straight behind, whose push is (2,0) / 4 = (0.5,0), so F = (-0.5,0). Dropping the two
+    // diagonals behind as well would give (-1,0).
+    let centre = v2(10.3, -4.1);
+    let mut vehicles = vec![agent(centre, v2(1.0, 0.0))];
+    for j in -1..=1 {
+        for i in -1..=1 {
+            if (i, j) != (0, 0) {
+                vehicles.push(agent(
+                    centre + v2(i as f32 * 2.0, j as f32 * 2.0),
+                    Vec2::ZERO,
+                ));
+            }
+        }
+    }
+    let force = graph_force(
+        Node::Separation {
+            radius: 3.0.into(),
+            fov: 270.0.into(),
+        },
+        World::default(),
+        vehicles,
+        &[],
+    );
+    assert_close(force, v2(-0.5, 0.0));
+}
+
+#[test]
 fn coincident_agents_count_as_seen() {
     // The contract's angle is undefined for a zero offset; the implementation counts a
     // coincident agent as inside any field of view (tested as implemented).
@@ -1637,8 +1755,7 @@ fn interpose_degenerate_cases() {
     let a = Quarry::at(v2(-3.0, 0.0));
     let b = Quarry::at(v2(3.0, 0.0));
     assert_eq!(behaviors::interpose(&me, &a, &b, 2.0), v2(-1.0, -2.0));
-    // max_speed 0: the contract's T = |m - p| / 0 is undefined; the implementation uses
-    // T = 0 (tested as implemented). Arrival speed is min(0 * d / s, 0) = 0, so F = -v
+    // max_speed 0: T = |m - p| / 0 is undefined; BEHAVIORS.md ("Interpose") fixes T = 0. Arrival speed is min(0 * d / s, 0) = 0, so F = -v
     // and never NaN.
     let mut stopped = agent(v2(0.0, -4.0), v2(1.0, 0.0));
     stopped.max_speed = 0.0;

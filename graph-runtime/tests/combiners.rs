@@ -1,5 +1,5 @@
-//! The combiners, sensors and conditions of the behavior contract
-//! (`shared/behavior-contract.md`), evaluated through compiled graphs: results checked against
+//! The combiners, sensors and conditions of `graph-runtime/BEHAVIORS.md` ("Combiners",
+//! "Sensors and conditions"), evaluated through compiled graphs: results checked against
 //! numbers worked out by hand, laziness observed with `Program::steer_traced`, and Dither's
 //! choice frequencies checked statistically with a fixed seed.
 //!

@@ -4,15 +4,22 @@ use crate::Vehicle;
 use crate::math::{TINY, local, normalize, sign};
 use crate::world::{Obstacle, Rect};
 
+/// The length of obstacle avoidance's detection corridor ahead of the vehicle:
+/// `L = min_length + |v| * lookahead_time` (units).
+#[inline]
+pub fn detection_length(vehicle: &Vehicle, min_length: f32, lookahead_time: f32) -> f32 {
+    min_length + vehicle.velocity.length() * lookahead_time
+}
+
 /// The most threatening obstacle in the detection corridor of length
-/// `L = min_length + |v| * lookahead_time`, with its local position, or `None`.
+/// [`detection_length`], with its local position, or `None`.
 pub fn most_threatening_obstacle(
     vehicle: &Vehicle,
     obstacles: &[Obstacle],
     min_length: f32,
     lookahead_time: f32,
 ) -> Option<(usize, Vec2)> {
-    let corridor = min_length + vehicle.velocity.length() * lookahead_time;
+    let corridor = detection_length(vehicle, min_length, lookahead_time);
     let mut best: Option<(usize, Vec2, f32)> = None;
     for (index, obstacle) in obstacles.iter().enumerate() {
         let l = local(obstacle.center - vehicle.position, vehicle.forward);
@@ -45,18 +52,30 @@ pub fn obstacle_avoidance(
     }
 }
 
-/// Seek back into `bounds` shrunk by `margin` when the position predicted `prediction_time`
-/// ahead is outside `bounds`; zero while it is inside.
-pub fn containment(vehicle: &Vehicle, bounds: &Rect, prediction_time: f32, margin: f32) -> Vec2 {
-    let predicted = vehicle.position + vehicle.velocity * prediction_time;
+/// The point containment seeks: the position predicted `prediction_time` ahead, clamped into
+/// `bounds` shrunk by `margin`; `None` while the prediction is inside `bounds`.
+pub fn containment_aim(
+    vehicle: &Vehicle,
+    bounds: &Rect,
+    prediction_time: f32,
+    margin: f32,
+) -> Option<Vec2> {
+    let predicted = super::future_position(vehicle, prediction_time);
     if bounds.contains(predicted) {
-        return Vec2::ZERO;
+        return None;
     }
-    super::seek(vehicle, bounds.shrink(margin).clamp(predicted))
+    Some(bounds.shrink(margin).clamp(predicted))
+}
+
+/// Seek back into `bounds` shrunk by `margin` when the position predicted `prediction_time`
+/// ahead is outside `bounds` ([`containment_aim`]); zero while it is inside.
+pub fn containment(vehicle: &Vehicle, bounds: &Rect, prediction_time: f32, margin: f32) -> Vec2 {
+    containment_aim(vehicle, bounds, prediction_time, margin)
+        .map_or(Vec2::ZERO, |aim| super::seek(vehicle, aim))
 }
 
 /// Steer away from the soonest predicted collision among `others` within `max_time`
-/// (contract "`UnalignedCollisionAvoidance`"); none: zero.
+/// (`BEHAVIORS.md`, "`UnalignedCollisionAvoidance`"); none: zero.
 pub fn unaligned_collision_avoidance<'a>(
     vehicle: &Vehicle,
     others: impl IntoIterator<Item = &'a Vehicle>,

@@ -4,26 +4,36 @@ use super::{Quarry, arrival};
 use crate::Vehicle;
 use crate::math::{TINY, local, normalize, sign};
 
+/// How far below `cos(fov / 2)` the cosine of a neighbor's angle may be and still count as on
+/// the edge of the view (`BEHAVIORS.md`, "Neighborhoods"). f32 rounding of positions, of the
+/// distance and of `cos(135 degrees)` moves the computed cosine of an exact-edge neighbor by a
+/// few `1e-7`; this keeps such a neighbor (every diagonal neighbor behind an agent on a grid,
+/// for the default 270 degrees) inside the view.
+pub const FOV_COSINE_TOLERANCE: f32 = 1e-6;
+
 /// A field of view, prepared once per evaluation from its angle in degrees.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FieldOfView {
-    /// `cos(fov / 2)`; `None` for a full circle (`fov >= 360`).
-    cos_half_angle: Option<f32>,
+    /// `cos(fov / 2) - FOV_COSINE_TOLERANCE`; `None` for a full circle (`fov >= 360`).
+    min_cosine: Option<f32>,
     /// The angle it was made from, in degrees.
     degrees: f32,
 }
 
 impl FieldOfView {
-    /// A field of view of `degrees` (`>= 360` sees everything).
+    /// A field of view of `degrees` (`>= 360` sees everything; negative or NaN sees only
+    /// straight ahead, like `0`).
     pub fn from_degrees(degrees: f32) -> Self {
         if degrees >= 360.0 {
             Self {
-                cos_half_angle: None,
+                min_cosine: None,
                 degrees,
             }
         } else {
             Self {
-                cos_half_angle: Some((degrees.max(0.0).to_radians() * 0.5).cos()),
+                min_cosine: Some(
+                    (degrees.max(0.0).to_radians() * 0.5).cos() - FOV_COSINE_TOLERANCE,
+                ),
                 degrees,
             }
         }
@@ -34,19 +44,20 @@ impl FieldOfView {
         self.degrees
     }
 
-    /// Whether `offset` (from the agent to the other) is within the view around `forward`.
-    /// A coincident agent (`|offset| < 1e-6`) counts as seen.
+    /// Whether `offset` (from the agent to the other) is within the view around `forward`:
+    /// `forward · offset >= (cos(fov / 2) - 1e-6) * |offset|`, so a neighbor exactly on the
+    /// edge counts. A coincident agent (`|offset| < 1e-6`) counts as seen.
     #[inline]
     pub fn sees(self, forward: Vec2, offset: Vec2) -> bool {
-        let Some(cos_half_angle) = self.cos_half_angle else {
+        let Some(min_cosine) = self.min_cosine else {
             return true;
         };
         let distance = offset.length();
-        distance < TINY || forward.dot(offset) >= cos_half_angle * distance
+        distance < TINY || forward.dot(offset) >= min_cosine * distance
     }
 }
 
-/// The contract's neighborhood test: `|q.p - p| < radius` and within the field of view.
+/// The neighborhood test (`BEHAVIORS.md`, "Neighborhoods"): `|q.p - p| < radius` and within the field of view.
 #[inline]
 pub fn in_neighborhood(vehicle: &Vehicle, other: Vec2, radius: f32, fov: FieldOfView) -> bool {
     let offset = other - vehicle.position;
@@ -146,7 +157,14 @@ pub fn leader_following(
     }
     arrival(
         vehicle,
-        leader.position - leader.forward * behind,
+        leader_behind_point(leader, behind),
         slowing_distance,
     )
+}
+
+/// The point a follower arrives at: `behind` units behind the leader,
+/// `leader.p - leader.forward * behind`.
+#[inline]
+pub fn leader_behind_point(leader: &Quarry, behind: f32) -> Vec2 {
+    leader.position - leader.forward * behind
 }

@@ -1,7 +1,9 @@
-//! Every steering formula of the behavior contract, written once as a pure function.
+//! Every steering formula of `BEHAVIORS.md`, written once as a pure function.
 //!
 //! The compiled [`crate::Program`] calls these; games and tests may call them directly. Each
-//! returns a steering force; "nothing to do" is exactly [`glam::Vec2::ZERO`].
+//! returns a steering force; "nothing to do" is exactly [`glam::Vec2::ZERO`]. Where a debug
+//! guide shows a behavior's geometry (an aim point, a corridor, a projection), the geometry
+//! comes from a function here that the force itself calls, so the two cannot disagree.
 
 mod avoidance;
 mod group;
@@ -11,15 +13,20 @@ mod seek;
 mod tactics;
 
 pub use avoidance::{
-    containment, most_threatening_obstacle, obstacle_avoidance, unaligned_collision_avoidance,
+    containment, containment_aim, detection_length, most_threatening_obstacle, obstacle_avoidance,
+    unaligned_collision_avoidance,
 };
 pub use group::{
-    FieldOfView, alignment, cohesion, flocking, in_neighborhood, leader_following, separation,
+    FOV_COSINE_TOLERANCE, FieldOfView, alignment, cohesion, flocking, in_neighborhood,
+    leader_behind_point, leader_following, separation,
 };
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
 };
-pub use route::{flow_field_following, path_following, wander, wander_aim};
+pub use route::{
+    PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,
+    path_following_aim, wander, wander_aim, wander_center,
+};
 pub use seek::{arrival, flee, seek};
 pub use tactics::{hide, hiding_spot, interpose, interpose_point};
 

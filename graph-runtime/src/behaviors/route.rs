@@ -3,12 +3,18 @@ use glam::Vec2;
 use super::{arrival, seek};
 use crate::Vehicle;
 use crate::math::{TINY, rotate};
-use crate::world::{FlowField, Path};
+use crate::world::{FlowField, Path, Projection};
+
+/// The centre of the wander circle: `p + forward * distance`.
+#[inline]
+pub fn wander_center(vehicle: &Vehicle, distance: f32) -> Vec2 {
+    vehicle.position + vehicle.forward * distance
+}
 
 /// The wander aim point: `p + forward * distance + radius * rotate(forward, theta)`.
 #[inline]
 pub fn wander_aim(vehicle: &Vehicle, theta: f32, distance: f32, radius: f32) -> Vec2 {
-    vehicle.position + vehicle.forward * distance + radius * rotate(vehicle.forward, theta)
+    wander_center(vehicle, distance) + radius * rotate(vehicle.forward, theta)
 }
 
 /// Seek the wander aim point for the (already updated) angle `theta` in radians.
@@ -17,10 +23,75 @@ pub fn wander(vehicle: &Vehicle, theta: f32, distance: f32, radius: f32) -> Vec2
     seek(vehicle, wander_aim(vehicle, theta, distance, radius))
 }
 
-/// Path following (contract "`PathFollowing`"). `direction` is `+1` or `-1`.
+/// What path following steers to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PathSteer {
+    /// Seek this point of the path.
+    Seek(Vec2),
+    /// Arrive at this end of an open path (the end of travel), slowing within the ahead
+    /// distance.
+    Arrive(Vec2),
+}
+
+impl PathSteer {
+    /// The point steered to.
+    pub fn point(self) -> Vec2 {
+        match self {
+            Self::Seek(point) | Self::Arrive(point) => point,
+        }
+    }
+}
+
+/// The geometry of one path-following evaluation, shared by the force and the debug guides.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathFollowingAim {
+    /// The position predicted `prediction_time` ahead, `p + v * prediction_time`.
+    pub predicted: Vec2,
+    /// Its nearest point on the path.
+    pub projection: Projection,
+    /// What to steer to; `None` while a corrective follower's prediction is within the path's
+    /// radius.
+    pub steer: Option<PathSteer>,
+}
+
+/// Where path following steers (`BEHAVIORS.md`, "`PathFollowing`"). `direction` is `+1` or
+/// `-1`. `None` for a path that is not usable (no points, a non-finite point, an overflowing
+/// length) or a prediction that is not finite.
+pub fn path_following_aim(
+    vehicle: &Vehicle,
+    path: &Path,
+    prediction_time: f32,
+    ahead_distance: f32,
+    direction: f32,
+    corrective: bool,
+) -> Option<PathFollowingAim> {
+    let predicted = future_position(vehicle, prediction_time);
+    let projection = path.project(predicted)?;
+    let steer = if corrective && predicted.distance(projection.point) <= path.radius {
+        None
+    } else {
+        let wanted = projection.distance_along + direction * ahead_distance;
+        if !path.closed
+            && (wanted >= path.length() && direction > 0.0 || wanted <= 0.0 && direction < 0.0)
+        {
+            Some(PathSteer::Arrive(path.end(direction)?))
+        } else {
+            Some(PathSteer::Seek(path.point_at(wanted)?))
+        }
+    };
+    Some(PathFollowingAim {
+        predicted,
+        projection,
+        steer,
+    })
+}
+
+/// Path following (`BEHAVIORS.md`, "`PathFollowing`"): seek the aim of
+/// [`path_following_aim`], or arrive at the end of travel of an open path. `direction` is `+1`
+/// or `-1`.
 ///
-/// Returns zero for a path without points, or when `corrective` and the predicted position is
-/// within the path's radius.
+/// Returns zero for a path that is not usable, or when `corrective` and the predicted
+/// position is within the path's radius.
 pub fn path_following(
     vehicle: &Vehicle,
     path: &Path,
@@ -29,31 +100,31 @@ pub fn path_following(
     direction: f32,
     corrective: bool,
 ) -> Vec2 {
-    let predicted = vehicle.position + vehicle.velocity * prediction_time;
-    let Some(projection) = path.project(predicted) else {
-        return Vec2::ZERO;
-    };
-    if corrective && predicted.distance(projection.point) <= path.radius {
-        return Vec2::ZERO;
+    let aim = path_following_aim(
+        vehicle,
+        path,
+        prediction_time,
+        ahead_distance,
+        direction,
+        corrective,
+    );
+    match aim.and_then(|aim| aim.steer) {
+        None => Vec2::ZERO,
+        Some(PathSteer::Seek(point)) => seek(vehicle, point),
+        Some(PathSteer::Arrive(end)) => arrival(vehicle, end, ahead_distance),
     }
-    let wanted = projection.distance_along + direction * ahead_distance;
-    if !path.closed
-        && (wanted >= path.length() && direction > 0.0 || wanted <= 0.0 && direction < 0.0)
-    {
-        let Some(end) = path.end(direction) else {
-            return Vec2::ZERO;
-        };
-        return arrival(vehicle, end, ahead_distance);
-    }
-    path.point_at(wanted)
-        .map_or(Vec2::ZERO, |aim| seek(vehicle, aim))
+}
+
+/// The position `prediction_time` seconds ahead at the current velocity: `p + v * t`.
+#[inline]
+pub fn future_position(vehicle: &Vehicle, prediction_time: f32) -> Vec2 {
+    vehicle.position + vehicle.velocity * prediction_time
 }
 
 /// Match the flow field's velocity at the position predicted `prediction_time` ahead:
 /// `F = w * max_speed - v`; zero where the field is (almost) zero or absent.
 pub fn flow_field_following(vehicle: &Vehicle, field: &FlowField, prediction_time: f32) -> Vec2 {
-    let predicted = vehicle.position + vehicle.velocity * prediction_time;
-    let wanted = field.sample(predicted);
+    let wanted = field.sample(future_position(vehicle, prediction_time));
     if wanted.length() < TINY {
         return Vec2::ZERO;
     }

@@ -47,7 +47,8 @@ pub enum Guide {
     #[default]
     None,
     /// The point the node steers towards or away from (a target, a predicted quarry position,
-    /// a point behind a leader, a hiding spot, the return point of containment).
+    /// a point behind a leader, a hiding spot, the return point of containment; while
+    /// containment's prediction is inside the bounds, the predicted position it checks).
     Aim(Vec2),
     /// Wander: the circle ahead and the point on it.
     Wander {
@@ -182,6 +183,8 @@ impl Program {
         if scratch.memo.len() < self.ops.len() {
             scratch.memo.resize(self.ops.len(), (0, Vec2::ZERO));
         }
+        // The stack grows to the deepest chain of combiners seen and keeps its capacity.
+        scratch.frames.clear();
         scratch.stamp = scratch.stamp.wrapping_add(1);
         if scratch.stamp == 0 {
             scratch.memo.iter_mut().for_each(|entry| entry.0 = 0);
@@ -197,9 +200,8 @@ impl Program {
             scratch,
             recorder,
             chosen: None,
-            guide: Guide::None,
         };
-        let force = evaluator.force(self.root);
+        let force = evaluator.evaluate(self.root);
         // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
         if force.is_finite() { force } else { Vec2::ZERO }
     }
@@ -258,6 +260,73 @@ impl<'a> Iterator for Neighborhood<'a> {
     }
 }
 
+/// A combiner or condition waiting for its inputs, on the evaluator's explicit stack (kept in
+/// [`Scratch`], so evaluation depth costs heap, never thread stack).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    /// The op.
+    op: u32,
+    /// How many of its inputs have been considered (the position of the next one).
+    next: u32,
+    /// Running total: Blend's sum, Budget's total.
+    sum: Vec2,
+    /// Priority's and Dither's epsilon; Budget's force left.
+    left: f32,
+}
+
+impl Frame {
+    fn new(op: u32, left: f32) -> Self {
+        Self {
+            op,
+            next: 0,
+            sum: Vec2::ZERO,
+            left,
+        }
+    }
+}
+
+/// What starting an op takes (see [`Evaluator::start`]).
+enum Start<'p> {
+    /// Its value is known already (a shared op computed earlier this tick).
+    Known(Vec2),
+    /// A behavior or sensor: one evaluation (and whether it is shared).
+    Leaf(&'p Op, bool),
+    /// A combiner or condition: a frame, with this initial `left`.
+    Frame(f32),
+}
+
+/// What [`Evaluator::step`] did with the combiner on top.
+enum Step {
+    /// It has its answer.
+    Finished(Vec2),
+    /// It needs the value of this combiner first (op index and its frame's initial `left`).
+    Push(u32, f32),
+}
+
+/// A condition's answer as the evaluator carries it: `(1, 0)` for true, zero for false.
+/// Every value travels as a `Vec2` (a sensor's reading in `x`), so the evaluation loop moves
+/// no enum through memory; [`NodeValue`]s are made only for the trace.
+#[inline]
+fn answer(holds: bool) -> Vec2 {
+    if holds { Vec2::X } else { Vec2::ZERO }
+}
+
+#[inline]
+fn holds(value: Vec2) -> bool {
+    value.x != 0.0
+}
+
+/// Evaluates one agent's program without recursion.
+///
+/// Ops are compiled inputs first, but evaluation is lazy (`BEHAVIORS.md`, "Combiners"): a
+/// combiner asks for its inputs one at a time, in the listed order, and stops when it has its
+/// answer, so which nodes run, and in which order Wander and Dither draw from the agent's RNG,
+/// depends on values. A sweep over the compiled order cannot do that: it would run (and draw
+/// for) an input that is skipped, or run a shared input before a Dither above it has drawn.
+/// The evaluator therefore walks the graph from the Output like a recursive evaluator would,
+/// but keeps the combiners that wait for an input on an explicit stack ([`Frame`]s in
+/// [`Scratch`]): a chain of any depth needs no thread stack. The stack never holds more
+/// frames than the program has ops; it keeps its capacity, so a warm tick allocates nothing.
 struct Evaluator<'p, 'c, 's, R> {
     program: &'p Program,
     context: Context<'c>,
@@ -266,20 +335,28 @@ struct Evaluator<'p, 'c, 's, R> {
     state: &'s mut AgentState,
     scratch: &'s mut Scratch,
     recorder: R,
-    /// The winning input of the `Priority` or `Dither` just computed, for the trace.
+    /// The winning input of the `Priority` or `Dither` just finished, for the trace.
     chosen: Option<usize>,
-    /// The guide of the node just computed (set only when tracing).
-    guide: Guide,
 }
 
-impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     #[inline]
     fn num(&self, number: Num) -> f32 {
         number.get(self.context.params)
     }
 
-    fn op(&self, index: u32) -> Option<Op> {
-        self.program.ops.get(index as usize).copied()
+    /// Whether op `index` feeds more than one input (its value is memoized per tick).
+    #[inline]
+    fn is_shared(&self, index: u32) -> bool {
+        self.program
+            .shared
+            .get(index as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    fn op(&self, index: u32) -> Option<&'p Op> {
+        self.program.ops.get(index as usize)
     }
 
     fn node(&self, index: u32) -> NodeId {
@@ -364,44 +441,295 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
         }
     }
 
-    fn force(&mut self, index: u32) -> Vec2 {
-        let shared = self
-            .program
-            .shared
-            .get(index as usize)
-            .copied()
-            .unwrap_or(false);
+    /// The value of op `root` (the Output): evaluates lazily from there, without recursion.
+    fn evaluate(&mut self, root: u32) -> Vec2 {
+        // The Output only passes its input on: start from the input (one frame less per
+        // agent), and finish the Output after it.
+        if let Some(&Op::Output(input)) = self.op(root) {
+            let value = self.evaluate_from(input);
+            self.finish(root, value, false);
+            return value;
+        }
+        self.evaluate_from(root)
+    }
+
+    /// [`Self::evaluate`] from op `start`.
+    ///
+    /// `frame` is the combiner being worked on (kept out of the stack, in registers); the
+    /// stack holds the combiners below it, each waiting for the one above. Each turn steps
+    /// the top combiner: either it finishes (its value becomes the input of the frame below,
+    /// which is popped to the top) or it needs an input that is itself a combiner (the top is
+    /// pushed and the input becomes the new top, starting without an input).
+    fn evaluate_from(&mut self, start: u32) -> Vec2 {
+        let left = match self.start(start) {
+            Start::Known(value) => return value,
+            Start::Leaf(op, shared) => return self.leaf(start, op, shared),
+            Start::Frame(left) => left,
+        };
+        let mut frame = Frame::new(start, left);
+        let mut input = None;
+        loop {
+            match self.step(&mut frame, input) {
+                Step::Finished(value) => {
+                    let shared = self.is_shared(frame.op);
+                    self.finish(frame.op, value, shared);
+                    let Some(below) = self.scratch.frames.pop() else {
+                        return value;
+                    };
+                    frame = below;
+                    input = Some(value);
+                }
+                Step::Push(op, left) => {
+                    self.scratch.frames.push(frame);
+                    frame = Frame::new(op, left);
+                    input = None;
+                }
+            }
+        }
+    }
+
+    /// What starting op `index` takes: nothing more for a shared op already computed this
+    /// tick, one evaluation for a behavior or sensor, a frame of its own for a combiner or
+    /// condition. Evaluates nothing.
+    #[inline]
+    fn start(&self, index: u32) -> Start<'p> {
+        let shared = self.is_shared(index);
         if shared
             && let Some(&(stamp, value)) = self.scratch.memo.get(index as usize)
             && stamp == self.scratch.stamp
         {
-            return value;
+            return Start::Known(value);
         }
-        let force = self.compute_force(index);
-        if R::ACTIVE {
-            self.guide = self.guide_for(index);
+        let Some(op) = self.op(index) else {
+            return Start::Known(Vec2::ZERO);
+        };
+        match *op {
+            Op::Priority(_, epsilon) | Op::Dither(_, epsilon) => Start::Frame(self.num(epsilon)),
+            Op::Budget(_) => Start::Frame(self.me.max_force),
+            Op::Blend(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Output(_)
+            | Op::Compare(..)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_) => Start::Frame(0.0),
+            _ => Start::Leaf(op, shared),
         }
-        let chosen = self.chosen.take();
+    }
+
+    /// Evaluates the behavior or sensor `op` (op `index`) and finishes it. The value comes
+    /// back in registers: handing it over through the evaluator's memory (a store, then a
+    /// reload of another width) stalled the CPU on every input.
+    fn leaf(&mut self, index: u32, op: &Op, shared: bool) -> Vec2 {
+        let value = match *op {
+            Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_) => {
+                Vec2::new(self.sensor(op), 0.0)
+            }
+            _ => self.leaf_force(op),
+        };
+        self.finish(index, value, shared);
+        value
+    }
+
+    /// Continues the combiner `frame`, with the value of the input it asked for last (`None`
+    /// when it has just started). Inputs that finish at once (behaviors, sensors, memoized
+    /// values) are taken in the same call; the first input that is itself a combiner is
+    /// returned ([`Step::Push`]), or the combiner's answer ([`Step::Finished`];
+    /// `self.chosen` set for Priority and Dither).
+    #[expect(clippy::too_many_lines, reason = "one arm per combiner and condition")]
+    #[inline]
+    fn step(&mut self, frame: &mut Frame, input: Option<Vec2>) -> Step {
+        let mut has_input = input.is_some();
+        let mut value = input.unwrap_or(Vec2::ZERO);
+        // Asks for input `$call`: one without a frame gives its value at once (into
+        // `value`); a combiner is handed back to `evaluate_from` to run on a frame of its own.
+        macro_rules! take_one {
+            ($call:expr) => {{
+                let call = $call;
+                value = match self.start(call) {
+                    Start::Known(known) => known,
+                    Start::Leaf(op, shared) => self.leaf(call, op, shared),
+                    Start::Frame(left) => return Step::Push(call, left),
+                };
+            }};
+        }
+        // The same inside a combiner's loop over its inputs.
+        macro_rules! take {
+            ($call:expr) => {{
+                take_one!($call);
+                has_input = true;
+            }};
+        }
+        let Some(op) = self.op(frame.op) else {
+            return Step::Finished(Vec2::ZERO);
+        };
+        match *op {
+            Op::Blend(span) => loop {
+                if has_input && let Some(position) = frame.next.checked_sub(1) {
+                    let (_, weight) = self.weighted_at(span, position);
+                    frame.sum += self.num(weight) * value;
+                }
+                if frame.next >= span.len {
+                    return Step::Finished(frame.sum);
+                }
+                frame.next += 1;
+                take!(self.weighted_at(span, frame.next - 1).0);
+            },
+            Op::Priority(span, _) => loop {
+                if has_input && value.length() > frame.left {
+                    self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
+                    return Step::Finished(value);
+                }
+                if frame.next >= span.len {
+                    return Step::Finished(Vec2::ZERO);
+                }
+                frame.next += 1;
+                take!(self.link_at(span, frame.next - 1));
+            },
+            Op::Dither(span, _) => loop {
+                if has_input && value.length() > frame.left {
+                    self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
+                    return Step::Finished(value);
+                }
+                // One draw per input, in order, whether or not the input then runs.
+                let chosen_input = loop {
+                    if frame.next >= span.len {
+                        return Step::Finished(Vec2::ZERO);
+                    }
+                    let (input_op, chance) = self.weighted_at(span, frame.next);
+                    frame.next += 1;
+                    let draw = self.state.rng.unit();
+                    if draw < self.num(chance) {
+                        break input_op;
+                    }
+                };
+                take!(chosen_input);
+            },
+            Op::Budget(span) => loop {
+                if has_input {
+                    let input = value;
+                    let length = input.length();
+                    if length <= frame.left {
+                        frame.sum += input;
+                        frame.left -= length;
+                    } else {
+                        return Step::Finished(frame.sum + input * (frame.left / length));
+                    }
+                }
+                if frame.next >= span.len || frame.left <= 1e-6 {
+                    return Step::Finished(frame.sum);
+                }
+                frame.next += 1;
+                take!(self.link_at(span, frame.next - 1));
+            },
+            Op::Gate(input_op, condition) => {
+                if frame.next == 0 {
+                    frame.next = 1;
+                    take_one!(condition);
+                }
+                if frame.next == 1 {
+                    if !holds(value) {
+                        return Step::Finished(Vec2::ZERO);
+                    }
+                    frame.next = 2;
+                    take_one!(input_op);
+                }
+                Step::Finished(value)
+            }
+            Op::Scale(input_op, factor) => {
+                if !has_input {
+                    take_one!(input_op);
+                }
+                Step::Finished(self.num(factor) * value)
+            }
+            Op::Truncate(input_op, max) => {
+                if !has_input {
+                    take_one!(input_op);
+                }
+                Step::Finished(truncate(value, self.num(max)))
+            }
+            Op::Output(input_op) => {
+                if !has_input {
+                    take_one!(input_op);
+                }
+                Step::Finished(value)
+            }
+            Op::Compare(sensor, test, threshold) => {
+                if !has_input {
+                    take_one!(sensor);
+                }
+                Step::Finished(answer(test.holds(value.x, self.num(threshold))))
+            }
+            Op::All(span) => loop {
+                if has_input && !holds(value) {
+                    return Step::Finished(answer(false));
+                }
+                if frame.next >= span.len {
+                    return Step::Finished(answer(true));
+                }
+                frame.next += 1;
+                take!(self.link_at(span, frame.next - 1));
+            },
+            Op::Any(span) => loop {
+                if has_input && holds(value) {
+                    return Step::Finished(answer(true));
+                }
+                if frame.next >= span.len {
+                    return Step::Finished(answer(false));
+                }
+                frame.next += 1;
+                take!(self.link_at(span, frame.next - 1));
+            },
+            Op::Not(input_op) => {
+                if !has_input {
+                    take_one!(input_op);
+                }
+                Step::Finished(answer(!holds(value)))
+            }
+            _ => Step::Finished(Vec2::ZERO),
+        }
+    }
+
+    /// Op `index` finished with `value`: memoizes it (when `shared`) and records it.
+    #[inline]
+    fn finish(&mut self, index: u32, value: Vec2, shared: bool) {
         if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
-            *entry = (self.scratch.stamp, force);
+            *entry = (self.scratch.stamp, value);
         }
-        let guide = std::mem::take(&mut self.guide);
+        if R::ACTIVE {
+            self.record(index, value);
+        }
+    }
+
+    /// Records op `index`'s value and guide in the trace.
+    #[cold]
+    fn record(&mut self, index: u32, value: Vec2) {
+        let value = match self.op(index) {
+            Some(Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_)) => {
+                NodeValue::Scalar(value.x)
+            }
+            Some(Op::Compare(..) | Op::All(_) | Op::Any(_) | Op::Not(_)) => {
+                NodeValue::Condition(holds(value))
+            }
+            _ => NodeValue::Force(value),
+        };
+        let chosen = self.chosen.take();
+        let guide = self.guide_for(index);
         self.recorder.record(TraceEntry {
             node: self.node(index),
-            value: NodeValue::Force(force),
+            value,
             chosen,
             guide,
         });
-        force
     }
 
-    #[expect(clippy::too_many_lines, reason = "one arm per steering node kind")]
-    fn compute_force(&mut self, index: u32) -> Vec2 {
+    /// The force of a steering behavior (an op without inputs).
+    #[expect(clippy::too_many_lines, reason = "one arm per steering behavior")]
+    fn leaf_force(&mut self, op: &Op) -> Vec2 {
         let me = self.me;
-        let Some(op) = self.op(index) else {
-            return Vec2::ZERO;
-        };
-        match op {
+        match *op {
             Op::Seek(target) => self
                 .quarry(target)
                 .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
@@ -477,16 +805,12 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 bounds,
                 prediction_time,
                 margin,
-            } => {
-                let rect = match bounds {
-                    None => self.context.world.bounds,
-                    Some([min_x, min_y, max_x, max_y]) => Rect::new(
-                        Vec2::new(self.num(min_x), self.num(min_y)),
-                        Vec2::new(self.num(max_x), self.num(max_y)),
-                    ),
-                };
-                behaviors::containment(me, &rect, self.num(prediction_time), self.num(margin))
-            }
+            } => behaviors::containment(
+                me,
+                &self.containment_bounds(bounds),
+                self.num(prediction_time),
+                self.num(margin),
+            ),
             Op::FlowFieldFollowing {
                 field,
                 prediction_time,
@@ -563,70 +887,15 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                     )
                 })
             }
-            Op::Blend(span) => {
-                let mut sum = Vec2::ZERO;
-                for position in 0..span.len {
-                    let (input, weight) = self.weighted_at(span, position);
-                    sum += self.num(weight) * self.force(input);
-                }
-                sum
-            }
-            Op::Priority(span, epsilon) => {
-                let epsilon = self.num(epsilon);
-                for position in 0..span.len {
-                    let force = self.force(self.link_at(span, position));
-                    if force.length() > epsilon {
-                        self.chosen = Some(position as usize);
-                        return force;
-                    }
-                }
-                Vec2::ZERO
-            }
-            Op::Dither(span, epsilon) => {
-                let epsilon = self.num(epsilon);
-                for position in 0..span.len {
-                    let (input, chance) = self.weighted_at(span, position);
-                    let draw = self.state.rng.unit();
-                    if draw < self.num(chance) {
-                        let force = self.force(input);
-                        if force.length() > epsilon {
-                            self.chosen = Some(position as usize);
-                            return force;
-                        }
-                    }
-                }
-                Vec2::ZERO
-            }
-            Op::Budget(span) => {
-                let mut left = me.max_force;
-                let mut total = Vec2::ZERO;
-                for position in 0..span.len {
-                    if left <= 1e-6 {
-                        break;
-                    }
-                    let force = self.force(self.link_at(span, position));
-                    let length = force.length();
-                    if length <= left {
-                        total += force;
-                        left -= length;
-                    } else {
-                        total += force * (left / length);
-                        break;
-                    }
-                }
-                total
-            }
-            Op::Gate(input, condition) => {
-                if self.condition(condition) {
-                    self.force(input)
-                } else {
-                    Vec2::ZERO
-                }
-            }
-            Op::Scale(input, factor) => self.num(factor) * self.force(input),
-            Op::Truncate(input, max) => truncate(self.force(input), self.num(max)),
-            Op::Output(input) => self.force(input),
-            Op::Distance(_)
+            Op::Blend(_)
+            | Op::Priority(..)
+            | Op::Dither(..)
+            | Op::Budget(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Output(_)
+            | Op::Distance(_)
             | Op::NeighborCount(..)
             | Op::Speed
             | Op::Value(_)
@@ -634,6 +903,44 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             | Op::All(_)
             | Op::Any(_)
             | Op::Not(_) => Vec2::ZERO,
+        }
+    }
+
+    /// The reading of a sensor op.
+    fn sensor(&mut self, op: &Op) -> f32 {
+        let me = self.me;
+        match *op {
+            Op::Distance(target) => self
+                .quarry(target)
+                .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
+            Op::NeighborCount(radius, fov) => {
+                let radius = self.num(radius);
+                let fov = fov.get(self.context.params);
+                let vehicles = self.context.vehicles;
+                let ids = self.neighbors();
+                Neighborhood {
+                    ids: ids.iter(),
+                    vehicles,
+                    me,
+                    radius,
+                    fov,
+                }
+                .count() as f32
+            }
+            Op::Speed => me.velocity.length(),
+            Op::Value(value) => self.num(value),
+            _ => 0.0,
+        }
+    }
+
+    /// The rectangle a containment op keeps agents in.
+    fn containment_bounds(&self, bounds: Option<[Num; 4]>) -> Rect {
+        match bounds {
+            None => self.context.world.bounds,
+            Some([min_x, min_y, max_x, max_y]) => Rect::new(
+                Vec2::new(self.num(min_x), self.num(min_y)),
+                Vec2::new(self.num(max_x), self.num(max_y)),
+            ),
         }
     }
 
@@ -661,14 +968,15 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
         )
     }
 
-    /// The geometry behind node `index`'s result, for debug guides (traced runs only).
+    /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
+    /// point comes from the `behaviors` function the force itself uses.
     #[expect(
         clippy::too_many_lines,
         reason = "one match arm per node kind with a guide"
     )]
     fn guide_for(&self, index: u32) -> Guide {
         let me = self.me;
-        let Some(op) = self.op(index) else {
+        let Some(&op) = self.op(index) else {
             return Guide::None;
         };
         let aim = |target| {
@@ -693,7 +1001,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 })
             }
             Op::ObstacleAvoidance(min_length, lookahead) => Guide::Corridor {
-                length: self.num(min_length) + me.velocity.length() * self.num(lookahead),
+                length: behaviors::detection_length(me, self.num(min_length), self.num(lookahead)),
                 half_width: me.radius,
             },
             Op::Wander {
@@ -704,7 +1012,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             } => {
                 let (distance, radius) = (self.num(distance), self.num(radius));
                 Guide::Wander {
-                    center: me.position + me.forward * distance,
+                    center: behaviors::wander_center(me, distance),
                     radius,
                     aim: behaviors::wander_aim(me, self.state.wander(slot), distance, radius),
                 }
@@ -715,32 +1023,45 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 ahead_distance,
                 direction,
                 corrective,
-            } => {
-                let Some(path) = self.bound_path(path) else {
-                    return Guide::None;
-                };
-                let predicted = me.position + me.velocity * self.num(prediction_time);
-                let Some(projection) = path.project(predicted) else {
-                    return Guide::None;
-                };
-                let resting = corrective && predicted.distance(projection.point) <= path.radius;
-                let aim = (!resting).then(|| {
-                    path.point_at(projection.distance_along + direction * self.num(ahead_distance))
-                });
-                Guide::Path {
-                    predicted,
-                    projection: projection.point,
-                    aim: aim.flatten(),
-                }
-            }
+            } => self
+                .bound_path(path)
+                .and_then(|path| {
+                    behaviors::path_following_aim(
+                        me,
+                        path,
+                        self.num(prediction_time),
+                        self.num(ahead_distance),
+                        direction,
+                        corrective,
+                    )
+                })
+                .map_or(Guide::None, |aim| Guide::Path {
+                    predicted: aim.predicted,
+                    projection: aim.projection.point,
+                    aim: aim.steer.map(behaviors::PathSteer::point),
+                }),
             Op::Containment {
-                prediction_time, ..
-            } => Guide::Aim(me.position + me.velocity * self.num(prediction_time)),
+                bounds,
+                prediction_time,
+                margin,
+            } => {
+                let prediction_time = self.num(prediction_time);
+                behaviors::containment_aim(
+                    me,
+                    &self.containment_bounds(bounds),
+                    prediction_time,
+                    self.num(margin),
+                )
+                .map_or(
+                    Guide::Aim(behaviors::future_position(me, prediction_time)),
+                    Guide::Aim,
+                )
+            }
             Op::FlowFieldFollowing {
                 field,
                 prediction_time,
             } => {
-                let point = me.position + me.velocity * self.num(prediction_time);
+                let point = behaviors::future_position(me, self.num(prediction_time));
                 let vector = self
                     .bound_field(field)
                     .map_or(Vec2::ZERO, |f| f.sample(point));
@@ -756,7 +1077,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             },
             Op::LeaderFollowing { leader, behind, .. } => {
                 self.quarry(leader).map_or(Guide::None, |l| {
-                    Guide::Aim(l.position - l.forward * self.num(behind))
+                    Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
                 })
             }
             Op::Interpose(a, b, _) => match (self.quarry(a), self.quarry(b)) {
@@ -774,63 +1095,5 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             }),
             _ => Guide::None,
         }
-    }
-
-    fn scalar(&mut self, index: u32) -> f32 {
-        let me = self.me;
-        let value = match self.op(index) {
-            Some(Op::Distance(target)) => self
-                .quarry(target)
-                .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
-            Some(Op::NeighborCount(radius, fov)) => {
-                let radius = self.num(radius);
-                let fov = fov.get(self.context.params);
-                let vehicles = self.context.vehicles;
-                let ids = self.neighbors();
-                Neighborhood {
-                    ids: ids.iter(),
-                    vehicles,
-                    me,
-                    radius,
-                    fov,
-                }
-                .count() as f32
-            }
-            Some(Op::Speed) => me.velocity.length(),
-            Some(Op::Value(value)) => self.num(value),
-            _ => 0.0,
-        };
-        let guide = if R::ACTIVE {
-            self.guide_for(index)
-        } else {
-            Guide::None
-        };
-        self.recorder.record(TraceEntry {
-            node: self.node(index),
-            value: NodeValue::Scalar(value),
-            chosen: None,
-            guide,
-        });
-        value
-    }
-
-    fn condition(&mut self, index: u32) -> bool {
-        let holds = match self.op(index) {
-            Some(Op::Compare(sensor, test, threshold)) => {
-                let threshold = self.num(threshold);
-                test.holds(self.scalar(sensor), threshold)
-            }
-            Some(Op::All(span)) => (0..span.len).all(|p| self.condition(self.link_at(span, p))),
-            Some(Op::Any(span)) => (0..span.len).any(|p| self.condition(self.link_at(span, p))),
-            Some(Op::Not(input)) => !self.condition(input),
-            _ => false,
-        };
-        self.recorder.record(TraceEntry {
-            node: self.node(index),
-            value: NodeValue::Condition(holds),
-            chosen: None,
-            guide: Guide::None,
-        });
-        holds
     }
 }

@@ -3,6 +3,7 @@ use std::collections::BTreeMap;
 use glam::Vec2;
 
 use super::CompileError;
+use super::eval::Frame;
 use crate::behaviors::FieldOfView;
 use crate::graph::{Comparison, Constraint, NodeId, Slot};
 use crate::{AgentRng, VehicleParams};
@@ -226,8 +227,11 @@ impl AgentState {
 pub struct Scratch {
     pub(crate) neighbors: Vec<u32>,
     pub(crate) neighbors_ready: bool,
+    /// Values of shared ops computed this tick, valid when their stamp is the current one.
     pub(crate) memo: Vec<(u32, Vec2)>,
     pub(crate) stamp: u32,
+    /// The evaluator's explicit stack of combiners waiting for an input.
+    pub(crate) frames: Vec<Frame>,
 }
 
 impl Program {

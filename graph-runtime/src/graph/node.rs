@@ -191,7 +191,7 @@ fn default_epsilon() -> Number {
 ///
 /// Distances are world units, times seconds, angles degrees. Behaviors and combiners output a
 /// steering force; sensors a scalar; conditions a yes/no. The exact formulas are the behavior
-/// contract's (`shared/behavior-contract.md`).
+/// contract's (`graph-runtime/BEHAVIORS.md`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Node {

@@ -175,11 +175,14 @@ impl Host {
                 // Expect the per-agent cost measured so far (or a slow tick for a large crowd
                 // never measured), so a much larger crowd starts on the worker thread.
                 let after = simulation.vehicles().len();
-                self.tick_ms = if before > 0 && self.tick_ms > 0.0 {
+                self.tick_ms = if after == before {
+                    self.tick_ms
+                } else if after > before && before > 0 && self.tick_ms > 0.0 {
                     self.tick_ms * after as f32 / before as f32
                 } else if after > LARGE_UNMEASURED {
                     SYNC_TICK_LIMIT_MS * 2.0
                 } else {
+                    // Fewer agents: the next tick measures itself.
                     0.0
                 };
                 self.warnings = simulation

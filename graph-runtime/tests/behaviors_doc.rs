@@ -1,0 +1,1293 @@
+//! `BEHAVIORS.md` is the specification a game engine in another language follows, so each test
+//! here quotes a sentence or formula of it verbatim (the test fails if the text changes) and
+//! checks the code against numbers worked out by hand from that text.
+//!
+//! Unless said otherwise the agent has mass 1, `max_force` 8, `max_speed` 5 and radius 0.5.
+
+use glam::Vec2;
+use graph_runtime::behaviors::{self, FieldOfView, Quarry};
+use graph_runtime::math::{normalize, rotate, sign, truncate};
+use graph_runtime::{
+    AgentGroup, AgentRng, AgentState, Area, Bindings, ChanceInput, Comparison, Context, FlowField,
+    Graph, Link, Node, NodeId, Obstacle, Path, PathDirection, Rect, Region, Scene, SceneAssets,
+    Scratch, Simulation, SpatialGrid, Spawn, TagMask, TagTable, Target, Vehicle, VehicleParams,
+    WeightedInput, World, compile,
+};
+
+const DOC: &str = include_str!("../BEHAVIORS.md");
+
+const PARAMS: VehicleParams = VehicleParams {
+    mass: 1.0,
+    max_force: 8.0,
+    max_speed: 5.0,
+    radius: 0.5,
+};
+
+/// Asserts that `BEHAVIORS.md` says `quote`, word for word.
+#[track_caller]
+fn says(quote: &str) {
+    assert!(DOC.contains(quote), "BEHAVIORS.md no longer says: {quote}");
+}
+
+fn v2(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn agent(position: Vec2, velocity: Vec2) -> Vehicle {
+    Vehicle::new(position, velocity, PARAMS)
+}
+
+#[track_caller]
+fn close(actual: Vec2, expected: Vec2) {
+    assert!(
+        (actual - expected).abs().max_element() <= 1e-5,
+        "expected {expected}, got {actual}"
+    );
+}
+
+fn link(id: NodeId) -> Link {
+    Link(Some(id))
+}
+
+/// Agent 0's force under `graph` among `vehicles` (`tags[i]` is agent `i`'s tag, `""` for
+/// none), with RNG seed `seed`, `ticks` ticks of 0.1 s without moving anyone.
+fn steer(graph: &Graph, world: &World, vehicles: &[Vehicle], tags: &[&str], seed: u64) -> Vec2 {
+    steer_ticks(graph, world, vehicles, tags, seed, 1)
+        .pop()
+        .expect("one tick")
+}
+
+fn steer_ticks(
+    graph: &Graph,
+    world: &World,
+    vehicles: &[Vehicle],
+    tags: &[&str],
+    seed: u64,
+    ticks: usize,
+) -> Vec<Vec2> {
+    let program = compile(graph).expect("the test graph compiles");
+    let mut table = TagTable::default();
+    let masks: Vec<TagMask> = (0..vehicles.len())
+        .map(|i| match tags.get(i) {
+            Some(tag) if !tag.is_empty() => table.mask(&[tag]).expect("few tags"),
+            _ => 0,
+        })
+        .collect();
+    let (bindings, _) = Bindings::new(&program, world, &table);
+    let params = program.default_parameters();
+    let mut grid = SpatialGrid::new(4.0);
+    grid.rebuild(vehicles);
+    let context = Context {
+        world,
+        vehicles,
+        tags: &masks,
+        grid: &grid,
+        bindings: &bindings,
+        params: &params,
+        dt: 0.1,
+    };
+    let mut state = AgentState::new(&program, seed, 0);
+    let mut scratch = Scratch::default();
+    (0..ticks)
+        .map(|_| program.steer(&context, 0, &mut state, &mut scratch))
+        .collect()
+}
+
+/// A graph of `node` into the Output.
+fn one(node: Node) -> Graph {
+    let mut graph = Graph::default();
+    let id = graph.add(node);
+    graph.add(Node::Output { input: link(id) });
+    graph
+}
+
+fn point(x: f32, y: f32) -> Target {
+    Target::Point(x.into(), y.into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conventions
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn normalize_truncate_sign_and_rotate_are_the_documented_ones() {
+    says("`normalize(v)` is `v / |v|`, or exactly zero when `|v| < 1e-6`.");
+    assert_eq!(normalize(v2(3.0, 4.0)), v2(0.6, 0.8));
+    assert_eq!(normalize(v2(9e-7, 0.0)), Vec2::ZERO);
+    says(
+        "`truncate(v, m)` is `v` when `|v| <= m`, else `v * (m / |v|)`. A negative or NaN `m` counts as `0`.",
+    );
+    assert_eq!(truncate(v2(3.0, 4.0), 5.0), v2(3.0, 4.0));
+    assert_eq!(truncate(v2(3.0, 4.0), 2.5), v2(1.5, 2.0));
+    assert_eq!(truncate(v2(3.0, 4.0), -1.0), Vec2::ZERO);
+    says("`truncate((inf, 0), 5) = (5, 0)`");
+    assert_eq!(truncate(v2(f32::INFINITY, 0.0), 5.0), v2(5.0, 0.0));
+    says("`sign(x)` is `+1` for `x >= 0` (zero included) and `-1` for `x < 0`.");
+    assert_eq!((sign(0.0), sign(2.0), sign(-0.1)), (1.0, 1.0, -1.0));
+    says(
+        "`rotate(f, θ) = (f.x cos θ - f.y sin θ, f.x sin θ + f.y cos θ)`: `f` turned counter-clockwise by `θ` radians.",
+    );
+    close(rotate(Vec2::X, std::f32::consts::FRAC_PI_2), Vec2::Y);
+    close(rotate(v2(0.6, 0.8), std::f32::consts::PI), v2(-0.6, -0.8));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The vehicle
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_vehicle_at_rest_faces_x_and_keeps_its_last_heading() {
+    says(
+        "A vehicle created at rest (`|v| <= 1e-6`) faces +x; otherwise it faces `v * (1 / |v|)`. After that, a vehicle whose speed drops to `1e-6` or less keeps its last heading.",
+    );
+    assert_eq!(agent(Vec2::ZERO, Vec2::ZERO).forward, Vec2::X);
+    assert_eq!(agent(Vec2::ZERO, v2(1e-6, 0.0)).forward, Vec2::X);
+    assert_eq!(agent(Vec2::ZERO, v2(0.0, -2.0)).forward, Vec2::NEG_Y);
+    // moving up at 1, braking at max_force 8 for 0.125 s: speed exactly 0, heading still +y
+    let mut braking = agent(Vec2::ZERO, v2(0.0, 1.0));
+    braking.step(v2(0.0, -10.0), 0.125);
+    assert_eq!(braking.velocity, Vec2::ZERO);
+    assert_eq!(braking.forward, Vec2::Y);
+}
+
+#[test]
+fn the_vehicle_step_is_the_documented_integration() {
+    says(
+        "force    = truncate(steering, max_force)\naccel    = force / mass\nvelocity = truncate(velocity + accel * dt, max_speed)\nposition = position + velocity * dt\nif |velocity| > 1e-6 { forward = velocity / |velocity| }",
+    );
+    let mut v = Vehicle::new(
+        Vec2::ZERO,
+        Vec2::ZERO,
+        VehicleParams {
+            mass: 2.0,
+            max_force: 4.0,
+            max_speed: 3.0,
+            radius: 0.5,
+        },
+    );
+    // (10,0) -> force (4,0), accel (2,0), velocity (1,0), position (0.5,0)
+    v.step(v2(10.0, 0.0), 0.5);
+    assert_eq!(
+        (v.velocity, v.position, v.forward),
+        (v2(1.0, 0.0), v2(0.5, 0.0), Vec2::X)
+    );
+    // (0,-4) -> accel (0,-2), velocity (1,-2) (|v| = sqrt 5 <= 3), position (1.5,-2)
+    v.step(v2(0.0, -4.0), 1.0);
+    assert_eq!((v.velocity, v.position), (v2(1.0, -2.0), v2(1.5, -2.0)));
+    close(v.forward, v2(1.0, -2.0) / 5f32.sqrt());
+    // (0,8) is cut to (0,4), accel (0,2) for 3 s: (1,-2) + (0,6) = (1,4), |.| = sqrt 17 > 3,
+    // truncated to (1,4) * 3 / sqrt 17
+    v.step(v2(0.0, 8.0), 3.0);
+    close(v.velocity, v2(1.0, 4.0) * (3.0 / 17f32.sqrt()));
+}
+
+#[test]
+fn an_overflowing_step_is_redone_in_f64() {
+    says(
+        "the velocity is computed in `f64` as `v + force / mass * dt`, truncated to\n  `max_speed`",
+    );
+    // force 8 / mass 1e-45 overflows f32; the velocity is the top speed along the force
+    let mut light = Vehicle::new(
+        Vec2::ZERO,
+        Vec2::ZERO,
+        VehicleParams {
+            mass: 1e-45,
+            ..PARAMS
+        },
+    );
+    light.step(v2(0.0, 8.0), 0.5);
+    assert_eq!(
+        (light.velocity, light.position),
+        (v2(0.0, 5.0), v2(0.0, 2.5))
+    );
+    says(
+        "When `position + velocity * dt` is not finite, the position is computed in `f64` and clamped to `±f32::MAX` per component.",
+    );
+    let mut far = agent(v2(3e38, 0.0), v2(5.0, 0.0));
+    far.step(Vec2::ZERO, 1e38);
+    assert_eq!(far.position, v2(f32::MAX, 0.0));
+    says(
+        "a non-finite `dt` leaves the vehicle unchanged; a mass that is not `> 0` applies no force (the vehicle coasts).",
+    );
+    let mut coasting = Vehicle::new(
+        Vec2::ZERO,
+        v2(1.0, 0.0),
+        VehicleParams {
+            mass: 0.0,
+            ..PARAMS
+        },
+    );
+    coasting.step(v2(0.0, 8.0), 0.5);
+    assert_eq!(
+        (coasting.velocity, coasting.position),
+        (v2(1.0, 0.0), v2(0.5, 0.0))
+    );
+    coasting.step(v2(0.0, 8.0), f32::NAN);
+    assert_eq!(coasting.position, v2(0.5, 0.0));
+}
+
+#[test]
+fn a_force_that_is_not_finite_is_replaced_by_zero() {
+    says("A force that comes out of a graph not finite is replaced by zero before the step.");
+    // Seek (3,4) from the origin is (3,4); scaled by 1e9 (the largest number a graph may hold)
+    // five times it is 5e45 long, past f32::MAX (3.4e38): infinity.
+    let mut graph = Graph::default();
+    let mut twice = graph.add(Node::Seek {
+        target: point(3.0, 4.0),
+    });
+    for _ in 0..5 {
+        twice = graph.add(Node::Scale {
+            input: link(twice),
+            factor: 1e9.into(),
+        });
+    }
+    graph.add(Node::Output { input: link(twice) });
+    let me = agent(Vec2::ZERO, Vec2::ZERO);
+    assert_eq!(steer(&graph, &World::default(), &[me], &[], 1), Vec2::ZERO);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets and quarries
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_point_used_as_a_quarry_stands_still_and_faces_x() {
+    says(
+        "A point used as a quarry (a fixed point or a named target) has velocity zero and faces +x. So Pursuit of a point is Seek of it, and a point used as a leader has its \"behind\" on the −x side.",
+    );
+    let me = agent(Vec2::ZERO, Vec2::ZERO);
+    let pursuit = one(Node::Pursuit {
+        quarry: point(3.0, 4.0),
+        max_prediction: 2.0.into(),
+    });
+    // Seek (3,4) at max_speed 5: (3,4)
+    assert_eq!(
+        steer(&pursuit, &World::default(), &[me], &[], 1),
+        v2(3.0, 4.0)
+    );
+    // Leader at the point (10,0), behind 2: arrive at (8,0). From (9,3) (behind the point,
+    // l = (-1,3), not in its sight): o = (-1,-3), d = sqrt 10 < 4, speed = 5 d / 4,
+    // F = o * 5/4 = (-1.25,-3.75). A leader facing -x would put the point at (12,0).
+    let follower = agent(v2(9.0, 3.0), Vec2::ZERO);
+    let leader = one(Node::LeaderFollowing {
+        leader: point(10.0, 0.0),
+        behind: 2.0.into(),
+        slowing_distance: 4.0.into(),
+        sight_length: 4.0.into(),
+        sight_width: 2.0.into(),
+    });
+    close(
+        steer(&leader, &World::default(), &[follower], &[], 1),
+        v2(-1.25, -3.75),
+    );
+    assert_eq!(Quarry::at(v2(1.0, 2.0)).forward, Vec2::X);
+}
+
+#[test]
+fn nearest_tagged_picks_the_lower_index_on_a_tie_and_never_the_agent_itself() {
+    says(
+        "`NearestTagged` picks, among the *other* agents carrying the tag, the one with the smallest `|q.p - p|²`; on a tie the lower agent index wins. An agent never targets itself.",
+    );
+    // Agent 0 (itself "prey") at the origin; agents 1 at (0,5) and 2 at (0,-5) are equally
+    // near: agent 1 wins, Seek gives (0,5).
+    let graph = one(Node::Seek {
+        target: Target::NearestTagged("prey".into()),
+    });
+    let vehicles = [
+        agent(Vec2::ZERO, Vec2::ZERO),
+        agent(v2(0.0, 5.0), Vec2::ZERO),
+        agent(v2(0.0, -5.0), Vec2::ZERO),
+    ];
+    let force = steer(
+        &graph,
+        &World::default(),
+        &vehicles,
+        &["prey", "prey", "prey"],
+        1,
+    );
+    assert_eq!(force, v2(0.0, 5.0));
+    says(
+        "A target that does not resolve (an unknown name, no other agent with the tag) makes the node return zero",
+    );
+    assert_eq!(
+        steer(&graph, &World::default(), &vehicles[..1], &["prey"], 1),
+        Vec2::ZERO
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Behaviors
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn seek_flee_and_arrival() {
+    let me = agent(Vec2::ZERO, v2(1.0, 0.0));
+    says("Seek: `F = normalize(target - p) * max_speed - v`.");
+    // (3,4) / 5 * 5 - (1,0) = (2,4)
+    assert_eq!(behaviors::seek(&me, v2(3.0, 4.0)), v2(2.0, 4.0));
+    says(
+        "Flee: `F = normalize(p - target) * max_speed - v`. With a panic distance, the force is zero when `|p - target| > panic_distance` (strictly farther).",
+    );
+    // (-3,-4) - (1,0) = (-4,-4); at exactly the panic distance 5 it still flees
+    assert_eq!(behaviors::flee(&me, v2(3.0, 4.0), None), v2(-4.0, -4.0));
+    assert_eq!(
+        behaviors::flee(&me, v2(3.0, 4.0), Some(5.0)),
+        v2(-4.0, -4.0)
+    );
+    assert_eq!(behaviors::flee(&me, v2(3.0, 4.0), Some(4.9)), Vec2::ZERO);
+    says(
+        "Arrival: `o = target - p`, `d = |o|`; if `d < 1e-6` then `F = -v`, else `speed = min(max_speed * d / slowing_distance, max_speed)` and `F = o * (speed / d) - v`.",
+    );
+    // d = 5, slowing 10: speed 2.5, F = (3,4) / 2 - (1,0) = (0.5,2)
+    assert_eq!(behaviors::arrival(&me, v2(3.0, 4.0), 10.0), v2(0.5, 2.0));
+    assert_eq!(behaviors::arrival(&me, Vec2::ZERO, 10.0), v2(-1.0, 0.0));
+    says("With `slowing_distance = 0` the division gives `+inf` and Arrival is Seek.");
+    assert_eq!(behaviors::arrival(&me, v2(3.0, 4.0), 0.0), v2(2.0, 4.0));
+}
+
+#[test]
+fn pursuit_evasion_and_offset_pursuit() {
+    let me = agent(Vec2::ZERO, Vec2::ZERO);
+    let quarry = Quarry {
+        position: v2(10.0, 0.0),
+        velocity: v2(0.0, 2.0),
+        forward: Vec2::Y,
+    };
+    says(
+        "Prediction time: `T = min(|q.p - p| / max_speed, max_prediction)`, and `T = max_prediction` when `max_speed <= 0`.",
+    );
+    says("Predicted position: `P = q.p + q.v * T`.");
+    // T = min(10 / 5, 3) = 2, P = (10,4)
+    assert_eq!(behaviors::prediction_time(&me, quarry.position, 3.0), 2.0);
+    assert_eq!(
+        behaviors::predicted_position(&me, &quarry, 3.0),
+        v2(10.0, 4.0)
+    );
+    says(
+        "Pursuit: `F = Seek(P)`. Evasion: `F = Flee(P)`, the optional panic distance measured to `P`.",
+    );
+    let away = v2(10.0, 4.0) / 116f32.sqrt() * 5.0;
+    close(behaviors::pursuit(&me, &quarry, 3.0), away);
+    close(behaviors::evasion(&me, &quarry, 3.0, None), -away);
+    // |P - p| = sqrt 116 = 10.77 > 10.5: no panic yet
+    assert_eq!(
+        behaviors::evasion(&me, &quarry, 3.0, Some(10.5)),
+        Vec2::ZERO
+    );
+    says(
+        "OffsetPursuit: `l = local(P - p)`; `s = -1` if `l.y < 0`, else `+1`; `aim = P - side * s * offset`; `F = Seek(aim)`.",
+    );
+    // l = (10,4), s = +1, side = +y: aim = (10,4) - (0,2) = (10,2)
+    assert_eq!(
+        behaviors::offset_pursuit_aim(&me, &quarry, 2.0, 3.0),
+        v2(10.0, 2.0)
+    );
+    close(
+        behaviors::offset_pursuit(&me, &quarry, 2.0, 3.0),
+        v2(10.0, 2.0) / 104f32.sqrt() * 5.0,
+    );
+}
+
+#[test]
+fn obstacle_avoidance_pushes_away_from_the_smallest_threat_distance() {
+    says("Detection corridor length: `L = min_length + |v| * lookahead_time`.");
+    says("skip it if `l.x + r < 0`, or `l.x - r > L`, or `|l.y| >= R`.");
+    says("Threat distance: `x = l.x - sqrt(R² - l.y²)`, replaced by `l.x` when negative.");
+    says("`F = -sign(l.y) * side * max_force`");
+    // p = 0, v = (2,0): L = 3 + 2 * 1 = 5.
+    // A (4,1) r 1: R = 1.5, x = 4 - sqrt(2.25 - 1) = 2.88. B (3,-0.5) r 0.5: R = 1,
+    // x = 3 - sqrt(0.75) = 2.13, the smallest. C (6.2,0) r 1: 6.2 - 1 > 5, skipped.
+    // B's l.y = -0.5: F = -(-1) * (0,1) * 8 = (0,8).
+    let me = agent(Vec2::ZERO, v2(2.0, 0.0));
+    let obstacle = |x, y, radius| Obstacle {
+        center: v2(x, y),
+        radius,
+    };
+    let obstacles = [
+        obstacle(4.0, 1.0, 1.0),
+        obstacle(3.0, -0.5, 0.5),
+        obstacle(6.2, 0.0, 1.0),
+    ];
+    assert_eq!(behaviors::detection_length(&me, 3.0, 1.0), 5.0);
+    assert_eq!(
+        behaviors::most_threatening_obstacle(&me, &obstacles, 3.0, 1.0).map(|(i, _)| i),
+        Some(1)
+    );
+    assert_eq!(
+        behaviors::obstacle_avoidance(&me, &obstacles, 3.0, 1.0),
+        v2(0.0, 8.0)
+    );
+    // only C: nothing in the corridor
+    assert_eq!(
+        behaviors::obstacle_avoidance(&me, &obstacles[2..], 3.0, 1.0),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn wander_turns_its_angle_by_one_draw_per_evaluation() {
+    says(
+        "θ = θ + signed_unit() * jitter.to_radians() * dt\naim = (p + forward * distance) + radius * rotate(forward, θ)\nF = Seek(aim)",
+    );
+    // Agent at (1,1) moving up at 2 (forward +y), distance 2, radius 1, jitter 90 deg/s,
+    // dt 0.1: three ticks, each one draw from AgentRng(seed 42, agent 0).
+    let me = agent(v2(1.0, 1.0), v2(0.0, 2.0));
+    let graph = one(Node::Wander {
+        distance: 2.0.into(),
+        radius: 1.0.into(),
+        jitter: 90.0.into(),
+    });
+    let forces = steer_ticks(&graph, &World::default(), &[me], &[], 42, 3);
+    let mut rng = AgentRng::new(42, 0);
+    let mut theta = 0.0f32;
+    for force in forces {
+        theta += rng.signed_unit() * 90f32.to_radians() * 0.1;
+        // (1,1) + (0,1) * 2 + (-sin θ, cos θ)
+        let aim = v2(1.0 - theta.sin(), 3.0 + theta.cos());
+        close(force, (aim - v2(1.0, 1.0)).normalize() * 5.0 - v2(0.0, 2.0));
+    }
+    assert!(theta != 0.0);
+}
+
+fn road(points: Vec<Vec2>, closed: bool) -> Path {
+    Path {
+        points,
+        radius: 1.0,
+        closed,
+    }
+}
+
+#[test]
+fn backward_travel_on_an_open_path_arrives_at_the_first_point() {
+    says(
+        "Going backward on an open path, the end of travel is the first point: the agent arrives at the first point and stops there.",
+    );
+    says(
+        "On an open path, when `wanted >= length` going forward or `wanted <= 0` going backward, the aim is the end of travel and the agent arrives there: `F = Arrival(end, ahead_distance)`.",
+    );
+    // Open (0,0) -> (10,0); p = (3,1) at rest, prediction 0: n = (3,0), s = 3.
+    // Backward, ahead 5: wanted = -2 <= 0 -> Arrival((0,0), 5): o = (-3,-1), d = sqrt 10 < 5,
+    // speed = 5 d / 5 = d, F = o = (-3,-1).
+    let path = road(vec![Vec2::ZERO, v2(10.0, 0.0)], false);
+    let me = agent(v2(3.0, 1.0), Vec2::ZERO);
+    close(
+        behaviors::path_following(&me, &path, 0.0, 5.0, -1.0, false),
+        v2(-3.0, -1.0),
+    );
+    // Forward, ahead 5: wanted = 8 -> Seek((8,0)) = (5,-1) / sqrt 26 * 5
+    close(
+        behaviors::path_following(&me, &path, 0.0, 5.0, 1.0, false),
+        v2(5.0, -1.0) / 26f32.sqrt() * 5.0,
+    );
+    // Standing on the first point going backward: Arrival with d = 0 is -v = 0: it stays.
+    let arrived = agent(Vec2::ZERO, Vec2::ZERO);
+    assert_eq!(
+        behaviors::path_following(&arrived, &path, 0.0, 5.0, -1.0, false),
+        Vec2::ZERO
+    );
+    // Through a graph, the Backward direction is -1.
+    let mut world = World::default();
+    world.set_path("road", path);
+    let graph = one(Node::PathFollowing {
+        path: "road".into(),
+        prediction_time: 0.0.into(),
+        ahead_distance: 5.0.into(),
+        direction: PathDirection::Backward,
+        corrective: false,
+    });
+    close(steer(&graph, &world, &[me], &[], 1), v2(-3.0, -1.0));
+}
+
+#[test]
+fn a_closed_path_of_two_points_goes_back_along_its_closing_segment() {
+    says(
+        "a closed path of two or more points ends with the segment from its last point back to its first.",
+    );
+    // (0,0) <-> (10,0) closed: p = (9,1), n = (9,0) at s = 9, ahead 3: s = 12, 2 units back
+    // from (10,0): (8,0). F = Seek((8,0)) = (-1,-1) / sqrt 2 * 5.
+    let path = road(vec![Vec2::ZERO, v2(10.0, 0.0)], true);
+    assert_eq!(path.length(), 20.0);
+    let me = agent(v2(9.0, 1.0), Vec2::ZERO);
+    close(
+        behaviors::path_following(&me, &path, 0.0, 3.0, 1.0, false),
+        v2(-1.0, -1.0) * (5.0 / 2f32.sqrt()),
+    );
+    says(
+        "on a closed path `s` wraps (`s.rem_euclid(length)`); on an open path it is clamped to `[0, length]`.",
+    );
+    assert_eq!(path.point_at(-3.0), Some(v2(3.0, 0.0)));
+    assert_eq!(path.point_at(23.0), Some(v2(3.0, 0.0)));
+    assert_eq!(
+        road(vec![Vec2::ZERO, v2(10.0, 0.0)], false).point_at(23.0),
+        Some(v2(10.0, 0.0))
+    );
+    says("the first one wins ties");
+    // (4,-1) is 1 from both (4,0) at s = 4 and (4,0) at s = 16 on the way back
+    assert_eq!(
+        path.project(v2(4.0, -1.0)).map(|p| p.distance_along),
+        Some(4.0)
+    );
+}
+
+#[test]
+fn an_unusable_path_behaves_like_a_path_without_points() {
+    says(
+        "An unusable path (a NaN or infinite point, segments longer than about `1.8e19` units) behaves like a path without points: PathFollowing on it returns zero.",
+    );
+    let me = agent(v2(3.0, 1.0), v2(1.0, 0.0));
+    for path in [
+        road(vec![Vec2::ZERO, v2(f32::NAN, 0.0)], false),
+        road(vec![Vec2::ZERO, v2(f32::INFINITY, 0.0)], true),
+        road(vec![v2(0.0, -1e20), v2(0.0, 1e20)], false),
+    ] {
+        assert!(!path.is_usable());
+        assert_eq!(
+            behaviors::path_following(&me, &path, 1.0, 2.0, 1.0, false),
+            Vec2::ZERO
+        );
+    }
+}
+
+#[test]
+fn containment_margins_larger_than_half_the_rectangle_collapse_to_its_centre_line() {
+    says(
+        "a margin larger than half the rectangle's width (or height) collapses that axis to the rectangle's centre line.",
+    );
+    // Bounds (0,0)..(10,4), margin 3: x shrinks to 3..7; y (half height 2 < 3) collapses
+    // to the centre line y = 2.
+    let bounds = Rect::new(Vec2::ZERO, v2(10.0, 4.0));
+    assert_eq!(bounds.shrink(3.0), Rect::new(v2(3.0, 2.0), v2(7.0, 2.0)));
+    says(
+        "F = 0 when P is inside bounds (borders included)\nelse F = Seek(clamp(P, bounds shrunk by margin))",
+    );
+    // p = (9,3), v = (2,0), prediction 1: P = (11,3) is outside; aim = clamp -> (7,2);
+    // F = (-2,-1) / sqrt 5 * 5 - (2,0)
+    let me = agent(v2(9.0, 3.0), v2(2.0, 0.0));
+    close(
+        behaviors::containment(&me, &bounds, 1.0, 3.0),
+        v2(-2.0, -1.0) / 5f32.sqrt() * 5.0 - v2(2.0, 0.0),
+    );
+    // P = (10,3) on the border: inside, zero
+    let on_border = agent(v2(9.0, 3.0), v2(1.0, 0.0));
+    assert_eq!(
+        behaviors::containment(&on_border, &bounds, 1.0, 3.0),
+        Vec2::ZERO
+    );
+    // The same through a graph with the node's own rectangle
+    let graph = one(Node::Containment {
+        bounds: Region::Rect(0.0.into(), 0.0.into(), 10.0.into(), 4.0.into()),
+        prediction_time: 1.0.into(),
+        margin: 3.0.into(),
+    });
+    close(
+        steer(&graph, &World::default(), &[me], &[], 1),
+        v2(-2.0, -1.0) / 5f32.sqrt() * 5.0 - v2(2.0, 0.0),
+    );
+}
+
+/// A 2 x 2 field of unit cells from the origin: (0,0) -> +x, (1,0) -> +y, (0,1) -> zero,
+/// (1,1) -> -x.
+fn field() -> FlowField {
+    let mut field = FlowField::new(Vec2::ZERO, 1.0, 2, 2);
+    field.vectors = vec![Vec2::X, Vec2::Y, Vec2::ZERO, Vec2::NEG_X];
+    field
+}
+
+#[test]
+fn flow_field_samples_bilinearly_and_clamps_within_half_a_cell_of_the_edge() {
+    says(
+        "The result is `lerp(lerp(w(c0,r0), w(c1,r0), fx), lerp(w(c0,r1), w(c1,r1), fx), fy)` with `lerp(a, b, t) = a * (1 - t) + b * t`.",
+    );
+    // Centre (1,1): u = (0.5,0.5), c0 = r0 = 0, fx = fy = 0.5:
+    // lerp(lerp(+x, +y, .5), lerp(0, -x, .5), .5) = lerp((.5,.5), (-.5,0), .5) = (0,.25)
+    let field = field();
+    assert_eq!(field.sample(v2(1.0, 1.0)), v2(0.0, 0.25));
+    says(
+        "Within half a cell of the grid's edge the sample takes the edge cells' values (the cell index is clamped); beyond the grid's edge it is zero.",
+    );
+    // (0.2,0.3): u = (-0.3,-0.2), every index clamps to cell (0,0): +x
+    close(field.sample(v2(0.2, 0.3)), Vec2::X);
+    // (2,0.5): on the outer edge (inside); u = (1.5,0), columns clamp to 1, fy = 0: +y
+    assert_eq!(field.sample(v2(2.0, 0.5)), Vec2::Y);
+    assert_eq!(field.sample(v2(2.01, 0.5)), Vec2::ZERO);
+    assert_eq!(field.sample(v2(0.5, -0.01)), Vec2::ZERO);
+    says("F = 0 if |w| < 1e-6, else w * max_speed - v");
+    let me = agent(v2(0.2, 0.3), Vec2::ZERO);
+    close(
+        behaviors::flow_field_following(&me, &field, 1.0),
+        v2(5.0, 0.0),
+    );
+    // At (0.5,1.5) the cell is zero: no force even though the agent moves
+    let idle = agent(v2(0.5, 1.5), Vec2::ZERO);
+    assert_eq!(
+        behaviors::flow_field_following(&idle, &field, 0.0),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn unaligned_collision_avoidance_steers_from_the_soonest_collision() {
+    says("t = -(dp · dv) / |dv|²");
+    says(
+        "The soonest collision (smallest `t`, the lower index on a tie) gives `away = (p + v * t) - (q.p + q.v * t)`, or `-dp` when that is shorter than `1e-6`, and `F = normalize(away) * max_force`.",
+    );
+    // p = 0, v = (1,0); q at (4,-3) moving (0,1); max_time 5: dp = (4,-3), dv = (-1,1),
+    // t = 7 / 2 = 3.5; dp + dv t = (0.5,0.5), |.| = 0.71 < 1: collision.
+    // away = (3.5,0) - (4,0.5) = (-0.5,-0.5): F = (-1,-1) / sqrt 2 * 8
+    let me = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let other = agent(v2(4.0, -3.0), v2(0.0, 1.0));
+    close(
+        behaviors::unaligned_collision_avoidance(&me, [&other], 5.0),
+        v2(-1.0, -1.0) * (8.0 / 2f32.sqrt()),
+    );
+    // max_time 3 < 3.5: no collision within the horizon
+    assert_eq!(
+        behaviors::unaligned_collision_avoidance(&me, [&other], 3.0),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn separation_cohesion_alignment_and_flocking() {
+    // p = 0, v = (1,0); neighbors a at (2,0) moving (0,1), b at (0,-1) moving (1,1).
+    let me = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let a = agent(v2(2.0, 0.0), v2(0.0, 1.0));
+    let b = agent(v2(0.0, -1.0), v2(1.0, 1.0));
+    let neighbors = [a, b];
+    says("Separation: `F = Σ (p - q.p) / |p - q.p|²`, skipping neighbors closer than `1e-6`.");
+    // (-2,0) / 4 + (0,1) / 1 = (-0.5,1)
+    assert_eq!(behaviors::separation(&me, &neighbors), v2(-0.5, 1.0));
+    says("Cohesion: `F = (Σ q.p) / n - p`; no neighbors: zero.");
+    assert_eq!(behaviors::cohesion(&me, &neighbors), v2(1.0, -0.5));
+    says("Alignment: `F = (Σ q.v) / n - v`; no neighbors: zero.");
+    assert_eq!(behaviors::alignment(&me, &neighbors), v2(-0.5, 1.0));
+    says(
+        "Flocking: `F = w_sep * normalize(Separation) + w_coh * normalize(Cohesion) + w_ali * normalize(Alignment)`, over one shared neighborhood; no neighbors: zero.",
+    );
+    // weights 1, 2, 3: ((-0.5,1) + 2 (1,-0.5) + 3 (-0.5,1)) / sqrt 1.25 = (0,3) / sqrt 1.25
+    close(
+        behaviors::flocking(&me, &neighbors, 1.0, 2.0, 3.0),
+        v2(0.0, 3.0) / 1.25f32.sqrt(),
+    );
+    assert_eq!(
+        behaviors::flocking(&me, std::iter::empty::<&Vehicle>(), 1.0, 2.0, 3.0),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn leader_following_steps_aside_in_the_leaders_sight() {
+    says("    F = sign(l.y) * leader.side * max_force        (step out of the leader's way)");
+    // Leader at 0 facing +x; follower at (3,-0.5): l = (3,-0.5), inside 0 < 3 < 4 and
+    // |-0.5| < 2 / 2: F = -1 * (0,1) * 8 = (0,-8)
+    let leader = Quarry {
+        position: Vec2::ZERO,
+        velocity: v2(2.0, 0.0),
+        forward: Vec2::X,
+    };
+    let me = agent(v2(3.0, -0.5), Vec2::ZERO);
+    assert_eq!(
+        behaviors::leader_following(&me, &leader, 2.0, 3.0, 4.0, 2.0),
+        v2(0.0, -8.0)
+    );
+    says("The point behind the leader is `leader.p - leader.forward * behind`.");
+    assert_eq!(behaviors::leader_behind_point(&leader, 2.0), v2(-2.0, 0.0));
+    // Out of sight (l.x = 5 > 4): arrive at (-2,0) from (5,-0.5): o = (-7,0.5), d > 3,
+    // F = o / d * 5
+    let far = agent(v2(5.0, -0.5), Vec2::ZERO);
+    close(
+        behaviors::leader_following(&far, &leader, 2.0, 3.0, 4.0, 2.0),
+        v2(-7.0, 0.5) / 49.25f32.sqrt() * 5.0,
+    );
+}
+
+#[test]
+fn interpose_and_zero_speeds() {
+    says("`m = (a.p + b.p) * 0.5`; `T = |m - p| / max_speed`, or `T = 0` when `max_speed <= 0`.");
+    says("`F = Arrival(((a.p + a.v * T) + (b.p + b.v * T)) * 0.5, slowing_distance)`.");
+    // a at 0 moving (2,0), b at (4,0) moving (0,2), p = (2,5): m = (2,0), T = 5 / 5 = 1,
+    // aim = ((2,0) + (4,2)) / 2 = (3,1); Arrival slowing 2: o = (1,-4), d = sqrt 17 > 2
+    let a = Quarry {
+        position: Vec2::ZERO,
+        velocity: v2(2.0, 0.0),
+        forward: Vec2::X,
+    };
+    let b = Quarry {
+        position: v2(4.0, 0.0),
+        velocity: v2(0.0, 2.0),
+        forward: Vec2::Y,
+    };
+    let me = agent(v2(2.0, 5.0), Vec2::ZERO);
+    assert_eq!(behaviors::interpose_point(&me, &a, &b), v2(3.0, 1.0));
+    close(
+        behaviors::interpose(&me, &a, &b, 2.0),
+        v2(1.0, -4.0) / 17f32.sqrt() * 5.0,
+    );
+    says(
+        "With `max_speed = 0`, Pursuit and Evasion predict `max_prediction` seconds ahead and Interpose predicts `0` seconds ahead. Seek and Flee then give `-v` (brake), and so does Arrival.",
+    );
+    let stuck = Vehicle::new(
+        v2(2.0, 5.0),
+        v2(1.0, 0.0),
+        VehicleParams {
+            max_speed: 0.0,
+            ..PARAMS
+        },
+    );
+    assert_eq!(behaviors::interpose_point(&stuck, &a, &b), v2(2.0, 0.0));
+    assert_eq!(behaviors::prediction_time(&stuck, v2(9.0, 9.0), 1.5), 1.5);
+    assert_eq!(behaviors::seek(&stuck, v2(9.0, 9.0)), v2(-1.0, 0.0));
+    assert_eq!(behaviors::flee(&stuck, v2(9.0, 9.0), None), v2(-1.0, 0.0));
+    assert_eq!(behaviors::arrival(&stuck, v2(9.0, 9.0), 2.0), v2(-1.0, 0.0));
+}
+
+#[test]
+fn hide_arrives_at_the_nearest_spot_behind_an_obstacle() {
+    says(
+        "For each obstacle `(c, r)`, the hiding spot is `c + normalize(c - hunter.p) * (r + radius + margin)`: behind the obstacle as seen from the hunter.",
+    );
+    // Hunter at 0; obstacles (5,0) r 1 and (0,8) r 2; radius 0.5, margin 0.5:
+    // spots (5,0) + (1,0) * 2 = (7,0) and (0,8) + (0,1) * 3 = (0,11). From (7,1) the first is
+    // nearer: Arrival((7,0), 2): o = (0,-1), d = 1, speed = 5 / 2, F = (0,-2.5).
+    let obstacles = [
+        Obstacle {
+            center: v2(5.0, 0.0),
+            radius: 1.0,
+        },
+        Obstacle {
+            center: v2(0.0, 8.0),
+            radius: 2.0,
+        },
+    ];
+    let me = agent(v2(7.0, 1.0), Vec2::ZERO);
+    assert_eq!(
+        behaviors::hiding_spot(&me, Vec2::ZERO, &obstacles, 0.5),
+        Some(v2(7.0, 0.0))
+    );
+    assert_eq!(
+        behaviors::hide(&me, Vec2::ZERO, &obstacles, 0.5, 2.0),
+        v2(0.0, -2.5)
+    );
+    assert_eq!(behaviors::hide(&me, Vec2::ZERO, &[], 0.5, 2.0), Vec2::ZERO);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Neighborhoods
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn neighbors_are_strictly_within_the_radius_and_in_view_with_an_inclusive_edge() {
+    says("`|q.p - p|² < radius²` (strictly)");
+    let me = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let all = FieldOfView::from_degrees(360.0);
+    assert!(behaviors::in_neighborhood(&me, v2(2.99, 0.0), 3.0, all));
+    assert!(!behaviors::in_neighborhood(&me, v2(3.0, 0.0), 3.0, all));
+    says(
+        "the neighbor is in view when `|o| < 1e-6` (coincident agents count as seen) or `forward · o >= (cos(fov / 2) - 1e-6) * |o|`.",
+    );
+    says(
+        "with the default fov of 270 degrees, the two diagonal neighbors behind an agent on a grid (at exactly 135 degrees) are seen.",
+    );
+    let fov = FieldOfView::from_degrees(270.0);
+    for spacing in [1.0f32, 1.5, 2.0] {
+        assert!(behaviors::in_neighborhood(
+            &me,
+            v2(-spacing, spacing),
+            3.5,
+            fov
+        ));
+        assert!(behaviors::in_neighborhood(
+            &me,
+            v2(-spacing, -spacing),
+            3.5,
+            fov
+        ));
+        assert!(!behaviors::in_neighborhood(
+            &me,
+            v2(-spacing, 0.0),
+            3.5,
+            fov
+        ));
+    }
+    assert!(behaviors::in_neighborhood(
+        &me,
+        v2(0.0, 0.0),
+        3.0,
+        FieldOfView::from_degrees(0.0)
+    ));
+    says("a negative or NaN `fov` counts as `0` (only straight ahead).");
+    let blind = FieldOfView::from_degrees(-30.0);
+    assert!(behaviors::in_neighborhood(&me, v2(2.0, 0.0), 3.0, blind));
+    assert!(!behaviors::in_neighborhood(&me, v2(2.0, 0.1), 3.0, blind));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sensors and conditions
+// ---------------------------------------------------------------------------------------------
+
+/// `Gate(Seek((3,4)), condition)` for agent 0 at the origin moving `velocity`, with the
+/// condition built by `condition` (given the graph). Seek gives `(3,4) - v`.
+fn gated(velocity: Vec2, others: &[Vehicle], condition: impl FnOnce(&mut Graph) -> NodeId) -> Vec2 {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: point(3.0, 4.0),
+    });
+    let condition = condition(&mut graph);
+    let gate = graph.add(Node::Gate {
+        input: link(seek),
+        condition: link(condition),
+    });
+    graph.add(Node::Output { input: link(gate) });
+    let mut vehicles = vec![agent(Vec2::ZERO, velocity)];
+    vehicles.extend_from_slice(others);
+    steer(&graph, &World::default(), &vehicles, &[], 1)
+}
+
+fn compare(graph: &mut Graph, sensor: Node, test: Comparison, threshold: f32) -> NodeId {
+    let sensor = graph.add(sensor);
+    graph.add(Node::Compare {
+        sensor: link(sensor),
+        test,
+        threshold: threshold.into(),
+    })
+}
+
+#[test]
+fn sensors_and_comparisons_read_as_documented() {
+    let open = v2(3.0, 4.0);
+    says("`Distance(target)`: `|target - p|`; `+inf` when the target does not resolve.");
+    let unresolved = Node::Distance {
+        target: Target::Named("nowhere".into()),
+    };
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| compare(
+            g,
+            unresolved,
+            Comparison::Greater,
+            1e9
+        )),
+        open
+    );
+    let to_point = Node::Distance {
+        target: point(0.0, 2.0),
+    };
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| compare(
+            g,
+            to_point,
+            Comparison::GreaterOrEqual,
+            2.0
+        )),
+        open
+    );
+    says(
+        "`Less` is `sensor < threshold`, `LessOrEqual` is `sensor <= threshold`, `Greater` is `sensor > threshold`, `GreaterOrEqual` is `sensor >= threshold`.",
+    );
+    // Speed of (3,4) is exactly 5; Seek then gives (3,4) - (3,4) = 0, so use (0,5): also 5.
+    let v = v2(0.0, 5.0);
+    let through = open - v;
+    for (test, holds) in [
+        (Comparison::Less, false),
+        (Comparison::LessOrEqual, true),
+        (Comparison::Greater, false),
+        (Comparison::GreaterOrEqual, true),
+    ] {
+        let force = gated(v, &[], |g| compare(g, Node::Speed, test, 5.0));
+        assert_eq!(force, if holds { through } else { Vec2::ZERO }, "{test:?}");
+    }
+    says(
+        "`NeighborCount(radius, fov)`: the number of neighbors within `radius` and the field of view.",
+    );
+    // Neighbors at (1,0) and (-1,0); fov 180 sees only the one ahead (agent 0 faces +x).
+    let others = [
+        agent(v2(1.0, 0.0), Vec2::ZERO),
+        agent(v2(-1.0, 0.0), Vec2::ZERO),
+    ];
+    let count = || Node::NeighborCount {
+        radius: 2.0.into(),
+        fov: 180.0.into(),
+    };
+    let moving = v2(1.0, 0.0);
+    assert_eq!(
+        gated(moving, &others, |g| compare(
+            g,
+            count(),
+            Comparison::LessOrEqual,
+            1.0
+        )),
+        open - moving
+    );
+    assert_eq!(
+        gated(moving, &others, |g| compare(
+            g,
+            count(),
+            Comparison::Less,
+            1.0
+        )),
+        Vec2::ZERO
+    );
+}
+
+#[test]
+fn all_any_and_not_of_no_inputs_and_of_answers() {
+    says(
+        "`All(inputs)` is true when every input holds (true for no inputs) and stops at the first false one; `Any(inputs)` is true when one holds (false for no inputs) and stops at the first true one; `Not(input)` negates.",
+    );
+    let open = v2(3.0, 4.0);
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| g.add(Node::All { inputs: vec![] })),
+        open
+    );
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| g.add(Node::Any { inputs: vec![] })),
+        Vec2::ZERO
+    );
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| {
+            let none = g.add(Node::Any { inputs: vec![] });
+            g.add(Node::Not { input: link(none) })
+        }),
+        open
+    );
+    // Speed 0: "speed < 1" holds, "speed > 1" does not
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| {
+            let slow = compare(g, Node::Speed, Comparison::Less, 1.0);
+            let fast = compare(g, Node::Speed, Comparison::Greater, 1.0);
+            g.add(Node::Any {
+                inputs: vec![link(fast), link(slow)],
+            })
+        }),
+        open
+    );
+    assert_eq!(
+        gated(Vec2::ZERO, &[], |g| {
+            let slow = compare(g, Node::Speed, Comparison::Less, 1.0);
+            let fast = compare(g, Node::Speed, Comparison::Greater, 1.0);
+            g.add(Node::All {
+                inputs: vec![link(slow), link(fast)],
+            })
+        }),
+        Vec2::ZERO
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Combiners
+// ---------------------------------------------------------------------------------------------
+
+/// Seek from the origin at rest to a point 10 away along `direction`: `direction * 5`.
+fn toward(graph: &mut Graph, direction: Vec2) -> NodeId {
+    let target = direction * 10.0;
+    graph.add(Node::Seek {
+        target: point(target.x, target.y),
+    })
+}
+
+fn at_rest() -> Vec<Vehicle> {
+    vec![agent(Vec2::ZERO, Vec2::ZERO)]
+}
+
+#[test]
+fn blend_priority_and_budget() {
+    says(
+        "Blend: `F = Σ w_i * F_i`, in input order, starting from zero; no truncation (the vehicle truncates).",
+    );
+    let mut graph = Graph::default();
+    let east = toward(&mut graph, Vec2::X);
+    let north = toward(&mut graph, Vec2::Y);
+    let blend = graph.add(Node::Blend {
+        inputs: vec![
+            WeightedInput {
+                node: link(east),
+                weight: 2.0.into(),
+            },
+            WeightedInput {
+                node: link(north),
+                weight: (-1.0).into(),
+            },
+        ],
+    });
+    graph.add(Node::Output { input: link(blend) });
+    // 2 (5,0) - (0,5) = (10,-5), longer than max_force 8 and kept
+    assert_eq!(
+        steer(&graph, &World::default(), &at_rest(), &[], 1),
+        v2(10.0, -5.0)
+    );
+
+    says(
+        "Priority: the first input with `|F_i| > epsilon`; none: zero. Later inputs are not evaluated.",
+    );
+    let mut graph = Graph::default();
+    let nothing = graph.add(Node::Seek {
+        target: Target::Named("nowhere".into()),
+    });
+    let east = toward(&mut graph, Vec2::X);
+    let north = toward(&mut graph, Vec2::Y);
+    let priority = graph.add(Node::Priority {
+        inputs: vec![link(nothing), link(east), link(north)],
+        epsilon: 1e-3.into(),
+    });
+    graph.add(Node::Output {
+        input: link(priority),
+    });
+    assert_eq!(
+        steer(&graph, &World::default(), &at_rest(), &[], 1),
+        v2(5.0, 0.0)
+    );
+
+    says(
+        "Budget (\"prioritized acceleration allocation\"): `left = max_force`, `F = 0`; for each input, first stop if `left <= 1e-6`; if `|F_i| <= left` then `F = F + F_i` and `left = left - |F_i|`, else `F = F + F_i * (left / |F_i|)` and stop.",
+    );
+    // max_force 8: east (5,0) fits, left 3; north (0,5) is cut to (0,3): F = (5,3)
+    let mut graph = Graph::default();
+    let east = toward(&mut graph, Vec2::X);
+    let north = toward(&mut graph, Vec2::Y);
+    let budget = graph.add(Node::Budget {
+        inputs: vec![link(east), link(north)],
+    });
+    graph.add(Node::Output {
+        input: link(budget),
+    });
+    close(
+        steer(&graph, &World::default(), &at_rest(), &[], 1),
+        v2(5.0, 3.0),
+    );
+}
+
+#[test]
+fn dither_draws_once_per_input_considered_in_order() {
+    says(
+        "Dither: for each input in order, one draw `u = unit()` from the agent's RNG, whether or not an earlier input was skipped; the input is evaluated when `u < probability` and returned when `|F_i| > epsilon`; none: zero.",
+    );
+    // Dither[(east, 0.5), (north, 0.5)] over 40 ticks with seed 9: the stream decides, and
+    // a tick that takes east draws once, one that skips it draws twice.
+    let mut graph = Graph::default();
+    let east = toward(&mut graph, Vec2::X);
+    let north = toward(&mut graph, Vec2::Y);
+    let dither = graph.add(Node::Dither {
+        inputs: vec![
+            ChanceInput {
+                node: link(east),
+                probability: 0.5.into(),
+            },
+            ChanceInput {
+                node: link(north),
+                probability: 0.5.into(),
+            },
+        ],
+        epsilon: 1e-3.into(),
+    });
+    graph.add(Node::Output {
+        input: link(dither),
+    });
+    let forces = steer_ticks(&graph, &World::default(), &at_rest(), &[], 9, 40);
+    let mut rng = AgentRng::new(9, 0);
+    let mut seen = [0; 3];
+    for force in forces {
+        // The first input draws; only when it is skipped does the second draw.
+        let expected = if rng.unit() < 0.5 {
+            v2(5.0, 0.0)
+        } else {
+            let second = rng.unit();
+            if second < 0.5 {
+                v2(0.0, 5.0)
+            } else {
+                Vec2::ZERO
+            }
+        };
+        assert_eq!(force, expected);
+        seen[usize::from(expected.x > 0.0) + 2 * usize::from(expected.y > 0.0)] += 1;
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "every outcome occurs: {seen:?}"
+    );
+}
+
+#[test]
+fn gate_and_a_shared_wander_evaluated_once() {
+    says(
+        "Gate: the condition is evaluated first; the input only when the condition holds, else zero.",
+    );
+    says("A shared Wander draws once.");
+    // Blend[(Wd, 1), (Gate(Wd, All[]), 1)]: the gate is open, the wander shared: 2 * Wander
+    // with a single draw per tick. Agent at rest facing +x, distance 2, radius 1, jitter 90.
+    let mut graph = Graph::default();
+    let wander = graph.add(Node::Wander {
+        distance: 2.0.into(),
+        radius: 1.0.into(),
+        jitter: 90.0.into(),
+    });
+    let always = graph.add(Node::All { inputs: vec![] });
+    let gate = graph.add(Node::Gate {
+        input: link(wander),
+        condition: link(always),
+    });
+    let blend = graph.add(Node::Blend {
+        inputs: vec![
+            WeightedInput {
+                node: link(wander),
+                weight: 1.0.into(),
+            },
+            WeightedInput {
+                node: link(gate),
+                weight: 1.0.into(),
+            },
+        ],
+    });
+    graph.add(Node::Output { input: link(blend) });
+    let forces = steer_ticks(&graph, &World::default(), &at_rest(), &[], 3, 5);
+    let mut rng = AgentRng::new(3, 0);
+    let mut theta = 0.0f32;
+    for force in forces {
+        theta += rng.signed_unit() * 90f32.to_radians() * 0.1;
+        let aim = v2(2.0 + theta.cos(), theta.sin());
+        close(force, 2.0 * (aim.normalize() * 5.0));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Randomness
+// ---------------------------------------------------------------------------------------------
+
+/// The documented stream, written from `BEHAVIORS.md` alone.
+struct DocumentedRng([u32; 4]);
+
+impl DocumentedRng {
+    fn new(seed: u64, index: u64) -> Self {
+        let mut x = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut splitmix = || {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let (first, second) = (splitmix(), splitmix());
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "the low and high halves of the 64-bit outputs"
+        )]
+        let words = [
+            first as u32,
+            (first >> 32) as u32,
+            second as u32,
+            (second >> 32) as u32,
+        ];
+        Self(words)
+    }
+
+    fn next_u32(&mut self) -> u32 {
+        let [s0, s1, s2, s3] = &mut self.0;
+        let result = s0.wrapping_add(*s3).rotate_left(7).wrapping_add(*s0);
+        let t = *s1 << 9;
+        *s2 ^= *s0;
+        *s3 ^= *s1;
+        *s1 ^= *s2;
+        *s0 ^= *s3;
+        *s2 ^= t;
+        *s3 = s3.rotate_left(11);
+        result
+    }
+
+    fn unit(&mut self) -> f32 {
+        #[expect(clippy::cast_precision_loss, reason = "24 bits fit an f32 exactly")]
+        let top = (self.next_u32() >> 8) as f32;
+        top * (1.0 / 16_777_216.0)
+    }
+}
+
+#[test]
+fn the_agent_rng_stream_is_the_documented_xoshiro128_plus_plus() {
+    says(
+        "Seeding: `x = seed ^ (index * 0x9E3779B97F4A7C15)` (wrapping multiplication), then two outputs of SplitMix64 started at `x` give the state: `s0, s1` are the low and high 32 bits of the first, `s2, s3` of the second.",
+    );
+    says(
+        "xoshiro128++ step: `result = rotl(s0 + s3, 7) + s0`; `t = s1 << 9; s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11)` (wrapping additions).",
+    );
+    says(
+        "`unit() = (next_u32 >> 8) * 2^-24`, uniform in `[0, 1)`; `signed_unit() = unit() * 2 - 1`, in `[-1, 1)`.",
+    );
+    for (seed, index) in [
+        (0, 0),
+        (1, 0),
+        (7, 3),
+        (u64::MAX, 12_345),
+        (0x5EED, 1 << 40),
+    ] {
+        let mut documented = DocumentedRng::new(seed, index);
+        let mut runtime = AgentRng::new(seed, index);
+        for draw in 0..64 {
+            let expected = documented.unit();
+            if draw % 2 == 0 {
+                assert_eq!(
+                    runtime.unit(),
+                    expected,
+                    "seed {seed} index {index} draw {draw}"
+                );
+            } else {
+                assert_eq!(runtime.signed_unit(), expected * 2.0 - 1.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_random_rectangle_spawn_draws_positions_then_the_heading() {
+    says("`AgentRng(seed ^ 0x5EED5A1700000000, group_index)`");
+    says(
+        "Rectangle: `position = min + (max - min) * (u1, u2)`, drawing `u1 = unit()` then `u2 = unit()`.",
+    );
+    says(
+        "Then one more draw `u3` for the heading: `velocity = (cos(u3 * 2π), sin(u3 * 2π)) * speed`.",
+    );
+    let graph = one(Node::Seek {
+        target: point(0.0, 0.0),
+    });
+    let group = |name: &str, count| AgentGroup {
+        name: name.to_owned(),
+        graph: "idle.graph.ron".to_owned(),
+        spawn: Spawn::Random {
+            count,
+            area: Area::Rect {
+                min: v2(-10.0, 0.0),
+                max: v2(30.0, 20.0),
+            },
+            speed: 2.0,
+        },
+        vehicle: Some(PARAMS),
+        tags: Vec::new(),
+        parameters: std::collections::BTreeMap::new(),
+    };
+    let seed = 77;
+    let assets = SceneAssets {
+        scene: Scene {
+            seed,
+            groups: vec![group("first", 3), group("second", 2)],
+            ..Scene::default()
+        },
+        origin: "doc".to_owned(),
+        graphs: [("idle.graph.ron".to_owned(), graph)].into(),
+        flow_fields: std::collections::BTreeMap::new(),
+    };
+    let Ok(simulation) = Simulation::new(&assets) else {
+        panic!("the scene builds")
+    };
+    let mut expected = Vec::new();
+    for (group_index, count) in [(0u64, 3), (1, 2)] {
+        let mut rng = DocumentedRng::new(seed ^ 0x5EED_5A17_0000_0000, group_index);
+        for _ in 0..count {
+            let (u1, u2) = (rng.unit(), rng.unit());
+            let position = v2(-10.0, 0.0) + v2(40.0, 20.0) * v2(u1, u2);
+            let heading = Vec2::from_angle(rng.unit() * std::f32::consts::TAU);
+            expected.push((position, heading * 2.0));
+        }
+    }
+    let spawned: Vec<(Vec2, Vec2)> = simulation
+        .vehicles()
+        .iter()
+        .map(|v| (v.position, v.velocity))
+        .collect();
+    assert_eq!(spawned, expected);
+}
