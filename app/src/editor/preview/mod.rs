@@ -9,6 +9,7 @@ mod host;
 mod panels;
 mod plots;
 mod scene_doc;
+mod scene_edit;
 mod tools;
 mod view;
 pub(super) mod viewport;
@@ -25,6 +26,7 @@ use graph_runtime::{AgentGroup, Area, Graph, Program, Rect as WorldRect, Scene, 
 pub use host::{Host, METRICS_SECONDS, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
+pub use scene_edit::SceneEdit;
 pub use tools::{Item, PaintSettings, Tool};
 pub use view::{Guides, View, agent_mesh, node_color, paint_guides, paint_world};
 pub use viewport::viewport_wheel_zoom;
@@ -73,6 +75,7 @@ pub struct Preview {
     rect: Option<Rect>,
     /// Files the panels asked for, for the editor's file dialogs.
     pub file_requests: Vec<Purpose>,
+    edits: Vec<SceneEdit>,
 }
 
 impl Preview {
@@ -98,6 +101,7 @@ impl Preview {
             bound: bound.to_owned(),
             rect: None,
             file_requests: Vec::new(),
+            edits: Vec::new(),
         }
     }
 
@@ -229,6 +233,7 @@ impl Preview {
             .default_size(170.0)
             .show(ui, |ui| plots::show(ui, &self.host.samples, self.host.time));
         self.viewport(ui);
+        self.apply_edits();
     }
 }
 

@@ -3,9 +3,9 @@
 
 use egui::{Color32, Key, PointerButton, Rect, Sense, Ui};
 
-use super::Preview;
 use super::tools::{Item, Tool};
 use super::view::{self, View};
+use super::{Preview, SceneEdit};
 
 /// Zoom factor per screen point of wheel scroll (the graph canvas uses the same).
 pub const WHEEL_ZOOM: f32 = 0.002;
@@ -37,7 +37,7 @@ impl Preview {
             && !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Delete))
         {
-            self.delete_selected();
+            self.push_edit(SceneEdit::DeleteSelected);
         }
         self.paint(ui, screen, &response);
     }
@@ -80,7 +80,7 @@ impl Preview {
         if let (Some(item), Some(p)) = (self.dragging.clone(), response.interact_pointer_pos())
             && response.dragged_by(PointerButton::Primary)
         {
-            self.move_item(&item, self.view.to_world(screen, p));
+            self.push_edit(SceneEdit::Move(item, self.view.to_world(screen, p)));
         }
         if response.drag_stopped() {
             self.dragging = None;

@@ -6,7 +6,7 @@ use glam::Vec2;
 use graph_runtime::{FlowField, FlowFieldSource, StrokeKind};
 
 use super::super::super::file_dialog::Purpose;
-use super::super::Preview;
+use super::super::{Preview, SceneEdit};
 
 impl Preview {
     /// The panel shown with the paint tool.
@@ -17,11 +17,12 @@ impl Preview {
             return;
         };
         self.brush_settings(ui);
-        let mut changed = false;
-        if let Some(field) = self.document.fields.get_mut(&name) {
-            changed |= field_operations(ui, field, &mut self.paint);
-        }
-        changed |= self.generators(ui, &name);
+        // Operations work on a copy; a change goes in as one scene edit.
+        let Some(mut field) = self.document.fields.get(&name).cloned() else {
+            return;
+        };
+        let mut changed = field_operations(ui, &mut field, &mut self.paint);
+        changed |= self.generators(ui, &mut field);
         ui.horizontal(|ui| {
             if ui.button("Save field as…").clicked() {
                 self.file_requests.push(Purpose::SaveField(name.clone()));
@@ -31,7 +32,7 @@ impl Preview {
             }
         });
         if changed {
-            self.document.fields_changed();
+            self.push_edit(SceneEdit::Field(name, Box::new(field)));
         }
     }
 
@@ -84,13 +85,7 @@ impl Preview {
             .find(|n| !fields.contains_key(n))
             .unwrap_or_default();
         let field = FlowField::covering(self.document.scene.bounds, self.paint.cell_size);
-        self.document
-            .scene
-            .flow_fields
-            .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
-        self.document.fields.insert(name.clone(), field);
-        self.paint.field = Some(name);
-        self.document.fields_changed();
+        self.push_edit(SceneEdit::NewField(name, Box::new(field)));
     }
 
     fn brush_settings(&mut self, ui: &mut Ui) {
@@ -122,13 +117,10 @@ impl Preview {
     }
 
     /// "Toward target" and "Away from obstacles"; returns whether the field changed.
-    fn generators(&mut self, ui: &mut Ui, name: &str) -> bool {
+    fn generators(&mut self, ui: &mut Ui, field: &mut FlowField) -> bool {
         let mut changed = false;
         let cursor = self.cursor;
         let (scene, paint) = (&self.document.scene, &mut self.paint);
-        let Some(field) = self.document.fields.get_mut(name) else {
-            return false;
-        };
         ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt("generate-target")
                 .selected_text(paint.target.clone())

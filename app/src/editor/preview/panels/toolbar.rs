@@ -18,7 +18,7 @@ impl Preview {
                 .add_enabled(self.selected_item.is_some(), egui::Button::new("Delete"))
                 .clicked()
             {
-                self.delete_selected();
+                self.push_edit(super::super::SceneEdit::DeleteSelected);
             }
             ui.menu_button("Guides", |ui| self.guides_menu(ui));
         });

@@ -35,11 +35,11 @@ pub enum Item {
 }
 
 impl super::Preview {
-    /// A click of the current tool at world point `at`.
+    /// A click of the current tool at world point `at`: asks for its edit.
     pub fn click_tool(&mut self, at: glam::Vec2) {
         match self.tool {
-            Tool::AddObstacle => self.add_obstacle(at),
-            Tool::DrawPath => self.add_path_point(at),
+            Tool::AddObstacle => self.push_edit(super::SceneEdit::AddObstacle(at)),
+            Tool::DrawPath => self.push_edit(super::SceneEdit::AddPathPoint(at)),
             Tool::Select | Tool::PaintField => {}
         }
     }

@@ -63,12 +63,12 @@ impl super::super::Preview {
         if response.drag_started_by(egui::PointerButton::Primary) {
             self.last_stroke = at;
             if let Some(at) = at {
-                self.stroke(at, at);
+                self.push_edit(super::super::SceneEdit::Stroke(at, at));
             }
         } else if response.dragged_by(egui::PointerButton::Primary)
             && let (Some(from), Some(to)) = (self.last_stroke, at)
         {
-            self.stroke(from, to);
+            self.push_edit(super::super::SceneEdit::Stroke(from, to));
             self.last_stroke = Some(to);
         }
         if response.drag_stopped() {

@@ -1,0 +1,71 @@
+//! The one path for changes to the scene document: the preview's tools and panels only push
+//! a [`SceneEdit`]; [`Preview::apply`] makes the change, once per frame after the panels,
+//! and the host carries it into the running world on the next frame (or rebuilds).
+
+use glam::Vec2;
+use graph_runtime::{FlowField, FlowFieldSource, Scene};
+
+use super::Preview;
+use super::tools::Item;
+
+/// A change to the scene the user asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneEdit {
+    /// Add an obstacle centred here (and select it).
+    AddObstacle(Vec2),
+    /// Append a point to the selected path, or start a new one.
+    AddPathPoint(Vec2),
+    /// Move a target, obstacle or path point here.
+    Move(Item, Vec2),
+    /// Delete the selected item.
+    DeleteSelected,
+    /// One segment of a brush stroke on the selected flow field.
+    Stroke(Vec2, Vec2),
+    /// The scene as the scene panel edited it (seed, bounds, radii, groups).
+    Scene(Box<Scene>),
+    /// A flow field's new data (fill, clear, resample, generators).
+    Field(String, Box<FlowField>),
+    /// A new inline flow field (and select it for painting).
+    NewField(String, Box<FlowField>),
+}
+
+impl Preview {
+    /// Asks for `edit`; it is made after this frame's panels.
+    pub fn push_edit(&mut self, edit: SceneEdit) {
+        self.edits.push(edit);
+    }
+
+    /// Makes `edit` now.
+    pub fn apply(&mut self, edit: SceneEdit) {
+        match edit {
+            SceneEdit::AddObstacle(at) => self.add_obstacle(at),
+            SceneEdit::AddPathPoint(at) => self.add_path_point(at),
+            SceneEdit::Move(item, to) => self.move_item(&item, to),
+            SceneEdit::DeleteSelected => self.delete_selected(),
+            SceneEdit::Stroke(from, to) => self.stroke(from, to),
+            SceneEdit::Scene(scene) => self.document.scene = *scene,
+            SceneEdit::Field(name, field) => {
+                if let Some(stored) = self.document.fields.get_mut(&name) {
+                    *stored = *field;
+                    self.document.fields_changed();
+                }
+            }
+            SceneEdit::NewField(name, field) => {
+                self.document
+                    .scene
+                    .flow_fields
+                    .insert(name.clone(), FlowFieldSource::Inline((*field).clone()));
+                self.document.fields.insert(name.clone(), *field);
+                self.paint.field = Some(name);
+                self.document.fields_changed();
+            }
+        }
+    }
+
+    /// Makes every edit asked for this frame, in order.
+    pub(super) fn apply_edits(&mut self) {
+        for edit in std::mem::take(&mut self.edits) {
+            self.apply(edit);
+        }
+    }
+}
