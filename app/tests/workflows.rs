@@ -217,10 +217,8 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
     );
     let before = harness.state().document.to_graph();
     let shown = *before.nodes.keys().last().expect("a node");
-    // An accessibility click on its title (the pointer path is the copy test's).
-    harness
-        .get_by_label(&format!("Output {shown}"))
-        .click_accesskit();
+    let at = title_of(&harness, shown);
+    click_at(&mut harness, at, Modifiers::NONE);
     harness.run_steps(2);
     assert_eq!(
         harness.state().selection.primary(),

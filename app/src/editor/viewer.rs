@@ -273,14 +273,17 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             return;
         };
         let (id, names) = (data.id, self.names);
+        // One field per row, so a node stays narrow however many fields it has.
         ui.push_id(id.0, |ui| {
-            ui.set_max_width(260.0);
-            self.edit_node(ui, id, &data.node, |ui, node| {
-                fields::node_fields(ui, node, names)
-            });
-            if has_input_list(&data.node) && ui.small_button("+ input").clicked() {
-                self.commands.push(Command::EditInputs(id, InputEdit::Add));
-            }
+            ui.vertical(|ui| {
+                ui.set_max_width(260.0);
+                self.edit_node(ui, id, &data.node, |ui, node| {
+                    fields::node_fields(ui, node, names)
+                });
+                if has_input_list(&data.node) && ui.small_button("+ input").clicked() {
+                    self.commands.push(Command::EditInputs(id, InputEdit::Add));
+                }
+            })
         });
     }
 
