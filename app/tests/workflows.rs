@@ -96,15 +96,16 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     harness.run_steps(3);
     assert!(harness.state().files.is_open(), "the in-app dialog opened");
-    // The file name field holds the suggested name; the user types another one.
+    // The file name field holds the suggested name without its ending; the user types
+    // another name, and the ending is added.
     harness
-        .get_all_by_value("untitled.graph.ron")
+        .get_all_by_value("untitled")
         .last()
         .expect("the file name field")
         .click_accesskit();
     harness.run_steps(1);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.event(Event::Text("chaser.graph.ron".to_owned()));
+    harness.event(Event::Text("chaser".to_owned()));
     harness.run_steps(2);
     harness.get_by_label("Save").click_accesskit();
     harness.run_steps(4);

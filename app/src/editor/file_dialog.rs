@@ -58,6 +58,17 @@ impl Purpose {
         }
     }
 
+    /// The ending a saved file of this kind has (`.graph.ron`), added to a typed name that
+    /// has no extension of its own.
+    fn suffix(&self) -> Option<&'static str> {
+        match self {
+            Self::SaveGraph { .. } | Self::Export => Some(".graph.ron"),
+            Self::SaveScene { .. } => Some(".scene.ron"),
+            Self::SaveField(_) => Some(".flow.ron"),
+            Self::OpenGraph | Self::OpenScene | Self::LoadField(_) => None,
+        }
+    }
+
     fn filter(&self) -> (&'static str, &'static str) {
         match self {
             Self::OpenGraph | Self::SaveGraph { .. } | Self::Export => ("Steergraph graph", "ron"),
@@ -154,7 +165,15 @@ impl FileDialogs {
         let (filter_name, extension) = request.purpose.filter();
         let config = self.in_app.config_mut();
         config.title = Some(request.purpose.title().to_owned());
-        config.default_file_name = request.file_name;
+        // The name without its ending, so typing over it keeps the ending (added on save).
+        config.default_file_name = match request.purpose.suffix() {
+            Some(suffix) => request
+                .file_name
+                .strip_suffix(suffix)
+                .unwrap_or(&request.file_name)
+                .to_owned(),
+            None => request.file_name,
+        };
         config.default_file_filter = Some(filter_name.to_owned());
         if let Some(directory) = request.directory.filter(|d| d.is_dir()) {
             config.initial_directory = directory;
@@ -179,8 +198,15 @@ impl FileDialogs {
         match self.in_app.state() {
             DialogState::Open => None,
             DialogState::Picked(_) => {
-                let path = self.in_app.take_picked()?;
-                self.pending.take().map(|purpose| (purpose, path))
+                let mut path = self.in_app.take_picked()?;
+                let purpose = self.pending.take()?;
+                if let (Some(suffix), None) = (purpose.suffix(), path.extension()) {
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                    if let Some(name) = name {
+                        path.set_file_name(format!("{name}{suffix}"));
+                    }
+                }
+                Some((purpose, path))
             }
             _ => {
                 self.pending = None;
