@@ -96,10 +96,10 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     harness.run_steps(3);
     assert!(harness.state().files.is_open(), "the in-app dialog opened");
-    // The file name field holds the suggested name without its ending; the user types
-    // another name, and the ending is added.
+    // The file name field holds the suggested name; the user types another one without an
+    // ending, and the graph's ending is added.
     harness
-        .get_all_by_value("untitled")
+        .get_all_by_value("untitled.graph.ron")
         .last()
         .expect("the file name field")
         .click_accesskit();

@@ -165,15 +165,7 @@ impl FileDialogs {
         let (filter_name, extension) = request.purpose.filter();
         let config = self.in_app.config_mut();
         config.title = Some(request.purpose.title().to_owned());
-        // The name without its ending, so typing over it keeps the ending (added on save).
-        config.default_file_name = match request.purpose.suffix() {
-            Some(suffix) => request
-                .file_name
-                .strip_suffix(suffix)
-                .unwrap_or(&request.file_name)
-                .to_owned(),
-            None => request.file_name,
-        };
+        config.default_file_name = request.file_name;
         config.default_file_filter = Some(filter_name.to_owned());
         if let Some(directory) = request.directory.filter(|d| d.is_dir()) {
             config.initial_directory = directory;
@@ -200,11 +192,9 @@ impl FileDialogs {
             DialogState::Picked(_) => {
                 let mut path = self.in_app.take_picked()?;
                 let purpose = self.pending.take()?;
-                if let (Some(suffix), None) = (purpose.suffix(), path.extension()) {
-                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                    if let Some(name) = name {
-                        path.set_file_name(format!("{name}{suffix}"));
-                    }
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                if let (Some(suffix), Some(name)) = (purpose.suffix(), name) {
+                    path.set_file_name(with_ending(&name, suffix));
                 }
                 Some((purpose, path))
             }
@@ -213,6 +203,18 @@ impl FileDialogs {
                 None
             }
         }
+    }
+}
+
+/// `name` with the kind's ending: typing over the suggested stem leaves `flock.ron`, and a
+/// bare `flock` has none, both become `flock.graph.ron`; a name with an ending of its own
+/// (`flock.graph.ron`, `level.v2.ron`, `notes.txt`) is kept.
+fn with_ending(name: &str, suffix: &str) -> String {
+    let stem = name.strip_suffix(".ron").unwrap_or(name);
+    if name.ends_with(suffix) || stem.contains('.') {
+        name.to_owned()
+    } else {
+        format!("{stem}{suffix}")
     }
 }
 
@@ -240,5 +242,22 @@ fn native(request: &Request) -> Option<PathBuf> {
         dialog.set_file_name(&request.file_name).save_file()
     } else {
         dialog.pick_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_ending;
+
+    #[test]
+    fn a_typed_name_gets_the_kind_s_ending_unless_it_has_its_own() {
+        assert_eq!(with_ending("flock.ron", ".graph.ron"), "flock.graph.ron");
+        assert_eq!(with_ending("flock", ".graph.ron"), "flock.graph.ron");
+        assert_eq!(
+            with_ending("flock.graph.ron", ".graph.ron"),
+            "flock.graph.ron"
+        );
+        assert_eq!(with_ending("level.v2.ron", ".scene.ron"), "level.v2.ron");
+        assert_eq!(with_ending("notes.txt", ".flow.ron"), "notes.txt");
     }
 }
