@@ -178,7 +178,7 @@ impl Host {
                 self.tick_ms = if after == before {
                     self.tick_ms
                 } else if after > before && before > 0 && self.tick_ms > 0.0 {
-                    self.tick_ms * after as f32 / before as f32
+                    self.tick_ms * crowd_growth(before, after)
                 } else if after > LARGE_UNMEASURED {
                     SYNC_TICK_LIMIT_MS * 2.0
                 } else {
@@ -460,8 +460,17 @@ impl Host {
     /// Estimated milliseconds per tick for `agents` agents, from the last measured ticks.
     pub fn estimated_tick_ms(&self, agents: usize) -> Option<f32> {
         let running = self.agent_count();
-        (running > 0 && self.tick_ms > 0.0).then(|| self.tick_ms / running as f32 * agents as f32)
+        (running > 0 && self.tick_ms > 0.0).then(|| self.tick_ms * crowd_growth(running, agents))
     }
+}
+
+/// How much longer a tick takes when a crowd grows from `before` to `after` agents in the same
+/// area: every agent has proportionally more neighbors, so the cost grows with the square of
+/// the count (boids preset: 400 → 50,000 agents measured 1 ms → 8.5 s, estimated 15.6 s).
+/// A shrinking crowd is estimated linearly, which errs on the slow side.
+fn crowd_growth(before: usize, after: usize) -> f32 {
+    let ratio = after as f32 / before.max(1) as f32;
+    if ratio > 1.0 { ratio * ratio } else { ratio }
 }
 
 /// The names of a scene's flow fields and where each comes from (their data aside).
