@@ -4,7 +4,10 @@
 use std::path::Path;
 
 use glam::Vec2;
-use graph_runtime::{Scene, Wall, World, limits::MAX_WALL_POINTS};
+use graph_runtime::{
+    AgentState, Bindings, Comparison, Context, Graph, Link, Node, Scene, Scratch, SpatialGrid,
+    TagTable, Vehicle, VehicleParams, Wall, World, compile, limits::MAX_WALL_POINTS,
+};
 
 fn scene_text(walls: &str) -> String {
     format!(
@@ -134,6 +137,85 @@ fn the_world_rebuilds_its_index_when_walls_are_set_and_queries_allocate_nothing(
             let from = Vec2::new(f32::from(i) + 0.7, -5.0);
             std::hint::black_box(index.ray_cast(from, from + Vec2::new(0.1, 10.0)));
             std::hint::black_box(index.nearest(from, 8.0));
+        }
+    });
+    assert_eq!(info.count_total, 0);
+}
+
+#[test]
+fn wall_avoidance_and_wall_distance_allocate_nothing_once_warm() {
+    let mut world = World::default();
+    world.set_walls(vec![
+        Wall::polygon(vec![
+            Vec2::new(-10.0, -10.0),
+            Vec2::new(10.0, -10.0),
+            Vec2::new(10.0, 10.0),
+            Vec2::new(-10.0, 10.0),
+        ]),
+        Wall::polyline(vec![Vec2::new(0.0, -10.0), Vec2::new(0.0, 5.0)]),
+    ]);
+    let mut graph = Graph::default();
+    let avoid = graph.add(Node::WallAvoidance {
+        min_length: 2.0.into(),
+        lookahead_time: 1.0.into(),
+        whisker_angle: 40.0.into(),
+        margin: 0.5.into(),
+    });
+    let distance = graph.add(Node::WallDistance);
+    let near = graph.add(Node::Compare {
+        sensor: Link(Some(distance)),
+        test: Comparison::Less,
+        threshold: 3.0.into(),
+    });
+    let gate = graph.add(Node::Gate {
+        input: Link(Some(avoid)),
+        condition: Link(Some(near)),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(gate)),
+    });
+    let program = compile(&graph).expect("compiles");
+    let (bindings, _) = Bindings::new(&program, &world, &TagTable::default());
+    let params = program.default_parameters();
+    let grid = SpatialGrid::new(4.0);
+    let mut vehicles: Vec<Vehicle> = (0..50_u8)
+        .map(|i| {
+            let x = f32::from(i) * 0.35 - 9.0;
+            Vehicle::new(
+                Vec2::new(x, x * 0.5),
+                Vec2::new(3.0, 1.0),
+                VehicleParams::default(),
+            )
+        })
+        .collect();
+    let mut states: Vec<AgentState> = (0..vehicles.len())
+        .map(|i| AgentState::new(&program, 1, i as u64))
+        .collect();
+    let mut scratch = Scratch::default();
+    let mut forces = vec![Vec2::ZERO; vehicles.len()];
+    let mut tick = |vehicles: &mut Vec<Vehicle>| {
+        let context = Context {
+            world: &world,
+            vehicles,
+            tags: &[],
+            grid: &grid,
+            bindings: &bindings,
+            params: &params,
+            dt: 0.05,
+        };
+        for (agent, (state, force)) in states.iter_mut().zip(&mut forces).enumerate() {
+            *force = program.steer(&context, agent, state, &mut scratch);
+        }
+        for (vehicle, force) in vehicles.iter_mut().zip(&forces) {
+            vehicle.step(*force, 0.05);
+        }
+    };
+    for _ in 0..5 {
+        tick(&mut vehicles);
+    }
+    let info = allocation_counter::measure(|| {
+        for _ in 0..5 {
+            tick(&mut vehicles);
         }
     });
     assert_eq!(info.count_total, 0);

@@ -18,4 +18,5 @@ pub use path::{Path, Projection};
 pub use rect::Rect;
 pub use surroundings::World;
 pub use wall::Wall;
+pub(crate) use wall_index::facing_normal;
 pub use wall_index::{WallHit, WallIndex, WallPoint};

@@ -26,7 +26,7 @@ pub struct WallHit {
 }
 
 /// A nearest-point query's result.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WallPoint {
     /// The nearest point on a wall (units).
     pub point: Vec2,
@@ -89,7 +89,7 @@ fn nearest_on_segment(point: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 
 /// The unit normal of `a → b` on the side of `origin`; for an origin on the wall's line, the
 /// side facing against `d`.
-fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+pub(crate) fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
     let normal = (b - a).perp().normalize_or_zero();
     let side = normal.dot(origin - a);
     if side < 0.0 || (side == 0.0 && normal.dot(d) > 0.0) {
@@ -326,6 +326,88 @@ impl WallIndex {
         })
     }
 
+    /// The `out.len()` segments nearest to `point` within `radius` (inclusive), one point each:
+    /// the smallest distances, the lower segment index on a tie, as [`WallIndex::nearest`]
+    /// ranks them. They are written into `out` and returned **in ascending segment index**
+    /// (so sums over them have one order). Fewer when fewer segments are that near; none when
+    /// `point` is not finite.
+    pub fn nearest_several<'a>(
+        &self,
+        point: Vec2,
+        radius: f32,
+        out: &'a mut [WallPoint],
+    ) -> &'a [WallPoint] {
+        let capacity = out.len();
+        if !point.is_finite() || radius.is_nan() || radius < 0.0 || capacity == 0 {
+            return &[];
+        }
+        let radius_squared = radius * radius;
+        // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
+        let mut count = 0_usize;
+        let mut stack = [0_u32; STACK_DEPTH];
+        let mut depth = usize::from(!self.nodes.is_empty());
+        while depth > 0 {
+            depth -= 1;
+            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
+                continue;
+            };
+            let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
+                Some(worst) if count == capacity => worst.distance,
+                _ => radius_squared,
+            };
+            let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
+            if outside.length_squared() > limit {
+                continue;
+            }
+            if node.count == 0 {
+                for child in [node.right, node.first] {
+                    if let Some(slot) = stack.get_mut(depth) {
+                        *slot = child;
+                        depth += 1;
+                    }
+                }
+                continue;
+            }
+            for &index in self.leaf(node) {
+                let index = index as usize;
+                let Some(&(a, b)) = self.segments.get(index) else {
+                    continue;
+                };
+                let near = nearest_on_segment(point, a, b);
+                let squared = point.distance_squared(near);
+                if squared > radius_squared {
+                    continue;
+                }
+                let key = (squared, index);
+                let at = out.get(..count).map_or(0, |taken| {
+                    taken.partition_point(|w| (w.distance, w.segment) < key)
+                });
+                if at >= capacity {
+                    continue;
+                }
+                count = (count + 1).min(capacity);
+                if let Some(moved) = out.get_mut(at..count) {
+                    moved.rotate_right(1);
+                }
+                if let Some(slot) = out.get_mut(at) {
+                    *slot = WallPoint {
+                        point: near,
+                        distance: squared,
+                        segment: index,
+                    };
+                }
+            }
+        }
+        let Some(found) = out.get_mut(..count) else {
+            return &[];
+        };
+        for found in found.iter_mut() {
+            found.distance = point.distance(found.point);
+        }
+        found.sort_unstable_by_key(|w| w.segment);
+        found
+    }
+
     fn leaf(&self, node: &Node) -> &[u32] {
         let start = node.first as usize;
         self.order
@@ -473,6 +555,23 @@ mod tests {
                 brute_ray(&index, from, to).map(|(_, i)| i),
                 "ray {from} -> {to}"
             );
+            let mut all: Vec<(f32, usize)> = index
+                .segments()
+                .iter()
+                .enumerate()
+                .map(|(i, &(a, b))| (from.distance_squared(nearest_on_segment(from, a, b)), i))
+                .filter(|&(squared, _)| squared <= radius * radius)
+                .collect();
+            all.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
+            let mut expected: Vec<usize> = all.iter().take(3).map(|&(_, i)| i).collect();
+            expected.sort_unstable();
+            let mut buffer = [WallPoint::default(); 3];
+            let several: Vec<usize> = index
+                .nearest_several(from, radius, &mut buffer)
+                .iter()
+                .map(|w| w.segment)
+                .collect();
+            assert_eq!(several, expected, "3 nearest to {from} within {radius}");
             let near = index.nearest(from, radius);
             assert_eq!(
                 near.map(|n| n.segment),
