@@ -95,4 +95,7 @@ pub use scene::{
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;
 pub use vehicle::{Vehicle, VehicleParams};
-pub use world::{Brush, FlowField, Obstacle, Path, Projection, Rect, StrokeKind, World};
+pub use world::{
+    Brush, FlowField, Obstacle, Path, Projection, Rect, StrokeKind, Wall, WallHit, WallIndex,
+    WallPoint, World,
+};

@@ -24,6 +24,10 @@ pub const MAX_FLOW_FIELD_CELLS: u64 = 16 * 1024 * 1024;
 /// Most points in one path.
 pub const MAX_PATH_POINTS: usize = 1_000_000;
 
+/// Most wall points in one scene, all walls together (the wall index holds one segment per
+/// point at most).
+pub const MAX_WALL_POINTS: usize = 1_000_000;
+
 /// Largest magnitude of a coordinate or size in a scene (positions, velocities, targets,
 /// obstacles, bounds, path points, flow-field origins and extents), in world units or units per
 /// second. Differences and squared distances of numbers this large stay finite in `f32`.

@@ -109,6 +109,7 @@ impl Simulation {
         let mut warnings = Vec::new();
         let mut world = World::new(scene.bounds);
         world.obstacles.clone_from(&scene.obstacles);
+        world.set_walls(scene.walls.clone());
         for (name, path) in &scene.paths {
             world.set_path(name, path.clone());
         }

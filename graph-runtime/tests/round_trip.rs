@@ -8,7 +8,7 @@ use glam::Vec2;
 use graph_runtime::{
     AgentGroup, AgentSpawn, Area, Comment, Comparison, EditorSection, FlowField, FlowFieldSource,
     Graph, Link, Node, NodeId, NodeKind, Number, Obstacle, PathDirection, Rect, Region, SaveError,
-    Scene, Slot, Spawn, Target, VehicleParams, VehicleSpec,
+    Scene, Slot, Spawn, Target, VehicleParams, VehicleSpec, Wall,
 };
 use proptest::prelude::*;
 
@@ -182,6 +182,14 @@ fn every_feature_scene() -> Scene {
                 center: Vec2::new(18.0, -15.0),
                 radius: 0.0,
             },
+        ],
+        walls: vec![
+            Wall::polyline(vec![Vec2::new(-30.0, 20.0), Vec2::new(-10.0, 20.5)]),
+            Wall::polygon(vec![
+                Vec2::new(30.0, 0.0),
+                Vec2::new(40.0, 0.0),
+                Vec2::new(35.0, 8.25),
+            ]),
         ],
         paths: BTreeMap::from([
             (

@@ -257,3 +257,47 @@ fn the_containment_guide_is_the_return_point_the_force_seeks() {
     assert_eq!(force, Vec2::ZERO);
     assert_eq!(guide, Guide::Aim(Vec2::new(1.0, 1.0)));
 }
+
+#[test]
+fn the_feeler_guide_shows_the_feelers_their_hits_and_the_nearest_wall_point() {
+    // A wall across x = 3 and one along y = -0.8. Agent at the origin moving (2,0):
+    // L = 2 + 2 * 1 = 4, whiskers of 2 at ±90° reach (0, ±2). The central feeler meets x = 3
+    // at (3,0); the right whisker meets y = -0.8 at (0,-0.8); the left one is free. The nearest
+    // wall point within 0.5 + 0.5 = 1 is (0,-0.8).
+    let mut world = World::default();
+    world.set_walls(vec![
+        graph_runtime::Wall::polyline(vec![Vec2::new(3.0, -5.0), Vec2::new(3.0, 5.0)]),
+        graph_runtime::Wall::polyline(vec![Vec2::new(-5.0, -0.8), Vec2::new(2.0, -0.8)]),
+    ]);
+    let node = Node::WallAvoidance {
+        min_length: 2.0.into(),
+        lookahead_time: 1.0.into(),
+        whisker_angle: 90.0.into(),
+        margin: 0.5.into(),
+    };
+    let me = Vehicle::new(Vec2::ZERO, Vec2::new(2.0, 0.0), VehicleParams::default());
+    let (force, guide) = trace_one(node, &world, &[me], &[]);
+    let Guide::Feelers {
+        tips,
+        hits,
+        nearest,
+    } = guide
+    else {
+        panic!("{guide:?}")
+    };
+    let close = |a: Vec2, b: Vec2| (a - b).abs().max_element() < 1e-5;
+    assert!(close(tips[0], Vec2::new(4.0, 0.0)), "{tips:?}");
+    assert!(close(tips[1], Vec2::new(0.0, 2.0)), "{tips:?}");
+    assert!(close(tips[2], Vec2::new(0.0, -2.0)), "{tips:?}");
+    assert_eq!(hits[0], Some(Vec2::new(3.0, 0.0)));
+    assert_eq!(hits[1], None);
+    assert!(
+        hits[2].is_some_and(|hit| close(hit, Vec2::new(0.0, -0.8))),
+        "{hits:?}"
+    );
+    assert_eq!(nearest, Some(Vec2::new(0.0, -0.8)));
+    assert_eq!(
+        force,
+        behaviors::wall_avoidance(&me, world.wall_index(), 2.0, 1.0, 90.0, 0.5)
+    );
+}

@@ -141,6 +141,7 @@ mod tests {
             search.matches(Fit::Any),
             vec![
                 NodeKind::ObstacleAvoidance,
+                NodeKind::WallAvoidance,
                 NodeKind::UnalignedCollisionAvoidance
             ]
         );
@@ -165,6 +166,7 @@ mod tests {
                 NodeKind::Distance,
                 NodeKind::NeighborCount,
                 NodeKind::Speed,
+                NodeKind::WallDistance,
                 NodeKind::Value
             ]
         );

@@ -11,6 +11,7 @@ mod pursuit;
 mod route;
 mod seek;
 mod tactics;
+mod walls;
 
 pub use avoidance::{
     containment, containment_aim, detection_length, most_threatening_obstacle, obstacle_avoidance,
@@ -29,6 +30,7 @@ pub use route::{
 };
 pub use seek::{arrival, flee, seek};
 pub use tactics::{hide, hiding_spot, interpose, interpose_point};
+pub use walls::{Feeler, WALL_CONTACTS, wall_avoidance, wall_distance, wall_feelers};
 
 use glam::Vec2;
 

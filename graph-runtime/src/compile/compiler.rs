@@ -601,6 +601,17 @@ impl<'g> Builder<'g> {
                 self.num(some, "min_length", min_length, NonNegative),
                 self.num(some, "lookahead_time", lookahead_time, NonNegative),
             ),
+            Node::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => Op::WallAvoidance {
+                min_length: self.num(some, "min_length", min_length, NonNegative),
+                lookahead_time: self.num(some, "lookahead_time", lookahead_time, NonNegative),
+                whisker_angle: self.num(some, "whisker_angle", whisker_angle, Constraint::Angle),
+                margin: self.num(some, "margin", margin, NonNegative),
+            },
             Node::Wander {
                 distance,
                 radius,
@@ -769,6 +780,7 @@ impl<'g> Builder<'g> {
                 Op::Distance(self.target(id, "target.x", "target.y", target))
             }
             Node::Speed => Op::Speed,
+            Node::WallDistance => Op::WallDistance,
             Node::Value { value } => Op::Value(self.num(some, "value", value, Finite)),
             Node::Compare {
                 sensor,

@@ -82,6 +82,16 @@ pub enum Guide {
         /// The point steered to (none while inside a corrective path).
         aim: Option<Vec2>,
     },
+    /// Wall avoidance: the feelers (central, left, right), where each meets a wall, and the
+    /// nearest wall point within the agent's clearance.
+    Feelers {
+        /// The far end of each feeler.
+        tips: [Vec2; 3],
+        /// Where each feeler first crosses a wall, if it does.
+        hits: [Option<Vec2>; 3],
+        /// The nearest wall point within `radius + margin`, if any.
+        nearest: Option<Vec2>,
+    },
     /// Flow-field following: where the field was sampled and what it said.
     FlowSample {
         /// Sample point.
@@ -524,9 +534,11 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     /// reload of another width) stalled the CPU on every input.
     fn leaf(&mut self, index: u32, op: &Op, shared: bool) -> Vec2 {
         let value = match *op {
-            Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_) => {
-                Vec2::new(self.sensor(op), 0.0)
-            }
+            Op::Distance(_)
+            | Op::NeighborCount(..)
+            | Op::Speed
+            | Op::WallDistance
+            | Op::Value(_) => Vec2::new(self.sensor(op), 0.0),
             _ => self.leaf_force(op),
         };
         self.finish(index, value, shared);
@@ -707,9 +719,13 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     #[cold]
     fn record(&mut self, index: u32, value: Vec2) {
         let value = match self.op(index) {
-            Some(Op::Distance(_) | Op::NeighborCount(..) | Op::Speed | Op::Value(_)) => {
-                NodeValue::Scalar(value.x)
-            }
+            Some(
+                Op::Distance(_)
+                | Op::NeighborCount(..)
+                | Op::Speed
+                | Op::WallDistance
+                | Op::Value(_),
+            ) => NodeValue::Scalar(value.x),
             Some(Op::Compare(..) | Op::All(_) | Op::Any(_) | Op::Not(_)) => {
                 NodeValue::Condition(holds(value))
             }
@@ -766,6 +782,19 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 &self.context.world.obstacles,
                 self.num(min_length),
                 self.num(lookahead),
+            ),
+            Op::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => behaviors::wall_avoidance(
+                me,
+                self.context.world.wall_index(),
+                self.num(min_length),
+                self.num(lookahead_time),
+                self.num(whisker_angle),
+                self.num(margin),
             ),
             Op::Wander {
                 distance,
@@ -898,6 +927,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::Distance(_)
             | Op::NeighborCount(..)
             | Op::Speed
+            | Op::WallDistance
             | Op::Value(_)
             | Op::Compare(..)
             | Op::All(_)
@@ -928,6 +958,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 .count() as f32
             }
             Op::Speed => me.velocity.length(),
+            Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
             Op::Value(value) => self.num(value),
             _ => 0.0,
         }
@@ -968,6 +999,30 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
         )
     }
 
+    /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within
+    /// the clearance, from the same functions as the force.
+    fn wall_guide(
+        &self,
+        min_length: f32,
+        lookahead_time: f32,
+        whisker_angle: f32,
+        margin: f32,
+    ) -> Guide {
+        let me = self.me;
+        let walls = self.context.world.wall_index();
+        let feelers = behaviors::wall_feelers(me, min_length, lookahead_time, whisker_angle);
+        let tips = feelers.map(|f| f.tip(me.position));
+        let hits = tips.map(|tip| walls.ray_cast(me.position, tip).map(|hit| hit.point));
+        let nearest = walls
+            .nearest(me.position, me.radius + margin)
+            .map(|near| near.point);
+        Guide::Feelers {
+            tips,
+            hits,
+            nearest,
+        }
+    }
+
     /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
     /// point comes from the `behaviors` function the force itself uses.
     #[expect(
@@ -1004,6 +1059,23 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 length: behaviors::detection_length(me, self.num(min_length), self.num(lookahead)),
                 half_width: me.radius,
             },
+            Op::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => self.wall_guide(
+                self.num(min_length),
+                self.num(lookahead_time),
+                self.num(whisker_angle),
+                self.num(margin),
+            ),
+            Op::WallDistance => self
+                .context
+                .world
+                .wall_index()
+                .nearest(me.position, f32::INFINITY)
+                .map_or(Guide::None, |near| Guide::Aim(near.point)),
             Op::Wander {
                 distance,
                 radius,

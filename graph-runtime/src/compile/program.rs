@@ -68,6 +68,12 @@ pub(crate) enum Op {
     Evasion(TargetRef, Num, Option<Num>),
     OffsetPursuit(TargetRef, Num, Num),
     ObstacleAvoidance(Num, Num),
+    WallAvoidance {
+        min_length: Num,
+        lookahead_time: Num,
+        whisker_angle: Num,
+        margin: Num,
+    },
     Wander {
         distance: Num,
         radius: Num,
@@ -118,6 +124,7 @@ pub(crate) enum Op {
     Distance(TargetRef),
     NeighborCount(Num, Fov),
     Speed,
+    WallDistance,
     Value(Num),
     Compare(u32, Comparison, Num),
     All(Span),

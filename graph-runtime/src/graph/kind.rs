@@ -82,6 +82,7 @@ node_kinds! {
     Evasion => Behavior, Steering, "Escape an agent by fleeing where it will be.";
     OffsetPursuit => Behavior, Steering, "Pass beside an agent at a set lateral distance.";
     ObstacleAvoidance => Behavior, Steering, "Steer sideways around circle obstacles ahead.";
+    WallAvoidance => Behavior, Steering, "Steer away from walls felt ahead and close by.";
     Wander => Behavior, Steering, "Drift randomly but smoothly.";
     PathFollowing => Behavior, Steering, "Travel along a named path.";
     Containment => Behavior, Steering, "Stay inside a rectangle.";
@@ -104,6 +105,7 @@ node_kinds! {
     Distance => Condition, Scalar, "Distance from the agent to a target.";
     NeighborCount => Condition, Scalar, "Number of neighbors within a radius.";
     Speed => Condition, Scalar, "The agent's own speed.";
+    WallDistance => Condition, Scalar, "Distance from the agent to the nearest wall.";
     Value => Condition, Scalar, "A constant or a graph parameter.";
     Compare => Condition, Condition, "Compares a sensor with a threshold.";
     All => Condition, Condition, "Holds when every input holds.";
@@ -154,6 +156,12 @@ impl NodeKind {
             Self::ObstacleAvoidance => Node::ObstacleAvoidance {
                 min_length: n(2.0),
                 lookahead_time: n(1.0),
+            },
+            Self::WallAvoidance => Node::WallAvoidance {
+                min_length: n(2.0),
+                lookahead_time: n(1.0),
+                whisker_angle: n(40.0),
+                margin: n(0.5),
             },
             Self::Wander => Node::Wander {
                 distance: n(3.0),
@@ -265,6 +273,7 @@ impl NodeKind {
                 fov: n(360.0),
             },
             Self::Speed => Node::Speed,
+            Self::WallDistance => Node::WallDistance,
             Self::Value => Node::Value { value: n(1.0) },
             Self::Compare => Node::Compare {
                 sensor: Link::NONE,

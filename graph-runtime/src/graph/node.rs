@@ -248,6 +248,18 @@ pub enum Node {
         /// Extra corridor length per unit of speed (s, `>= 0`).
         lookahead_time: Number,
     },
+    /// Steer away from walls felt by a central feeler and two side whiskers, and from the
+    /// nearest wall point within `radius + margin`.
+    WallAvoidance {
+        /// Central feeler length at rest (units, `>= 0`).
+        min_length: Number,
+        /// Extra central feeler length per unit of speed (s, `>= 0`).
+        lookahead_time: Number,
+        /// Angle of each whisker from the heading (degrees, `0..=360`; 20 to 60 in practice).
+        whisker_angle: Number,
+        /// Clearance kept from the nearest wall beyond the agent's radius (units, `>= 0`).
+        margin: Number,
+    },
     /// Seek a point that drifts randomly on a circle ahead of the agent.
     Wander {
         /// Distance of the circle's centre ahead of the agent (units, `>= 0`).
@@ -420,6 +432,9 @@ pub enum Node {
     },
     /// Sensor: the agent's own speed (units / s).
     Speed,
+    /// Sensor: distance from the agent to the nearest wall point (units; `+inf` without
+    /// walls).
+    WallDistance,
     /// Sensor: a constant or a graph parameter's value.
     Value {
         /// The value.

@@ -193,6 +193,17 @@ impl Node {
                 c.number("min_length", min_length, NonNegative);
                 c.number("lookahead_time", lookahead_time, NonNegative);
             }
+            Self::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => {
+                c.number("min_length", min_length, NonNegative);
+                c.number("lookahead_time", lookahead_time, NonNegative);
+                c.number("whisker_angle", whisker_angle, Angle);
+                c.number("margin", margin, NonNegative);
+            }
             Self::Wander {
                 distance,
                 radius,
@@ -310,6 +321,7 @@ impl Node {
             Self::Budget { .. }
             | Self::Gate { .. }
             | Self::Speed
+            | Self::WallDistance
             | Self::All { .. }
             | Self::Any { .. }
             | Self::Not { .. }
@@ -405,10 +417,16 @@ impl Node {
                 "max_prediction",
             ) => Some(max_prediction),
             (Self::OffsetPursuit { offset, .. }, "offset") => Some(offset),
-            (Self::ObstacleAvoidance { min_length, .. }, "min_length") => Some(min_length),
-            (Self::ObstacleAvoidance { lookahead_time, .. }, "lookahead_time") => {
-                Some(lookahead_time)
-            }
+            (
+                Self::ObstacleAvoidance { min_length, .. } | Self::WallAvoidance { min_length, .. },
+                "min_length",
+            ) => Some(min_length),
+            (
+                Self::ObstacleAvoidance { lookahead_time, .. }
+                | Self::WallAvoidance { lookahead_time, .. },
+                "lookahead_time",
+            ) => Some(lookahead_time),
+            (Self::WallAvoidance { whisker_angle, .. }, "whisker_angle") => Some(whisker_angle),
             (Self::Wander { distance, .. }, "distance") => Some(distance),
             (Self::Wander { jitter, .. }, "jitter") => Some(jitter),
             (
@@ -441,9 +459,12 @@ impl Node {
                 "prediction_time",
             ) => Some(prediction_time),
             (Self::PathFollowing { ahead_distance, .. }, "ahead_distance") => Some(ahead_distance),
-            (Self::Containment { margin, .. } | Self::Hide { margin, .. }, "margin") => {
-                Some(margin)
-            }
+            (
+                Self::Containment { margin, .. }
+                | Self::Hide { margin, .. }
+                | Self::WallAvoidance { margin, .. },
+                "margin",
+            ) => Some(margin),
             (Self::UnalignedCollisionAvoidance { max_time }, "max_time") => Some(max_time),
             (
                 Self::Flocking {

@@ -5,10 +5,10 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
-use crate::world::{FlowFieldData, Obstacle, Path, Rect};
+use crate::world::{FlowFieldData, Obstacle, Path, Rect, Wall};
 use crate::{FlowField, VehicleParams};
 
-/// A scene: bounds, obstacles, paths, targets, flow fields and the agent groups that run
+/// A scene: bounds, obstacles, walls, paths, targets, flow fields and the agent groups that run
 /// graphs in it. File paths inside are relative to the scene file.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
@@ -22,6 +22,9 @@ pub struct Scene {
     pub targets: BTreeMap<String, Vec2>,
     /// Circle obstacles.
     pub obstacles: Vec<Obstacle>,
+    /// Walls: polylines and polygons agents do not cross. Not written when empty, so a scene
+    /// without walls saves exactly as before walls existed.
+    pub walls: Vec<Wall>,
     /// Named paths.
     pub paths: BTreeMap<String, Path>,
     /// Named flow fields, inline or in `.flow.ron` files.
@@ -152,6 +155,8 @@ struct SceneFile {
     targets: BTreeMap<String, Vec2>,
     #[serde(default)]
     obstacles: Vec<Obstacle>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    walls: Vec<Wall>,
     #[serde(default, deserialize_with = "crate::unique::names")]
     paths: BTreeMap<String, Path>,
     #[serde(default, deserialize_with = "crate::unique::names")]
@@ -162,8 +167,9 @@ struct SceneFile {
 impl Scene {
     /// Parses a scene from RON text; `origin` names it in errors. Inline flow fields are
     /// validated, and a number that is not finite (NaN, infinite, or too large for `f32`, such
-    /// as `1e39`) or a path longer than [`crate::limits::MAX_PATH_POINTS`] is refused, naming
-    /// its place (`paths["patrol"].points[3]`).
+    /// as `1e39`), a path longer than [`crate::limits::MAX_PATH_POINTS`] or walls with more
+    /// than [`crate::limits::MAX_WALL_POINTS`] points in all is refused, naming its place
+    /// (`paths["patrol"].points[3]`, `walls[2].points[0]`).
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
         let file: SceneFile = format::parse(text, origin, AssetKind::Scene)?;
         let mut flow_fields = BTreeMap::new();
@@ -187,6 +193,7 @@ impl Scene {
             seed: file.seed,
             targets: file.targets,
             obstacles: file.obstacles,
+            walls: file.walls,
             paths: file.paths,
             flow_fields,
             groups: file.groups,
@@ -224,6 +231,7 @@ impl Scene {
             seed: self.seed,
             targets: self.targets.clone(),
             obstacles: self.obstacles.clone(),
+            walls: self.walls.clone(),
             paths: self.paths.clone(),
             flow_fields: self
                 .flow_fields

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use glam::Vec2;
 
 use super::{Area, Scene, Spawn};
-use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, MIN_MASS};
+use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, MAX_WALL_POINTS, MIN_MASS};
 
 /// Collects problems; `strict` checks ranges and limits too, otherwise only what cannot be
 /// represented at all (numbers that are not finite, paths over the point limit).
@@ -69,7 +69,9 @@ impl Scene {
     /// Coordinates, sizes and speeds must be finite and within
     /// [`MAX_COORDINATE`](crate::limits::MAX_COORDINATE); the scene may spawn at most
     /// [`MAX_AGENTS`](crate::limits::MAX_AGENTS) agents and each path hold at most
-    /// [`MAX_PATH_POINTS`](crate::limits::MAX_PATH_POINTS) points; group names are unique.
+    /// [`MAX_PATH_POINTS`](crate::limits::MAX_PATH_POINTS) points, the walls
+    /// [`MAX_WALL_POINTS`](crate::limits::MAX_WALL_POINTS) points in all, each wall at least
+    /// two; group names are unique.
     pub fn validate(&self) -> Vec<String> {
         self.check(true)
     }
@@ -86,6 +88,29 @@ impl Scene {
             .iter()
             .map(|group| group.spawn.count() as u64)
             .sum()
+    }
+
+    /// Walls: the point limit over all walls together, at least two points each (strict), and
+    /// every point finite and in range.
+    fn check_walls(&self, check: &mut Checker) {
+        let total: usize = self.walls.iter().map(|wall| wall.points.len()).sum();
+        if total > MAX_WALL_POINTS {
+            check.problems.push(format!(
+                "walls: {total} points in all; a scene's walls may have at most {MAX_WALL_POINTS}"
+            ));
+            return;
+        }
+        for (index, wall) in self.walls.iter().enumerate() {
+            let place = format!("walls[{index}]");
+            if check.strict && wall.points.len() < 2 {
+                check
+                    .problems
+                    .push(format!("{place}: a wall needs at least two points"));
+            }
+            for (at, &point) in wall.points.iter().enumerate() {
+                check.point(&format!("{place}.points[{at}]"), point);
+            }
+        }
     }
 
     fn check(&self, strict: bool) -> Vec<String> {
@@ -117,6 +142,7 @@ impl Scene {
                 false,
             );
         }
+        self.check_walls(&mut check);
         for (name, path) in &self.paths {
             let place = format!("paths[\"{name}\"]");
             if path.points.len() > MAX_PATH_POINTS {

@@ -1,4 +1,4 @@
-//! What agents move in: bounds, obstacles, paths, flow fields and named targets.
+//! What agents move in: bounds, obstacles, walls, paths, flow fields and named targets.
 
 mod flow_edit;
 mod flow_field;
@@ -7,6 +7,8 @@ mod obstacle;
 mod path;
 mod rect;
 mod surroundings;
+mod wall;
+mod wall_index;
 
 pub use flow_edit::{Brush, StrokeKind};
 pub use flow_field::FlowField;
@@ -15,3 +17,6 @@ pub use obstacle::Obstacle;
 pub use path::{Path, Projection};
 pub use rect::Rect;
 pub use surroundings::World;
+pub use wall::Wall;
+pub(crate) use wall_index::facing_normal;
+pub use wall_index::{WallHit, WallIndex, WallPoint};

@@ -1,7 +1,7 @@
 use glam::Vec2;
 
 use super::named::Named;
-use super::{FlowField, Obstacle, Path, Rect};
+use super::{FlowField, Obstacle, Path, Rect, Wall, WallIndex};
 
 /// The static surroundings of a simulation, plus named points that may move (the editor's
 /// `"cursor"`).
@@ -15,6 +15,8 @@ pub struct World {
     pub bounds: Rect,
     /// Circle obstacles.
     pub obstacles: Vec<Obstacle>,
+    walls: Vec<Wall>,
+    wall_index: WallIndex,
     paths: Named<Path>,
     flow_fields: Named<FlowField>,
     targets: Named<Vec2>,
@@ -27,6 +29,23 @@ impl World {
             bounds,
             ..Self::default()
         }
+    }
+
+    /// Replaces the walls and rebuilds their index ([`WallIndex::new`]); the only way walls
+    /// change, so the index is built once per change, never per tick.
+    pub fn set_walls(&mut self, walls: Vec<Wall>) {
+        self.wall_index = WallIndex::new(&walls);
+        self.walls = walls;
+    }
+
+    /// The walls, in the order given to [`World::set_walls`].
+    pub fn walls(&self) -> &[Wall] {
+        &self.walls
+    }
+
+    /// The index over the walls' segments, for ray casts and nearest-point queries.
+    pub fn wall_index(&self) -> &WallIndex {
+        &self.wall_index
     }
 
     /// Adds or replaces the path called `name`; returns its index.

@@ -1,0 +1,130 @@
+use glam::Vec2;
+
+use crate::Vehicle;
+use crate::math::{normalize, rotate, truncate};
+use crate::world::{WallIndex, WallPoint, facing_normal};
+
+use super::detection_length;
+
+/// How many wall segments near the agent push it away at most: the nearest ones within
+/// `radius + margin` (`BEHAVIORS.md`, "`WallAvoidance`").
+pub const WALL_CONTACTS: usize = 4;
+
+/// One feeler of wall avoidance: a ray from the agent's position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Feeler {
+    /// Unit direction.
+    pub direction: Vec2,
+    /// Length (units, `>= 0`).
+    pub length: f32,
+}
+
+impl Feeler {
+    /// The far end of the feeler from `position`: `position + direction * length`.
+    pub fn tip(&self, position: Vec2) -> Vec2 {
+        position + self.direction * self.length
+    }
+}
+
+/// Wall avoidance's three feelers, in order: the central one along `forward`, of length
+/// `L = min_length + |v| * lookahead_time`; the left whisker, `forward` turned by
+/// `+whisker_angle` (degrees), and the right one, turned by `-whisker_angle`, both of length
+/// `L * 0.5`.
+pub fn wall_feelers(
+    vehicle: &Vehicle,
+    min_length: f32,
+    lookahead_time: f32,
+    whisker_angle: f32,
+) -> [Feeler; 3] {
+    let length = detection_length(vehicle, min_length, lookahead_time);
+    let angle = whisker_angle.to_radians();
+    let forward = vehicle.forward;
+    [
+        Feeler {
+            direction: forward,
+            length,
+        },
+        Feeler {
+            direction: rotate(forward, angle),
+            length: length * 0.5,
+        },
+        Feeler {
+            direction: rotate(forward, -angle),
+            length: length * 0.5,
+        },
+    ]
+}
+
+/// Steers away from walls (`BEHAVIORS.md`, "`WallAvoidance`"): each feeler that crosses a wall
+/// pushes along that wall's normal in proportion to how far the feeler reaches past it; a
+/// blocked central feeler also turns the agent towards the freer whisker (left on a tie); and
+/// each of the [`WALL_CONTACTS`] nearest wall segments within `radius + margin` pushes the
+/// agent straight away from its nearest point. The sum is truncated to `max_force`. No wall in
+/// reach: zero.
+pub fn wall_avoidance(
+    vehicle: &Vehicle,
+    walls: &WallIndex,
+    min_length: f32,
+    lookahead_time: f32,
+    whisker_angle: f32,
+    margin: f32,
+) -> Vec2 {
+    if walls.is_empty() {
+        return Vec2::ZERO;
+    }
+    let p = vehicle.position;
+    let max_force = vehicle.max_force;
+    let feelers = wall_feelers(vehicle, min_length, lookahead_time, whisker_angle);
+    let mut force = Vec2::ZERO;
+    let mut free = [0.0_f32; 3];
+    for (feeler, free) in feelers.iter().zip(&mut free) {
+        *free = feeler.length;
+        if feeler.length.is_nan() || feeler.length <= 0.0 {
+            continue;
+        }
+        if let Some(hit) = walls.ray_cast(p, feeler.tip(p)) {
+            *free = hit.distance;
+            let penetration = (feeler.length - hit.distance).max(0.0);
+            force += hit.normal * (max_force * penetration / feeler.length);
+        }
+    }
+    let [central, ..] = feelers;
+    let [central_free, left_free, right_free] = free;
+    if central_free < central.length {
+        let turn = if left_free >= right_free { 1.0 } else { -1.0 };
+        let penetration = central.length - central_free;
+        force +=
+            (vehicle.side() * turn - vehicle.forward) * (max_force * penetration / central.length);
+    }
+    let reach = vehicle.radius + margin;
+    if reach > 0.0 {
+        let mut buffer = [WallPoint::default(); WALL_CONTACTS];
+        let contacts = walls.nearest_several(p, reach, &mut buffer);
+        for (at, contact) in contacts.iter().enumerate() {
+            let seen = contacts
+                .get(..at)
+                .is_some_and(|earlier| earlier.iter().any(|e| e.point == contact.point));
+            if seen {
+                continue;
+            }
+            let mut direction = normalize(p - contact.point);
+            if direction == Vec2::ZERO {
+                direction = walls
+                    .segments()
+                    .get(contact.segment)
+                    .map_or(Vec2::ZERO, |&(a, b)| {
+                        facing_normal(p, vehicle.forward, a, b)
+                    });
+            }
+            force += direction * (max_force * (reach - contact.distance) / reach);
+        }
+    }
+    truncate(force, max_force)
+}
+
+/// The distance from the agent to the nearest wall point (units); `+inf` without walls.
+pub fn wall_distance(vehicle: &Vehicle, walls: &WallIndex) -> f32 {
+    walls
+        .nearest(vehicle.position, f32::INFINITY)
+        .map_or(f32::INFINITY, |near| near.distance)
+}
