@@ -84,9 +84,9 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
                 eprintln!("warning: {warning}");
             }
             Ok(format!(
-                "scene, {} groups, {} agents",
-                simulation.groups().len(),
-                simulation.vehicles().len()
+                "scene, {}, {}",
+                crate::editor::plural(simulation.groups().len(), "group"),
+                crate::editor::plural(simulation.vehicles().len(), "agent")
             ))
         }
     }

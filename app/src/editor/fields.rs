@@ -84,7 +84,7 @@ impl Names {
 /// The unit shown after a field's value.
 pub fn unit(slot: Slot) -> &'static str {
     let name = slot.name;
-    if name.contains("fov") {
+    if name.contains("fov") || name.contains("angle") {
         "°"
     } else if name.contains("jitter") {
         "°/s"

@@ -8,7 +8,7 @@ use egui_snarl::{InPinId, NodeId as SnarlId, OutPinId, Snarl};
 use graph_runtime::{Graph, Node, NodeId};
 
 /// Horizontal and vertical spacing of the automatic layout (editor units).
-const LAYOUT_SPACING: (f32, f32) = (260.0, 170.0);
+const LAYOUT_SPACING: (f32, f32) = (320.0, 170.0);
 
 /// A node in the widget: its id in the graph file and its data.
 #[derive(Clone, Debug, PartialEq)]

@@ -102,6 +102,10 @@ pub fn paint_world(
     for (_, field) in world.flow_fields() {
         paint_flow_field(painter, screen, view, field, arrows_colored);
     }
+    let wall = Stroke::new(3.0, Color32::from_rgb(200, 190, 170));
+    for (from, to) in world.walls().iter().flat_map(graph_runtime::Wall::segments) {
+        painter.line_segment([s(from), s(to)], wall);
+    }
     for (_, path) in world.paths() {
         let mut points: Vec<Pos2> = path.points.iter().map(|p| s(*p)).collect();
         if path.closed
@@ -387,6 +391,23 @@ fn paint_guide(
             painter.circle_filled(s(projection), 3.0, color);
             if let Some(aim) = aim {
                 painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
+            }
+        }
+        Guide::Feelers {
+            tips,
+            hits,
+            nearest,
+        } if guides.corridor => {
+            for (tip, hit) in tips.iter().zip(hits) {
+                painter.line_segment([s(p), s(*tip)], thin);
+                if let Some(hit) = hit {
+                    painter.circle_filled(s(hit), 3.0, color);
+                }
+            }
+            if let Some(nearest) = nearest {
+                let faint = Stroke::new(1.0, color.gamma_multiply(0.6));
+                painter.line_segment([s(p), s(nearest)], faint);
+                painter.circle_stroke(s(nearest), 4.0, thin);
             }
         }
         Guide::FlowSample { point, vector } if guides.flow => {
