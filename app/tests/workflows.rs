@@ -356,6 +356,23 @@ fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     assert!(!scene.exists(), "nothing written");
 }
 
+/// A scene naming a graph outside its folder is refused: games would not load it.
+#[test]
+fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness_with(editor(dir.path()));
+    harness.state_mut().preview.document.scene.groups[0].graph = "../boids.graph.ron".to_owned();
+    let scene = dir.path().join("outside.scene.ron");
+    harness
+        .state_mut()
+        .apply(Command::SaveSceneTo(scene.clone()));
+    let Some(Dialog::Error(message)) = &harness.state().dialog else {
+        panic!("an error");
+    };
+    assert!(message.contains("not in the scene's folder"), "{message}");
+    assert!(!scene.exists(), "nothing written");
+}
+
 /// Workflow 8: A crash restores the scene as it last was, not a state undone before the crash.
 #[test]
 fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {

@@ -231,6 +231,11 @@ impl SceneDocument {
         graphs.sort_unstable();
         graphs.dedup();
         for name in graphs {
+            if !stays_in_folder(name) {
+                return Err(format!(
+                    "the scene runs \"{name}\", which is not in the scene's folder: games load only files beside the scene or below it"
+                ));
+            }
             let target = directory.join(name);
             if name == open.name {
                 if open.path != Some(target.as_path()) {
@@ -266,6 +271,18 @@ impl SceneDocument {
             .find(|p| p.file == name)
             .map(|p| p.text.to_owned())
     }
+}
+
+/// Whether the relative file name `name` stays inside the folder it is resolved in (no
+/// absolute path, no `..`), as the runtime requires of the files a scene names.
+fn stays_in_folder(name: &str) -> bool {
+    let path = Path::new(name);
+    path.components().all(|c| {
+        matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    })
 }
 
 /// The files one scene save writes.
