@@ -1475,6 +1475,57 @@ fn wall_distance_reads_the_nearest_wall_and_infinity_without_walls() {
     );
 }
 
+#[test]
+fn wall_ahead_holds_when_the_ray_along_the_heading_hits_a_wall() {
+    says(
+        "`WallAhead(distance)` is true when the ray cast from `p` to `p + forward * distance` hits a wall (see \"Walls\"; the heading `forward` is kept at rest); false without walls and when `distance <= 0` or is not finite.",
+    );
+    // Gate(Seek((3,4)), WallAhead(distance)) for an agent at the origin moving `velocity`:
+    // open gives (3,4) - velocity, closed gives zero.
+    let gate = |world: &World, velocity: Vec2, distance: f32| {
+        let mut graph = Graph::default();
+        let seek = graph.add(Node::Seek {
+            target: point(3.0, 4.0),
+        });
+        let ahead = graph.add(Node::WallAhead {
+            distance: distance.into(),
+        });
+        let gate = graph.add(Node::Gate {
+            input: link(seek),
+            condition: link(ahead),
+        });
+        graph.add(Node::Output { input: link(gate) });
+        steer(&graph, world, &[agent(Vec2::ZERO, velocity)], &[], 1)
+    };
+    // A wall along y = 4 from x = -5 to 5, and a short one across x = 3 below the x axis.
+    let world = world_with(vec![
+        Wall::polyline(vec![v2(-5.0, 4.0), v2(5.0, 4.0)]),
+        Wall::polyline(vec![v2(3.0, -1.0), v2(3.0, -0.5)]),
+    ]);
+    // Heading (0,1): the ray (0,0) → (0,d) meets y = 4 at t = 4 / d, inclusive at t = 1.
+    let up = v2(0.0, 1.0);
+    assert_eq!(gate(&world, up, 4.0), v2(3.0, 3.0));
+    assert_eq!(gate(&world, up, 3.99), Vec2::ZERO);
+    // Heading (0.6, 0.8): y = 0.8 * s reaches 4 at s = 5 along the ray, at x = 3.
+    let diagonal = v2(0.6, 0.8);
+    assert_eq!(gate(&world, diagonal, 5.01), v2(2.4, 3.2));
+    assert_eq!(gate(&world, diagonal, 4.99), Vec2::ZERO);
+    // At rest the agent faces +x: the ray along y = 0 passes above the short wall (y <= -0.5)
+    // and hits nothing, however long.
+    assert_eq!(gate(&world, Vec2::ZERO, 100.0), Vec2::ZERO);
+    // Heading (0,1) with a distance of 0: false (the compiler refuses an infinite one; the
+    // function answers false); no walls: false.
+    assert_eq!(gate(&world, up, 0.0), Vec2::ZERO);
+    let facing_up = agent(Vec2::ZERO, up);
+    assert!(behaviors::wall_ahead(&facing_up, world.wall_index(), 4.0));
+    assert!(!behaviors::wall_ahead(
+        &facing_up,
+        world.wall_index(),
+        f32::INFINITY
+    ));
+    assert_eq!(gate(&World::default(), up, 100.0), Vec2::ZERO);
+}
+
 /// Agent 0 cruising into the apex of a V `(0, 10 * half_slope) → (10, 0) → (0, -10 * half_slope)`
 /// from `(2, y)` at 4 units / s under `Priority(WallAvoidance, cruise)`, stepped at 60 Hz: the
 /// tick at which it leaves the V through its mouth (`x < 0`), asserting that no step crosses a

@@ -2,7 +2,7 @@ use glam::Vec2;
 
 use crate::Vehicle;
 use crate::math::{normalize, rotate, truncate};
-use crate::world::{WallIndex, WallPoint, facing_normal};
+use crate::world::{WallHit, WallIndex, WallPoint, facing_normal};
 
 use super::detection_length;
 
@@ -127,4 +127,21 @@ pub fn wall_distance(vehicle: &Vehicle, walls: &WallIndex) -> f32 {
     walls
         .nearest(vehicle.position, f32::INFINITY)
         .map_or(f32::INFINITY, |near| near.distance)
+}
+
+/// Where the ray along the agent's heading, `distance` long, first meets a wall
+/// (`BEHAVIORS.md`, "`WallAhead`"): the ray cast from `p` to `p + forward * distance`. `None`
+/// without walls, for `distance <= 0` and for a `distance` that is not finite.
+pub fn wall_ahead_hit(vehicle: &Vehicle, walls: &WallIndex, distance: f32) -> Option<WallHit> {
+    if !distance.is_finite() || distance <= 0.0 {
+        return None;
+    }
+    let p = vehicle.position;
+    walls.ray_cast(p, p + vehicle.forward * distance)
+}
+
+/// Whether a wall lies within `distance` (units) straight ahead of the agent: the condition
+/// `WallAhead` (`BEHAVIORS.md`, "Sensors and conditions"). See [`wall_ahead_hit`].
+pub fn wall_ahead(vehicle: &Vehicle, walls: &WallIndex, distance: f32) -> bool {
+    wall_ahead_hit(vehicle, walls, distance).is_some()
 }

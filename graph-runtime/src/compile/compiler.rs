@@ -792,6 +792,9 @@ impl<'g> Builder<'g> {
                 self.num(some, "threshold", threshold, Finite),
             ),
             Node::Not { input } => Op::Not(self.link(*input)),
+            Node::WallAhead { distance } => {
+                Op::WallAhead(self.num(some, "distance", distance, NonNegative))
+            }
             Node::Output { input } => Op::Output(self.link(*input)),
         }
     }

@@ -127,6 +127,7 @@ pub(crate) enum Op {
     WallDistance,
     Value(Num),
     Compare(u32, Comparison, Num),
+    WallAhead(Num),
     All(Span),
     Any(Span),
     Not(u32),

@@ -108,6 +108,7 @@ node_kinds! {
     WallDistance => Condition, Scalar, "Distance from the agent to the nearest wall.";
     Value => Condition, Scalar, "A constant or a graph parameter.";
     Compare => Condition, Condition, "Compares a sensor with a threshold.";
+    WallAhead => Condition, Condition, "Holds when a wall is within a distance straight ahead.";
     All => Condition, Condition, "Holds when every input holds.";
     Any => Condition, Condition, "Holds when any input holds.";
     Not => Condition, Condition, "Holds when its input does not.";
@@ -274,6 +275,7 @@ impl NodeKind {
             },
             Self::Speed => Node::Speed,
             Self::WallDistance => Node::WallDistance,
+            Self::WallAhead => Node::WallAhead { distance: n(2.0) },
             Self::Value => Node::Value { value: n(1.0) },
             Self::Compare => Node::Compare {
                 sensor: Link::NONE,

@@ -449,6 +449,12 @@ pub enum Node {
         /// The threshold.
         threshold: Number,
     },
+    /// Condition: a wall lies within `distance` straight ahead (the ray from the agent along
+    /// its heading, `distance` long, hits a wall).
+    WallAhead {
+        /// Length of the ray ahead (units, `>= 0`).
+        distance: Number,
+    },
     /// Condition: every input holds (true when there are none).
     All {
         /// Condition inputs.

@@ -318,6 +318,7 @@ impl Node {
             Self::Truncate { max, .. } => c.number("max", max, NonNegative),
             Self::Value { value } => c.number("value", value, Finite),
             Self::Compare { threshold, .. } => c.number("threshold", threshold, Finite),
+            Self::WallAhead { distance } => c.number("distance", distance, NonNegative),
             Self::Budget { .. }
             | Self::Gate { .. }
             | Self::Speed
@@ -427,7 +428,9 @@ impl Node {
                 "lookahead_time",
             ) => Some(lookahead_time),
             (Self::WallAvoidance { whisker_angle, .. }, "whisker_angle") => Some(whisker_angle),
-            (Self::Wander { distance, .. }, "distance") => Some(distance),
+            (Self::Wander { distance, .. } | Self::WallAhead { distance }, "distance") => {
+                Some(distance)
+            }
             (Self::Wander { jitter, .. }, "jitter") => Some(jitter),
             (
                 Self::Wander { radius, .. }
