@@ -835,6 +835,19 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 ),
                 None => Vec2::ZERO,
             },
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            ),
             Op::Containment {
                 bounds,
                 prediction_time,
@@ -1082,6 +1095,20 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 .wall_index()
                 .nearest(me.position, f32::INFINITY)
                 .map_or(Guide::None, |near| Guide::Aim(near.point)),
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following_aim(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            )
+            .map_or(Guide::None, Guide::Aim),
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))

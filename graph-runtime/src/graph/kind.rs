@@ -83,6 +83,7 @@ node_kinds! {
     OffsetPursuit => Behavior, Steering, "Pass beside an agent at a set lateral distance.";
     ObstacleAvoidance => Behavior, Steering, "Steer sideways around circle obstacles ahead.";
     WallAvoidance => Behavior, Steering, "Steer away from walls felt ahead and close by.";
+    WallFollowing => Behavior, Steering, "Travel along the nearest wall at a set distance.";
     Wander => Behavior, Steering, "Drift randomly but smoothly.";
     PathFollowing => Behavior, Steering, "Travel along a named path.";
     Containment => Behavior, Steering, "Stay inside a rectangle.";
@@ -163,6 +164,12 @@ impl NodeKind {
                 lookahead_time: n(1.0),
                 whisker_angle: n(40.0),
                 margin: n(0.5),
+            },
+            Self::WallFollowing => Node::WallFollowing {
+                side: super::WallSide::Left,
+                offset: n(1.0),
+                lookahead_time: n(1.0),
+                range: n(3.0),
             },
             Self::Wander => Node::Wander {
                 distance: n(3.0),

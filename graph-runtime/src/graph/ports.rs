@@ -204,6 +204,16 @@ impl Node {
                 c.number("whisker_angle", whisker_angle, Angle);
                 c.number("margin", margin, NonNegative);
             }
+            Self::WallFollowing {
+                offset,
+                lookahead_time,
+                range,
+                ..
+            } => {
+                c.number("offset", offset, NonNegative);
+                c.number("lookahead_time", lookahead_time, NonNegative);
+                c.number("range", range, NonNegative);
+            }
             Self::Wander {
                 distance,
                 radius,
@@ -417,14 +427,18 @@ impl Node {
                 | Self::OffsetPursuit { max_prediction, .. },
                 "max_prediction",
             ) => Some(max_prediction),
-            (Self::OffsetPursuit { offset, .. }, "offset") => Some(offset),
+            (Self::OffsetPursuit { offset, .. } | Self::WallFollowing { offset, .. }, "offset") => {
+                Some(offset)
+            }
+            (Self::WallFollowing { range, .. }, "range") => Some(range),
             (
                 Self::ObstacleAvoidance { min_length, .. } | Self::WallAvoidance { min_length, .. },
                 "min_length",
             ) => Some(min_length),
             (
                 Self::ObstacleAvoidance { lookahead_time, .. }
-                | Self::WallAvoidance { lookahead_time, .. },
+                | Self::WallAvoidance { lookahead_time, .. }
+                | Self::WallFollowing { lookahead_time, .. },
                 "lookahead_time",
             ) => Some(lookahead_time),
             (Self::WallAvoidance { whisker_angle, .. }, "whisker_angle") => Some(whisker_angle),
