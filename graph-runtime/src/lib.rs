@@ -81,7 +81,7 @@ pub use format::{
 pub use graph::{
     Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,
     Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Region, Slot, Target,
-    VehicleSpec, WeightedInput,
+    VehicleSpec, WallSide, WeightedInput,
 };
 pub use metrics::{MetricsTracker, Sample};
 pub use rng::AgentRng;

@@ -2,7 +2,7 @@
 //! do what they say, generators lead around obstacles, and edited fields save exactly.
 
 use glam::Vec2;
-use graph_runtime::{Brush, FlowField, Obstacle, StrokeKind};
+use graph_runtime::{Brush, FlowField, Obstacle, StrokeKind, Wall, WallIndex};
 
 const HARD: Brush = Brush {
     radius: 1.0,
@@ -299,4 +299,130 @@ fn bad_packed_rows_are_refused_with_the_row_named() {
         )),
         "bad.flow.ron: a field has either `vectors` or `packed_rows`, not both"
     );
+}
+
+/// 10 × 10 cells of 1 unit from the origin: cell (c, r) has its centre at (c + 0.5, r + 0.5).
+fn small_field() -> FlowField {
+    FlowField::new(Vec2::ZERO, 1.0, 10, 10)
+}
+
+fn index(walls: &[Wall]) -> WallIndex {
+    WallIndex::new(walls)
+}
+
+#[test]
+fn the_generated_field_leads_around_the_end_of_a_wall() {
+    // A wall along x = 5.5 from below the field up to y = 7: it crosses column 5 (x in 5..6)
+    // in rows 0 to 7 (row 7 only touches it at y = 7, and touching counts). The target is in
+    // cell (8, 0), right of the wall.
+    let walls = index(&[Wall::polyline(vec![
+        Vec2::new(5.5, -1.0),
+        Vec2::new(5.5, 7.0),
+    ])]);
+    let mut f = small_field();
+    let crossed = f.wall_cells(&walls);
+    let is_crossed = |c: usize, r: usize| crossed[r * 10 + c];
+    assert!((0..=7).all(|r| is_crossed(5, r)));
+    assert!(!is_crossed(5, 8) && !is_crossed(4, 3) && !is_crossed(6, 3));
+    assert_eq!(crossed.iter().filter(|&&c| c).count(), 8);
+
+    let target = Vec2::new(8.5, 0.5);
+    let reachable = f.generate_toward_around(target, &[], &walls, 0.0);
+    assert_eq!(reachable, 100 - 8);
+    // Distances by hand (octile steps, √2 ≈ 1.414): right of the wall d(6, 8) = 6 + 2√2
+    // = 8.83. (5, 8) cannot step diagonally to (6, 7) because (5, 7) beside that step is
+    // blocked: d(5, 8) = 1 + d(6, 8) = 9.83. d(5, 9) = √2 + d(6, 8) = 10.24 (its other
+    // moves, down to (5, 8) or right to (6, 9), cost 10.83). Left of the wall no diagonal
+    // reaches (5, 8) from (4, 7) (again (5, 7) is beside it), so column 4 climbs to (4, 8):
+    // d(4, 8) = 1 + d(5, 8) = 10.83 (via (5, 9): 11.66), and d(4, 0) = 8 + 10.83 = 18.83
+    // going up; via (3, 1) it is √2 + (6 + √2 + 10.83) = 19.66.
+    let up = Vec2::new(0.0, 1.0);
+    let right = Vec2::new(1.0, 0.0);
+    assert_eq!(f.cell(4, 0), Some(up), "left of the wall, the way is up");
+    assert_eq!(f.cell(4, 7), Some(up));
+    assert_eq!(f.cell(4, 8), Some(right), "above the wall's end, across");
+    assert_eq!(f.cell(5, 8), Some(right));
+    assert_eq!(
+        f.cell(5, 9),
+        Some(Vec2::new(1.0, -1.0).normalize()),
+        "beyond the end, down the other side"
+    );
+    assert_eq!(f.cell(5, 3), Some(Vec2::ZERO), "a crossed cell is blocked");
+    // Without the wall the same cell heads straight for the target.
+    let mut open = small_field();
+    open.generate_toward(target, &[], 0.0);
+    assert_eq!(open.cell(4, 0), Some(right));
+    // Following the arrows from (2, 0) reaches the target without a step crossing the wall.
+    let mut at = (2_u32, 0_u32);
+    for _ in 0..50 {
+        if at == (8, 0) {
+            break;
+        }
+        let v = f.cell(at.0, at.1).expect("cell");
+        assert!(v.length() > 0.5, "cell {at:?} has a direction");
+        let next = (
+            (at.0 as f32 + v.x.round()) as u32,
+            (at.1 as f32 + v.y.round()) as u32,
+        );
+        let (from, to) = (f.cell_center(at.0, at.1), f.cell_center(next.0, next.1));
+        assert!(walls.ray_cast(from, to).is_none(), "{at:?} -> {next:?}");
+        at = next;
+    }
+    assert_eq!(at, (8, 0));
+}
+
+#[test]
+fn no_route_slips_diagonally_between_two_walls_touching_at_a_corner() {
+    // Two L-shaped walls meeting at their corner (4.5, 4.5): the quarter up and left of it
+    // touches the quarter down and right of it only at that point.
+    let walls = index(&[
+        Wall::polyline(vec![
+            Vec2::new(0.0, 4.5),
+            Vec2::new(4.5, 4.5),
+            Vec2::new(4.5, 0.0),
+        ]),
+        Wall::polyline(vec![
+            Vec2::new(4.5, 10.0),
+            Vec2::new(4.5, 4.5),
+            Vec2::new(10.0, 4.5),
+        ]),
+    ]);
+    let mut f = small_field();
+    // Column 4 and row 4 are crossed; the target's quarter is columns 0..=3, rows 5..=9.
+    let reachable = f.generate_toward_around(Vec2::new(1.5, 8.5), &[], &walls, 0.0);
+    assert_eq!(reachable, 4 * 5);
+    for (c, r) in [(5, 3), (6, 2), (9, 0), (5, 5), (0, 0)] {
+        assert_eq!(f.cell(c, r), Some(Vec2::ZERO), "cell ({c}, {r}) is cut off");
+    }
+    assert_eq!(
+        f.cell(3, 5),
+        Some(Vec2::new(-1.0, 1.0).normalize()),
+        "the corner cell of the quarter heads into it"
+    );
+}
+
+#[test]
+fn repulsion_pushes_away_from_the_nearest_wall_point_within_range() {
+    // A wall along y = 5; range 2, strength 0.8: a cell centre d away is pushed
+    // 0.8 * (1 - d / 2) straight away from the wall.
+    let walls = index(&[Wall::polyline(vec![
+        Vec2::new(0.0, 5.0),
+        Vec2::new(10.0, 5.0),
+    ])]);
+    let mut f = small_field();
+    f.add_repulsion_from(&[], &walls, 2.0, 0.8);
+    let close = |actual: Option<Vec2>, expected: Vec2| {
+        let actual = actual.expect("cell");
+        assert!(
+            (actual - expected).length() < 1e-6,
+            "{actual} != {expected}"
+        );
+    };
+    close(f.cell(2, 4), Vec2::new(0.0, -0.6)); // (2.5, 4.5): 0.5 below
+    close(f.cell(2, 6), Vec2::new(0.0, 0.2)); // (2.5, 6.5): 1.5 above
+    close(f.cell(2, 7), Vec2::ZERO); // 2.5 above: beyond range
+    // The old entry point has no walls.
+    let mut plain = small_field();
+    plain.add_repulsion(&[], 2.0, 0.8);
+    assert!(plain.vectors.iter().all(|v| *v == Vec2::ZERO));
 }

@@ -301,3 +301,34 @@ fn the_feeler_guide_shows_the_feelers_their_hits_and_the_nearest_wall_point() {
         behaviors::wall_avoidance(&me, world.wall_index(), 2.0, 1.0, 90.0, 0.5)
     );
 }
+
+#[test]
+fn the_wall_following_guide_is_the_point_it_seeks() {
+    // A wall along y = 0; agent at (0,2) moving (2,0), wall on its right, offset 1,
+    // lookahead_time 1: q = (0,0), n = (0,1), t = (1,0), a = 2, aim (2,1). Beyond the range:
+    // no guide and no force.
+    let mut world = World::default();
+    world.set_walls(vec![graph_runtime::Wall::polyline(vec![
+        Vec2::new(-10.0, 0.0),
+        Vec2::new(10.0, 0.0),
+    ])]);
+    let node = |range: f32| Node::WallFollowing {
+        side: graph_runtime::WallSide::Right,
+        offset: 1.0.into(),
+        lookahead_time: 1.0.into(),
+        range: range.into(),
+    };
+    let me = Vehicle::new(
+        Vec2::new(0.0, 2.0),
+        Vec2::new(2.0, 0.0),
+        VehicleParams::default(),
+    );
+    let (force, guide) = trace_one(node(3.0), &world, &[me], &[]);
+    assert_eq!(guide, Guide::Aim(Vec2::new(2.0, 1.0)));
+    let expected = (Vec2::new(2.0, 1.0) - me.position).normalize() * 5.0 - me.velocity;
+    assert!((force - expected).length() < 1e-5, "{force} != {expected}");
+    assert_eq!(
+        trace_one(node(1.5), &world, &[me], &[]),
+        (Vec2::ZERO, Guide::None)
+    );
+}

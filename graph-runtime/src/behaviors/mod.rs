@@ -30,7 +30,10 @@ pub use route::{
 };
 pub use seek::{arrival, flee, seek};
 pub use tactics::{hide, hiding_spot, interpose, interpose_point};
-pub use walls::{Feeler, WALL_CONTACTS, wall_avoidance, wall_distance, wall_feelers};
+pub use walls::{
+    Feeler, WALL_CONTACTS, wall_ahead, wall_ahead_hit, wall_avoidance, wall_distance, wall_feelers,
+    wall_following, wall_following_aim,
+};
 
 use glam::Vec2;
 

@@ -2,9 +2,9 @@ use glam::Vec2;
 
 use crate::Vehicle;
 use crate::math::{normalize, rotate, truncate};
-use crate::world::{WallIndex, WallPoint, facing_normal};
+use crate::world::{WallHit, WallIndex, WallPoint, facing_normal};
 
-use super::detection_length;
+use super::{detection_length, seek};
 
 /// How many wall segments near the agent push it away at most: the nearest ones within
 /// `radius + margin` (`BEHAVIORS.md`, "`WallAvoidance`").
@@ -127,4 +127,60 @@ pub fn wall_distance(vehicle: &Vehicle, walls: &WallIndex) -> f32 {
     walls
         .nearest(vehicle.position, f32::INFINITY)
         .map_or(f32::INFINITY, |near| near.distance)
+}
+
+/// Where the ray along the agent's heading, `distance` long, first meets a wall
+/// (`BEHAVIORS.md`, "`WallAhead`"): the ray cast from `p` to `p + forward * distance`. `None`
+/// without walls, for `distance <= 0` and for a `distance` that is not finite.
+pub fn wall_ahead_hit(vehicle: &Vehicle, walls: &WallIndex, distance: f32) -> Option<WallHit> {
+    if !distance.is_finite() || distance <= 0.0 {
+        return None;
+    }
+    let p = vehicle.position;
+    walls.ray_cast(p, p + vehicle.forward * distance)
+}
+
+/// Whether a wall lies within `distance` (units) straight ahead of the agent: the condition
+/// `WallAhead` (`BEHAVIORS.md`, "Sensors and conditions"). See [`wall_ahead_hit`].
+pub fn wall_ahead(vehicle: &Vehicle, walls: &WallIndex, distance: f32) -> bool {
+    wall_ahead_hit(vehicle, walls, distance).is_some()
+}
+
+/// Wall following's aim point (`BEHAVIORS.md`, "`WallFollowing`"): with `q` the nearest wall
+/// point within `range` and `n` the unit vector from it to the agent, the point `offset` off
+/// the wall, `max(|v| * lookahead_time, radius)` ahead along it: `q + n * offset + t * a` with
+/// `t = side * n.perp()`. `side` is `+1` to keep the wall on the agent's left, `-1` on its
+/// right. `None` when no wall is within `range`.
+pub fn wall_following_aim(
+    vehicle: &Vehicle,
+    walls: &WallIndex,
+    side: f32,
+    offset: f32,
+    lookahead_time: f32,
+    range: f32,
+) -> Option<Vec2> {
+    let p = vehicle.position;
+    let near = walls.nearest(p, range)?;
+    let mut normal = normalize(p - near.point);
+    if normal == Vec2::ZERO {
+        let &(a, b) = walls.segments().get(near.segment)?;
+        normal = facing_normal(p, vehicle.forward, a, b);
+    }
+    let tangent = normal.perp() * side;
+    let ahead = (vehicle.velocity.length() * lookahead_time).max(vehicle.radius);
+    Some(near.point + normal * offset + tangent * ahead)
+}
+
+/// Reynolds' wall following (`BEHAVIORS.md`, "`WallFollowing`"): Seek of
+/// [`wall_following_aim`]; zero when no wall is within `range`.
+pub fn wall_following(
+    vehicle: &Vehicle,
+    walls: &WallIndex,
+    side: f32,
+    offset: f32,
+    lookahead_time: f32,
+    range: f32,
+) -> Vec2 {
+    wall_following_aim(vehicle, walls, side, offset, lookahead_time, range)
+        .map_or(Vec2::ZERO, |aim| seek(vehicle, aim))
 }

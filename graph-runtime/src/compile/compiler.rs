@@ -612,6 +612,17 @@ impl<'g> Builder<'g> {
                 whisker_angle: self.num(some, "whisker_angle", whisker_angle, Constraint::Angle),
                 margin: self.num(some, "margin", margin, NonNegative),
             },
+            Node::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => Op::WallFollowing {
+                side: side.sign(),
+                offset: self.num(some, "offset", offset, NonNegative),
+                lookahead_time: self.num(some, "lookahead_time", lookahead_time, NonNegative),
+                range: self.num(some, "range", range, NonNegative),
+            },
             Node::Wander {
                 distance,
                 radius,
@@ -792,6 +803,9 @@ impl<'g> Builder<'g> {
                 self.num(some, "threshold", threshold, Finite),
             ),
             Node::Not { input } => Op::Not(self.link(*input)),
+            Node::WallAhead { distance } => {
+                Op::WallAhead(self.num(some, "distance", distance, NonNegative))
+            }
             Node::Output { input } => Op::Output(self.link(*input)),
         }
     }

@@ -539,6 +539,11 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::Speed
             | Op::WallDistance
             | Op::Value(_) => Vec2::new(self.sensor(op), 0.0),
+            Op::WallAhead(distance) => answer(behaviors::wall_ahead(
+                self.me,
+                self.context.world.wall_index(),
+                self.num(distance),
+            )),
             _ => self.leaf_force(op),
         };
         self.finish(index, value, shared);
@@ -726,7 +731,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 | Op::WallDistance
                 | Op::Value(_),
             ) => NodeValue::Scalar(value.x),
-            Some(Op::Compare(..) | Op::All(_) | Op::Any(_) | Op::Not(_)) => {
+            Some(Op::Compare(..) | Op::All(_) | Op::Any(_) | Op::Not(_) | Op::WallAhead(_)) => {
                 NodeValue::Condition(holds(value))
             }
             _ => NodeValue::Force(value),
@@ -830,6 +835,19 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 ),
                 None => Vec2::ZERO,
             },
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            ),
             Op::Containment {
                 bounds,
                 prediction_time,
@@ -930,6 +948,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::WallDistance
             | Op::Value(_)
             | Op::Compare(..)
+            | Op::WallAhead(_)
             | Op::All(_)
             | Op::Any(_)
             | Op::Not(_) => Vec2::ZERO,
@@ -1076,6 +1095,24 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 .wall_index()
                 .nearest(me.position, f32::INFINITY)
                 .map_or(Guide::None, |near| Guide::Aim(near.point)),
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following_aim(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            )
+            .map_or(Guide::None, Guide::Aim),
+            Op::WallAhead(distance) => {
+                behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
+                    .map_or(Guide::None, |hit| Guide::Aim(hit.point))
+            }
             Op::Wander {
                 distance,
                 radius,

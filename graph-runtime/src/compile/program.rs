@@ -74,6 +74,12 @@ pub(crate) enum Op {
         whisker_angle: Num,
         margin: Num,
     },
+    WallFollowing {
+        side: f32,
+        offset: Num,
+        lookahead_time: Num,
+        range: Num,
+    },
     Wander {
         distance: Num,
         radius: Num,
@@ -127,6 +133,7 @@ pub(crate) enum Op {
     WallDistance,
     Value(Num),
     Compare(u32, Comparison, Num),
+    WallAhead(Num),
     All(Span),
     Any(Span),
     Not(u32),

@@ -83,6 +83,7 @@ node_kinds! {
     OffsetPursuit => Behavior, Steering, "Pass beside an agent at a set lateral distance.";
     ObstacleAvoidance => Behavior, Steering, "Steer sideways around circle obstacles ahead.";
     WallAvoidance => Behavior, Steering, "Steer away from walls felt ahead and close by.";
+    WallFollowing => Behavior, Steering, "Travel along the nearest wall at a set distance.";
     Wander => Behavior, Steering, "Drift randomly but smoothly.";
     PathFollowing => Behavior, Steering, "Travel along a named path.";
     Containment => Behavior, Steering, "Stay inside a rectangle.";
@@ -108,6 +109,7 @@ node_kinds! {
     WallDistance => Condition, Scalar, "Distance from the agent to the nearest wall.";
     Value => Condition, Scalar, "A constant or a graph parameter.";
     Compare => Condition, Condition, "Compares a sensor with a threshold.";
+    WallAhead => Condition, Condition, "Holds when a wall is within a distance straight ahead.";
     All => Condition, Condition, "Holds when every input holds.";
     Any => Condition, Condition, "Holds when any input holds.";
     Not => Condition, Condition, "Holds when its input does not.";
@@ -162,6 +164,12 @@ impl NodeKind {
                 lookahead_time: n(1.0),
                 whisker_angle: n(40.0),
                 margin: n(0.5),
+            },
+            Self::WallFollowing => Node::WallFollowing {
+                side: super::WallSide::Left,
+                offset: n(1.0),
+                lookahead_time: n(1.0),
+                range: n(3.0),
             },
             Self::Wander => Node::Wander {
                 distance: n(3.0),
@@ -274,6 +282,7 @@ impl NodeKind {
             },
             Self::Speed => Node::Speed,
             Self::WallDistance => Node::WallDistance,
+            Self::WallAhead => Node::WallAhead { distance: n(2.0) },
             Self::Value => Node::Value { value: n(1.0) },
             Self::Compare => Node::Compare {
                 sensor: Link::NONE,

@@ -13,7 +13,8 @@ pub use document::{Comment, EditorSection, Graph, VehicleSpec};
 pub use kind::{Category, NodeKind};
 pub use link::{Link, NodeId};
 pub use node::{
-    ChanceInput, Comparison, Constraint, Node, PathDirection, PortType, Region, Slot, WeightedInput,
+    ChanceInput, Comparison, Constraint, Node, PathDirection, PortType, Region, Slot, WallSide,
+    WeightedInput,
 };
 pub use number::Number;
 pub use ports::{InputPort, NumberField};

@@ -127,6 +127,26 @@ impl PathDirection {
     }
 }
 
+/// Which hand `WallFollowing` keeps the wall on, which sets the direction of travel along it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WallSide {
+    /// The wall on the agent's left (`+1`).
+    #[default]
+    Left,
+    /// The wall on the agent's right (`-1`).
+    Right,
+}
+
+impl WallSide {
+    /// `+1.0` for `Left`, `-1.0` for `Right`.
+    pub fn sign(self) -> f32 {
+        match self {
+            Self::Left => 1.0,
+            Self::Right => -1.0,
+        }
+    }
+}
+
 /// The rectangle `Containment` keeps agents inside.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum Region {
@@ -259,6 +279,19 @@ pub enum Node {
         whisker_angle: Number,
         /// Clearance kept from the nearest wall beyond the agent's radius (units, `>= 0`).
         margin: Number,
+    },
+    /// Reynolds' wall following: travel along the nearest wall within `range`, keeping it on
+    /// the chosen hand at `offset`.
+    WallFollowing {
+        /// Which hand the wall is kept on; it sets the direction of travel.
+        side: WallSide,
+        /// Distance kept from the wall (units, `>= 0`).
+        offset: Number,
+        /// How far ahead along the wall the agent aims per unit of speed (s, `>= 0`); at least
+        /// the agent's radius ahead.
+        lookahead_time: Number,
+        /// Farthest wall followed (units, `>= 0`); beyond it the force is zero.
+        range: Number,
     },
     /// Seek a point that drifts randomly on a circle ahead of the agent.
     Wander {
@@ -448,6 +481,12 @@ pub enum Node {
         test: Comparison,
         /// The threshold.
         threshold: Number,
+    },
+    /// Condition: a wall lies within `distance` straight ahead (the ray from the agent along
+    /// its heading, `distance` long, hits a wall).
+    WallAhead {
+        /// Length of the ray ahead (units, `>= 0`).
+        distance: Number,
     },
     /// Condition: every input holds (true when there are none).
     All {

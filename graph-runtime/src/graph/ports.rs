@@ -204,6 +204,16 @@ impl Node {
                 c.number("whisker_angle", whisker_angle, Angle);
                 c.number("margin", margin, NonNegative);
             }
+            Self::WallFollowing {
+                offset,
+                lookahead_time,
+                range,
+                ..
+            } => {
+                c.number("offset", offset, NonNegative);
+                c.number("lookahead_time", lookahead_time, NonNegative);
+                c.number("range", range, NonNegative);
+            }
             Self::Wander {
                 distance,
                 radius,
@@ -318,6 +328,7 @@ impl Node {
             Self::Truncate { max, .. } => c.number("max", max, NonNegative),
             Self::Value { value } => c.number("value", value, Finite),
             Self::Compare { threshold, .. } => c.number("threshold", threshold, Finite),
+            Self::WallAhead { distance } => c.number("distance", distance, NonNegative),
             Self::Budget { .. }
             | Self::Gate { .. }
             | Self::Speed
@@ -416,18 +427,24 @@ impl Node {
                 | Self::OffsetPursuit { max_prediction, .. },
                 "max_prediction",
             ) => Some(max_prediction),
-            (Self::OffsetPursuit { offset, .. }, "offset") => Some(offset),
+            (Self::OffsetPursuit { offset, .. } | Self::WallFollowing { offset, .. }, "offset") => {
+                Some(offset)
+            }
+            (Self::WallFollowing { range, .. }, "range") => Some(range),
             (
                 Self::ObstacleAvoidance { min_length, .. } | Self::WallAvoidance { min_length, .. },
                 "min_length",
             ) => Some(min_length),
             (
                 Self::ObstacleAvoidance { lookahead_time, .. }
-                | Self::WallAvoidance { lookahead_time, .. },
+                | Self::WallAvoidance { lookahead_time, .. }
+                | Self::WallFollowing { lookahead_time, .. },
                 "lookahead_time",
             ) => Some(lookahead_time),
             (Self::WallAvoidance { whisker_angle, .. }, "whisker_angle") => Some(whisker_angle),
-            (Self::Wander { distance, .. }, "distance") => Some(distance),
+            (Self::Wander { distance, .. } | Self::WallAhead { distance }, "distance") => {
+                Some(distance)
+            }
             (Self::Wander { jitter, .. }, "jitter") => Some(jitter),
             (
                 Self::Wander { radius, .. }
