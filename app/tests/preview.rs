@@ -321,3 +321,176 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         "one undo removes the whole stroke"
     );
 }
+
+/// Presses the primary button at `from`, moves to `to` over several frames and releases.
+fn drag(harness: &mut Harness<'static, EditorApp>, from: Pos2, to: Pos2) {
+    harness.event(Event::PointerMoved(from));
+    harness.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.step();
+    for step in 1..=6 {
+        harness.event(Event::PointerMoved(from + (to - from) * step as f32 / 6.0));
+        harness.step();
+    }
+    harness.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(3);
+}
+
+/// Chooses "Draw wall" and clicks at the screen offsets `corners` from the viewport's centre;
+/// returns the corners in screen points.
+fn draw_wall(harness: &mut Harness<'static, EditorApp>, corners: &[egui::Vec2]) -> Vec<Pos2> {
+    harness.get_by_label("Draw wall").click();
+    harness.run_steps(2);
+    assert_eq!(harness.state().preview.tool, Tool::DrawWall);
+    let rect = harness.state().preview.rect().expect("viewport");
+    let corners: Vec<Pos2> = corners.iter().map(|c| rect.center() + *c).collect();
+    for at in &corners {
+        click_at(harness, *at);
+    }
+    corners
+}
+
+fn scene_walls(harness: &Harness<'static, EditorApp>) -> Vec<graph_runtime::Wall> {
+    harness.state().preview.document.scene.walls.clone()
+}
+
+fn running_walls(harness: &Harness<'static, EditorApp>) -> Vec<graph_runtime::Wall> {
+    let preview = &harness.state().preview;
+    let simulation = preview.host.simulation.as_ref().expect("running");
+    simulation.world().walls().to_vec()
+}
+
+fn assert_near(screen: Pos2, world: glam::Vec2, harness: &Harness<'static, EditorApp>) {
+    let preview = &harness.state().preview;
+    let rect = preview.rect().expect("viewport");
+    let expected = preview.view.to_world(rect, screen);
+    assert!(
+        world.distance(expected) < 1e-3,
+        "{world} is not under {screen:?}"
+    );
+}
+
+const TRIANGLE: [egui::Vec2; 3] = [
+    egui::vec2(-200.0, 120.0),
+    egui::vec2(0.0, 220.0),
+    egui::vec2(200.0, 120.0),
+];
+
+#[test]
+fn drawing_a_wall_adds_it_to_the_scene_and_the_running_world_and_undo_takes_one_click() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    assert!(
+        scene_walls(&harness).is_empty(),
+        "the boids scene has no walls"
+    );
+    let corners = draw_wall(&mut harness, &TRIANGLE[..1]);
+    assert!(scene_walls(&harness).is_empty(), "no one-corner wall");
+    let rest = draw_wall(&mut harness, &TRIANGLE[1..]);
+    let corners: Vec<Pos2> = corners.into_iter().chain(rest).collect();
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+
+    let walls = scene_walls(&harness);
+    assert_eq!(walls.len(), 1);
+    assert!(!walls[0].closed);
+    assert_eq!(walls[0].points.len(), 3);
+    for (screen, world) in corners.iter().zip(&walls[0].points) {
+        assert_near(*screen, *world, &harness);
+    }
+    assert_eq!(
+        running_walls(&harness),
+        walls,
+        "agents meet the wall at once"
+    );
+
+    // Enter finished it: the next click starts a new wall, not in the scene yet.
+    click_at(&mut harness, corners[0] + egui::vec2(0.0, -300.0));
+    assert_eq!(scene_walls(&harness), walls);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    let undone = scene_walls(&harness);
+    assert_eq!(undone.len(), 1);
+    assert_eq!(
+        undone[0].points,
+        walls[0].points[..2],
+        "one undo takes one corner"
+    );
+    assert_eq!(running_walls(&harness), undone);
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert!(scene_walls(&harness).is_empty(), "and the next the wall");
+    assert!(running_walls(&harness).is_empty());
+}
+
+#[test]
+fn clicking_the_first_corner_closes_the_wall_into_a_polygon() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let corners = draw_wall(&mut harness, &TRIANGLE);
+    click_at(&mut harness, corners[0] + egui::vec2(2.0, -2.0));
+    let walls = scene_walls(&harness);
+    assert_eq!(walls.len(), 1);
+    assert!(walls[0].closed);
+    assert_eq!(walls[0].points.len(), 3, "the closing click adds no corner");
+    assert_eq!(running_walls(&harness), walls);
+    // Closing finished it.
+    click_at(&mut harness, corners[1] + egui::vec2(0.0, -300.0));
+    assert_eq!(scene_walls(&harness), walls);
+}
+
+#[test]
+fn select_drags_a_wall_corner_and_delete_removes_it_then_the_wall() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let corners = draw_wall(&mut harness, &TRIANGLE);
+    harness.get_by_label("Select").click();
+    harness.run_steps(2);
+    let drawn = scene_walls(&harness);
+
+    let to = corners[1] + egui::vec2(40.0, 60.0);
+    drag(&mut harness, corners[1], to);
+    let walls = scene_walls(&harness);
+    assert_near(to, walls[0].points[1], &harness);
+    assert_eq!(walls[0].points[0], drawn[0].points[0], "the others stay");
+    assert_eq!(running_walls(&harness), walls);
+    assert_eq!(
+        harness.state().preview.selected_item,
+        Some(app::editor::Item::Wall(0, Some(1)))
+    );
+
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    let walls = scene_walls(&harness);
+    assert_eq!(walls[0].points, [drawn[0].points[0], drawn[0].points[2]]);
+    assert_eq!(running_walls(&harness), walls);
+
+    // Grabbing the remaining segment selects the whole wall; Delete removes it.
+    let middle = corners[0] + (corners[2] - corners[0]) * 0.5;
+    drag(&mut harness, middle, middle + egui::vec2(0.0, 30.0));
+    assert_eq!(
+        harness.state().preview.selected_item,
+        Some(app::editor::Item::Wall(0, None))
+    );
+    harness.key_press(Key::Delete);
+    harness.run_steps(2);
+    assert!(scene_walls(&harness).is_empty());
+    assert!(running_walls(&harness).is_empty());
+
+    // Undo brings the wall back, then the deleted corner, then the corner where it was.
+    for _ in 0..3 {
+        harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        harness.run_steps(2);
+    }
+    assert_eq!(scene_walls(&harness), drawn, "one undo step per drag");
+}

@@ -203,9 +203,9 @@ impl Host {
     }
 
     /// Follows the open graph and the scene: a changed program is swapped in with agents kept
-    /// where they are; edits that need no reset (obstacles, targets, paths, bounds, fields)
-    /// go into the running world; anything else rebuilds. A scene that did not build is
-    /// rebuilt as soon as the graph changes, so fixing the graph starts it.
+    /// where they are; edits that need no reset (obstacles, walls, targets, paths, bounds,
+    /// fields) go into the running world; anything else rebuilds. A scene that did not build
+    /// is rebuilt as soon as the graph changes, so fixing the graph starts it.
     pub fn follow(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
         self.collect();
         let graph_changed = self.applied_revision != Some(open.revision);
@@ -301,6 +301,10 @@ impl Host {
         let scene = &document.scene;
         world.bounds = scene.bounds;
         world.obstacles.clone_from(&scene.obstacles);
+        if world.walls() != scene.walls.as_slice() {
+            // Rebuilds the wall index, so only when the walls changed.
+            world.set_walls(scene.walls.clone());
+        }
         for (name, path) in &scene.paths {
             world.set_path(name, path.clone());
         }

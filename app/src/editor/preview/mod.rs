@@ -27,7 +27,7 @@ pub use host::{Host, METRICS_SECONDS, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
-pub use tools::{Item, PaintSettings, Tool};
+pub use tools::{Item, PaintSettings, Tool, WallDraft};
 pub use view::{Guides, View, agent_mesh, node_color, paint_guides, paint_world};
 pub use viewport::viewport_wheel_zoom;
 
@@ -62,6 +62,7 @@ pub struct Preview {
     /// The selected scene item.
     pub selected_item: Option<Item>,
     dragging: Option<Item>,
+    wall_draft: Option<WallDraft>,
     /// Guides to draw.
     pub guides: Guides,
     /// Color flow-field arrows by direction.
@@ -93,6 +94,7 @@ impl Preview {
             tool: Tool::Select,
             selected_item: None,
             dragging: None,
+            wall_draft: None,
             guides: Guides::default(),
             color_arrows: false,
             paint,

@@ -15,7 +15,14 @@ pub enum SceneEdit {
     AddObstacle(Vec2),
     /// Append a point to the selected path, or start a new one.
     AddPathPoint(Vec2),
-    /// Move a target, obstacle or path point here.
+    /// Add a corner to the wall being drawn, or start a new wall (in the scene from its
+    /// second corner).
+    AddWallPoint(Vec2),
+    /// Close the wall being drawn into a polygon (three corners or more) and finish it.
+    CloseWall,
+    /// Finish the wall being drawn as it is.
+    FinishWall,
+    /// Move a target, obstacle, path point or wall corner here.
     Move(Item, Vec2),
     /// Delete the selected item.
     DeleteSelected,
@@ -40,6 +47,9 @@ impl Preview {
         match edit {
             SceneEdit::AddObstacle(at) => self.add_obstacle(at),
             SceneEdit::AddPathPoint(at) => self.add_path_point(at),
+            SceneEdit::AddWallPoint(at) => self.add_wall_point(at),
+            SceneEdit::CloseWall => self.close_wall(),
+            SceneEdit::FinishWall => self.finish_wall(),
             SceneEdit::Move(item, to) => self.move_item(&item, to),
             SceneEdit::DeleteSelected => self.delete_selected(),
             SceneEdit::Stroke(from, to) => self.stroke(from, to),

@@ -21,6 +21,9 @@ impl Preview {
         let (screen, response) =
             ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = Some(screen);
+        if self.tool != Tool::DrawWall && self.wall_draft.is_some() {
+            self.push_edit(SceneEdit::FinishWall);
+        }
         self.navigate(ui, screen, &response);
         let space = ui.input(|i| i.key_down(Key::Space));
         if !space {
@@ -38,6 +41,12 @@ impl Preview {
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Delete))
         {
             self.push_edit(SceneEdit::DeleteSelected);
+        }
+        if self.wall_draft.is_some()
+            && !ui.ctx().egui_wants_keyboard_input()
+            && ui.input(|i| i.key_pressed(Key::Enter) || i.key_pressed(Key::Escape))
+        {
+            self.push_edit(SceneEdit::FinishWall);
         }
         self.paint(ui, screen, &response);
     }
@@ -70,8 +79,11 @@ impl Preview {
     /// Clicks and drags of the select, obstacle and path tools.
     fn pointer(&mut self, screen: Rect, response: &egui::Response) {
         if response.drag_started_by(PointerButton::Primary) && self.tool == Tool::Select {
-            self.dragging = response
-                .interact_pointer_pos()
+            // What is under the press, not under the pointer once it has moved far enough
+            // to count as a drag.
+            let origin = response.ctx.input(|i| i.pointer.press_origin());
+            self.dragging = origin
+                .or_else(|| response.interact_pointer_pos())
                 .and_then(|p| self.pick_item(screen, p));
             if self.dragging.is_some() {
                 self.selected_item.clone_from(&self.dragging);
@@ -127,6 +139,7 @@ impl Preview {
             );
         }
         self.paint_selection(&painter, screen);
+        self.paint_wall_draft(&painter, screen, response);
         if self.tool == Tool::PaintField
             && let Some(hover) = response.hover_pos()
         {
@@ -165,7 +178,36 @@ impl Preview {
                     painter.circle_stroke(s(*p), 9.0, highlight);
                 }
             }
+            Some(Item::Wall(index, corner)) => {
+                let Some(wall) = scene.walls.get(*index) else {
+                    return;
+                };
+                for (from, to) in wall.segments() {
+                    painter.line_segment([s(from), s(to)], highlight);
+                }
+                for (i, p) in wall.points.iter().enumerate() {
+                    let radius = if Some(i) == *corner { 6.0 } else { 4.0 };
+                    painter.circle_stroke(s(*p), radius, highlight);
+                }
+            }
             None => {}
+        }
+    }
+
+    /// The wall being drawn: its lone first corner, and a rubber band from its last corner
+    /// to the pointer.
+    fn paint_wall_draft(&self, painter: &egui::Painter, screen: Rect, response: &egui::Response) {
+        if self.tool != Tool::DrawWall {
+            return;
+        }
+        let Some(end) = self.wall_draft_end() else {
+            return;
+        };
+        let color = Color32::from_rgb(200, 190, 170);
+        let end = self.view.to_screen(screen, end);
+        painter.circle_filled(end, 3.0, color);
+        if let Some(hover) = response.hover_pos() {
+            painter.line_segment([end, hover], egui::Stroke::new(1.0, color));
         }
     }
 }

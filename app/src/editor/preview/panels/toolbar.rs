@@ -13,6 +13,7 @@ impl Preview {
             ui.selectable_value(&mut self.tool, Tool::Select, "Select");
             ui.selectable_value(&mut self.tool, Tool::AddObstacle, "Add obstacle");
             ui.selectable_value(&mut self.tool, Tool::DrawPath, "Draw path");
+            ui.selectable_value(&mut self.tool, Tool::DrawWall, "Draw wall");
             ui.selectable_value(&mut self.tool, Tool::PaintField, "Paint field");
             if ui
                 .add_enabled(self.selected_item.is_some(), egui::Button::new("Delete"))

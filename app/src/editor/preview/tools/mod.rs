@@ -1,24 +1,28 @@
 //! The scene tools of the preview, one file each: select (pick and drag), add obstacle, draw
-//! path and paint field. Each changes only the scene document; the host applies the change
+//! path, draw wall and paint field. Each changes only the scene document; the host applies the change
 //! to the running world once per frame.
 
 mod obstacle;
 mod paint;
 mod path;
 mod select;
+mod wall;
 
 pub use paint::PaintSettings;
+pub use wall::WallDraft;
 
 /// What the scene tools do on a click in the viewport.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Tool {
-    /// Select agents and scene items, drag targets, obstacles and path points.
+    /// Select agents and scene items, drag targets, obstacles, path points and wall corners.
     #[default]
     Select,
     /// Click to add an obstacle.
     AddObstacle,
     /// Click to add points to the selected path (or a new one).
     DrawPath,
+    /// Click to add corners to a new wall; click its first corner to close it.
+    DrawWall,
     /// Paint, erase or smooth the selected flow field with the brush.
     PaintField,
 }
@@ -32,6 +36,8 @@ pub enum Item {
     Obstacle(usize),
     /// A path (and one of its points).
     Path(String, Option<usize>),
+    /// A wall by index (and one of its corners).
+    Wall(usize, Option<usize>),
 }
 
 impl super::Preview {
@@ -40,6 +46,7 @@ impl super::Preview {
         match self.tool {
             Tool::AddObstacle => self.push_edit(super::SceneEdit::AddObstacle(at)),
             Tool::DrawPath => self.push_edit(super::SceneEdit::AddPathPoint(at)),
+            Tool::DrawWall => self.push_edit(self.wall_click(at)),
             Tool::Select | Tool::PaintField => {}
         }
     }

@@ -1,16 +1,18 @@
-//! The select tool: pick agents and scene items, drag targets, obstacles and path points,
-//! delete the selected item.
+//! The select tool: pick agents and scene items, drag targets, obstacles, path points and
+//! wall corners, delete the selected item.
 
 use egui::{Pos2, Rect};
 use glam::Vec2;
+use graph_runtime::WallIndex;
 
 use super::Item;
 
 /// Screen points within which a click picks an item.
-const PICK_DISTANCE: f32 = 8.0;
+pub(super) const PICK_DISTANCE: f32 = 8.0;
 
 impl super::super::Preview {
-    /// The scene item under screen point `at` (targets, then path points, then obstacles).
+    /// The scene item under screen point `at` (targets, then path points, wall corners,
+    /// obstacles, and last wall segments).
     pub fn pick_item(&self, screen: Rect, at: Pos2) -> Option<Item> {
         let scene = &self.document.scene;
         let world = self.view.to_world(screen, at);
@@ -27,11 +29,28 @@ impl super::super::Preview {
                 return Some(Item::Path(name.clone(), Some(index)));
             }
         }
-        scene
+        for (index, wall) in scene.walls.iter().enumerate() {
+            if let Some(corner) = wall.points.iter().position(|p| near(*p)) {
+                return Some(Item::Wall(index, Some(corner)));
+            }
+        }
+        let reach = PICK_DISTANCE / self.view.zoom;
+        if let Some(index) = scene
             .obstacles
             .iter()
-            .position(|o| o.center.distance(world) <= o.radius.max(PICK_DISTANCE / self.view.zoom))
-            .map(Item::Obstacle)
+            .position(|o| o.center.distance(world) <= o.radius.max(reach))
+        {
+            return Some(Item::Obstacle(index));
+        }
+        scene
+            .walls
+            .iter()
+            .position(|w| {
+                WallIndex::new(std::slice::from_ref(w))
+                    .nearest(world, reach)
+                    .is_some()
+            })
+            .map(|index| Item::Wall(index, None))
     }
 
     /// The agent under screen point `at`, the nearest if several.
@@ -72,14 +91,19 @@ impl super::super::Preview {
                 .paths
                 .get_mut(name)
                 .and_then(|p| p.points.get_mut(*point)),
-            Item::Path(_, None) => None,
+            Item::Wall(index, Some(corner)) => scene
+                .walls
+                .get_mut(*index)
+                .and_then(|w| w.points.get_mut(*corner)),
+            Item::Path(_, None) | Item::Wall(_, None) => None,
         };
         if let Some(point) = point {
             *point = to;
         }
     }
 
-    /// Deletes the selected item (an obstacle, a path point, a target).
+    /// Deletes the selected item (an obstacle, a path point, a wall corner, a wall, a
+    /// target); a wall left with fewer than two corners goes too.
     pub fn delete_selected(&mut self) {
         let scene = &mut self.document.scene;
         match self.selected_item.take() {
@@ -95,6 +119,19 @@ impl super::super::Preview {
                 }
                 if point.is_none() || path.points.is_empty() {
                     scene.paths.remove(&name);
+                }
+            }
+            Some(Item::Wall(index, corner)) => {
+                let Some(wall) = scene.walls.get_mut(index) else {
+                    return;
+                };
+                if let Some(corner) = corner.filter(|c| *c < wall.points.len()) {
+                    wall.points.remove(corner);
+                }
+                if corner.is_none() || wall.points.len() < 2 {
+                    scene.walls.remove(index);
+                    // Later walls move down one place: the drawn one is finished.
+                    self.wall_draft = None;
                 }
             }
             Some(Item::Target(name)) => {

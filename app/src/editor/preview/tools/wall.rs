@@ -1,0 +1,108 @@
+//! The draw-wall tool: each click adds a corner to the wall being drawn (a wall enters the
+//! scene with its second corner, so the scene never holds a one-point wall); a click on the
+//! first corner of a wall of three or more corners closes it into a polygon; Enter, Escape or
+//! another tool finishes it.
+
+use glam::Vec2;
+use graph_runtime::Wall;
+
+use super::super::SceneEdit;
+use super::Item;
+use super::select::PICK_DISTANCE;
+
+/// The wall being drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WallDraft {
+    /// Its first corner, not in the scene until the second click.
+    Start(Vec2),
+    /// The wall at this index of the scene's walls.
+    Wall(usize),
+}
+
+impl super::super::Preview {
+    /// The wall being drawn, if it is still there to draw (an undo or a delete may have
+    /// taken it away, or closed it).
+    pub fn wall_draft(&self) -> Option<WallDraft> {
+        match self.wall_draft? {
+            WallDraft::Wall(index) => self
+                .document
+                .scene
+                .walls
+                .get(index)
+                .filter(|wall| !wall.closed && wall.points.len() >= 2)
+                .map(|_| WallDraft::Wall(index)),
+            start @ WallDraft::Start(_) => Some(start),
+        }
+    }
+
+    /// The edit a click of the wall tool at world point `at` asks for: close the wall when
+    /// the click is on the first corner of a wall of three or more, else add a corner.
+    pub fn wall_click(&self, at: Vec2) -> SceneEdit {
+        let reach = PICK_DISTANCE / self.view.zoom;
+        if let Some(WallDraft::Wall(index)) = self.wall_draft()
+            && let Some(wall) = self.document.scene.walls.get(index)
+            && wall.points.len() >= 3
+            && wall
+                .points
+                .first()
+                .is_some_and(|first| first.distance(at) <= reach)
+        {
+            return SceneEdit::CloseWall;
+        }
+        SceneEdit::AddWallPoint(at)
+    }
+
+    /// Adds corner `at` to the wall being drawn, or starts a new wall there.
+    pub fn add_wall_point(&mut self, at: Vec2) {
+        let draft = self.wall_draft();
+        let walls = &mut self.document.scene.walls;
+        match draft {
+            Some(WallDraft::Wall(index)) => {
+                if let Some(wall) = walls.get_mut(index) {
+                    wall.points.push(at);
+                    self.selected_item = Some(Item::Wall(index, Some(wall.points.len() - 1)));
+                }
+            }
+            Some(WallDraft::Start(first)) => {
+                walls.push(Wall::polyline(vec![first, at]));
+                let index = walls.len() - 1;
+                self.wall_draft = Some(WallDraft::Wall(index));
+                self.selected_item = Some(Item::Wall(index, Some(1)));
+            }
+            None => {
+                self.wall_draft = Some(WallDraft::Start(at));
+                self.selected_item = None;
+            }
+        }
+    }
+
+    /// Closes the wall being drawn into a polygon (three corners or more) and finishes it.
+    pub fn close_wall(&mut self) {
+        if let Some(WallDraft::Wall(index)) = self.wall_draft()
+            && let Some(wall) = self.document.scene.walls.get_mut(index)
+            && wall.points.len() >= 3
+        {
+            wall.closed = true;
+            self.selected_item = Some(Item::Wall(index, None));
+            self.wall_draft = None;
+        }
+    }
+
+    /// Finishes the wall being drawn as it is (a lone first corner is dropped).
+    pub fn finish_wall(&mut self) {
+        self.wall_draft = None;
+    }
+
+    /// The last corner of the wall being drawn, for the rubber band to the pointer.
+    pub fn wall_draft_end(&self) -> Option<Vec2> {
+        match self.wall_draft()? {
+            WallDraft::Start(first) => Some(first),
+            WallDraft::Wall(index) => self
+                .document
+                .scene
+                .walls
+                .get(index)
+                .and_then(|w| w.points.last().copied()),
+        }
+    }
+}
