@@ -316,6 +316,17 @@ fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
                 changed |= ui.checkbox(corrective, "corrective").changed();
             });
         }
+        Node::WallFollowing { side, .. } => {
+            ui.horizontal(|ui| {
+                ui.label("wall on the");
+                changed |= ui
+                    .selectable_value(side, graph_runtime::WallSide::Left, "Left")
+                    .changed();
+                changed |= ui
+                    .selectable_value(side, graph_runtime::WallSide::Right, "Right")
+                    .changed();
+            });
+        }
         Node::FlowFieldFollowing { field, .. } => {
             ui.horizontal(|ui| {
                 ui.label("field");

@@ -3,7 +3,7 @@
 
 use egui::Ui;
 use glam::Vec2;
-use graph_runtime::{FlowField, FlowFieldSource, StrokeKind};
+use graph_runtime::{FlowField, FlowFieldSource, StrokeKind, WallIndex};
 
 use super::super::super::file_dialog::Purpose;
 use super::super::{Preview, SceneEdit};
@@ -137,7 +137,7 @@ impl Preview {
             );
             if ui
                 .button("Toward target")
-                .on_hover_text("Lead every reachable cell to the target around obstacles")
+                .on_hover_text("Lead every reachable cell to the target around obstacles and walls")
                 .clicked()
             {
                 let target = scene
@@ -146,7 +146,8 @@ impl Preview {
                     .copied()
                     .or(cursor)
                     .unwrap_or_default();
-                field.generate_toward(target, &scene.obstacles, paint.clearance);
+                let walls = WallIndex::new(&scene.walls);
+                field.generate_toward_around(target, &scene.obstacles, &walls, paint.clearance);
                 changed = true;
             }
         });
@@ -164,8 +165,9 @@ impl Preview {
                     .speed(0.01)
                     .prefix("strength "),
             );
-            if ui.button("Away from obstacles").clicked() {
-                field.add_repulsion(&scene.obstacles, *range, *strength);
+            if ui.button("Away from obstacles and walls").clicked() {
+                let walls = WallIndex::new(&scene.walls);
+                field.add_repulsion_from(&scene.obstacles, &walls, *range, *strength);
                 changed = true;
             }
         });
