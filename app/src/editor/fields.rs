@@ -4,8 +4,11 @@
 
 use std::collections::BTreeMap;
 
+mod choices;
+
+use choices::kind_specific;
 use egui::{DragValue, Ui};
-use graph_runtime::{Comparison, Constraint, Node, Number, PathDirection, Region, Slot, Target};
+use graph_runtime::{Constraint, Node, Number, Slot, Target};
 
 /// Names the pickers offer.
 #[derive(Clone, Debug, Default)]
@@ -290,120 +293,6 @@ pub fn node_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
             });
     }
     changed
-}
-
-/// Choices that only some kinds have.
-fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
-    let mut changed = false;
-    match node {
-        Node::PathFollowing {
-            path,
-            direction,
-            corrective,
-            ..
-        } => {
-            ui.horizontal(|ui| {
-                ui.label("path");
-                changed |= name(ui, "path-name", path, &names.paths);
-            });
-            ui.horizontal(|ui| {
-                changed |= ui
-                    .selectable_value(direction, PathDirection::Forward, "Forward")
-                    .changed();
-                changed |= ui
-                    .selectable_value(direction, PathDirection::Backward, "Backward")
-                    .changed();
-                changed |= ui.checkbox(corrective, "corrective").changed();
-            });
-        }
-        Node::WallFollowing { side, .. } => {
-            ui.horizontal(|ui| {
-                ui.label("wall on the");
-                changed |= ui
-                    .selectable_value(side, graph_runtime::WallSide::Left, "Left")
-                    .changed();
-                changed |= ui
-                    .selectable_value(side, graph_runtime::WallSide::Right, "Right")
-                    .changed();
-            });
-        }
-        Node::FlowFieldFollowing { field, .. } => {
-            ui.horizontal(|ui| {
-                ui.label("field");
-                changed |= name(ui, "field-name", field, &names.flow_fields);
-            });
-        }
-        Node::Containment { bounds, .. } => changed |= containment_bounds(ui, bounds, names),
-        Node::Flee { panic_distance, .. } | Node::Evasion { panic_distance, .. } => {
-            let mut limited = panic_distance.is_some();
-            if ui
-                .checkbox(&mut limited, "only within a panic distance")
-                .changed()
-            {
-                *panic_distance = limited.then_some(Number::Literal(10.0));
-                changed = true;
-            }
-        }
-        Node::Compare { test, .. } => {
-            egui::ComboBox::from_id_salt("compare-test")
-                .selected_text(comparison_symbol(*test))
-                .show_ui(ui, |ui| {
-                    for option in [
-                        Comparison::Less,
-                        Comparison::LessOrEqual,
-                        Comparison::Greater,
-                        Comparison::GreaterOrEqual,
-                    ] {
-                        changed |= ui
-                            .selectable_value(test, option, comparison_symbol(option))
-                            .changed();
-                    }
-                });
-        }
-        _ => {}
-    }
-    changed
-}
-
-/// The rectangle a Containment keeps agents in: the world's bounds or its own.
-fn containment_bounds(ui: &mut Ui, bounds: &mut Region, names: &Names) -> bool {
-    let mut changed = false;
-    let mut own = matches!(bounds, Region::Rect(..));
-    if ui
-        .checkbox(&mut own, "own rectangle")
-        .on_hover_text("Off: the world's bounds")
-        .changed()
-    {
-        *bounds = if own {
-            Region::Rect((-10.0).into(), (-10.0).into(), 10.0.into(), 10.0.into())
-        } else {
-            Region::World
-        };
-        changed = true;
-    }
-    if let Region::Rect(min_x, min_y, max_x, max_y) = bounds {
-        for (slot, value) in [
-            ("min_x", min_x),
-            ("min_y", min_y),
-            ("max_x", max_x),
-            ("max_y", max_y),
-        ] {
-            ui.horizontal(|ui| {
-                ui.label(slot);
-                changed |= number(ui, Slot::field(slot), value, Constraint::Finite, names);
-            });
-        }
-    }
-    changed
-}
-
-fn comparison_symbol(test: Comparison) -> &'static str {
-    match test {
-        Comparison::Less => "sensor <",
-        Comparison::LessOrEqual => "sensor ≤",
-        Comparison::Greater => "sensor >",
-        Comparison::GreaterOrEqual => "sensor ≥",
-    }
 }
 
 /// The weight (Blend) or probability (Dither) that goes with input `index`, with its range.

@@ -4,9 +4,11 @@
 use std::collections::BTreeMap;
 
 use egui::{Color32, Pos2, Stroke, Ui, emath::TSTransform};
-use egui_snarl::ui::{AnyPins, PinInfo, PinShape, SnarlViewer};
+use egui_snarl::ui::{AnyPins, SnarlViewer};
 use egui_snarl::{InPin, InPinId, NodeId as SnarlId, OutPin, Snarl};
 use graph_runtime::{Node, NodeId, NodeKind, PortType, Slot};
+
+mod look;
 
 use super::canvas::ViewChange;
 use super::command::{Command, Wire};
@@ -18,27 +20,6 @@ use super::selection::Selection;
 
 /// The outline of selected nodes.
 pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
-
-/// The color of wires and pins carrying `port`.
-pub fn port_color(port: PortType) -> Color32 {
-    match port {
-        PortType::Steering => Color32::from_rgb(236, 150, 52),
-        PortType::Scalar => Color32::from_rgb(90, 190, 120),
-        PortType::Condition => Color32::from_rgb(150, 120, 235),
-    }
-}
-
-fn pin(port: PortType) -> PinInfo {
-    let shape = match port {
-        PortType::Steering => PinShape::Circle,
-        PortType::Scalar => PinShape::Square,
-        PortType::Condition => PinShape::Triangle,
-    };
-    PinInfo::default()
-        .with_shape(shape)
-        .with_fill(port_color(port))
-        .with_wire_color(port_color(port))
-}
 
 /// The viewer, borrowing what it needs from the editor for one frame. It changes nothing
 /// itself: every edit becomes a [`Command`].
@@ -176,7 +157,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
                     )
                     .on_hover_text(kind.description());
                 if let Some(entry) = self.live.and_then(|trace| trace.get(id)) {
-                    ui.label(live_value(entry));
+                    ui.label(look::live_value(entry));
                 }
                 response
             })
@@ -205,14 +186,14 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         snarl: &mut Snarl<EditorNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
         let Some((slot, accepts)) = Self::port(snarl, pin.id) else {
-            return pin_for(PortType::Steering);
+            return look::pin(PortType::Steering);
         };
         let Some(data) = snarl.get_node(pin.id.node) else {
-            return pin_for(accepts);
+            return look::pin(accepts);
         };
         let Some(index) = slot.index else {
             ui.label(slot.name);
-            return pin_for(accepts);
+            return look::pin(accepts);
         };
         let (id, names) = (data.id, self.names);
         ui.label(format!("{}", index + 1));
@@ -241,7 +222,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
                     .push(Command::EditInputs(id, InputEdit::Remove(index)));
             }
         }
-        pin_for(accepts)
+        look::pin(accepts)
     }
 
     fn show_output(
@@ -254,7 +235,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             .get_node(pin.id.node)
             .map_or(PortType::Steering, |n| n.node.kind().output());
         ui.label(output.to_string());
-        pin_for(output)
+        look::pin(output)
     }
 
     fn has_body(&mut self, node: &EditorNode) -> bool {
@@ -414,25 +395,4 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         self.view.apply(to_global);
         self.transform = Some(*to_global);
     }
-}
-
-/// The live value shown on a node for the selected agent.
-fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
-    let text = match entry.value {
-        graph_runtime::NodeValue::Force(force) => match entry.chosen {
-            Some(input) => format!("|F| {:.2} from input {}", force.length(), input + 1),
-            None => format!("|F| {:.2}", force.length()),
-        },
-        graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),
-        graph_runtime::NodeValue::Condition(holds) => {
-            if holds { "= holds" } else { "= fails" }.to_owned()
-        }
-    };
-    egui::RichText::new(text)
-        .color(Color32::from_rgb(140, 210, 255))
-        .small()
-}
-
-fn pin_for(port: PortType) -> PinInfo {
-    pin(port)
 }

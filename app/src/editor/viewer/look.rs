@@ -1,0 +1,44 @@
+//! How pins and live values look: a shape and color per port type, and the selected agent's
+//! value on a node.
+
+use egui::Color32;
+use egui_snarl::ui::{PinInfo, PinShape};
+use graph_runtime::PortType;
+
+/// The color of wires and pins carrying `port`.
+pub fn port_color(port: PortType) -> Color32 {
+    match port {
+        PortType::Steering => Color32::from_rgb(236, 150, 52),
+        PortType::Scalar => Color32::from_rgb(90, 190, 120),
+        PortType::Condition => Color32::from_rgb(150, 120, 235),
+    }
+}
+
+pub(super) fn pin(port: PortType) -> PinInfo {
+    let shape = match port {
+        PortType::Steering => PinShape::Circle,
+        PortType::Scalar => PinShape::Square,
+        PortType::Condition => PinShape::Triangle,
+    };
+    PinInfo::default()
+        .with_shape(shape)
+        .with_fill(port_color(port))
+        .with_wire_color(port_color(port))
+}
+
+/// The live value shown on a node for the selected agent.
+pub(super) fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
+    let text = match entry.value {
+        graph_runtime::NodeValue::Force(force) => match entry.chosen {
+            Some(input) => format!("|F| {:.2} from input {}", force.length(), input + 1),
+            None => format!("|F| {:.2}", force.length()),
+        },
+        graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),
+        graph_runtime::NodeValue::Condition(holds) => {
+            if holds { "= holds" } else { "= fails" }.to_owned()
+        }
+    };
+    egui::RichText::new(text)
+        .color(Color32::from_rgb(140, 210, 255))
+        .small()
+}
