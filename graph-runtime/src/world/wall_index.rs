@@ -274,56 +274,9 @@ impl WallIndex {
     /// distance): the smallest distance, the lower segment index on a tie. `None` when no wall
     /// is that near or `point` is not finite.
     pub fn nearest(&self, point: Vec2, radius: f32) -> Option<WallPoint> {
-        if !point.is_finite() || radius.is_nan() || radius < 0.0 {
-            return None;
-        }
-        let mut best_squared = radius * radius;
-        let mut best: Option<(Vec2, usize)> = None;
-        let mut stack = [0_u32; STACK_DEPTH];
-        let mut depth = usize::from(!self.nodes.is_empty());
-        while depth > 0 {
-            depth -= 1;
-            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
-                continue;
-            };
-            let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
-            if outside.length_squared() > best_squared {
-                continue;
-            }
-            if node.count == 0 {
-                for child in [node.right, node.first] {
-                    if let Some(slot) = stack.get_mut(depth) {
-                        *slot = child;
-                        depth += 1;
-                    }
-                }
-                continue;
-            }
-            for &index in self.leaf(node) {
-                let index = index as usize;
-                let Some(&(a, b)) = self.segments.get(index) else {
-                    continue;
-                };
-                let near = nearest_on_segment(point, a, b);
-                let squared = point.distance_squared(near);
-                let better = match best {
-                    None => squared <= best_squared,
-                    Some((_, bi)) => {
-                        squared < best_squared || (squared == best_squared && index < bi)
-                    }
-                };
-                if better {
-                    best_squared = squared;
-                    best = Some((near, index));
-                }
-            }
-        }
-        let (near, index) = best?;
-        Some(WallPoint {
-            point: near,
-            distance: point.distance(near),
-            segment: index,
-        })
+        // The nearest of one: the same ranking, one search in the code.
+        let mut one = [WallPoint::default()];
+        self.nearest_several(point, radius, &mut one).first().copied()
     }
 
     /// The `out.len()` segments nearest to `point` within `radius` (inclusive), one point each:
