@@ -2,9 +2,11 @@
 //! second save) and atomic saving.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use glam::Vec2;
+mod common;
+
+use common::{files_in, small_graph};
 use graph_runtime::{
     AgentGroup, AgentSpawn, Area, Comment, Comparison, EditorSection, FlowField, FlowFieldSource,
     Graph, Link, Node, NodeId, NodeKind, Number, Obstacle, PathDirection, Rect, Region, SaveError,
@@ -331,32 +333,6 @@ fn saved_files_load_back_equal_with_the_same_bytes() {
         3,
         "no temporary files left"
     );
-}
-
-fn files_in(directory: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(directory)
-        .expect("list the directory")
-        .map(|entry| {
-            entry
-                .expect("a directory entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-fn small_graph() -> Graph {
-    let mut graph = Graph::default();
-    let seek = graph.add(Node::Seek {
-        target: Target::default(),
-    });
-    graph.add(Node::Output {
-        input: Link(Some(seek)),
-    });
-    graph
 }
 
 #[test]

@@ -4,36 +4,10 @@
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use graph_runtime::{
-    Graph, Link, Node, SaveError, Target, write_all_atomically, write_atomically,
-    write_atomically_with,
-};
+mod common;
 
-fn names_in(directory: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(directory)
-        .expect("list")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
-
-fn graph() -> Graph {
-    let mut graph = Graph::default();
-    let seek = graph.add(Node::Seek {
-        target: Target::default(),
-    });
-    graph.add(Node::Output {
-        input: Link(Some(seek)),
-    });
-    graph
-}
+use common::{files_in, small_graph};
+use graph_runtime::{SaveError, write_all_atomically, write_atomically, write_atomically_with};
 
 #[test]
 fn a_failing_streamed_write_leaves_the_old_file_and_no_temporary_file() {
@@ -52,7 +26,7 @@ fn a_failing_streamed_write_leaves_the_old_file_and_no_temporary_file() {
         "{error}"
     );
     assert_eq!(std::fs::read_to_string(&path).expect("read"), "old");
-    assert_eq!(names_in(directory.path()), vec!["out.csv"]);
+    assert_eq!(files_in(directory.path()), vec!["out.csv"]);
 }
 
 #[cfg(unix)]
@@ -65,7 +39,7 @@ fn saving_through_a_symbolic_link_replaces_its_target_and_keeps_the_link() {
     let link = directory.path().join("seek.graph.ron");
     std::os::unix::fs::symlink("assets/seek.graph.ron", &link).expect("symlink");
 
-    graph().save(&link).expect("saved");
+    small_graph().save(&link).expect("saved");
     assert!(
         std::fs::symlink_metadata(&link)
             .expect("link")
@@ -75,7 +49,7 @@ fn saving_through_a_symbolic_link_replaces_its_target_and_keeps_the_link() {
     );
     assert_eq!(
         std::fs::read_to_string(real.join("seek.graph.ron")).expect("read"),
-        graph().to_ron().expect("text")
+        small_graph().to_ron().expect("text")
     );
     // A dangling link is saved to the file it names.
     let dangling = directory.path().join("new.graph.ron");
@@ -130,7 +104,7 @@ fn saving_onto_a_fifo_is_refused_and_leaves_it_in_place() {
             .file_type()
             .is_fifo()
     );
-    assert_eq!(names_in(directory.path()), vec!["out.csv"]);
+    assert_eq!(files_in(directory.path()), vec!["out.csv"]);
 }
 
 #[cfg(unix)]
@@ -165,7 +139,7 @@ fn stale_temporary_files_of_a_killed_save_are_removed_and_fresh_ones_kept() {
     }
     write_atomically(&directory.path().join("a.txt"), "a").expect("saved");
     assert_eq!(
-        names_in(directory.path()),
+        files_in(directory.path()),
         vec![".other-1.tmp", ".steergraph-4243-0.tmp", "a.txt"],
         "only the stale temporary file of this program is gone"
     );
@@ -189,7 +163,7 @@ fn a_graph_with_a_non_finite_number_is_not_saved() {
     let directory = tempfile::tempdir().expect("a temporary directory");
     let path = directory.path().join("nan.graph.ron");
     for value in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-        let mut graph = graph();
+        let mut graph = small_graph();
         graph.parameters.insert("speed".to_owned(), value);
         let error = graph.save(&path).expect_err("refused");
         let SaveError::NonFinite { line, text } = &error else {
@@ -200,7 +174,7 @@ fn a_graph_with_a_non_finite_number_is_not_saved() {
         assert!(!path.exists());
     }
     // A name that reads like a non-finite number is just a name.
-    let mut graph = graph();
+    let mut graph = small_graph();
     graph.parameters.insert("NaN inf".to_owned(), 1.0);
     graph.save(&path).expect("saved");
 }
@@ -229,7 +203,7 @@ fn a_multi_file_save_writes_every_file_or_none() {
     );
     assert_eq!(std::fs::read_to_string(&flow).expect("read"), "new flow");
     assert_eq!(
-        names_in(directory.path()),
+        files_in(directory.path()),
         vec!["a.scene.ron", "wind.flow.ron"]
     );
 

@@ -276,7 +276,9 @@ impl WallIndex {
     pub fn nearest(&self, point: Vec2, radius: f32) -> Option<WallPoint> {
         // The nearest of one: the same ranking, one search in the code.
         let mut one = [WallPoint::default()];
-        self.nearest_several(point, radius, &mut one).first().copied()
+        self.nearest_several(point, radius, &mut one)
+            .first()
+            .copied()
     }
 
     /// The `out.len()` segments nearest to `point` within `radius` (inclusive), one point each:
