@@ -90,7 +90,7 @@ pub use save::{
 };
 pub use scene::{
     AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, Scene, SceneAssets, SceneError,
-    SceneWarning, Spawn,
+    SceneWarning, Spawn, check_inside_scene_folder,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;

@@ -175,17 +175,12 @@ impl SceneAssets {
     }
 }
 
-/// The path of `file`, named in a scene, relative to the scene's `directory`; under
-/// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
-fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+/// Whether `file`, as a scene names it, stays inside the scene's folder: relative, and never
+/// climbing above it with `..` (`sub/../x` stays inside). The reason when it does not. This is
+/// the rule [`SceneAssets::load`] applies under [`FileAccess::SceneFolder`]; the editor checks
+/// names with it before saving a scene.
+pub fn check_inside_scene_folder(file: &str) -> Result<(), String> {
     let relative = Path::new(file);
-    if access == FileAccess::Anywhere {
-        return Ok(if relative.is_absolute() {
-            relative.to_path_buf()
-        } else {
-            directory.join(relative)
-        });
-    }
     let mut depth = 0usize;
     for component in relative.components() {
         match component {
@@ -205,6 +200,21 @@ fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, S
             }
         }
     }
+    Ok(())
+}
+
+/// The path of `file`, named in a scene, relative to the scene's `directory`; under
+/// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
+fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+    let relative = Path::new(file);
+    if access == FileAccess::Anywhere {
+        return Ok(if relative.is_absolute() {
+            relative.to_path_buf()
+        } else {
+            directory.join(relative)
+        });
+    }
+    check_inside_scene_folder(file)?;
     let path = directory.join(relative);
     // A symbolic link inside the folder must not lead out of it. A file that does not exist
     // is left for the loader to report.

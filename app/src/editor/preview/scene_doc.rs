@@ -231,9 +231,9 @@ impl SceneDocument {
         graphs.sort_unstable();
         graphs.dedup();
         for name in graphs {
-            if !stays_in_folder(name) {
+            if let Err(reason) = graph_runtime::check_inside_scene_folder(name) {
                 return Err(format!(
-                    "the scene runs \"{name}\", which is not in the scene's folder: games load only files beside the scene or below it"
+                    "the scene runs \"{name}\", which is not in the scene's folder: it {reason}"
                 ));
             }
             let target = directory.join(name);
@@ -271,18 +271,6 @@ impl SceneDocument {
             .find(|p| p.file == name)
             .map(|p| p.text.to_owned())
     }
-}
-
-/// Whether the relative file name `name` stays inside the folder it is resolved in (no
-/// absolute path, no `..`), as the runtime requires of the files a scene names.
-fn stays_in_folder(name: &str) -> bool {
-    let path = Path::new(name);
-    path.components().all(|c| {
-        matches!(
-            c,
-            std::path::Component::Normal(_) | std::path::Component::CurDir
-        )
-    })
 }
 
 /// The files one scene save writes.
