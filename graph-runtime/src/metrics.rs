@@ -25,6 +25,8 @@ pub struct Sample {
     pub agent_overlaps: usize,
     /// Agents overlapping an obstacle now.
     pub obstacle_overlaps: usize,
+    /// Steps that crossed a wall since the previous sample ([`Simulation::wall_crossings`]).
+    pub new_wall_crossings: u64,
     /// Mean distance from each path-following agent to its path (units); `None` when no group
     /// follows a path.
     pub mean_path_distance: Option<f32>,
@@ -39,6 +41,7 @@ pub struct MetricsTracker {
     neighbors: Vec<u32>,
     agent_pairs: HashSet<(u32, u32)>,
     obstacle_pairs: HashSet<(u32, u32)>,
+    wall_crossings: u64,
 }
 
 impl MetricsTracker {
@@ -97,11 +100,15 @@ impl MetricsTracker {
             new_obstacle_overlaps,
             agent_overlaps: agent_pairs.len(),
             obstacle_overlaps: obstacle_pairs.len(),
+            new_wall_crossings: simulation
+                .wall_crossings()
+                .saturating_sub(self.wall_crossings),
             mean_path_distance: mean_path_distance(simulation),
             polarization,
         };
         self.agent_pairs = agent_pairs;
         self.obstacle_pairs = obstacle_pairs;
+        self.wall_crossings = simulation.wall_crossings();
         sample
     }
 }

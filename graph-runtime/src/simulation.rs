@@ -80,6 +80,7 @@ pub struct Simulation {
     tick: u64,
     seed: u64,
     warnings: Vec<SceneWarning>,
+    wall_crossings: u64,
 }
 
 impl Simulation {
@@ -146,6 +147,7 @@ impl Simulation {
             grid: SpatialGrid::new(1.0),
             tick: 0,
             seed: scene.seed,
+            wall_crossings: 0,
             warnings: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
@@ -320,10 +322,28 @@ impl Simulation {
                     *force = group.program.steer(&context, agent, state, scratch);
                 }
             });
-        self.vehicles
-            .par_iter_mut()
-            .zip(self.forces.par_iter())
-            .for_each(|(vehicle, force)| vehicle.step(*force, dt));
+        let walls = self.world.wall_index();
+        if walls.is_empty() {
+            self.vehicles
+                .par_iter_mut()
+                .zip(self.forces.par_iter())
+                .for_each(|(vehicle, force)| vehicle.step(*force, dt));
+        } else {
+            // A whole number of crossings: the sum is the same in any order, so any thread
+            // count gives the same total.
+            let crossings: u64 = self
+                .vehicles
+                .par_iter_mut()
+                .zip(self.forces.par_iter())
+                .map(|(vehicle, force)| {
+                    let from = vehicle.position;
+                    vehicle.step(*force, dt);
+                    let hit = walls.ray_cast(from, vehicle.position);
+                    u64::from(hit.is_some_and(|hit| hit.distance > 0.0))
+                })
+                .sum();
+            self.wall_crossings += crossings;
+        }
         self.tick += 1;
     }
 
@@ -442,5 +462,13 @@ impl Simulation {
     /// The scene seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Wall crossings since the start: steps whose segment, from an agent's position before
+    /// the step to its position after, meets a wall (see `BEHAVIORS.md`, "Walls", for the
+    /// ray cast). A step that ends exactly on a wall counts; the step that then leaves it
+    /// (a ray from a wall hits it at distance 0) does not count again.
+    pub fn wall_crossings(&self) -> u64 {
+        self.wall_crossings
     }
 }

@@ -21,10 +21,10 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
             .filter_map(|s| f(s).map(|v| [f64::from(s.time), f64::from(v)]))
             .collect()
     };
-    let rate = |f: &dyn Fn(&Sample) -> usize| -> Vec<[f64; 2]> {
+    let rate = |f: &dyn Fn(&Sample) -> u64| -> Vec<[f64; 2]> {
         let mut points = Vec::with_capacity(samples.len());
-        let mut window: VecDeque<(f32, usize)> = VecDeque::new();
-        let mut sum = 0usize;
+        let mut window: VecDeque<(f32, u64)> = VecDeque::new();
+        let mut sum = 0u64;
         for sample in samples {
             let count = f(sample);
             window.push_back((sample.time, count));
@@ -67,22 +67,34 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
             .show(&mut columns[1], |plot| {
                 plot.line(Line::new(
                     "obstacle overlaps / s",
-                    rate(&|s| s.new_obstacle_overlaps),
+                    rate(&|s| s.new_obstacle_overlaps as u64),
                 ));
                 plot.line(Line::new(
                     "agent overlaps / s",
-                    rate(&|s| s.new_agent_overlaps),
+                    rate(&|s| s.new_agent_overlaps as u64),
+                ));
+                plot.line(Line::new(
+                    "wall crossings / s",
+                    rate(&|s| s.new_wall_crossings),
                 ));
             });
     });
+    summary(ui, samples);
+}
+
+/// The latest sample in words, and the wall crossings over the plotted window.
+fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
+        let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
-            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · polarization {:.2}",
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · polarization {:.2} · {} in the last {:.0} s",
             last.mean_speed,
             last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
             last.agent_overlaps,
             last.obstacle_overlaps,
-            last.polarization
+            last.polarization,
+            crate::editor::status::plural(crossings as usize, "wall crossing"),
+            super::METRICS_SECONDS,
         ));
     }
 }
