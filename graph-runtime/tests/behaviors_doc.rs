@@ -1728,3 +1728,33 @@ fn an_agent_driven_into_an_acute_corner_turns_round_and_leaves_it() {
         }
     }
 }
+
+#[test]
+fn obstacle_avoidance_and_containment_ignore_walls_and_wall_avoidance_sees_them() {
+    says(
+        "ObstacleAvoidance and Containment ignore walls; WallAvoidance is the node that sees them.",
+    );
+    // A wall across the way 2 units ahead of an agent at the origin heading +x at speed 2,
+    // inside the world's bounds.
+    let mut world = World::new(Rect::new(v2(-10.0, -10.0), v2(10.0, 10.0)));
+    world.set_walls(vec![Wall::polyline(vec![v2(2.0, -3.0), v2(2.0, 3.0)])]);
+    let me = agent(v2(0.0, 0.0), v2(2.0, 0.0));
+    let avoid = one(Node::ObstacleAvoidance {
+        min_length: 3.0.into(),
+        lookahead_time: 1.0.into(),
+    });
+    assert_eq!(steer(&avoid, &world, &[me], &[], 1), Vec2::ZERO);
+    let contain = one(Node::Containment {
+        bounds: Region::World,
+        prediction_time: 1.0.into(),
+        margin: 1.0.into(),
+    });
+    assert_eq!(steer(&contain, &world, &[me], &[], 1), Vec2::ZERO);
+    // WallAvoidance's central feeler, 3 + 2 * 1 = 5 long, hits the wall at distance 2: the
+    // normal push (-1, 0) * 8 * (5 - 2) / 5 = (-4.8, 0), plus the turn (side - forward) *
+    // 8 * 3 / 5 = (-4.8, 4.8) with side (0, 1), both whiskers (along +y and -y, 2.5 long) being
+    // free; the wall is beyond radius + margin = 0.5. Together (-9.6, 4.8), truncated to 8.
+    let walls = one(wall_avoidance(3.0, 1.0, 90.0, 0.0));
+    let expected = v2(-9.6, 4.8).normalize() * 8.0;
+    near(steer(&walls, &world, &[me], &[], 1), expected);
+}
