@@ -10,7 +10,7 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use app::editor::{Guides, TICK, View, agent_mesh, paint_guides, paint_world};
+use app::editor::{BlockedCells, Guides, TICK, View, agent_mesh, paint_guides, paint_world};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use graph_runtime::{Area, MetricsTracker, SceneAssets, Simulation, Spawn, Trace};
 
@@ -89,7 +89,14 @@ impl Frame {
         let trace = &self.trace;
         let output = self.ctx.run_ui(input, |ui| {
             let painter = ui.painter();
-            paint_world(painter, screen, &view, simulation.world(), false);
+            paint_world(
+                painter,
+                screen,
+                &view,
+                simulation.world(),
+                false,
+                &mut BlockedCells::default(),
+            );
             let mesh = agent_mesh(screen, &view, simulation.vehicles(), |a| {
                 simulation.group_of(a).unwrap_or(0)
             });

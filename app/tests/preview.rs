@@ -487,10 +487,95 @@ fn select_drags_a_wall_corner_and_delete_removes_it_then_the_wall() {
     assert!(scene_walls(&harness).is_empty());
     assert!(running_walls(&harness).is_empty());
 
-    // Undo brings the wall back, then the deleted corner, then the corner where it was.
-    for _ in 0..3 {
+    // Undo brings the wall back, moves it back, then the deleted corner, then the corner
+    // where it was.
+    for _ in 0..4 {
         harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
         harness.run_steps(2);
     }
     assert_eq!(scene_walls(&harness), drawn, "one undo step per drag");
+}
+
+#[test]
+fn dragging_a_wall_by_a_segment_moves_every_corner_and_one_undo_puts_it_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let corners = draw_wall(&mut harness, &TRIANGLE);
+    harness.key_press(Key::Enter);
+    harness.get_by_label("Select").click();
+    harness.run_steps(2);
+    let drawn = scene_walls(&harness);
+
+    let middle = corners[0] + (corners[1] - corners[0]) * 0.5;
+    drag(&mut harness, middle, middle + egui::vec2(50.0, -40.0));
+    assert_eq!(
+        harness.state().preview.selected_item,
+        Some(app::editor::Item::Wall(0, None))
+    );
+    // 50 points right and 40 up on screen is (50, 40) / zoom in world units (y up).
+    let offset = glam::Vec2::new(50.0, 40.0) / harness.state().preview.view.zoom;
+    let walls = scene_walls(&harness);
+    assert_eq!(walls[0].points.len(), 3);
+    for (moved, was) in walls[0].points.iter().zip(&drawn[0].points) {
+        assert!(
+            moved.distance(*was + offset) < 1e-3,
+            "{moved} is not {was} + {offset}"
+        );
+    }
+    assert_eq!(running_walls(&harness), walls, "agents meet it where it is");
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(2);
+    assert_eq!(
+        scene_walls(&harness),
+        drawn,
+        "one undo step for the whole drag"
+    );
+}
+
+#[test]
+fn flow_field_cells_a_wall_crosses_are_counted_blocked_and_follow_the_walls() {
+    use app::editor::SceneEdit;
+    use graph_runtime::{FlowField, Rect, Wall};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let field = FlowField::covering(
+        Rect::new(glam::Vec2::ZERO, glam::Vec2::new(10.0, 10.0)),
+        1.0,
+    );
+    let preview = &mut harness.state_mut().preview;
+    preview.push_edit(SceneEdit::NewField("lanes".into(), Box::new(field)));
+    harness.run_steps(3);
+    let blocked = |harness: &mut Harness<'static, EditorApp>| {
+        let preview = &mut harness.state_mut().preview;
+        let world = preview.host.simulation.as_ref().expect("running").world();
+        preview.blocked.count(world, "lanes")
+    };
+    assert_eq!(blocked(&mut harness), 0, "no walls, nothing blocked");
+
+    // A wall along y = 2.5 from x = 0.5 to x = 4.5 runs through row 2, columns 0 to 4.
+    let mut scene = harness.state().preview.document.scene.clone();
+    scene.walls = vec![Wall::polyline(vec![
+        glam::Vec2::new(0.5, 2.5),
+        glam::Vec2::new(4.5, 2.5),
+    ])];
+    harness
+        .state_mut()
+        .preview
+        .push_edit(SceneEdit::Scene(Box::new(scene.clone())));
+    harness.run_steps(3);
+    assert_eq!(blocked(&mut harness), 5);
+
+    // Lengthen it to x = 7.5: columns 0 to 7.
+    scene.walls[0].points[1].x = 7.5;
+    harness
+        .state_mut()
+        .preview
+        .push_edit(SceneEdit::Scene(Box::new(scene)));
+    harness.run_steps(3);
+    assert_eq!(blocked(&mut harness), 8);
+
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    harness.run_steps(3);
+    assert_eq!(blocked(&mut harness), 5, "undo shortens it again");
 }

@@ -44,8 +44,8 @@ pub use history::{HISTORY_LIMIT, History};
 pub use inputs::InputEdit;
 pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
 pub use preview::{
-    Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Preview, SceneDocument, TICK, Tool,
-    View, agent_mesh, paint_guides, paint_world,
+    BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Preview,
+    SceneDocument, SceneEdit, TICK, Tool, View, agent_mesh, paint_guides, paint_world,
 };
 pub use search::NodeSearch;
 pub use selection::Selection;

@@ -28,7 +28,7 @@ pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
 pub use tools::{Item, PaintSettings, Tool, WallDraft};
-pub use view::{Guides, View, agent_mesh, node_color, paint_guides, paint_world};
+pub use view::{BlockedCells, Guides, View, agent_mesh, node_color, paint_guides, paint_world};
 pub use viewport::viewport_wheel_zoom;
 
 use super::file_dialog::Purpose;
@@ -62,6 +62,7 @@ pub struct Preview {
     /// The selected scene item.
     pub selected_item: Option<Item>,
     dragging: Option<Item>,
+    drag_anchor: Option<Vec2>,
     wall_draft: Option<WallDraft>,
     /// Guides to draw.
     pub guides: Guides,
@@ -77,6 +78,8 @@ pub struct Preview {
     /// Files the panels asked for, for the editor's file dialogs.
     pub file_requests: Vec<Purpose>,
     edits: Vec<SceneEdit>,
+    /// Flow-field cells the walls block, kept between frames.
+    pub blocked: BlockedCells,
 }
 
 impl Preview {
@@ -94,6 +97,7 @@ impl Preview {
             tool: Tool::Select,
             selected_item: None,
             dragging: None,
+            drag_anchor: None,
             wall_draft: None,
             guides: Guides::default(),
             color_arrows: false,
@@ -104,6 +108,7 @@ impl Preview {
             rect: None,
             file_requests: Vec::new(),
             edits: Vec::new(),
+            blocked: BlockedCells::default(),
         }
     }
 

@@ -24,6 +24,8 @@ pub enum SceneEdit {
     FinishWall,
     /// Move a target, obstacle, path point or wall corner here.
     Move(Item, Vec2),
+    /// Move a whole path or wall by this offset.
+    Shift(Item, Vec2),
     /// Delete the selected item.
     DeleteSelected,
     /// One segment of a brush stroke on the selected flow field.
@@ -51,6 +53,7 @@ impl Preview {
             SceneEdit::CloseWall => self.close_wall(),
             SceneEdit::FinishWall => self.finish_wall(),
             SceneEdit::Move(item, to) => self.move_item(&item, to),
+            SceneEdit::Shift(item, by) => self.shift_item(&item, by),
             SceneEdit::DeleteSelected => self.delete_selected(),
             SceneEdit::Stroke(from, to) => self.stroke(from, to),
             SceneEdit::Scene(scene) => self.document.scene = *scene,

@@ -1,8 +1,10 @@
 //! The viewport's camera (world units to screen points, y up) and the painting of the world,
 //! agents and debug guides.
 
+mod blocked;
 mod guides;
 
+pub use blocked::BlockedCells;
 pub use guides::{Guides, paint_guides};
 
 use egui::{Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, vec2};
@@ -85,13 +87,15 @@ impl View {
     }
 }
 
-/// Paints bounds, obstacles, paths, named targets and flow fields.
+/// Paints bounds, obstacles, paths, named targets, flow fields and the cells walls block in
+/// them (kept in `blocked` between frames).
 pub fn paint_world(
     painter: &Painter,
     screen: Rect,
     view: &View,
     world: &World,
     arrows_colored: bool,
+    blocked: &mut BlockedCells,
 ) {
     let s = |p: Vec2| view.to_screen(screen, p);
     let bounds = Rect::from_two_pos(s(world.bounds.min), s(world.bounds.max));
@@ -104,6 +108,7 @@ pub fn paint_world(
     for (_, field) in world.flow_fields() {
         paint_flow_field(painter, screen, view, field, arrows_colored);
     }
+    blocked.paint(painter, screen, view, world);
     let wall = Stroke::new(3.0, Color32::from_rgb(200, 190, 170));
     for (from, to) in world.walls().iter().flat_map(graph_runtime::Wall::segments) {
         painter.line_segment([s(from), s(to)], wall);

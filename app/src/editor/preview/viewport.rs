@@ -88,14 +88,27 @@ impl Preview {
             if self.dragging.is_some() {
                 self.selected_item.clone_from(&self.dragging);
             }
+            self.drag_anchor = origin.map(|p| self.view.to_world(screen, p));
         }
         if let (Some(item), Some(p)) = (self.dragging.clone(), response.interact_pointer_pos())
             && response.dragged_by(PointerButton::Primary)
         {
-            self.push_edit(SceneEdit::Move(item, self.view.to_world(screen, p)));
+            let at = self.view.to_world(screen, p);
+            match item {
+                // A whole wall or path follows the pointer from where it was grabbed.
+                Item::Wall(_, None) | Item::Path(_, None) => {
+                    let from = self.drag_anchor.unwrap_or(at);
+                    self.drag_anchor = Some(at);
+                    if at != from {
+                        self.push_edit(SceneEdit::Shift(item, at - from));
+                    }
+                }
+                _ => self.push_edit(SceneEdit::Move(item, at)),
+            }
         }
         if response.drag_stopped() {
             self.dragging = None;
+            self.drag_anchor = None;
         }
         if response.clicked()
             && let Some(p) = response.interact_pointer_pos()
@@ -107,7 +120,7 @@ impl Preview {
         }
     }
 
-    fn paint(&self, ui: &Ui, screen: Rect, response: &egui::Response) {
+    fn paint(&mut self, ui: &Ui, screen: Rect, response: &egui::Response) {
         let painter = ui.painter_at(screen);
         painter.rect_filled(screen, 0.0, Color32::from_rgb(18, 20, 24));
         let Some(scene) = self.host.view() else {
@@ -120,7 +133,14 @@ impl Preview {
             );
             return;
         };
-        view::paint_world(&painter, screen, &self.view, scene.world, self.color_arrows);
+        view::paint_world(
+            &painter,
+            screen,
+            &self.view,
+            scene.world,
+            self.color_arrows,
+            &mut self.blocked,
+        );
         let selected = self.host.selected_agent;
         let mesh = view::agent_mesh(screen, &self.view, scene.vehicles, |agent| {
             scene.group_of(agent)

@@ -1,5 +1,5 @@
-//! The select tool: pick agents and scene items, drag targets, obstacles, path points and
-//! wall corners, delete the selected item.
+//! The select tool: pick agents and scene items, drag targets, obstacles, path points, wall
+//! corners and whole walls, delete the selected item.
 
 use egui::{Pos2, Rect};
 use glam::Vec2;
@@ -99,6 +99,19 @@ impl super::super::Preview {
         };
         if let Some(point) = point {
             *point = to;
+        }
+    }
+
+    /// Moves every point of a whole path or wall (`item` without a point) by `by`.
+    pub fn shift_item(&mut self, item: &Item, by: Vec2) {
+        let scene = &mut self.document.scene;
+        let points = match item {
+            Item::Path(name, None) => scene.paths.get_mut(name).map(|p| &mut p.points),
+            Item::Wall(index, None) => scene.walls.get_mut(*index).map(|w| &mut w.points),
+            _ => None,
+        };
+        for point in points.into_iter().flatten() {
+            *point += by;
         }
     }
 
