@@ -7,7 +7,9 @@
 //! committed files are exactly what this code makes.
 
 use glam::Vec2;
-use graph_runtime::{Brush, FlowField, Scene, SceneAssets, Simulation, StrokeKind, WallIndex};
+use graph_runtime::{
+    Brush, FlowField, Obstacle, Scene, SceneAssets, Simulation, StrokeKind, WallIndex,
+};
 
 const DT: f32 = 1.0 / 60.0;
 /// Flow-field cells (units).
@@ -20,24 +22,46 @@ fn scene(name: &str) -> Scene {
     Scene::load(&tests::presets_dir().join(name)).expect("preset scene loads")
 }
 
-/// The field toward the scene's `goal` around its walls, pushed off the walls.
-fn generated(scene: &Scene) -> FlowField {
+/// The field toward the scene's `goal` around its walls and around `keep_out` circles (not
+/// in the scene: they only keep the routes off wall corners), pushed off both.
+fn generated(scene: &Scene, keep_out: &[Obstacle]) -> FlowField {
     let walls = WallIndex::new(&scene.walls);
     let mut field = FlowField::covering(scene.bounds, CELL_SIZE);
-    let reachable =
-        field.generate_toward_around(scene.targets["goal"], &scene.obstacles, &walls, 0.0);
+    let reachable = field.generate_toward_around(scene.targets["goal"], keep_out, &walls, 0.0);
     assert!(reachable > 100, "{reachable} reachable cells");
-    field.add_repulsion_from(
-        &scene.obstacles,
-        &walls,
-        REPULSION_RANGE,
-        REPULSION_STRENGTH,
-    );
+    field.add_repulsion_from(keep_out, &walls, REPULSION_RANGE, REPULSION_STRENGTH);
     field
 }
 
+/// Radius of the circle kept clear round each corner that juts into the corridor.
+const CORNER_CLEARANCE: f32 = 1.5;
+
+/// The corridor's field: shortest routes hug the corners that jut into the walkway (the door
+/// jambs and the tips of the two acute corners), and a crowd packed against a corner tip
+/// stalls there, so the field is made to pass each such corner (a reflex vertex of the
+/// walkway polygon) at `CORNER_CLEARANCE` and to push away from it.
 fn corridor_field() -> FlowField {
-    generated(&scene("corridor.scene.ron"))
+    let scene = scene("corridor.scene.ron");
+    let outline = &scene.walls[0].points;
+    let corners: Vec<Obstacle> = (0..outline.len())
+        .filter_map(|i| {
+            let (a, b, c) = (
+                outline[(i + outline.len() - 1) % outline.len()],
+                outline[i],
+                outline[(i + 1) % outline.len()],
+            );
+            // The outline runs counter-clockwise round the walkway: a right turn is a corner
+            // jutting into it.
+            ((b - a).perp_dot(c - b) < 0.0).then_some(Obstacle {
+                center: b,
+                radius: CORNER_CLEARANCE,
+            })
+        })
+        .collect();
+    // The start room's funnel (two bends, two jambs), the tips of the two acute corners and
+    // the end room's two door jambs.
+    assert_eq!(corners.len(), 8, "{corners:?}");
+    generated(&scene, &corners)
 }
 
 /// The strokes painted over the generated field of the rooms, each `(from, to, brush radius)`:
@@ -52,7 +76,7 @@ const LANE: [(Vec2, Vec2, f32); 4] = [
 ];
 
 fn rooms_field() -> FlowField {
-    let mut field = generated(&scene("rooms.scene.ron"));
+    let mut field = generated(&scene("rooms.scene.ron"), &[]);
     for (from, to, radius) in LANE {
         let brush = Brush {
             radius,
@@ -95,6 +119,117 @@ fn run(name: &str) -> (SceneAssets, Simulation) {
 
 fn inside(point: Vec2, min: Vec2, max: Vec2) -> bool {
     point.x > min.x && point.y > min.y && point.x < max.x && point.y < max.y
+}
+
+/// The corridor's end room, inside its walls.
+const END_ROOM: (Vec2, Vec2) = (Vec2::new(15.0, 2.0), Vec2::new(35.0, 22.0));
+/// Simulated time allowed for 95 % of the crowd to reach the end room (s).
+const CORRIDOR_SECONDS: f32 = 25.0;
+/// A stuck window: an agent not yet in the end room that moved less than
+/// `STUCK_FRACTION * max_speed * STUCK_WINDOW` over the last `STUCK_WINDOW` seconds.
+const STUCK_WINDOW: f32 = 2.0;
+const STUCK_FRACTION: f32 = 0.1;
+
+/// One run of the corridor: when 95 % were in the end room, how many were at the end, the wall
+/// crossings, the stuck agent-ticks and the longest time an agent was stuck (s).
+struct CorridorRun {
+    reached_95: Option<f32>,
+    arrived: usize,
+    crossings: u64,
+    stuck_windows: usize,
+    longest_stuck: f32,
+}
+
+fn corridor_run() -> CorridorRun {
+    let (_, mut simulation) = run("corridor.scene.ron");
+    let count = simulation.vehicles().len();
+    assert_eq!(count, 100);
+    let window = (STUCK_WINDOW / DT).round() as usize;
+    let max_speed = simulation.vehicles()[0].max_speed;
+    let still = STUCK_FRACTION * max_speed * STUCK_WINDOW;
+    // Each agent's positions over the last `window` ticks (a ring), its current run of stuck
+    // windows (ticks) and the longest run of anyone.
+    let mut history: Vec<Vec<Vec2>> = simulation
+        .vehicles()
+        .iter()
+        .map(|v| vec![v.position; window])
+        .collect();
+    let mut run = vec![0usize; count];
+    let mut longest_run = 0usize;
+    let mut stuck_windows = 0usize;
+    let mut reached_95 = None;
+    let ticks = (CORRIDOR_SECONDS / DT).round() as usize;
+    for tick in 1..=ticks {
+        simulation.step(DT);
+        let mut arrived = 0;
+        for (agent, v) in simulation.vehicles().iter().enumerate() {
+            let slot = tick % window;
+            let arrived_here = inside(v.position, END_ROOM.0, END_ROOM.1);
+            arrived += usize::from(arrived_here);
+            // history[agent][slot] holds the position `window` ticks ago.
+            if tick >= window && !arrived_here && v.position.distance(history[agent][slot]) < still
+            {
+                run[agent] += 1;
+                stuck_windows += 1;
+
+                longest_run = longest_run.max(run[agent]);
+            } else {
+                run[agent] = 0;
+            }
+            history[agent][slot] = v.position;
+        }
+        if reached_95.is_none() && arrived * 100 >= count * 95 {
+            reached_95 = Some(tick as f32 * DT);
+        }
+    }
+    let arrived = simulation
+        .vehicles()
+        .iter()
+        .filter(|v| inside(v.position, END_ROOM.0, END_ROOM.1))
+        .count();
+    let longest_stuck = if longest_run == 0 {
+        0.0
+    } else {
+        STUCK_WINDOW + longest_run as f32 * DT
+    };
+    let run = CorridorRun {
+        reached_95,
+        arrived,
+        crossings: simulation.wall_crossings(),
+        stuck_windows,
+        longest_stuck,
+    };
+    eprintln!(
+        "corridor: 95 % in the end room after {reached_95:?} s, {arrived} of {count} after \
+         {CORRIDOR_SECONDS} s, {} wall crossings, {stuck_windows} stuck agent-ticks (an agent \
+         moving less than {still} units in {STUCK_WINDOW} s), longest stuck {longest_stuck:.2} s",
+        run.crossings
+    );
+    run
+}
+
+#[test]
+fn the_zig_zag_corridor_brings_95_percent_to_the_end_room_without_crossing_a_wall() {
+    let run = corridor_run();
+    assert!(
+        run.reached_95.is_some(),
+        "only {} in the end room after {CORRIDOR_SECONDS} s",
+        run.arrived
+    );
+    assert_eq!(run.crossings, 0, "wall crossings");
+}
+
+/// The brief's third number, not met yet: the crowd queues at the first acute corner, where
+/// a few agents wait up to about 2.6 s (see the report on branch `presets`).
+#[test]
+#[ignore = "fails: agents queueing at the first acute corner are still for up to 2.6 s"]
+fn no_agent_in_the_zig_zag_corridor_is_stuck_for_more_than_2_s() {
+    let run = corridor_run();
+    assert_eq!(
+        run.stuck_windows, 0,
+        "longest stuck {:.2} s",
+        run.longest_stuck
+    );
 }
 
 /// The room of `rooms.scene.ron`, inside its walls, and its two doors.
