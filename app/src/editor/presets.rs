@@ -40,6 +40,9 @@ pub const GRAPHS: &[Preset] = presets![
     "Hider (hide)" => "hider.graph.ron",
     "Prioritized dither" => "dither.graph.ron",
     "Force budget" => "budget.graph.ron",
+    "Zig-zag corridor (wall avoidance, flow field)" => "corridor.graph.ron",
+    "Room exits (wall avoidance, painted field)" => "rooms.graph.ron",
+    "Perimeter patrol (wall following)" => "perimeter.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -61,6 +64,11 @@ pub const SCENES: &[Preset] = presets![
     "Interpose and hide" => "tactics.scene.ron",
     "Dither" => "dither.scene.ron",
     "Budget" => "budget.scene.ron",
+    "Zig-zag corridor" => "corridor.scene.ron",
+    "Zig-zag corridor field" => "corridor.flow.ron",
+    "Room and doors" => "rooms.scene.ron",
+    "Room and doors field" => "rooms.flow.ron",
+    "Perimeter patrol" => "perimeter.scene.ron",
 ];
 
 /// The graph the editor opens with.
