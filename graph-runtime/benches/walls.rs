@@ -19,8 +19,7 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use graph_runtime::{
-    AgentGroup, AgentRng, Area, Link, Node, Scene, SceneAssets, Simulation, Spawn, Wall,
-    WallIndex,
+    AgentGroup, AgentRng, Area, Link, Node, Scene, SceneAssets, Simulation, Spawn, Wall, WallIndex,
 };
 
 /// Agents in the tick benchmark.
@@ -150,10 +149,7 @@ fn scan_ray_cast(segments: &[(Vec2, Vec2)], from: Vec2, to: Vec2) -> Option<(f32
         let w = a - from;
         let t = w.perp_dot(s) / den;
         let u = w.perp_dot(d) / den;
-        if (0.0..=1.0).contains(&t)
-            && (0.0..=1.0).contains(&u)
-            && best.is_none_or(|(b, _)| t < b)
-        {
+        if (0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u) && best.is_none_or(|(b, _)| t < b) {
             best = Some((t, index));
         }
     }
