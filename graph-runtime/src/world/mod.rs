@@ -8,6 +8,7 @@ mod path;
 mod rect;
 mod surroundings;
 mod wall;
+mod wall_grid;
 mod wall_index;
 
 pub use flow_edit::{Brush, StrokeKind};

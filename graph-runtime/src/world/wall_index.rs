@@ -4,6 +4,7 @@
 use glam::Vec2;
 
 use super::Wall;
+use super::wall_grid::WallGrid;
 
 /// Most segments in one leaf of the hierarchy.
 const LEAF_SIZE: usize = 4;
@@ -48,7 +49,8 @@ struct Node {
     right: u32,
 }
 
-/// A static spatial index over the segments of a set of walls (a bounding-volume hierarchy).
+/// A static spatial index over the segments of a set of walls: a uniform grid for the short
+/// queries agents make every tick, and a bounding-volume hierarchy for long ones.
 ///
 /// Build it once when the walls change ([`WallIndex::new`]); [`WallIndex::ray_cast`] and
 /// [`WallIndex::nearest`] allocate nothing and give exactly the answers of a scan over every
@@ -59,6 +61,8 @@ pub struct WallIndex {
     segments: Vec<(Vec2, Vec2)>,
     order: Vec<u32>,
     nodes: Vec<Node>,
+    /// For short queries; `None` without segments.
+    grid: Option<WallGrid>,
 }
 
 /// The first crossing of the ray `origin + t * d`, `0 <= t <= 1`, with segment `a → b`: `t`.
@@ -149,10 +153,12 @@ impl WallIndex {
         if !order.is_empty() {
             Self::build(&segments, &mut order, &mut nodes);
         }
+        let grid = WallGrid::new(&segments);
         Self {
             segments,
             order,
             nodes,
+            grid,
         }
     }
 
@@ -223,43 +229,14 @@ impl WallIndex {
         if !d.is_finite() || !from.is_finite() {
             return None;
         }
-        let mut best: Option<(f32, usize)> = None;
-        let mut stack = [0_u32; STACK_DEPTH];
-        let mut depth = usize::from(!self.nodes.is_empty());
-        while depth > 0 {
-            depth -= 1;
-            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
-                continue;
-            };
-            let Some((enter, exit)) = slab(from, d, node.min, node.max) else {
-                continue;
-            };
-            let best_t = best.map_or(1.0, |(t, _)| t);
-            if exit < -1e-4 || enter > best_t + 1e-4 {
-                continue;
+        let best = match &self.grid {
+            Some(grid) if grid.is_short(d) => {
+                let mut best = None;
+                grid.segments_along(from, to, |index| self.consider(from, d, index, &mut best));
+                best
             }
-            if node.count == 0 {
-                for child in [node.right, node.first] {
-                    if let Some(slot) = stack.get_mut(depth) {
-                        *slot = child;
-                        depth += 1;
-                    }
-                }
-                continue;
-            }
-            let leaf = self.leaf(node);
-            for &index in leaf {
-                let index = index as usize;
-                let Some(&(a, b)) = self.segments.get(index) else {
-                    continue;
-                };
-                if let Some(t) = crossing(from, d, a, b)
-                    && best.is_none_or(|(bt, bi)| t < bt || (t == bt && index < bi))
-                {
-                    best = Some((t, index));
-                }
-            }
-        }
+            _ => self.tree_ray_cast(from, d),
+        };
         let (t, index) = best?;
         let &(a, b) = self.segments.get(index)?;
         Some(WallHit {
@@ -299,6 +276,35 @@ impl WallIndex {
         let radius_squared = radius * radius;
         // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
         let mut count = 0_usize;
+        match &self.grid {
+            Some(grid) if grid.is_short(Vec2::splat(radius * 2.0)) => {
+                let reach = Vec2::splat(radius);
+                grid.segments_in_box(point - reach, point + reach, |index| {
+                    self.offer(point, radius_squared, index, out, &mut count);
+                });
+            }
+            _ => self.tree_nearest(point, radius_squared, out, &mut count),
+        }
+        let Some(found) = out.get_mut(..count) else {
+            return &[];
+        };
+        for found in found.iter_mut() {
+            found.distance = point.distance(found.point);
+        }
+        found.sort_unstable_by_key(|w| w.segment);
+        found
+    }
+
+    /// The nearest segments through the hierarchy, into `out[..count]` as [`Self::offer`]
+    /// keeps them.
+    fn tree_nearest(
+        &self,
+        point: Vec2,
+        radius_squared: f32,
+        out: &mut [WallPoint],
+        count: &mut usize,
+    ) {
+        let capacity = out.len();
         let mut stack = [0_u32; STACK_DEPTH];
         let mut depth = usize::from(!self.nodes.is_empty());
         while depth > 0 {
@@ -307,7 +313,7 @@ impl WallIndex {
                 continue;
             };
             let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
-                Some(worst) if count == capacity => worst.distance,
+                Some(worst) if *count == capacity => worst.distance,
                 _ => radius_squared,
             };
             let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
@@ -324,43 +330,95 @@ impl WallIndex {
                 continue;
             }
             for &index in self.leaf(node) {
-                let index = index as usize;
-                let Some(&(a, b)) = self.segments.get(index) else {
-                    continue;
-                };
-                let near = nearest_on_segment(point, a, b);
-                let squared = point.distance_squared(near);
-                if squared > radius_squared {
-                    continue;
-                }
-                let key = (squared, index);
-                let at = out.get(..count).map_or(0, |taken| {
-                    taken.partition_point(|w| (w.distance, w.segment) < key)
-                });
-                if at >= capacity {
-                    continue;
-                }
-                count = (count + 1).min(capacity);
-                if let Some(moved) = out.get_mut(at..count) {
-                    moved.rotate_right(1);
-                }
-                if let Some(slot) = out.get_mut(at) {
-                    *slot = WallPoint {
-                        point: near,
-                        distance: squared,
-                        segment: index,
-                    };
-                }
+                self.offer(point, radius_squared, index, out, count);
             }
         }
-        let Some(found) = out.get_mut(..count) else {
-            return &[];
+    }
+
+    /// Puts segment `index`'s nearest point to `point` into `out[..count]`, which holds the
+    /// nearest found so far sorted by (squared distance, segment), when it is within reach and
+    /// ranks among them. A segment already there (the grid may list it in several cells) is
+    /// not taken twice.
+    fn offer(
+        &self,
+        point: Vec2,
+        radius_squared: f32,
+        index: u32,
+        out: &mut [WallPoint],
+        count: &mut usize,
+    ) {
+        let capacity = out.len();
+        let index = index as usize;
+        let Some(&(a, b)) = self.segments.get(index) else {
+            return;
         };
-        for found in found.iter_mut() {
-            found.distance = point.distance(found.point);
+        let near = nearest_on_segment(point, a, b);
+        let squared = point.distance_squared(near);
+        let taken = out.get(..*count).unwrap_or(&[]);
+        if squared > radius_squared || taken.iter().any(|w| w.segment == index) {
+            return;
         }
-        found.sort_unstable_by_key(|w| w.segment);
-        found
+        let key = (squared, index);
+        let at = taken.partition_point(|w| (w.distance, w.segment) < key);
+        if at >= capacity {
+            return;
+        }
+        *count = (*count + 1).min(capacity);
+        if let Some(moved) = out.get_mut(at..*count) {
+            moved.rotate_right(1);
+        }
+        if let Some(slot) = out.get_mut(at) {
+            *slot = WallPoint {
+                point: near,
+                distance: squared,
+                segment: index,
+            };
+        }
+    }
+
+    /// The first crossing along `from + t * d` through the hierarchy: `(t, segment)`.
+    fn tree_ray_cast(&self, from: Vec2, d: Vec2) -> Option<(f32, usize)> {
+        let mut best: Option<(f32, usize)> = None;
+        let mut stack = [0_u32; STACK_DEPTH];
+        let mut depth = usize::from(!self.nodes.is_empty());
+        while depth > 0 {
+            depth -= 1;
+            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
+                continue;
+            };
+            let Some((enter, exit)) = slab(from, d, node.min, node.max) else {
+                continue;
+            };
+            let best_t = best.map_or(1.0, |(t, _)| t);
+            if exit < -1e-4 || enter > best_t + 1e-4 {
+                continue;
+            }
+            if node.count == 0 {
+                for child in [node.right, node.first] {
+                    if let Some(slot) = stack.get_mut(depth) {
+                        *slot = child;
+                        depth += 1;
+                    }
+                }
+                continue;
+            }
+            for &index in self.leaf(node) {
+                self.consider(from, d, index, &mut best);
+            }
+        }
+        best
+    }
+
+    /// Takes segment `index` as the ray's `best` crossing when it crosses earlier, or as early
+    /// with a lower index.
+    fn consider(&self, from: Vec2, d: Vec2, index: u32, best: &mut Option<(f32, usize)>) {
+        let index = index as usize;
+        if let Some(&(a, b)) = self.segments.get(index)
+            && let Some(t) = crossing(from, d, a, b)
+            && best.is_none_or(|(bt, bi)| t < bt || (t == bt && index < bi))
+        {
+            *best = Some((t, index));
+        }
     }
 
     fn leaf(&self, node: &Node) -> &[u32] {
@@ -568,6 +626,45 @@ mod tests {
                         Vec2::new(tx.into(), ty.into()),
                         f32::from(r),
                     )
+                })
+                .collect();
+            check_against_brute_force(&walls, &probes);
+        }
+
+        #[test]
+        fn short_walls_answer_as_a_scan_through_the_grid_and_the_hierarchy(
+            offset in prop_oneof![Just(0.0_f32), Just(1.0e4_f32), Just(-3.0e6_f32)],
+            walls in prop::collection::vec(
+                (-50.0_f32..50.0, -50.0_f32..50.0, -3.0_f32..3.0, -3.0_f32..3.0, 2_usize..5, any::<bool>()),
+                1..80,
+            ),
+            probes in prop::collection::vec(
+                (-55.0_f32..55.0, -55.0_f32..55.0, -6.0_f32..6.0, -6.0_f32..6.0, 0.0_f32..4.0, 1.0_f32..40.0),
+                1..30,
+            ),
+        ) {
+            // Zig-zag walls of a few short segments, somewhere far from the origin or not;
+            // short probes (the grid) and the same probes stretched (the hierarchy).
+            let at = |x: f32, y: f32| Vec2::new(x + offset, y + offset);
+            let walls: Vec<Wall> = walls
+                .into_iter()
+                .map(|(x, y, dx, dy, corners, closed)| Wall {
+                    points: (0..corners)
+                        .map(|k| {
+                            let k = k as f32;
+                            at(x + dx * k, y + dy * k * if k as usize % 2 == 0 { 1.0 } else { -0.5 })
+                        })
+                        .collect(),
+                    closed,
+                })
+                .collect();
+            let probes: Vec<_> = probes
+                .into_iter()
+                .flat_map(|(x, y, dx, dy, r, stretch)| {
+                    [
+                        (at(x, y), at(x + dx, y + dy), r),
+                        (at(x, y), at(x + dx * stretch, y + dy * stretch), r * stretch),
+                    ]
                 })
                 .collect();
             check_against_brute_force(&walls, &probes);

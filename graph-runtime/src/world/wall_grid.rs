@@ -1,0 +1,233 @@
+//! A uniform grid over wall segments, for the short queries agents make every tick (feelers,
+//! clearance, a step's crossing): each cell lists the segments that may touch it, so a query
+//! looks at the few cells it covers instead of walking a tree from its root.
+//!
+//! Cell coverage is conservative: a segment is listed in every cell it touches and perhaps a
+//! neighbor, and a query visits every cell it touches and perhaps a neighbor, so every
+//! segment a query could meet is looked at (some more than once). The answer is then chosen
+//! exactly as a scan over every segment would choose it.
+
+use glam::Vec2;
+
+/// Cells per segment the grid may have (plus a fixed allowance), so memory stays linear in
+/// the number of segments.
+const CELLS_PER_SEGMENT: f32 = 4.0;
+const EXTRA_CELLS: f32 = 256.0;
+/// Most cells along one axis.
+const MAX_AXIS_CELLS: f32 = 65_536.0;
+/// Most entries (segment listings) per segment on average before the grid is given up.
+const MAX_ENTRIES_PER_SEGMENT: usize = 32;
+/// Queries that would visit more cells than this go to the hierarchy instead.
+pub(super) const MAX_QUERY_CELLS: f32 = 16.0;
+
+/// A uniform grid of cells listing the segments that may touch them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct WallGrid {
+    origin: Vec2,
+    cell: f32,
+    inverse: f32,
+    columns: u32,
+    rows: u32,
+    /// A band this wide is added round every segment and query, for rounding.
+    pad: f32,
+    /// Cell `c` lists `entries[starts[c]..starts[c + 1]]`.
+    starts: Vec<u32>,
+    entries: Vec<u32>,
+}
+
+impl WallGrid {
+    /// The grid over `segments` (all finite), or `None` when there are none or the segments
+    /// would need too many listings.
+    pub(super) fn new(segments: &[(Vec2, Vec2)]) -> Option<Self> {
+        if segments.is_empty() || u32::try_from(segments.len()).is_err() {
+            return None;
+        }
+        let mut min = Vec2::INFINITY;
+        let mut max = Vec2::NEG_INFINITY;
+        let mut length = 0.0_f64;
+        for &(a, b) in segments {
+            min = min.min(a).min(b);
+            max = max.max(a).max(b);
+            length += f64::from(a.distance(b));
+        }
+        let magnitude = min.abs().max(max.abs()).max_element();
+        let extent = max - min;
+        let count = segments.len() as f32;
+        let mean = (length / segments.len() as f64) as f32;
+        let by_area = (extent.x * extent.y / (CELLS_PER_SEGMENT * count + EXTRA_CELLS)).sqrt();
+        let by_axis = extent.max_element() / MAX_AXIS_CELLS;
+        let mut cell = mean.max(by_area).max(by_axis);
+        if !(cell.is_finite() && cell > magnitude * 1e-5) {
+            cell = (magnitude * 1e-5).max(1.0);
+        }
+        let pad = cell * 1e-3 + magnitude * 1e-5;
+        let origin = min - Vec2::splat(pad * 2.0);
+        let size = extent + Vec2::splat(pad * 4.0);
+        let columns = ((size.x / cell).floor() as u32).saturating_add(1);
+        let rows = ((size.y / cell).floor() as u32).saturating_add(1);
+        let mut grid = Self {
+            origin,
+            cell,
+            inverse: 1.0 / cell,
+            columns,
+            rows,
+            pad,
+            starts: Vec::new(),
+            entries: Vec::new(),
+        };
+        let cells = usize::try_from(u64::from(columns) * u64::from(rows)).ok()?;
+        let shape = grid.shape();
+        let mut counts = vec![0_u32; cells + 1];
+        let budget = segments.len().saturating_mul(MAX_ENTRIES_PER_SEGMENT);
+        let mut total = 0_usize;
+        for &(a, b) in segments {
+            shape.cells_along(a, b, |cell| {
+                if let Some(count) = counts.get_mut(cell) {
+                    *count += 1;
+                }
+                total += 1;
+            });
+            if total > budget {
+                return None;
+            }
+        }
+        let mut running = 0_u32;
+        for count in &mut counts {
+            let here = *count;
+            *count = running;
+            running += here;
+        }
+        let mut next = counts.clone();
+        let mut entries = vec![0; total];
+        for (index, &(a, b)) in (0_u32..).zip(segments) {
+            shape.cells_along(a, b, |cell| {
+                if let Some(slot) = next.get_mut(cell)
+                    && let Some(entry) = entries.get_mut(*slot as usize)
+                {
+                    *entry = index;
+                    *slot += 1;
+                }
+            });
+        }
+        grid.entries = entries;
+        grid.starts = counts;
+        Some(grid)
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            origin: self.origin,
+            cell: self.cell,
+            inverse: self.inverse,
+            columns: self.columns,
+            rows: self.rows,
+            pad: self.pad,
+        }
+    }
+
+    /// Whether a query along `from → to` (or over the box `from..to`) is short enough for the
+    /// grid: it spans at most [`MAX_QUERY_CELLS`] cells along its two axes together.
+    pub(super) fn is_short(&self, span: Vec2) -> bool {
+        let cells = (span.x.abs() + span.y.abs()) * self.inverse;
+        cells <= MAX_QUERY_CELLS
+    }
+
+    /// Calls `visit` with the segments listed in every cell the segment `a → b` touches.
+    pub(super) fn segments_along(&self, a: Vec2, b: Vec2, mut visit: impl FnMut(u32)) {
+        self.shape().cells_along(a, b, |cell| {
+            for &index in self.listed(cell) {
+                visit(index);
+            }
+        });
+    }
+
+    /// Calls `visit` with the segments listed in every cell the box `min..max` touches.
+    pub(super) fn segments_in_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) {
+        let shape = self.shape();
+        let Some((first_row, last_row)) = shape.rows_between(min.y, max.y) else {
+            return;
+        };
+        let Some((first, last)) = shape.columns_between(min.x, max.x) else {
+            return;
+        };
+        for row in first_row..=last_row {
+            for column in first..=last {
+                for &index in self.listed(shape.cell_at(column, row)) {
+                    visit(index);
+                }
+            }
+        }
+    }
+
+    fn listed(&self, cell: usize) -> &[u32] {
+        let start = self.starts.get(cell).copied().unwrap_or(0) as usize;
+        let end = self.starts.get(cell + 1).copied().unwrap_or(0) as usize;
+        self.entries.get(start..end).unwrap_or(&[])
+    }
+}
+
+/// The grid's geometry, apart from its lists.
+#[derive(Clone, Copy)]
+struct Shape {
+    origin: Vec2,
+    cell: f32,
+    inverse: f32,
+    columns: u32,
+    rows: u32,
+    pad: f32,
+}
+
+impl Shape {
+    fn cell_at(self, column: u32, row: u32) -> usize {
+        row as usize * self.columns as usize + column as usize
+    }
+
+    /// The indices `floor((v - origin) / cell)` of the padded range `low..high`, clipped to
+    /// `0..count`; `None` when the range misses the grid. (Truncation is the floor here: a
+    /// negative value only ever clips to 0, and `f32::floor` would be a library call.)
+    fn between(self, low: f32, high: f32, origin: f32, count: u32) -> Option<(u32, u32)> {
+        let first = (low - self.pad - origin) * self.inverse;
+        let last = (high + self.pad - origin) * self.inverse;
+        let top = count.checked_sub(1)?;
+        if !(last >= 0.0 && first < count as f32) {
+            return None;
+        }
+        Some(((first.max(0.0) as u32).min(top), (last as u32).min(top)))
+    }
+
+    fn rows_between(self, low: f32, high: f32) -> Option<(u32, u32)> {
+        self.between(low, high, self.origin.y, self.rows)
+    }
+
+    fn columns_between(self, low: f32, high: f32) -> Option<(u32, u32)> {
+        self.between(low, high, self.origin.x, self.columns)
+    }
+
+    /// Calls `visit` with every cell the segment `a → b` touches (and perhaps a neighbor):
+    /// row by row, the columns of the part of the segment inside the row's band.
+    fn cells_along(self, a: Vec2, b: Vec2, mut visit: impl FnMut(usize)) {
+        let Some((first_row, last_row)) = self.rows_between(a.y.min(b.y), a.y.max(b.y)) else {
+            return;
+        };
+        let d = b - a;
+        let inverse_dy = 1.0 / d.y;
+        for row in first_row..=last_row {
+            let low = self.origin.y + row as f32 * self.cell;
+            let high = low + self.cell;
+            let (mut x0, mut x1) = (a.x.min(b.x), a.x.max(b.x));
+            if inverse_dy.is_finite() && first_row != last_row {
+                let t0 = ((low - self.pad - a.y) * inverse_dy).clamp(0.0, 1.0);
+                let t1 = ((high + self.pad - a.y) * inverse_dy).clamp(0.0, 1.0);
+                let (u0, u1) = (a.x + d.x * t0, a.x + d.x * t1);
+                x0 = u0.min(u1);
+                x1 = u0.max(u1);
+            }
+            let Some((first, last)) = self.columns_between(x0, x1) else {
+                continue;
+            };
+            for column in first..=last {
+                visit(self.cell_at(column, row));
+            }
+        }
+    }
+}
