@@ -1,6 +1,6 @@
 //! What walls cost (issue 11):
 //!
-//! - `walls_tick_10000`: one tick of 10,000 agents running the boids graph with WallAvoidance
+//! - `walls_tick_10000`: one tick of 10,000 agents running the boids graph with `WallAvoidance`
 //!   first in its Priority, in a world with 1,000 wall segments (250 closed squares) against
 //!   the same scene without walls. Same graph, same agents, same seed: the difference is the
 //!   feelers' ray casts, the clearance queries and the wall-crossing count.
@@ -11,6 +11,10 @@
 //! Run with `cargo bench -p graph-runtime --bench walls`.
 
 #[path = "boids_fixture.rs"]
+#[expect(
+    dead_code,
+    reason = "this benchmark uses the fixture's graph and world, not its hand-written flock"
+)]
 mod boids_fixture;
 
 use std::hint::black_box;
@@ -48,7 +52,7 @@ fn squares(min: Vec2, max: Vec2, count: usize, side: f32) -> Vec<Wall> {
         .collect()
 }
 
-/// The boids graph with WallAvoidance put first in its Priority.
+/// The boids graph with `WallAvoidance` put first in its `Priority`.
 fn graph() -> graph_runtime::Graph {
     let mut graph = boids_fixture::graph();
     let avoid_walls = graph.add(Node::WallAvoidance {

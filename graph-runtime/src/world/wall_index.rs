@@ -650,9 +650,10 @@ mod tests {
                 .into_iter()
                 .map(|(x, y, dx, dy, corners, closed)| Wall {
                     points: (0..corners)
-                        .map(|k| {
+                        .map(|k: usize| {
+                            let zig = if k.is_multiple_of(2) { 1.0 } else { -0.5 };
                             let k = k as f32;
-                            at(x + dx * k, y + dy * k * if k as usize % 2 == 0 { 1.0 } else { -0.5 })
+                            at(x + dx * k, y + dy * k * zig)
                         })
                         .collect(),
                     closed,
