@@ -303,7 +303,7 @@ fn the_feeler_guide_shows_the_feelers_their_hits_and_the_nearest_wall_point() {
 }
 
 #[test]
-fn the_wall_following_guide_is_the_point_it_seeks() {
+fn the_wall_following_guide_is_the_nearest_wall_point_and_the_point_it_seeks() {
     // A wall along y = 0; agent at (0,2) moving (2,0), wall on its right, offset 1,
     // lookahead_time 1: q = (0,0), n = (0,1), t = (1,0), a = 2, aim (2,1). Beyond the range:
     // no guide and no force.
@@ -324,7 +324,13 @@ fn the_wall_following_guide_is_the_point_it_seeks() {
         VehicleParams::default(),
     );
     let (force, guide) = trace_one(node(3.0), &world, &[me], &[]);
-    assert_eq!(guide, Guide::Aim(Vec2::new(2.0, 1.0)));
+    assert_eq!(
+        guide,
+        Guide::WallFollow {
+            nearest: Vec2::ZERO,
+            aim: Vec2::new(2.0, 1.0)
+        }
+    );
     let expected = (Vec2::new(2.0, 1.0) - me.position).normalize() * 5.0 - me.velocity;
     assert!((force - expected).length() < 1e-5, "{force} != {expected}");
     assert_eq!(

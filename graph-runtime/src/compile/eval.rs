@@ -92,6 +92,13 @@ pub enum Guide {
         /// The nearest wall point within `radius + margin`, if any.
         nearest: Option<Vec2>,
     },
+    /// Wall following: the nearest wall point within range and the point it seeks.
+    WallFollow {
+        /// The nearest wall point.
+        nearest: Vec2,
+        /// The point `offset` off the wall and ahead along it.
+        aim: Vec2,
+    },
     /// Flow-field following: where the field was sampled and what it said.
     FlowSample {
         /// Sample point.
@@ -1100,15 +1107,25 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 offset,
                 lookahead_time,
                 range,
-            } => behaviors::wall_following_aim(
-                me,
-                self.context.world.wall_index(),
-                side,
-                self.num(offset),
-                self.num(lookahead_time),
-                self.num(range),
-            )
-            .map_or(Guide::None, Guide::Aim),
+            } => {
+                let walls = self.context.world.wall_index();
+                let range = self.num(range);
+                let aim = behaviors::wall_following_aim(
+                    me,
+                    walls,
+                    side,
+                    self.num(offset),
+                    self.num(lookahead_time),
+                    range,
+                );
+                match (walls.nearest(me.position, range), aim) {
+                    (Some(nearest), Some(aim)) => Guide::WallFollow {
+                        nearest: nearest.point,
+                        aim,
+                    },
+                    _ => Guide::None,
+                }
+            }
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))

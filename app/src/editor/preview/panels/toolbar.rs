@@ -69,7 +69,10 @@ impl Preview {
         ui.checkbox(&mut g.steering, "final steering force");
         ui.checkbox(&mut g.node_forces, "each node's force");
         ui.checkbox(&mut g.neighborhood, "neighborhood and field of view");
-        ui.checkbox(&mut g.corridor, "avoidance corridor and wall feelers");
+        ui.checkbox(
+            &mut g.corridor,
+            "avoidance corridor, wall feelers, nearest wall point",
+        );
         ui.checkbox(&mut g.wander, "wander circle and aim");
         ui.checkbox(&mut g.path, "path projection and aim");
         ui.checkbox(&mut g.flow, "flow-field sample");

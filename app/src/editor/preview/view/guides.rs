@@ -23,7 +23,7 @@ pub struct Guides {
     pub node_forces: bool,
     /// Neighborhood radius and field of view.
     pub neighborhood: bool,
-    /// Obstacle-avoidance detection corridor.
+    /// Obstacle-avoidance detection corridor, wall feelers and nearest wall points.
     pub corridor: bool,
     /// Wander circle and aim.
     pub wander: bool,
@@ -159,22 +159,8 @@ fn paint_guide(
                 painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
             }
         }
-        Guide::Feelers {
-            tips,
-            hits,
-            nearest,
-        } if guides.corridor => {
-            for (tip, hit) in tips.iter().zip(hits) {
-                painter.line_segment([s(p), s(*tip)], thin);
-                if let Some(hit) = hit {
-                    painter.circle_filled(s(hit), 3.0, color);
-                }
-            }
-            if let Some(nearest) = nearest {
-                let faint = Stroke::new(1.0, color.gamma_multiply(0.6));
-                painter.line_segment([s(p), s(nearest)], faint);
-                painter.circle_stroke(s(nearest), 4.0, thin);
-            }
+        Guide::Feelers { .. } | Guide::WallFollow { .. } if guides.corridor => {
+            paint_wall_guide(painter, s, p, guide, color);
         }
         Guide::FlowSample { point, vector } if guides.flow => {
             painter.circle_stroke(s(point), 3.0, thin);
@@ -185,6 +171,43 @@ fn paint_guide(
             );
         }
         _ => {}
+    }
+}
+
+/// Wall avoidance's feelers and where they meet walls, and the nearest wall point (with wall
+/// following's aim).
+fn paint_wall_guide(
+    painter: &Painter,
+    s: &impl Fn(Vec2) -> Pos2,
+    p: Vec2,
+    guide: Guide,
+    color: Color32,
+) {
+    let thin = Stroke::new(1.0, color);
+    let (nearest, aim) = match guide {
+        Guide::Feelers {
+            tips,
+            hits,
+            nearest,
+        } => {
+            for (tip, hit) in tips.iter().zip(hits) {
+                painter.line_segment([s(p), s(*tip)], thin);
+                if let Some(hit) = hit {
+                    painter.circle_filled(s(hit), 3.0, color);
+                }
+            }
+            (nearest, None)
+        }
+        Guide::WallFollow { nearest, aim } => (Some(nearest), Some(aim)),
+        _ => (None, None),
+    };
+    if let Some(nearest) = nearest {
+        let faint = Stroke::new(1.0, color.gamma_multiply(0.6));
+        painter.line_segment([s(p), s(nearest)], faint);
+        painter.circle_stroke(s(nearest), 4.0, thin);
+    }
+    if let Some(aim) = aim {
+        painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
     }
 }
 
