@@ -23,13 +23,7 @@ pub(super) const MAX_QUERY_CELLS: f32 = 16.0;
 /// A uniform grid of cells listing the segments that may touch them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct WallGrid {
-    origin: Vec2,
-    cell: f32,
-    inverse: f32,
-    columns: u32,
-    rows: u32,
-    /// A band this wide is added round every segment and query, for rounding.
-    pad: f32,
+    shape: Shape,
     /// Cell `c` lists `entries[starts[c]..starts[c + 1]]`.
     starts: Vec<u32>,
     entries: Vec<u32>,
@@ -65,18 +59,15 @@ impl WallGrid {
         let size = extent + Vec2::splat(pad * 4.0);
         let columns = ((size.x / cell).floor() as u32).saturating_add(1);
         let rows = ((size.y / cell).floor() as u32).saturating_add(1);
-        let mut grid = Self {
+        let shape = Shape {
             origin,
             cell,
             inverse: 1.0 / cell,
             columns,
             rows,
             pad,
-            starts: Vec::new(),
-            entries: Vec::new(),
         };
         let cells = usize::try_from(u64::from(columns) * u64::from(rows)).ok()?;
-        let shape = grid.shape();
         let mut counts = vec![0_u32; cells + 1];
         let budget = segments.len().saturating_mul(MAX_ENTRIES_PER_SEGMENT);
         let mut total = 0_usize;
@@ -109,32 +100,23 @@ impl WallGrid {
                 }
             });
         }
-        grid.entries = entries;
-        grid.starts = counts;
-        Some(grid)
-    }
-
-    fn shape(&self) -> Shape {
-        Shape {
-            origin: self.origin,
-            cell: self.cell,
-            inverse: self.inverse,
-            columns: self.columns,
-            rows: self.rows,
-            pad: self.pad,
-        }
+        Some(Self {
+            shape,
+            starts: counts,
+            entries,
+        })
     }
 
     /// Whether a query along `from → to` (or over the box `from..to`) is short enough for the
     /// grid: it spans at most [`MAX_QUERY_CELLS`] cells along its two axes together.
     pub(super) fn is_short(&self, span: Vec2) -> bool {
-        let cells = (span.x.abs() + span.y.abs()) * self.inverse;
+        let cells = (span.x.abs() + span.y.abs()) * self.shape.inverse;
         cells <= MAX_QUERY_CELLS
     }
 
     /// Calls `visit` with the segments listed in every cell the segment `a → b` touches.
     pub(super) fn segments_along(&self, a: Vec2, b: Vec2, mut visit: impl FnMut(u32)) {
-        self.shape().cells_along(a, b, |cell| {
+        self.shape.cells_along(a, b, |cell| {
             for &index in self.listed(cell) {
                 visit(index);
             }
@@ -143,7 +125,7 @@ impl WallGrid {
 
     /// Calls `visit` with the segments listed in every cell the box `min..max` touches.
     pub(super) fn segments_in_box(&self, min: Vec2, max: Vec2, mut visit: impl FnMut(u32)) {
-        let shape = self.shape();
+        let shape = self.shape;
         let Some((first_row, last_row)) = shape.rows_between(min.y, max.y) else {
             return;
         };
@@ -167,13 +149,14 @@ impl WallGrid {
 }
 
 /// The grid's geometry, apart from its lists.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Shape {
     origin: Vec2,
     cell: f32,
     inverse: f32,
     columns: u32,
     rows: u32,
+    /// A band this wide is added round every segment and query, for rounding.
     pad: f32,
 }
 

@@ -37,6 +37,14 @@ pub struct WallPoint {
     pub segment: usize,
 }
 
+/// What [`WallIndex::walk`] shows its visitor.
+enum Visit<'a> {
+    /// A node: look inside it?
+    Node(&'a Node),
+    /// A segment of an opened leaf.
+    Segment(u32),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Node {
     min: Vec2,
@@ -305,34 +313,20 @@ impl WallIndex {
         count: &mut usize,
     ) {
         let capacity = out.len();
-        let mut stack = [0_u32; STACK_DEPTH];
-        let mut depth = usize::from(!self.nodes.is_empty());
-        while depth > 0 {
-            depth -= 1;
-            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
-                continue;
-            };
-            let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
-                Some(worst) if *count == capacity => worst.distance,
-                _ => radius_squared,
-            };
-            let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
-            if outside.length_squared() > limit {
-                continue;
+        self.walk(|visit| match visit {
+            Visit::Node(node) => {
+                let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
+                    Some(worst) if *count == capacity => worst.distance,
+                    _ => radius_squared,
+                };
+                let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
+                outside.length_squared() <= limit
             }
-            if node.count == 0 {
-                for child in [node.right, node.first] {
-                    if let Some(slot) = stack.get_mut(depth) {
-                        *slot = child;
-                        depth += 1;
-                    }
-                }
-                continue;
-            }
-            for &index in self.leaf(node) {
+            Visit::Segment(index) => {
                 self.offer(point, radius_squared, index, out, count);
+                true
             }
-        }
+        });
     }
 
     /// Puts segment `index`'s nearest point to `point` into `out[..count]`, which holds the
@@ -379,6 +373,22 @@ impl WallIndex {
     /// The first crossing along `from + t * d` through the hierarchy: `(t, segment)`.
     fn tree_ray_cast(&self, from: Vec2, d: Vec2) -> Option<(f32, usize)> {
         let mut best: Option<(f32, usize)> = None;
+        self.walk(|visit| match visit {
+            Visit::Node(node) => slab(from, d, node.min, node.max).is_some_and(|(enter, exit)| {
+                let best_t = best.map_or(1.0, |(t, _)| t);
+                exit >= -1e-4 && enter <= best_t + 1e-4
+            }),
+            Visit::Segment(index) => {
+                self.consider(from, d, index, &mut best);
+                true
+            }
+        });
+        best
+    }
+
+    /// Walks the hierarchy depth first without recursion: `visit` answers for each node
+    /// whether to look inside it, and is shown each segment of the leaves it opens.
+    fn walk(&self, mut visit: impl FnMut(Visit<'_>) -> bool) {
         let mut stack = [0_u32; STACK_DEPTH];
         let mut depth = usize::from(!self.nodes.is_empty());
         while depth > 0 {
@@ -386,11 +396,7 @@ impl WallIndex {
             let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
                 continue;
             };
-            let Some((enter, exit)) = slab(from, d, node.min, node.max) else {
-                continue;
-            };
-            let best_t = best.map_or(1.0, |(t, _)| t);
-            if exit < -1e-4 || enter > best_t + 1e-4 {
+            if !visit(Visit::Node(node)) {
                 continue;
             }
             if node.count == 0 {
@@ -403,10 +409,9 @@ impl WallIndex {
                 continue;
             }
             for &index in self.leaf(node) {
-                self.consider(from, d, index, &mut best);
+                visit(Visit::Segment(index));
             }
         }
-        best
     }
 
     /// Takes segment `index` as the ray's `best` crossing when it crosses earlier, or as early
