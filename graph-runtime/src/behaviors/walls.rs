@@ -75,6 +75,12 @@ pub fn wall_avoidance(
     let p = vehicle.position;
     let max_force = vehicle.max_force;
     let feelers = wall_feelers(vehicle, min_length, lookahead_time, whisker_angle);
+    let reach = vehicle.radius + margin;
+    // No wall within the longest feeler or the clearance: nothing below can find one.
+    let far = Vec2::splat(feelers[0].length.max(reach));
+    if far.is_finite() && !walls.may_touch(p - far, p + far) {
+        return Vec2::ZERO;
+    }
     let mut force = Vec2::ZERO;
     let mut free = [0.0_f32; 3];
     for (feeler, free) in feelers.iter().zip(&mut free) {
@@ -96,7 +102,6 @@ pub fn wall_avoidance(
         force +=
             (vehicle.side() * turn - vehicle.forward) * (max_force * penetration / central.length);
     }
-    let reach = vehicle.radius + margin;
     if reach > 0.0 {
         let mut buffer = [WallPoint::default(); WALL_CONTACTS];
         let contacts = walls.nearest_several(p, reach, &mut buffer);

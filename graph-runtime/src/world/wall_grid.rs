@@ -141,6 +141,23 @@ impl WallGrid {
         }
     }
 
+    /// Whether any segment is listed in the cells the box `min..max` touches: one comparison
+    /// per row, as a row's cells list their segments one after another.
+    pub(super) fn any_in_box(&self, min: Vec2, max: Vec2) -> bool {
+        let shape = self.shape;
+        let (Some((first_row, last_row)), Some((first, last))) = (
+            shape.rows_between(min.y, max.y),
+            shape.columns_between(min.x, max.x),
+        ) else {
+            return false;
+        };
+        (first_row..=last_row).any(|row| {
+            let start = self.starts.get(shape.cell_at(first, row)).copied();
+            let end = self.starts.get(shape.cell_at(last, row) + 1).copied();
+            start < end
+        })
+    }
+
     fn listed(&self, cell: usize) -> &[u32] {
         let start = self.starts.get(cell).copied().unwrap_or(0) as usize;
         let end = self.starts.get(cell + 1).copied().unwrap_or(0) as usize;

@@ -228,6 +228,17 @@ impl WallIndex {
         self.segments.is_empty()
     }
 
+    /// Whether a wall may come within the box `min..max`: `false` only when no segment does,
+    /// so a query inside the box can be skipped when this says `false`. Cheap: a grid lookup
+    /// per row of cells the box covers; a box too large for the grid answers `true`.
+    pub fn may_touch(&self, min: Vec2, max: Vec2) -> bool {
+        match &self.grid {
+            None => false,
+            Some(grid) if grid.is_short(max - min) => grid.any_in_box(min, max),
+            Some(_) => true,
+        }
+    }
+
     /// The first wall the segment `from → to` crosses: the smallest distance from `from`, the
     /// lower segment index on a tie. A wall parallel to the ray (even along it) is not hit; a
     /// ray starting on a wall hits it at distance `0`. `None` when no wall is crossed or an
@@ -596,6 +607,20 @@ mod tests {
                 brute_nearest(&index, from, radius).map(|(_, i)| i),
                 "nearest to {from} within {radius}"
             );
+            // `may_touch` never says no where a query finds a wall.
+            let reach = Vec2::splat(radius);
+            if near.is_some() {
+                assert!(
+                    index.may_touch(from - reach, from + reach),
+                    "box round {from}"
+                );
+            }
+            if hit.is_some() {
+                assert!(
+                    index.may_touch(from.min(to), from.max(to)),
+                    "box of {from} -> {to}"
+                );
+            }
         }
     }
 
