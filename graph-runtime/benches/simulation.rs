@@ -28,6 +28,7 @@ fn boids_simulation(agents: usize) -> Simulation {
         seed: boids_fixture::SEED,
         obstacles: world.obstacles.clone(),
         groups: vec![AgentGroup {
+            goals: std::collections::BTreeMap::new(),
             name: "boids".to_owned(),
             graph: "boids.graph.ron".to_owned(),
             spawn: Spawn::Random {

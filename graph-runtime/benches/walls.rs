@@ -77,6 +77,7 @@ fn simulation(walls: Vec<Wall>) -> Simulation {
         obstacles: world.obstacles.clone(),
         walls,
         groups: vec![AgentGroup {
+            goals: std::collections::BTreeMap::new(),
             name: "boids".to_owned(),
             graph: "walls.graph.ron".to_owned(),
             spawn: Spawn::Random {

@@ -9,7 +9,8 @@ use crate::compile::{
     AgentState, BindError, Bindings, CompileError, Context, ParamValues, Program, Scratch, TagMask,
     TagTable,
 };
-use crate::{SpatialGrid, Vehicle, World};
+use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS};
+use crate::{OwnGoals, Path, SpatialGrid, Vehicle, World};
 
 /// Why a [`Crowd`] could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -20,6 +21,18 @@ pub enum CrowdError {
     /// The graph names a path, field, target or tag the world does not have.
     #[error("{0}")]
     Bind(BindError),
+    /// An own goal or route the game handed over cannot be used.
+    #[error("agent {agent}'s own {what} \"{name}\": {problem}")]
+    Own {
+        /// The agent.
+        agent: usize,
+        /// `goal` or `route`.
+        what: &'static str,
+        /// Its name.
+        name: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 /// The steering of a group of game agents by one graph.
@@ -118,6 +131,117 @@ impl Crowd {
         self.program.vehicle(&self.params)
     }
 
+    /// Agent `agent`'s own goals and routes, if it has steered or been given one.
+    pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
+        self.states.get(agent).map(|state| &state.own)
+    }
+
+    /// Gives agent `agent` its own point `name` (for nodes whose target is `Own(name)`),
+    /// replacing an earlier one; say, the next waypoint the game's pathfinder chose. Refused
+    /// when a coordinate is not finite or beyond [`MAX_COORDINATE`], or `agent` is not below
+    /// [`MAX_AGENTS`].
+    pub fn set_goal(&mut self, agent: usize, name: &str, point: Vec2) -> Result<(), CrowdError> {
+        let refuse = |problem: String| CrowdError::Own {
+            agent,
+            what: "goal",
+            name: name.to_owned(),
+            problem,
+        };
+        if !point.is_finite() || point.abs().max_element() > MAX_COORDINATE {
+            return Err(refuse(format!(
+                "{point} is not a finite point within ±{MAX_COORDINATE}"
+            )));
+        }
+        let state = self.state_of(agent).ok_or_else(|| refuse(too_many()))?;
+        state.own.set_goal(name, point);
+        Ok(())
+    }
+
+    /// Takes agent `agent`'s own point `name` away: its `Own(name)` nodes give zero again.
+    pub fn clear_goal(&mut self, agent: usize, name: &str) {
+        if let Some(state) = self.states.get_mut(agent) {
+            state.own.clear_goal(name);
+        }
+    }
+
+    /// Gives agent `agent` its own route `name` (for `PathFollowing` nodes marked `own`): an
+    /// open path through `points` of half-width `radius`, replacing an earlier one; say, the
+    /// route the game's pathfinder found. Refused when there is no point, too many, or a
+    /// number that is not finite or out of range.
+    pub fn set_route(
+        &mut self,
+        agent: usize,
+        name: &str,
+        points: Vec<Vec2>,
+        radius: f32,
+    ) -> Result<(), CrowdError> {
+        let problem = if points.is_empty() {
+            Some("a route needs a point".to_owned())
+        } else if points.len() > MAX_PATH_POINTS {
+            Some(format!(
+                "{} points, more than {MAX_PATH_POINTS}",
+                points.len()
+            ))
+        } else if let Some(bad) = points
+            .iter()
+            .find(|p| !p.is_finite() || p.abs().max_element() > MAX_COORDINATE)
+        {
+            Some(format!(
+                "{bad} is not a finite point within ±{MAX_COORDINATE}"
+            ))
+        } else if !(0.0..=MAX_COORDINATE).contains(&radius) {
+            Some(format!(
+                "radius {radius} is not within 0..={MAX_COORDINATE}"
+            ))
+        } else if agent >= MAX_AGENTS {
+            Some(too_many())
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(CrowdError::Own {
+                agent,
+                what: "route",
+                name: name.to_owned(),
+                problem,
+            });
+        }
+        let route = Path {
+            points,
+            radius,
+            closed: false,
+        };
+        if let Some(state) = self.state_of(agent) {
+            state.own.set_route(name, route);
+        }
+        Ok(())
+    }
+
+    /// Takes agent `agent`'s own route `name` away.
+    pub fn clear_route(&mut self, agent: usize, name: &str) {
+        if let Some(state) = self.states.get_mut(agent) {
+            state.own.clear_route(name);
+        }
+    }
+
+    /// Agent `agent`'s state, made (with those of the agents before it) if it has none yet;
+    /// `None` for an index not below [`MAX_AGENTS`].
+    fn state_of(&mut self, agent: usize) -> Option<&mut AgentState> {
+        if agent >= MAX_AGENTS {
+            return None;
+        }
+        self.grow_states(agent + 1);
+        self.states.get_mut(agent)
+    }
+
+    fn grow_states(&mut self, count: usize) {
+        while self.states.len() < count {
+            let index = self.states.len() as u64;
+            self.states
+                .push(AgentState::new(&self.program, self.seed, index));
+        }
+    }
+
     /// One steering force per vehicle for this tick, written into `forces` (resized to
     /// match). `tags` is one mask per vehicle, or empty when the graph uses no tags.
     pub fn steer(
@@ -128,11 +252,7 @@ impl Crowd {
         dt: f32,
         forces: &mut Vec<Vec2>,
     ) {
-        while self.states.len() < vehicles.len() {
-            let index = self.states.len() as u64;
-            self.states
-                .push(AgentState::new(&self.program, self.seed, index));
-        }
+        self.grow_states(vehicles.len());
         if self.program.uses_neighbors() {
             self.grid.rebuild(vehicles);
         }
@@ -153,4 +273,8 @@ impl Crowd {
             );
         }
     }
+}
+
+fn too_many() -> String {
+    format!("agent indices go up to {}", MAX_AGENTS - 1)
 }

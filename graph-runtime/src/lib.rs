@@ -61,6 +61,7 @@ mod graph;
 pub mod limits;
 pub mod math;
 mod metrics;
+mod own;
 mod rng;
 mod save;
 mod scene;
@@ -84,13 +85,14 @@ pub use graph::{
     VehicleSpec, WallSide, WeightedInput,
 };
 pub use metrics::{MetricsTracker, Sample};
+pub use own::OwnGoals;
 pub use rng::AgentRng;
 pub use save::{
     STALE_TEMPORARY_AGE, write_all_atomically, write_atomically, write_atomically_with,
 };
 pub use scene::{
-    AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, Scene, SceneAssets, SceneError,
-    SceneWarning, Spawn, check_inside_scene_folder,
+    AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, OwnPoints, Scene, SceneAssets,
+    SceneError, SceneWarning, Spawn, check_inside_scene_folder,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;

@@ -10,12 +10,15 @@ use crate::compile::{
     AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace, compile,
 };
 use crate::rng::AgentRng;
-use crate::scene::{Area, SceneAssets, SceneError, SceneWarning, Spawn};
+use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
-use crate::{Vehicle, World};
+use crate::{OwnGoals, Vehicle, World};
 
 /// Salt separating the spawn RNG streams from the agents' own streams.
 const SPAWN_SALT: u64 = 0x5EED_5A17_0000_0000;
+/// Mixed into the scene seed for the groups' random own points, so that they draw from a
+/// stream of their own and spawn places stay what they were before own points existed.
+const GOAL_SALT: u64 = 0x60A1_5A17_0000_0000;
 
 /// Agents are evaluated in at most this many parallel chunks, each with its own long-lived
 /// scratch buffers, so a warm tick allocates nothing. The chunking never changes results.
@@ -222,23 +225,28 @@ impl Simulation {
                 Spawn::Agents(agents) => agents.iter().map(|a| (a.position, a.velocity)).collect(),
                 Spawn::Random { count, area, speed } => (0..*count)
                     .map(|_| {
-                        let position = match *area {
-                            Area::Rect { min, max } => {
-                                min + (max - min) * Vec2::new(spawn_rng.unit(), spawn_rng.unit())
-                            }
-                            Area::Circle { center, radius } => {
-                                let distance = radius * spawn_rng.unit().sqrt();
-                                let angle = spawn_rng.unit() * std::f32::consts::TAU;
-                                center + Vec2::from_angle(angle) * distance
-                            }
-                        };
+                        let position = area.random_point(&mut spawn_rng);
                         let heading = Vec2::from_angle(spawn_rng.unit() * std::f32::consts::TAU);
                         (position, heading * *speed)
                     })
                     .collect(),
             };
-            for (position, velocity) in spawned {
+            let mut goal_rng = AgentRng::new(scene.seed ^ GOAL_SALT, group_index as u64);
+            for (in_group, (position, velocity)) in spawned.into_iter().enumerate() {
                 let index = simulation.vehicles.len() as u64;
+                let mut state = AgentState::new(&program, scene.seed, index);
+                for (name, points) in &group.goals {
+                    let point = match points {
+                        OwnPoints::Each(list) => {
+                            match list.get(in_group.checked_rem(list.len()).unwrap_or(0)) {
+                                Some(point) => *point,
+                                None => continue,
+                            }
+                        }
+                        OwnPoints::Random(area) => area.random_point(&mut goal_rng),
+                    };
+                    state.own.set_goal(name, point);
+                }
                 simulation
                     .vehicles
                     .push(Vehicle::new(position, velocity, vehicle_params));
@@ -246,9 +254,7 @@ impl Simulation {
                     .tags
                     .push(group_masks.get(group_index).copied().unwrap_or(0));
                 simulation.group_of.push(simulation.groups.len() as u32);
-                simulation
-                    .states
-                    .push(AgentState::new(&program, scene.seed, index));
+                simulation.states.push(state);
             }
             simulation.groups.push(GroupRuntime {
                 name: group.name.clone(),
@@ -462,6 +468,17 @@ impl Simulation {
     /// The scene seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Agent `agent`'s own points and routes (from its group's `goals`, or set since).
+    pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
+        self.states.get(agent).map(|state| &state.own)
+    }
+
+    /// Agent `agent`'s own points and routes, to change them (as a game does with
+    /// [`crate::Crowd::set_goal`]). Points should be finite: the `Crowd` setters check that.
+    pub fn own_mut(&mut self, agent: usize) -> Option<&mut OwnGoals> {
+        self.states.get_mut(agent).map(|state| &mut state.own)
     }
 
     /// Wall crossings since the start: steps whose segment, from an agent's position before

@@ -963,6 +963,7 @@ fn backward_path_following_travels_towards_the_first_point() {
 #[test]
 fn path_following_graph_binds_the_named_path() {
     let node = |direction, corrective| Node::PathFollowing {
+        own: false,
         path: "road".into(),
         prediction_time: 1.0.into(),
         ahead_distance: 3.0.into(),

@@ -494,6 +494,7 @@ fn backward_travel_on_an_open_path_arrives_at_the_first_point() {
         ahead_distance: 5.0.into(),
         direction: PathDirection::Backward,
         corrective: false,
+        own: false,
     });
     close(steer(&graph, &world, &[me], &[], 1), v2(-3.0, -1.0));
 }
@@ -1246,6 +1247,7 @@ fn a_random_rectangle_spawn_draws_positions_then_the_heading() {
         target: point(0.0, 0.0),
     });
     let group = |name: &str, count| AgentGroup {
+        goals: std::collections::BTreeMap::new(),
         name: name.to_owned(),
         graph: "idle.graph.ron".to_owned(),
         spawn: Spawn::Random {

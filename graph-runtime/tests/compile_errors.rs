@@ -609,6 +609,7 @@ fn empty_names_are_missing_names() {
                 ahead_distance: Number::Literal(2.0),
                 direction: PathDirection::Forward,
                 corrective: false,
+                own: false,
             },
         ),
         (

@@ -83,6 +83,7 @@ fn scene(seed: u64, spawn: Spawn) -> Scene {
             },
         ],
         groups: vec![AgentGroup {
+            goals: std::collections::BTreeMap::new(),
             name: "boids".to_owned(),
             graph: GRAPH_FILE.to_owned(),
             spawn,

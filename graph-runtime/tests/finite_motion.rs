@@ -23,6 +23,7 @@ fn path_following_simulation(direction: PathDirection) -> Simulation {
         ahead_distance: 2.0.into(),
         direction,
         corrective: false,
+        own: false,
     });
     graph.add(Node::Output {
         input: Link(Some(follow)),
@@ -37,6 +38,7 @@ fn path_following_simulation(direction: PathDirection) -> Simulation {
             },
         )]),
         groups: vec![AgentGroup {
+            goals: std::collections::BTreeMap::new(),
             name: "walkers".to_owned(),
             graph: "walk.graph.ron".to_owned(),
             spawn: Spawn::Agents(vec![

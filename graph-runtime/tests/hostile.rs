@@ -231,6 +231,7 @@ fn harness(graph: Graph, field: Option<FlowField>) -> SceneAssets {
         },
     );
     scene.groups.push(AgentGroup {
+        goals: std::collections::BTreeMap::new(),
         name: "probe".to_owned(),
         graph: graph_name.clone(),
         spawn: Spawn::Agents(vec![

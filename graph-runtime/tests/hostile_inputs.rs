@@ -552,6 +552,7 @@ fn a_scene_with_65537_targets_is_refused_and_65536_load_and_run_in_time() {
         );
     }
     scene.groups = vec![AgentGroup {
+        goals: std::collections::BTreeMap::new(),
         name: "seekers".into(),
         graph: "last.graph.ron".into(),
         spawn: Spawn::Agents(vec![AgentSpawn {

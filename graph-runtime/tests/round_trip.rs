@@ -220,6 +220,7 @@ fn every_feature_scene() -> Scene {
         ]),
         groups: vec![
             AgentGroup {
+                goals: std::collections::BTreeMap::new(),
                 name: "flock".to_owned(),
                 graph: "boids.graph.ron".to_owned(),
                 spawn: Spawn::Random {
@@ -235,6 +236,7 @@ fn every_feature_scene() -> Scene {
                 parameters: BTreeMap::from([("flock_radius".to_owned(), 5.5)]),
             },
             AgentGroup {
+                goals: std::collections::BTreeMap::new(),
                 name: "herd".to_owned(),
                 graph: "graphs/herd.graph.ron".to_owned(),
                 spawn: Spawn::Random {
@@ -250,6 +252,7 @@ fn every_feature_scene() -> Scene {
                 parameters: BTreeMap::new(),
             },
             AgentGroup {
+                goals: std::collections::BTreeMap::new(),
                 name: "wolves".to_owned(),
                 graph: "wolf.graph.ron".to_owned(),
                 spawn: Spawn::Agents(vec![

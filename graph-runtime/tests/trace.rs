@@ -148,6 +148,7 @@ fn the_path_guide_shows_the_projection_and_the_aim_the_force_seeks() {
         ahead_distance: ahead.into(),
         direction: PathDirection::Forward,
         corrective: false,
+        own: false,
     };
     let (force, guide) = trace_one(node(3.0), &world, &[me], &[]);
     assert_eq!(

@@ -23,6 +23,8 @@ pub struct Names {
     pub flow_fields: Vec<String>,
     /// Tags of the open scene.
     pub tags: Vec<String>,
+    /// Names of the agents' own points and routes (scene groups' goals, the graph's own).
+    pub own: Vec<String>,
 }
 
 impl Names {
@@ -39,6 +41,9 @@ impl Names {
             names
                 .tags
                 .extend(scene.groups.iter().flat_map(|g| g.tags.iter().cloned()));
+            names
+                .own
+                .extend(scene.groups.iter().flat_map(|g| g.goals.keys().cloned()));
         }
         names.tidy();
         names
@@ -57,10 +62,14 @@ impl Names {
                 match target {
                     Target::Named(name) => names.targets.push(name.clone()),
                     Target::NearestTagged(tag) => names.tags.push(tag.clone()),
+                    Target::Own(name) => names.own.push(name.clone()),
                     Target::Point(..) => {}
                 }
             }
             match node {
+                Node::PathFollowing {
+                    path, own: true, ..
+                } => names.own.push(path.clone()),
                 Node::PathFollowing { path, .. } => names.paths.push(path.clone()),
                 Node::FlowFieldFollowing { field, .. } => names.flow_fields.push(field.clone()),
                 _ => {}
@@ -76,6 +85,7 @@ impl Names {
             &mut self.paths,
             &mut self.flow_fields,
             &mut self.tags,
+            &mut self.own,
         ] {
             list.retain(|name| !name.trim().is_empty());
             list.sort();
@@ -209,43 +219,49 @@ pub fn name(
     changed
 }
 
-/// Edits a target: a point, a named world point or the nearest agent with a tag.
+/// Makes the target a kind starts as, from the names known.
+type NewTarget = fn(&Names) -> Target;
+
+/// The kinds of target, as the picker offers them, with the target each starts as.
+const TARGET_KINDS: [(&str, NewTarget); 4] = [
+    ("Point", |_| Target::Point(0.0.into(), 0.0.into())),
+    ("Named point", |names| {
+        Target::Named(names.targets.first().cloned().unwrap_or_default())
+    }),
+    ("Nearest tagged agent", |names| {
+        Target::NearestTagged(names.tags.first().cloned().unwrap_or_default())
+    }),
+    ("Agent's own point", |names| {
+        Target::Own(
+            names
+                .own
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "goal".to_owned()),
+        )
+    }),
+];
+
+/// Edits a target: a point, a named world point, the nearest agent with a tag, or the
+/// agent's own point of a name (set by the game or the scene group).
 pub fn target(ui: &mut Ui, field: &str, target: &mut Target, names: &Names) -> bool {
     let mut changed = false;
-    let kind = match target {
-        Target::Point(..) => "Point",
-        Target::Named(_) => "Named point",
-        Target::NearestTagged(_) => "Nearest tagged agent",
+    let current = match target {
+        Target::Point(..) => 0,
+        Target::Named(_) => 1,
+        Target::NearestTagged(_) => 2,
+        Target::Own(_) => 3,
     };
     ui.horizontal(|ui| {
         ui.label(field);
         egui::ComboBox::from_id_salt(("target-kind", field))
-            .selected_text(kind)
+            .selected_text(TARGET_KINDS[current].0)
             .show_ui(ui, |ui| {
-                if ui
-                    .selectable_label(matches!(target, Target::Point(..)), "Point")
-                    .clicked()
-                {
-                    *target = Target::Point(0.0.into(), 0.0.into());
-                    changed = true;
-                }
-                if ui
-                    .selectable_label(matches!(target, Target::Named(_)), "Named point")
-                    .clicked()
-                {
-                    *target = Target::Named(names.targets.first().cloned().unwrap_or_default());
-                    changed = true;
-                }
-                if ui
-                    .selectable_label(
-                        matches!(target, Target::NearestTagged(_)),
-                        "Nearest tagged agent",
-                    )
-                    .clicked()
-                {
-                    *target =
-                        Target::NearestTagged(names.tags.first().cloned().unwrap_or_default());
-                    changed = true;
+                for (index, (label, make)) in TARGET_KINDS.iter().enumerate() {
+                    if ui.selectable_label(index == current, *label).clicked() && index != current {
+                        *target = make(names);
+                        changed = true;
+                    }
                 }
             });
     });
@@ -259,6 +275,9 @@ pub fn target(ui: &mut Ui, field: &str, target: &mut Target, names: &Names) -> b
         }
         Target::NearestTagged(tag) => {
             changed |= name(ui, ("target-tag", field), tag, &names.tags);
+        }
+        Target::Own(own) => {
+            changed |= name(ui, ("target-own", field), own, &names.own);
         }
     }
     changed

@@ -49,15 +49,20 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
     let mut fields = BTreeSet::new();
     let mut targets = BTreeSet::new();
     let mut tags = BTreeSet::new();
+    let mut own = BTreeSet::new();
     for node in graph.nodes.values() {
         for (_, target) in node.targets() {
             match target {
                 Target::Named(name) => targets.insert(name.as_str()),
                 Target::NearestTagged(tag) => tags.insert(tag.as_str()),
+                Target::Own(name) => own.insert(name.as_str()),
                 Target::Point(..) => false,
             };
         }
         match node {
+            Node::PathFollowing {
+                path, own: true, ..
+            } => own.insert(path.as_str()),
             Node::PathFollowing { path, .. } => paths.insert(path.as_str()),
             Node::FlowFieldFollowing { field, .. } => fields.insert(field.as_str()),
             _ => false,
@@ -67,6 +72,7 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
     over("flow-field names", fields.len(), MAX_NAMES);
     over("target names", targets.len(), MAX_NAMES);
     over("tag names", tags.len(), MAX_NAMES);
+    over("own goal and route names", own.len(), MAX_NAMES);
     errors
 }
 
@@ -160,7 +166,7 @@ fn validate(graph: &Graph) -> Vec<CompileError> {
             );
         }
         for (field, target) in node.targets() {
-            if let Target::Named(name) | Target::NearestTagged(name) = target
+            if let Target::Named(name) | Target::NearestTagged(name) | Target::Own(name) = target
                 && name.trim().is_empty()
             {
                 errors.push(CompileError::MissingName { node: id, field });
@@ -301,7 +307,7 @@ struct Builder<'g> {
     op_of: BTreeMap<NodeId, u32>,
     parameter_slots: BTreeMap<&'g str, u16>,
     /// Each name table's index by name: paths, flow fields, targets, tags.
-    interned: [BTreeMap<String, u16>; 4],
+    interned: [BTreeMap<String, u16>; 5],
     program: Program,
 }
 
@@ -312,6 +318,7 @@ enum Table {
     Fields = 1,
     Targets = 2,
     Tags = 3,
+    Own = 4,
 }
 
 impl<'g> Builder<'g> {
@@ -342,6 +349,7 @@ impl<'g> Builder<'g> {
                 field_names: Vec::new(),
                 target_names: Vec::new(),
                 tag_names: Vec::new(),
+                own_names: Vec::new(),
                 wander_slots: 0,
                 neighbor_ops: Vec::new(),
             },
@@ -519,6 +527,7 @@ impl<'g> Builder<'g> {
             Table::Fields => &mut self.program.field_names,
             Table::Targets => &mut self.program.target_names,
             Table::Tags => &mut self.program.tag_names,
+            Table::Own => &mut self.program.own_names,
         };
         let new = slot(names.len());
         names.push(name.to_owned());
@@ -540,6 +549,7 @@ impl<'g> Builder<'g> {
             ),
             Target::Named(name) => TargetRef::Named(self.intern(Table::Targets, name)),
             Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Table::Tags, tag)),
+            Target::Own(name) => TargetRef::Own(self.intern(Table::Own, name)),
         }
     }
 
@@ -643,8 +653,10 @@ impl<'g> Builder<'g> {
                 ahead_distance,
                 direction,
                 corrective,
+                own,
             } => Op::PathFollowing {
-                path: self.intern(Table::Paths, path),
+                path: self.intern(if *own { Table::Own } else { Table::Paths }, path),
+                own: *own,
                 prediction_time: self.num(some, "prediction_time", prediction_time, NonNegative),
                 ahead_distance: self.num(some, "ahead_distance", ahead_distance, NonNegative),
                 direction: direction.sign(),

@@ -384,8 +384,13 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             .unwrap_or(NodeId(0))
     }
 
-    /// The world path a program path name is bound to.
-    fn bound_path(&self, path: u16) -> Option<&crate::Path> {
+    /// The world path a program path name is bound to, or with `own` the agent's own route
+    /// of that own name.
+    fn bound_path(&self, path: u16, own: bool) -> Option<&crate::Path> {
+        if own {
+            let name = self.program.own_names.get(path as usize)?;
+            return self.state.own.route(name);
+        }
         let index = (*self.context.bindings.paths.get(path as usize)?)?;
         self.context.world.path_at(index)
     }
@@ -434,6 +439,10 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             TargetRef::Named(name) => {
                 let index = (*self.context.bindings.targets.get(name as usize)?)?;
                 self.context.world.target_at(index).map(Quarry::at)
+            }
+            TargetRef::Own(name) => {
+                let name = self.program.own_names.get(name as usize)?;
+                self.state.own.goal(name).map(Quarry::at)
             }
             TargetRef::Tagged(tag) => {
                 let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
@@ -831,7 +840,8 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 ahead_distance,
                 direction,
                 corrective,
-            } => match self.bound_path(path) {
+                own,
+            } => match self.bound_path(path, own) {
                 Some(path) => behaviors::path_following(
                     me,
                     path,
@@ -1149,8 +1159,9 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 ahead_distance,
                 direction,
                 corrective,
+                own,
             } => self
-                .bound_path(path)
+                .bound_path(path, own)
                 .and_then(|path| {
                     behaviors::path_following_aim(
                         me,

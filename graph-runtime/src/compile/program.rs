@@ -6,7 +6,7 @@ use super::CompileError;
 use super::eval::Frame;
 use crate::behaviors::FieldOfView;
 use crate::graph::{Comparison, Constraint, NodeId, Slot};
-use crate::{AgentRng, VehicleParams};
+use crate::{AgentRng, OwnGoals, VehicleParams};
 
 /// A number resolved by the compiler: a constant or a parameter slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,6 +49,8 @@ pub(crate) enum TargetRef {
     Point(Num, Num),
     Named(u16),
     Tagged(u16),
+    /// The agent's own point, by its index in the program's own names.
+    Own(u16),
 }
 
 /// A slice of one of the program's list tables.
@@ -87,7 +89,9 @@ pub(crate) enum Op {
         slot: u32,
     },
     PathFollowing {
+        /// An index into the path names, or into the own names when `own`.
         path: u16,
+        own: bool,
         prediction_time: Num,
         ahead_distance: Num,
         direction: f32,
@@ -169,6 +173,7 @@ pub struct Program {
     pub(crate) field_names: Vec<String>,
     pub(crate) target_names: Vec<String>,
     pub(crate) tag_names: Vec<String>,
+    pub(crate) own_names: Vec<String>,
     pub(crate) wander_slots: u32,
     /// Ops that read the neighborhood, for the one shared query radius.
     pub(crate) neighbor_ops: Vec<u32>,
@@ -190,6 +195,8 @@ pub struct AgentState {
     pub(crate) rng: AgentRng,
     wander_inline: [f32; INLINE_WANDER_SLOTS],
     wander_spill: Vec<f32>,
+    /// The agent's own points and routes; kept across hot swaps.
+    pub own: OwnGoals,
 }
 
 impl AgentState {
@@ -199,6 +206,7 @@ impl AgentState {
             rng: AgentRng::new(seed, agent_index),
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
             wander_spill: Vec::new(),
+            own: OwnGoals::default(),
         };
         state.fit(program);
         state
@@ -369,6 +377,12 @@ impl Program {
     /// Tags the program looks for (`NearestTagged`).
     pub fn tag_names(&self) -> &[String] {
         &self.tag_names
+    }
+
+    /// Names of the agents' own points and routes the program reads (`Own` targets and
+    /// `own` paths); they need no binding: each agent has them or not.
+    pub fn own_names(&self) -> &[String] {
+        &self.own_names
     }
 
     /// The largest fixed neighborhood radius among the compiled group nodes under `params`

@@ -177,6 +177,7 @@ impl NodeKind {
                 jitter: n(180.0),
             },
             Self::PathFollowing => Node::PathFollowing {
+                own: false,
                 path: String::new(),
                 prediction_time: n(0.5),
                 ahead_distance: n(2.0),

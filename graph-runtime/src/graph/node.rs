@@ -316,6 +316,11 @@ pub enum Node {
         /// When true, do nothing while the predicted position is inside the path's radius.
         #[serde(default)]
         corrective: bool,
+        /// When true, `path` names the agent's own route (set by the game with
+        /// `Crowd::set_route`, or by its scene group), not a world path: each agent follows
+        /// its own, and an agent without one gets zero. Not written when false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        own: bool,
     },
     /// Steer back inside a rectangle when the predicted position leaves it.
     Containment {

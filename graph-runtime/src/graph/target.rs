@@ -13,6 +13,10 @@ pub enum Target {
     Named(String),
     /// The nearest other agent carrying this tag, with its position and velocity.
     NearestTagged(String),
+    /// This agent's own point of that name: each agent has its own, set by the game
+    /// (`Crowd::set_goal`) or by its scene group's `goals`. Used as a quarry it has velocity
+    /// zero; an agent without one gets zero from the node, as for a missing name.
+    Own(String),
 }
 
 impl Default for Target {

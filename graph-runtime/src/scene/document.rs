@@ -81,6 +81,24 @@ pub struct AgentGroup {
         deserialize_with = "crate::unique::names"
     )]
     pub parameters: BTreeMap<String, f32>,
+    /// The agents' own points by name, for the graph's `Own(name)` targets (a game sets them
+    /// with `Crowd::set_goal`). Not written when empty.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "crate::unique::names"
+    )]
+    pub goals: BTreeMap<String, OwnPoints>,
+}
+
+/// How a group gives each of its agents an own point of one name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum OwnPoints {
+    /// The group's agent `i` (in spawn order) gets `points[i % points.len()]`.
+    Each(Vec<Vec2>),
+    /// Each agent gets a random point of the area, drawn from the scene seed (the same points
+    /// every run).
+    Random(Area),
 }
 
 /// How a group's agents are placed at the start.
@@ -139,6 +157,21 @@ pub enum Area {
         /// Radius (units, `>= 0`).
         radius: f32,
     },
+}
+
+impl Area {
+    /// A point of the area drawn from `rng`: uniform over a rectangle, and over a disc (two
+    /// draws each).
+    pub fn random_point(&self, rng: &mut crate::AgentRng) -> Vec2 {
+        match *self {
+            Area::Rect { min, max } => min + (max - min) * Vec2::new(rng.unit(), rng.unit()),
+            Area::Circle { center, radius } => {
+                let distance = radius * rng.unit().sqrt();
+                let angle = rng.unit() * std::f32::consts::TAU;
+                center + Vec2::from_angle(angle) * distance
+            }
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]

@@ -6,5 +6,5 @@ mod validate;
 mod warning;
 
 pub use assets::{FileAccess, SceneAssets, SceneError, check_inside_scene_folder};
-pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, Scene, Spawn};
+pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, OwnPoints, Scene, Spawn};
 pub use warning::SceneWarning;

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use glam::Vec2;
 
-use super::{Area, Scene, Spawn};
+use super::{Area, OwnPoints, Scene, Spawn};
 use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, MAX_WALL_POINTS, MIN_MASS};
 
 /// Collects problems; `strict` checks ranges and limits too, otherwise only what cannot be
@@ -113,6 +113,28 @@ impl Scene {
         }
     }
 
+    fn check_paths(&self, check: &mut Checker) {
+        for (name, path) in &self.paths {
+            let place = format!("paths[\"{name}\"]");
+            if path.points.len() > MAX_PATH_POINTS {
+                check.problems.push(format!(
+                    "{place}: {} points; a path may have at most {MAX_PATH_POINTS}",
+                    path.points.len()
+                ));
+                continue;
+            }
+            if check.strict && path.points.is_empty() {
+                check
+                    .problems
+                    .push(format!("{place}: a path needs at least one point"));
+            }
+            for (index, &point) in path.points.iter().enumerate() {
+                check.point(&format!("{place}.points[{index}]"), point);
+            }
+            check.amount(&format!("{place}.radius"), path.radius, false);
+        }
+    }
+
     fn check(&self, strict: bool) -> Vec<String> {
         let mut check = Checker {
             strict,
@@ -143,25 +165,7 @@ impl Scene {
             );
         }
         self.check_walls(&mut check);
-        for (name, path) in &self.paths {
-            let place = format!("paths[\"{name}\"]");
-            if path.points.len() > MAX_PATH_POINTS {
-                check.problems.push(format!(
-                    "{place}: {} points; a path may have at most {MAX_PATH_POINTS}",
-                    path.points.len()
-                ));
-                continue;
-            }
-            if strict && path.points.is_empty() {
-                check
-                    .problems
-                    .push(format!("{place}: a path needs at least one point"));
-            }
-            for (index, &point) in path.points.iter().enumerate() {
-                check.point(&format!("{place}.points[{index}]"), point);
-            }
-            check.amount(&format!("{place}.radius"), path.radius, false);
-        }
+        self.check_paths(&mut check);
         let mut first_with_name: BTreeMap<&str, usize> = BTreeMap::new();
         for (index, group) in self.groups.iter().enumerate() {
             let place = format!("groups[{index}] (\"{}\")", group.name);
@@ -206,6 +210,7 @@ impl Scene {
                     }
                 }
             }
+            check_goals(&mut check, &place, &group.goals);
         }
         let agents = self.agent_count();
         if strict && agents > MAX_AGENTS as u64 {
@@ -214,5 +219,41 @@ impl Scene {
             ));
         }
         check.problems
+    }
+}
+
+/// The own points a group gives its agents: at least one point for `Each`, every number
+/// finite and in range.
+fn check_goals(check: &mut Checker, place: &str, goals: &BTreeMap<String, OwnPoints>) {
+    for (name, points) in goals {
+        let at = format!("{place}.goals[\"{name}\"]");
+        match points {
+            OwnPoints::Each(list) if list.is_empty() => {
+                if check.strict {
+                    check
+                        .problems
+                        .push(format!("{at}: Each needs at least one point"));
+                }
+            }
+            OwnPoints::Each(list) if list.len() > MAX_PATH_POINTS => {
+                check.problems.push(format!(
+                    "{at}: {} points; the limit is {MAX_PATH_POINTS}",
+                    list.len()
+                ));
+            }
+            OwnPoints::Each(list) => {
+                for (index, point) in list.iter().enumerate() {
+                    check.point(&format!("{at}[{index}]"), *point);
+                }
+            }
+            &OwnPoints::Random(Area::Rect { min, max }) => {
+                check.point(&format!("{at}.min"), min);
+                check.point(&format!("{at}.max"), max);
+            }
+            &OwnPoints::Random(Area::Circle { center, radius }) => {
+                check.point(&format!("{at}.center"), center);
+                check.amount(&format!("{at}.radius"), radius, false);
+            }
+        }
     }
 }

@@ -14,12 +14,21 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
             path,
             direction,
             corrective,
+            own,
             ..
         } => {
             ui.horizontal(|ui| {
-                ui.label("path");
-                changed |= name(ui, "path-name", path, &names.paths);
+                ui.label(if *own { "own route" } else { "path" });
+                let known = if *own { &names.own } else { &names.paths };
+                changed |= name(ui, "path-name", path, known);
             });
+            changed |= ui
+                .checkbox(own, "the agent's own route")
+                .on_hover_text(
+                    "Each agent follows its own route of this name, set by the game \
+                     (Crowd::set_route); an agent without one gets zero",
+                )
+                .changed();
             ui.horizontal(|ui| {
                 changed |= ui
                     .selectable_value(direction, PathDirection::Forward, "Forward")

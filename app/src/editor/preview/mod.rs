@@ -251,6 +251,7 @@ fn default_scene(graph_name: &str) -> Scene {
         seed: 1,
         targets: [("cursor".to_owned(), Vec2::new(10.0, 5.0))].into(),
         groups: vec![AgentGroup {
+            goals: BTreeMap::new(),
             name: "agents".to_owned(),
             graph: graph_name.to_owned(),
             spawn: Spawn::Random {

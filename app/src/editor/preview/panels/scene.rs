@@ -95,6 +95,7 @@ fn groups(ui: &mut Ui, scene: &mut Scene, estimate: &dyn Fn(usize) -> Option<f32
             .first()
             .map_or_else(|| bound.to_owned(), |g| g.graph.clone());
         scene.groups.push(AgentGroup {
+            goals: std::collections::BTreeMap::new(),
             name: format!("group {}", scene.groups.len() + 1),
             graph,
             spawn: Spawn::Random {
