@@ -613,3 +613,51 @@ fn agents_walking_through_a_new_wall_show_up_as_wall_crossings_in_the_metrics() 
         "{sampled} crossings plotted of {total}"
     );
 }
+
+#[test]
+fn the_errands_preset_gives_each_agent_its_own_goal_and_the_inspector_shows_it() {
+    use app::editor::Command;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let errands = app::editor::PRESET_GRAPHS
+        .iter()
+        .position(|p| p.file == "errands.graph.ron")
+        .expect("the errands preset");
+    harness.state_mut().apply(Command::OpenPreset(errands));
+    harness.run_steps(4);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    let preview = &harness.state().preview;
+    assert_eq!(
+        preview.document.scene.groups.len(),
+        2,
+        "errands.scene.ron runs"
+    );
+    let rect = preview.rect().expect("viewport");
+    let simulation = preview.host.simulation.as_ref().expect("running");
+    // Agent 31 is the second of the south group: its own goal is the second post, (0, 25).
+    let at = preview
+        .view
+        .to_screen(rect, simulation.vehicles()[31].position);
+    click_at(&mut harness, at);
+    let preview = &harness.state().preview;
+    // The click is on agent 31's centre, and the nearest agent is picked.
+    let selected = preview.host.selected_agent.expect("an agent is selected");
+    assert_eq!(selected, 31);
+    let goal = preview.host.selected_own.goal("goal");
+    let expected = preview
+        .host
+        .simulation
+        .as_ref()
+        .and_then(|s| s.own(selected))
+        .and_then(|own| own.goal("goal"));
+    assert!(
+        goal.is_some(),
+        "the selected agent's own goal is there to draw"
+    );
+    assert_eq!(goal, expected);
+    if selected == 31 {
+        assert_eq!(goal, Some(glam::Vec2::new(0.0, 25.0)));
+    }
+    harness.get_by_label("own \"goal\"");
+}

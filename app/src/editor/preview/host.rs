@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use glam::Vec2;
 use graph_runtime::{
-    FlowFieldSource, MetricsTracker, NodeId, Sample, Scene, SceneAssets, Simulation, Trace,
+    FlowFieldSource, MetricsTracker, NodeId, OwnGoals, Sample, Scene, SceneAssets, Simulation,
+    Trace,
 };
 
 use super::OpenGraph;
@@ -58,6 +59,8 @@ pub struct Host {
     pub trace: Trace,
     /// The root node of the selected agent's graph (its Output's input).
     pub trace_root: Option<NodeId>,
+    /// The selected agent's own points and routes this frame.
+    pub selected_own: OwnGoals,
     /// Milliseconds per tick in the last frame that ticked.
     pub tick_ms: f32,
     /// Ticks run in the last frame.
@@ -83,6 +86,7 @@ impl Default for Host {
             selected_agent: None,
             trace: Trace::default(),
             trace_root: None,
+            selected_own: OwnGoals::default(),
             tick_ms: 0.0,
             ticks_last_frame: 0,
             applied_revision: None,

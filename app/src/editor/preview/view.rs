@@ -3,9 +3,11 @@
 
 mod blocked;
 mod guides;
+mod own;
 
 pub use blocked::BlockedCells;
 pub use guides::{Guides, paint_guides};
+pub use own::paint_own;
 
 use egui::{Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, vec2};
 use glam::Vec2;

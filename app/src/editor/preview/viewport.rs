@@ -157,6 +157,13 @@ impl Preview {
                 self.host.trace_root,
                 &self.guides,
             );
+            view::paint_own(
+                &painter,
+                screen,
+                &self.view,
+                vehicle.position,
+                &self.host.selected_own,
+            );
         }
         self.paint_selection(&painter, screen);
         self.paint_wall_draft(&painter, screen, response);

@@ -5,7 +5,8 @@ use egui::Ui;
 use super::super::Preview;
 
 impl Preview {
-    /// Position, velocity, speed, heading, steering and limits of the selected agent.
+    /// Position, velocity, speed, heading, steering, limits and own points and routes of
+    /// the selected agent.
     pub fn agent_inspector(&mut self, ui: &mut Ui) {
         let Some(simulation) = self.host.simulation.as_ref() else {
             if self.host.is_stepping() {
@@ -63,6 +64,11 @@ impl Preview {
                 format!("{:.2}, {:.2}", vehicle.mass, vehicle.radius),
             ),
         ];
+        let own_rows = own_rows(simulation.own(agent));
+        let rows = rows
+            .into_iter()
+            .map(|(label, value)| (label.to_owned(), value))
+            .chain(own_rows);
         egui::Grid::new("agent").num_columns(2).show(ui, |ui| {
             for (label, value) in rows {
                 ui.label(label);
@@ -74,4 +80,25 @@ impl Preview {
             self.host.selected_agent = None;
         }
     }
+}
+
+/// The inspector's rows for an agent's own points and routes.
+fn own_rows(own: Option<&graph_runtime::OwnGoals>) -> Vec<(String, String)> {
+    let Some(own) = own else {
+        return Vec::new();
+    };
+    own.goals()
+        .map(|(name, p)| {
+            (
+                format!("own \"{name}\""),
+                format!("({:.2}, {:.2})", p.x, p.y),
+            )
+        })
+        .chain(own.routes().map(|(name, route)| {
+            (
+                format!("own route \"{name}\""),
+                crate::editor::status::plural(route.points.len(), "point"),
+            )
+        }))
+        .collect()
 }
