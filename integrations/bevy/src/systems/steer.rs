@@ -1,0 +1,120 @@
+//! One tick of every agent, as `graph_runtime::Simulation::step` does it.
+
+use bevy_ecs::change_detection::DetectChanges as _;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::system::{Local, Query, Res, ResMut};
+use graph_runtime::Context;
+
+use super::step_buffers::StepBuffers;
+use crate::{AgentBrain, SteerAgent, SteerClock, SteerSettings, SteerWorld};
+
+/// Steps every agent by one tick of [`SteerSettings::dt`]: every force is computed from the
+/// vehicles at the start of the tick, in stream order, then every vehicle is integrated with
+/// `Vehicle::step`. This is `Simulation::step` (same inputs, same order, same neighbor grid),
+/// so a scene's agents move bit for bit as in `steergraph simulate`. Agents whose graph has
+/// not loaded yet are seen by the others but do not move.
+pub(crate) fn steer_agents(
+    steer_world: Res<SteerWorld>,
+    settings: Res<SteerSettings>,
+    mut clock: ResMut<SteerClock>,
+    mut buffers: Local<StepBuffers>,
+    mut agents: Query<(Entity, &mut SteerAgent, Option<&mut AgentBrain>)>,
+) {
+    let dt = settings.dt;
+    let SteerWorld { world, tags } = &*steer_world;
+    if steer_world.is_changed() {
+        buffers.rebind(world, tags);
+    }
+
+    buffers.order.clear();
+    buffers.order.extend(
+        agents
+            .iter()
+            .map(|(entity, agent, _)| (agent.stream, entity)),
+    );
+    buffers.order.sort_unstable();
+
+    let mut uses_neighbors = false;
+    let mut radius = 0.0_f32;
+    let StepBuffers {
+        order,
+        vehicles,
+        tags: tag_masks,
+        ..
+    } = &mut *buffers;
+    vehicles.clear();
+    tag_masks.clear();
+    for (_, entity) in order.iter() {
+        let Ok((_, agent, brain)) = agents.get(*entity) else {
+            continue;
+        };
+        vehicles.push(agent.vehicle);
+        tag_masks.push(agent.tags);
+        if let Some(brain) = brain {
+            uses_neighbors |= brain.program.uses_neighbors();
+            radius = radius.max(brain.radius);
+        }
+    }
+    if uses_neighbors {
+        // The cell size `Simulation` uses: the largest neighborhood radius, or 4 units.
+        buffers
+            .grid
+            .set_cell_size(if radius > 0.0 { radius } else { 4.0 });
+        let StepBuffers { grid, vehicles, .. } = &mut *buffers;
+        grid.rebuild(vehicles);
+    }
+
+    buffers.forces.clear();
+    for slot in 0..buffers.order.len() {
+        let Some(&(_, entity)) = buffers.order.get(slot) else {
+            break;
+        };
+        let Ok((_, _, Some(mut brain))) = agents.get_mut(entity) else {
+            buffers.forces.push(None);
+            continue;
+        };
+        let binding = buffers.bind(&brain.program, world, tags);
+        let StepBuffers {
+            vehicles,
+            tags: tag_masks,
+            grid,
+            scratch,
+            bindings,
+            forces,
+            ..
+        } = &mut *buffers;
+        let Some((_, bindings, _)) = bindings.get(binding) else {
+            forces.push(None);
+            continue;
+        };
+        let AgentBrain {
+            program,
+            params,
+            state,
+            ..
+        } = &mut *brain;
+        // Per-agent goals go here: when the runtime has them (`Crowd::set_goal`), the agent's
+        // goals are handed to it with this context.
+        let context = Context {
+            world,
+            vehicles,
+            tags: tag_masks,
+            grid,
+            bindings,
+            params,
+            dt,
+        };
+        forces.push(Some(program.steer(&context, slot, state, scratch)));
+    }
+
+    for (&(_, entity), force) in buffers.order.iter().zip(&buffers.forces) {
+        let Some(force) = force else {
+            continue;
+        };
+        if let Ok((_, mut agent, _)) = agents.get_mut(entity) {
+            agent.vehicle.step(*force, dt);
+        }
+    }
+    buffers.forget_unused();
+    clock.ticks += 1;
+}

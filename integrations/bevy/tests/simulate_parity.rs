@@ -1,0 +1,112 @@
+//! The boids preset stepped by the plugin in a headless app for 600 fixed ticks lands every
+//! agent on the same bits as `steergraph simulate`: as the runtime's `Simulation` (what
+//! `simulate` runs) and as a CSV written once by the `steergraph` binary.
+
+mod common;
+
+use std::path::Path;
+
+use bevy_asset::{AssetServer, Assets, Handle};
+use bevy_ecs::entity::Entity;
+use bevy_steergraph::{SteerAgent, SteerClock, SteerScene, spawn_scene};
+use bevy_transform::components::Transform;
+use graph_runtime::{SceneAssets, Simulation, Vehicle};
+
+use common::{headless_app, run_ticks, wait_for_load};
+
+const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets");
+const SCENE: &str = "boids.scene.ron";
+const TICKS: u64 = 600;
+/// `steergraph simulate`'s default `--dt`.
+const DT: f32 = 1.0 / 60.0;
+
+/// Spawns the scene in a headless app, runs `TICKS` fixed ticks and returns the vehicles in
+/// agent order, with their entities.
+fn run_in_bevy() -> (Vec<(Entity, Vehicle)>, bevy_app::App) {
+    let mut app = headless_app(Path::new(PRESETS));
+    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(SCENE);
+    wait_for_load(&mut app, &handle);
+    let scene = app
+        .world()
+        .resource::<Assets<SteerScene>>()
+        .get(&handle)
+        .cloned()
+        .expect("loaded");
+    let entities = {
+        let mut commands = app.world_mut().commands();
+        spawn_scene(&mut commands, &scene)
+    };
+    app.world_mut().flush();
+    run_ticks(&mut app, TICKS);
+    assert_eq!(app.world().resource::<SteerClock>().ticks, TICKS);
+    let vehicles = entities
+        .iter()
+        .map(|&entity| {
+            let agent = app.world().get::<SteerAgent>(entity).expect("agent");
+            (entity, agent.vehicle)
+        })
+        .collect();
+    (vehicles, app)
+}
+
+#[test]
+fn boids_in_bevy_match_steergraph_simulate_bit_for_bit_and_its_csv() {
+    // The reference is exactly what `steergraph simulate SCENE --ticks 600` runs
+    // (`app/src/cli/simulate.rs`: `SceneAssets::load`, `Simulation::new`, `step(dt)` per tick).
+    let assets = SceneAssets::load(&Path::new(PRESETS).join(SCENE)).expect("preset loads");
+    let mut simulation = Simulation::new(&assets).expect("preset runs");
+    let start: Vec<_> = simulation.vehicles().iter().map(|v| v.position).collect();
+    for _ in 0..TICKS {
+        simulation.step(DT);
+    }
+    let expected = simulation.vehicles();
+
+    let (actual, app) = run_in_bevy();
+    assert_eq!(actual.len(), 400, "the preset spawns 400 boids");
+    assert_eq!(actual.len(), expected.len());
+    for (agent, ((_, got), want)) in actual.iter().zip(expected).enumerate() {
+        let bits = |v: &Vehicle| {
+            [v.position.x, v.position.y, v.velocity.x, v.velocity.y].map(f32::to_bits)
+        };
+        assert_eq!(bits(got), bits(want), "agent {agent}: {got:?} != {want:?}");
+    }
+    // Not a flock standing still: in 10 s at about 3 units/s the boids travel tens of units
+    // (every one more than 5).
+    let least = start
+        .iter()
+        .zip(expected)
+        .map(|(from, to)| from.distance(to.position))
+        .fold(f32::INFINITY, f32::min);
+    assert!(least > 5.0, "some boid moved only {least} units");
+
+    // The Transform follows the vehicle in the XY plane.
+    let (entity, vehicle) = actual[0];
+    let transform = app.world().get::<Transform>(entity).expect("transform");
+    assert_eq!(transform.translation.x, vehicle.position.x);
+    assert_eq!(transform.translation.y, vehicle.position.y);
+
+    // `tests/fixtures/boids.tick600.csv` is the header and the tick-600 rows of
+    // `steergraph simulate presets/boids.scene.ron --ticks 600 --out boids.csv` (release build).
+    let csv = include_str!("fixtures/boids.tick600.csv");
+    let mut rows = 0;
+    for line in csv.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let [tick, agent, x, y, vx, vy] = fields[..] else {
+            panic!("bad row {line}");
+        };
+        assert_eq!(tick, "600");
+        let agent: usize = agent.parse().expect("agent index");
+        let (_, vehicle) = actual[agent];
+        // Floats are written in shortest round-trip form, so printing ours must give the same text.
+        let ours = [
+            vehicle.position.x,
+            vehicle.position.y,
+            vehicle.velocity.x,
+            vehicle.velocity.y,
+        ]
+        .map(|value| value.to_string());
+        assert_eq!(ours, [x, y, vx, vy], "agent {agent}");
+        rows += 1;
+    }
+    assert_eq!(rows, 400);
+}
