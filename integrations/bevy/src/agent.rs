@@ -21,10 +21,8 @@ use crate::SteerGraph;
 /// neighbor queries and `steergraph simulate` use, so a scene spawned with
 /// [`crate::spawn_scene`] moves bit for bit as in the editor.
 ///
-/// Per-agent goals: the runtime is gaining per-agent goals (`Crowd::set_goal(agent, name,
-/// point)`). When it has them, they become a field of this component, handed to the runtime
-/// in `systems/steer.rs` where each agent's `Context` is built (marked there). They are not
-/// implemented here yet.
+/// The agent's own goals and routes (for `Own(name)` targets) live in a [`crate::SteerGoals`]
+/// component beside this one.
 #[derive(Component, Debug, Clone)]
 #[require(Transform)]
 pub struct SteerAgent {

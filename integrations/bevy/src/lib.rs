@@ -6,6 +6,8 @@
 //!   [`SteerFlowField`]. Load errors keep the runtime's places (`file:line:col`, node ids).
 //! - **Agents**: put a [`SteerAgent`] on an entity (or [`spawn_scene`] a whole scene); the
 //!   plugin steps it every fixed tick and writes its `Transform` in the [`Plane`] you chose.
+//!   A [`SteerGoals`] beside it holds the agent's own goals and routes, which the game's
+//!   pathfinder hands over.
 //! - **Hot reload**: with the `file_watcher` feature (on by default), saving a graph swaps the
 //!   program of every agent running it at the next tick, where it stands; a save that does not
 //!   load or compile is logged and the last good program keeps running.
@@ -44,6 +46,7 @@ mod agent;
 mod brain;
 mod error;
 mod flow_asset;
+mod goals;
 mod graph_asset;
 mod plane;
 mod plugin;
@@ -58,6 +61,7 @@ pub use agent::SteerAgent;
 pub use brain::AgentBrain;
 pub use error::SteerAssetError;
 pub use flow_asset::{FlowFieldLoader, SteerFlowField};
+pub use goals::SteerGoals;
 pub use graph_asset::{GraphLoader, SteerGraph};
 pub use plane::Plane;
 pub use plugin::{SteerSystems, SteergraphPlugin};

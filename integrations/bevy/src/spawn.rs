@@ -6,12 +6,13 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::system::Commands;
 use graph_runtime::TagTable;
 
-use crate::{SteerAgent, SteerScene, SteerWorld};
+use crate::{SteerAgent, SteerGoals, SteerScene, SteerWorld};
 
 /// Sets [`SteerWorld`] to the scene's world and spawns one entity per agent, in agent order
 /// (returned in that order), placed, seeded and tagged exactly as `steergraph simulate`
 /// starts the scene. Each agent runs its group's graph asset with the group's parameter
-/// overrides and vehicle limits; add your own components (meshes, sprites) to the entities.
+/// overrides and vehicle limits, and gets a [`SteerGoals`] with the own points its group's
+/// `goals` give it; add your own components (meshes, sprites) to the entities.
 pub fn spawn_scene(commands: &mut Commands, scene: &SteerScene) -> Vec<Entity> {
     let start = &scene.start;
     // The tag table `Simulation::new` builds: groups' tags registered in group order.
@@ -47,7 +48,14 @@ pub fn spawn_scene(commands: &mut Commands, scene: &SteerScene) -> Vec<Entity> {
         if let Some(parameters) = parameters.get(group) {
             agent.parameters = Arc::clone(parameters);
         }
-        entities.push(commands.spawn(agent).id());
+        let mut entity = commands.spawn(agent);
+        if let Some(own) = start
+            .own(index)
+            .filter(|own| *own != &graph_runtime::OwnGoals::default())
+        {
+            entity.insert(SteerGoals(own.clone()));
+        }
+        entities.push(entity.id());
     }
     entities
 }

@@ -22,9 +22,9 @@ const DT: f32 = 1.0 / 60.0;
 
 /// Spawns the scene in a headless app, runs `TICKS` fixed ticks and returns the vehicles in
 /// agent order, with their entities.
-fn run_in_bevy() -> (Vec<(Entity, Vehicle)>, bevy_app::App) {
+fn run_in_bevy(scene: &'static str) -> (Vec<(Entity, Vehicle)>, bevy_app::App) {
     let mut app = headless_app(Path::new(PRESETS));
-    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(SCENE);
+    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(scene);
     wait_for_load(&mut app, &handle);
     let scene = app
         .world()
@@ -61,7 +61,7 @@ fn boids_in_bevy_match_steergraph_simulate_bit_for_bit_and_its_csv() {
     }
     let expected = simulation.vehicles();
 
-    let (actual, app) = run_in_bevy();
+    let (actual, app) = run_in_bevy(SCENE);
     assert_eq!(actual.len(), 400, "the preset spawns 400 boids");
     assert_eq!(actual.len(), expected.len());
     for (agent, ((_, got), want)) in actual.iter().zip(expected).enumerate() {
@@ -109,4 +109,42 @@ fn boids_in_bevy_match_steergraph_simulate_bit_for_bit_and_its_csv() {
         rows += 1;
     }
     assert_eq!(rows, 400);
+}
+
+#[test]
+fn each_agents_own_goal_from_its_scene_group_moves_it_as_in_steergraph_simulate() {
+    // errands.scene.ron: every agent arrives at its own goal (random points of an area for
+    // one group, a list of posts for the other), so this holds the goals handed over by
+    // `spawn_scene` and `SteerGoals` to the runtime's own.
+    let assets = SceneAssets::load(&Path::new(PRESETS).join("errands.scene.ron")).expect("loads");
+    let mut simulation = Simulation::new(&assets).expect("runs");
+    for _ in 0..TICKS {
+        simulation.step(DT);
+    }
+    let (actual, app) = run_in_bevy("errands.scene.ron");
+    assert_eq!(actual.len(), simulation.vehicles().len());
+    for (agent, ((entity, got), want)) in actual.iter().zip(simulation.vehicles()).enumerate() {
+        assert_eq!(
+            got.position.to_array().map(f32::to_bits),
+            want.position.to_array().map(f32::to_bits),
+            "agent {agent}"
+        );
+        let goals = app
+            .world()
+            .get::<bevy_steergraph::SteerGoals>(*entity)
+            .expect("own goals");
+        assert_eq!(Some(&goals.0), simulation.own(agent), "agent {agent}");
+    }
+    // And they did go somewhere: agent 0 started in the west, 40 units or more from its goal
+    // in the east field, and at up to 4 units/s it is more than 20 units closer after 10 s.
+    let goal = simulation
+        .own(0)
+        .and_then(|own| own.goal("goal"))
+        .expect("a goal");
+    let start = Simulation::new(&assets).expect("runs").vehicles()[0].position;
+    let (before, after) = (start.distance(goal), actual[0].1.position.distance(goal));
+    assert!(
+        before >= 40.0 && after < before - 20.0,
+        "{before} -> {after}"
+    );
 }

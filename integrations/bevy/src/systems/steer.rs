@@ -3,10 +3,23 @@
 use bevy_ecs::change_detection::DetectChanges as _;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::system::{Local, Query, Res, ResMut};
+use bevy_ecs::world::Ref;
 use graph_runtime::Context;
 
 use super::step_buffers::StepBuffers;
-use crate::{AgentBrain, SteerAgent, SteerClock, SteerSettings, SteerWorld};
+use crate::{AgentBrain, SteerAgent, SteerClock, SteerGoals, SteerSettings, SteerWorld};
+
+/// Every agent, its program (once its graph has loaded) and its own goals (if it has any).
+type Agents<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut SteerAgent,
+        Option<&'static mut AgentBrain>,
+        Option<Ref<'static, SteerGoals>>,
+    ),
+>;
 
 /// Steps every agent by one tick of [`SteerSettings::dt`]: every force is computed from the
 /// vehicles at the start of the tick, in stream order, then every vehicle is integrated with
@@ -18,7 +31,7 @@ pub(crate) fn steer_agents(
     settings: Res<SteerSettings>,
     mut clock: ResMut<SteerClock>,
     mut buffers: Local<StepBuffers>,
-    mut agents: Query<(Entity, &mut SteerAgent, Option<&mut AgentBrain>)>,
+    mut agents: Agents,
 ) {
     let dt = settings.dt;
     let SteerWorld { world, tags } = &*steer_world;
@@ -30,7 +43,7 @@ pub(crate) fn steer_agents(
     buffers.order.extend(
         agents
             .iter()
-            .map(|(entity, agent, _)| (agent.stream, entity)),
+            .map(|(entity, agent, _, _)| (agent.stream, entity)),
     );
     buffers.order.sort_unstable();
 
@@ -45,7 +58,7 @@ pub(crate) fn steer_agents(
     vehicles.clear();
     tag_masks.clear();
     for (_, entity) in order.iter() {
-        let Ok((_, agent, brain)) = agents.get(*entity) else {
+        let Ok((_, agent, brain, _)) = agents.get(*entity) else {
             continue;
         };
         vehicles.push(agent.vehicle);
@@ -69,7 +82,7 @@ pub(crate) fn steer_agents(
         let Some(&(_, entity)) = buffers.order.get(slot) else {
             break;
         };
-        let Ok((_, _, Some(mut brain))) = agents.get_mut(entity) else {
+        let Ok((_, _, Some(mut brain), goals)) = agents.get_mut(entity) else {
             buffers.forces.push(None);
             continue;
         };
@@ -93,8 +106,14 @@ pub(crate) fn steer_agents(
             state,
             ..
         } = &mut *brain;
-        // Per-agent goals go here: when the runtime has them (`Crowd::set_goal`), the agent's
-        // goals are handed to it with this context.
+        // The agent's own goals, when the game changed them (or the brain is new).
+        match goals {
+            Some(goals) if state.own != goals.0 => state.own.clone_from(&goals.0),
+            None if state.own != graph_runtime::OwnGoals::default() => {
+                state.own = graph_runtime::OwnGoals::default();
+            }
+            _ => {}
+        }
         let context = Context {
             world,
             vehicles,
@@ -111,7 +130,7 @@ pub(crate) fn steer_agents(
         let Some(force) = force else {
             continue;
         };
-        if let Ok((_, mut agent, _)) = agents.get_mut(entity) {
+        if let Ok((_, mut agent, _, _)) = agents.get_mut(entity) {
             agent.vehicle.step(*force, dt);
         }
     }
