@@ -424,6 +424,17 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
         "the scene edit came back"
     );
     assert!(preview.is_dirty(), "and is still unsaved");
+    // On a loaded machine a tick of the crowd may run on the worker thread: pause and wait
+    // for it to come back before looking at the simulation.
+    harness.state_mut().preview.host.running = false;
+    for _ in 0..500 {
+        if !harness.state().preview.host.is_stepping() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        harness.run_steps(1);
+    }
+    let preview = &harness.state().preview;
     assert!(
         preview
             .simulation()
