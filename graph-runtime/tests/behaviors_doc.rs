@@ -253,7 +253,7 @@ fn a_force_that_is_not_finite_is_replaced_by_zero() {
 #[test]
 fn a_point_used_as_a_quarry_stands_still_and_faces_x() {
     says(
-        "A point used as a quarry (a fixed point or a named target) has velocity zero and faces +x. So Pursuit of a point is Seek of it, and a point used as a leader has its \"behind\" on the −x side.",
+        "A point used as a quarry (a fixed point, a named target or an own point) has velocity zero and faces +x. So Pursuit of a point is Seek of it, and a point used as a leader has its \"behind\" on the −x side.",
     );
     let me = agent(Vec2::ZERO, Vec2::ZERO);
     let pursuit = one(Node::Pursuit {
