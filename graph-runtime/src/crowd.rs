@@ -81,6 +81,7 @@ pub struct Crowd {
     scratch: Scratch,
     states: Vec<AgentState>,
     seed: u64,
+    tags: TagTable,
 }
 
 impl Crowd {
@@ -123,7 +124,31 @@ impl Crowd {
             scratch: Scratch::default(),
             states: Vec::new(),
             seed,
+            tags: tags.clone(),
         })
+    }
+
+    /// Runs `program` from now on, for the same agents: they keep their positions (the game's
+    /// own), their random streams and the state the new graph shares with the old (a Wander
+    /// node's heading, say). `overrides` are applied to the new program's parameters, and tags
+    /// resolve against the table the crowd was made with. On an error nothing changes: the crowd
+    /// keeps running its old program. Hot reload hands programs to this
+    /// (`AssetWatcher`, with the `watch` feature).
+    pub fn set_program(
+        &mut self,
+        program: impl Into<Arc<Program>>,
+        world: &World,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<(), Vec<CrowdError>> {
+        let replacement = Self::with_tags(program, world, &self.tags, self.seed, overrides)?;
+        for state in &mut self.states {
+            state.fit(&replacement.program);
+        }
+        self.grid = replacement.grid;
+        self.program = replacement.program;
+        self.params = replacement.params;
+        self.bindings = replacement.bindings;
+        Ok(())
     }
 
     /// The vehicle limits the graph asks for (with the overrides applied).

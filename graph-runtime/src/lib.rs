@@ -12,6 +12,8 @@
 //!   [`Vehicle::step`] integrates it.
 //! - **Simulation**: [`Simulation`] runs a whole scene, in parallel and bit-identically whatever
 //!   the thread count.
+//! - **Hot reload** (feature `watch`): `AssetWatcher` hands back a freshly compiled
+//!   `Program` when a graph file changes on disk; `FileWatcher` notices changes to any file.
 //!
 //! Conventions (`BEHAVIORS.md`, "Conventions", where every node's formula is written down): 2D, y up, world units and seconds; angles are degrees
 //! in assets and radians inside; `side = forward.perp()` points left.
@@ -69,6 +71,8 @@ mod simulation;
 mod spatial;
 mod unique;
 mod vehicle;
+#[cfg(feature = "watch")]
+mod watch;
 mod world;
 
 pub use compile::{
@@ -97,6 +101,8 @@ pub use scene::{
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;
 pub use vehicle::{Vehicle, VehicleParams};
+#[cfg(feature = "watch")]
+pub use watch::{AssetWatcher, FileWatcher, ReloadError, WATCH_DEBOUNCE, WatchError};
 pub use world::{
     Brush, FlowField, Obstacle, Path, Projection, Rect, StrokeKind, Wall, WallHit, WallIndex,
     WallPoint, World,

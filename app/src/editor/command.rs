@@ -9,6 +9,7 @@ use graph_runtime::{Node, NodeId, NodeKind};
 
 use super::EditorApp;
 use super::file_dialog::Purpose;
+use super::history::Doc;
 use super::inputs::InputEdit;
 
 /// What to do once the user has dealt with unsaved changes.
@@ -78,6 +79,13 @@ pub enum Command {
     DiscardRecovered,
     /// Close the open message or question.
     CloseDialog,
+    /// This file (the open graph's or scene's) changed on disk: reload the document, or ask
+    /// when it has unsaved changes.
+    ChangedOnDisk(PathBuf),
+    /// Replace the document with what its file holds now (the graph's reload is undoable).
+    ReloadFromDisk(Doc),
+    /// Keep the document as it is although its file changed; saving will overwrite the file.
+    KeepMine(Doc),
     /// Undo the last change, to the graph or the scene.
     Undo,
     /// Redo the last undone change.
@@ -209,6 +217,9 @@ impl EditorApp {
             Command::Recover => self.recover(),
             Command::DiscardRecovered => self.discard_recovered(),
             Command::CloseDialog => self.dialog = None,
+            Command::ChangedOnDisk(path) => self.file_changed(&path),
+            Command::ReloadFromDisk(doc) => self.reload(doc),
+            Command::KeepMine(doc) => self.keep_mine(doc),
             command => self.apply_edit(command),
         }
     }

@@ -1,4 +1,5 @@
-//! The modal dialogs: unsaved changes, crash recovery, errors. Their buttons push commands.
+//! The modal dialogs (unsaved changes, crash recovery, errors) and the bar that asks about a
+//! document changed on disk. Their buttons push commands.
 
 use std::path::PathBuf;
 
@@ -6,6 +7,7 @@ use egui::Id;
 
 use super::command::{Command, Then};
 use super::files::Recovered;
+use super::history::Doc;
 use super::{EditorApp, plural};
 
 /// A dialog that blocks the editor until answered.
@@ -42,6 +44,39 @@ impl EditorApp {
                 }
             }
         });
+        self.queue.extend(commands);
+    }
+
+    /// The bar under the menu for documents whose file changed on disk while they had unsaved
+    /// changes. Not modal: editing goes on until the user answers.
+    pub(super) fn changed_on_disk_bar(&mut self, ui: &mut egui::Ui) {
+        let mut commands = Vec::new();
+        for &doc in self.disk.asking() {
+            let what = match doc {
+                Doc::Graph => format!("The graph {}", self.document.title()),
+                Doc::Scene => format!("The scene {}", self.preview.document.name()),
+            };
+            ui.horizontal(|ui| {
+                ui.colored_label(
+                    egui::Color32::from_rgb(235, 180, 90),
+                    format!("{what} changed on disk, and you have unsaved changes."),
+                );
+                if ui
+                    .button("Reload")
+                    .on_hover_text("Take the file as it is on disk now (undo takes it back)")
+                    .clicked()
+                {
+                    commands.push(Command::ReloadFromDisk(doc));
+                }
+                if ui
+                    .button("Keep mine")
+                    .on_hover_text("Keep editing; saving will overwrite the file")
+                    .clicked()
+                {
+                    commands.push(Command::KeepMine(doc));
+                }
+            });
+        }
         self.queue.extend(commands);
     }
 

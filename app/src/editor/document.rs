@@ -148,6 +148,16 @@ impl Document {
         self.history.mark_saved();
     }
 
+    /// Shows `graph`, what the document's file holds now (another program saved it), as one
+    /// undo step, and marks it saved. Returns whether that was a change.
+    pub fn reload(&mut self, graph: &Graph) -> bool {
+        self.record();
+        self.show(graph);
+        let recorded = self.record();
+        self.history.mark_saved();
+        recorded
+    }
+
     /// Marks the document as differing from disk whatever it holds (recovered work).
     pub fn mark_unsaved(&mut self) {
         self.history.mark_unsaved();

@@ -112,7 +112,7 @@ impl EditorApp {
 
     /// Nodes may have gone: the selection keeps only what exists, and the node widget forgets
     /// its own selection (its ids may now name other nodes).
-    fn after_structure_change(&mut self) {
+    pub(super) fn after_structure_change(&mut self) {
         let document = &self.document;
         self.selection.retain(|id| document.contains(id));
         self.canvas.forget_widget_state();

@@ -18,6 +18,7 @@ mod history;
 mod inputs;
 mod menus;
 mod mirror;
+mod on_disk;
 mod panels;
 mod presets;
 mod preview;
@@ -40,7 +41,7 @@ pub use document::{Document, EditorNode, Refused};
 pub use export::{export_for_game, field_file_name};
 pub use file_dialog::{Backend, FileDialogs, Purpose};
 pub use files::{Autosave, Recovered, Settings};
-pub use history::{HISTORY_LIMIT, History};
+pub use history::{Doc, HISTORY_LIMIT, History};
 pub use inputs::InputEdit;
 pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
 pub use preview::{
@@ -55,6 +56,7 @@ pub use status::{Status, plural};
 use fields::Names;
 use frame_stats::FrameStats;
 use history::Timeline;
+use on_disk::DiskWatch;
 
 /// Opens the editor window, on `file` or the default preset, and `scene` (with its graph)
 /// in the preview.
@@ -129,6 +131,8 @@ pub struct EditorApp {
     /// Names the preset scenes define, offered by the pickers.
     scene_names: Names,
     frame_stats: Option<FrameStats>,
+    /// The open files, watched for changes by other programs.
+    disk: DiskWatch,
 }
 
 impl EditorApp {
@@ -167,6 +171,7 @@ impl EditorApp {
             title: String::new(),
             scene_names: Names::from_scenes(scenes.iter()),
             frame_stats: None,
+            disk: DiskWatch::default(),
         };
         if let Some(file) = file {
             app.open(&file);
@@ -191,12 +196,16 @@ impl EditorApp {
         let seconds = ctx.input(|i| i.stable_dt);
         self.with_open_graph(|app, open| app.preview.update(open, seconds));
         self.handle_window_events(&ctx);
+        self.check_disk(&ctx);
         self.shortcuts(&ctx);
         let names = self.scene_names.with_graph(
             &self.document.parameters,
             self.document.snarl.nodes().map(|n| &n.node),
         );
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        if !self.disk.asking().is_empty() {
+            egui::Panel::top("changed on disk").show(ui, |ui| self.changed_on_disk_bar(ui));
+        }
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
         egui::Panel::bottom("problems")
             .resizable(true)

@@ -166,6 +166,8 @@ impl EditorApp {
             return false;
         }
         self.document.mark_saved(path.to_path_buf());
+        self.disk.saved(path);
+        self.disk.answered(Doc::Graph);
         self.preset_name = None;
         self.preview.rebind(&self.open_graph_name());
         self.settings.remember(path);
@@ -311,6 +313,10 @@ impl EditorApp {
             return false;
         }
         self.preview.document.mark_saved(path.to_path_buf());
+        for (file, _) in &bundle.files {
+            self.disk.saved(file);
+        }
+        self.disk.answered(Doc::Scene);
         self.autosave.clear_scene();
         let mut message = format!("Saved scene {}", path.display());
         if let Some(graph_path) = bundle.open_graph {

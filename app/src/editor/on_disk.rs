@@ -1,0 +1,187 @@
+//! The open graph or scene changed on disk (a text editor or a second Steergraph saved it):
+//! what has no unsaved changes is reloaded, with a status message; what has is kept, and a
+//! bar under the menu asks whether to reload it (`dialogs.rs`). The editor's own saves are
+//! announced to the watcher so they are never taken for someone else's. The watcher is the
+//! runtime's [`FileWatcher`].
+
+use std::path::{Path, PathBuf};
+
+use graph_runtime::{FileWatcher, Graph};
+
+use super::EditorApp;
+use super::command::Command;
+use super::history::Doc;
+
+/// Watches the files of the open graph and scene.
+#[derive(Debug, Default)]
+pub struct DiskWatch {
+    /// `None` until there is a file to watch (it is made in a frame: it needs the context to
+    /// wake the window), or when the system gives no watcher (changes then go unnoticed).
+    watcher: Option<FileWatcher>,
+    /// Whether making the watcher failed (not tried again).
+    unavailable: bool,
+    graph: Option<PathBuf>,
+    scene: Option<PathBuf>,
+    /// Documents whose file changed while they had unsaved changes: the bar's question.
+    asking: Vec<Doc>,
+}
+
+impl DiskWatch {
+    /// Watches `graph` and `scene` (the open documents' files) from now on; a document that
+    /// now has another file (or none) is no longer asked about.
+    fn follow(&mut self, ctx: &egui::Context, graph: Option<&Path>, scene: Option<&Path>) {
+        let nothing_to_watch = graph.is_none() && scene.is_none();
+        if self.watcher.is_none() && !self.unavailable && !nothing_to_watch {
+            let ctx = ctx.clone();
+            match FileWatcher::with_wake(move || ctx.request_repaint()) {
+                Ok(watcher) => self.watcher = Some(watcher),
+                Err(_) => self.unavailable = true,
+            }
+        }
+        let Some(watcher) = &mut self.watcher else {
+            return;
+        };
+        for (doc, now, watched) in [
+            (Doc::Graph, graph, &mut self.graph),
+            (Doc::Scene, scene, &mut self.scene),
+        ] {
+            if watched.as_deref() == now {
+                continue;
+            }
+            if let Some(old) = watched.take() {
+                watcher.unwatch(&old);
+            }
+            self.asking.retain(|d| *d != doc);
+            if let Some(now) = now {
+                // A file in a folder that cannot be watched is simply not watched.
+                let _ = watcher.watch(now);
+            }
+            *watched = now.map(Path::to_path_buf);
+        }
+    }
+
+    /// Files whose content changed (by another hand) since the last call.
+    fn poll(&mut self) -> Vec<PathBuf> {
+        self.watcher
+            .as_mut()
+            .map(FileWatcher::poll)
+            .unwrap_or_default()
+    }
+
+    /// The editor itself wrote `file`: its content now is not a change.
+    pub(super) fn saved(&mut self, file: &Path) {
+        if let Some(watcher) = &mut self.watcher {
+            watcher.refresh(file);
+        }
+    }
+
+    /// The editor saved `doc`: nothing to ask about it any more.
+    pub(super) fn answered(&mut self, doc: Doc) {
+        self.asking.retain(|d| *d != doc);
+    }
+
+    /// Documents changed on disk while they had unsaved changes.
+    pub fn asking(&self) -> &[Doc] {
+        &self.asking
+    }
+}
+
+impl EditorApp {
+    /// Once a frame: follows the open files and queues [`Command::ChangedOnDisk`] for each
+    /// that changed.
+    pub(super) fn check_disk(&mut self, ctx: &egui::Context) {
+        let graph = self.document.path.clone();
+        let scene = self.preview.document.path.clone();
+        self.disk.follow(ctx, graph.as_deref(), scene.as_deref());
+        for file in self.disk.poll() {
+            self.push(Command::ChangedOnDisk(file));
+        }
+        if let Some(wait) = self.disk.watcher.as_ref().and_then(FileWatcher::settling) {
+            ctx.request_repaint_after(wait);
+        }
+    }
+
+    /// Documents changed on disk while they had unsaved changes (the bar shows them).
+    pub fn changed_on_disk(&self) -> &[Doc] {
+        self.disk.asking()
+    }
+
+    /// `file` changed on disk: reloads the document it holds, or asks when that document has
+    /// unsaved changes.
+    pub(super) fn file_changed(&mut self, file: &Path) {
+        self.record_changes();
+        if self.document.path.as_deref() == Some(file) {
+            self.reload_or_ask(Doc::Graph, self.document.is_dirty());
+        }
+        if self.preview.document.path.as_deref() == Some(file) {
+            self.reload_or_ask(Doc::Scene, self.preview.is_dirty());
+        }
+    }
+
+    fn reload_or_ask(&mut self, doc: Doc, dirty: bool) {
+        if !dirty {
+            self.reload(doc);
+        } else if !self.disk.asking.contains(&doc) {
+            self.disk.asking.push(doc);
+        }
+    }
+
+    /// Replaces `doc` with what its file holds now. The graph's reload is one undo step; a
+    /// file that does not load is named in the status line and the document stays.
+    pub(super) fn reload(&mut self, doc: Doc) {
+        self.disk.answered(doc);
+        match doc {
+            Doc::Graph => self.reload_graph(),
+            Doc::Scene => {
+                let Some(path) = self.preview.document.path.clone() else {
+                    return;
+                };
+                if let Err(error) = graph_runtime::Scene::load(&path) {
+                    self.status.set(format!(
+                        "The scene changed on disk but does not load; kept the open one. {error}"
+                    ));
+                    return;
+                }
+                self.open_scene(&path);
+                self.status.set(format!(
+                    "Reloaded the scene {}: it changed on disk",
+                    path.display()
+                ));
+            }
+        }
+    }
+
+    fn reload_graph(&mut self) {
+        let Some(path) = self.document.path.clone() else {
+            return;
+        };
+        match Graph::load(&path) {
+            Ok(graph) => {
+                if self.document.reload(&graph) {
+                    self.timeline.record(Doc::Graph);
+                }
+                self.after_structure_change();
+                self.autosave.clear();
+                self.status.set(format!(
+                    "Reloaded {}: it changed on disk (undo takes the reload back)",
+                    path.display()
+                ));
+            }
+            Err(error) => self.status.set(format!(
+                "The graph changed on disk but does not load; kept the open one. {error}"
+            )),
+        }
+    }
+
+    /// Keeps the open `doc` as it is; saving it will overwrite the file.
+    pub(super) fn keep_mine(&mut self, doc: Doc) {
+        self.disk.answered(doc);
+        let name = match doc {
+            Doc::Graph => self.document.title(),
+            Doc::Scene => self.preview.document.name(),
+        };
+        self.status.set(format!(
+            "Kept your changes; saving will overwrite {name} on disk"
+        ));
+    }
+}
