@@ -1824,7 +1824,14 @@ fn reciprocal_two_agents_head_on_take_half_each_along_the_leg_of_the_cone() {
     // v_pref = v = (1,0) violates it; its nearest permitted velocity is the point itself
     // (u is perpendicular to the line), so F = (point - v) * 1 / 0.1 = (-0.625, -2.420615),
     // |F| = 2.5 <= 8: both agents turn to their right, B symmetrically.
-    let lines = behaviors::orca_lines(&a, 0, [(1, &b)], &[], &orca_settings(2.0, 0.0), 0.1);
+    let lines = behaviors::orca_lines(
+        &a,
+        0,
+        [(1, &b)],
+        &World::default(),
+        &orca_settings(2.0, 0.0),
+        0.1,
+    );
     let (chosen, fallback) = behaviors::solve_orca(&lines, 5.0, a.velocity);
     close(chosen, v2(0.9375, -sqrt15 / 16.0));
     assert!(!fallback);
@@ -1901,7 +1908,7 @@ fn reciprocal_falls_back_to_the_least_violation_when_pressed_from_two_sides() {
         &me,
         0,
         [(1, &left), (2, &below)],
-        &[],
+        &World::default(),
         &orca_settings(2.0, 0.0),
         0.1,
     );
@@ -1969,7 +1976,7 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
         &me,
         0,
         [(1, &one_), (2, &two), (3, &three)],
-        &[],
+        &World::default(),
         &settings,
         0.1,
     );
@@ -1980,4 +1987,36 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
             behaviors::agent_orca_line(&me, &three, 2.0, 0.1, true),
         ]
     );
+}
+
+#[test]
+fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
+    says("permitted: v · n >= b;  as a line: point = n * b, direction = (n.y, -n.x)");
+    says("b = (radius - d) / obstacle_time_horizon    when d > radius");
+    says("b = (radius - d) / dt                       otherwise (out of the wall within one tick)");
+    // A wall from (3,-5) to (3,5); the agent at the origin moving (3,0), τ_o = 1, dt 0.1.
+    // q = (3,0), d = 3, n = (-1,0), b = (0.5 - 3) / 1 = -2.5: v · n >= -2.5, i.e. v.x <= 2.5;
+    // point (2.5,0), direction (0,1). The chosen velocity is (2.5,0): F = (-0.5,0) / 0.1.
+    let mut world = World::default();
+    world.set_walls(vec![Wall::polyline(vec![v2(3.0, -5.0), v2(3.0, 5.0)])]);
+    let me = agent(Vec2::ZERO, v2(3.0, 0.0));
+    let wall = (v2(3.0, -5.0), v2(3.0, 5.0));
+    let line = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.1);
+    close(line.point, v2(2.5, 0.0));
+    close(line.direction, v2(0.0, 1.0));
+    let lines = behaviors::orca_lines(&me, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
+    assert_eq!(lines.as_slice(), [line]);
+    assert_eq!(lines.obstacle_count(), 1);
+    close(
+        steer(&reciprocal_graph(2.0, 1.0), &world, &[me], &[], 1),
+        v2(-5.0, 0.0),
+    );
+    // Closer than its radius (at (2.8,0), d = 0.2): b = (0.5 - 0.2) / 0.1 = 3, v.x <= -3.
+    let inside = agent(v2(2.8, 0.0), Vec2::ZERO);
+    let line = behaviors::wall_orca_line(&inside, v2(3.0, 0.0), wall, 1.0, 0.1);
+    close(line.point, v2(-3.0, 0.0));
+    // Beyond reach (5 * 1 + 0.5 = 5.5 from the wall): no line.
+    let far = agent(v2(-3.0, 0.0), Vec2::ZERO);
+    let none = behaviors::orca_lines(&far, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
+    assert!(none.as_slice().is_empty());
 }

@@ -8,8 +8,8 @@ use glam::Vec2;
 use graph_runtime::{
     AgentGroup, AgentSpawn, AgentState, Area, Bindings, CompileError, Constraint, Context, Graph,
     Guide, Link, Node, NodeId, Number, Obstacle, OwnPoints, Rect, Scene, SceneAssets, Scratch,
-    Simulation, Slot, SpatialGrid, Spawn, TagTable, Target, Trace, Vehicle, VehicleSpec, World,
-    compile,
+    Simulation, Slot, SpatialGrid, Spawn, TagTable, Target, Trace, Vehicle, VehicleSpec, Wall,
+    World, compile,
 };
 
 const GRAPH_FILE: &str = "orca.graph.ron";
@@ -161,6 +161,36 @@ fn an_agent_goes_round_a_circle_obstacle_without_touching_it() {
     );
 }
 
+#[test]
+fn an_agent_driven_into_a_wall_at_an_angle_slides_along_it_without_crossing() {
+    // The goal lies beyond a wall along x = 3; the agent heads there at an angle.
+    let mut scene = scene(
+        Spawn::Agents(vec![at_rest(Vec2::new(-4.0, -6.0))]),
+        OwnPoints::Each(vec![Vec2::new(10.0, 6.0)]),
+        Vec::new(),
+    );
+    scene.walls = vec![Wall::polyline(vec![
+        Vec2::new(3.0, -20.0),
+        Vec2::new(3.0, 20.0),
+    ])];
+    let mut simulation = simulation(scene);
+    let mut farthest = f32::NEG_INFINITY;
+    for _ in 0..(10.0 / DT) as usize {
+        simulation.step(DT);
+        farthest = farthest.max(simulation.vehicles()[0].position.x);
+    }
+    assert!(
+        farthest <= 3.0 - RADIUS + 0.01,
+        "reached x = {farthest} beyond the wall's clearance"
+    );
+    let me = simulation.vehicles()[0];
+    assert!(
+        me.position.y > 4.0,
+        "slid along the wall up to {}",
+        me.position
+    );
+}
+
 /// Two rings of agents crossing to the opposite points: many meetings at once.
 fn crossing_scene() -> Scene {
     let count = 24;
@@ -231,7 +261,7 @@ fn a_crossing_crowd_keeps_apart() {
 }
 
 #[test]
-fn a_warm_reciprocal_tick_allocates_nothing_and_the_trace_draws_its_half_planes() {
+fn a_warm_reciprocal_tick_with_walls_allocates_nothing_and_the_trace_draws_its_half_planes() {
     let (graph, reciprocal) = orca_graph(32.0);
     let mut graph = graph;
     // Targets everyone can share: a point; own goals are tested above.
@@ -244,6 +274,10 @@ fn a_warm_reciprocal_tick_allocates_nothing_and_the_trace_draws_its_half_planes(
         center: Vec2::new(3.0, 3.0),
         radius: 1.0,
     });
+    world.set_walls(vec![Wall::polyline(vec![
+        Vec2::new(-14.0, -7.5),
+        Vec2::new(14.0, -7.5),
+    ])]);
     let (bindings, errors) = Bindings::new(&program, &world, &TagTable::default());
     assert!(errors.is_empty());
     let params = program.default_parameters();

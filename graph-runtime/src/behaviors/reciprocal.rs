@@ -1,7 +1,7 @@
 //! Reciprocal collision avoidance (ORCA: van den Berg, Guy, Lin and Manocha, "Reciprocal
 //! n-body collision avoidance", 2011), as `BEHAVIORS.md` ("Reciprocal") writes it down.
 //!
-//! Every neighbor and circle obstacle gives one half-plane of permitted velocities (an
+//! Every neighbor, circle obstacle and nearby wall segment gives one half-plane of permitted velocities (an
 //! [`OrcaLine`]); a small linear program picks the permitted velocity nearest the preferred
 //! one within the disc of radius `max_speed`, or, when the half-planes leave nothing, the
 //! velocity that violates the agent half-planes least. Everything lives in fixed-size arrays:
@@ -10,8 +10,9 @@
 use glam::Vec2;
 
 use crate::Vehicle;
+use crate::World;
 use crate::math::{TINY, normalize, truncate};
-use crate::world::Obstacle;
+use crate::world::{Obstacle, WallPoint, facing_normal};
 
 /// The largest `max_neighbors` a Reciprocal node may ask for (the compiler checks it).
 pub const MAX_RECIPROCAL_NEIGHBORS: usize = 32;
@@ -19,8 +20,12 @@ pub const MAX_RECIPROCAL_NEIGHBORS: usize = 32;
 /// At most this many circle obstacles (the nearest) give a half-plane.
 pub const MAX_RECIPROCAL_OBSTACLES: usize = 16;
 
-/// The most half-planes one agent can have: its obstacles and its neighbors.
-pub const MAX_ORCA_LINES: usize = MAX_RECIPROCAL_NEIGHBORS + MAX_RECIPROCAL_OBSTACLES;
+/// At most this many wall segments (the nearest) give a half-plane.
+pub const MAX_RECIPROCAL_WALLS: usize = 8;
+
+/// The most half-planes one agent can have: its obstacles, walls and neighbors.
+pub const MAX_ORCA_LINES: usize =
+    MAX_RECIPROCAL_NEIGHBORS + MAX_RECIPROCAL_OBSTACLES + MAX_RECIPROCAL_WALLS;
 
 /// Two line directions whose cross product is at most this are parallel.
 const PARALLEL: f32 = 1e-5;
@@ -93,8 +98,8 @@ impl OrcaLines {
 pub struct ReciprocalSettings {
     /// How far ahead collisions with agents are avoided (s, `>= 0`; `0`: agents ignored).
     pub time_horizon: f32,
-    /// How far ahead collisions with circle obstacles are avoided (s, `>= 0`; `0`: obstacles
-    /// ignored).
+    /// How far ahead collisions with circle obstacles and walls are avoided (s, `>= 0`; `0`:
+    /// obstacles and walls ignored).
     pub obstacle_time_horizon: f32,
     /// Agents closer than this count as neighbors (units, `>= 0`).
     pub neighbor_radius: f32,
@@ -229,6 +234,42 @@ pub fn obstacle_orca_line(
     }
 }
 
+/// The half-plane a wall segment imposes, through its point `nearest` (the segment's point
+/// nearest the agent): the line through `nearest` across `n = normalize(p - nearest)` bounds
+/// the whole segment, so keeping out of it is enough. With `d = |p - nearest|` and `R =
+/// radius`, the agent may approach that line at most `(d - R) / obstacle_time_horizon`
+/// (`(d - R) / dt` when already closer than `R`, which moves it out within one tick):
+/// `v · n >= (R - d) / horizon`. An agent on the segment takes for `n` the segment's normal
+/// that its heading meets (see "Walls"), or `-forward` for a segment of length zero.
+pub fn wall_orca_line(
+    vehicle: &Vehicle,
+    nearest: Vec2,
+    segment: (Vec2, Vec2),
+    obstacle_time_horizon: f32,
+    dt: f32,
+) -> OrcaLine {
+    let p = vehicle.position;
+    let offset = p - nearest;
+    let distance = offset.length();
+    let mut n = normalize(offset);
+    if n == Vec2::ZERO {
+        n = facing_normal(p, vehicle.forward, segment.0, segment.1);
+    }
+    if n == Vec2::ZERO {
+        n = -vehicle.forward;
+    }
+    let gap = vehicle.radius - distance;
+    let least = if distance > vehicle.radius {
+        gap / obstacle_time_horizon
+    } else {
+        gap / dt
+    };
+    OrcaLine {
+        point: n * least,
+        direction: Vec2::new(n.y, -n.x),
+    }
+}
+
 /// Keeps the `N` smallest `(key, index)` pairs, in ascending order.
 struct Nearest<T: Copy, const N: usize> {
     items: [Option<(f32, usize, T)>; N],
@@ -276,18 +317,19 @@ impl<T: Copy, const N: usize> Nearest<T, N> {
     }
 }
 
-/// The half-planes of `vehicle` (agent `index`): first the nearest circle obstacles that it
-/// could reach within the obstacle horizon, then its nearest neighbors among `others`
-/// (`(agent index, vehicle)` pairs, the candidates of the tick's query).
+/// The half-planes of `vehicle` (agent `index`): first the nearest circle obstacles and wall
+/// segments of `world` that it could reach within the obstacle horizon, then its nearest neighbors
+/// among `others` (`(agent index, vehicle)` pairs, the candidates of the tick's query).
 pub fn orca_lines<'a>(
     vehicle: &Vehicle,
     index: usize,
     others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
-    obstacles: &[Obstacle],
+    world: &World,
     settings: &ReciprocalSettings,
     dt: f32,
 ) -> OrcaLines {
     let mut lines = OrcaLines::default();
+    let (obstacles, walls) = (&world.obstacles, world.wall_index());
     let p = vehicle.position;
     if settings.obstacle_time_horizon > 0.0 {
         let reach = settings.obstacle_time_horizon * vehicle.max_speed + vehicle.radius;
@@ -310,6 +352,26 @@ pub fn orca_lines<'a>(
                 settings.obstacle_time_horizon,
                 dt,
             ));
+        }
+        let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
+        let contacts = walls.nearest_several(p, reach, &mut buffer);
+        for (at, contact) in contacts.iter().enumerate() {
+            // A corner shared by two segments of a wall bounds them both once.
+            let seen = contacts
+                .get(..at)
+                .is_some_and(|earlier| earlier.iter().any(|e| e.point == contact.point));
+            let Some(&segment) = walls.segments().get(contact.segment) else {
+                continue;
+            };
+            if !seen {
+                lines.push(wall_orca_line(
+                    vehicle,
+                    contact.point,
+                    segment,
+                    settings.obstacle_time_horizon,
+                    dt,
+                ));
+            }
         }
         lines.obstacles = lines.len;
     }
@@ -483,7 +545,7 @@ pub fn reciprocal_velocity<'a>(
     vehicle: &Vehicle,
     index: usize,
     others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
-    obstacles: &[Obstacle],
+    world: &World,
     force: Vec2,
     settings: &ReciprocalSettings,
     dt: f32,
@@ -497,7 +559,7 @@ pub fn reciprocal_velocity<'a>(
         };
     }
     let preferred = preferred_velocity(vehicle, force, dt);
-    let lines = orca_lines(vehicle, index, others, obstacles, settings, dt);
+    let lines = orca_lines(vehicle, index, others, world, settings, dt);
     let (chosen, fallback) = solve_orca(&lines, vehicle.max_speed, preferred);
     OrcaSolution {
         preferred,
@@ -523,7 +585,7 @@ pub fn reciprocal<'a>(
     vehicle: &Vehicle,
     index: usize,
     others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
-    obstacles: &[Obstacle],
+    world: &World,
     force: Vec2,
     settings: &ReciprocalSettings,
     dt: f32,
@@ -531,6 +593,6 @@ pub fn reciprocal<'a>(
     if !(dt > 0.0 && dt.is_finite()) {
         return force;
     }
-    let solution = reciprocal_velocity(vehicle, index, others, obstacles, force, settings, dt);
+    let solution = reciprocal_velocity(vehicle, index, others, world, force, settings, dt);
     reaching_force(vehicle, solution.chosen, dt)
 }

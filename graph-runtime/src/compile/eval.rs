@@ -115,7 +115,7 @@ pub enum Guide {
         lines: [OrcaLine; GUIDE_ORCA_LINES],
         /// How many entries of `lines` are used.
         count: u8,
-        /// How many half-planes there were in all (at most 48).
+        /// How many half-planes there were in all (at most 56).
         total: u8,
         /// Whether no velocity met every half-plane and the least violation was taken.
         fallback: bool,
@@ -1062,19 +1062,19 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             max_neighbors: self.num(max_neighbors) as usize,
         };
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
-        let (vehicles, obstacles) = (self.context.vehicles, &self.context.world.obstacles[..]);
+        let (vehicles, world) = (self.context.vehicles, self.context.world);
         let ids = self.neighbors();
         let others = ids
             .iter()
             .filter_map(|&i| vehicles.get(i as usize).map(|other| (i as usize, other)));
         if !R::ACTIVE {
-            return behaviors::reciprocal(me, agent, others, obstacles, preferred, &settings, dt);
+            return behaviors::reciprocal(me, agent, others, world, preferred, &settings, dt);
         }
         if !(dt > 0.0 && dt.is_finite()) {
             return preferred;
         }
         let solution =
-            behaviors::reciprocal_velocity(me, agent, others, obstacles, preferred, &settings, dt);
+            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
         let all = solution.lines.as_slice();
         let mut lines = [OrcaLine::default(); GUIDE_ORCA_LINES];
         for (slot, line) in lines.iter_mut().zip(all) {

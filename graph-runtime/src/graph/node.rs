@@ -355,15 +355,15 @@ pub enum Node {
         max_time: Number,
     },
     /// Reciprocal collision avoidance (ORCA): the force reaching the velocity nearest the
-    /// one the input asks for that avoids neighbors and circle obstacles for a time horizon,
+    /// one the input asks for that avoids neighbors, circle obstacles and walls for a time horizon,
     /// each agent taking half of the avoidance between two agents.
     Reciprocal {
         /// The preferred steering force.
         input: Link,
         /// How far ahead collisions with agents are avoided (s, `>= 0`; `0` ignores agents).
         time_horizon: Number,
-        /// How far ahead collisions with circle obstacles are avoided (s, `>= 0`; `0`
-        /// ignores obstacles).
+        /// How far ahead collisions with circle obstacles and walls are avoided (s, `>= 0`;
+        /// `0` ignores them).
         obstacle_time_horizon: Number,
         /// Agents closer than this are neighbors (units, `>= 0`).
         neighbor_radius: Number,
