@@ -76,8 +76,8 @@ mod watch;
 mod world;
 
 pub use compile::{
-    AgentState, BindError, Bindings, CompileError, Context, Guide, NodeValue, ParamValues, Program,
-    Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
+    AgentState, BindError, Bindings, CompileError, Context, GUIDE_ORCA_LINES, Guide, NodeValue,
+    ParamValues, Program, Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
 };
 pub use crowd::{Crowd, CrowdError};
 pub use format::{

@@ -1760,3 +1760,263 @@ fn obstacle_avoidance_and_containment_ignore_walls_and_wall_avoidance_sees_them(
     let expected = v2(-9.6, 4.8).normalize() * 8.0;
     near(steer(&walls, &world, &[me], &[], 1), expected);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Reciprocal (ORCA)
+// ---------------------------------------------------------------------------------------------
+
+fn orca_settings(time_horizon: f32, obstacle_time_horizon: f32) -> behaviors::ReciprocalSettings {
+    behaviors::ReciprocalSettings {
+        time_horizon,
+        obstacle_time_horizon,
+        neighbor_radius: 10.0,
+        max_neighbors: 10,
+    }
+}
+
+/// `Reciprocal(Scale(Seek, 0))`: a zero preferred force, so `v_pref = v`.
+fn reciprocal_graph(time_horizon: f32, obstacle_time_horizon: f32) -> Graph {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: point(0.0, 0.0),
+    });
+    let nothing = graph.add(Node::Scale {
+        input: link(seek),
+        factor: 0.0.into(),
+    });
+    let reciprocal = graph.add(Node::Reciprocal {
+        input: link(nothing),
+        time_horizon: time_horizon.into(),
+        obstacle_time_horizon: obstacle_time_horizon.into(),
+        neighbor_radius: 10.0.into(),
+        max_neighbors: 10.0.into(),
+    });
+    graph.add(Node::Output {
+        input: link(reciprocal),
+    });
+    graph
+}
+
+#[test]
+fn reciprocal_two_agents_head_on_take_half_each_along_the_leg_of_the_cone() {
+    says("v_pref = truncate(v + truncate(F_input, max_force) / mass * dt, max_speed)");
+    says("F      = truncate((v_new - v) * mass / dt, max_force)");
+    says("else:              direction = -(P.x * leg + P.y * R, -P.x * R + P.y * leg) / |P|²");
+    says("        u = direction * (V · direction) - V");
+    says("point = v + u * 0.5     for a neighbor (each agent takes half of the avoidance)");
+    // A at the origin moving (1,0), B at (4,0) moving (-1,0), radii 0.5, τ = 2, dt = 0.1.
+    // P = (4,0), V = (2,0), R = 1: |P|² = 16 > 1. w = (2,0) - (4,0) / 2 = (0,0), so w · P = 0
+    // is not < 0: a leg. leg = sqrt(15); det(P, w) = 0 is not > 0: the right leg,
+    // direction = -(4 sqrt 15, -4) / 16 = (-sqrt 15 / 4, 1/4) = (-0.9682458, 0.25).
+    // V · direction = -sqrt 15 / 2; u = direction * (-sqrt 15 / 2) - (2,0)
+    //   = (15/8, -sqrt 15 / 8) - (2,0) = (-1/8, -sqrt 15 / 8), |u| = 1/2.
+    // point = (1,0) + u / 2 = (15/16, -sqrt 15 / 16) = (0.9375, -0.2420615).
+    let sqrt15 = 15f32.sqrt();
+    let a = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let b = agent(v2(4.0, 0.0), v2(-1.0, 0.0));
+    let line = behaviors::agent_orca_line(&a, &b, 2.0, 0.1, true);
+    close(line.direction, v2(-sqrt15 / 4.0, 0.25));
+    close(line.point, v2(0.9375, -sqrt15 / 16.0));
+    // In normal form: normal (-1/4, -sqrt 15 / 4) (the left of the direction), offset
+    // normal · point = -15/64 + 15/64 = 0: the permitted velocities are x + sqrt 15 y <= 0.
+    let normal = line.direction.perp();
+    assert!(normal.dot(line.point).abs() < 1e-6);
+    // v_pref = v = (1,0) violates it; its nearest permitted velocity is the point itself
+    // (u is perpendicular to the line), so F = (point - v) * 1 / 0.1 = (-0.625, -2.420615),
+    // |F| = 2.5 <= 8: both agents turn to their right, B symmetrically.
+    let lines = behaviors::orca_lines(
+        &a,
+        0,
+        [(1, &b)],
+        &World::default(),
+        &orca_settings(2.0, 0.0),
+        0.1,
+    );
+    let (chosen, fallback) = behaviors::solve_orca(&lines, 5.0, a.velocity);
+    close(chosen, v2(0.9375, -sqrt15 / 16.0));
+    assert!(!fallback);
+    let expected = v2(-0.625, -sqrt15 * 0.625);
+    let graph = reciprocal_graph(2.0, 0.0);
+    close(steer(&graph, &World::default(), &[a, b], &[], 1), expected);
+    let b_line = behaviors::agent_orca_line(&b, &a, 2.0, 0.1, false);
+    close(b_line.point, v2(-0.9375, sqrt15 / 16.0));
+}
+
+#[test]
+fn reciprocal_a_circle_obstacle_is_a_still_agent_taking_no_share() {
+    says("point = v + u           for an obstacle (it never moves, the agent takes all of it)");
+    says(
+        "    if w · P < 0 and (w · P)² > R² * |w|²:     // nearest exit through the cut-off circle",
+    );
+    says("        direction = (n.y, -n.x);  u = n * (R * (1 / τ) - |w|)");
+    // Cut-off circle: the agent at the origin moving (2.5,0), obstacle (3,0) radius 0.5,
+    // τ_o = 1. P = (3,0), V = (2.5,0), R = 1; w = (2.5,0) - (3,0) = (-0.5,0); w · P = -1.5 < 0
+    // and 2.25 > 1 * 0.25. n = (-1,0), direction = (0,1), u = (-1,0) * (1 - 0.5) = (-0.5,0);
+    // point = v + u = (2,0): the permitted velocities are x <= 2 (touching the circle after
+    // exactly 1 s). The chosen velocity is (2,0) and F = (-0.5,0) / 0.1 = (-5,0).
+    let me = agent(Vec2::ZERO, v2(2.5, 0.0));
+    let rock = Obstacle {
+        center: v2(3.0, 0.0),
+        radius: 0.5,
+    };
+    let line = behaviors::obstacle_orca_line(&me, &rock, 1.0, 0.1);
+    close(line.direction, v2(0.0, 1.0));
+    close(line.point, v2(2.0, 0.0));
+    let mut world = World::default();
+    world.obstacles.push(rock);
+    close(
+        steer(&reciprocal_graph(2.0, 1.0), &world, &[me], &[], 1),
+        v2(-5.0, 0.0),
+    );
+    // A leg: moving (1,0) with τ_o = 4. w = (1,0) - (3,0) / 4 = (0.25,0), w · P = 0.75 >= 0.
+    // leg = sqrt 8, det(P, w) = 0: direction = -(3 sqrt 8, -3) / 9 = (-sqrt 8 / 3, 1/3);
+    // V · direction = -sqrt 8 / 3; u = (8/9, -sqrt 8 / 9) - (1,0) = (-1/9, -sqrt 8 / 9);
+    // point = v + u = (8/9, -sqrt 8 / 9) = (0.8888889, -0.3142697): the whole u, not half.
+    let slow = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let line = behaviors::obstacle_orca_line(&slow, &rock, 4.0, 0.1);
+    let sqrt8 = 8f32.sqrt();
+    close(line.direction, v2(-sqrt8 / 3.0, 1.0 / 3.0));
+    close(line.point, v2(8.0 / 9.0, -sqrt8 / 9.0));
+}
+
+#[test]
+fn reciprocal_falls_back_to_the_least_violation_when_pressed_from_two_sides() {
+    says(
+        "else:                                            // overlapping: separate within one tick",
+    );
+    says("Each `lines'` entry is the bisector of lines `k` and `j`");
+    // Agent 0 at the origin at rest, max_speed 0.5; agents 1 at (-0.9,0) and 2 at (0,-0.9) at
+    // rest, all radius 0.5, dt 0.1: both overlap (0.81 < 1).
+    // Agent 1: P = (-0.9,0), V = 0, w = -P * 10 = (9,0), n = (1,0), direction (0,-1),
+    //   u = (1,0) * (1 * 10 - 9) = (1,0), point (0.5,0): x >= 0.5.
+    // Agent 2: w = (0,9), n = (0,1), direction (1,0), u = (0,1), point (0,0.5): y >= 0.5.
+    // Both at distance² 0.81: agent 1 first (lower index). (0.5,0.5) is 0.71 from the origin,
+    // beyond max_speed: no permitted velocity. Line 0 moves x to (0.5,0) (disc = 0); on line 1
+    // t_left = 0.5 > t_right = 0: the fallback from line 1. Its bisector with line 0 passes
+    // through (0.5,0.5) along normalize((0,-1) - (1,0)) = (-1,-1) / sqrt 2; the velocity
+    // farthest along (0,1) on it within the disc: a = -1/sqrt 2, disc = 0.5 + 0.25 - 0.5,
+    // t_left = 1/sqrt 2 - 1/2, x = (0.5,0.5) - (1/sqrt 2 - 1/2) (1,1) / sqrt 2
+    //   = (sqrt 2 / 4, sqrt 2 / 4) = (0.3535534, 0.3535534), violating both lines by 0.1464466.
+    let params = VehicleParams {
+        max_speed: 0.5,
+        ..PARAMS
+    };
+    let me = Vehicle::new(Vec2::ZERO, Vec2::ZERO, params);
+    let left = agent(v2(-0.9, 0.0), Vec2::ZERO);
+    let below = agent(v2(0.0, -0.9), Vec2::ZERO);
+    let lines = behaviors::orca_lines(
+        &me,
+        0,
+        [(1, &left), (2, &below)],
+        &World::default(),
+        &orca_settings(2.0, 0.0),
+        0.1,
+    );
+    let [first, second] = lines.as_slice() else {
+        panic!("two lines, got {lines:?}");
+    };
+    close(first.direction, v2(0.0, -1.0));
+    close(first.point, v2(0.5, 0.0));
+    close(second.direction, v2(1.0, 0.0));
+    close(second.point, v2(0.0, 0.5));
+    let (chosen, fallback) = behaviors::solve_orca(&lines, 0.5, Vec2::ZERO);
+    assert!(fallback);
+    let corner = 2f32.sqrt() / 4.0;
+    close(chosen, v2(corner, corner));
+    assert!((first.violation(chosen) - (0.5 - corner)).abs() < 1e-5);
+    // F = (x - 0) * 1 / 0.1 = (3.535534, 3.535534), |F| = 5 <= 8.
+    close(
+        steer(
+            &reciprocal_graph(2.0, 0.0),
+            &World::default(),
+            &[me, left, below],
+            &[],
+            1,
+        ),
+        v2(corner, corner) * 10.0,
+    );
+}
+
+#[test]
+fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
+    says("the lower index takes `n = (-1, 0)` and the other `n = (1, 0)`");
+    says("`max_neighbors` smallest by `(|q.p - p|², agent index)` are kept, nearest first");
+    // Both at the origin at rest, dt 0.1: w = 0, the tie. Agent 0: n = (-1,0), direction
+    // (0,1), u = (-1,0) * (1 * 10 - 0) = (-10,0), point (-5,0): x <= -5, reached exactly on
+    // the disc of radius 5 (disc = 25 - 25 = 0). F = (-5,0) / 0.1 = (-50,0), truncated to 8.
+    // Agent 1 mirrors it: x >= 5.
+    let a = agent(Vec2::ZERO, Vec2::ZERO);
+    let b = agent(Vec2::ZERO, Vec2::ZERO);
+    let low = behaviors::agent_orca_line(&a, &b, 2.0, 0.1, true);
+    close(low.point, v2(-5.0, 0.0));
+    close(low.direction, v2(0.0, 1.0));
+    let high = behaviors::agent_orca_line(&b, &a, 2.0, 0.1, false);
+    close(high.point, v2(5.0, 0.0));
+    close(
+        steer(
+            &reciprocal_graph(2.0, 0.0),
+            &World::default(),
+            &[a, b],
+            &[],
+            1,
+        ),
+        v2(-8.0, 0.0),
+    );
+    // max_neighbors 2 of three candidates: agents 3 and 1 tie at distance² 4, agent 2 is at
+    // 9: agents 1 and 3 are kept, in that order.
+    let me = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let one_ = agent(v2(0.0, 2.0), Vec2::ZERO);
+    let two = agent(v2(3.0, 0.0), Vec2::ZERO);
+    let three = agent(v2(0.0, -2.0), Vec2::ZERO);
+    let settings = behaviors::ReciprocalSettings {
+        max_neighbors: 2,
+        ..orca_settings(2.0, 0.0)
+    };
+    let lines = behaviors::orca_lines(
+        &me,
+        0,
+        [(1, &one_), (2, &two), (3, &three)],
+        &World::default(),
+        &settings,
+        0.1,
+    );
+    assert_eq!(
+        lines.as_slice(),
+        [
+            behaviors::agent_orca_line(&me, &one_, 2.0, 0.1, true),
+            behaviors::agent_orca_line(&me, &three, 2.0, 0.1, true),
+        ]
+    );
+}
+
+#[test]
+fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
+    says("permitted: v · n >= b;  as a line: point = n * b, direction = (n.y, -n.x)");
+    says("b = (radius - d) / obstacle_time_horizon    when d > radius");
+    says("b = (radius - d) / dt                       otherwise (out of the wall within one tick)");
+    // A wall from (3,-5) to (3,5); the agent at the origin moving (3,0), τ_o = 1, dt 0.1.
+    // q = (3,0), d = 3, n = (-1,0), b = (0.5 - 3) / 1 = -2.5: v · n >= -2.5, i.e. v.x <= 2.5;
+    // point (2.5,0), direction (0,1). The chosen velocity is (2.5,0): F = (-0.5,0) / 0.1.
+    let mut world = World::default();
+    world.set_walls(vec![Wall::polyline(vec![v2(3.0, -5.0), v2(3.0, 5.0)])]);
+    let me = agent(Vec2::ZERO, v2(3.0, 0.0));
+    let wall = (v2(3.0, -5.0), v2(3.0, 5.0));
+    let line = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.1);
+    close(line.point, v2(2.5, 0.0));
+    close(line.direction, v2(0.0, 1.0));
+    let lines = behaviors::orca_lines(&me, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
+    assert_eq!(lines.as_slice(), [line]);
+    assert_eq!(lines.obstacle_count(), 1);
+    close(
+        steer(&reciprocal_graph(2.0, 1.0), &world, &[me], &[], 1),
+        v2(-5.0, 0.0),
+    );
+    // Closer than its radius (at (2.8,0), d = 0.2): b = (0.5 - 0.2) / 0.1 = 3, v.x <= -3.
+    let inside = agent(v2(2.8, 0.0), Vec2::ZERO);
+    let line = behaviors::wall_orca_line(&inside, v2(3.0, 0.0), wall, 1.0, 0.1);
+    close(line.point, v2(-3.0, 0.0));
+    // Beyond reach (5 * 1 + 0.5 = 5.5 from the wall): no line.
+    let far = agent(v2(-3.0, 0.0), Vec2::ZERO);
+    let none = behaviors::orca_lines(&far, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
+    assert!(none.as_slice().is_empty());
+}

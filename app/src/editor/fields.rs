@@ -109,6 +109,7 @@ pub fn unit(slot: Slot) -> &'static str {
         || name.contains("factor")
         || name.contains("threshold")
         || name == "value"
+        || name == "max_neighbors"
     {
         ""
     } else {
@@ -120,6 +121,7 @@ fn drag_speed(constraint: Constraint) -> f64 {
     match constraint {
         Constraint::Probability => 0.005,
         Constraint::Angle => 1.0,
+        Constraint::Count { .. } => 0.1,
         _ => 0.05,
     }
 }
@@ -149,6 +151,7 @@ pub fn number(
                 Constraint::Positive => drag.range(1e-3..=f32::MAX),
                 Constraint::Probability => drag.range(0.0..=1.0),
                 Constraint::Angle => drag.range(0.0..=360.0),
+                Constraint::Count { max } => drag.range(1.0..=f32::from(max)).fixed_decimals(0),
                 Constraint::Finite => drag,
             };
             changed |= ui.add(drag).on_hover_text(constraint.to_string()).changed();

@@ -142,7 +142,8 @@ mod tests {
             vec![
                 NodeKind::ObstacleAvoidance,
                 NodeKind::WallAvoidance,
-                NodeKind::UnalignedCollisionAvoidance
+                NodeKind::UnalignedCollisionAvoidance,
+                NodeKind::Reciprocal
             ]
         );
         let search = NodeSearch {

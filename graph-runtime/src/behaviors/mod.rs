@@ -8,6 +8,7 @@
 mod avoidance;
 mod group;
 mod pursuit;
+mod reciprocal;
 mod route;
 mod seek;
 mod tactics;
@@ -23,6 +24,12 @@ pub use group::{
 };
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
+};
+pub use reciprocal::{
+    MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
+    OrcaLine, OrcaLines, OrcaSolution, ReciprocalSettings, agent_orca_line, obstacle_orca_line,
+    orca_lines, preferred_velocity, reaching_force, reciprocal, reciprocal_velocity, solve_orca,
+    wall_orca_line,
 };
 pub use route::{
     PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,

@@ -689,6 +689,29 @@ impl<'g> Builder<'g> {
             Node::UnalignedCollisionAvoidance { max_time } => {
                 Op::UnalignedCollisionAvoidance(self.num(some, "max_time", max_time, NonNegative))
             }
+            Node::Reciprocal {
+                input,
+                time_horizon,
+                obstacle_time_horizon,
+                neighbor_radius,
+                max_neighbors,
+            } => Op::Reciprocal {
+                input: self.link(*input),
+                time_horizon: self.num(some, "time_horizon", time_horizon, NonNegative),
+                obstacle_time_horizon: self.num(
+                    some,
+                    "obstacle_time_horizon",
+                    obstacle_time_horizon,
+                    NonNegative,
+                ),
+                neighbor_radius: self.num(some, "neighbor_radius", neighbor_radius, NonNegative),
+                max_neighbors: self.num(
+                    some,
+                    "max_neighbors",
+                    max_neighbors,
+                    crate::graph::RECIPROCAL_NEIGHBORS,
+                ),
+            },
             Node::Separation { radius, fov } => Op::Separation(
                 self.num(some, "radius", radius, NonNegative),
                 self.fov(some, fov),
@@ -838,5 +861,6 @@ fn is_group_op(op: &Op) -> bool {
             | Op::Flocking { .. }
             | Op::NeighborCount(..)
             | Op::UnalignedCollisionAvoidance(..)
+            | Op::Reciprocal { .. }
     )
 }

@@ -2,7 +2,7 @@ use glam::Vec2;
 
 use super::program::{Fov, Num, Op, Span, TargetRef};
 use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};
-use crate::behaviors::{self, Quarry};
+use crate::behaviors::{self, OrcaLine, Quarry, ReciprocalSettings};
 use crate::graph::NodeId;
 use crate::math::truncate;
 use crate::spatial::SpatialGrid;
@@ -38,6 +38,10 @@ pub enum NodeValue {
     /// A condition's answer.
     Condition(bool),
 }
+
+/// How many of Reciprocal's half-planes a [`Guide::Reciprocal`] carries (the first ones:
+/// obstacles', then the nearest neighbors').
+pub const GUIDE_ORCA_LINES: usize = 8;
 
 /// The geometry behind a node's force, for drawing debug guides (world units). Recorded only
 /// by [`Program::steer_traced`].
@@ -98,6 +102,23 @@ pub enum Guide {
         nearest: Vec2,
         /// The point `offset` off the wall and ahead along it.
         aim: Vec2,
+    },
+    /// Reciprocal collision avoidance, in velocity space (units / s; draw it from the agent's
+    /// position): the preferred and chosen velocities and the half-planes of permitted
+    /// velocities (each the left side of its line).
+    Reciprocal {
+        /// The velocity the input force asks for.
+        preferred: Vec2,
+        /// The velocity chosen.
+        chosen: Vec2,
+        /// The first `count` half-planes.
+        lines: [OrcaLine; GUIDE_ORCA_LINES],
+        /// How many entries of `lines` are used.
+        count: u8,
+        /// How many half-planes there were in all (at most 56).
+        total: u8,
+        /// Whether no velocity met every half-plane and the least violation was taken.
+        fallback: bool,
     },
     /// Flow-field following: where the field was sampled and what it said.
     FlowSample {
@@ -217,6 +238,7 @@ impl Program {
             scratch,
             recorder,
             chosen: None,
+            pending_guide: None,
         };
         let force = evaluator.evaluate(self.root);
         // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
@@ -236,6 +258,9 @@ impl Program {
                     | Op::NeighborCount(r, _)
                     | Op::Flocking { radius: r, .. },
                 ) => r.get(params),
+                Some(Op::Reciprocal {
+                    neighbor_radius, ..
+                }) => neighbor_radius.get(params),
                 Some(Op::UnalignedCollisionAvoidance(max_time)) => {
                     let t = max_time.get(params);
                     vehicle.velocity.length() * t
@@ -354,6 +379,9 @@ struct Evaluator<'p, 'c, 's, R> {
     recorder: R,
     /// The winning input of the `Priority` or `Dither` just finished, for the trace.
     chosen: Option<usize>,
+    /// The guide of the node just finished when only its evaluation knows it (Reciprocal's
+    /// depends on its input's value), for the trace.
+    pending_guide: Option<Guide>,
 }
 
 impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
@@ -536,6 +564,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::Gate(..)
             | Op::Scale(..)
             | Op::Truncate(..)
+            | Op::Reciprocal { .. }
             | Op::Output(_)
             | Op::Compare(..)
             | Op::All(_)
@@ -683,6 +712,14 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 }
                 Step::Finished(truncate(value, self.num(max)))
             }
+            Op::Reciprocal {
+                input: input_op, ..
+            } => {
+                if !has_input {
+                    take_one!(input_op);
+                }
+                Step::Finished(self.reciprocal(op, value))
+            }
             Op::Output(input_op) => {
                 if !has_input {
                     take_one!(input_op);
@@ -753,7 +790,10 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             _ => NodeValue::Force(value),
         };
         let chosen = self.chosen.take();
-        let guide = self.guide_for(index);
+        let guide = match self.pending_guide.take() {
+            Some(guide) => guide,
+            None => self.guide_for(index),
+        };
         self.recorder.record(TraceEntry {
             node: self.node(index),
             value,
@@ -958,6 +998,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::Gate(..)
             | Op::Scale(..)
             | Op::Truncate(..)
+            | Op::Reciprocal { .. }
             | Op::Output(_)
             | Op::Distance(_)
             | Op::NeighborCount(..)
@@ -998,6 +1039,56 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             Op::Value(value) => self.num(value),
             _ => 0.0,
         }
+    }
+
+    /// Reciprocal's force around the preferred force `preferred` (its input's value); in a
+    /// traced run, also its guide, from the same solution.
+    fn reciprocal(&mut self, op: &Op, preferred: Vec2) -> Vec2 {
+        let Op::Reciprocal {
+            time_horizon,
+            obstacle_time_horizon,
+            neighbor_radius,
+            max_neighbors,
+            ..
+        } = *op
+        else {
+            return Vec2::ZERO;
+        };
+        let settings = ReciprocalSettings {
+            time_horizon: self.num(time_horizon),
+            obstacle_time_horizon: self.num(obstacle_time_horizon),
+            neighbor_radius: self.num(neighbor_radius),
+            // A whole number from 1 to 32 (checked by the compiler and by overrides).
+            max_neighbors: self.num(max_neighbors) as usize,
+        };
+        let (me, agent, dt) = (self.me, self.agent, self.context.dt);
+        let (vehicles, world) = (self.context.vehicles, self.context.world);
+        let ids = self.neighbors();
+        let others = ids
+            .iter()
+            .filter_map(|&i| vehicles.get(i as usize).map(|other| (i as usize, other)));
+        if !R::ACTIVE {
+            return behaviors::reciprocal(me, agent, others, world, preferred, &settings, dt);
+        }
+        if !(dt > 0.0 && dt.is_finite()) {
+            return preferred;
+        }
+        let solution =
+            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+        let all = solution.lines.as_slice();
+        let mut lines = [OrcaLine::default(); GUIDE_ORCA_LINES];
+        for (slot, line) in lines.iter_mut().zip(all) {
+            *slot = *line;
+        }
+        self.pending_guide = Some(Guide::Reciprocal {
+            preferred: solution.preferred,
+            chosen: solution.chosen,
+            lines,
+            count: all.len().min(GUIDE_ORCA_LINES) as u8,
+            total: all.len().min(usize::from(u8::MAX)) as u8,
+            fallback: solution.fallback,
+        });
+        behaviors::reaching_force(me, solution.chosen, dt)
     }
 
     /// The rectangle a containment op keeps agents in.

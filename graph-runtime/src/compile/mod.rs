@@ -9,5 +9,5 @@ mod program;
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
 pub use compiler::compile;
 pub use error::CompileError;
-pub use eval::{Context, Guide, NodeValue, Trace, TraceEntry};
+pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
 pub use program::{AgentState, ParamValues, Program, Scratch};

@@ -107,6 +107,13 @@ pub(crate) enum Op {
         prediction_time: Num,
     },
     UnalignedCollisionAvoidance(Num),
+    Reciprocal {
+        input: u32,
+        time_horizon: Num,
+        obstacle_time_horizon: Num,
+        neighbor_radius: Num,
+        max_neighbors: Num,
+    },
     Separation(Num, Fov),
     Cohesion(Num, Fov),
     Alignment(Num, Fov),
@@ -395,7 +402,11 @@ impl Program {
                 | Op::Cohesion(radius, _)
                 | Op::Alignment(radius, _)
                 | Op::NeighborCount(radius, _)
-                | Op::Flocking { radius, .. } => Some(radius.get(params)),
+                | Op::Flocking { radius, .. }
+                | Op::Reciprocal {
+                    neighbor_radius: radius,
+                    ..
+                } => Some(radius.get(params)),
                 _ => None,
             })
             .fold(0.0, f32::max)

@@ -89,6 +89,7 @@ node_kinds! {
     Containment => Behavior, Steering, "Stay inside a rectangle.";
     FlowFieldFollowing => Behavior, Steering, "Move with the velocity a flow field asks for.";
     UnalignedCollisionAvoidance => GroupBehavior, Steering, "Dodge the soonest predicted collision with another agent.";
+    Reciprocal => GroupBehavior, Steering, "Reciprocal collision avoidance (ORCA) around the input's velocity.";
     Separation => GroupBehavior, Steering, "Keep away from close neighbors.";
     Cohesion => GroupBehavior, Steering, "Move towards the neighbors' centre.";
     Alignment => GroupBehavior, Steering, "Match the neighbors' heading and speed.";
@@ -196,6 +197,13 @@ impl NodeKind {
             Self::UnalignedCollisionAvoidance => {
                 Node::UnalignedCollisionAvoidance { max_time: n(2.0) }
             }
+            Self::Reciprocal => Node::Reciprocal {
+                input: Link::NONE,
+                time_horizon: n(2.0),
+                obstacle_time_horizon: n(1.0),
+                neighbor_radius: n(5.0),
+                max_neighbors: n(10.0),
+            },
             Self::Separation => Node::Separation {
                 radius: n(2.0),
                 fov: n(270.0),

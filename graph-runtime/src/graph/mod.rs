@@ -17,5 +17,5 @@ pub use node::{
     WeightedInput,
 };
 pub use number::Number;
-pub use ports::{InputPort, NumberField};
+pub use ports::{InputPort, NumberField, RECIPROCAL_NEIGHBORS};
 pub use target::Target;

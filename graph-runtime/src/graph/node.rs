@@ -77,6 +77,11 @@ pub enum Constraint {
     Probability,
     /// An angle in degrees in `[0, 360]` (field of view).
     Angle,
+    /// A whole number from 1 to `max` (a count, such as Reciprocal's `max_neighbors`).
+    Count {
+        /// The largest count allowed.
+        max: u16,
+    },
 }
 
 impl Constraint {
@@ -91,19 +96,24 @@ impl Constraint {
                 Self::Positive => value >= MIN_MASS,
                 Self::Probability => (0.0..=1.0).contains(&value),
                 Self::Angle => (0.0..=360.0).contains(&value),
+                Self::Count { max } => {
+                    (1.0..=f32::from(max)).contains(&value) && value.fract() == 0.0
+                }
             }
     }
 }
 
 impl fmt::Display for Constraint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+        let text = match self {
             Self::Finite => "must be a finite number between -1e9 and 1e9",
             Self::NonNegative => "must be a finite number >= 0 and at most 1e9",
             Self::Positive => "must be a finite number >= 1e-6 and at most 1e9",
             Self::Probability => "must be a probability between 0 and 1",
             Self::Angle => "must be an angle between 0 and 360 degrees",
-        })
+            Self::Count { max } => return write!(f, "must be a whole number from 1 to {max}"),
+        };
+        f.write_str(text)
     }
 }
 
@@ -343,6 +353,22 @@ pub enum Node {
     UnalignedCollisionAvoidance {
         /// Longest look-ahead (s, `>= 0`).
         max_time: Number,
+    },
+    /// Reciprocal collision avoidance (ORCA): the force reaching the velocity nearest the
+    /// one the input asks for that avoids neighbors, circle obstacles and walls for a time horizon,
+    /// each agent taking half of the avoidance between two agents.
+    Reciprocal {
+        /// The preferred steering force.
+        input: Link,
+        /// How far ahead collisions with agents are avoided (s, `>= 0`; `0` ignores agents).
+        time_horizon: Number,
+        /// How far ahead collisions with circle obstacles and walls are avoided (s, `>= 0`;
+        /// `0` ignores them).
+        obstacle_time_horizon: Number,
+        /// Agents closer than this are neighbors (units, `>= 0`).
+        neighbor_radius: Number,
+        /// At most this many neighbors, the nearest (a whole number from 1 to 32).
+        max_neighbors: Number,
     },
     /// Move away from neighbors, more strongly from closer ones.
     Separation {

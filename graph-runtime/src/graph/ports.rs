@@ -5,6 +5,11 @@ use super::{Constraint, Link, Node, Number, PortType, Region, Slot, Target};
 
 use Constraint::{Angle, Finite, NonNegative, Probability};
 
+/// The range of Reciprocal's `max_neighbors`: 1 to the fixed capacity of its neighbor array.
+pub const RECIPROCAL_NEIGHBORS: Constraint = Constraint::Count {
+    max: crate::behaviors::MAX_RECIPROCAL_NEIGHBORS as u16,
+};
+
 /// A numeric field of a node, with the range it must lie in.
 #[derive(Debug)]
 pub struct NumberField<'a> {
@@ -91,9 +96,10 @@ impl Node {
                     link: *condition,
                 },
             ],
-            Self::Scale { input, .. } | Self::Truncate { input, .. } | Self::Output { input } => {
-                one("input", PortType::Steering, input)
-            }
+            Self::Scale { input, .. }
+            | Self::Truncate { input, .. }
+            | Self::Reciprocal { input, .. }
+            | Self::Output { input } => one("input", PortType::Steering, input),
             Self::Not { input } => one("input", PortType::Condition, input),
             Self::Compare { sensor, .. } => one("sensor", PortType::Scalar, sensor),
             _ => Vec::new(),
@@ -117,6 +123,7 @@ impl Node {
             ) => inputs.get_mut(i),
             (
                 Self::Gate { input, .. }
+                | Self::Reciprocal { input, .. }
                 | Self::Scale { input, .. }
                 | Self::Truncate { input, .. }
                 | Self::Output { input }
@@ -252,6 +259,18 @@ impl Node {
             }
             Self::UnalignedCollisionAvoidance { max_time } => {
                 c.number("max_time", max_time, NonNegative);
+            }
+            Self::Reciprocal {
+                time_horizon,
+                obstacle_time_horizon,
+                neighbor_radius,
+                max_neighbors,
+                ..
+            } => {
+                c.number("time_horizon", time_horizon, NonNegative);
+                c.number("obstacle_time_horizon", obstacle_time_horizon, NonNegative);
+                c.number("neighbor_radius", neighbor_radius, NonNegative);
+                c.number("max_neighbors", max_neighbors, RECIPROCAL_NEIGHBORS);
             }
             Self::Separation { radius, fov }
             | Self::Cohesion { radius, fov }
@@ -483,6 +502,21 @@ impl Node {
                 "margin",
             ) => Some(margin),
             (Self::UnalignedCollisionAvoidance { max_time }, "max_time") => Some(max_time),
+            (Self::Reciprocal { time_horizon, .. }, "time_horizon") => Some(time_horizon),
+            (
+                Self::Reciprocal {
+                    obstacle_time_horizon,
+                    ..
+                },
+                "obstacle_time_horizon",
+            ) => Some(obstacle_time_horizon),
+            (
+                Self::Reciprocal {
+                    neighbor_radius, ..
+                },
+                "neighbor_radius",
+            ) => Some(neighbor_radius),
+            (Self::Reciprocal { max_neighbors, .. }, "max_neighbors") => Some(max_neighbors),
             (
                 Self::Flocking {
                     separation_weight, ..
