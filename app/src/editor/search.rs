@@ -49,8 +49,8 @@ pub struct NodeSearch {
 }
 
 impl NodeSearch {
-    /// Kinds matching the query (case-insensitive, in the name, category or description) and
-    /// the fit, in catalogue order.
+    /// Kinds matching the query (case-insensitive, in the name, with or without spaces between
+    /// its words, or in the description) and the fit, in catalogue order.
     pub fn matches(&self, fit: Fit) -> Vec<NodeKind> {
         let query = self.query.trim().to_lowercase();
         NodeKind::ALL
@@ -61,6 +61,7 @@ impl NodeSearch {
                 query.is_empty()
                     || kind.name().to_lowercase().contains(&query)
                     || spaced(kind.name()).to_lowercase().contains(&query)
+                    || kind.description().to_lowercase().contains(&query)
             })
             .collect()
     }
