@@ -4,6 +4,7 @@
 mod blocked;
 mod guides;
 mod own;
+mod reciprocal;
 
 pub use blocked::BlockedCells;
 pub use guides::{Guides, paint_guides};

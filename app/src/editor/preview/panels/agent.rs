@@ -64,7 +64,9 @@ impl Preview {
                 format!("{:.2}, {:.2}", vehicle.mass, vehicle.radius),
             ),
         ];
-        let own_rows = own_rows(simulation.own(agent));
+        let own_rows = own_rows(simulation.own(agent))
+            .into_iter()
+            .chain(reciprocal_rows(&self.host.trace));
         let rows = rows
             .into_iter()
             .map(|(label, value)| (label.to_owned(), value))
@@ -100,5 +102,27 @@ fn own_rows(own: Option<&graph_runtime::OwnGoals>) -> Vec<(String, String)> {
                 crate::editor::status::plural(route.points.len(), "point"),
             )
         }))
+        .collect()
+}
+
+/// The inspector's rows for each Reciprocal node the agent evaluated: how many half-planes
+/// bound its velocity, and whether none was left to meet them all (the fallback ran).
+fn reciprocal_rows(trace: &graph_runtime::Trace) -> Vec<(String, String)> {
+    trace
+        .entries
+        .iter()
+        .filter_map(|entry| match entry.guide {
+            graph_runtime::Guide::Reciprocal {
+                total, fallback, ..
+            } => Some((
+                format!("Reciprocal #{}", entry.node.0),
+                format!(
+                    "{}{}",
+                    crate::editor::status::plural(usize::from(total), "half-plane"),
+                    if fallback { ", fallback ran" } else { "" }
+                ),
+            )),
+            _ => None,
+        })
         .collect()
 }

@@ -21,7 +21,7 @@ pub struct Guides {
     pub steering: bool,
     /// Each node's force, in the node's color.
     pub node_forces: bool,
-    /// Neighborhood radius and field of view.
+    /// Neighborhood radius and field of view; Reciprocal's velocity-space inset.
     pub neighborhood: bool,
     /// Obstacle-avoidance detection corridor, wall feelers and nearest wall points.
     pub corridor: bool,
@@ -161,6 +161,23 @@ fn paint_guide(
         }
         Guide::Feelers { .. } | Guide::WallFollow { .. } if guides.corridor => {
             paint_wall_guide(painter, s, p, guide, color);
+        }
+        Guide::Reciprocal {
+            preferred,
+            chosen,
+            lines,
+            count,
+            total,
+            fallback,
+        } if guides.neighborhood => {
+            let inset = super::reciprocal::Inset {
+                preferred,
+                chosen,
+                lines: lines.get(..usize::from(count)).unwrap_or(&[]),
+                total,
+                fallback,
+            };
+            super::reciprocal::paint_inset(painter, s(p), vehicle.max_speed, &inset, color);
         }
         Guide::FlowSample { point, vector } if guides.flow => {
             painter.circle_stroke(s(point), 3.0, thin);
