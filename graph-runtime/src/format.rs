@@ -362,13 +362,28 @@ pub(crate) fn read_text(path: &Path) -> Result<(String, String), LoadError> {
             "the file grew past {MAX_FILE_BYTES} bytes (64 MiB) while being read"
         )));
     }
-    let text = String::from_utf8(bytes).map_err(|error| {
+    let text = text_from_bytes(bytes, &origin)?;
+    Ok((text, origin))
+}
+
+/// An asset's text from bytes read some other way (an engine's asset reader): at most
+/// [`MAX_FILE_BYTES`] of them, and UTF-8, as this crate's loaders require of files on disk.
+pub fn text_from_bytes(bytes: Vec<u8>, origin: &str) -> Result<String, LoadError> {
+    let refuse = |message: String| LoadError::Invalid {
+        path: origin.to_owned(),
+        message,
+    };
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(refuse(format!(
+            "the file is larger than {MAX_FILE_BYTES} bytes (64 MiB), the largest asset read"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|error| {
         refuse(format!(
             "not UTF-8 text (invalid byte at offset {})",
             error.utf8_error().valid_up_to()
         ))
-    })?;
-    Ok((text, origin))
+    })
 }
 
 /// The one pretty-printing style of every asset, so that saving is byte-stable.

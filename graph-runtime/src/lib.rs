@@ -82,6 +82,7 @@ pub use compile::{
 pub use crowd::{Crowd, CrowdError};
 pub use format::{
     AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, read_asset_text, sniff_kind,
+    text_from_bytes,
 };
 pub use graph::{
     Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,

@@ -2,8 +2,8 @@
 
 use bevy_asset::io::Reader;
 use futures_lite::AsyncReadExt;
-use graph_runtime::LoadError;
 use graph_runtime::limits::MAX_FILE_BYTES;
+use graph_runtime::text_from_bytes;
 
 use crate::SteerAssetError;
 
@@ -23,23 +23,4 @@ pub(crate) async fn read_text(
             source,
         })?;
     Ok(text_from_bytes(bytes, path)?)
-}
-
-/// Checks size and encoding of bytes already read (a file a scene names).
-pub(crate) fn text_from_bytes(bytes: Vec<u8>, path: &str) -> Result<String, LoadError> {
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(LoadError::Invalid {
-            path: path.to_owned(),
-            message: format!(
-                "the file is larger than {MAX_FILE_BYTES} bytes (64 MiB), the largest asset read"
-            ),
-        });
-    }
-    String::from_utf8(bytes).map_err(|error| LoadError::Invalid {
-        path: path.to_owned(),
-        message: format!(
-            "not UTF-8 text (invalid byte at offset {})",
-            error.utf8_error().valid_up_to()
-        ),
-    })
 }

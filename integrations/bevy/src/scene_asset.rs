@@ -7,10 +7,10 @@ use bevy_asset::{Asset, AssetLoader, Handle, LoadContext};
 use bevy_reflect::TypePath;
 use graph_runtime::{
     FlowField, FlowFieldSource, Graph, LoadError, Scene, SceneAssets, SceneError, Simulation,
-    check_inside_scene_folder,
+    check_inside_scene_folder, text_from_bytes,
 };
 
-use crate::read::{read_text, text_from_bytes};
+use crate::read::read_text;
 use crate::{SteerAssetError, SteerGraph};
 
 /// A scene, checked the way `steergraph simulate` checks it: every graph it names compiles and
