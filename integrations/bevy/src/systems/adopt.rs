@@ -8,7 +8,7 @@ use bevy_ecs::entity::Entity;
 use bevy_ecs::system::{Commands, Local, Query, Res};
 use graph_runtime::{AgentState, Program};
 
-use crate::{AgentBrain, SteerAgent, SteerGraph};
+use crate::{AgentBrain, SteerAgent, SteerGoals, SteerGraph};
 
 /// For every agent whose graph asset holds a program other than the one it runs: a new agent
 /// gets a fresh [`AgentBrain`] (its random stream `(seed, stream)`); a running one keeps its
@@ -18,10 +18,15 @@ use crate::{AgentBrain, SteerAgent, SteerGraph};
 pub(crate) fn adopt_programs(
     mut commands: Commands,
     graphs: Res<Assets<SteerGraph>>,
-    mut agents: Query<(Entity, &SteerAgent, Option<&mut AgentBrain>)>,
+    mut agents: Query<(
+        Entity,
+        &SteerAgent,
+        Option<&mut AgentBrain>,
+        Option<&SteerGoals>,
+    )>,
     mut refused: Local<HashSet<(Entity, usize)>>,
 ) {
-    for (entity, agent, brain) in &mut agents {
+    for (entity, agent, brain, goals) in &mut agents {
         let Some(graph) = graphs.get(&agent.graph) else {
             continue;
         };
@@ -50,27 +55,30 @@ pub(crate) fn adopt_programs(
             }
         };
         let radius = program.neighborhood_radius(&params);
-        match brain {
-            Some(mut brain) => {
-                let brain = &mut *brain;
-                brain.state.fit(program);
-                brain.program = Arc::clone(program);
-                brain.params = params;
-                brain.radius = radius;
+        if let Some(mut brain) = brain {
+            let brain = &mut *brain;
+            brain.state.fit(program);
+            brain.program = Arc::clone(program);
+            brain.params = params;
+            brain.radius = radius;
+        } else {
+            // A new brain starts with the goals the agent already has; later changes are
+            // handed over by the steering system.
+            let mut state = AgentState::new(program, agent.seed, agent.stream);
+            if let Some(goals) = goals {
+                state.own.clone_from(&goals.0);
             }
-            None => {
-                commands.entity(entity).insert(AgentBrain {
-                    state: AgentState::new(program, agent.seed, agent.stream),
-                    program: Arc::<Program>::clone(program),
-                    params,
-                    radius,
-                });
-            }
+            commands.entity(entity).insert(AgentBrain {
+                state,
+                program: Arc::<Program>::clone(program),
+                params,
+                radius,
+            });
         }
     }
     // Forget refusals of agents that are gone or whose graph changed since.
     refused.retain(|(entity, program)| {
-        agents.get(*entity).is_ok_and(|(_, agent, _)| {
+        agents.get(*entity).is_ok_and(|(_, agent, _, _)| {
             graphs
                 .get(&agent.graph)
                 .is_some_and(|graph| Arc::as_ptr(&graph.program) as usize == *program)

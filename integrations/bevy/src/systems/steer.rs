@@ -106,9 +106,10 @@ pub(crate) fn steer_agents(
             state,
             ..
         } = &mut *brain;
-        // The agent's own goals, when the game changed them (or the brain is new).
+        // The agent's own goals when the game changed them (a new brain got them when it was
+        // made, in `adopt_programs`); an agent whose goals were taken away has none.
         match goals {
-            Some(goals) if state.own != goals.0 => state.own.clone_from(&goals.0),
+            Some(goals) if goals.is_changed() => state.own.clone_from(&goals.0),
             None if state.own != graph_runtime::OwnGoals::default() => {
                 state.own = graph_runtime::OwnGoals::default();
             }
