@@ -43,6 +43,20 @@ impl Checker {
         }
     }
 
+    /// An area's corners, or its centre and radius.
+    fn area(&mut self, place: &str, area: &Area) {
+        match *area {
+            Area::Rect { min, max } => {
+                self.point(&format!("{place}.min"), min);
+                self.point(&format!("{place}.max"), max);
+            }
+            Area::Circle { center, radius } => {
+                self.point(&format!("{place}.center"), center);
+                self.amount(&format!("{place}.radius"), radius, false);
+            }
+        }
+    }
+
     /// A size, speed or mass: finite, `>= 0` (a mass: `>= MIN_MASS`), at most
     /// [`MAX_COORDINATE`].
     fn amount(&mut self, place: &str, value: f32, mass: bool) {
@@ -190,16 +204,7 @@ impl Scene {
             }
             match &group.spawn {
                 Spawn::Random { area, speed, .. } => {
-                    match *area {
-                        Area::Rect { min, max } => {
-                            check.point(&format!("{place}.spawn.area.min"), min);
-                            check.point(&format!("{place}.spawn.area.max"), max);
-                        }
-                        Area::Circle { center, radius } => {
-                            check.point(&format!("{place}.spawn.area.center"), center);
-                            check.amount(&format!("{place}.spawn.area.radius"), radius, false);
-                        }
-                    }
+                    check.area(&format!("{place}.spawn.area"), area);
                     check.amount(&format!("{place}.spawn.speed"), *speed, false);
                 }
                 Spawn::Agents(agents) => {
@@ -246,14 +251,7 @@ fn check_goals(check: &mut Checker, place: &str, goals: &BTreeMap<String, OwnPoi
                     check.point(&format!("{at}[{index}]"), *point);
                 }
             }
-            &OwnPoints::Random(Area::Rect { min, max }) => {
-                check.point(&format!("{at}.min"), min);
-                check.point(&format!("{at}.max"), max);
-            }
-            &OwnPoints::Random(Area::Circle { center, radius }) => {
-                check.point(&format!("{at}.center"), center);
-                check.amount(&format!("{at}.radius"), radius, false);
-            }
+            OwnPoints::Random(area) => check.area(&at, area),
         }
     }
 }
