@@ -45,3 +45,16 @@ pub fn presets_with_suffix(suffix: &str) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The preset scene `scene` of `presets/`, loaded with its files, and a simulation of it at
+/// its start.
+///
+/// # Panics
+///
+/// When the preset does not load or run.
+pub fn run_preset(scene: &str) -> (graph_runtime::SceneAssets, graph_runtime::Simulation) {
+    let assets =
+        graph_runtime::SceneAssets::load(&presets_dir().join(scene)).expect("preset loads");
+    let simulation = graph_runtime::Simulation::new(&assets).expect("preset runs");
+    (assets, simulation)
+}

@@ -1,15 +1,11 @@
 //! Presets do what their names promise, measured on headless runs.
 
 use glam::Vec2;
-use graph_runtime::{SceneAssets, Simulation};
+use graph_runtime::Simulation;
+
+use tests::run_preset as run;
 
 const DT: f32 = 1.0 / 60.0;
-
-fn run(scene: &str) -> (SceneAssets, Simulation) {
-    let assets = SceneAssets::load(&tests::presets_dir().join(scene)).expect("preset loads");
-    let simulation = Simulation::new(&assets).expect("preset runs");
-    (assets, simulation)
-}
 
 fn seconds(simulation: &mut Simulation, seconds: f32, mut each_tick: impl FnMut(&Simulation)) {
     for _ in 0..(seconds / DT).round() as usize {

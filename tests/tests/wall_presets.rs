@@ -7,9 +7,9 @@
 //! committed files are exactly what this code makes.
 
 use glam::Vec2;
-use graph_runtime::{
-    Brush, FlowField, Obstacle, Scene, SceneAssets, Simulation, StrokeKind, WallIndex,
-};
+use graph_runtime::{Brush, FlowField, Obstacle, Scene, StrokeKind, WallIndex};
+
+use tests::run_preset as run;
 
 const DT: f32 = 1.0 / 60.0;
 /// Flow-field cells (units).
@@ -109,12 +109,6 @@ fn the_corridor_field_is_what_the_generator_makes() {
 #[test]
 fn the_rooms_field_is_generated_then_painted() {
     check_or_write("rooms.flow.ron", &rooms_field());
-}
-
-fn run(name: &str) -> (SceneAssets, Simulation) {
-    let assets = SceneAssets::load(&tests::presets_dir().join(name)).expect("preset loads");
-    let simulation = Simulation::new(&assets).expect("preset runs");
-    (assets, simulation)
 }
 
 fn inside(point: Vec2, min: Vec2, max: Vec2) -> bool {
