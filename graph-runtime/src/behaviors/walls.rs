@@ -155,7 +155,8 @@ pub fn wall_ahead(vehicle: &Vehicle, walls: &WallIndex, distance: f32) -> bool {
 /// point within `range` and `n` the unit vector from it to the agent, the point `offset` off
 /// the wall, `max(|v| * lookahead_time, radius)` ahead along it: `q + n * offset + t * a` with
 /// `t = side * n.perp()`. `side` is `+1` to keep the wall on the agent's left, `-1` on its
-/// right. `None` when no wall is within `range`.
+/// right. Returns `(q, aim)`, the nearest wall point with the aim (the guide draws both);
+/// `None` when no wall is within `range`.
 pub fn wall_following_aim(
     vehicle: &Vehicle,
     walls: &WallIndex,
@@ -163,7 +164,7 @@ pub fn wall_following_aim(
     offset: f32,
     lookahead_time: f32,
     range: f32,
-) -> Option<Vec2> {
+) -> Option<(Vec2, Vec2)> {
     let p = vehicle.position;
     let near = walls.nearest(p, range)?;
     let mut normal = normalize(p - near.point);
@@ -173,7 +174,7 @@ pub fn wall_following_aim(
     }
     let tangent = normal.perp() * side;
     let ahead = (vehicle.velocity.length() * lookahead_time).max(vehicle.radius);
-    Some(near.point + normal * offset + tangent * ahead)
+    Some((near.point, near.point + normal * offset + tangent * ahead))
 }
 
 /// Reynolds' wall following (`BEHAVIORS.md`, "`WallFollowing`"): Seek of
@@ -187,5 +188,5 @@ pub fn wall_following(
     range: f32,
 ) -> Vec2 {
     wall_following_aim(vehicle, walls, side, offset, lookahead_time, range)
-        .map_or(Vec2::ZERO, |aim| seek(vehicle, aim))
+        .map_or(Vec2::ZERO, |(_, aim)| seek(vehicle, aim))
 }

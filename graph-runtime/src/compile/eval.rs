@@ -1208,25 +1208,18 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 offset,
                 lookahead_time,
                 range,
-            } => {
-                let walls = self.context.world.wall_index();
-                let range = self.num(range);
-                let aim = behaviors::wall_following_aim(
-                    me,
-                    walls,
-                    side,
-                    self.num(offset),
-                    self.num(lookahead_time),
-                    range,
-                );
-                match (walls.nearest(me.position, range), aim) {
-                    (Some(nearest), Some(aim)) => Guide::WallFollow {
-                        nearest: nearest.point,
-                        aim,
-                    },
-                    _ => Guide::None,
-                }
-            }
+            } => behaviors::wall_following_aim(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            )
+            .map_or(Guide::None, |(nearest, aim)| Guide::WallFollow {
+                nearest,
+                aim,
+            }),
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))
