@@ -9,7 +9,7 @@ use crate::compile::{
     AgentState, BindError, Bindings, CompileError, Context, ParamValues, Program, Scratch, TagMask,
     TagTable,
 };
-use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS};
+use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, point_in_range};
 use crate::{OwnGoals, Path, SpatialGrid, Vehicle, World};
 
 /// Why a [`Crowd`] could not be set up.
@@ -172,7 +172,7 @@ impl Crowd {
             name: name.to_owned(),
             problem,
         };
-        if !point.is_finite() || point.abs().max_element() > MAX_COORDINATE {
+        if !point_in_range(point) {
             return Err(refuse(format!(
                 "{point} is not a finite point within ±{MAX_COORDINATE}"
             )));
@@ -207,10 +207,7 @@ impl Crowd {
                 "{} points, more than {MAX_PATH_POINTS}",
                 points.len()
             ))
-        } else if let Some(bad) = points
-            .iter()
-            .find(|p| !p.is_finite() || p.abs().max_element() > MAX_COORDINATE)
-        {
+        } else if let Some(bad) = points.iter().find(|p| !point_in_range(**p)) {
             Some(format!(
                 "{bad} is not a finite point within ±{MAX_COORDINATE}"
             ))

@@ -33,6 +33,11 @@ pub const MAX_WALL_POINTS: usize = 1_000_000;
 /// second. Differences and squared distances of numbers this large stay finite in `f32`.
 pub const MAX_COORDINATE: f32 = 1.0e9;
 
+/// Whether both coordinates of `point` are finite and within [`MAX_COORDINATE`].
+pub fn point_in_range(point: glam::Vec2) -> bool {
+    point.is_finite() && point.abs().max_element() <= MAX_COORDINATE
+}
+
 /// Smallest vehicle mass, so that `max_force / mass` stays finite for any force within
 /// [`MAX_COORDINATE`].
 pub const MIN_MASS: f32 = 1.0e-6;
