@@ -69,6 +69,7 @@ mod save;
 mod scene;
 mod simulation;
 mod spatial;
+mod stuck;
 mod unique;
 mod vehicle;
 #[cfg(feature = "watch")]
@@ -101,6 +102,7 @@ pub use scene::{
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;
+pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
 pub use vehicle::{Vehicle, VehicleParams};
 #[cfg(feature = "watch")]
 pub use watch::{AssetWatcher, FileWatcher, ReloadError, WATCH_DEBOUNCE, WatchError};

@@ -27,6 +27,8 @@ pub struct Sample {
     pub obstacle_overlaps: usize,
     /// Steps that crossed a wall since the previous sample ([`Simulation::wall_crossings`]).
     pub new_wall_crossings: u64,
+    /// Agents stuck now ([`Simulation::stuck_count`]).
+    pub stuck_agents: usize,
     /// Mean distance from each path-following agent to its path (units); `None` when no group
     /// follows a path.
     pub mean_path_distance: Option<f32>,
@@ -103,6 +105,7 @@ impl MetricsTracker {
             new_wall_crossings: simulation
                 .wall_crossings()
                 .saturating_sub(self.wall_crossings),
+            stuck_agents: simulation.stuck_count(),
             mean_path_distance: mean_path_distance(simulation),
             polarization,
         };

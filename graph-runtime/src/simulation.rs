@@ -84,6 +84,8 @@ pub struct Simulation {
     seed: u64,
     warnings: Vec<SceneWarning>,
     wall_crossings: u64,
+    /// Per agent, how long it has been stuck ([`crate::stuck_clock`]).
+    stuck_for: Vec<f32>,
 }
 
 impl Simulation {
@@ -151,6 +153,7 @@ impl Simulation {
             tick: 0,
             seed: scene.seed,
             wall_crossings: 0,
+            stuck_for: Vec::new(),
             warnings: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
@@ -270,6 +273,7 @@ impl Simulation {
         }
         simulation.warnings = warnings;
         simulation.forces = vec![Vec2::ZERO; simulation.vehicles.len()];
+        simulation.stuck_for = vec![0.0; simulation.vehicles.len()];
         simulation.update_cell_size();
         Ok(simulation)
     }
@@ -329,27 +333,36 @@ impl Simulation {
                 }
             });
         let walls = self.world.wall_index();
-        if walls.is_empty() {
-            self.vehicles
-                .par_iter_mut()
-                .zip(self.forces.par_iter())
-                .for_each(|(vehicle, force)| vehicle.step(*force, dt));
-        } else {
-            // A whole number of crossings: the sum is the same in any order, so any thread
-            // count gives the same total.
-            let crossings: u64 = self
-                .vehicles
-                .par_iter_mut()
-                .zip(self.forces.par_iter())
-                .map(|(vehicle, force)| {
-                    let from = vehicle.position;
-                    vehicle.step(*force, dt);
-                    let hit = walls.ray_cast(from, vehicle.position);
-                    u64::from(hit.is_some_and(|hit| hit.distance > 0.0))
-                })
-                .sum();
-            self.wall_crossings += crossings;
-        }
+        let check_walls = !walls.is_empty();
+        // A whole number of crossings: the sum is the same in any order, so any thread count
+        // gives the same total.
+        let crossings: u64 = self
+            .vehicles
+            .par_iter_mut()
+            .zip(self.forces.par_iter())
+            .zip(self.states.par_iter())
+            .zip(self.stuck_for.par_iter_mut())
+            .map(|(((vehicle, force), state), stuck_for)| {
+                let from = vehicle.position;
+                let preferred = state
+                    .preferred
+                    .unwrap_or_else(|| crate::behaviors::preferred_velocity(vehicle, *force));
+                vehicle.step(*force, dt);
+                *stuck_for = crate::stuck_clock(
+                    *stuck_for,
+                    preferred,
+                    vehicle.velocity,
+                    vehicle.max_speed,
+                    dt,
+                );
+                let crossed = check_walls
+                    && walls
+                        .ray_cast(from, vehicle.position)
+                        .is_some_and(|hit| hit.distance > 0.0);
+                u64::from(crossed)
+            })
+            .sum();
+        self.wall_crossings += crossings;
         self.tick += 1;
     }
 
@@ -487,5 +500,29 @@ impl Simulation {
     /// (a ray from a wall hits it at distance 0) does not count again.
     pub fn wall_crossings(&self) -> u64 {
         self.wall_crossings
+    }
+
+    /// How long agent `agent` has been stuck (s): wanting to move, per its preferred velocity,
+    /// but moving at under 5 % of it (see [`crate::stuck_clock`]). The preferred velocity is
+    /// the one its graph's Reciprocal node preferred, or, without one, the velocity its
+    /// steering force asks for. `0` for an unknown agent.
+    pub fn stuck_for(&self, agent: usize) -> f32 {
+        self.stuck_for.get(agent).copied().unwrap_or(0.0)
+    }
+
+    /// The agents stuck now (stuck for at least [`crate::STUCK_SECONDS`]), ascending.
+    pub fn stuck_agents(&self) -> impl Iterator<Item = usize> + '_ {
+        self.stuck_for
+            .iter()
+            .enumerate()
+            .filter_map(|(agent, &clock)| crate::is_stuck(clock).then_some(agent))
+    }
+
+    /// How many agents are stuck now (stuck for at least [`crate::STUCK_SECONDS`]).
+    pub fn stuck_count(&self) -> usize {
+        self.stuck_for
+            .iter()
+            .filter(|&&clock| crate::is_stuck(clock))
+            .count()
     }
 }

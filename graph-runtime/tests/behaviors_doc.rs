@@ -1771,6 +1771,8 @@ fn orca_settings(time_horizon: f32, obstacle_time_horizon: f32) -> behaviors::Re
         obstacle_time_horizon,
         neighbor_radius: 10.0,
         max_neighbors: 10,
+        clearance: 0.0,
+        keep_right: 0.0,
     }
 }
 
@@ -1790,6 +1792,8 @@ fn reciprocal_graph(time_horizon: f32, obstacle_time_horizon: f32) -> Graph {
         obstacle_time_horizon: obstacle_time_horizon.into(),
         neighbor_radius: 10.0.into(),
         max_neighbors: 10.0.into(),
+        clearance: 0.0.into(),
+        keep_right: 0.0.into(),
     });
     graph.add(Node::Output {
         input: link(reciprocal),
@@ -1799,7 +1803,7 @@ fn reciprocal_graph(time_horizon: f32, obstacle_time_horizon: f32) -> Graph {
 
 #[test]
 fn reciprocal_two_agents_head_on_take_half_each_along_the_leg_of_the_cone() {
-    says("v_pref = truncate(v + truncate(F_input, max_force) / mass * dt, max_speed)");
+    says("v_pref = truncate(v + truncate(F_input, max_force) / mass * (1 s), max_speed)");
     says("F      = truncate((v_new - v) * mass / dt, max_force)");
     says("else:              direction = -(P.x * leg + P.y * R, -P.x * R + P.y * leg) / |P|²");
     says("        u = direction * (V · direction) - V");
@@ -1814,7 +1818,7 @@ fn reciprocal_two_agents_head_on_take_half_each_along_the_leg_of_the_cone() {
     let sqrt15 = 15f32.sqrt();
     let a = agent(Vec2::ZERO, v2(1.0, 0.0));
     let b = agent(v2(4.0, 0.0), v2(-1.0, 0.0));
-    let line = behaviors::agent_orca_line(&a, &b, 2.0, 0.1, true);
+    let line = behaviors::agent_orca_line(&a, &b, 2.0, 0.0, 0.1, true);
     close(line.direction, v2(-sqrt15 / 4.0, 0.25));
     close(line.point, v2(0.9375, -sqrt15 / 16.0));
     // In normal form: normal (-1/4, -sqrt 15 / 4) (the left of the direction), offset
@@ -1838,8 +1842,85 @@ fn reciprocal_two_agents_head_on_take_half_each_along_the_leg_of_the_cone() {
     let expected = v2(-0.625, -sqrt15 * 0.625);
     let graph = reciprocal_graph(2.0, 0.0);
     close(steer(&graph, &World::default(), &[a, b], &[], 1), expected);
-    let b_line = behaviors::agent_orca_line(&b, &a, 2.0, 0.1, false);
+    let b_line = behaviors::agent_orca_line(&b, &a, 2.0, 0.0, 0.1, false);
     close(b_line.point, v2(-0.9375, sqrt15 / 16.0));
+}
+
+#[test]
+fn reciprocal_prefers_the_velocity_its_input_asks_for_over_one_second() {
+    says("v_pref = truncate(v + truncate(F_input, max_force) / mass * (1 s), max_speed)");
+    // Alone, moving (4.5,0), seeking (100,0) at max_speed 5: Seek's force is desired - v =
+    // (5,0) - (4.5,0) = (0.5,0), so v_pref = (4.5,0) + (0.5,0) / 1 * 1 = (5,0). No line
+    // forbids it: v_new = (5,0) and F = ((5,0) - (4.5,0)) * 1 / 0.1 = (5,0), within
+    // max_force 8. (Over one tick the preference would be (4.55,0) and F only (0.5,0).)
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: point(100.0, 0.0),
+    });
+    let reciprocal = graph.add(Node::Reciprocal {
+        input: link(seek),
+        time_horizon: 2.0.into(),
+        obstacle_time_horizon: 1.0.into(),
+        neighbor_radius: 10.0.into(),
+        max_neighbors: 10.0.into(),
+        clearance: 0.1.into(),
+        keep_right: 10.0.into(),
+    });
+    graph.add(Node::Output {
+        input: link(reciprocal),
+    });
+    let me = agent(Vec2::ZERO, v2(4.5, 0.0));
+    close(
+        behaviors::preferred_velocity(&me, v2(0.5, 0.0)),
+        v2(5.0, 0.0),
+    );
+    close(
+        steer(&graph, &World::default(), &[me], &[], 1),
+        v2(5.0, 0.0),
+    );
+}
+
+#[test]
+fn reciprocal_keeps_right_only_when_the_preferred_velocity_is_forbidden() {
+    says(
+        "`aim = rotate(v_pref, -keep_right°)` instead (clockwise, the agent's right with y up); when",
+    );
+    says("v_new  = the ORCA velocity nearest aim (below)");
+    // The head-on pair of the test above: A's line passes through (0.9375, -sqrt 15 / 16)
+    // along (-sqrt 15 / 4, 1/4) and forbids v_pref = (1,0). With keep_right 10°, the aim is
+    // (cos 10°, -sin 10°) = (0.9848078, -0.1736482). Its nearest point on the line:
+    // t = direction · (aim - point) = -0.9682458 * 0.0473078 + 0.25 * 0.0684134 = -0.0287022,
+    // point + direction * t = (0.9652908, -0.2492370): further right than plain ORCA's
+    // (0.9375, -0.2420615), and F = (v_new - v) / 0.1 = (-0.3470920, -2.4923701).
+    let a = agent(Vec2::ZERO, v2(1.0, 0.0));
+    let b = agent(v2(4.0, 0.0), v2(-1.0, 0.0));
+    let settings = behaviors::ReciprocalSettings {
+        keep_right: 10f32.to_radians(),
+        ..orca_settings(2.0, 0.0)
+    };
+    let lines = behaviors::orca_lines(&a, 0, [(1, &b)], &World::default(), &settings, 0.1);
+    let aim = behaviors::orca_aim(&lines, 5.0, a.velocity, settings.keep_right);
+    close(aim, v2(0.984_807_8, -0.173_648_2));
+    let (chosen, fallback) = behaviors::solve_orca(&lines, 5.0, aim);
+    close(chosen, v2(0.965_290_8, -0.249_237));
+    assert!(!fallback);
+    let solution = behaviors::reciprocal_velocity(
+        &a,
+        0,
+        [(1, &b)],
+        &World::default(),
+        Vec2::ZERO,
+        &settings,
+        0.1,
+    );
+    close(solution.preferred, v2(1.0, 0.0));
+    close(solution.chosen, chosen);
+    // Nothing in the way: the aim is v_pref itself, unturned.
+    let free = behaviors::OrcaLines::default();
+    close(
+        behaviors::orca_aim(&free, 5.0, v2(1.0, 0.0), 10f32.to_radians()),
+        v2(1.0, 0.0),
+    );
 }
 
 #[test]
@@ -1859,7 +1940,7 @@ fn reciprocal_a_circle_obstacle_is_a_still_agent_taking_no_share() {
         center: v2(3.0, 0.0),
         radius: 0.5,
     };
-    let line = behaviors::obstacle_orca_line(&me, &rock, 1.0, 0.1);
+    let line = behaviors::obstacle_orca_line(&me, &rock, 1.0, 0.0, 0.1);
     close(line.direction, v2(0.0, 1.0));
     close(line.point, v2(2.0, 0.0));
     let mut world = World::default();
@@ -1873,7 +1954,7 @@ fn reciprocal_a_circle_obstacle_is_a_still_agent_taking_no_share() {
     // V · direction = -sqrt 8 / 3; u = (8/9, -sqrt 8 / 9) - (1,0) = (-1/9, -sqrt 8 / 9);
     // point = v + u = (8/9, -sqrt 8 / 9) = (0.8888889, -0.3142697): the whole u, not half.
     let slow = agent(Vec2::ZERO, v2(1.0, 0.0));
-    let line = behaviors::obstacle_orca_line(&slow, &rock, 4.0, 0.1);
+    let line = behaviors::obstacle_orca_line(&slow, &rock, 4.0, 0.0, 0.1);
     let sqrt8 = 8f32.sqrt();
     close(line.direction, v2(-sqrt8 / 3.0, 1.0 / 3.0));
     close(line.point, v2(8.0 / 9.0, -sqrt8 / 9.0));
@@ -1947,10 +2028,10 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
     // Agent 1 mirrors it: x >= 5.
     let a = agent(Vec2::ZERO, Vec2::ZERO);
     let b = agent(Vec2::ZERO, Vec2::ZERO);
-    let low = behaviors::agent_orca_line(&a, &b, 2.0, 0.1, true);
+    let low = behaviors::agent_orca_line(&a, &b, 2.0, 0.0, 0.1, true);
     close(low.point, v2(-5.0, 0.0));
     close(low.direction, v2(0.0, 1.0));
-    let high = behaviors::agent_orca_line(&b, &a, 2.0, 0.1, false);
+    let high = behaviors::agent_orca_line(&b, &a, 2.0, 0.0, 0.1, false);
     close(high.point, v2(5.0, 0.0));
     close(
         steer(
@@ -1983,8 +2064,8 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
     assert_eq!(
         lines.as_slice(),
         [
-            behaviors::agent_orca_line(&me, &one_, 2.0, 0.1, true),
-            behaviors::agent_orca_line(&me, &three, 2.0, 0.1, true),
+            behaviors::agent_orca_line(&me, &one_, 2.0, 0.0, 0.1, true),
+            behaviors::agent_orca_line(&me, &three, 2.0, 0.0, 0.1, true),
         ]
     );
 }
@@ -1992,8 +2073,8 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
 #[test]
 fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
     says("permitted: v · n >= b;  as a line: point = n * b, direction = (n.y, -n.x)");
-    says("b = (radius - d) / obstacle_time_horizon    when d > radius");
-    says("b = (radius - d) / dt                       otherwise (out of the wall within one tick)");
+    says("b = (radius + clearance - d) / obstacle_time_horizon    when d > radius + clearance");
+    says("b = (radius + clearance - d) / dt                       otherwise (out within one tick)");
     // A wall from (3,-5) to (3,5); the agent at the origin moving (3,0), τ_o = 1, dt 0.1.
     // q = (3,0), d = 3, n = (-1,0), b = (0.5 - 3) / 1 = -2.5: v · n >= -2.5, i.e. v.x <= 2.5;
     // point (2.5,0), direction (0,1). The chosen velocity is (2.5,0): F = (-0.5,0) / 0.1.
@@ -2001,7 +2082,7 @@ fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
     world.set_walls(vec![Wall::polyline(vec![v2(3.0, -5.0), v2(3.0, 5.0)])]);
     let me = agent(Vec2::ZERO, v2(3.0, 0.0));
     let wall = (v2(3.0, -5.0), v2(3.0, 5.0));
-    let line = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.1);
+    let line = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.0, 0.1);
     close(line.point, v2(2.5, 0.0));
     close(line.direction, v2(0.0, 1.0));
     let lines = behaviors::orca_lines(&me, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
@@ -2013,8 +2094,11 @@ fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
     );
     // Closer than its radius (at (2.8,0), d = 0.2): b = (0.5 - 0.2) / 0.1 = 3, v.x <= -3.
     let inside = agent(v2(2.8, 0.0), Vec2::ZERO);
-    let line = behaviors::wall_orca_line(&inside, v2(3.0, 0.0), wall, 1.0, 0.1);
+    let line = behaviors::wall_orca_line(&inside, v2(3.0, 0.0), wall, 1.0, 0.0, 0.1);
     close(line.point, v2(-3.0, 0.0));
+    // With a clearance of 0.2: b = (0.5 + 0.2 - 3) / 1 = -2.3, v.x <= 2.3.
+    let spaced = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.2, 0.1);
+    close(spaced.point, v2(2.3, 0.0));
     // Beyond reach (5 * 1 + 0.5 = 5.5 from the wall): no line.
     let far = agent(v2(-3.0, 0.0), Vec2::ZERO);
     let none = behaviors::orca_lines(&far, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);

@@ -39,6 +39,8 @@ fn orca_graph(max_neighbors: f32) -> (Graph, NodeId) {
         obstacle_time_horizon: 1.0.into(),
         neighbor_radius: 6.0.into(),
         max_neighbors: Number::Literal(max_neighbors),
+        clearance: 0.0.into(),
+        keep_right: 0.0.into(),
     });
     graph.add(Node::Output {
         input: Link(Some(reciprocal)),

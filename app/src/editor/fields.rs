@@ -97,7 +97,7 @@ impl Names {
 /// The unit shown after a field's value.
 pub fn unit(slot: Slot) -> &'static str {
     let name = slot.name;
-    if name.contains("fov") || name.contains("angle") {
+    if name.contains("fov") || name.contains("angle") || name == "keep_right" {
         "°"
     } else if name.contains("jitter") {
         "°/s"
@@ -120,7 +120,7 @@ pub fn unit(slot: Slot) -> &'static str {
 fn drag_speed(constraint: Constraint) -> f64 {
     match constraint {
         Constraint::Probability => 0.005,
-        Constraint::Angle => 1.0,
+        Constraint::Angle | Constraint::RightAngle => 1.0,
         Constraint::Count { .. } => 0.1,
         _ => 0.05,
     }
@@ -151,6 +151,7 @@ pub fn number(
                 Constraint::Positive => drag.range(1e-3..=f32::MAX),
                 Constraint::Probability => drag.range(0.0..=1.0),
                 Constraint::Angle => drag.range(0.0..=360.0),
+                Constraint::RightAngle => drag.range(0.0..=90.0),
                 Constraint::Count { max } => drag.range(1.0..=f32::from(max)).fixed_decimals(0),
                 Constraint::Finite => drag,
             };

@@ -44,6 +44,8 @@ pub const GRAPHS: &[Preset] = presets![
     "Zig-zag corridor (wall avoidance, flow field)" => "corridor.graph.ron",
     "Room exits (wall avoidance, painted field)" => "rooms.graph.ron",
     "Perimeter patrol (wall following)" => "perimeter.graph.ron",
+    "Crowd without overlaps (Reciprocal / ORCA)" => "orca_crowd.graph.ron",
+    "Crowd with separation (to compare)" => "separation_crowd.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -71,6 +73,9 @@ pub const SCENES: &[Preset] = presets![
     "Room and doors" => "rooms.scene.ron",
     "Room and doors field" => "rooms.flow.ron",
     "Perimeter patrol" => "perimeter.scene.ron",
+    "Swap circle (200 agents)" => "swap_circle.scene.ron",
+    "Four-way crossing (4 × 100 agents)" => "four_way.scene.ron",
+    "Swap circle with separation (to compare)" => "swap_circle_separation.scene.ron",
 ];
 
 /// The graph the editor opens with.

@@ -7,6 +7,8 @@
 
 mod avoidance;
 mod group;
+mod half_planes;
+mod orca_solve;
 mod pursuit;
 mod reciprocal;
 mod route;
@@ -22,14 +24,15 @@ pub use group::{
     FOV_COSINE_TOLERANCE, FieldOfView, alignment, cohesion, flocking, in_neighborhood,
     leader_behind_point, leader_following, separation,
 };
+pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
+pub use orca_solve::{orca_aim, solve_orca};
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
 };
 pub use reciprocal::{
     MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
-    OrcaLine, OrcaLines, OrcaSolution, ReciprocalSettings, agent_orca_line, obstacle_orca_line,
-    orca_lines, preferred_velocity, reaching_force, reciprocal, reciprocal_velocity, solve_orca,
-    wall_orca_line,
+    OrcaLine, OrcaLines, OrcaSolution, PREFERENCE_SECONDS, ReciprocalSettings, orca_lines,
+    preferred_velocity, reaching_force, reciprocal, reciprocal_velocity,
 };
 pub use route::{
     PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,

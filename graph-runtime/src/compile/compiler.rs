@@ -695,6 +695,8 @@ impl<'g> Builder<'g> {
                 obstacle_time_horizon,
                 neighbor_radius,
                 max_neighbors,
+                clearance,
+                keep_right,
             } => Op::Reciprocal {
                 input: self.link(*input),
                 time_horizon: self.num(some, "time_horizon", time_horizon, NonNegative),
@@ -711,6 +713,8 @@ impl<'g> Builder<'g> {
                     max_neighbors,
                     crate::graph::RECIPROCAL_NEIGHBORS,
                 ),
+                clearance: self.num(some, "clearance", clearance, NonNegative),
+                keep_right: self.num(some, "keep_right", keep_right, Constraint::RightAngle),
             },
             Node::Separation { radius, fov } => Op::Separation(
                 self.num(some, "radius", radius, NonNegative),

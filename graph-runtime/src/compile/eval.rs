@@ -229,6 +229,7 @@ impl Program {
             scratch.stamp = 1;
         }
         scratch.neighbors_ready = false;
+        state.preferred = None;
         let mut evaluator = Evaluator {
             program: self,
             context: *context,
@@ -1049,6 +1050,8 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             obstacle_time_horizon,
             neighbor_radius,
             max_neighbors,
+            clearance,
+            keep_right,
             ..
         } = *op
         else {
@@ -1060,6 +1063,8 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             neighbor_radius: self.num(neighbor_radius),
             // A whole number from 1 to 32 (checked by the compiler and by overrides).
             max_neighbors: self.num(max_neighbors) as usize,
+            clearance: self.num(clearance),
+            keep_right: self.num(keep_right).to_radians(),
         };
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
         let (vehicles, world) = (self.context.vehicles, self.context.world);
@@ -1067,14 +1072,15 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
         let others = ids
             .iter()
             .filter_map(|&i| vehicles.get(i as usize).map(|other| (i as usize, other)));
-        if !R::ACTIVE {
-            return behaviors::reciprocal(me, agent, others, world, preferred, &settings, dt);
-        }
         if !(dt > 0.0 && dt.is_finite()) {
             return preferred;
         }
         let solution =
             behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+        self.state.preferred = Some(solution.preferred);
+        if !R::ACTIVE {
+            return behaviors::reaching_force(me, solution.chosen, dt);
+        }
         let all = solution.lines.as_slice();
         let mut lines = [OrcaLine::default(); GUIDE_ORCA_LINES];
         for (slot, line) in lines.iter_mut().zip(all) {

@@ -113,6 +113,8 @@ pub(crate) enum Op {
         obstacle_time_horizon: Num,
         neighbor_radius: Num,
         max_neighbors: Num,
+        clearance: Num,
+        keep_right: Num,
     },
     Separation(Num, Fov),
     Cohesion(Num, Fov),
@@ -204,6 +206,9 @@ pub struct AgentState {
     wander_spill: Vec<f32>,
     /// The agent's own points and routes; kept across hot swaps.
     pub own: OwnGoals,
+    /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s);
+    /// `None` when that evaluation ran none.
+    pub(crate) preferred: Option<Vec2>,
 }
 
 impl AgentState {
@@ -214,6 +219,7 @@ impl AgentState {
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
             wander_spill: Vec::new(),
             own: OwnGoals::default(),
+            preferred: None,
         };
         state.fit(program);
         state

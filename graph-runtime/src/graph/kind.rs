@@ -203,6 +203,8 @@ impl NodeKind {
                 obstacle_time_horizon: n(1.0),
                 neighbor_radius: n(5.0),
                 max_neighbors: n(10.0),
+                clearance: n(0.1),
+                keep_right: n(10.0),
             },
             Self::Separation => Node::Separation {
                 radius: n(2.0),

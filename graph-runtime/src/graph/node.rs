@@ -77,6 +77,8 @@ pub enum Constraint {
     Probability,
     /// An angle in degrees in `[0, 360]` (field of view).
     Angle,
+    /// An angle in degrees in `[0, 90]` (a turn aside, such as Reciprocal's `keep_right`).
+    RightAngle,
     /// A whole number from 1 to `max` (a count, such as Reciprocal's `max_neighbors`).
     Count {
         /// The largest count allowed.
@@ -96,6 +98,7 @@ impl Constraint {
                 Self::Positive => value >= MIN_MASS,
                 Self::Probability => (0.0..=1.0).contains(&value),
                 Self::Angle => (0.0..=360.0).contains(&value),
+                Self::RightAngle => (0.0..=90.0).contains(&value),
                 Self::Count { max } => {
                     (1.0..=f32::from(max)).contains(&value) && value.fract() == 0.0
                 }
@@ -111,6 +114,7 @@ impl fmt::Display for Constraint {
             Self::Positive => "must be a finite number >= 1e-6 and at most 1e9",
             Self::Probability => "must be a probability between 0 and 1",
             Self::Angle => "must be an angle between 0 and 360 degrees",
+            Self::RightAngle => "must be an angle between 0 and 90 degrees",
             Self::Count { max } => return write!(f, "must be a whole number from 1 to {max}"),
         };
         f.write_str(text)
@@ -211,6 +215,10 @@ pub struct ChanceInput {
     pub node: Link,
     /// Probability in `[0, 1]` that this input is considered on a tick.
     pub probability: Number,
+}
+
+fn zero() -> Number {
+    Number::Literal(0.0)
 }
 
 fn default_epsilon() -> Number {
@@ -369,6 +377,15 @@ pub enum Node {
         neighbor_radius: Number,
         /// At most this many neighbors, the nearest (a whole number from 1 to 32).
         max_neighbors: Number,
+        /// Extra distance kept between agents, and from obstacles and walls (units, `>= 0`):
+        /// it absorbs the force limit and rounding that would let exact ORCA touch.
+        #[serde(default = "zero")]
+        clearance: Number,
+        /// When the preferred velocity would collide, aim this many degrees to its right
+        /// instead (`0..=90`; `0` is plain ORCA): a keep-right convention that breaks the
+        /// symmetric deadlocks of crossings.
+        #[serde(default = "zero")]
+        keep_right: Number,
     },
     /// Move away from neighbors, more strongly from closer ones.
     Separation {

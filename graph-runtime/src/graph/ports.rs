@@ -3,7 +3,7 @@
 
 use super::{Constraint, Link, Node, Number, PortType, Region, Slot, Target};
 
-use Constraint::{Angle, Finite, NonNegative, Probability};
+use Constraint::{Angle, Finite, NonNegative, Probability, RightAngle};
 
 /// The range of Reciprocal's `max_neighbors`: 1 to the fixed capacity of its neighbor array.
 pub const RECIPROCAL_NEIGHBORS: Constraint = Constraint::Count {
@@ -265,12 +265,16 @@ impl Node {
                 obstacle_time_horizon,
                 neighbor_radius,
                 max_neighbors,
+                clearance,
+                keep_right,
                 ..
             } => {
                 c.number("time_horizon", time_horizon, NonNegative);
                 c.number("obstacle_time_horizon", obstacle_time_horizon, NonNegative);
                 c.number("neighbor_radius", neighbor_radius, NonNegative);
                 c.number("max_neighbors", max_neighbors, RECIPROCAL_NEIGHBORS);
+                c.number("clearance", clearance, NonNegative);
+                c.number("keep_right", keep_right, RightAngle);
             }
             Self::Separation { radius, fov }
             | Self::Cohesion { radius, fov }
@@ -517,6 +521,8 @@ impl Node {
                 "neighbor_radius",
             ) => Some(neighbor_radius),
             (Self::Reciprocal { max_neighbors, .. }, "max_neighbors") => Some(max_neighbors),
+            (Self::Reciprocal { clearance, .. }, "clearance") => Some(clearance),
+            (Self::Reciprocal { keep_right, .. }, "keep_right") => Some(keep_right),
             (
                 Self::Flocking {
                     separation_weight, ..

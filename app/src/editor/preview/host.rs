@@ -118,6 +118,7 @@ impl Host {
                 .iter()
                 .map(|g| g.agents.clone())
                 .collect(),
+            stuck: simulation.stuck_agents().collect(),
         })
     }
 

@@ -77,6 +77,10 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     "wall crossings / s",
                     rate(&|s| s.new_wall_crossings),
                 ));
+                plot.line(Line::new(
+                    "stuck agents",
+                    series(&|s| Some(s.stuck_agents as f32)),
+                ));
             });
     });
     summary(ui, samples);
@@ -87,11 +91,12 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
         let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
-            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · polarization {:.2} · {} in the last {:.0} s",
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s",
             last.mean_speed,
             last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
             last.agent_overlaps,
             last.obstacle_overlaps,
+            last.stuck_agents,
             last.polarization,
             crate::editor::status::plural(crossings as usize, "wall crossing"),
             super::METRICS_SECONDS,

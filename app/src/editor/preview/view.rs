@@ -241,6 +241,28 @@ pub fn agent_mesh(
     mesh
 }
 
+/// The color that marks stuck agents.
+pub const STUCK_COLOR: Color32 = Color32::from_rgb(255, 140, 40);
+
+/// A thick orange ring with a gap at the top, around every visible stuck agent: the deadlocks
+/// a designer should see rather than guess.
+pub fn paint_stuck_agents(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    vehicles: &[Vehicle],
+    stuck: &[usize],
+) {
+    let visible = screen.expand(20.0);
+    for vehicle in stuck.iter().filter_map(|&agent| vehicles.get(agent)) {
+        let centre = view.to_screen(screen, vehicle.position);
+        if visible.contains(centre) {
+            let radius = (vehicle.radius * view.zoom).max(3.0) + 3.0;
+            painter.circle_stroke(centre, radius, Stroke::new(2.5, STUCK_COLOR));
+        }
+    }
+}
+
 /// The ring around the selected agent.
 pub fn paint_selected_agent(painter: &Painter, screen: Rect, view: &View, vehicle: &Vehicle) {
     let centre = view.to_screen(screen, vehicle.position);

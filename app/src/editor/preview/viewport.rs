@@ -146,6 +146,7 @@ impl Preview {
             scene.group_of(agent)
         });
         painter.add(egui::Shape::mesh(mesh));
+        view::paint_stuck_agents(&painter, screen, &self.view, scene.vehicles, &scene.stuck);
         if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {
             view::paint_selected_agent(&painter, screen, &self.view, vehicle);
             view::paint_guides(

@@ -15,6 +15,8 @@ pub struct SceneView<'a> {
     pub vehicles: &'a [Vehicle],
     /// The agents of each group, by group index.
     pub groups: Vec<Range<usize>>,
+    /// The agents stuck now ([`Simulation::stuck_for`]), ascending.
+    pub stuck: Vec<usize>,
 }
 
 impl SceneView<'_> {
@@ -32,6 +34,7 @@ pub struct Frozen {
     world: World,
     vehicles: Vec<Vehicle>,
     groups: Vec<Range<usize>>,
+    stuck: Vec<usize>,
 }
 
 impl Frozen {
@@ -45,6 +48,7 @@ impl Frozen {
                 .iter()
                 .map(|g| g.agents.clone())
                 .collect(),
+            stuck: simulation.stuck_agents().collect(),
         }
     }
 
@@ -54,6 +58,7 @@ impl Frozen {
             world: &self.world,
             vehicles: &self.vehicles,
             groups: self.groups.clone(),
+            stuck: self.stuck.clone(),
         }
     }
 }

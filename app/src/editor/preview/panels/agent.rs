@@ -66,7 +66,8 @@ impl Preview {
         ];
         let own_rows = own_rows(simulation.own(agent))
             .into_iter()
-            .chain(reciprocal_rows(&self.host.trace));
+            .chain(reciprocal_rows(&self.host.trace))
+            .chain(stuck_row(simulation.stuck_for(agent)));
         let rows = rows
             .into_iter()
             .map(|(label, value)| (label.to_owned(), value))
@@ -103,6 +104,17 @@ fn own_rows(own: Option<&graph_runtime::OwnGoals>) -> Vec<(String, String)> {
             )
         }))
         .collect()
+}
+
+/// The inspector's row saying how long the agent has made no progress, once that counts as
+/// stuck ([`graph_runtime::STUCK_SECONDS`]).
+fn stuck_row(clock: f32) -> Option<(String, String)> {
+    graph_runtime::is_stuck(clock).then(|| {
+        (
+            "stuck".to_owned(),
+            format!("for {clock:.1} s: wants to move, under 5 % of the speed it wants"),
+        )
+    })
 }
 
 /// The inspector's rows for each Reciprocal node the agent evaluated: how many half-planes
