@@ -1,37 +1,14 @@
 //! The live preview driven headless through `egui_kittest`: tools, agent picking, hot swap
 //! and stepping, checked against the scene and the simulation.
 
-use std::path::Path;
+mod common;
 
-use app::editor::{Command, EditorApp, Settings, Tool};
+use app::editor::{Command, EditorApp, Tool};
+use common::{click_at, harness};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Node, Number, Slot};
-
-fn harness(autosave: &Path) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Settings::default(), Some(autosave.to_path_buf()), None);
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(3);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
-    harness
-}
-
-fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2) {
-    harness.event(Event::PointerMoved(at));
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos: at,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-    }
-    harness.run_steps(2);
-}
 
 #[test]
 fn the_preview_runs_the_scene_of_the_open_graph() {
@@ -660,45 +637,4 @@ fn the_errands_preset_gives_each_agent_its_own_goal_and_the_inspector_shows_it()
         assert_eq!(goal, Some(glam::Vec2::new(0.0, 25.0)));
     }
     harness.get_by_label("own \"goal\"");
-}
-
-#[test]
-fn a_reciprocal_agent_shows_its_half_planes_in_the_inspector() {
-    use app::editor::Command;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let graph = r#"(format: "steergraph.graph", version: 1,
-        vehicle: (mass: 1.0, max_force: 240.0, max_speed: 4.0, radius: 0.5),
-        nodes: {
-            1: Arrival(target: Own("goal"), slowing_distance: 4.0),
-            2: Reciprocal(input: 1, time_horizon: 2.0, obstacle_time_horizon: 1.0,
-                          neighbor_radius: 5.0, max_neighbors: 10),
-            3: Output(input: 2),
-        })"#;
-    // Two agents 3 units apart, each going to where the other stands: each is the other's
-    // one neighbor, so each has one half-plane.
-    let scene = r#"(format: "steergraph.scene", version: 1,
-        bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
-        groups: [(name: "pair", graph: "swap.graph.ron",
-                  spawn: Agents([(position: (-1.5, 0.0)), (position: (1.5, 0.0))]),
-                  goals: {"goal": Each([(1.5, 0.0), (-1.5, 0.0)])})])"#;
-    std::fs::write(dir.path().join("swap.graph.ron"), graph).expect("write the graph");
-    let scene_path = dir.path().join("swap.scene.ron");
-    std::fs::write(&scene_path, scene).expect("write the scene");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenScenePath(scene_path));
-    harness.run_steps(4);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
-    let preview = &harness.state().preview;
-    let simulation = preview.host.simulation.as_ref().expect("the pair runs");
-    let rect = preview.rect().expect("viewport");
-    let at = preview
-        .view
-        .to_screen(rect, simulation.vehicles()[0].position);
-    click_at(&mut harness, at);
-    assert_eq!(harness.state().preview.host.selected_agent, Some(0));
-    harness.get_by_label("Reciprocal #2");
-    harness.get_by_label("1 half-plane");
 }

@@ -1,0 +1,133 @@
+//! Crowd avoidance in the preview, driven headless through `egui_kittest`: Reciprocal's
+//! half-planes in the inspector, and stuck agents marked, counted and explained.
+
+mod common;
+
+use std::path::Path;
+
+use app::editor::{Command, EditorApp};
+use common::{click_at, harness};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+
+/// The editor with `scene` (and its `graph` as `graph.ron`) open from `dir`, paused.
+fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
+    std::fs::write(dir.join("crowd.graph.ron"), graph).expect("write the graph");
+    let scene_path = dir.join("crowd.scene.ron");
+    std::fs::write(&scene_path, scene).expect("write the scene");
+    let mut harness = harness(dir);
+    harness
+        .state_mut()
+        .apply(Command::OpenScenePath(scene_path));
+    harness.run_steps(4);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    harness
+}
+
+#[test]
+fn a_reciprocal_agent_shows_its_half_planes_in_the_inspector() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = r#"(format: "steergraph.graph", version: 1,
+        vehicle: (mass: 1.0, max_force: 240.0, max_speed: 4.0, radius: 0.5),
+        nodes: {
+            1: Arrival(target: Own("goal"), slowing_distance: 4.0),
+            2: Reciprocal(input: 1, time_horizon: 2.0, obstacle_time_horizon: 1.0,
+                          neighbor_radius: 5.0, max_neighbors: 10),
+            3: Output(input: 2),
+        })"#;
+    // Two agents 3 units apart, each going to where the other stands: each is the other's
+    // one neighbor, so each has one half-plane.
+    let scene = r#"(format: "steergraph.scene", version: 1,
+        bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+        groups: [(name: "pair", graph: "swap.graph.ron",
+                  spawn: Agents([(position: (-1.5, 0.0)), (position: (1.5, 0.0))]),
+                  goals: {"goal": Each([(1.5, 0.0), (-1.5, 0.0)])})])"#;
+    std::fs::write(dir.path().join("swap.graph.ron"), graph).expect("write the graph");
+    let scene_path = dir.path().join("swap.scene.ron");
+    std::fs::write(&scene_path, scene).expect("write the scene");
+    let mut harness = harness(dir.path());
+    harness
+        .state_mut()
+        .apply(Command::OpenScenePath(scene_path));
+    harness.run_steps(4);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    let preview = &harness.state().preview;
+    let simulation = preview.host.simulation.as_ref().expect("the pair runs");
+    let rect = preview.rect().expect("viewport");
+    let at = preview
+        .view
+        .to_screen(rect, simulation.vehicles()[0].position);
+    click_at(&mut harness, at);
+    assert_eq!(harness.state().preview.host.selected_agent, Some(0));
+    harness.get_by_label("Reciprocal #2");
+    harness.get_by_label("1 half-plane");
+}
+
+/// `Reciprocal(Arrival(Own goal))` with keep right 0: plain ORCA, which stops an agent heading
+/// straight at a rock's centre (`BEHAVIORS.md`, "What it does not do").
+const PLAIN_ORCA: &str = r#"(format: "steergraph.graph", version: 1,
+    vehicle: (mass: 1.0, max_force: 240.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Arrival(target: Own("goal"), slowing_distance: 4.0),
+        2: Reciprocal(input: 1, time_horizon: 2.0, obstacle_time_horizon: 1.0,
+                      neighbor_radius: 5.0, max_neighbors: 10, clearance: 0.0, keep_right: 0.0),
+        3: Output(input: 2),
+    })"#;
+
+/// One agent at (-5, 0) going to (5, 0) through a rock of radius 1 at the origin.
+const ROCK: &str = r#"(format: "steergraph.scene", version: 1,
+    bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+    obstacles: [(center: (0.0, 0.0), radius: 1.0)],
+    groups: [(name: "walker", graph: "crowd.graph.ron",
+              spawn: Agents([(position: (-5.0, 0.0))]),
+              goals: {"goal": Each([(5.0, 0.0)])})])"#;
+
+#[test]
+fn an_agent_held_in_front_of_a_rock_is_marked_stuck_counted_and_explained() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = open(dir.path(), PLAIN_ORCA, ROCK);
+    // The rock's half-plane lets the agent close the gap d - R (R = 0.5 + 1 = 1.5) at most at
+    // (d - R) / 1 s, so it slows as e^-t once within 4 units: under 5 % of its preferred 4 u/s
+    // (0.2 u/s) when d - R < 0.2, about 3 s in; 2 s later it counts as stuck.
+    for _ in 0..60 {
+        harness.state_mut().preview.host.step_once();
+    }
+    harness.run_steps(2);
+    assert_eq!(
+        harness.state().preview.host.view().expect("runs").stuck,
+        Vec::<usize>::new()
+    );
+    for _ in 0..300 {
+        harness.state_mut().preview.host.step_once();
+    }
+    harness.run_steps(2);
+    let preview = &harness.state().preview;
+    let simulation = preview.host.simulation.as_ref().expect("runs");
+    let x = simulation.vehicles()[0].position.x;
+    assert!(
+        (-1.6..=-1.5).contains(&x),
+        "stopped in front of the rock, at x = {x}"
+    );
+    assert_eq!(preview.host.view().expect("runs").stuck, vec![0]);
+    assert_eq!(preview.host.samples.back().map(|s| s.stuck_agents), Some(1));
+    assert!(
+        harness.query_by_label_contains("· 1 stuck ·").is_some(),
+        "the metrics line counts the stuck agent"
+    );
+    let rect = harness.state().preview.rect().expect("viewport");
+    let at = harness
+        .state()
+        .preview
+        .view
+        .to_screen(rect, glam::Vec2::new(x, 0.0));
+    click_at(&mut harness, at);
+    assert_eq!(harness.state().preview.host.selected_agent, Some(0));
+    harness.get_by_label("stuck");
+    assert!(
+        harness
+            .query_by_label_contains("wants to move, under 5 % of the speed it wants")
+            .is_some()
+    );
+}

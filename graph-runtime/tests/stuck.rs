@@ -1,0 +1,134 @@
+//! Stuck agents (`BEHAVIORS.md`, "Stuck agents"): plain ORCA stops an agent heading straight at
+//! a rock's centre, and the simulation says so after 2 s; Reciprocal's keep-right turn slides
+//! the same agent round the rock, and it never counts as stuck.
+
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+use graph_runtime::{
+    AgentGroup, AgentSpawn, Graph, Link, Node, Obstacle, OwnPoints, Rect, STUCK_SECONDS, Scene,
+    SceneAssets, Simulation, Spawn, Target, VehicleSpec,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+/// `Reciprocal(Arrival(Own goal))` with `keep_right` degrees, top speed 4, radius 0.5.
+fn graph(keep_right: f32) -> Graph {
+    let mut graph = Graph {
+        vehicle: VehicleSpec {
+            mass: 1.0.into(),
+            max_force: 240.0.into(),
+            max_speed: 4.0.into(),
+            radius: 0.5.into(),
+        },
+        ..Graph::default()
+    };
+    let arrive = graph.add(Node::Arrival {
+        target: Target::Own("goal".to_owned()),
+        slowing_distance: 4.0.into(),
+    });
+    let reciprocal = graph.add(Node::Reciprocal {
+        input: Link(Some(arrive)),
+        time_horizon: 2.0.into(),
+        obstacle_time_horizon: 1.0.into(),
+        neighbor_radius: 5.0.into(),
+        max_neighbors: 10.0.into(),
+        clearance: 0.0.into(),
+        keep_right: keep_right.into(),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(reciprocal)),
+    });
+    graph
+}
+
+/// One agent at rest at (-5, 0) whose own goal is (5, 0), a rock of radius 1 at the origin.
+fn rock(keep_right: f32) -> Simulation {
+    let scene = Scene {
+        bounds: Rect::new(Vec2::splat(-10.0), Vec2::splat(10.0)),
+        obstacles: vec![Obstacle {
+            center: Vec2::ZERO,
+            radius: 1.0,
+        }],
+        groups: vec![AgentGroup {
+            name: "walker".to_owned(),
+            graph: "walker.graph.ron".to_owned(),
+            spawn: Spawn::Agents(vec![AgentSpawn {
+                position: Vec2::new(-5.0, 0.0),
+                velocity: Vec2::ZERO,
+            }]),
+            vehicle: None,
+            tags: Vec::new(),
+            parameters: BTreeMap::new(),
+            goals: [(
+                "goal".to_owned(),
+                OwnPoints::Each(vec![Vec2::new(5.0, 0.0)]),
+            )]
+            .into(),
+        }],
+        ..Scene::default()
+    };
+    let assets = SceneAssets {
+        scene,
+        origin: "rock.scene.ron".to_owned(),
+        graphs: [("walker.graph.ron".to_owned(), graph(keep_right))].into(),
+        flow_fields: BTreeMap::new(),
+    };
+    Simulation::new(&assets).expect("a valid scene")
+}
+
+#[test]
+fn plain_orca_stops_in_front_of_the_rock_and_counts_as_stuck_after_two_seconds() {
+    let mut simulation = rock(0.0);
+    // The rock's half-plane allows closing the gap d - R (R = 1.5) at (d - R) / 1 s at most:
+    // the agent slows as e^-t and never gets round (nothing sideways in its velocity).
+    // Its preferred velocity stays Arrival's 4 u/s along +x (6.5 units from its goal, beyond
+    // the slowing distance 4), so it is stuck from 2 s after its speed falls under 0.2 u/s.
+    let mut became_slow = None;
+    let mut became_stuck = None;
+    for tick in 1..=600u32 {
+        simulation.step(DT);
+        let time = tick as f32 * DT;
+        let speed = simulation.vehicles()[0].velocity.length();
+        if became_slow.is_none() && speed < 0.2 {
+            became_slow = Some(time);
+        }
+        if became_stuck.is_none() && simulation.stuck_count() == 1 {
+            became_stuck = Some(time);
+        }
+    }
+    let slow = became_slow.expect("the agent slows down in front of the rock");
+    let stuck = became_stuck.expect("and is counted stuck");
+    // The clock starts on the first tick under 5 % and needs 2 s of ticks: 120 ticks of dt,
+    // summed in f32 (119 or 120 ticks after the first slow one).
+    assert!(
+        (stuck - slow - STUCK_SECONDS).abs() <= 1.5 * DT,
+        "slow at {slow} s, stuck at {stuck} s"
+    );
+    let position = simulation.vehicles()[0].position;
+    assert!(
+        (-1.6..=-1.5).contains(&position.x) && position.y.abs() < 1e-3,
+        "held in front of the rock at {position}"
+    );
+    assert_eq!(simulation.stuck_agents().collect::<Vec<_>>(), [0]);
+    assert!(simulation.stuck_for(0) > 5.0);
+}
+
+#[test]
+fn keeping_right_slides_round_the_rock_and_never_counts_as_stuck() {
+    let mut simulation = rock(10.0);
+    let mut passed_below = false;
+    for _ in 0..600 {
+        simulation.step(DT);
+        assert_eq!(simulation.stuck_count(), 0);
+        let position = simulation.vehicles()[0].position;
+        // Turning right of +x is towards -y: the rock stays on the agent's left.
+        passed_below |= position.x.abs() < 0.5 && position.y < -1.4;
+    }
+    assert!(passed_below, "went round below the rock");
+    let position = simulation.vehicles()[0].position;
+    assert!(
+        position.distance(Vec2::new(5.0, 0.0)) < 0.2,
+        "arrived at its goal, at {position}"
+    );
+}
