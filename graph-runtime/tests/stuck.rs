@@ -12,6 +12,22 @@ use graph_runtime::{
 
 const DT: f32 = 1.0 / 60.0;
 
+const DOC: &str = include_str!("../BEHAVIORS.md");
+
+#[test]
+fn behaviors_md_writes_down_the_stuck_clock_these_tests_run() {
+    for quote in [
+        "s = s + dt    if |v_pref| > 0.01 * max_speed and |v'| < 0.05 * |v_pref|",
+        "s = 0         otherwise",
+        "The agent is **stuck** while\n`s >= 2` s.",
+    ] {
+        assert!(DOC.contains(quote), "BEHAVIORS.md no longer says: {quote}");
+    }
+    assert_eq!(graph_runtime::STUCK_SPEED_FRACTION, 0.05);
+    assert_eq!(graph_runtime::RESTING_FRACTION, 0.01);
+    assert_eq!(STUCK_SECONDS, 2.0);
+}
+
 /// `Reciprocal(Arrival(Own goal))` with `keep_right` degrees, top speed 4, radius 0.5.
 fn graph(keep_right: f32) -> Graph {
     let mut graph = Graph {

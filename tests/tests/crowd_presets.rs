@@ -60,3 +60,44 @@ fn the_separation_graph_in_the_same_scenes_arrives_but_overlaps() {
         );
     }
 }
+
+/// Every agent's position and velocity bits after `ticks` of the four-way crossing on a pool
+/// of `threads` threads, with the stuck count.
+fn four_way_bits(threads: usize, ticks: usize) -> (Vec<[u32; 4]>, usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let (_, mut simulation) = run_preset("four_way.scene.ron");
+        for _ in 0..ticks {
+            simulation.step(1.0 / 60.0);
+        }
+        let bits = simulation
+            .vehicles()
+            .iter()
+            .map(|v| {
+                [
+                    v.position.x.to_bits(),
+                    v.position.y.to_bits(),
+                    v.velocity.x.to_bits(),
+                    v.velocity.y.to_bits(),
+                ]
+            })
+            .collect();
+        (bits, simulation.stuck_count())
+    })
+}
+
+#[test]
+fn the_four_way_crossing_is_bit_identical_on_one_and_three_threads() {
+    // 20 s: the blocks have met in the middle, keep-right has turned many agents, and the
+    // stuck clocks have run.
+    let one = four_way_bits(1, 1200);
+    let three = four_way_bits(3, 1200);
+    assert_eq!(one.0.len(), 400);
+    assert!(
+        one == three,
+        "the trajectories differ between 1 and 3 threads"
+    );
+}
