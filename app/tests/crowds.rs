@@ -10,7 +10,7 @@ use common::{click_at, harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
-/// The editor with `scene` (and its `graph` as `graph.ron`) open from `dir`, paused.
+/// The editor with `scene` (and its `graph` as `crowd.graph.ron`) open from `dir`, paused.
 fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
     std::fs::write(dir.join("crowd.graph.ron"), graph).expect("write the graph");
     let scene_path = dir.join("crowd.scene.ron");
@@ -28,31 +28,14 @@ fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
 #[test]
 fn a_reciprocal_agent_shows_its_half_planes_in_the_inspector() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let graph = r#"(format: "steergraph.graph", version: 1,
-        vehicle: (mass: 1.0, max_force: 240.0, max_speed: 4.0, radius: 0.5),
-        nodes: {
-            1: Arrival(target: Own("goal"), slowing_distance: 4.0),
-            2: Reciprocal(input: 1, time_horizon: 2.0, obstacle_time_horizon: 1.0,
-                          neighbor_radius: 5.0, max_neighbors: 10),
-            3: Output(input: 2),
-        })"#;
     // Two agents 3 units apart, each going to where the other stands: each is the other's
     // one neighbor, so each has one half-plane.
     let scene = r#"(format: "steergraph.scene", version: 1,
         bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
-        groups: [(name: "pair", graph: "swap.graph.ron",
+        groups: [(name: "pair", graph: "crowd.graph.ron",
                   spawn: Agents([(position: (-1.5, 0.0)), (position: (1.5, 0.0))]),
                   goals: {"goal": Each([(1.5, 0.0), (-1.5, 0.0)])})])"#;
-    std::fs::write(dir.path().join("swap.graph.ron"), graph).expect("write the graph");
-    let scene_path = dir.path().join("swap.scene.ron");
-    std::fs::write(&scene_path, scene).expect("write the scene");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenScenePath(scene_path));
-    harness.run_steps(4);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
+    let mut harness = open(dir.path(), PLAIN_ORCA, scene);
     let preview = &harness.state().preview;
     let simulation = preview.host.simulation.as_ref().expect("the pair runs");
     let rect = preview.rect().expect("viewport");
