@@ -1,0 +1,76 @@
+//! The node search as a designer uses it: Shift+A over the canvas, a few letters, Enter.
+
+mod common;
+
+use egui::{Event, Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use graph_runtime::{Node, NodeKind};
+
+use app::editor::EditorApp;
+
+/// Opens the search popup with Shift+A and types `query` into it.
+fn search(harness: &mut Harness<'static, EditorApp>, query: &str) {
+    harness.key_press_modifiers(Modifiers::SHIFT, Key::A);
+    harness.run_steps(2);
+    assert!(
+        harness.state().canvas.search_popup.is_some(),
+        "Shift+A opens the search"
+    );
+    harness.event(Event::Text(query.to_owned()));
+    harness.run_steps(2);
+}
+
+fn count(harness: &Harness<'static, EditorApp>, kind: NodeKind) -> usize {
+    harness
+        .state()
+        .document
+        .to_graph()
+        .nodes
+        .values()
+        .filter(|node| Node::kind(node) == kind)
+        .count()
+}
+
+#[test]
+fn an_abbreviation_and_enter_add_the_top_hit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::harness(dir.path());
+    let before = count(&harness, NodeKind::ObstacleAvoidance);
+    search(&mut harness, "obav");
+    // One ranked list: the abbreviation's node, and not the unrelated ones.
+    harness.get_by_label("Obstacle Avoidance");
+    assert!(harness.query_by_label("Wander").is_none());
+    harness.key_press(Key::Enter);
+    harness.run_steps(3);
+    assert!(harness.state().canvas.search_popup.is_none());
+    assert_eq!(count(&harness, NodeKind::ObstacleAvoidance), before + 1);
+}
+
+#[test]
+fn a_typo_still_offers_the_node() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::harness(dir.path());
+    let before = count(&harness, NodeKind::Pursuit);
+    search(&mut harness, "persuit");
+    harness.get_by_label("Pursuit").click();
+    harness.run_steps(3);
+    assert_eq!(count(&harness, NodeKind::Pursuit), before + 1);
+}
+
+#[test]
+fn nonsense_says_no_node_matches_and_enter_adds_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::harness(dir.path());
+    let nodes = harness.state().document.to_graph().nodes.len();
+    search(&mut harness, "zzzz");
+    harness.get_by_label("No node matches");
+    harness.key_press(Key::Enter);
+    harness.run_steps(2);
+    assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
+    // A click elsewhere closes it, still adding nothing.
+    let at = harness.state().canvas.search_popup.expect("still open");
+    common::click_at(&mut harness, at - egui::vec2(150.0, 150.0));
+    assert!(harness.state().canvas.search_popup.is_none());
+    assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
+}
