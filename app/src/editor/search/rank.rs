@@ -6,13 +6,17 @@
 //!    gaps allowed, word starts and runs scoring higher ("obav", "uca", "arival");
 //! 2. **Category**: every word is a piece of its category's name ("combiner");
 //! 3. **Description**: every word is a piece of its one-line description ("orca");
-//! 4. **Typo**: every word (of four letters or more) is within one edit of a word of the name,
-//!    or of that word's start, two edits from eight letters on, counting a swap of two
-//!    neighbours as one edit (Damerau–Levenshtein, `strsim`): "seperation", "persuit". The
-//!    fuzzy matcher needs every letter typed, so a wrong or swapped letter finds nothing there.
+//! 4. **Typo**: every word (of four letters or more) is within one edit of a word of the name
+//!    that starts with the same letter, or of that word's start, two edits from eight letters
+//!    on, counting a swap of two neighbours as one edit (Damerau–Levenshtein, `strsim`):
+//!    "seperation", "persuit". The fuzzy matcher needs every letter typed, so a wrong or
+//!    swapped letter finds nothing there. A slip rarely hits the first letter, and allowing it
+//!    made "wall" offer All.
 //!
 //! Hits rank by that precedence, then by score (higher first; typos: fewer edits, then shorter
-//! names), then by name, so the order is always the same. Only name hits carry the positions of the matched letters.
+//! names), then in catalogue order (behaviours, group behaviours, combiners, conditions, as the
+//! empty box lists them), so the order is always the same and "wall" puts Wall Avoidance
+//! before the Wall Ahead condition. Only name hits carry the positions of the matched letters.
 
 use std::cmp::Reverse;
 
@@ -50,8 +54,8 @@ pub struct Hit {
     pub name_indices: Vec<u32>,
 }
 
-/// The kinds that fit `fit` and match `query`, best first. An empty (or blank) query gives every
-/// fitting kind in catalogue order.
+/// The kinds that fit `fit` and match `query`, best first, ties in catalogue order. An empty (or
+/// blank) query gives every fitting kind in catalogue order.
 pub fn rank(query: &str, fit: Fit) -> Vec<Hit> {
     let kinds = NodeKind::ALL
         .iter()
@@ -69,9 +73,8 @@ pub fn rank(query: &str, fit: Fit) -> Vec<Hit> {
     }
     let mut ranker = Ranker::new(query);
     let mut hits: Vec<Hit> = kinds.filter_map(|kind| ranker.hit(kind)).collect();
-    hits.sort_by(|a, b| {
-        (a.via, Reverse(a.score), a.kind.name()).cmp(&(b.via, Reverse(b.score), b.kind.name()))
-    });
+    // A stable sort: the kinds came in catalogue order, and ties stay in it.
+    hits.sort_by_key(|hit| (hit.via, Reverse(hit.score)));
     hits
 }
 
@@ -187,8 +190,9 @@ fn allowed_edits(len: usize) -> usize {
     }
 }
 
-/// Total edits when every query word is close to a word of `name` (or to its start), or `None`.
-/// Words of fewer than four letters must be exact (a fuzzy name match already covers those).
+/// Total edits when every query word is close to a word of `name` (or to its start) with the
+/// same first letter, or `None`. Words of fewer than four letters must be exact (a fuzzy name
+/// match already covers those).
 fn typo_edits(words: &[String], name: &str) -> Option<u32> {
     let name_words: Vec<String> = name.split(' ').map(str::to_lowercase).collect();
     let mut total = 0;
@@ -196,6 +200,7 @@ fn typo_edits(words: &[String], name: &str) -> Option<u32> {
         let len = word.chars().count();
         let best = name_words
             .iter()
+            .filter(|name_word| name_word.chars().next() == word.chars().next())
             .map(|name_word| {
                 let start: String = name_word.chars().take(len).collect();
                 strsim::damerau_levenshtein(word, name_word)
@@ -276,26 +281,50 @@ mod tests {
         // "ORCA" is only in Reciprocal's description.
         assert_eq!(kinds("orca"), vec![NodeKind::Reciprocal]);
         assert_eq!(first("orca").via, Via::Description);
-        // "avoid" is in three names (scoring the same, so by name) and in Reciprocal's
-        // description: names first.
+        // "avoid" is in three names (scoring the same, so in catalogue order) and in
+        // Reciprocal's description: names first.
         assert_eq!(
             kinds("avoid"),
             vec![
                 NodeKind::ObstacleAvoidance,
-                NodeKind::UnalignedCollisionAvoidance,
                 NodeKind::WallAvoidance,
+                NodeKind::UnalignedCollisionAvoidance,
                 NodeKind::Reciprocal
             ]
         );
     }
 
     #[test]
-    fn the_order_is_deterministic_and_ties_go_by_name() {
+    fn wall_queries_list_the_wall_nodes_behaviours_first_and_nothing_else() {
+        // All four score the same on "wal" and "wall", so the catalogue decides: the behaviours,
+        // then the sensor, then the condition. "wall" is one edit from "all", but a typo keeps
+        // its first letter, so All is not offered.
+        let walls = vec![
+            NodeKind::WallAvoidance,
+            NodeKind::WallFollowing,
+            NodeKind::WallDistance,
+            NodeKind::WallAhead,
+        ];
+        for query in ["wal", "wall", "Wall", "WALL"] {
+            assert_eq!(kinds(query), walls, "{query}");
+        }
+        // The plural still gives the four wall nodes and only them.
+        let mut plural = kinds("walls");
+        plural.sort_by_key(|k| walls.iter().position(|w| w == k));
+        assert_eq!(plural, walls);
+        // A second word picks one out.
+        assert_eq!(kinds("wall f")[0], NodeKind::WallFollowing);
+        assert_eq!(kinds("wal dist")[0], NodeKind::WallDistance);
+    }
+
+    #[test]
+    fn the_order_is_deterministic_and_ties_go_by_catalogue() {
+        let order = |kind: NodeKind| NodeKind::ALL.iter().position(|k| *k == kind);
         for query in ["a", "wall", "se", "avoid", "flw"] {
             let hits = rank(query, Fit::Any);
             assert_eq!(hits, rank(query, Fit::Any), "{query}");
             for pair in hits.windows(2) {
-                let key = |h: &Hit| (h.via, Reverse(h.score), h.kind.name());
+                let key = |h: &Hit| (h.via, Reverse(h.score), order(h.kind));
                 assert!(key(&pair[0]) < key(&pair[1]), "{query}: {pair:?}");
             }
         }
