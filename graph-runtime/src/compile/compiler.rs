@@ -86,6 +86,11 @@ fn validate(graph: &Graph) -> Vec<CompileError> {
         // A graph over a limit is refused before the per-node checks, which it could flood.
         return errors;
     }
+    for &node in &graph.muted {
+        if !graph.nodes.contains_key(&node) {
+            errors.push(CompileError::UnknownMuted { node });
+        }
+    }
     for (name, &value) in &graph.parameters {
         if !value.is_finite() {
             errors.push(CompileError::NonFiniteParameter {
@@ -388,7 +393,8 @@ impl<'g> Builder<'g> {
             let Some(node) = self.graph.nodes.get(&id) else {
                 continue;
             };
-            let op = self.op(id, node);
+            let muted = self.is_muted(id);
+            let op = if muted { Op::Muted } else { self.op(id, node) };
             let index = self.program.ops.len() as u32;
             self.op_of.insert(id, index);
             self.program.ops.push(op);
@@ -396,7 +402,8 @@ impl<'g> Builder<'g> {
             if is_group_op(&op) {
                 self.program.neighbor_ops.push(index);
             }
-            for port in node.inputs() {
+            // A muted node reads none of its inputs.
+            for port in node.inputs().into_iter().filter(|_| !muted) {
                 if let Some(&source) = port.link.source().and_then(|s| self.op_of.get(&s))
                     && let Some(count) = parents.get_mut(source as usize)
                 {
@@ -442,6 +449,9 @@ impl<'g> Builder<'g> {
                 continue;
             }
             stack.push((id, true));
+            if self.is_muted(id) {
+                continue;
+            }
             if let Some(node) = self.graph.nodes.get(&id) {
                 for port in node.inputs().iter().rev() {
                     if let Some(source) = port.link.source()
@@ -497,10 +507,28 @@ impl<'g> Builder<'g> {
         }
     }
 
+    /// Whether node `id` is muted: listed in the graph's `muted` and not the Output (whose
+    /// mute is ignored).
+    fn is_muted(&self, id: NodeId) -> bool {
+        self.graph.muted.contains(&id)
+            && !matches!(self.graph.nodes.get(&id), Some(Node::Output { .. }))
+    }
+
+    /// Whether `link` comes from a node that is not muted (a combiner skips muted inputs).
+    fn live(&self, link: Link) -> bool {
+        link.source().is_none_or(|id| !self.is_muted(id))
+    }
+
     fn link(&self, link: Link) -> u32 {
         link.source()
             .and_then(|id| self.op_of.get(&id).copied())
             .unwrap_or(0)
+    }
+
+    /// The span of the inputs that are not muted.
+    fn live_links(&mut self, inputs: &[Link]) -> Span {
+        let live: Vec<Link> = inputs.iter().copied().filter(|l| self.live(*l)).collect();
+        self.links(live)
     }
 
     fn links(&mut self, links: impl IntoIterator<Item = Link>) -> Span {
@@ -781,6 +809,9 @@ impl<'g> Builder<'g> {
             Node::Blend { inputs } => {
                 let start = self.program.weighted.len() as u32;
                 for (index, input) in inputs.iter().enumerate() {
+                    if !self.live(input.node) {
+                        continue;
+                    }
                     let op = self.link(input.node);
                     let weight =
                         self.num_at(some, Slot::item("weight", index), &input.weight, Finite);
@@ -788,12 +819,15 @@ impl<'g> Builder<'g> {
                 }
                 Op::Blend(Span {
                     start,
-                    len: inputs.len() as u32,
+                    len: self.program.weighted.len() as u32 - start,
                 })
             }
             Node::Dither { inputs, epsilon } => {
                 let start = self.program.weighted.len() as u32;
                 for (index, input) in inputs.iter().enumerate() {
+                    if !self.live(input.node) {
+                        continue;
+                    }
                     let op = self.link(input.node);
                     let chance = self.num_at(
                         some,
@@ -807,18 +841,18 @@ impl<'g> Builder<'g> {
                 Op::Dither(
                     Span {
                         start,
-                        len: inputs.len() as u32,
+                        len: self.program.weighted.len() as u32 - start,
                     },
                     epsilon,
                 )
             }
             Node::Priority { inputs, epsilon } => {
-                let span = self.links(inputs.iter().copied());
+                let span = self.live_links(inputs);
                 Op::Priority(span, self.num(some, "epsilon", epsilon, NonNegative))
             }
-            Node::Budget { inputs } => Op::Budget(self.links(inputs.iter().copied())),
-            Node::All { inputs } => Op::All(self.links(inputs.iter().copied())),
-            Node::Any { inputs } => Op::Any(self.links(inputs.iter().copied())),
+            Node::Budget { inputs } => Op::Budget(self.live_links(inputs)),
+            Node::All { inputs } => Op::All(self.live_links(inputs)),
+            Node::Any { inputs } => Op::Any(self.live_links(inputs)),
             Node::Gate { input, condition } => Op::Gate(self.link(*input), self.link(*condition)),
             Node::Scale { input, factor } => {
                 Op::Scale(self.link(*input), self.num(some, "factor", factor, Finite))

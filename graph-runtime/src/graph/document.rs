@@ -1,4 +1,4 @@
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -22,6 +22,10 @@ pub struct Graph {
     pub vehicle: VehicleSpec,
     /// The nodes by id.
     pub nodes: BTreeMap<NodeId, Node>,
+    /// Muted nodes: each contributes nothing (a zero force, number `0`, condition false), and
+    /// a combiner skips a muted input (`BEHAVIORS.md`, "Muted nodes"). A mute on the Output is
+    /// ignored.
+    pub muted: BTreeSet<NodeId>,
     /// Editor-only layout. The runtime keeps it unchanged and never reads it.
     pub editor: Option<EditorSection>,
 }
@@ -89,6 +93,9 @@ pub struct EditorSection {
     /// Comment frames.
     #[serde(default)]
     pub comments: Vec<Comment>,
+    /// Nodes shown collapsed to their header. Not written when empty.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub collapsed: BTreeSet<NodeId>,
 }
 
 /// A comment frame on the canvas.
