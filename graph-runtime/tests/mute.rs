@@ -164,7 +164,10 @@ fn the_mute_is_saved_after_the_nodes_and_an_unmuted_graph_writes_no_muted_field(
     assert!(!plain.contains("muted"));
     graph.muted.insert(east);
     let text = graph.to_ron().expect("saves");
-    assert!(text.contains("    },\n    muted: [\n        1,\n    ],\n"), "{text}");
+    assert!(
+        text.contains("    },\n    muted: [\n        1,\n    ],\n"),
+        "{text}"
+    );
     let back = Graph::from_ron(&text, "muted.graph.ron").expect("loads");
     assert_eq!(back, graph);
 }

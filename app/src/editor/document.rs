@@ -120,18 +120,29 @@ impl Document {
     pub fn to_graph(&self) -> Graph {
         let mut nodes = BTreeMap::new();
         let mut positions = BTreeMap::new();
-        for (position, data) in self.snarl.nodes_pos() {
+        let mut muted = BTreeSet::new();
+        let mut collapsed = BTreeSet::new();
+        for (_, info) in self.snarl.nodes_ids_data() {
+            let data = &info.value;
             nodes.insert(data.id, data.node.clone());
-            positions.insert(data.id, glam::Vec2::new(position.x, position.y));
+            positions.insert(data.id, glam::Vec2::new(info.pos.x, info.pos.y));
+            if data.muted {
+                muted.insert(data.id);
+            }
+            if !info.open {
+                collapsed.insert(data.id);
+            }
         }
         Graph {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
             nodes,
+            muted,
             editor: Some(EditorSection {
                 positions,
                 comments: self.comments.clone(),
+                collapsed,
             }),
         }
     }
@@ -281,6 +292,33 @@ impl Document {
         }
         rebuild_wires(&mut self.snarl, snarl_id);
         true
+    }
+
+    /// Mutes `nodes`, or unmutes them when every one is muted already; the Output is never
+    /// muted (its mute would be ignored). Returns whether they are muted now, or `None` when
+    /// none of them can be.
+    pub fn toggle_mute(&mut self, nodes: &[NodeId]) -> Option<bool> {
+        let targets: Vec<SnarlId> = nodes
+            .iter()
+            .filter_map(|&id| self.snarl_id(id))
+            .filter(|&s| {
+                self.snarl
+                    .get_node(s)
+                    .is_some_and(|d| !matches!(d.node, Node::Output { .. }))
+            })
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        let mute = !targets
+            .iter()
+            .all(|&s| self.snarl.get_node(s).is_some_and(|d| d.muted));
+        for snarl_id in targets {
+            if let Some(data) = self.snarl.get_node_mut(snarl_id) {
+                data.muted = mute;
+            }
+        }
+        Some(mute)
     }
 
     /// Removes nodes; links that pointed at them become unconnected.

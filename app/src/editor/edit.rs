@@ -24,6 +24,7 @@ impl EditorApp {
             Command::RequestPaste => self.canvas.request_paste = true,
             Command::Paste { text, at } => self.paste(&text, at),
             Command::Duplicate => self.duplicate(),
+            Command::ToggleMute => self.toggle_mute(),
             Command::Delete => self.delete_selection(),
             Command::SelectAll => {
                 let all: Vec<NodeId> = self.document.snarl.nodes().map(|n| n.id).collect();
@@ -161,6 +162,19 @@ impl EditorApp {
         match self.copy_text() {
             Some(text) => self.paste(&text, None),
             None => self.status.set("Select nodes to duplicate them."),
+        }
+    }
+
+    fn toggle_mute(&mut self) {
+        let nodes = self.selection.nodes().to_vec();
+        match self.document.toggle_mute(&nodes) {
+            Some(muted) => {
+                let verb = if muted { "Muted" } else { "Unmuted" };
+                self.status
+                    .set(format!("{verb} {}", plural(nodes.len(), "node")));
+            }
+            None if nodes.is_empty() => self.status.set("Select nodes to mute them (M)."),
+            None => self.status.set("The Output cannot be muted."),
         }
     }
 
