@@ -364,8 +364,12 @@ impl Document {
             kind: target_kind,
             input,
         })?;
-        let found = source_kind.output();
-        if found != port.accepts {
+        // A Reroute takes any type, and one whose own input is unconnected gives any type;
+        // the compiler checks what finally flows through.
+        let through = mirror::output_type(&self.snarl, from);
+        let found = through.unwrap_or(source_kind.output());
+        let any = matches!(target_kind, graph_runtime::NodeKind::Reroute) || through.is_none();
+        if !any && found != port.accepts {
             return Err(Refused::Mismatch {
                 target: to,
                 target_kind,

@@ -194,8 +194,12 @@ impl EditorApp {
         let id = self.document.add_node(kind.instantiate(), at);
         match wire {
             Some(Wire::FromOutput(source)) => {
-                let source_type = self.document.node(source).map(|n| n.kind().output());
+                let source_type = super::mirror::output_type(&self.document.snarl, source);
                 let input = self.document.node(id).and_then(|n| {
+                    if matches!(n, graph_runtime::Node::Reroute { .. }) {
+                        // A Reroute takes whatever comes.
+                        return Some(0);
+                    }
                     n.inputs()
                         .iter()
                         .position(|p| Some(p.accepts) == source_type)

@@ -21,6 +21,21 @@ pub struct EditorNode {
     pub muted: bool,
 }
 
+/// The type of the value node `id` outputs: its kind's, or, for a Reroute, the type of what
+/// feeds it through any chain of Reroutes; `None` when the chain is unconnected or loops (the
+/// mirror of [`graph_runtime::Graph::output_type`] over the widget's data).
+pub fn output_type(snarl: &Snarl<EditorNode>, id: NodeId) -> Option<graph_runtime::PortType> {
+    let mut at = id;
+    for _ in 0..=snarl.nodes().count() {
+        let node = &snarl.nodes().find(|data| data.id == at)?.node;
+        match node {
+            Node::Reroute { input } => at = input.source()?,
+            node => return Some(node.kind().output()),
+        }
+    }
+    None
+}
+
 /// The widget id of the node with graph id `id`.
 pub fn snarl_id(snarl: &Snarl<EditorNode>, id: NodeId) -> Option<SnarlId> {
     snarl

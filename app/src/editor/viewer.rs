@@ -271,13 +271,26 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
         let output = snarl
             .get_node(pin.id.node)
-            .map_or(PortType::Steering, |n| n.node.kind().output());
-        ui.label(output.to_string());
-        look::pin(output)
+            .map(|n| super::mirror::output_type(snarl, n.id).ok_or_else(|| n.node.kind().output()));
+        match output {
+            Some(Ok(output)) => {
+                ui.label(output.to_string());
+                look::pin(output)
+            }
+            // An unconnected Reroute: it passes on whatever it will be given.
+            Some(Err(kind)) => {
+                ui.label("any");
+                look::pin(kind)
+            }
+            None => look::pin(PortType::Steering),
+        }
     }
 
     fn has_body(&mut self, node: &EditorNode) -> bool {
-        !matches!(node.node, Node::Output { .. } | Node::Speed)
+        !matches!(
+            node.node,
+            Node::Output { .. } | Node::Speed | Node::Reroute { .. }
+        )
     }
 
     fn show_body(
@@ -357,7 +370,8 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             AnyPins::Out(outputs) => outputs
                 .first()
                 .and_then(|o| snarl.get_node(o.node))
-                .map_or(Fit::Any, |n| Fit::InputAccepting(n.node.kind().output())),
+                .and_then(|n| super::mirror::output_type(snarl, n.id))
+                .map_or(Fit::Any, Fit::InputAccepting),
             AnyPins::In(inputs) => inputs
                 .first()
                 .and_then(|i| Self::port(snarl, *i))

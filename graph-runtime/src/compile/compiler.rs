@@ -142,22 +142,26 @@ fn validate(graph: &Graph) -> Vec<CompileError> {
                 });
                 continue;
             };
-            match graph.nodes.get(&source) {
-                None => errors.push(CompileError::DanglingLink {
+            match (graph.nodes.get(&source), graph.output_type(source)) {
+                (None, _) => errors.push(CompileError::DanglingLink {
                     node: id,
                     port: port.slot,
                     missing: source,
                 }),
-                Some(from) if from.kind().output() != port.accepts => {
+                // A Reroute takes any type; its readers check what comes through it.
+                _ if matches!(node, Node::Reroute { .. }) => {}
+                (Some(_), Some(found)) if found != port.accepts => {
                     errors.push(CompileError::WrongPortType {
                         node: id,
                         port: port.slot,
                         expected: port.accepts,
-                        found: from.kind().output(),
+                        found,
                         source,
                     });
                 }
-                Some(_) => {}
+                // Fed through a Reroute chain that is itself unconnected (reported there) or
+                // loops (reported as a cycle).
+                _ => {}
             }
         }
         for field in node.numbers() {
@@ -394,6 +398,14 @@ impl<'g> Builder<'g> {
                 continue;
             };
             let muted = self.is_muted(id);
+            if let Node::Reroute { input } = node
+                && !muted
+            {
+                // No op of its own: whoever reads the Reroute reads its source.
+                let source = self.link(*input);
+                self.op_of.insert(id, source);
+                continue;
+            }
             let op = if muted { Op::Muted } else { self.op(id, node) };
             let index = self.program.ops.len() as u32;
             self.op_of.insert(id, index);
@@ -514,9 +526,23 @@ impl<'g> Builder<'g> {
             && !matches!(self.graph.nodes.get(&id), Some(Node::Output { .. }))
     }
 
-    /// Whether `link` comes from a node that is not muted (a combiner skips muted inputs).
+    /// Whether `link` comes from a node that is not muted, through any Reroutes, none of them
+    /// muted either (a combiner skips muted inputs).
     fn live(&self, link: Link) -> bool {
-        link.source().is_none_or(|id| !self.is_muted(id))
+        let mut at = link.source();
+        for _ in 0..=self.graph.nodes.len() {
+            let Some(id) = at else {
+                return true;
+            };
+            if self.is_muted(id) {
+                return false;
+            }
+            match self.graph.nodes.get(&id) {
+                Some(Node::Reroute { input }) => at = input.source(),
+                _ => return true,
+            }
+        }
+        true
     }
 
     fn link(&self, link: Link) -> u32 {
@@ -880,6 +906,8 @@ impl<'g> Builder<'g> {
                 Op::WallAhead(self.num(some, "distance", distance, NonNegative))
             }
             Node::Output { input } => Op::Output(self.link(*input)),
+            // `build` links through a Reroute and makes no op for it (or `Muted` when muted).
+            Node::Reroute { .. } => Op::Muted,
         }
     }
 }

@@ -31,6 +31,20 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// The type of node `id`'s output: its kind's, or, for a Reroute, the type of whatever
+    /// feeds it (through any chain of Reroutes). `None` for a missing node, an unconnected
+    /// Reroute chain or a chain that loops.
+    pub fn output_type(&self, id: NodeId) -> Option<super::PortType> {
+        let mut at = id;
+        for _ in 0..=self.nodes.len() {
+            match self.nodes.get(&at)? {
+                Node::Reroute { input } => at = input.source()?,
+                node => return Some(node.kind().output()),
+            }
+        }
+        None
+    }
+
     /// The smallest id not used by any node.
     pub fn next_id(&self) -> NodeId {
         NodeId(

@@ -1,5 +1,6 @@
 //! Muted nodes (`BEHAVIORS.md`, "Muted nodes"): a muted node contributes nothing, combiners
-//! skip it, and the mute is saved in the graph file.
+//! skip it, and the mute is saved in the graph file. And Reroutes, the wire-tidying bend points
+//! that pass any value on and that the compiler links through.
 
 use std::collections::BTreeMap;
 
@@ -170,4 +171,103 @@ fn the_mute_is_saved_after_the_nodes_and_an_unmuted_graph_writes_no_muted_field(
     );
     let back = Graph::from_ron(&text, "muted.graph.ron").expect("loads");
     assert_eq!(back, graph);
+}
+
+// -------------------------------------------------------------------------------------------
+// Reroute: a bend point that passes any value on and costs nothing at run time.
+// -------------------------------------------------------------------------------------------
+
+fn reroute(graph: &mut Graph, input: NodeId) -> NodeId {
+    graph.add(Node::Reroute {
+        input: Link(Some(input)),
+    })
+}
+
+#[test]
+fn a_chain_of_reroutes_passes_the_force_on_and_compiles_to_no_op() {
+    let mut graph = Graph::default();
+    let east = seek(&mut graph, 10.0, 0.0);
+    let first = reroute(&mut graph, east);
+    let second = reroute(&mut graph, first);
+    output(&mut graph, second);
+    assert_eq!(force(&graph), Vec2::new(5.0, 0.0));
+    // Seek and Output only: the compiler links through both Reroutes.
+    assert_eq!(compile(&graph).expect("compiles").len(), 2);
+    let text = graph.to_ron().expect("saves");
+    assert!(
+        text.contains("2: Reroute(\n            input: 1,\n        ),"),
+        "{text}"
+    );
+    assert_eq!(
+        Graph::from_ron(&text, "reroute.graph.ron").expect("loads"),
+        graph
+    );
+}
+
+#[test]
+fn a_reroute_carries_a_scalar_where_scalars_go_and_is_refused_where_forces_go() {
+    // Speed -> Reroute -> Compare: a scalar where a scalar is read.
+    let mut graph = Graph::default();
+    let east = seek(&mut graph, 10.0, 0.0);
+    let speed = graph.add(Node::Speed);
+    let bend = reroute(&mut graph, speed);
+    let compare = graph.add(Node::Compare {
+        sensor: Link(Some(bend)),
+        test: Comparison::GreaterOrEqual,
+        threshold: 0.0.into(),
+    });
+    let gate = graph.add(Node::Gate {
+        input: Link(Some(east)),
+        condition: Link(Some(compare)),
+    });
+    output(&mut graph, gate);
+    assert_eq!(force(&graph), Vec2::new(5.0, 0.0));
+    assert_eq!(
+        graph.output_type(bend),
+        Some(graph_runtime::PortType::Scalar)
+    );
+
+    // The same scalar routed into the Output, which takes a force: refused at the Output.
+    let mut wrong = Graph::default();
+    let speed = wrong.add(Node::Speed);
+    let bend = reroute(&mut wrong, speed);
+    output(&mut wrong, bend);
+    let errors = compile(&wrong).expect_err("a scalar is no force");
+    assert!(
+        matches!(
+            errors.as_slice(),
+            [CompileError::WrongPortType { found: graph_runtime::PortType::Scalar, source, .. }]
+                if *source == bend
+        ),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_muted_node_behind_a_reroute_is_skipped_and_an_unconnected_reroute_is_reported() {
+    let mut graph = Graph::default();
+    let east = seek(&mut graph, 10.0, 0.0);
+    let north = seek(&mut graph, 0.0, 10.0);
+    let bend = reroute(&mut graph, east);
+    let blend = graph.add(Node::Blend {
+        inputs: vec![weighted(bend, 1.0), weighted(north, 1.0)],
+    });
+    output(&mut graph, blend);
+    assert_eq!(force(&graph), Vec2::new(5.0, 5.0));
+    graph.muted.insert(east);
+    assert_eq!(force(&graph), Vec2::new(0.0, 5.0));
+    graph.muted.clear();
+    graph.muted.insert(bend);
+    assert_eq!(force(&graph), Vec2::new(0.0, 5.0));
+
+    let mut loose = Graph::default();
+    let bend = loose.add(Node::Reroute { input: Link::NONE });
+    output(&mut loose, bend);
+    let errors = compile(&loose).expect_err("nothing feeds the Reroute");
+    assert!(
+        errors
+            .iter()
+            .any(|e| matches!(e, CompileError::UnconnectedInput { node, .. } if *node == bend)),
+        "{errors:?}"
+    );
 }
