@@ -100,6 +100,7 @@ pub use save::{
 pub use scene::{
     AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, OwnPoints, Scene, SceneAssets,
     SceneError, SceneWarning, Spawn, Subgraphs, check_inside_scene_folder, load_subgraphs,
+    subgraph_uses,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;

@@ -37,7 +37,7 @@ fn load_into(
         let Some(graph) = graphs.get(&key) else {
             continue;
         };
-        for (node, file) in uses(graph, &key) {
+        for (node, file) in subgraph_uses(graph, &key) {
             if graphs.contains_key(&file) || !tried.insert(file.clone()) {
                 continue;
             }
@@ -59,8 +59,9 @@ fn load_into(
     errors
 }
 
-/// The Subgraph nodes of `graph` (saved as `key`) and the keys of the files they name.
-fn uses(graph: &Graph, key: &str) -> Vec<(NodeId, String)> {
+/// The Subgraph nodes of `graph` (saved as `key`) and the keys of the files they name
+/// ([`crate::subgraph_key`]), in node order: what a loader of subgraph files reads next.
+pub fn subgraph_uses(graph: &Graph, key: &str) -> Vec<(NodeId, String)> {
     graph
         .nodes
         .iter()
@@ -130,7 +131,7 @@ impl Subgraphs {
         let mut wanted = BTreeSet::new();
         let mut pending = vec![(self.key.clone(), graph)];
         while let Some((key, graph)) = pending.pop() {
-            for (_, file) in uses(graph, &key) {
+            for (_, file) in subgraph_uses(graph, &key) {
                 if wanted.insert(file.clone()) {
                     match self.library.get(&file) {
                         Some(sub) => pending.push((file, sub)),

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use bevy_asset::LoadContext;
-use graph_runtime::{Graph, Node, SceneError, check_inside_scene_folder, subgraph_key};
+use graph_runtime::{Graph, SceneError, check_inside_scene_folder, subgraph_uses};
 
 use crate::read::read_file;
 
@@ -24,15 +24,7 @@ pub(crate) async fn read_subgraphs(
         let Some(graph) = graphs.get(&key) else {
             continue;
         };
-        let wanted: Vec<(graph_runtime::NodeId, String)> = graph
-            .nodes
-            .iter()
-            .filter_map(|(id, node)| match node {
-                Node::Subgraph { file, .. } => Some((*id, subgraph_key(&key, file))),
-                _ => None,
-            })
-            .collect();
-        for (node, file) in wanted {
+        for (node, file) in subgraph_uses(graph, &key) {
             if graphs.contains_key(&file) || !tried.insert(file.clone()) {
                 continue;
             }
