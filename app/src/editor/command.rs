@@ -105,6 +105,8 @@ pub enum Command {
     },
     /// Duplicate the selection.
     Duplicate,
+    /// Mute the selected nodes, or unmute them when all are muted already.
+    ToggleMute,
     /// Delete the selection.
     Delete,
     /// Select every node.
@@ -118,6 +120,10 @@ pub enum Command {
     },
     /// Put a comment frame around the selection.
     CommentAroundSelection,
+    /// Put the selected nodes into a new subgraph file and one Subgraph node in their place.
+    CollapseToSubgraph,
+    /// Pick the graph file a Subgraph node uses.
+    ChooseSubgraphFile(NodeId),
     /// Frame these nodes on the canvas (all when empty).
     Frame(Vec<NodeId>),
     /// Add a node of `kind` at `at` (graph space), wired to `wire` if set, and select it.
@@ -218,6 +224,8 @@ impl EditorApp {
             Command::DiscardRecovered => self.discard_recovered(),
             Command::CloseDialog => self.dialog = None,
             Command::ChangedOnDisk(path) => self.file_changed(&path),
+            Command::CollapseToSubgraph => self.collapse_selection(),
+            Command::ChooseSubgraphFile(node) => self.ask(Purpose::ChooseSubgraph(node)),
             Command::ReloadFromDisk(doc) => self.reload(doc),
             Command::KeepMine(doc) => self.keep_mine(doc),
             command => self.apply_edit(command),

@@ -11,55 +11,19 @@ use std::sync::Arc;
 use egui::Pos2;
 use egui_snarl::{NodeId as SnarlId, Snarl};
 use graph_runtime::{
-    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, PortType, Program, Slot,
-    VehicleSpec, compile,
+    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, Slot, VehicleSpec,
 };
+
+mod refused;
+mod subgraphs;
+
+pub use refused::Refused;
+pub use subgraphs::SubgraphView;
 
 use super::history::History;
 use super::inputs::{self, InputEdit};
 pub use super::mirror::EditorNode;
 use super::mirror::{self, rebuild_wires};
-
-/// Why a wire was not made.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// The output's type is not what the input takes.
-    #[error(
-        "Cannot connect: {target_kind} {target} port `{slot}` takes a {accepts}, but {from_kind} {from} outputs a {found}."
-    )]
-    Mismatch {
-        /// The node fed.
-        target: NodeId,
-        /// Its kind's name.
-        target_kind: graph_runtime::NodeKind,
-        /// The input port.
-        slot: Slot,
-        /// What the port takes.
-        accepts: PortType,
-        /// The feeding node.
-        from: NodeId,
-        /// Its kind's name.
-        from_kind: graph_runtime::NodeKind,
-        /// What it outputs.
-        found: PortType,
-    },
-    /// A node named is not in the graph.
-    #[error("Cannot connect: there is no node {0}.")]
-    NoNode(NodeId),
-    /// The node has no input at that position.
-    #[error("Cannot connect: {kind} {node} has no input {number}.", number = input + 1)]
-    NoInput {
-        /// The node.
-        node: NodeId,
-        /// Its kind.
-        kind: graph_runtime::NodeKind,
-        /// The input's position (0-based).
-        input: usize,
-    },
-    /// The Output node has no output to take from.
-    #[error("Cannot connect: the Output node {0} has no output.")]
-    FromOutput(NodeId),
-}
 
 /// The open graph and everything the editor keeps about it.
 pub struct Document {
@@ -80,6 +44,8 @@ pub struct Document {
     compiled_graph: Option<Graph>,
     compiled: Result<Arc<Program>, Vec<CompileError>>,
     revision: u64,
+    /// The subgraph files the graph uses, read from beside its file.
+    subgraphs: graph_runtime::Subgraphs,
 }
 
 impl Document {
@@ -96,6 +62,7 @@ impl Document {
             compiled_graph: None,
             compiled: Err(Vec::new()),
             revision: 0,
+            subgraphs: graph_runtime::Subgraphs::default(),
         };
         document.show(graph);
         document.history = History::new(document.to_graph());
@@ -120,18 +87,29 @@ impl Document {
     pub fn to_graph(&self) -> Graph {
         let mut nodes = BTreeMap::new();
         let mut positions = BTreeMap::new();
-        for (position, data) in self.snarl.nodes_pos() {
+        let mut muted = BTreeSet::new();
+        let mut collapsed = BTreeSet::new();
+        for (_, info) in self.snarl.nodes_ids_data() {
+            let data = &info.value;
             nodes.insert(data.id, data.node.clone());
-            positions.insert(data.id, glam::Vec2::new(position.x, position.y));
+            positions.insert(data.id, glam::Vec2::new(info.pos.x, info.pos.y));
+            if data.muted {
+                muted.insert(data.id);
+            }
+            if !info.open {
+                collapsed.insert(data.id);
+            }
         }
         Graph {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
             nodes,
+            muted,
             editor: Some(EditorSection {
                 positions,
                 comments: self.comments.clone(),
+                collapsed,
             }),
         }
     }
@@ -146,6 +124,8 @@ impl Document {
         self.record();
         self.path = Some(path);
         self.history.mark_saved();
+        // Subgraph files are named from the graph's folder: a new folder may have others.
+        self.recompile();
     }
 
     /// Shows `graph`, what the document's file holds now (another program saved it), as one
@@ -192,8 +172,9 @@ impl Document {
     /// Compiles `graph` (layout aside) unless it is what was last compiled.
     fn compile_if_changed(&mut self, mut graph: Graph) {
         graph.editor = None;
+        self.find_subgraphs(&graph);
         if self.compiled_graph.as_ref() != Some(&graph) {
-            self.compiled = compile(&graph).map(Arc::new);
+            self.compiled = self.subgraphs.compile(&graph).map(Arc::new);
             self.compiled_graph = Some(graph);
             self.revision += 1;
         }
@@ -283,6 +264,33 @@ impl Document {
         true
     }
 
+    /// Mutes `nodes`, or unmutes them when every one is muted already; the Output is never
+    /// muted (its mute would be ignored). Returns whether they are muted now, or `None` when
+    /// none of them can be.
+    pub fn toggle_mute(&mut self, nodes: &[NodeId]) -> Option<bool> {
+        let targets: Vec<SnarlId> = nodes
+            .iter()
+            .filter_map(|&id| self.snarl_id(id))
+            .filter(|&s| {
+                self.snarl
+                    .get_node(s)
+                    .is_some_and(|d| !matches!(d.node, Node::Output { .. }))
+            })
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        let mute = !targets
+            .iter()
+            .all(|&s| self.snarl.get_node(s).is_some_and(|d| d.muted));
+        for snarl_id in targets {
+            if let Some(data) = self.snarl.get_node_mut(snarl_id) {
+                data.muted = mute;
+            }
+        }
+        Some(mute)
+    }
+
     /// Removes nodes; links that pointed at them become unconnected.
     pub fn remove_nodes(&mut self, nodes: &[NodeId]) -> usize {
         let mut removed = BTreeSet::new();
@@ -326,8 +334,12 @@ impl Document {
             kind: target_kind,
             input,
         })?;
-        let found = source_kind.output();
-        if found != port.accepts {
+        // A Reroute takes any type, and one whose own input is unconnected gives any type;
+        // the compiler checks what finally flows through.
+        let through = mirror::output_type(&self.snarl, from);
+        let found = through.unwrap_or(source_kind.output());
+        let any = matches!(target_kind, graph_runtime::NodeKind::Reroute) || through.is_none();
+        if !any && found != port.accepts {
             return Err(Refused::Mismatch {
                 target: to,
                 target_kind,

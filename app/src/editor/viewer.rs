@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 use egui::{Color32, Pos2, Stroke, Ui, emath::TSTransform};
 use egui_snarl::ui::{AnyPins, SnarlViewer};
-use egui_snarl::{InPin, InPinId, NodeId as SnarlId, OutPin, Snarl};
-use graph_runtime::{Node, NodeId, NodeKind, PortType, Slot};
+use egui_snarl::{InPin, NodeId as SnarlId, OutPin, Snarl};
+use graph_runtime::{Node, NodeId, PortType};
 
+mod actions;
 mod look;
+mod subgraph;
 
 use super::canvas::ViewChange;
-use super::command::{Command, Wire};
+use super::command::Command;
 use super::document::EditorNode;
 use super::fields::{self, Names};
 use super::inputs::{InputEdit, has_input_list};
@@ -20,6 +22,9 @@ use super::selection::Selection;
 
 /// The outline of selected nodes.
 pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
+
+/// How much of a muted node's frame shows (it is drawn dimmed).
+const MUTED_OPACITY: f32 = 0.45;
 
 /// The viewer, borrowing what it needs from the editor for one frame. It changes nothing
 /// itself: every edit becomes a [`Command`].
@@ -40,74 +45,14 @@ pub struct GraphViewer<'a> {
     pub transform: Option<TSTransform>,
     /// The selected preview agent's evaluation: live values on the nodes.
     pub live: Option<&'a graph_runtime::Trace>,
-}
-
-impl GraphViewer<'_> {
-    fn port(snarl: &Snarl<EditorNode>, pin: InPinId) -> Option<(Slot, PortType)> {
-        let node = snarl.get_node(pin.node)?;
-        let port = *node.node.inputs().get(pin.input)?;
-        Some((port.slot, port.accepts))
-    }
-
-    fn id(snarl: &Snarl<EditorNode>, node: SnarlId) -> Option<NodeId> {
-        snarl.get_node(node).map(|n| n.id)
-    }
-
-    fn disconnect(&mut self, to: InPinId, snarl: &Snarl<EditorNode>) {
-        if let Some(to_id) = Self::id(snarl, to.node) {
-            self.commands.push(Command::Disconnect {
-                to: to_id,
-                input: to.input,
-            });
-        }
-    }
-
-    /// Adds a node of `kind` at `position`, wired to a dropped wire if any.
-    fn add(
-        &mut self,
-        kind: NodeKind,
-        at: Pos2,
-        pins: Option<&AnyPins<'_>>,
-        snarl: &Snarl<EditorNode>,
-    ) {
-        let wire = match pins {
-            Some(AnyPins::Out(outputs)) => outputs
-                .first()
-                .and_then(|o| Self::id(snarl, o.node))
-                .map(Wire::FromOutput),
-            Some(AnyPins::In(inputs)) => inputs
-                .first()
-                .and_then(|i| Self::id(snarl, i.node).map(|id| Wire::IntoInput(id, i.input))),
-            None => None,
-        };
-        self.commands.push(Command::AddNode { kind, at, wire });
-        *self.search = NodeSearch::default();
-    }
-
-    /// Edits a copy of a node's fields; a change becomes a `SetNode` command.
-    fn edit_node(
-        &mut self,
-        ui: &mut Ui,
-        id: NodeId,
-        node: &Node,
-        edit: impl FnOnce(&mut Ui, &mut Node) -> bool,
-    ) {
-        let mut copy = node.clone();
-        if edit(ui, &mut copy) {
-            self.commands.push(Command::SetNode(id, copy));
-            if self.selection.primary() != Some(id) {
-                self.commands.push(Command::Select {
-                    nodes: vec![id],
-                    add: false,
-                });
-            }
-        }
-    }
+    /// The subgraph files the graph uses.
+    pub subgraphs: super::document::SubgraphView<'a>,
 }
 
 impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     fn title(&mut self, node: &EditorNode) -> String {
-        format!("{} {}", spaced(node.node.kind().name()), node.id)
+        let muted = if node.muted { "  (muted)" } else { "" };
+        format!("{} {}{muted}", spaced(node.node.kind().name()), node.id)
     }
 
     fn node_frame(
@@ -121,13 +66,47 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         let Some(id) = Self::id(snarl, node) else {
             return default;
         };
-        if self.selection.contains(id) {
-            default.stroke(Stroke::new(2.5, SELECTED))
-        } else if self.errors.contains_key(&id) {
-            default.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        let muted = snarl.get_node(node).is_some_and(|data| data.muted);
+        let frame = if muted {
+            default.multiply_with_opacity(MUTED_OPACITY)
         } else {
             default
+        };
+        if self.selection.contains(id) {
+            frame.stroke(Stroke::new(2.5, SELECTED))
+        } else if self.errors.contains_key(&id) {
+            frame.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        } else {
+            frame
         }
+    }
+
+    fn has_node_style(
+        &mut self,
+        node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<EditorNode>,
+    ) -> bool {
+        snarl.get_node(node).is_some_and(|data| data.muted)
+    }
+
+    /// A muted node's text and widgets fade, so it reads as switched off.
+    fn apply_node_style(
+        &mut self,
+        style: &mut egui::Style,
+        _node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        _snarl: &Snarl<EditorNode>,
+    ) {
+        style.visuals.override_text_color = Some(style.visuals.weak_text_color());
+        style.visuals.widgets.inactive.weak_bg_fill = style
+            .visuals
+            .widgets
+            .inactive
+            .weak_bg_fill
+            .gamma_multiply(MUTED_OPACITY);
     }
 
     fn show_header(
@@ -162,7 +141,9 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
                 response
             })
             .inner;
-        if response.clicked() {
+        if response.double_clicked() {
+            self.open_subgraph(snarl, node);
+        } else if response.clicked() {
             let add = ui.input(|i| i.modifiers.shift);
             self.commands.push(Command::Select {
                 nodes: vec![id],
@@ -233,13 +214,26 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
         let output = snarl
             .get_node(pin.id.node)
-            .map_or(PortType::Steering, |n| n.node.kind().output());
-        ui.label(output.to_string());
-        look::pin(output)
+            .map(|n| super::mirror::output_type(snarl, n.id).ok_or_else(|| n.node.kind().output()));
+        match output {
+            Some(Ok(output)) => {
+                ui.label(output.to_string());
+                look::pin(output)
+            }
+            // An unconnected Reroute: it passes on whatever it will be given.
+            Some(Err(kind)) => {
+                ui.label("any");
+                look::pin(kind)
+            }
+            None => look::pin(PortType::Steering),
+        }
     }
 
     fn has_body(&mut self, node: &EditorNode) -> bool {
-        !matches!(node.node, Node::Output { .. } | Node::Speed)
+        !matches!(
+            node.node,
+            Node::Output { .. } | Node::Speed | Node::Reroute { .. }
+        )
     }
 
     fn show_body(
@@ -258,6 +252,10 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui.push_id(id.0, |ui| {
             ui.vertical(|ui| {
                 ui.set_max_width(260.0);
+                if matches!(data.node, Node::Subgraph { .. }) {
+                    self.subgraph_body(ui, id, &data.node);
+                    return;
+                }
                 self.edit_node(ui, id, &data.node, |ui, node| {
                     fields::node_fields(ui, node, names)
                 });
@@ -319,7 +317,8 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             AnyPins::Out(outputs) => outputs
                 .first()
                 .and_then(|o| snarl.get_node(o.node))
-                .map_or(Fit::Any, |n| Fit::InputAccepting(n.node.kind().output())),
+                .and_then(|n| super::mirror::output_type(snarl, n.id))
+                .map_or(Fit::Any, Fit::InputAccepting),
             AnyPins::In(inputs) => inputs
                 .first()
                 .and_then(|i| Self::port(snarl, *i))
@@ -352,10 +351,17 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             nodes: vec![id],
             add: self.selection.contains(id),
         };
+        let mute = if snarl.get_node(node).is_some_and(|data| data.muted) {
+            "Unmute  (M)"
+        } else {
+            "Mute  (M)"
+        };
         for (label, command) in [
+            (mute, Command::ToggleMute),
             ("Copy  (Ctrl+C)", Command::Copy),
             ("Duplicate  (Ctrl+D)", Command::Duplicate),
             ("Delete  (Del)", Command::Delete),
+            ("Collapse into subgraph…", Command::CollapseToSubgraph),
         ] {
             if ui.button(label).clicked() {
                 self.commands.push(select.clone());

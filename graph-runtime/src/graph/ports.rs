@@ -99,6 +99,9 @@ impl Node {
             Self::Scale { input, .. }
             | Self::Truncate { input, .. }
             | Self::Reciprocal { input, .. }
+            // A Reroute takes any type (the compiler skips its check); `Steering` is what a
+            // catalogue shows for it.
+            | Self::Reroute { input }
             | Self::Output { input } => one("input", PortType::Steering, input),
             Self::Not { input } => one("input", PortType::Condition, input),
             Self::Compare { sensor, .. } => one("sensor", PortType::Scalar, sensor),
@@ -127,6 +130,7 @@ impl Node {
                 | Self::Scale { input, .. }
                 | Self::Truncate { input, .. }
                 | Self::Output { input }
+                | Self::Reroute { input }
                 | Self::Not { input },
                 "input",
                 None,
@@ -352,6 +356,16 @@ impl Node {
             Self::Value { value } => c.number("value", value, Finite),
             Self::Compare { threshold, .. } => c.number("threshold", threshold, Finite),
             Self::WallAhead { distance } => c.number("distance", distance, NonNegative),
+            Self::Subgraph { parameters, .. } => {
+                // By position in name order; the subgraph's own fields check the ranges.
+                for (index, number) in parameters.values().enumerate() {
+                    c.numbers.push(NumberField {
+                        slot: Slot::item("parameters", index),
+                        number,
+                        constraint: Finite,
+                    });
+                }
+            }
             Self::Budget { .. }
             | Self::Gate { .. }
             | Self::Speed
@@ -359,6 +373,7 @@ impl Node {
             | Self::All { .. }
             | Self::Any { .. }
             | Self::Not { .. }
+            | Self::Reroute { .. }
             | Self::Output { .. } => {}
         }
         c.numbers
@@ -394,6 +409,9 @@ impl Node {
                 (Self::Blend { inputs }, "weight") => inputs.get_mut(index).map(|i| &mut i.weight),
                 (Self::Dither { inputs, .. }, "probability") => {
                     inputs.get_mut(index).map(|i| &mut i.probability)
+                }
+                (Self::Subgraph { parameters, .. }, "parameters") => {
+                    parameters.values_mut().nth(index)
                 }
                 _ => None,
             };
