@@ -74,3 +74,15 @@ fn nonsense_says_no_node_matches_and_enter_adds_nothing() {
     assert!(harness.state().canvas.search_popup.is_none());
     assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
 }
+
+#[test]
+fn the_reroute_is_found_and_added_like_any_node() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::harness(dir.path());
+    let before = count(&harness, NodeKind::Reroute);
+    search(&mut harness, "rerout");
+    harness.get_by_label("Reroute");
+    harness.key_press(Key::Enter);
+    harness.run_steps(3);
+    assert_eq!(count(&harness, NodeKind::Reroute), before + 1);
+}

@@ -38,10 +38,12 @@ pub enum Fit {
 }
 
 impl Fit {
-    /// Whether `kind` fits.
+    /// Whether `kind` fits. A Reroute fits every wire: it takes and passes on any type, and
+    /// adding one connects it whatever the wire carries.
     pub fn admits(self, kind: NodeKind) -> bool {
         match self {
             Self::Any => true,
+            _ if kind == NodeKind::Reroute => true,
             Self::InputAccepting(port) => kind
                 .instantiate()
                 .inputs()
@@ -224,8 +226,38 @@ mod tests {
                 NodeKind::NeighborCount,
                 NodeKind::Speed,
                 NodeKind::WallDistance,
-                NodeKind::Value
+                NodeKind::Value,
+                NodeKind::Reroute
             ]
         );
+    }
+
+    #[test]
+    fn a_reroute_is_found_by_name_and_fits_every_wire() {
+        let found = |query: &str| {
+            NodeSearch {
+                query: query.into(),
+                ..NodeSearch::default()
+            }
+            .matches(Fit::Any)
+        };
+        for query in ["reroute", "rer", "rrt", "reruote"] {
+            assert_eq!(found(query)[0], NodeKind::Reroute, "{query}");
+        }
+        // "bend" is only in its description (and Blend's letters rank first).
+        assert!(found("bend").contains(&NodeKind::Reroute));
+        let search = NodeSearch {
+            query: "rer".into(),
+            ..NodeSearch::default()
+        };
+        for port in [PortType::Steering, PortType::Scalar, PortType::Condition] {
+            for fit in [Fit::InputAccepting(port), Fit::OutputOf(port)] {
+                assert_eq!(
+                    search.matches(fit).first(),
+                    Some(&NodeKind::Reroute),
+                    "{fit:?}"
+                );
+            }
+        }
     }
 }
