@@ -1,21 +1,22 @@
 //! The node search's ranking, apart from egui so it can be tested alone.
 //!
 //! A query is split into words. A kind matches when, in this order of precedence:
-//! 1. **Name**: every word fuzzy-matches its display name (`Obstacle Avoidance`) or the
-//!    name's initials (`OA`), with `nucleo-matcher`'s fzf-style scores: letters in order,
-//!    gaps allowed, word starts and runs scoring higher ("obav", "uca", "arival");
+//! 1. **Name**: every word fuzzy-matches its display name (`Obstacle Avoidance`), or every word
+//!    the name's initials (`OA`; the better score counts), with `nucleo-matcher`'s fzf-style
+//!    scores: letters in order, gaps allowed, word starts and runs scoring higher ("obav",
+//!    "uca", "arival");
 //! 2. **Category**: every word is a piece of its category's name ("combiner");
 //! 3. **Description**: every word is a piece of its one-line description ("orca");
-//! 4. **Typo**: every word (of four letters or more) is within one edit of a word of the name
-//!    that starts with the same letter, or of that word's start, two edits from eight letters
-//!    on, counting a swap of two neighbours as one edit (Damerau–Levenshtein, `strsim`):
+//! 4. **Typo**: every word is within one edit of a word of the name that starts with the same
+//!    letter, or of that word's start (none for words under four letters, two from eight on),
+//!    counting a swap of two neighbours as one edit (Damerau–Levenshtein, `strsim`):
 //!    "seperation", "persuit". The fuzzy matcher needs every letter typed, so a wrong or
 //!    swapped letter finds nothing there. A slip rarely hits the first letter, and allowing it
 //!    made "wall" offer All.
 //!
-//! Hits rank by that precedence, then by score (higher first; typos: fewer edits, then shorter
-//! names), then in catalogue order (behaviours, group behaviours, combiners, conditions, as the
-//! empty box lists them), so the order is always the same and "wall" puts Wall Avoidance
+//! Hits rank by that precedence, then by score (higher first; typos: fewer edits, then fewer
+//! words in the name), then in catalogue order (behaviours, group behaviours, combiners,
+//! conditions, as the empty box lists them), so the order is always the same and "wall" puts Wall Avoidance
 //! before the Wall Ahead condition. Only name hits carry the positions of the matched letters.
 
 use std::cmp::Reverse;
