@@ -5,9 +5,10 @@
 //! With the box empty, every kind is listed, grouped by category. Typing turns the list into one
 //! ranking, best first, as [`rank`] explains: fuzzy on the name or its initials ("obav",
 //! "uca"), then a piece of the category or the description ("combiner", "orca"), then names
-//! within a typo or two ("seperation"). The letters of the name that matched are drawn in the
-//! accent colour, the top hit is marked, Enter adds it, and a click adds any. "No node matches"
-//! says when nothing does. Every entry shows its one-line description on hover.
+//! within a typo or two ("seperation"). The letters of the name that matched are underlined
+//! in the accent colour, the top hit is filled in the selection colour, Enter adds it, and a
+//! click adds any. "No node matches" says when nothing does. Every entry shows its one-line
+//! description on hover.
 
 mod rank;
 
@@ -146,13 +147,24 @@ fn grouped(ui: &mut Ui, hits: &[Hit]) -> Option<NodeKind> {
     picked
 }
 
-/// One kind as a frameless button: its name with the matched letters in the accent colour,
-/// marked as the one Enter adds when `top`.
+/// One kind as a selectable button: its name with the matched letters underlined in the accent
+/// colour (the strong text colour on the top hit), filled in the selection colour as the one
+/// Enter adds when `top`.
 fn entry(ui: &mut Ui, hit: &Hit, top: bool) -> egui::Response {
     let name = spaced(hit.kind.name());
     let font_id = egui::TextStyle::Button.resolve(ui.style());
     let plain = TextFormat::simple(font_id.clone(), ui.visuals().text_color());
-    let matched = TextFormat::simple(font_id, ui.visuals().hyperlink_color);
+    // Underlined too, and brightest on the top hit, whose selection fill the accent colour
+    // would barely stand out from.
+    let accent = if top {
+        ui.visuals().strong_text_color()
+    } else {
+        ui.visuals().hyperlink_color
+    };
+    let matched = TextFormat {
+        underline: egui::Stroke::new(1.0, accent),
+        ..TextFormat::simple(font_id, accent)
+    };
     let mut job = LayoutJob::default();
     for (i, c) in name.chars().enumerate() {
         let format = if hit.name_indices.contains(&(i as u32)) {
@@ -167,7 +179,9 @@ fn entry(ui: &mut Ui, hit: &Hit, top: bool) -> egui::Response {
     } else {
         hit.kind.description().to_owned()
     };
-    ui.add(egui::Button::new(job).frame(false).selected(top))
+    // Framed (in the selection colour) only when selected: a frameless button's `selected` is
+    // not drawn, and the name's own colours hide the text-colour change.
+    ui.add(egui::Button::selectable(top, job))
         .on_hover_text(hover)
 }
 
