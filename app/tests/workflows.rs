@@ -61,7 +61,7 @@ fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2, modifiers: Modi
     harness.run_steps(2);
 }
 
-/// Screen point of a node's title bar.
+/// Screen point of a node's title (past the collapse triangle at the header's left).
 fn title_of(harness: &Harness<'static, EditorApp>, id: NodeId) -> Pos2 {
     let app = harness.state();
     let position = app
@@ -71,7 +71,7 @@ fn title_of(harness: &Harness<'static, EditorApp>, id: NodeId) -> Pos2 {
         .find(|(_, n)| n.id == id)
         .map(|(p, _)| p)
         .expect("node");
-    app.canvas.transform() * (position + egui::vec2(30.0, 12.0))
+    app.canvas.transform() * (position + egui::vec2(60.0, 12.0))
 }
 
 fn copied_text(harness: &Harness<'static, EditorApp>) -> Vec<String> {

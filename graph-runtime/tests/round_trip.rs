@@ -94,6 +94,7 @@ fn every_kind_graph() -> Graph {
                 size: Vec2::ONE,
             },
         ],
+        collapsed: std::collections::BTreeSet::new(),
     });
     graph
 }
@@ -452,7 +453,9 @@ proptest! {
         graph.editor = Some(EditorSection {
             positions: BTreeMap::from([(NodeId(1), Vec2::new(values[4], values[5]))]),
             comments: Vec::new(),
+            collapsed: std::collections::BTreeSet::from([NodeId(1)]),
         });
+        graph.muted.insert(NodeId(1));
         let text = graph.to_ron().expect("serializable");
         let parsed = Graph::from_ron(&text, "p").expect("parses");
         prop_assert_eq!(&parsed, &graph);

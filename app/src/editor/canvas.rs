@@ -203,7 +203,7 @@ impl EditorApp {
             live: live.as_ref(),
         };
         let style = SnarlStyle {
-            collapsible: Some(false),
+            collapsible: Some(true),
             min_scale: Some(SCALE_RANGE.0),
             max_scale: Some(SCALE_RANGE.1),
             // The editor draws its one selection itself (node_frame).

@@ -49,6 +49,7 @@ pub fn copy(document: &Document, nodes: &[NodeId]) -> Option<String> {
     fragment.editor = Some(EditorSection {
         positions,
         comments: Vec::new(),
+        collapsed: std::collections::BTreeSet::new(),
     });
     fragment.to_ron().ok()
 }

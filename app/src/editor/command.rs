@@ -105,6 +105,8 @@ pub enum Command {
     },
     /// Duplicate the selection.
     Duplicate,
+    /// Mute the selected nodes, or unmute them when all are muted already.
+    ToggleMute,
     /// Delete the selection.
     Delete,
     /// Select every node.

@@ -120,18 +120,29 @@ impl Document {
     pub fn to_graph(&self) -> Graph {
         let mut nodes = BTreeMap::new();
         let mut positions = BTreeMap::new();
-        for (position, data) in self.snarl.nodes_pos() {
+        let mut muted = BTreeSet::new();
+        let mut collapsed = BTreeSet::new();
+        for (_, info) in self.snarl.nodes_ids_data() {
+            let data = &info.value;
             nodes.insert(data.id, data.node.clone());
-            positions.insert(data.id, glam::Vec2::new(position.x, position.y));
+            positions.insert(data.id, glam::Vec2::new(info.pos.x, info.pos.y));
+            if data.muted {
+                muted.insert(data.id);
+            }
+            if !info.open {
+                collapsed.insert(data.id);
+            }
         }
         Graph {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
             nodes,
+            muted,
             editor: Some(EditorSection {
                 positions,
                 comments: self.comments.clone(),
+                collapsed,
             }),
         }
     }
@@ -283,6 +294,33 @@ impl Document {
         true
     }
 
+    /// Mutes `nodes`, or unmutes them when every one is muted already; the Output is never
+    /// muted (its mute would be ignored). Returns whether they are muted now, or `None` when
+    /// none of them can be.
+    pub fn toggle_mute(&mut self, nodes: &[NodeId]) -> Option<bool> {
+        let targets: Vec<SnarlId> = nodes
+            .iter()
+            .filter_map(|&id| self.snarl_id(id))
+            .filter(|&s| {
+                self.snarl
+                    .get_node(s)
+                    .is_some_and(|d| !matches!(d.node, Node::Output { .. }))
+            })
+            .collect();
+        if targets.is_empty() {
+            return None;
+        }
+        let mute = !targets
+            .iter()
+            .all(|&s| self.snarl.get_node(s).is_some_and(|d| d.muted));
+        for snarl_id in targets {
+            if let Some(data) = self.snarl.get_node_mut(snarl_id) {
+                data.muted = mute;
+            }
+        }
+        Some(mute)
+    }
+
     /// Removes nodes; links that pointed at them become unconnected.
     pub fn remove_nodes(&mut self, nodes: &[NodeId]) -> usize {
         let mut removed = BTreeSet::new();
@@ -326,8 +364,12 @@ impl Document {
             kind: target_kind,
             input,
         })?;
-        let found = source_kind.output();
-        if found != port.accepts {
+        // A Reroute takes any type, and one whose own input is unconnected gives any type;
+        // the compiler checks what finally flows through.
+        let through = mirror::output_type(&self.snarl, from);
+        let found = through.unwrap_or(source_kind.output());
+        let any = matches!(target_kind, graph_runtime::NodeKind::Reroute) || through.is_none();
+        if !any && found != port.accepts {
             return Err(Refused::Mismatch {
                 target: to,
                 target_kind,

@@ -24,6 +24,7 @@ impl EditorApp {
             Command::RequestPaste => self.canvas.request_paste = true,
             Command::Paste { text, at } => self.paste(&text, at),
             Command::Duplicate => self.duplicate(),
+            Command::ToggleMute => self.toggle_mute(),
             Command::Delete => self.delete_selection(),
             Command::SelectAll => {
                 let all: Vec<NodeId> = self.document.snarl.nodes().map(|n| n.id).collect();
@@ -164,6 +165,19 @@ impl EditorApp {
         }
     }
 
+    fn toggle_mute(&mut self) {
+        let nodes = self.selection.nodes().to_vec();
+        match self.document.toggle_mute(&nodes) {
+            Some(muted) => {
+                let verb = if muted { "Muted" } else { "Unmuted" };
+                self.status
+                    .set(format!("{verb} {}", plural(nodes.len(), "node")));
+            }
+            None if nodes.is_empty() => self.status.set("Select nodes to mute them (M)."),
+            None => self.status.set("The Output cannot be muted."),
+        }
+    }
+
     fn delete_selection(&mut self) {
         if self.selection.is_empty() {
             self.status.set("Select nodes to delete them.");
@@ -180,8 +194,12 @@ impl EditorApp {
         let id = self.document.add_node(kind.instantiate(), at);
         match wire {
             Some(Wire::FromOutput(source)) => {
-                let source_type = self.document.node(source).map(|n| n.kind().output());
+                let source_type = super::mirror::output_type(&self.document.snarl, source);
                 let input = self.document.node(id).and_then(|n| {
+                    if matches!(n, graph_runtime::Node::Reroute { .. }) {
+                        // A Reroute takes whatever comes.
+                        return Some(0);
+                    }
                     n.inputs()
                         .iter()
                         .position(|p| Some(p.accepts) == source_type)

@@ -126,6 +126,7 @@ impl EditorApp {
                 ("Duplicate  (Ctrl+D)", Command::Duplicate),
                 ("Delete  (Del)", Command::Delete),
                 ("Select all  (Ctrl+A)", Command::SelectAll),
+                ("Mute / unmute selection  (M)", Command::ToggleMute),
             ],
         );
         ui.separator();
@@ -172,6 +173,9 @@ impl EditorApp {
             }
             if pressed(Modifiers::NONE, Key::F) {
                 commands.push(Command::Frame(self.selection.nodes().to_vec()));
+            }
+            if pressed(Modifiers::NONE, Key::M) {
+                commands.push(Command::ToggleMute);
             }
             if pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space) {
                 let at = pointer.unwrap_or_else(|| ctx.content_rect().center());

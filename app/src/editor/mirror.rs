@@ -17,6 +17,23 @@ pub struct EditorNode {
     pub id: NodeId,
     /// The node itself.
     pub node: Node,
+    /// Whether it is muted (contributes nothing; drawn dimmed).
+    pub muted: bool,
+}
+
+/// The type of the value node `id` outputs: its kind's, or, for a Reroute, the type of what
+/// feeds it through any chain of Reroutes; `None` when the chain is unconnected or loops (the
+/// mirror of [`graph_runtime::Graph::output_type`] over the widget's data).
+pub fn output_type(snarl: &Snarl<EditorNode>, id: NodeId) -> Option<graph_runtime::PortType> {
+    let mut at = id;
+    for _ in 0..=snarl.nodes().count() {
+        let node = &snarl.nodes().find(|data| data.id == at)?.node;
+        match node {
+            Node::Reroute { input } => at = input.source()?,
+            node => return Some(node.kind().output()),
+        }
+    }
+    None
 }
 
 /// The widget id of the node with graph id `id`.
@@ -41,7 +58,14 @@ pub fn next_id(snarl: &Snarl<EditorNode>) -> NodeId {
 /// Adds `node` at `position` under a fresh graph id; returns that id.
 pub fn add_node(snarl: &mut Snarl<EditorNode>, node: Node, position: Pos2) -> NodeId {
     let id = next_id(snarl);
-    let snarl_id = snarl.insert_node(position, EditorNode { id, node });
+    let snarl_id = snarl.insert_node(
+        position,
+        EditorNode {
+            id,
+            node,
+            muted: false,
+        },
+    );
     rebuild_wires(snarl, snarl_id);
     id
 }
@@ -92,6 +116,11 @@ pub fn sync(snarl: &mut Snarl<EditorNode>, graph: &Graph) {
         .as_ref()
         .map(|e| e.positions.clone())
         .unwrap_or_default();
+    let collapsed = graph
+        .editor
+        .as_ref()
+        .map(|e| e.collapsed.clone())
+        .unwrap_or_default();
     let automatic = if positions.len() < graph.nodes.len() {
         automatic_layout(graph)
     } else {
@@ -114,12 +143,16 @@ pub fn sync(snarl: &mut Snarl<EditorNode>, graph: &Graph) {
             .get(id)
             .or_else(|| automatic.get(id))
             .map_or(Pos2::ZERO, |p| Pos2::new(p.x, p.y));
+        let muted = graph.muted.contains(id);
+        let open = !collapsed.contains(id);
         match present.get(id).and_then(|s| snarl.get_node_info_mut(*s)) {
             Some(info) => {
                 if info.value.node != *node {
                     info.value.node = node.clone();
                 }
+                info.value.muted = muted;
                 info.pos = position;
+                info.open = open;
             }
             None => {
                 let snarl_id = snarl.insert_node(
@@ -127,8 +160,10 @@ pub fn sync(snarl: &mut Snarl<EditorNode>, graph: &Graph) {
                     EditorNode {
                         id: *id,
                         node: node.clone(),
+                        muted,
                     },
                 );
+                snarl.open_node(snarl_id, open);
                 present.insert(*id, snarl_id);
             }
         }

@@ -21,6 +21,9 @@ use super::selection::Selection;
 /// The outline of selected nodes.
 pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
 
+/// How much of a muted node's frame shows (it is drawn dimmed).
+const MUTED_OPACITY: f32 = 0.45;
+
 /// The viewer, borrowing what it needs from the editor for one frame. It changes nothing
 /// itself: every edit becomes a [`Command`].
 pub struct GraphViewer<'a> {
@@ -107,7 +110,8 @@ impl GraphViewer<'_> {
 
 impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     fn title(&mut self, node: &EditorNode) -> String {
-        format!("{} {}", spaced(node.node.kind().name()), node.id)
+        let muted = if node.muted { "  (muted)" } else { "" };
+        format!("{} {}{muted}", spaced(node.node.kind().name()), node.id)
     }
 
     fn node_frame(
@@ -121,13 +125,47 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         let Some(id) = Self::id(snarl, node) else {
             return default;
         };
-        if self.selection.contains(id) {
-            default.stroke(Stroke::new(2.5, SELECTED))
-        } else if self.errors.contains_key(&id) {
-            default.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        let muted = snarl.get_node(node).is_some_and(|data| data.muted);
+        let frame = if muted {
+            default.multiply_with_opacity(MUTED_OPACITY)
         } else {
             default
+        };
+        if self.selection.contains(id) {
+            frame.stroke(Stroke::new(2.5, SELECTED))
+        } else if self.errors.contains_key(&id) {
+            frame.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        } else {
+            frame
         }
+    }
+
+    fn has_node_style(
+        &mut self,
+        node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<EditorNode>,
+    ) -> bool {
+        snarl.get_node(node).is_some_and(|data| data.muted)
+    }
+
+    /// A muted node's text and widgets fade, so it reads as switched off.
+    fn apply_node_style(
+        &mut self,
+        style: &mut egui::Style,
+        _node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        _snarl: &Snarl<EditorNode>,
+    ) {
+        style.visuals.override_text_color = Some(style.visuals.weak_text_color());
+        style.visuals.widgets.inactive.weak_bg_fill = style
+            .visuals
+            .widgets
+            .inactive
+            .weak_bg_fill
+            .gamma_multiply(MUTED_OPACITY);
     }
 
     fn show_header(
@@ -233,13 +271,26 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
         let output = snarl
             .get_node(pin.id.node)
-            .map_or(PortType::Steering, |n| n.node.kind().output());
-        ui.label(output.to_string());
-        look::pin(output)
+            .map(|n| super::mirror::output_type(snarl, n.id).ok_or_else(|| n.node.kind().output()));
+        match output {
+            Some(Ok(output)) => {
+                ui.label(output.to_string());
+                look::pin(output)
+            }
+            // An unconnected Reroute: it passes on whatever it will be given.
+            Some(Err(kind)) => {
+                ui.label("any");
+                look::pin(kind)
+            }
+            None => look::pin(PortType::Steering),
+        }
     }
 
     fn has_body(&mut self, node: &EditorNode) -> bool {
-        !matches!(node.node, Node::Output { .. } | Node::Speed)
+        !matches!(
+            node.node,
+            Node::Output { .. } | Node::Speed | Node::Reroute { .. }
+        )
     }
 
     fn show_body(
@@ -319,7 +370,8 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             AnyPins::Out(outputs) => outputs
                 .first()
                 .and_then(|o| snarl.get_node(o.node))
-                .map_or(Fit::Any, |n| Fit::InputAccepting(n.node.kind().output())),
+                .and_then(|n| super::mirror::output_type(snarl, n.id))
+                .map_or(Fit::Any, Fit::InputAccepting),
             AnyPins::In(inputs) => inputs
                 .first()
                 .and_then(|i| Self::port(snarl, *i))
@@ -352,7 +404,13 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             nodes: vec![id],
             add: self.selection.contains(id),
         };
+        let mute = if snarl.get_node(node).is_some_and(|data| data.muted) {
+            "Unmute  (M)"
+        } else {
+            "Mute  (M)"
+        };
         for (label, command) in [
+            (mute, Command::ToggleMute),
             ("Copy  (Ctrl+C)", Command::Copy),
             ("Duplicate  (Ctrl+D)", Command::Duplicate),
             ("Delete  (Del)", Command::Delete),

@@ -98,6 +98,11 @@ pub enum CompileError {
         /// The field that needs a name.
         field: &'static str,
     },
+    /// The graph's `muted` list names a node that is not in the graph.
+    UnknownMuted {
+        /// The id listed.
+        node: NodeId,
+    },
 }
 
 impl CompileError {
@@ -107,7 +112,8 @@ impl CompileError {
             Self::DanglingLink { node, .. }
             | Self::UnconnectedInput { node, .. }
             | Self::WrongPortType { node, .. }
-            | Self::MissingName { node, .. } => Some(*node),
+            | Self::MissingName { node, .. }
+            | Self::UnknownMuted { node } => Some(*node),
             Self::InvalidNumber { node, .. } | Self::UnknownParameter { node, .. } => *node,
             Self::Cycle { nodes } | Self::MultipleOutputs { nodes } => nodes.first().copied(),
             Self::NoOutput
@@ -201,6 +207,9 @@ impl fmt::Display for CompileError {
             }
             Self::MissingName { node, field } => {
                 write!(f, "node {node} field `{field}`: no name given")
+            }
+            Self::UnknownMuted { node } => {
+                write!(f, "`muted` lists node {node}, which is not in the graph")
             }
         }
     }

@@ -1010,7 +1010,8 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             | Op::WallAhead(_)
             | Op::All(_)
             | Op::Any(_)
-            | Op::Not(_) => Vec2::ZERO,
+            | Op::Not(_)
+            | Op::Muted => Vec2::ZERO,
         }
     }
 

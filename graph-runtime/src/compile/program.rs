@@ -116,6 +116,8 @@ pub(crate) enum Op {
         clearance: Num,
         keep_right: Num,
     },
+    /// A muted node: zero (no force, the number `0`, a false condition).
+    Muted,
     Separation(Num, Fov),
     Cohesion(Num, Fov),
     Alignment(Num, Fov),

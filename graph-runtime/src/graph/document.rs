@@ -1,4 +1,4 @@
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -22,11 +22,29 @@ pub struct Graph {
     pub vehicle: VehicleSpec,
     /// The nodes by id.
     pub nodes: BTreeMap<NodeId, Node>,
+    /// Muted nodes: each contributes nothing (a zero force, number `0`, condition false), and
+    /// a combiner skips a muted input (`BEHAVIORS.md`, "Muted nodes"). A mute on the Output is
+    /// ignored.
+    pub muted: BTreeSet<NodeId>,
     /// Editor-only layout. The runtime keeps it unchanged and never reads it.
     pub editor: Option<EditorSection>,
 }
 
 impl Graph {
+    /// The type of node `id`'s output: its kind's, or, for a Reroute, the type of whatever
+    /// feeds it (through any chain of Reroutes). `None` for a missing node, an unconnected
+    /// Reroute chain or a chain that loops.
+    pub fn output_type(&self, id: NodeId) -> Option<super::PortType> {
+        let mut at = id;
+        for _ in 0..=self.nodes.len() {
+            match self.nodes.get(&at)? {
+                Node::Reroute { input } => at = input.source()?,
+                node => return Some(node.kind().output()),
+            }
+        }
+        None
+    }
+
     /// The smallest id not used by any node.
     pub fn next_id(&self) -> NodeId {
         NodeId(
@@ -89,6 +107,9 @@ pub struct EditorSection {
     /// Comment frames.
     #[serde(default)]
     pub comments: Vec<Comment>,
+    /// Nodes shown collapsed to their header. Not written when empty.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub collapsed: BTreeSet<NodeId>,
 }
 
 /// A comment frame on the canvas.

@@ -1,4 +1,4 @@
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,8 @@ struct GraphFile {
     vehicle: VehicleSpec,
     #[serde(deserialize_with = "crate::unique::nodes")]
     nodes: BTreeMap<NodeId, Node>,
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    muted: BTreeSet<NodeId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     editor: Option<EditorSection>,
 }
@@ -53,6 +55,7 @@ impl Graph {
             parameters: file.parameters,
             vehicle: file.vehicle,
             nodes: file.nodes,
+            muted: file.muted,
             editor: file.editor,
         })
     }
@@ -72,6 +75,7 @@ impl Graph {
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
             nodes: self.nodes.clone(),
+            muted: self.muted.clone(),
             editor: self.editor.clone(),
         })
     }

@@ -114,6 +114,7 @@ node_kinds! {
     All => Condition, Condition, "Holds when every input holds.";
     Any => Condition, Condition, "Holds when any input holds.";
     Not => Condition, Condition, "Holds when its input does not.";
+    Reroute => Combiner, Steering, "A bend point that tidies a long wire: passes any value on unchanged.";
     Output => Output, Steering, "The force that drives the vehicle. Exactly one per graph.";
 }
 
@@ -307,6 +308,7 @@ impl NodeKind {
                 inputs: vec![Link::NONE, Link::NONE],
             },
             Self::Not => Node::Not { input: Link::NONE },
+            Self::Reroute => Node::Reroute { input: Link::NONE },
             Self::Output => Node::Output { input: Link::NONE },
         }
     }

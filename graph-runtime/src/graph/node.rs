@@ -551,6 +551,13 @@ pub enum Node {
         /// The condition input.
         input: Link,
     },
+    /// A bend point for tidying long wires: passes its input on unchanged, whatever its type
+    /// (a force, a scalar or a condition). It costs nothing at run time: the compiler links
+    /// through it.
+    Reroute {
+        /// The value passed on.
+        input: Link,
+    },
     /// The graph's result: its force goes to the vehicle. Exactly one per graph.
     Output {
         /// The steering input.

@@ -99,6 +99,9 @@ impl Node {
             Self::Scale { input, .. }
             | Self::Truncate { input, .. }
             | Self::Reciprocal { input, .. }
+            // A Reroute takes any type (the compiler skips its check); `Steering` is what a
+            // catalogue shows for it.
+            | Self::Reroute { input }
             | Self::Output { input } => one("input", PortType::Steering, input),
             Self::Not { input } => one("input", PortType::Condition, input),
             Self::Compare { sensor, .. } => one("sensor", PortType::Scalar, sensor),
@@ -127,6 +130,7 @@ impl Node {
                 | Self::Scale { input, .. }
                 | Self::Truncate { input, .. }
                 | Self::Output { input }
+                | Self::Reroute { input }
                 | Self::Not { input },
                 "input",
                 None,
@@ -359,6 +363,7 @@ impl Node {
             | Self::All { .. }
             | Self::Any { .. }
             | Self::Not { .. }
+            | Self::Reroute { .. }
             | Self::Output { .. } => {}
         }
         c.numbers
