@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use graph_runtime::{FlowField, FlowFieldSource, Graph, Scene};
+use graph_runtime::{FlowField, FlowFieldSource, Graph, Scene, SceneAssets};
 
 use super::super::history::History;
 use super::super::presets;
@@ -102,6 +102,49 @@ impl SceneDocument {
             .as_ref()
             .and_then(|p| p.parent())
             .map(Path::to_path_buf)
+    }
+
+    /// What the preview runs (and a sweep sweeps): the scene with the graph of every group
+    /// (the open graph as it is now, saved or not, for groups running `open.name`) and the
+    /// working flow fields; the target `cursor` is added at the origin when the scene has
+    /// none. Each graph that cannot be loaded is a problem naming its group.
+    pub fn assets(&self, open: &OpenGraph<'_>) -> Result<SceneAssets, Vec<String>> {
+        let mut scene = self.scene.clone();
+        scene
+            .targets
+            .entry("cursor".to_owned())
+            .or_insert(glam::Vec2::ZERO);
+        let mut graphs = BTreeMap::new();
+        let mut problems = Vec::new();
+        for group in &scene.groups {
+            if graphs.contains_key(&group.graph) {
+                continue;
+            }
+            let graph = if group.graph == open.name {
+                Ok(open.graph.clone())
+            } else {
+                self.load_graph(&group.graph)
+            };
+            match graph {
+                Ok(graph) => {
+                    graphs.insert(group.graph.clone(), graph);
+                }
+                Err(problem) => problems.push(format!("group \"{}\": {problem}", group.name)),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let origin = self
+            .path
+            .as_ref()
+            .map_or_else(|| self.label.clone(), |p| p.display().to_string());
+        Ok(SceneAssets {
+            scene,
+            origin,
+            graphs,
+            flow_fields: self.fields.clone(),
+        })
     }
 
     /// Loads graph file `name` of a group: beside the scene, else an embedded preset.
