@@ -170,7 +170,10 @@ impl SweepWindow {
         egui::Window::new(format!("Sweep {}", self.parameter))
             .id(egui::Id::new("steergraph-sweep"))
             .open(&mut open)
-            .default_width(460.0)
+            .default_width(560.0)
+            // Over the graph canvas, clear of the side panel it was opened from.
+            .pivot(egui::Align2::CENTER_TOP)
+            .default_pos(ctx.content_rect().center_top() + egui::vec2(-120.0, 60.0))
             .show(ctx, |ui| {
                 self.fields(ui);
                 ui.separator();

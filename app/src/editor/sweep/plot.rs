@@ -2,7 +2,7 @@
 //! spread around it, and a vertical line at the parameter's current value.
 
 use egui::{Color32, Ui};
-use egui_plot::{FilledArea, Legend, Line, Plot, Points, VLine};
+use egui_plot::{AxisHints, Corner, FilledArea, Legend, Line, Plot, Points, VLine};
 use graph_runtime::sweep::{Metric, SweepResult};
 
 /// The mean's line and markers.
@@ -68,10 +68,15 @@ impl SweepPlot {
             .zip(&self.means)
             .map(|(&x, &y)| [x, y])
             .collect();
+        // Ticks closer than egui_plot's default, so a narrow window still numbers the values.
+        let x_axis = AxisHints::new_x()
+            .label(parameter.to_owned())
+            .label_spacing(24.0..=40.0);
         Plot::new("sweep plot")
-            .height(240.0)
-            .legend(Legend::default())
-            .x_axis_label(parameter.to_owned())
+            .height(260.0)
+            // A rising curve leaves the lower right empty.
+            .legend(Legend::default().position(Corner::RightBottom))
+            .custom_x_axes(vec![x_axis])
             .y_axis_label(self.metric.label())
             .allow_scroll(false)
             .show(ui, |plot| {
