@@ -34,10 +34,10 @@ const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
 
 /// The editor on the gather graph and scene, paused, with the sweep window of `push` opened
 /// from the parameter's right-click menu in the side panel.
-fn sweep_window_of_push(dir: &Path) -> Harness<'static, EditorApp> {
+fn sweep_window_of_push(dir: &Path, scene_text: &str) -> Harness<'static, EditorApp> {
     std::fs::write(dir.join("gather.graph.ron"), GRAPH).expect("write the graph");
     let scene = dir.join("gather.scene.ron");
-    std::fs::write(&scene, SCENE).expect("write the scene");
+    std::fs::write(&scene, scene_text).expect("write the scene");
     let mut harness = harness(dir);
     harness.state_mut().open_scene_with_its_graph(&scene);
     harness.run_steps(4);
@@ -77,7 +77,7 @@ fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration
 #[test]
 fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = sweep_window_of_push(dir.path());
+    let mut harness = sweep_window_of_push(dir.path(), SCENE);
     let window = harness.state().sweep.as_ref().expect("the window opened");
     assert_eq!(window.parameter, "push");
     assert_eq!(window.current, Some(1.0));
@@ -138,7 +138,7 @@ fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
 #[test]
 fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = sweep_window_of_push(dir.path());
+    let mut harness = sweep_window_of_push(dir.path(), SCENE);
     let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
     // 9 values × 8 seeds × 10 minutes: far longer than the test waits.
     (form.steps, form.seconds, form.seeds) = (9, 600.0, 8);
@@ -171,4 +171,19 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     harness.state_mut().apply(app::editor::Command::CloseSweep);
     harness.run_steps(1);
     assert!(harness.state().sweep.is_none());
+}
+
+/// A scene group may run the graph with its own value of the parameter; that is the value
+/// the preview runs, so it is the one marked and the defaults go around.
+#[test]
+fn the_marked_value_is_the_scene_groups_override_when_it_has_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = SCENE.replace(
+        "spawn: Random(",
+        "parameters: {\"push\": 4.0}, spawn: Random(",
+    );
+    let harness = sweep_window_of_push(dir.path(), &scene);
+    let window = harness.state().sweep.as_ref().expect("the window opened");
+    assert_eq!(window.current, Some(4.0));
+    assert_eq!((window.form.from, window.form.to), (1.0, 8.0));
 }

@@ -15,7 +15,7 @@ impl EditorApp {
         {
             return;
         }
-        let Some(&current) = self.document.parameters.get(parameter) else {
+        let Some(current) = self.value_run(parameter) else {
             self.status.set(format!(
                 "The graph has no parameter \"{parameter}\" to sweep."
             ));
@@ -45,12 +45,32 @@ impl EditorApp {
 
     /// The sweep window, if open, following the parameter's current value.
     pub(in crate::editor) fn sweep_window(&mut self, ctx: &egui::Context) {
+        let Some(parameter) = self.sweep.as_ref().map(|w| w.parameter.clone()) else {
+            return;
+        };
+        let current = self.value_run(&parameter);
         let Some(window) = &mut self.sweep else {
             return;
         };
-        window.current = self.document.parameters.get(&window.parameter).copied();
+        window.current = current;
         let mut commands = Vec::new();
         window.show(ctx, &mut commands);
         self.queue.extend(commands);
+    }
+
+    /// The value of graph parameter `parameter` the preview runs now: the override of the
+    /// first scene group running the open graph that sets one, else the graph's default;
+    /// `None` when the graph does not declare it.
+    fn value_run(&self, parameter: &str) -> Option<f32> {
+        let default = self.document.parameters.get(parameter).copied()?;
+        let preview = &self.preview;
+        let overridden = preview
+            .document
+            .scene
+            .groups
+            .iter()
+            .filter(|group| group.graph == preview.bound)
+            .find_map(|group| group.parameters.get(parameter).copied());
+        Some(overridden.unwrap_or(default))
     }
 }

@@ -95,8 +95,9 @@ pub struct SweepWindow {
     pub form: SweepForm,
     /// The run and its result.
     pub state: SweepState,
-    /// The parameter's value in the graph now (`None`: no longer declared), followed every
-    /// frame and marked on the plot.
+    /// The parameter's value the preview runs now (a scene group's override, else the
+    /// graph's default; `None`: no longer declared), followed every frame and marked on the
+    /// plot.
     pub current: Option<f32>,
 }
 
