@@ -19,9 +19,9 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use glam::Vec2;
-use graph_runtime::{Crowd, FlowField, Rect, Vehicle, World};
 #[cfg(not(feature = "watch"))]
-use graph_runtime::{Graph, compile};
+use graph_runtime::Graph;
+use graph_runtime::{Crowd, FlowField, Rect, Vehicle, World};
 
 /// The behavior graph, made in the editor.
 const GRAPH_FILE: &str = "presets/river.graph.ron";
@@ -63,7 +63,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     #[cfg(not(feature = "watch"))]
     let program = {
         let graph = Graph::load(&graph_file)?;
-        compile(&graph).map_err(|errors| lines(&errors))?
+        // The subgraph files the graph uses, from its folder (none for the river preset).
+        let subgraphs = graph_runtime::Subgraphs::load(&graph, &graph_file);
+        subgraphs.compile(&graph).map_err(|errors| lines(&errors))?
     };
     let mut world = World::new(Rect::new(LEVEL_MIN, LEVEL_MAX));
     world.set_flow_field(FIELD_NAME, FlowField::load(&root.join(FIELD_FILE))?);

@@ -81,7 +81,8 @@ mod world;
 
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, Context, GUIDE_ORCA_LINES, Guide, NodeValue,
-    ParamValues, Program, Scratch, TagMask, TagTable, Trace, TraceEntry, compile,
+    ParamValues, Program, Scratch, TagMask, TagTable, Trace, TraceEntry, compile, compile_with,
+    inline_subgraphs, subgraph_key,
 };
 pub use crowd::{Crowd, CrowdError};
 pub use format::{
@@ -101,7 +102,8 @@ pub use save::{
 };
 pub use scene::{
     AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, OwnPoints, Scene, SceneAssets,
-    SceneError, SceneWarning, Spawn, check_inside_scene_folder,
+    SceneError, SceneWarning, Spawn, Subgraphs, check_inside_scene_folder, load_subgraphs,
+    subgraph_uses,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::SpatialGrid;

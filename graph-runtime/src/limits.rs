@@ -10,6 +10,14 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// Most nodes in one graph.
 pub const MAX_NODES: usize = 100_000;
 
+/// Deepest nesting of subgraphs (a subgraph using a subgraph using …), so that a chain of
+/// files cannot exhaust the stack.
+pub const MAX_SUBGRAPH_DEPTH: usize = 32;
+
+/// Most problems reported from inside one use of a subgraph (the rest are left out, so that
+/// files using each other many times cannot multiply them without end).
+pub const MAX_SUBGRAPH_ERRORS: usize = 8;
+
 /// Most distinct names in one table: graph parameters, and the paths, flow fields, named
 /// targets and tags one graph refers to; also a scene's targets, paths and flow fields. A
 /// compiled program addresses each table with 16 bits, so this is the most it can hold.

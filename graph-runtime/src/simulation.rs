@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::compile::BindError;
 use crate::compile::{
-    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace, compile,
+    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
@@ -171,7 +171,7 @@ impl Simulation {
                         });
                         continue;
                     };
-                    match compile(graph) {
+                    match crate::compile_with(graph, &group.graph, &assets.graphs) {
                         Ok(program) => {
                             let program = Arc::new(program);
                             programs.insert(group.graph.clone(), Arc::clone(&program));

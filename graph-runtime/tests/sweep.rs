@@ -162,3 +162,53 @@ fn progress_counts_every_tick_of_every_run() {
     assert_eq!(control.ticks_done.load(Ordering::Relaxed), 4 * 480);
     assert_eq!(control.progress(&spec), 1.0);
 }
+
+/// The gather graph with its Separation in a subgraph file whose radius the user's `reach`
+/// feeds: values reach the subgraph's fields, and are checked there before anything runs.
+#[test]
+fn a_parameter_feeding_a_subgraph_is_swept_and_checked_through_it() {
+    const SEPARATE: &str = r#"(format: "steergraph.graph", version: 1,
+        parameters: {"radius": 3.0},
+        nodes: {
+            1: Separation(radius: "radius", fov: 360.0),
+            2: Output(input: 1),
+        })"#;
+    const USER: &str = r#"(format: "steergraph.graph", version: 1,
+        parameters: {"push": 4.0, "reach": 3.0},
+        vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
+        nodes: {
+            1: Arrival(target: Named("goal"), slowing_distance: 3.0),
+            2: Subgraph(file: "separate.graph.ron", parameters: {"radius": "reach"}),
+            3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
+            4: Output(input: 3),
+        })"#;
+    let mut assets = assets();
+    for (file, text) in [("gather.graph.ron", USER), ("separate.graph.ron", SEPARATE)] {
+        let graph = Graph::from_ron(text, file).expect("graph parses");
+        assets.graphs.insert(file.to_owned(), graph);
+    }
+    let control = SweepControl::default();
+    let error = sweep(&assets, &spec("reach", vec![2.0, -1.0], 1), &control)
+        .expect_err("a negative radius is refused inside the subgraph");
+    assert!(
+        error
+            .to_string()
+            .starts_with("reach = -1: group \"crowd\": "),
+        "{error}"
+    );
+    assert_eq!(control.ticks_done.load(Ordering::Relaxed), 0, "nothing ran");
+    // A Separation that reaches no neighbor lets the crowd pile up; one reaching far keeps
+    // it apart.
+    let result = sweep(
+        &assets,
+        &spec("reach", vec![0.1, 3.0], 1),
+        &SweepControl::default(),
+    )
+    .expect("runs");
+    let spacing: Vec<f64> = result
+        .points
+        .iter()
+        .map(|p| p.stat(Metric::MinSpacing).mean.expect("measured"))
+        .collect();
+    assert!(spacing[1] > spacing[0] + 0.5, "{spacing:?}");
+}

@@ -174,3 +174,49 @@ fn a_graph_that_cannot_be_loaded_at_the_start_is_an_error() {
         AssetWatcher::new(dir.path().join("no/such/folder/x.graph.ron")).expect_err("no folder");
     assert!(matches!(error, ReloadError::Watch(_)), "{error:?}");
 }
+
+#[test]
+fn a_rewritten_subgraph_recompiles_the_graph_that_uses_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("lib")).expect("lib folder");
+    let sub = dir.path().join("lib/seek.graph.ron");
+    write(&sub, &seek_graph(10.0));
+    let path = dir.path().join("user.graph.ron");
+    write(
+        &path,
+        r#"(
+    format: "steergraph.graph",
+    version: 1,
+    vehicle: (mass: 1.0, max_force: 8.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Subgraph(file: "lib/seek.graph.ron"),
+        2: Output(input: 1),
+    },
+)"#,
+    );
+    let mut watcher = AssetWatcher::new(&path).expect("loads and watches");
+    let world = World::default();
+    let mut crowd =
+        Crowd::new(watcher.program().clone(), &world, 1, &BTreeMap::new()).expect("binds");
+    assert!(
+        pull(&mut crowd, &world) > 0.0,
+        "the subgraph seeks to the right first"
+    );
+    // Only the subgraph's file changes: the user's graph is recompiled with it.
+    write(&sub, &seek_graph(-10.0));
+    let program = next_reload(&mut watcher).expect("the new subgraph compiles");
+    crowd
+        .set_program(program, &world, &BTreeMap::new())
+        .expect("binds");
+    assert!(pull(&mut crowd, &world) < 0.0, "now it seeks to the left");
+    // A broken subgraph is an error with its place, and the last good program stays.
+    write(
+        &sub,
+        "(format: \"steergraph.graph\", version: 1, nodes: {1: Seek(",
+    );
+    let error = next_reload(&mut watcher).expect_err("the broken file is refused");
+    assert!(error.to_string().contains("seek.graph.ron:1:"), "{error}");
+    let mut kept =
+        Crowd::new(watcher.program().clone(), &world, 1, &BTreeMap::new()).expect("binds");
+    assert!(pull(&mut kept, &world) < 0.0, "the last good program stays");
+}

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use graph_runtime::{AssetKind, FlowField, Graph, Scene, SceneAssets, Simulation, compile};
+use graph_runtime::{AssetKind, FlowField, Graph, Scene, SceneAssets, Simulation, Subgraphs};
 
 /// Checks every file; prints `ok` lines to stdout and problems to stderr; exit 1 on any problem.
 pub fn run(files: &[PathBuf]) -> ExitCode {
@@ -52,14 +52,20 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
     match kind {
         AssetKind::Graph => {
             let graph = Graph::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
-            let program = compile(&graph).map_err(|errors| {
-                errors
-                    .iter()
-                    .map(|e| format!("{origin}: {e}"))
+            let subgraphs = Subgraphs::load(&graph, file);
+            let program = subgraphs.compile(&graph).map_err(|errors| {
+                let loading = subgraphs.problems.iter().map(ToString::to_string);
+                loading
+                    .chain(errors.iter().map(|e| format!("{origin}: {e}")))
                     .collect::<Vec<_>>()
             })?;
+            let used = match subgraphs.library.len() {
+                0 => String::new(),
+                1 => ", 1 subgraph file".to_owned(),
+                n => format!(", {n} subgraph files"),
+            };
             Ok(format!(
-                "graph, {} nodes ({} reachable), {} parameters",
+                "graph, {} nodes ({} reachable), {} parameters{used}",
                 graph.nodes.len(),
                 program.len(),
                 program.parameter_names().len()

@@ -192,6 +192,8 @@ impl EditorApp {
         let errors = panels::errors_by_node(self.document.problems());
         let live = self.preview.trace_of_open_graph().cloned();
         let mut commands = Vec::new();
+        let comments = self.document.comments.clone();
+        let (snarl, subgraphs) = self.document.snarl_and_subgraphs();
         let mut viewer = GraphViewer {
             names,
             errors: &errors,
@@ -201,6 +203,7 @@ impl EditorApp {
             view: &mut view,
             transform: None,
             live: live.as_ref(),
+            subgraphs,
         };
         let style = SnarlStyle {
             collapsible: Some(true),
@@ -215,14 +218,12 @@ impl EditorApp {
             }),
             ..SnarlStyle::new()
         };
-        let comments = self.document.comments.clone();
         // Labels on nodes are not selectable text: a click selects the node, a drag moves it.
         ui.style_mut().interaction.selectable_labels = false;
-        let response =
-            SnarlWidget::new()
-                .id(id)
-                .style(style)
-                .show(&mut self.document.snarl, &mut viewer, ui);
+        let response = SnarlWidget::new()
+            .id(id)
+            .style(style)
+            .show(snarl, &mut viewer, ui);
         if let Some(transform) = viewer.transform {
             self.canvas.transform = transform;
         }

@@ -120,6 +120,10 @@ pub enum Command {
     },
     /// Put a comment frame around the selection.
     CommentAroundSelection,
+    /// Put the selected nodes into a new subgraph file and one Subgraph node in their place.
+    CollapseToSubgraph,
+    /// Pick the graph file a Subgraph node uses.
+    ChooseSubgraphFile(NodeId),
     /// Frame these nodes on the canvas (all when empty).
     Frame(Vec<NodeId>),
     /// Add a node of `kind` at `at` (graph space), wired to `wire` if set, and select it.
@@ -228,6 +232,8 @@ impl EditorApp {
             Command::DiscardRecovered => self.discard_recovered(),
             Command::CloseDialog => self.dialog = None,
             Command::ChangedOnDisk(path) => self.file_changed(&path),
+            Command::CollapseToSubgraph => self.collapse_selection(),
+            Command::ChooseSubgraphFile(node) => self.ask(Purpose::ChooseSubgraph(node)),
             Command::ReloadFromDisk(doc) => self.reload(doc),
             Command::KeepMine(doc) => self.keep_mine(doc),
             Command::OpenSweep(parameter) => self.open_sweep(&parameter),

@@ -11,55 +11,19 @@ use std::sync::Arc;
 use egui::Pos2;
 use egui_snarl::{NodeId as SnarlId, Snarl};
 use graph_runtime::{
-    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, PortType, Program, Slot,
-    VehicleSpec, compile,
+    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, Slot, VehicleSpec,
 };
+
+mod refused;
+mod subgraphs;
+
+pub use refused::Refused;
+pub use subgraphs::SubgraphView;
 
 use super::history::History;
 use super::inputs::{self, InputEdit};
 pub use super::mirror::EditorNode;
 use super::mirror::{self, rebuild_wires};
-
-/// Why a wire was not made.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// The output's type is not what the input takes.
-    #[error(
-        "Cannot connect: {target_kind} {target} port `{slot}` takes a {accepts}, but {from_kind} {from} outputs a {found}."
-    )]
-    Mismatch {
-        /// The node fed.
-        target: NodeId,
-        /// Its kind's name.
-        target_kind: graph_runtime::NodeKind,
-        /// The input port.
-        slot: Slot,
-        /// What the port takes.
-        accepts: PortType,
-        /// The feeding node.
-        from: NodeId,
-        /// Its kind's name.
-        from_kind: graph_runtime::NodeKind,
-        /// What it outputs.
-        found: PortType,
-    },
-    /// A node named is not in the graph.
-    #[error("Cannot connect: there is no node {0}.")]
-    NoNode(NodeId),
-    /// The node has no input at that position.
-    #[error("Cannot connect: {kind} {node} has no input {number}.", number = input + 1)]
-    NoInput {
-        /// The node.
-        node: NodeId,
-        /// Its kind.
-        kind: graph_runtime::NodeKind,
-        /// The input's position (0-based).
-        input: usize,
-    },
-    /// The Output node has no output to take from.
-    #[error("Cannot connect: the Output node {0} has no output.")]
-    FromOutput(NodeId),
-}
 
 /// The open graph and everything the editor keeps about it.
 pub struct Document {
@@ -80,6 +44,8 @@ pub struct Document {
     compiled_graph: Option<Graph>,
     compiled: Result<Arc<Program>, Vec<CompileError>>,
     revision: u64,
+    /// The subgraph files the graph uses, read from beside its file.
+    subgraphs: graph_runtime::Subgraphs,
 }
 
 impl Document {
@@ -96,6 +62,7 @@ impl Document {
             compiled_graph: None,
             compiled: Err(Vec::new()),
             revision: 0,
+            subgraphs: graph_runtime::Subgraphs::default(),
         };
         document.show(graph);
         document.history = History::new(document.to_graph());
@@ -157,6 +124,8 @@ impl Document {
         self.record();
         self.path = Some(path);
         self.history.mark_saved();
+        // Subgraph files are named from the graph's folder: a new folder may have others.
+        self.recompile();
     }
 
     /// Shows `graph`, what the document's file holds now (another program saved it), as one
@@ -203,8 +172,9 @@ impl Document {
     /// Compiles `graph` (layout aside) unless it is what was last compiled.
     fn compile_if_changed(&mut self, mut graph: Graph) {
         graph.editor = None;
+        self.find_subgraphs(&graph);
         if self.compiled_graph.as_ref() != Some(&graph) {
-            self.compiled = compile(&graph).map(Arc::new);
+            self.compiled = self.subgraphs.compile(&graph).map(Arc::new);
             self.compiled_graph = Some(graph);
             self.revision += 1;
         }

@@ -36,13 +36,21 @@ pub enum Purpose {
     SaveField(String),
     /// Load a flow-field file into the named field.
     LoadField(String),
+    /// Write the selected nodes as a new subgraph file ("Collapse into subgraph").
+    SaveSubgraph,
+    /// Pick the graph file a Subgraph node uses.
+    ChooseSubgraph(graph_runtime::NodeId),
 }
 
 impl Purpose {
     fn saves(&self) -> bool {
         matches!(
             self,
-            Self::SaveGraph { .. } | Self::Export | Self::SaveScene { .. } | Self::SaveField(_)
+            Self::SaveGraph { .. }
+                | Self::Export
+                | Self::SaveScene { .. }
+                | Self::SaveField(_)
+                | Self::SaveSubgraph
         )
     }
 
@@ -55,6 +63,8 @@ impl Purpose {
             Self::SaveScene { .. } => "Save scene as",
             Self::SaveField(_) => "Save flow field as",
             Self::LoadField(_) => "Load flow field",
+            Self::SaveSubgraph => "Save the selection as a subgraph",
+            Self::ChooseSubgraph(_) => "Use a graph file as this subgraph",
         }
     }
 
@@ -62,16 +72,22 @@ impl Purpose {
     /// has no extension of its own.
     fn suffix(&self) -> Option<&'static str> {
         match self {
-            Self::SaveGraph { .. } | Self::Export => Some(".graph.ron"),
+            Self::SaveGraph { .. } | Self::Export | Self::SaveSubgraph => Some(".graph.ron"),
             Self::SaveScene { .. } => Some(".scene.ron"),
             Self::SaveField(_) => Some(".flow.ron"),
-            Self::OpenGraph | Self::OpenScene | Self::LoadField(_) => None,
+            Self::OpenGraph | Self::OpenScene | Self::LoadField(_) | Self::ChooseSubgraph(_) => {
+                None
+            }
         }
     }
 
     fn filter(&self) -> (&'static str, &'static str) {
         match self {
-            Self::OpenGraph | Self::SaveGraph { .. } | Self::Export => ("Steergraph graph", "ron"),
+            Self::OpenGraph
+            | Self::SaveGraph { .. }
+            | Self::Export
+            | Self::SaveSubgraph
+            | Self::ChooseSubgraph(_) => ("Steergraph graph", "ron"),
             Self::OpenScene | Self::SaveScene { .. } => ("Steergraph scene", "ron"),
             Self::SaveField(_) | Self::LoadField(_) => ("Steergraph flow field", "ron"),
         }

@@ -134,6 +134,10 @@ impl EditorApp {
             ui,
             vec![
                 ("Comment around selection", Command::CommentAroundSelection),
+                (
+                    "Collapse selection into subgraph…",
+                    Command::CollapseToSubgraph,
+                ),
                 ("Frame all  (F)", Command::Frame(Vec::new())),
             ],
         );

@@ -5,6 +5,7 @@
 
 mod canvas;
 mod clipboard;
+mod collapse;
 mod command;
 mod dialogs;
 mod document;

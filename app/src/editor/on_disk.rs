@@ -22,6 +22,8 @@ pub struct DiskWatch {
     unavailable: bool,
     graph: Option<PathBuf>,
     scene: Option<PathBuf>,
+    /// The subgraph files the open graph uses: a change recompiles it, nothing to ask.
+    subgraphs: Vec<PathBuf>,
     /// Documents whose file changed while they had unsaved changes: the bar's question.
     asking: Vec<Doc>,
 }
@@ -60,6 +62,27 @@ impl DiskWatch {
         }
     }
 
+    /// Watches exactly `files`, the open graph's subgraph files, besides the documents.
+    fn follow_subgraphs(&mut self, files: Vec<PathBuf>) {
+        if files == self.subgraphs {
+            return;
+        }
+        let Some(watcher) = &mut self.watcher else {
+            return;
+        };
+        let documents = [self.graph.as_deref(), self.scene.as_deref()];
+        for old in &self.subgraphs {
+            if !files.contains(old) && !documents.contains(&Some(old.as_path())) {
+                watcher.unwatch(old);
+            }
+        }
+        for new in &files {
+            // A file in a folder that cannot be watched is simply not watched.
+            let _ = watcher.watch(new);
+        }
+        self.subgraphs = files;
+    }
+
     /// Files whose content changed (by another hand) since the last call.
     fn poll(&mut self) -> Vec<PathBuf> {
         self.watcher
@@ -93,6 +116,7 @@ impl EditorApp {
         let graph = self.document.path.clone();
         let scene = self.preview.document.path.clone();
         self.disk.follow(ctx, graph.as_deref(), scene.as_deref());
+        self.disk.follow_subgraphs(self.document.subgraph_files());
         for file in self.disk.poll() {
             self.push(Command::ChangedOnDisk(file));
         }
@@ -110,6 +134,13 @@ impl EditorApp {
     /// unsaved changes.
     pub(super) fn file_changed(&mut self, file: &Path) {
         self.record_changes();
+        if self.disk.subgraphs.iter().any(|f| f == file) {
+            self.document.reload_subgraphs();
+            self.status.set(format!(
+                "{} changed on disk: the graph that uses it is recompiled",
+                file.display()
+            ));
+        }
         if self.document.path.as_deref() == Some(file) {
             self.reload_or_ask(Doc::Graph, self.document.is_dirty());
         }

@@ -86,7 +86,11 @@ impl EditorApp {
                 self.preview.document.path.as_deref().and_then(Path::parent),
             ),
             Purpose::SaveField(name) => (export::field_file_name(name), None),
-            Purpose::OpenGraph | Purpose::LoadField(_) => (
+            Purpose::SaveSubgraph => (
+                "subgraph.graph.ron".to_owned(),
+                self.document.path.as_deref().and_then(Path::parent),
+            ),
+            Purpose::OpenGraph | Purpose::LoadField(_) | Purpose::ChooseSubgraph(_) => (
                 String::new(),
                 self.document.path.as_deref().and_then(Path::parent),
             ),
@@ -132,6 +136,8 @@ impl EditorApp {
                 Ok(()) => self.status.set(format!("Loaded {}", path.display())),
                 Err(error) => self.error("Could not load the flow field.", &error),
             },
+            Purpose::SaveSubgraph => self.collapse_into(path),
+            Purpose::ChooseSubgraph(node) => self.choose_subgraph(node, path),
         }
     }
 
@@ -179,7 +185,8 @@ impl EditorApp {
     /// Exports the graph for a game to `path` (and its flow fields beside it).
     pub fn export_to(&mut self, path: &Path) -> bool {
         let graph = self.document.to_graph();
-        match export::export_for_game(&graph, &self.preview.document.fields, path) {
+        let subgraphs = self.document.subgraphs();
+        match export::export_for_game(&graph, subgraphs, &self.preview.document.fields, path) {
             Ok(files) => {
                 let count = super::plural(files.len(), "file");
                 self.status.set(format!("Exported {count} for the game"));

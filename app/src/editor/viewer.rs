@@ -5,13 +5,15 @@ use std::collections::BTreeMap;
 
 use egui::{Color32, Pos2, Stroke, Ui, emath::TSTransform};
 use egui_snarl::ui::{AnyPins, SnarlViewer};
-use egui_snarl::{InPin, InPinId, NodeId as SnarlId, OutPin, Snarl};
-use graph_runtime::{Node, NodeId, NodeKind, PortType, Slot};
+use egui_snarl::{InPin, NodeId as SnarlId, OutPin, Snarl};
+use graph_runtime::{Node, NodeId, PortType};
 
+mod actions;
 mod look;
+mod subgraph;
 
 use super::canvas::ViewChange;
-use super::command::{Command, Wire};
+use super::command::Command;
 use super::document::EditorNode;
 use super::fields::{self, Names};
 use super::inputs::{InputEdit, has_input_list};
@@ -43,69 +45,8 @@ pub struct GraphViewer<'a> {
     pub transform: Option<TSTransform>,
     /// The selected preview agent's evaluation: live values on the nodes.
     pub live: Option<&'a graph_runtime::Trace>,
-}
-
-impl GraphViewer<'_> {
-    fn port(snarl: &Snarl<EditorNode>, pin: InPinId) -> Option<(Slot, PortType)> {
-        let node = snarl.get_node(pin.node)?;
-        let port = *node.node.inputs().get(pin.input)?;
-        Some((port.slot, port.accepts))
-    }
-
-    fn id(snarl: &Snarl<EditorNode>, node: SnarlId) -> Option<NodeId> {
-        snarl.get_node(node).map(|n| n.id)
-    }
-
-    fn disconnect(&mut self, to: InPinId, snarl: &Snarl<EditorNode>) {
-        if let Some(to_id) = Self::id(snarl, to.node) {
-            self.commands.push(Command::Disconnect {
-                to: to_id,
-                input: to.input,
-            });
-        }
-    }
-
-    /// Adds a node of `kind` at `position`, wired to a dropped wire if any.
-    fn add(
-        &mut self,
-        kind: NodeKind,
-        at: Pos2,
-        pins: Option<&AnyPins<'_>>,
-        snarl: &Snarl<EditorNode>,
-    ) {
-        let wire = match pins {
-            Some(AnyPins::Out(outputs)) => outputs
-                .first()
-                .and_then(|o| Self::id(snarl, o.node))
-                .map(Wire::FromOutput),
-            Some(AnyPins::In(inputs)) => inputs
-                .first()
-                .and_then(|i| Self::id(snarl, i.node).map(|id| Wire::IntoInput(id, i.input))),
-            None => None,
-        };
-        self.commands.push(Command::AddNode { kind, at, wire });
-        *self.search = NodeSearch::default();
-    }
-
-    /// Edits a copy of a node's fields; a change becomes a `SetNode` command.
-    fn edit_node(
-        &mut self,
-        ui: &mut Ui,
-        id: NodeId,
-        node: &Node,
-        edit: impl FnOnce(&mut Ui, &mut Node) -> bool,
-    ) {
-        let mut copy = node.clone();
-        if edit(ui, &mut copy) {
-            self.commands.push(Command::SetNode(id, copy));
-            if self.selection.primary() != Some(id) {
-                self.commands.push(Command::Select {
-                    nodes: vec![id],
-                    add: false,
-                });
-            }
-        }
-    }
+    /// The subgraph files the graph uses.
+    pub subgraphs: super::document::SubgraphView<'a>,
 }
 
 impl SnarlViewer<EditorNode> for GraphViewer<'_> {
@@ -200,7 +141,9 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
                 response
             })
             .inner;
-        if response.clicked() {
+        if response.double_clicked() {
+            self.open_subgraph(snarl, node);
+        } else if response.clicked() {
             let add = ui.input(|i| i.modifiers.shift);
             self.commands.push(Command::Select {
                 nodes: vec![id],
@@ -309,6 +252,10 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui.push_id(id.0, |ui| {
             ui.vertical(|ui| {
                 ui.set_max_width(260.0);
+                if matches!(data.node, Node::Subgraph { .. }) {
+                    self.subgraph_body(ui, id, &data.node);
+                    return;
+                }
                 self.edit_node(ui, id, &data.node, |ui, node| {
                     fields::node_fields(ui, node, names)
                 });
@@ -414,6 +361,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             ("Copy  (Ctrl+C)", Command::Copy),
             ("Duplicate  (Ctrl+D)", Command::Duplicate),
             ("Delete  (Del)", Command::Delete),
+            ("Collapse into subgraph…", Command::CollapseToSubgraph),
         ] {
             if ui.button(label).clicked() {
                 self.commands.push(select.clone());

@@ -28,11 +28,44 @@ use crate::limits::{MAX_NAMES, MAX_NODES};
 /// assert_eq!(errors.len(), 2); // two Outputs, and one of them is unconnected
 /// ```
 pub fn compile(graph: &Graph) -> Result<Program, Vec<CompileError>> {
+    compile_with(graph, "", &BTreeMap::new())
+}
+
+/// Compiles `graph`, saved as `key`, inlining its `Subgraph` nodes from `library` (graphs by
+/// path, relative to one folder, with `/` between names; see [`super::inline_subgraphs`]).
+/// The compiled program is the one of the graph with every subgraph written out.
+pub fn compile_with(
+    graph: &Graph,
+    key: &str,
+    library: &BTreeMap<String, Graph>,
+) -> Result<Program, Vec<CompileError>> {
+    // The graph as written first (a Subgraph node's values checked like any field), then
+    // with its subgraphs written out: what fails only then is a value a subgraph's field
+    // does not take, told about the Subgraph node that gave it.
     let errors = validate(graph);
     if !errors.is_empty() {
         return Err(errors);
     }
-    Ok(Builder::new(graph).build())
+    if !graph
+        .nodes
+        .values()
+        .any(|n| matches!(n, Node::Subgraph { .. }))
+    {
+        return Ok(Builder::new(graph).build());
+    }
+    let (flat, origins) = super::subgraph::inline_traced(graph, key, library)?;
+    let errors = validate(&flat);
+    if !errors.is_empty() {
+        let blame = |error| super::subgraph::blame(error, &origins);
+        return Err(errors.into_iter().map(blame).collect());
+    }
+    Ok(Builder::new(&flat).build())
+}
+
+/// Checks `graph` as [`compile`] does, without inlining subgraphs (a Subgraph node is taken as
+/// a node without inputs or checks of its own).
+pub(super) fn check(graph: &Graph) -> Vec<CompileError> {
+    validate(graph)
 }
 
 /// The sizes a program can address: nodes, parameters and each name table.
@@ -906,8 +939,9 @@ impl<'g> Builder<'g> {
                 Op::WallAhead(self.num(some, "distance", distance, NonNegative))
             }
             Node::Output { input } => Op::Output(self.link(*input)),
-            // `build` links through a Reroute and makes no op for it (or `Muted` when muted).
-            Node::Reroute { .. } => Op::Muted,
+            // `build` links through a Reroute and makes no op for it (or `Muted` when muted);
+            // `compile` inlines every Subgraph before building.
+            Node::Reroute { .. } | Node::Subgraph { .. } => Op::Muted,
         }
     }
 }

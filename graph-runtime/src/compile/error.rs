@@ -103,6 +103,38 @@ pub enum CompileError {
         /// The id listed.
         node: NodeId,
     },
+    /// A Subgraph node names a graph file that was not loaded (missing, or not given).
+    SubgraphMissing {
+        /// The Subgraph node.
+        node: NodeId,
+        /// The file, resolved against the using graph's folder.
+        file: String,
+    },
+    /// Subgraphs use each other in a loop: the files from the first use back to it.
+    SubgraphCycle {
+        /// The Subgraph node that closes the loop.
+        node: NodeId,
+        /// The files on the loop, in order of use.
+        files: Vec<String>,
+    },
+    /// A Subgraph node gives a value to a parameter its file does not declare.
+    UnknownSubgraphParameter {
+        /// The Subgraph node.
+        node: NodeId,
+        /// The parameter named.
+        name: String,
+        /// The subgraph's file.
+        file: String,
+    },
+    /// A problem inside a subgraph's file (ids are that file's own).
+    InSubgraph {
+        /// The Subgraph node that uses the file.
+        node: NodeId,
+        /// The file.
+        file: String,
+        /// The problem, as compiling that file alone reports it.
+        error: Box<CompileError>,
+    },
 }
 
 impl CompileError {
@@ -113,7 +145,11 @@ impl CompileError {
             | Self::UnconnectedInput { node, .. }
             | Self::WrongPortType { node, .. }
             | Self::MissingName { node, .. }
-            | Self::UnknownMuted { node } => Some(*node),
+            | Self::UnknownMuted { node }
+            | Self::SubgraphMissing { node, .. }
+            | Self::SubgraphCycle { node, .. }
+            | Self::UnknownSubgraphParameter { node, .. }
+            | Self::InSubgraph { node, .. } => Some(*node),
             Self::InvalidNumber { node, .. } | Self::UnknownParameter { node, .. } => *node,
             Self::Cycle { nodes } | Self::MultipleOutputs { nodes } => nodes.first().copied(),
             Self::NoOutput
@@ -210,6 +246,24 @@ impl fmt::Display for CompileError {
             }
             Self::UnknownMuted { node } => {
                 write!(f, "`muted` lists node {node}, which is not in the graph")
+            }
+            Self::SubgraphMissing { node, file } => {
+                write!(
+                    f,
+                    "node {node}: subgraph file \"{file}\" is not loaded (missing or unreadable)"
+                )
+            }
+            Self::SubgraphCycle { node, files } => write!(
+                f,
+                "node {node}: subgraphs use each other in a loop: {}",
+                files.join(" -> ")
+            ),
+            Self::UnknownSubgraphParameter { node, name, file } => write!(
+                f,
+                "node {node}: subgraph \"{file}\" declares no parameter \"{name}\""
+            ),
+            Self::InSubgraph { node, file, error } => {
+                write!(f, "node {node}: in subgraph \"{file}\": {error}")
             }
         }
     }

@@ -5,9 +5,11 @@ mod compiler;
 mod error;
 mod eval;
 mod program;
+mod subgraph;
 
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
-pub use compiler::compile;
+pub use compiler::{compile, compile_with};
 pub use error::CompileError;
 pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
 pub use program::{AgentState, ParamValues, Program, Scratch};
+pub use subgraph::{inline_subgraphs, subgraph_key};

@@ -114,6 +114,7 @@ node_kinds! {
     All => Condition, Condition, "Holds when every input holds.";
     Any => Condition, Condition, "Holds when any input holds.";
     Not => Condition, Condition, "Holds when its input does not.";
+    Subgraph => Combiner, Steering, "Another graph file as one node: its parameters are the fields, its Output the output.";
     Reroute => Combiner, Steering, "A bend point that tidies a long wire: passes any value on unchanged.";
     Output => Output, Steering, "The force that drives the vehicle. Exactly one per graph.";
 }
@@ -309,6 +310,10 @@ impl NodeKind {
             },
             Self::Not => Node::Not { input: Link::NONE },
             Self::Reroute => Node::Reroute { input: Link::NONE },
+            Self::Subgraph => Node::Subgraph {
+                file: String::new(),
+                parameters: std::collections::BTreeMap::new(),
+            },
             Self::Output => Node::Output { input: Link::NONE },
         }
     }

@@ -1,3 +1,4 @@
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -550,6 +551,21 @@ pub enum Node {
     Not {
         /// The condition input.
         input: Link,
+    },
+    /// Another graph file used as one node: the subgraph's graph parameters are this node's
+    /// fields and its Output is this node's output (a steering force). The compiler inlines
+    /// it, so it runs as fast as the same nodes written out.
+    Subgraph {
+        /// The graph file, relative to the folder of the graph that uses it.
+        file: String,
+        /// Values for the subgraph's parameters, by name: a literal or one of this graph's
+        /// parameters. A parameter not listed keeps the subgraph's default.
+        #[serde(
+            default,
+            skip_serializing_if = "BTreeMap::is_empty",
+            deserialize_with = "crate::unique::names"
+        )]
+        parameters: BTreeMap<String, Number>,
     },
     /// A bend point for tidying long wires: passes its input on unchanged, whatever its type
     /// (a force, a scalar or a condition). It costs nothing at run time: the compiler links

@@ -356,6 +356,16 @@ impl Node {
             Self::Value { value } => c.number("value", value, Finite),
             Self::Compare { threshold, .. } => c.number("threshold", threshold, Finite),
             Self::WallAhead { distance } => c.number("distance", distance, NonNegative),
+            Self::Subgraph { parameters, .. } => {
+                // By position in name order; the subgraph's own fields check the ranges.
+                for (index, number) in parameters.values().enumerate() {
+                    c.numbers.push(NumberField {
+                        slot: Slot::item("parameters", index),
+                        number,
+                        constraint: Finite,
+                    });
+                }
+            }
             Self::Budget { .. }
             | Self::Gate { .. }
             | Self::Speed
@@ -399,6 +409,9 @@ impl Node {
                 (Self::Blend { inputs }, "weight") => inputs.get_mut(index).map(|i| &mut i.weight),
                 (Self::Dither { inputs, .. }, "probability") => {
                     inputs.get_mut(index).map(|i| &mut i.probability)
+                }
+                (Self::Subgraph { parameters, .. }, "parameters") => {
+                    parameters.values_mut().nth(index)
                 }
                 _ => None,
             };

@@ -13,7 +13,8 @@ pub struct SceneAssets {
     pub scene: Scene,
     /// Name of the scene in errors (its path).
     pub origin: String,
-    /// Graphs by the path written in the scene's groups.
+    /// Graphs by the path written in the scene's groups, and the subgraph files they use by
+    /// their path from the scene's folder ([`crate::subgraph_key`]).
     pub graphs: BTreeMap<String, Graph>,
     /// Every flow field of the scene by name, inline or loaded from its file.
     pub flow_fields: BTreeMap<String, FlowField>,
@@ -143,6 +144,7 @@ impl SceneAssets {
                 Err(error) => errors.push(error.into()),
             }
         }
+        errors.extend(super::load_subgraphs(&mut graphs, directory, access));
         let mut flow_fields = BTreeMap::new();
         for (name, source) in &scene.flow_fields {
             match source {
@@ -205,7 +207,7 @@ pub fn check_inside_scene_folder(file: &str) -> Result<(), String> {
 
 /// The path of `file`, named in a scene, relative to the scene's `directory`; under
 /// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
-fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+pub(super) fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
     let relative = Path::new(file);
     if access == FileAccess::Anywhere {
         return Ok(if relative.is_absolute() {

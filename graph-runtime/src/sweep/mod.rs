@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use crate::{CompileError, MetricsTracker, SceneAssets, SceneError, Simulation, compile};
+use crate::{CompileError, MetricsTracker, SceneAssets, SceneError, Simulation, compile_with};
 pub use metric::{METRIC_COUNT, Metric, RunSummary, Stat};
 
 /// The tick of a sweep's runs (s): the preview's 60 Hz.
@@ -292,8 +292,8 @@ fn check_values(
             let Some(graph) = assets.graphs.get(&group.graph) else {
                 continue;
             };
-            // The scene built, so its graphs compile.
-            let Ok(program) = compile(graph) else {
+            // The scene built, so its graphs compile (with their subgraphs, as it did).
+            let Ok(program) = compile_with(graph, &group.graph, &assets.graphs) else {
                 continue;
             };
             programs.insert(group.graph.clone(), program);

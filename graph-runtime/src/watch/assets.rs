@@ -1,12 +1,13 @@
 //! A graph file reloaded and recompiled whenever it changes on disk.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::files::{FileWatcher, WatchError};
-use crate::{CompileError, Graph, LoadError, Program, compile};
+use crate::{CompileError, Graph, LoadError, Program, SceneError, Subgraphs};
 
 /// Why a graph could not be (re)loaded.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +18,10 @@ pub enum ReloadError {
     /// The file cannot be read or parsed (the message has `file:line:col`).
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// A subgraph file the graph uses cannot be read or parsed, or is outside the graph's
+    /// folder.
+    #[error("{0}")]
+    Subgraph(SceneError),
     /// The graph loads but does not compile.
     #[error("{path}: the graph does not compile:{}", list(errors))]
     Compile {
@@ -35,8 +40,8 @@ fn list(errors: &[CompileError]) -> String {
     text
 }
 
-/// A graph file loaded and compiled, loaded and compiled again whenever it changes on disk:
-/// hot reload for a game's own loop.
+/// A graph file loaded and compiled, loaded and compiled again whenever it or one of the
+/// subgraph files it uses changes on disk: hot reload for a game's own loop.
 ///
 /// [`AssetWatcher::poll`] never blocks; call it once a frame. When the file changed it hands
 /// back the new [`Program`] (give it to [`crate::Crowd::set_program`]: the agents stay where
@@ -74,6 +79,8 @@ fn list(errors: &[CompileError]) -> String {
 pub struct AssetWatcher {
     files: FileWatcher,
     graph: PathBuf,
+    /// The subgraph files being watched besides the graph.
+    subgraphs: BTreeSet<PathBuf>,
     program: Arc<Program>,
 }
 
@@ -83,12 +90,15 @@ impl AssetWatcher {
         let graph = graph.as_ref().to_path_buf();
         let mut files = FileWatcher::new()?;
         files.watch(&graph)?;
-        let program = load(&graph)?;
-        Ok(Self {
+        let (used, program) = load(&graph);
+        let mut watcher = Self {
             files,
             graph,
-            program,
-        })
+            subgraphs: BTreeSet::new(),
+            program: program?,
+        };
+        watcher.follow(used.unwrap_or_default());
+        Ok(watcher)
     }
 
     /// Sets how long the file must stay quiet before a change is picked up
@@ -114,16 +124,57 @@ impl AssetWatcher {
         if self.files.poll().is_empty() {
             return None;
         }
-        Some(load(&self.graph).inspect(|program| self.program = Arc::clone(program)))
+        let (used, program) = load(&self.graph);
+        if let Some(used) = used {
+            self.follow(used);
+        }
+        Some(program.inspect(|program| self.program = Arc::clone(program)))
+    }
+
+    /// Watches exactly the subgraph files `used` besides the graph (a file that cannot be
+    /// watched is skipped: its changes then go unnoticed).
+    fn follow(&mut self, used: BTreeSet<PathBuf>) {
+        // A subgraph that names the graph itself (a loop the compiler refuses) must not
+        // unwatch the graph later.
+        let itself = |file: &PathBuf| {
+            *file == self.graph
+                || matches!(
+                    (std::fs::canonicalize(file), std::fs::canonicalize(&self.graph)),
+                    (Ok(a), Ok(b)) if a == b
+                )
+        };
+        let used: BTreeSet<PathBuf> = used.into_iter().filter(|f| !itself(f)).collect();
+        for gone in self.subgraphs.difference(&used) {
+            self.files.unwatch(gone);
+        }
+        for new in used.difference(&self.subgraphs) {
+            let _ = self.files.watch(new);
+        }
+        self.subgraphs = used;
     }
 }
 
-fn load(path: &Path) -> Result<Arc<Program>, ReloadError> {
-    let graph = Graph::load(path)?;
-    compile(&graph)
-        .map(Arc::new)
-        .map_err(|errors| ReloadError::Compile {
-            path: path.display().to_string(),
-            errors,
-        })
+/// The subgraph files that the graph file at `path` names (`None` when the graph itself does
+/// not load) and its program.
+type Loaded = (Option<BTreeSet<PathBuf>>, Result<Arc<Program>, ReloadError>);
+
+fn load(path: &Path) -> Loaded {
+    let graph = match Graph::load(path) {
+        Ok(graph) => graph,
+        Err(error) => return (None, Err(error.into())),
+    };
+    let mut subgraphs = Subgraphs::load(&graph, path);
+    let used = Some(subgraphs.files().into_iter().collect());
+    let program =
+        subgraphs
+            .compile(&graph)
+            .map(Arc::new)
+            .map_err(|errors| match subgraphs.problems.pop() {
+                Some(problem) => ReloadError::Subgraph(problem),
+                None => ReloadError::Compile {
+                    path: path.display().to_string(),
+                    errors,
+                },
+            });
+    (used, program)
 }

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, LoadContext};
 use bevy_reflect::TypePath;
-use graph_runtime::{Graph, Program, compile};
+use std::collections::BTreeMap;
+
+use graph_runtime::{Graph, Program, compile_with};
 
 use crate::SteerAssetError;
 use crate::read::read_text;
@@ -24,7 +26,8 @@ pub struct SteerGraph {
     pub program: Arc<Program>,
 }
 
-/// Loads `.graph.ron` files into [`SteerGraph`]s; a graph that does not compile fails to load
+/// Loads `.graph.ron` files into [`SteerGraph`]s, with the subgraph files they use (from the
+/// graph's folder; saving one reloads the graph); a graph that does not compile fails to load
 /// with every [`graph_runtime::CompileError`], each naming its node.
 #[derive(Default, TypePath)]
 pub struct GraphLoader;
@@ -42,23 +45,28 @@ impl AssetLoader for GraphLoader {
     ) -> Result<SteerGraph, SteerAssetError> {
         let path = load_context.path().to_string();
         let text = read_text(reader, &path).await?;
-        compile_graph(&text, &path)
+        let graph = Graph::from_ron(&text, &path)?;
+        let key = load_context
+            .path()
+            .path()
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut library = BTreeMap::from([(key.clone(), graph.clone())]);
+        let problems = crate::subgraphs::read_subgraphs(load_context, &mut library).await;
+        library.remove(&key);
+        match compile_with(&graph, &key, &library) {
+            Ok(program) => Ok(SteerGraph {
+                graph,
+                program: Arc::new(program),
+            }),
+            // A subgraph file that did not load says why (with its file:line:col).
+            Err(_) if !problems.is_empty() => Err(SteerAssetError::Scene { errors: problems }),
+            Err(errors) => Err(SteerAssetError::Compile { path, errors }),
+        }
     }
 
     fn extensions(&self) -> &[&str] {
         &["graph.ron"]
     }
-}
-
-/// Parses and compiles a graph's text; `path` names it in errors.
-pub(crate) fn compile_graph(text: &str, path: &str) -> Result<SteerGraph, SteerAssetError> {
-    let graph = Graph::from_ron(text, path)?;
-    let program = compile(&graph).map_err(|errors| SteerAssetError::Compile {
-        path: path.to_owned(),
-        errors,
-    })?;
-    Ok(SteerGraph {
-        graph,
-        program: Arc::new(program),
-    })
 }

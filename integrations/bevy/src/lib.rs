@@ -55,6 +55,7 @@ mod scene_asset;
 mod settings;
 mod spawn;
 mod steer_world;
+mod subgraphs;
 mod systems;
 
 pub use agent::SteerAgent;

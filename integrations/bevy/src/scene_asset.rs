@@ -6,11 +6,11 @@ use bevy_asset::io::Reader;
 use bevy_asset::{Asset, AssetLoader, Handle, LoadContext};
 use bevy_reflect::TypePath;
 use graph_runtime::{
-    FlowField, FlowFieldSource, Graph, LoadError, Scene, SceneAssets, SceneError, Simulation,
-    check_inside_scene_folder, text_from_bytes,
+    FlowField, FlowFieldSource, Graph, Scene, SceneAssets, SceneError, Simulation,
+    check_inside_scene_folder,
 };
 
-use crate::read::read_text;
+use crate::read::{read_file, read_text};
 use crate::{SteerAssetError, SteerGraph};
 
 /// A scene, checked the way `steergraph simulate` checks it: every graph it names compiles and
@@ -72,6 +72,7 @@ impl AssetLoader for SceneLoader {
                 Err(error) => errors.push(error),
             }
         }
+        errors.extend(crate::subgraphs::read_subgraphs(load_context, &mut graphs).await);
         let mut flow_fields = BTreeMap::new();
         for (name, source) in &scene.flow_fields {
             let file = match source {
@@ -141,19 +142,4 @@ fn resolve(
             None
         }
     }
-}
-
-/// Reads a file the scene names through Bevy's asset reader (which also makes the scene
-/// reload when that file changes).
-async fn read_file(load_context: &mut LoadContext<'_>, path: &str) -> Result<String, SceneError> {
-    let bytes = load_context
-        .read_asset_bytes(path.to_owned())
-        .await
-        .map_err(|error| {
-            SceneError::Load(LoadError::Io {
-                path: path.to_owned(),
-                source: std::io::Error::other(error.to_string()),
-            })
-        })?;
-    text_from_bytes(bytes, path).map_err(SceneError::Load)
 }

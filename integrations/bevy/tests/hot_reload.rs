@@ -200,3 +200,44 @@ fn a_saved_graph_takes_over_where_the_agent_stands_and_a_broken_one_does_not() {
     );
     assert!(expected < -2.9);
 }
+
+#[test]
+fn saving_a_subgraph_reloads_the_graph_that_uses_it() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let part = folder.path().join("seek_part.graph.ron");
+    write_atomically(&part, seek_graph(100.0)).expect("write");
+    write_atomically(
+        &folder.path().join(GRAPH),
+        "(format: \"steergraph.graph\", version: 1,\n nodes: {1: Subgraph(file: \"seek_part.graph.ron\"), 2: Output(input: 1)})\n",
+    )
+    .expect("write");
+    let mut app = headless_app(folder.path());
+    let handle: Handle<SteerGraph> = app.world().resource::<AssetServer>().load(GRAPH);
+    wait_for_load(&mut app, &handle);
+    let first = {
+        let graphs = app.world().resource::<Assets<SteerGraph>>();
+        Arc::clone(&graphs.get(&handle).expect("loaded").program)
+    };
+    // Only the subgraph's file is saved again: the user's graph reloads with it.
+    write_atomically(&part, seek_graph(-100.0)).expect("write");
+    update_until(&mut app, "the graph using the subgraph to reload", |app| {
+        let graphs = app.world().resource::<Assets<SteerGraph>>();
+        graphs
+            .get(&handle)
+            .is_some_and(|graph| !Arc::ptr_eq(&graph.program, &first))
+    });
+    let graphs = app.world().resource::<Assets<SteerGraph>>();
+    let program = &graphs.get(&handle).expect("loaded").program;
+    let world = graph_runtime::World::default();
+    let mut crowd = graph_runtime::Crowd::new(
+        (**program).clone(),
+        &world,
+        1,
+        &std::collections::BTreeMap::new(),
+    )
+    .expect("binds");
+    let body = Vehicle::new(Vec2::ZERO, Vec2::ZERO, crowd.vehicle_params());
+    let mut forces = Vec::new();
+    crowd.steer(&world, &[body], &[], DT, &mut forces);
+    assert!(forces[0].x < 0.0, "the new subgraph seeks left: {forces:?}");
+}

@@ -99,3 +99,61 @@ fn scene_errors_name_the_file_and_place() {
     let failure = failure.expect("refused");
     assert!(failure.contains("broken.graph.ron:3:2: "), "{failure}");
 }
+
+#[test]
+fn a_graph_and_a_scene_load_the_subgraph_files_they_use() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let root = folder.path();
+    std::fs::create_dir_all(root.join("graphs/parts")).expect("folders");
+    // graphs/parts/seek.graph.ron: Seek (x, 0) with x = 3; graphs/user.graph.ron uses it
+    // ("parts/seek.graph.ron", from its own folder) with x = -3.
+    std::fs::write(
+        root.join("graphs/parts/seek.graph.ron"),
+        "(format: \"steergraph.graph\", version: 1, parameters: {\"x\": 3.0},\n nodes: {1: Seek(target: Point(\"x\", 0.0)), 2: Output(input: 1)})\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("graphs/user.graph.ron"),
+        "(format: \"steergraph.graph\", version: 1,\n nodes: {1: Subgraph(file: \"parts/seek.graph.ron\", parameters: {\"x\": -3.0}), 2: Output(input: 1)})\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("missing.graph.ron"),
+        "(format: \"steergraph.graph\", version: 1,\n nodes: {1: Subgraph(file: \"none.graph.ron\"), 2: Output(input: 1)})\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("walk.scene.ron"),
+        "(format: \"steergraph.scene\", version: 1,\n bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),\n groups: [(name: \"a\", graph: \"graphs/user.graph.ron\", spawn: Agents([(position: (0.0, 0.0))]))])\n",
+    )
+    .expect("write");
+    let mut app = headless_app(root);
+    let (graph, failure) = load::<bevy_steergraph::SteerGraph>(&mut app, "graphs/user.graph.ron");
+    assert_eq!(failure, None);
+    wait_for_load(&mut app, &graph);
+    let user = graph_runtime::Graph::load(&root.join("graphs/user.graph.ron")).expect("loads");
+    let expected = graph_runtime::Subgraphs::load(&user, &root.join("graphs/user.graph.ron"));
+    assert_eq!(expected.library.len(), 1);
+    let expected = expected.compile(&user).expect("compiles");
+    let graphs = app
+        .world()
+        .resource::<Assets<bevy_steergraph::SteerGraph>>();
+    let loaded = graphs.get(&graph).expect("loaded");
+    // The Seek and the Output, as the runtime compiles it: the Subgraph node costs nothing.
+    assert_eq!(loaded.program.len(), 2);
+    assert_eq!(loaded.program.len(), expected.len());
+
+    let (scene, failure) = load::<SteerScene>(&mut app, "walk.scene.ron");
+    assert_eq!(failure, None);
+    wait_for_load(&mut app, &scene);
+    let runtime = SceneAssets::load(&root.join("walk.scene.ron")).expect("loads");
+    let scenes = app.world().resource::<Assets<SteerScene>>();
+    assert_eq!(
+        scenes.get(&scene).expect("loaded").assets.graphs,
+        runtime.graphs
+    );
+
+    let (_, failure) = load::<bevy_steergraph::SteerGraph>(&mut app, "missing.graph.ron");
+    let failure = failure.expect("a missing subgraph fails the load");
+    assert!(failure.contains("none.graph.ron"), "{failure}");
+}

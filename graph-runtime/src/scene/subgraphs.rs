@@ -1,0 +1,146 @@
+//! Finding and loading the graph files that Subgraph nodes name, for a scene's graphs or for
+//! one graph file on its own. Compiling then inlines them ([`crate::inline_subgraphs`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use super::assets::locate;
+use super::{FileAccess, SceneError};
+use crate::compile::{CompileError, Program, compile_with, subgraph_key};
+use crate::{Graph, Node, NodeId};
+
+/// Loads into `graphs` every graph file that the graphs in it use as subgraphs, and the ones
+/// those use, each once, keyed by its path from `directory` ([`crate::subgraph_key`]), under
+/// the same rules as a scene's own files. A file that cannot be loaded is reported here;
+/// compiling then names the Subgraph node that wanted it.
+pub fn load_subgraphs(
+    graphs: &mut BTreeMap<String, Graph>,
+    directory: &Path,
+    access: FileAccess,
+) -> Vec<SceneError> {
+    load_into(graphs, directory, access)
+        .into_iter()
+        .map(|(_, error)| error)
+        .collect()
+}
+
+/// [`load_subgraphs`], each error with the key of the file it is about.
+fn load_into(
+    graphs: &mut BTreeMap<String, Graph>,
+    directory: &Path,
+    access: FileAccess,
+) -> Vec<(String, SceneError)> {
+    let mut errors = Vec::new();
+    let mut tried = BTreeSet::new();
+    let mut pending: Vec<String> = graphs.keys().cloned().collect();
+    while let Some(key) = pending.pop() {
+        let Some(graph) = graphs.get(&key) else {
+            continue;
+        };
+        for (node, file) in subgraph_uses(graph, &key) {
+            if graphs.contains_key(&file) || !tried.insert(file.clone()) {
+                continue;
+            }
+            let loaded = locate(directory, &file, access)
+                .map_err(|why| SceneError::Invalid {
+                    origin: key.clone(),
+                    message: format!("node {node}: subgraph \"{file}\" {why}"),
+                })
+                .and_then(|path| Graph::load(&path).map_err(SceneError::from));
+            match loaded {
+                Ok(sub) => {
+                    graphs.insert(file.clone(), sub);
+                    pending.push(file);
+                }
+                Err(error) => errors.push((file, error)),
+            }
+        }
+    }
+    errors
+}
+
+/// The Subgraph nodes of `graph` (saved as `key`) and the keys of the files they name
+/// ([`crate::subgraph_key`]), in node order: what a loader of subgraph files reads next.
+pub fn subgraph_uses(graph: &Graph, key: &str) -> Vec<(NodeId, String)> {
+    graph
+        .nodes
+        .iter()
+        .filter_map(|(id, node)| match node {
+            Node::Subgraph { file, .. } => Some((*id, subgraph_key(key, file))),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The subgraph files that one graph file uses, loaded from the graph's folder (and only from
+/// inside it, as a scene's files are): what [`Subgraphs::compile`] needs to compile the graph.
+#[derive(Debug, Default)]
+pub struct Subgraphs {
+    /// The graph's own key: its file name.
+    pub key: String,
+    /// The graph's folder.
+    pub folder: PathBuf,
+    /// The subgraph files loaded, by key (path from the folder).
+    pub library: BTreeMap<String, Graph>,
+    /// The files that could not be loaded, and why.
+    pub problems: Vec<SceneError>,
+    /// The keys of those files.
+    pub missing: BTreeSet<String>,
+}
+
+impl Subgraphs {
+    /// The subgraphs of `graph`, saved (or to be saved) at `path`, read from disk now.
+    pub fn load(graph: &Graph, path: &Path) -> Self {
+        let key = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut library = BTreeMap::from([(key.clone(), graph.clone())]);
+        let (missing, problems) = load_into(&mut library, &folder, FileAccess::SceneFolder)
+            .into_iter()
+            .unzip();
+        library.remove(&key);
+        Self {
+            key,
+            folder,
+            library,
+            problems,
+            missing,
+        }
+    }
+
+    /// `graph` compiled with these subgraphs written out.
+    ///
+    /// # Errors
+    ///
+    /// As [`crate::compile_with`].
+    pub fn compile(&self, graph: &Graph) -> Result<Program, Vec<CompileError>> {
+        compile_with(graph, &self.key, &self.library)
+    }
+
+    /// The subgraph files named, loaded or not, in key order: the files to watch.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let keys: BTreeSet<&String> = self.library.keys().chain(&self.missing).collect();
+        keys.into_iter().map(|key| self.folder.join(key)).collect()
+    }
+
+    /// Whether `graph` names exactly the files loaded (directly or through them), so nothing
+    /// needs reading again.
+    pub fn covers(&self, graph: &Graph) -> bool {
+        let mut wanted = BTreeSet::new();
+        let mut pending = vec![(self.key.clone(), graph)];
+        while let Some((key, graph)) = pending.pop() {
+            for (_, file) in subgraph_uses(graph, &key) {
+                if wanted.insert(file.clone()) {
+                    match self.library.get(&file) {
+                        Some(sub) => pending.push((file, sub)),
+                        None if self.missing.contains(&file) => {}
+                        None => return false,
+                    }
+                }
+            }
+        }
+        wanted.len() == self.library.len() + self.missing.len()
+    }
+}
