@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use app::editor::{EditorApp, SweepState, SweepWindow};
+use app::editor::{Command, EditorApp, SweepState, SweepWindow};
 use common::harness;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -126,10 +126,7 @@ fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
     // The marker follows the graph: a new default moves it.
     harness
         .state_mut()
-        .apply(app::editor::Command::SetParameter(
-            "push".to_owned(),
-            Some(2.5),
-        ));
+        .apply(Command::SetParameter("push".to_owned(), Some(2.5)));
     harness.run_steps(1);
     let window = harness.state().sweep.as_ref().expect("open");
     assert_eq!(window.plot().expect("plot").current, Some(2.5));
@@ -168,7 +165,7 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     assert!(harness.query_by_label("Cancelled.").is_some());
     assert!(harness.query_by_label("Run").is_some());
     // Closing the window leaves no sweep behind.
-    harness.state_mut().apply(app::editor::Command::CloseSweep);
+    harness.state_mut().apply(Command::CloseSweep);
     harness.run_steps(1);
     assert!(harness.state().sweep.is_none());
 }
@@ -186,4 +183,57 @@ fn the_marked_value_is_the_scene_groups_override_when_it_has_one() {
     let window = harness.state().sweep.as_ref().expect("the window opened");
     assert_eq!(window.current, Some(4.0));
     assert_eq!((window.form.from, window.form.to), (1.0, 8.0));
+}
+
+/// The gather graph with its Separation in a subgraph file beside it, its radius fed by the
+/// user's parameter `reach`: the preview runs it, and a sweep of `reach` runs it too.
+#[test]
+fn a_graph_using_a_subgraph_file_is_swept_through_it() {
+    const SEPARATE: &str = r#"(format: "steergraph.graph", version: 1,
+        parameters: {"radius": 3.0},
+        nodes: {
+            1: Separation(radius: "radius", fov: 360.0),
+            2: Output(input: 1),
+        })"#;
+    const USER: &str = r#"(format: "steergraph.graph", version: 1,
+        parameters: {"push": 4.0, "reach": 3.0},
+        vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
+        nodes: {
+            1: Arrival(target: Named("goal"), slowing_distance: 3.0),
+            2: Subgraph(file: "separate.graph.ron", parameters: {"radius": "reach"}),
+            3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
+            4: Output(input: 3),
+        })"#;
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("separate.graph.ron"), SEPARATE).expect("write");
+    let mut harness = sweep_window_of_push(dir.path(), SCENE);
+    // Make the gather graph the one using the subgraph, as if edited elsewhere, and open it
+    // again with its scene.
+    std::fs::write(dir.path().join("gather.graph.ron"), USER).expect("write");
+    let scene = dir.path().join("gather.scene.ron");
+    harness.state_mut().apply(Command::CloseSweep);
+    harness.state_mut().open_scene_with_its_graph(&scene);
+    harness.run_steps(4);
+    let preview = &harness.state().preview;
+    assert!(
+        preview.host.simulation.is_some(),
+        "the preview runs it: {:?}",
+        preview.host.problems
+    );
+    harness
+        .state_mut()
+        .apply(Command::OpenSweep("reach".to_owned()));
+    let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
+    (form.from, form.to, form.steps, form.seconds, form.seeds) = (0.125, 3.0, 2, 8.0, 1);
+    harness.state_mut().apply(Command::RunSweep);
+    harness.run_steps(1);
+    run_until_finished(&mut harness, Duration::from_secs(120));
+    let window = harness.state().sweep.as_ref().expect("open");
+    let failed = match &window.state {
+        SweepState::Failed(message) => message.clone(),
+        _ => String::new(),
+    };
+    let plot = window.plot().expect(&failed);
+    assert_eq!(plot.values, [0.125, 3.0]);
+    assert!(plot.means[1] > plot.means[0] + 0.5, "{:?}", plot.means);
 }
