@@ -11,7 +11,7 @@ fn help_lists_the_headless_subcommands() {
         .expect("run steergraph");
     assert!(output.status.success());
     let text = String::from_utf8_lossy(&output.stdout);
-    for subcommand in ["check", "simulate", "bench"] {
+    for subcommand in ["check", "simulate", "bench", "sweep"] {
         assert!(
             text.contains(subcommand),
             "usage lists `{subcommand}`:\n{text}"

@@ -12,6 +12,8 @@
 //!   [`Vehicle::step`] integrates it.
 //! - **Simulation**: [`Simulation`] runs a whole scene, in parallel and bit-identically whatever
 //!   the thread count.
+//! - **Sweeps**: [`sweep::sweep`] runs a scene once per value of a graph parameter and
+//!   reduces each run to the preview's metrics.
 //! - **Hot reload** (feature `watch`): `AssetWatcher` hands back a freshly compiled
 //!   `Program` when a graph file changes on disk; `FileWatcher` notices changes to any file.
 //!
@@ -70,6 +72,7 @@ mod scene;
 mod simulation;
 mod spatial;
 mod stuck;
+pub mod sweep;
 mod unique;
 mod vehicle;
 #[cfg(feature = "watch")]

@@ -172,6 +172,14 @@ pub enum Command {
     EditInputs(NodeId, InputEdit),
     /// Open the node search at this screen position.
     OpenSearch(Pos2),
+    /// Open the sweep window of a graph parameter.
+    OpenSweep(String),
+    /// Run the sweep window's sweep over the preview's scene and the open graph.
+    RunSweep,
+    /// Stop the running sweep.
+    CancelSweep,
+    /// Close the sweep window (cancelling a sweep still running).
+    CloseSweep,
 }
 
 impl EditorApp {
@@ -228,6 +236,10 @@ impl EditorApp {
             Command::ChooseSubgraphFile(node) => self.ask(Purpose::ChooseSubgraph(node)),
             Command::ReloadFromDisk(doc) => self.reload(doc),
             Command::KeepMine(doc) => self.keep_mine(doc),
+            Command::OpenSweep(parameter) => self.open_sweep(&parameter),
+            Command::RunSweep => self.run_sweep(),
+            Command::CancelSweep => self.cancel_sweep(),
+            Command::CloseSweep => self.sweep = None,
             command => self.apply_edit(command),
         }
     }

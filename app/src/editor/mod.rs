@@ -28,6 +28,7 @@ mod selection;
 mod session;
 mod side_panel;
 mod status;
+mod sweep;
 mod viewer;
 
 use std::path::PathBuf;
@@ -53,6 +54,7 @@ pub use search::NodeSearch;
 pub use selection::Selection;
 pub use session::UNTITLED;
 pub use status::{Status, plural};
+pub use sweep::{Outcome, SweepForm, SweepJob, SweepPlot, SweepState, SweepWindow};
 
 use fields::Names;
 use frame_stats::FrameStats;
@@ -121,6 +123,8 @@ pub struct EditorApp {
     pub files: FileDialogs,
     /// Milliseconds the last frame took (simulation, layout and painting commands).
     pub frame_ms: f32,
+    /// The sweep window of a graph parameter, when open.
+    pub sweep: Option<SweepWindow>,
     autosave: Autosave,
     timeline: Timeline,
     queue: Vec<Command>,
@@ -162,6 +166,7 @@ impl EditorApp {
             preview: Preview::for_graph(preset.file, None),
             files: FileDialogs::new(Backend::InApp),
             frame_ms: 0.0,
+            sweep: None,
             autosave,
             timeline: Timeline::default(),
             queue: Vec::new(),
@@ -225,6 +230,7 @@ impl EditorApp {
         egui::CentralPanel::no_frame().show(ui, |ui| self.graph_canvas(ui, &names));
         self.search_popup(&ctx);
         self.dialogs(&ctx);
+        self.sweep_window(&ctx);
         if let Some((purpose, path)) = self.files.show(&ctx) {
             self.push(Command::Picked(purpose, path));
         }

@@ -138,6 +138,7 @@ pub fn parameters(
                 .add(egui::TextEdit::singleline(&mut edited).desired_width(130.0))
                 .on_hover_text("Rename: every field using it follows");
             let edited = edited.trim();
+            sweep_menu(&field, name, &mut command);
             if field.lost_focus() && edited != name && !edited.is_empty() {
                 command = Some(Command::RenameParameter {
                     old: name.clone(),
@@ -145,12 +146,11 @@ pub fn parameters(
                 });
             }
             let mut value = *value;
-            if ui
-                .add(egui::DragValue::new(&mut value).speed(0.05))
-                .changed()
-            {
+            let drag = ui.add(egui::DragValue::new(&mut value).speed(0.05));
+            if drag.changed() {
                 command = Some(Command::SetParameter(name.clone(), Some(value)));
             }
+            sweep_menu(&drag, name, &mut command);
             if ui
                 .small_button("×")
                 .on_hover_text("Remove (fields using it will be flagged)")
@@ -174,6 +174,20 @@ pub fn parameters(
         }
     });
     command
+}
+
+/// The right-click menu of a graph parameter's name or value: "Sweep…".
+fn sweep_menu(response: &egui::Response, name: &str, command: &mut Option<Command>) {
+    response.context_menu(|ui| {
+        if ui
+            .button("Sweep…")
+            .on_hover_text("Run the scene over a range of values and plot a metric")
+            .clicked()
+        {
+            *command = Some(Command::OpenSweep(name.to_owned()));
+            ui.close();
+        }
+    });
 }
 
 /// Renames parameter `old` to `new` in `document`, with every number that uses it.

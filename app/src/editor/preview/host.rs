@@ -2,14 +2,13 @@
 //! graph, hot-swaps the open graph's program, applies scene edits once per frame, runs a fixed
 //! 60 Hz clock within a time budget, samples metrics and traces the selected agent.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
 use glam::Vec2;
 use graph_runtime::{
-    FlowFieldSource, MetricsTracker, NodeId, OwnGoals, Sample, Scene, SceneAssets, Simulation,
-    Trace,
+    FlowFieldSource, MetricsTracker, NodeId, OwnGoals, Sample, Scene, Simulation, Trace,
 };
 
 use super::OpenGraph;
@@ -141,43 +140,16 @@ impl Host {
         self.built = Some((document.scene.clone(), open.name.to_owned()));
         self.applied_revision = Some(open.revision);
         self.applied_fields_revision = document.fields_revision();
-        let mut scene = document.scene.clone();
-        scene
-            .targets
-            .entry("cursor".to_owned())
-            .or_insert(Vec2::ZERO);
-        let mut graphs = BTreeMap::new();
-        for group in &scene.groups {
-            if graphs.contains_key(&group.graph) {
-                continue;
+        let assets = match document.assets(open) {
+            Ok(assets) => assets,
+            Err(problems) => {
+                self.problems.extend(problems);
+                return;
             }
-            let graph = if group.graph == open.name {
-                Ok(open.graph.clone())
-            } else {
-                document.load_graph(&group.graph)
-            };
-            match graph {
-                Ok(graph) => {
-                    graphs.insert(group.graph.clone(), graph);
-                }
-                Err(problem) => self
-                    .problems
-                    .push(format!("group \"{}\": {problem}", group.name)),
-            }
-        }
+        };
         if !self.problems.is_empty() {
             return;
         }
-        let origin = document
-            .path
-            .as_ref()
-            .map_or_else(|| document.label.clone(), |p| p.display().to_string());
-        let assets = SceneAssets {
-            scene,
-            origin,
-            graphs,
-            flow_fields: document.fields.clone(),
-        };
         match Simulation::new(&assets) {
             Ok(simulation) => {
                 // Expect the per-agent cost measured so far (or a slow tick for a large crowd

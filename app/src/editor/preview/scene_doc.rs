@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use graph_runtime::{FlowField, FlowFieldSource, Graph, Scene};
+use graph_runtime::{
+    FileAccess, FlowField, FlowFieldSource, Graph, Scene, SceneAssets, load_subgraphs,
+};
 
 use super::super::history::History;
 use super::super::presets;
@@ -102,6 +104,59 @@ impl SceneDocument {
             .as_ref()
             .and_then(|p| p.parent())
             .map(Path::to_path_buf)
+    }
+
+    /// What the preview runs (and a sweep sweeps): the scene with the graph of every group
+    /// (the open graph as it is now, saved or not, for groups running `open.name`), the
+    /// subgraph files they use, and the working flow fields; the target `cursor` is added at
+    /// the origin when the scene has none. Each graph that cannot be loaded is a problem
+    /// naming its group (a subgraph file, naming the node that uses it).
+    pub fn assets(&self, open: &OpenGraph<'_>) -> Result<SceneAssets, Vec<String>> {
+        let mut scene = self.scene.clone();
+        scene
+            .targets
+            .entry("cursor".to_owned())
+            .or_insert(glam::Vec2::ZERO);
+        let mut graphs = BTreeMap::new();
+        let mut problems = Vec::new();
+        for group in &scene.groups {
+            if graphs.contains_key(&group.graph) {
+                continue;
+            }
+            let graph = if group.graph == open.name {
+                Ok(open.graph.clone())
+            } else {
+                self.load_graph(&group.graph)
+            };
+            match graph {
+                Ok(graph) => {
+                    graphs.insert(group.graph.clone(), graph);
+                }
+                Err(problem) => problems.push(format!("group \"{}\": {problem}", group.name)),
+            }
+        }
+        // The subgraph files those graphs use, from the scene's folder (or, for a scene not
+        // saved yet, the open graph's), as `SceneAssets::load` reads them for games.
+        let folder = self
+            .directory()
+            .or_else(|| open.path.and_then(Path::parent).map(Path::to_path_buf));
+        if let Some(folder) = folder {
+            let errors = load_subgraphs(&mut graphs, &folder, FileAccess::SceneFolder);
+            problems.extend(errors.iter().map(ToString::to_string));
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let origin = self
+            .path
+            .as_ref()
+            .map_or_else(|| self.label.clone(), |p| p.display().to_string());
+        Ok(SceneAssets {
+            scene,
+            origin,
+            graphs,
+            flow_fields: self.fields.clone(),
+        })
     }
 
     /// Loads graph file `name` of a group: beside the scene, else an embedded preset.

@@ -1,0 +1,222 @@
+//! The metrics a sweep reduces each run to, and the reduction of one run's samples.
+
+use crate::Sample;
+
+/// A number measured over one run: what the preview plots, reduced to one value per run
+/// (see [`RunSummary`] for how).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Metric {
+    /// Mean speed of the agents (units / s).
+    MeanSpeed,
+    /// Smallest centre-to-centre distance between two agents (units).
+    MinSpacing,
+    /// Mean distance of path-following agents to their path (units).
+    PathDistance,
+    /// Agent pairs starting to overlap, per second.
+    AgentOverlaps,
+    /// Agents starting to overlap an obstacle, per second.
+    ObstacleOverlaps,
+    /// Steps crossing a wall, per second.
+    WallCrossings,
+    /// Agents stuck.
+    StuckAgents,
+    /// Length of the mean heading: 1 when every agent heads the same way.
+    Polarization,
+}
+
+/// Number of [`Metric`]s.
+pub const METRIC_COUNT: usize = 8;
+
+impl Metric {
+    /// Every metric, in CSV column order.
+    pub const ALL: [Self; METRIC_COUNT] = [
+        Self::MeanSpeed,
+        Self::MinSpacing,
+        Self::PathDistance,
+        Self::AgentOverlaps,
+        Self::ObstacleOverlaps,
+        Self::WallCrossings,
+        Self::StuckAgents,
+        Self::Polarization,
+    ];
+
+    /// The name on the command line and in CSV headers (`min_spacing`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::MeanSpeed => "mean_speed",
+            Self::MinSpacing => "min_spacing",
+            Self::PathDistance => "path_distance",
+            Self::AgentOverlaps => "agent_overlaps",
+            Self::ObstacleOverlaps => "obstacle_overlaps",
+            Self::WallCrossings => "wall_crossings",
+            Self::StuckAgents => "stuck_agents",
+            Self::Polarization => "polarization",
+        }
+    }
+
+    /// The name with its unit, for axes and menus (`min spacing (u)`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::MeanSpeed => "mean speed (u/s)",
+            Self::MinSpacing => "min spacing (u)",
+            Self::PathDistance => "path distance (u)",
+            Self::AgentOverlaps => "agent overlaps / s",
+            Self::ObstacleOverlaps => "obstacle overlaps / s",
+            Self::WallCrossings => "wall crossings / s",
+            Self::StuckAgents => "stuck agents",
+            Self::Polarization => "polarization",
+        }
+    }
+
+    /// The metric called `name` ([`Metric::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// Every metric's name, comma-separated (for error messages).
+    pub fn names() -> String {
+        Self::ALL.map(Self::name).join(", ")
+    }
+
+    /// Its index in [`Metric::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Accumulates one run's samples taken after the run's half-way point and reduces them to
+/// one number per metric:
+///
+/// - levels (mean speed, min spacing, path distance, stuck agents, polarization) are the mean
+///   over those samples; min spacing and path distance skip samples without a value and are
+///   `None` when no sample has one;
+/// - events (overlap onsets, wall crossings) are counted over the same window and divided
+///   by its length, giving a rate per second.
+///
+/// Leaving out the first half keeps the start-up (agents leaving their spawn places) from
+/// masking the behaviour the parameter sets.
+#[derive(Clone, Debug, Default)]
+pub struct RunSummary {
+    samples: u32,
+    sums: [f64; METRIC_COUNT],
+    counts: [u32; METRIC_COUNT],
+    window_start: Option<f32>,
+    window_end: f32,
+}
+
+impl RunSummary {
+    /// Starts the window at `time` (the last sample not counted; its events came before).
+    pub fn start_window(&mut self, time: f32) {
+        self.window_start = Some(time);
+    }
+
+    /// Whether [`RunSummary::start_window`] was called.
+    pub fn has_window(&self) -> bool {
+        self.window_start.is_some()
+    }
+
+    /// Counts `sample` in the window.
+    pub fn add(&mut self, sample: &Sample) {
+        let values = [
+            Some(sample.mean_speed),
+            sample.min_spacing,
+            sample.mean_path_distance,
+            Some(sample.new_agent_overlaps as f32),
+            Some(sample.new_obstacle_overlaps as f32),
+            Some(sample.new_wall_crossings as f32),
+            Some(sample.stuck_agents as f32),
+            Some(sample.polarization),
+        ];
+        for (index, value) in values.into_iter().enumerate() {
+            if let Some(value) = value.filter(|v| v.is_finite()) {
+                self.sums[index] += f64::from(value);
+                self.counts[index] += 1;
+            }
+        }
+        self.samples += 1;
+        self.window_end = sample.time;
+    }
+
+    /// One number per metric, in [`Metric::ALL`] order; `None` where nothing was measured.
+    pub fn finish(&self) -> [Option<f64>; METRIC_COUNT] {
+        let seconds = f64::from(self.window_end - self.window_start.unwrap_or(0.0));
+        Metric::ALL.map(|metric| {
+            let index = metric.index();
+            let (sum, count) = (self.sums[index], self.counts[index]);
+            match metric {
+                Metric::AgentOverlaps | Metric::ObstacleOverlaps | Metric::WallCrossings => {
+                    (self.samples > 0 && seconds > 0.0).then(|| sum / seconds)
+                }
+                _ => (count > 0).then(|| sum / f64::from(count)),
+            }
+        })
+    }
+}
+
+/// Mean and spread of one metric at one value, over the seeds that measured it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stat {
+    /// Mean over the seeds; `None` when no seed measured the metric.
+    pub mean: Option<f64>,
+    /// Population standard deviation over the same seeds (0 for one seed).
+    pub spread: Option<f64>,
+}
+
+impl Stat {
+    /// The mean and population standard deviation of `values`, ignoring `None`s.
+    pub fn of(values: impl IntoIterator<Item = Option<f64>>) -> Self {
+        let measured: Vec<f64> = values.into_iter().flatten().collect();
+        if measured.is_empty() {
+            return Self::default();
+        }
+        let n = measured.len() as f64;
+        let mean = measured.iter().sum::<f64>() / n;
+        let variance = measured.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+        Self {
+            mean: Some(mean),
+            spread: Some(variance.sqrt()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_stats_are_worked_out() {
+        for metric in Metric::ALL {
+            assert_eq!(Metric::from_name(metric.name()), Some(metric));
+            assert_eq!(Metric::ALL[metric.index()], metric);
+        }
+        assert_eq!(Metric::from_name("spacing"), None);
+        // Mean of 1, 2, 3 is 2; population variance (1 + 0 + 1) / 3.
+        let stat = Stat::of([Some(1.0), None, Some(2.0), Some(3.0)]);
+        assert_eq!(stat.mean, Some(2.0));
+        assert_eq!(stat.spread, Some((2.0f64 / 3.0).sqrt()));
+        assert_eq!(Stat::of([None]), Stat::default());
+        assert_eq!(Stat::of([Some(5.0)]).spread, Some(0.0));
+    }
+
+    #[test]
+    fn events_become_rates_over_the_window_and_levels_means() {
+        let mut summary = RunSummary::default();
+        summary.start_window(1.0);
+        for (time, onsets, spacing) in [(1.5, 2, Some(1.0)), (2.0, 1, None)] {
+            summary.add(&Sample {
+                time,
+                mean_speed: 4.0,
+                min_spacing: spacing,
+                new_agent_overlaps: onsets,
+                ..Sample::default()
+            });
+        }
+        let values = summary.finish();
+        // 3 onsets over the 1 s from 1.0 to 2.0.
+        assert_eq!(values[Metric::AgentOverlaps.index()], Some(3.0));
+        assert_eq!(values[Metric::MeanSpeed.index()], Some(4.0));
+        // Only the sample that had a spacing counts.
+        assert_eq!(values[Metric::MinSpacing.index()], Some(1.0));
+        assert_eq!(values[Metric::PathDistance.index()], None);
+    }
+}
