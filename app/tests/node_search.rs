@@ -86,3 +86,43 @@ fn the_reroute_is_found_and_added_like_any_node() {
     harness.run_steps(3);
     assert_eq!(count(&harness, NodeKind::Reroute), before + 1);
 }
+
+/// A secondary click at `at`, then two frames.
+fn right_click(harness: &mut Harness<'static, EditorApp>, at: egui::Pos2) {
+    harness.event(Event::PointerMoved(at));
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn the_canvas_menu_opens_with_an_empty_search_after_escape() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::harness(dir.path());
+    // An empty stretch of canvas below the preset's nodes.
+    let at = harness.state().canvas.rect().left_bottom() + egui::vec2(200.0, -80.0);
+    right_click(&mut harness, at);
+    harness.get_by_label("Add node");
+    harness.event(Event::Text("obav".to_owned()));
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.menu_search.query, "obav");
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert!(
+        harness.query_by_label("Add node").is_none(),
+        "Escape closes it"
+    );
+    // Opened again, it starts empty (every kind listed), and typing goes into it.
+    right_click(&mut harness, at);
+    assert_eq!(harness.state().canvas.menu_search.query, "");
+    harness.get_by_label("Wander");
+    harness.event(Event::Text("wand".to_owned()));
+    harness.run_steps(2);
+    assert_eq!(harness.state().canvas.menu_search.query, "wand");
+}

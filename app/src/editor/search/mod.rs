@@ -62,6 +62,9 @@ pub struct NodeSearch {
     pub query: String,
     focused_once: bool,
     ranked: Option<(String, Fit, Vec<Hit>)>,
+    /// The pass that last drew the search: one that did not draw it in the pass before is a
+    /// new opening, which starts empty and focused.
+    shown_at: Option<u64>,
 }
 
 impl NodeSearch {
@@ -89,6 +92,13 @@ impl NodeSearch {
     /// Draws the filter box and the list; returns the kind picked (by click, or Enter for the
     /// top hit).
     pub fn ui(&mut self, ui: &mut Ui, fit: Fit) -> Option<NodeKind> {
+        let pass = ui.ctx().cumulative_pass_nr();
+        if self.shown_at.is_some_and(|at| pass > at + 1) {
+            // Closed since (Escape, a click elsewhere): yesterday's query is not today's.
+            self.query.clear();
+            self.focused_once = false;
+        }
+        self.shown_at = Some(pass);
         let edit = ui.add(
             egui::TextEdit::singleline(&mut self.query)
                 .hint_text("Search nodes…")
