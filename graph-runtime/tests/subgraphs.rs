@@ -186,6 +186,13 @@ fn a_missing_file_is_an_error_naming_the_node_and_the_file() {
         errors[0].to_string(),
         "node #1: subgraph file \"lib/none.graph.ron\" is not loaded (missing or unreadable)"
     );
+    // A node added but not yet pointed at a file says so.
+    let (unset, node) = user("", &[]);
+    let errors = compile(&unset).expect_err("refused");
+    assert_eq!(
+        errors[0].to_string(),
+        format!("node {node}: the Subgraph node names no graph file yet")
+    );
     // Without a library (plain `compile`) it is the same error.
     assert_eq!(compile(&graph).expect_err("refused").len(), 1);
 }

@@ -110,6 +110,8 @@ pub fn unit(slot: Slot) -> &'static str {
         || name.contains("threshold")
         || name == "value"
         || name == "max_neighbors"
+        // A subgraph's parameters: values of any kind, as graph parameters are.
+        || name == "parameters"
     {
         ""
     } else {

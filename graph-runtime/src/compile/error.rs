@@ -247,6 +247,9 @@ impl fmt::Display for CompileError {
             Self::UnknownMuted { node } => {
                 write!(f, "`muted` lists node {node}, which is not in the graph")
             }
+            Self::SubgraphMissing { node, file } if file.is_empty() => {
+                write!(f, "node {node}: the Subgraph node names no graph file yet")
+            }
             Self::SubgraphMissing { node, file } => {
                 write!(
                     f,

@@ -116,7 +116,14 @@ impl Inliner<'_> {
             .iter()
             .filter_map(|(id, node)| match node {
                 Node::Subgraph { file, parameters } => {
-                    Some((*id, subgraph_key(key, file), parameters.clone()))
+                    // No file named yet: no key (an empty one could be taken for the graph's
+                    // own in a library without keys).
+                    let file = if file.trim().is_empty() {
+                        String::new()
+                    } else {
+                        subgraph_key(key, file)
+                    };
+                    Some((*id, file, parameters.clone()))
                 }
                 _ => None,
             })
@@ -150,6 +157,12 @@ impl Inliner<'_> {
 
     /// The file `file` used by node `node`, itself inlined and checked on its own.
     fn flat_subgraph(&mut self, node: NodeId, file: &str) -> Result<Graph, Vec<CompileError>> {
+        if file.is_empty() {
+            return Err(vec![CompileError::SubgraphMissing {
+                node,
+                file: String::new(),
+            }]);
+        }
         if let Some(start) = self.stack.iter().position(|k| k == file) {
             let mut files = self.stack.get(start..).unwrap_or(&[]).to_vec();
             files.push(file.to_owned());

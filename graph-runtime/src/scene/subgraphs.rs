@@ -66,7 +66,10 @@ pub fn subgraph_uses(graph: &Graph, key: &str) -> Vec<(NodeId, String)> {
         .nodes
         .iter()
         .filter_map(|(id, node)| match node {
-            Node::Subgraph { file, .. } => Some((*id, subgraph_key(key, file))),
+            // A node that names no file yet has nothing to load (compiling says so).
+            Node::Subgraph { file, .. } if !file.trim().is_empty() => {
+                Some((*id, subgraph_key(key, file)))
+            }
             _ => None,
         })
         .collect()
