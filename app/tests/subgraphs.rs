@@ -366,3 +366,90 @@ fn export_for_game_writes_the_subgraph_files_the_graph_needs() {
         .expect("the exported graph compiles");
     assert_eq!(force(program), Vec2::new(5.0, 10.0));
 }
+
+/// A Seek of (`x`, 0) into the Output, as a file's text.
+fn seek_text(x: f32) -> String {
+    format!(
+        "(format: \"steergraph.graph\", version: 1,\n nodes: {{1: Seek(target: Point({x:?}, 0.0)), 2: Output(input: 1)}})\n"
+    )
+}
+
+#[test]
+fn another_groups_graph_follows_its_subgraph_file_in_the_preview() {
+    // Group "a" runs the open graph; group "b" runs other.graph.ron, which uses
+    // lib/part.graph.ron. Rewriting that file turns b's agent round without a reset.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("lib")).expect("lib folder");
+    // Targets far away, so no agent passes its target within the test.
+    std::fs::write(root.join("main.graph.ron"), seek_text(1000.0)).expect("write");
+    std::fs::write(root.join("lib/part.graph.ron"), seek_text(1000.0)).expect("write");
+    std::fs::write(
+        root.join("other.graph.ron"),
+        "(format: \"steergraph.graph\", version: 1,\n nodes: {1: Subgraph(file: \"lib/part.graph.ron\"), 2: Output(input: 1)})\n",
+    )
+    .expect("write");
+    let group = |name: &str, graph: &str| {
+        format!("(name: \"{name}\", graph: \"{graph}\", spawn: Agents([(position: (0.0, 0.0))]))")
+    };
+    std::fs::write(
+        root.join("two.scene.ron"),
+        format!(
+            "(format: \"steergraph.scene\", version: 1,\n bounds: (min: (-2000.0, -2000.0), max: (2000.0, 2000.0)),\n groups: [{}, {}])\n",
+            group("a", "main.graph.ron"),
+            group("b", "other.graph.ron")
+        ),
+    )
+    .expect("write");
+    let mut app = EditorApp::new(
+        Settings::default(),
+        Some(root.join("autosave")),
+        Some(root.join("main.graph.ron")),
+    );
+    app.files = FileDialogs::new(Backend::InApp);
+    app.open_scene(&root.join("two.scene.ron"));
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
+    harness.run_steps(3);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    let force_of_b = |harness: &mut Harness<'static, EditorApp>| {
+        let host = &mut harness.state_mut().preview.host;
+        host.step_once();
+        host.simulation.as_ref().expect("the preview runs").forces()[1]
+    };
+    assert!(force_of_b(&mut harness).x > 0.0, "b seeks right first");
+    for _ in 0..100 {
+        harness.state_mut().preview.host.step_once();
+    }
+    let tick = harness
+        .state()
+        .preview
+        .host
+        .simulation
+        .as_ref()
+        .map(graph_runtime::Simulation::tick);
+    graph_runtime::write_atomically(&root.join("lib/part.graph.ron"), seek_text(-1000.0))
+        .expect("write");
+    let started = Instant::now();
+    while force_of_b(&mut harness).x > 0.0 {
+        assert!(
+            started.elapsed() < DEADLINE,
+            "b did not follow within {DEADLINE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        harness.step();
+    }
+    // Swapped where it stood: the simulation went on, it was not rebuilt.
+    let now = harness
+        .state()
+        .preview
+        .host
+        .simulation
+        .as_ref()
+        .map(graph_runtime::Simulation::tick);
+    assert!(now > tick, "{now:?} after {tick:?}");
+    assert!(harness.state().preview.host.problems.is_empty());
+}

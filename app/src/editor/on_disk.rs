@@ -116,7 +116,13 @@ impl EditorApp {
         let graph = self.document.path.clone();
         let scene = self.preview.document.path.clone();
         self.disk.follow(ctx, graph.as_deref(), scene.as_deref());
-        self.disk.follow_subgraphs(self.document.subgraph_files());
+        let mut subgraphs = self.document.subgraph_files();
+        for file in self.preview.host.subgraph_files() {
+            if !subgraphs.contains(file) {
+                subgraphs.push(file.clone());
+            }
+        }
+        self.disk.follow_subgraphs(subgraphs);
         for file in self.disk.poll() {
             self.push(Command::ChangedOnDisk(file));
         }
@@ -136,6 +142,12 @@ impl EditorApp {
         self.record_changes();
         if self.disk.subgraphs.iter().any(|f| f == file) {
             self.document.reload_subgraphs();
+            if self.preview.host.subgraph_files().iter().any(|f| f == file) {
+                self.with_open_graph(|app, open| {
+                    let preview = &mut app.preview;
+                    preview.host.subgraphs_changed(&preview.document, open);
+                });
+            }
             self.status.set(format!(
                 "{} changed on disk: the graph that uses it is recompiled",
                 file.display()

@@ -17,6 +17,7 @@ use super::worker::{SceneView, Worker};
 use clock::crowd_growth;
 
 mod clock;
+mod subgraphs;
 
 /// The preview's fixed tick (s).
 pub const TICK: f32 = 1.0 / 60.0;
@@ -68,6 +69,8 @@ pub struct Host {
     applied_fields_revision: u64,
     built: Option<(Scene, String)>,
     worker: Option<Worker>,
+    /// The subgraph files the scene's graphs used at the last reset, on disk.
+    subgraph_files: Vec<std::path::PathBuf>,
 }
 
 impl Default for Host {
@@ -92,6 +95,7 @@ impl Default for Host {
             applied_fields_revision: 0,
             built: None,
             worker: None,
+            subgraph_files: Vec::new(),
         }
     }
 }
@@ -147,6 +151,7 @@ impl Host {
                 return;
             }
         };
+        self.subgraph_files = subgraphs::files(&assets, document, open);
         if !self.problems.is_empty() {
             return;
         }

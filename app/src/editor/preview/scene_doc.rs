@@ -135,12 +135,8 @@ impl SceneDocument {
                 Err(problem) => problems.push(format!("group \"{}\": {problem}", group.name)),
             }
         }
-        // The subgraph files those graphs use, from the scene's folder (or, for a scene not
-        // saved yet, the open graph's), as `SceneAssets::load` reads them for games.
-        let folder = self
-            .directory()
-            .or_else(|| open.path.and_then(Path::parent).map(Path::to_path_buf));
-        if let Some(folder) = folder {
+        // The subgraph files those graphs use, as `SceneAssets::load` reads them for games.
+        if let Some(folder) = self.subgraph_folder(open) {
             let errors = load_subgraphs(&mut graphs, &folder, FileAccess::SceneFolder);
             problems.extend(errors.iter().map(ToString::to_string));
         }
@@ -157,6 +153,13 @@ impl SceneDocument {
             graphs,
             flow_fields: self.fields.clone(),
         })
+    }
+
+    /// The folder subgraph files are read from: the scene's, or, for a scene not saved yet,
+    /// the open graph's.
+    pub fn subgraph_folder(&self, open: &OpenGraph<'_>) -> Option<PathBuf> {
+        self.directory()
+            .or_else(|| open.path.and_then(Path::parent).map(Path::to_path_buf))
     }
 
     /// Loads graph file `name` of a group: beside the scene, else an embedded preset.
