@@ -23,8 +23,125 @@ pub struct SpatialGrid {
     entries: Vec<u32>,
     cell_of: Vec<u32>,
     cursor: Vec<u32>,
+    /// Positions and velocities of the agents in `entries`, in the same (cell) order: a
+    /// query reads one contiguous run of them per row of cells.
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
     max_speed: f32,
     max_radius: f32,
+}
+
+/// The answer of [`SpatialGrid::candidates`]: a buffer that keeps its size between queries.
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    buffer: Vec<Candidate>,
+    len: usize,
+}
+
+impl Candidates {
+    /// The candidates of the last query, in ascending agent index.
+    #[inline]
+    pub fn as_slice(&self) -> &[Candidate] {
+        self.buffer.get(..self.len).unwrap_or(&[])
+    }
+
+    /// Starts a query.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Makes room for `more` candidates after those kept. The buffer only ever grows, so a
+    /// warm query writes no filler.
+    #[inline]
+    pub(crate) fn make_room(&mut self, more: usize) {
+        if self.buffer.len() < self.len + more {
+            self.buffer.resize(self.len + more, Candidate::default());
+        }
+    }
+
+    /// Writes `agent` at `slot` after those kept, and keeps it when `keep`: a scan can test
+    /// and store without a branch to mispredict. Call [`Candidates::make_room`] first.
+    #[inline]
+    pub(crate) fn push_if(&mut self, agent: u32, slot: usize, keep: bool) {
+        if let Some(candidate) = self.buffer.get_mut(self.len) {
+            *candidate = Candidate::new(agent, slot as u32);
+        }
+        self.len += usize::from(keep);
+    }
+
+    /// Sorts the kept candidates by agent index.
+    #[inline]
+    pub(crate) fn sort(&mut self) {
+        if let Some(kept) = self.buffer.get_mut(..self.len) {
+            sort_few(kept);
+        }
+    }
+}
+
+/// Up to this many candidates are sorted by rank ([`sort_few`]).
+const RANK_SORT_MAX: usize = 16;
+
+/// Sorts distinct candidates. A neighborhood usually holds a handful, in an order a branchy
+/// sort mispredicts at every step; up to [`RANK_SORT_MAX`] each goes straight to its rank
+/// (how many are smaller), counted without a branch.
+#[inline]
+fn sort_few(keys: &mut [Candidate]) {
+    let mut copy = [Candidate::default(); RANK_SORT_MAX];
+    let Some(copy) = copy.get_mut(..keys.len()) else {
+        keys.sort_unstable();
+        return;
+    };
+    copy.copy_from_slice(keys);
+    for &key in &*copy {
+        let rank = copy
+            .iter()
+            .map(|&other| usize::from(other < key))
+            .sum::<usize>();
+        if let Some(place) = keys.get_mut(rank) {
+            *place = key;
+        }
+    }
+}
+
+/// One row of cells of a [`SpatialGrid::visit_runs`] query: consecutive slots of the grid's
+/// cell-ordered copies, cell after cell from left to right, each cell's agents in ascending
+/// index.
+#[derive(Clone, Copy, Debug)]
+pub struct Run<'a> {
+    /// The slot of the run's first agent.
+    pub first_slot: usize,
+    /// The agents' indices.
+    pub agents: &'a [u32],
+    /// Their positions at the last rebuild.
+    pub positions: &'a [Vec2],
+    /// Their velocities at the last rebuild.
+    pub velocities: &'a [Vec2],
+}
+
+/// One neighbor candidate from [`SpatialGrid::candidates`]: an agent, and the slot where its
+/// position and velocity sit in the grid's cell-ordered copies ([`SpatialGrid::positions`],
+/// [`SpatialGrid::velocities`]). Candidates order by agent index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Candidate(u64);
+
+impl Candidate {
+    #[inline]
+    fn new(agent: u32, slot: u32) -> Self {
+        Self((u64::from(agent) << 32) | u64::from(slot))
+    }
+
+    /// The agent's index.
+    #[inline]
+    pub fn agent(self) -> usize {
+        (self.0 >> 32) as usize
+    }
+
+    /// Where the agent sits in the grid's cell-ordered copies.
+    #[inline]
+    pub fn slot(self) -> usize {
+        (self.0 & u64::from(u32::MAX)) as usize
+    }
 }
 
 impl SpatialGrid {
@@ -46,6 +163,8 @@ impl SpatialGrid {
             entries: Vec::new(),
             cell_of: Vec::new(),
             cursor: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
             max_speed: 0.0,
             max_radius: 0.0,
         }
@@ -122,24 +241,46 @@ impl SpatialGrid {
         let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
         self.entries.clear();
         self.entries.resize(placed, 0);
+        self.positions.clear();
+        self.positions.resize(placed, Vec2::ZERO);
+        self.velocities.clear();
+        self.velocities.resize(placed, Vec2::ZERO);
         // Next free entry per cell, filled in agent order.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.cell_start);
-        for (agent, &cell) in self.cell_of.iter().enumerate() {
+        for (agent, (&cell, vehicle)) in self.cell_of.iter().zip(vehicles).enumerate() {
             if let Some(slot) = self.cursor.get_mut(cell as usize) {
-                if let Some(entry) = self.entries.get_mut(*slot as usize) {
+                let at = *slot as usize;
+                if let (Some(entry), Some(position), Some(velocity)) = (
+                    self.entries.get_mut(at),
+                    self.positions.get_mut(at),
+                    self.velocities.get_mut(at),
+                ) {
                     *entry = agent as u32;
+                    *position = vehicle.position;
+                    *velocity = vehicle.velocity;
                 }
                 *slot += 1;
             }
         }
     }
 
+    /// The agents' positions at the last rebuild, in cell order ([`Candidate::slot`]).
+    pub fn positions(&self) -> &[Vec2] {
+        &self.positions
+    }
+
+    /// The agents' velocities at the last rebuild, in cell order ([`Candidate::slot`]).
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.velocities
+    }
+
     fn cell_index(&self, position: Vec2) -> Option<u32> {
         if !position.is_finite() {
             return None;
         }
-        let cell = ((position - self.origin) / self.cell_size).floor();
+        // `t as usize` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`.
+        let cell = (position - self.origin) / self.cell_size;
         if cell.x < 0.0 || cell.y < 0.0 {
             return None;
         }
@@ -147,48 +288,85 @@ impl SpatialGrid {
         (column < self.columns && row < self.rows).then(|| (row * self.columns + column) as u32)
     }
 
-    /// Appends to `out` the index of every agent other than `exclude` whose position is closer
-    /// than `radius` to `center`, sorted by index.
+    /// Puts in `out` the index of every agent other than `exclude` whose position (at the
+    /// last rebuild) is closer than `radius` to `center`, sorted by index. `vehicles` is not
+    /// read: the grid answers from its own copies.
     pub fn query(
         &self,
-        vehicles: &[Vehicle],
+        _vehicles: &[Vehicle],
         center: Vec2,
         radius: f32,
         exclude: usize,
         out: &mut Vec<u32>,
     ) {
         out.clear();
+        let radius_squared = radius * radius;
+        self.visit_runs(center, radius, |run| {
+            for (position, &agent) in run.positions.iter().zip(run.agents) {
+                if position.distance_squared(center) < radius_squared && agent as usize != exclude {
+                    out.push(agent);
+                }
+            }
+        });
+        out.sort_unstable();
+    }
+
+    /// Puts in `out` every agent other than `exclude` whose position (at the last rebuild) is
+    /// closer than `radius` to `center`, sorted by agent index, with its slot in the
+    /// cell-ordered copies. Allocates nothing once `out` has grown to fit.
+    pub fn candidates(&self, center: Vec2, radius: f32, exclude: usize, out: &mut Candidates) {
+        out.clear();
+        let radius_squared = radius * radius;
+        self.visit_runs(center, radius, |run| {
+            out.make_room(run.agents.len());
+            for (offset, (position, &agent)) in run.positions.iter().zip(run.agents).enumerate() {
+                let inside =
+                    position.distance_squared(center) < radius_squared && agent as usize != exclude;
+                out.push_if(agent, run.first_slot + offset, inside);
+            }
+        });
+        out.sort();
+    }
+
+    /// Calls `visit` once per row of cells that the square around the circle of `radius` at
+    /// `center` covers, bottom row first. Each row is one contiguous run of the cell-ordered
+    /// copies, so a scan over it reads memory in order. The runs hold every agent of those
+    /// cells: the caller tests the distance.
+    #[inline]
+    pub fn visit_runs(&self, center: Vec2, radius: f32, mut visit: impl FnMut(Run<'_>)) {
         if radius.is_nan() || radius <= 0.0 || !center.is_finite() || self.columns == 0 {
             return;
         }
-        let radius_squared = radius * radius;
-        let low = ((center - radius - self.origin) / self.cell_size)
-            .floor()
-            .max(Vec2::ZERO);
-        let high = ((center + radius - self.origin) / self.cell_size).floor();
+        // Cell coordinates as in `cell_index`: truncation is the floor of what is not negative.
+        let low = ((center - radius - self.origin) / self.cell_size).max(Vec2::ZERO);
+        let high = (center + radius - self.origin) / self.cell_size;
         if high.x < 0.0 || high.y < 0.0 {
             return;
         }
+        let first_column = low.x as usize;
         let last_column = (high.x as usize).min(self.columns - 1);
         let last_row = (high.y as usize).min(self.rows - 1);
+        if first_column > last_column {
+            return;
+        }
         for row in low.y as usize..=last_row {
-            for column in low.x as usize..=last_column {
-                let cell = row * self.columns + column;
-                let start = self.cell_start.get(cell).copied().unwrap_or(0) as usize;
-                let end = self.cell_start.get(cell + 1).copied().unwrap_or(0) as usize;
-                for &agent in self.entries.get(start..end).unwrap_or(&[]) {
-                    if agent as usize == exclude {
-                        continue;
-                    }
-                    if let Some(other) = vehicles.get(agent as usize)
-                        && other.position.distance_squared(center) < radius_squared
-                    {
-                        out.push(agent);
-                    }
-                }
+            let first_cell = row * self.columns + first_column;
+            let end_cell = row * self.columns + last_column + 1;
+            let start = self.cell_start.get(first_cell).copied().unwrap_or(0) as usize;
+            let end = self.cell_start.get(end_cell).copied().unwrap_or(0) as usize;
+            if let (Some(agents), Some(positions), Some(velocities)) = (
+                self.entries.get(start..end),
+                self.positions.get(start..end),
+                self.velocities.get(start..end),
+            ) {
+                visit(Run {
+                    first_slot: start,
+                    agents,
+                    positions,
+                    velocities,
+                });
             }
         }
-        out.sort_unstable();
     }
 }
 
@@ -220,5 +398,42 @@ mod tests {
                 assert_eq!(found, expected, "agent {i}, cell size {cell_size}");
             }
         }
+    }
+
+    #[test]
+    fn candidates_are_the_agents_within_the_radius_in_index_order_with_their_slots() {
+        let vehicles: Vec<Vehicle> = (0..300)
+            .map(|i| {
+                let x = ((i * 37) % 101) as f32 * 0.3 - 15.0;
+                let y = ((i * 53) % 97) as f32 * 0.3 - 14.0;
+                Vehicle::new(Vec2::new(x, y), Vec2::new(y, x), VehicleParams::default())
+            })
+            .collect();
+        let mut grid = SpatialGrid::new(2.0);
+        grid.rebuild(&vehicles);
+        let mut found = Candidates::default();
+        let mut counts = Vec::new();
+        // Radii from a handful of candidates (rank sort) to dozens (the general sort).
+        for radius in [0.8, 2.0, 5.0] {
+            for (i, v) in vehicles.iter().enumerate() {
+                grid.candidates(v.position, radius, i, &mut found);
+                let expected: Vec<usize> = (0..vehicles.len())
+                    .filter(|&j| j != i && vehicles[j].position.distance(v.position) < radius)
+                    .collect();
+                let agents: Vec<usize> = found.as_slice().iter().map(|c| c.agent()).collect();
+                assert_eq!(agents, expected, "agent {i}, radius {radius}");
+                for candidate in found.as_slice() {
+                    let slot = candidate.slot();
+                    assert_eq!(grid.positions()[slot], vehicles[candidate.agent()].position);
+                    assert_eq!(
+                        grid.velocities()[slot],
+                        vehicles[candidate.agent()].velocity
+                    );
+                }
+                counts.push(expected.len());
+            }
+        }
+        assert!(counts.iter().any(|&n| (2..=RANK_SORT_MAX).contains(&n)));
+        assert!(counts.iter().any(|&n| n > RANK_SORT_MAX));
     }
 }

@@ -64,46 +64,114 @@ pub fn in_neighborhood(vehicle: &Vehicle, other: Vec2, radius: f32, fov: FieldOf
     offset.length_squared() < radius * radius && fov.sees(vehicle.forward, offset)
 }
 
+/// The sums over one neighborhood that Separation, Cohesion, Alignment and Flocking need,
+/// gathered in one pass (`BEHAVIORS.md`, "Separation, Cohesion, Alignment, Flocking"). The
+/// four formulas below finish from them, so a graph whose group nodes share a radius and field
+/// of view visits its neighbors once for all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NeighborSums {
+    /// `Σ (p - q.p) / |p - q.p|²`, coincident neighbors skipped.
+    pub separation: Vec2,
+    /// `Σ q.p`.
+    pub position: Vec2,
+    /// `Σ q.v`.
+    pub velocity: Vec2,
+    /// How many neighbors were added.
+    pub count: u32,
+}
+
+impl NeighborSums {
+    /// Adds neighbor `(other_position, other_velocity)` of an agent at `me`.
+    #[inline]
+    pub fn add(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2) {
+        self.add_if(me, other_position, other_velocity, true);
+    }
+
+    /// Adds the neighbor when `counts`, without a branch: a loop over a cell's agents can test
+    /// the distance and add in one straight pass. Adding nothing is exact (`x + 0 = x`), so
+    /// the sums equal those of [`NeighborSums::add`] over the counted neighbors alone.
+    #[inline]
+    pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
+        let away = me - other_position;
+        let distance_squared = away.length_squared();
+        let repels = counts && distance_squared.sqrt() >= TINY;
+        self.separation += if repels {
+            away / distance_squared
+        } else {
+            Vec2::ZERO
+        };
+        self.position += if counts { other_position } else { Vec2::ZERO };
+        self.velocity += if counts { other_velocity } else { Vec2::ZERO };
+        self.count += u32::from(counts);
+    }
+
+    /// Sums over `neighbors`, in the order given.
+    pub fn over<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Self {
+        let mut sums = Self::default();
+        for other in neighbors {
+            sums.add(vehicle.position, other.position, other.velocity);
+        }
+        sums
+    }
+
+    /// Separation: `F = Σ (p - q.p) / |p - q.p|²`.
+    #[inline]
+    pub fn separation(&self) -> Vec2 {
+        self.separation
+    }
+
+    /// Cohesion: `F = mean(q.p) - p`; no neighbors: zero.
+    #[inline]
+    pub fn cohesion(&self, vehicle: &Vehicle) -> Vec2 {
+        if self.count == 0 {
+            Vec2::ZERO
+        } else {
+            self.position / self.count as f32 - vehicle.position
+        }
+    }
+
+    /// Alignment: `F = mean(q.v) - v`; no neighbors: zero.
+    #[inline]
+    pub fn alignment(&self, vehicle: &Vehicle) -> Vec2 {
+        if self.count == 0 {
+            Vec2::ZERO
+        } else {
+            self.velocity / self.count as f32 - vehicle.velocity
+        }
+    }
+
+    /// Flocking: `F = w_sep · normalize(Sep) + w_coh · normalize(Coh) + w_ali · normalize(Ali)`;
+    /// no neighbors: zero.
+    #[inline]
+    pub fn flocking(
+        &self,
+        vehicle: &Vehicle,
+        separation_weight: f32,
+        cohesion_weight: f32,
+        alignment_weight: f32,
+    ) -> Vec2 {
+        if self.count == 0 {
+            return Vec2::ZERO;
+        }
+        separation_weight * normalize(self.separation())
+            + cohesion_weight * normalize(self.cohesion(vehicle))
+            + alignment_weight * normalize(self.alignment(vehicle))
+    }
+}
+
 /// `F = Σ (p - q.p) / |p - q.p|²` over the neighbors, skipping coincident ones.
 pub fn separation<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Vec2 {
-    let mut force = Vec2::ZERO;
-    for other in neighbors {
-        let away = vehicle.position - other.position;
-        let distance_squared = away.length_squared();
-        if distance_squared.sqrt() < TINY {
-            continue;
-        }
-        force += away / distance_squared;
-    }
-    force
+    NeighborSums::over(vehicle, neighbors).separation()
 }
 
 /// `F = mean(q.p) - p`; no neighbors: zero.
 pub fn cohesion<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Vec2 {
-    let (sum, count) = neighbors
-        .into_iter()
-        .fold((Vec2::ZERO, 0u32), |(sum, count), other| {
-            (sum + other.position, count + 1)
-        });
-    if count == 0 {
-        Vec2::ZERO
-    } else {
-        sum / count as f32 - vehicle.position
-    }
+    NeighborSums::over(vehicle, neighbors).cohesion(vehicle)
 }
 
 /// `F = mean(q.v) - v`; no neighbors: zero.
 pub fn alignment<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Vec2 {
-    let (sum, count) = neighbors
-        .into_iter()
-        .fold((Vec2::ZERO, 0u32), |(sum, count), other| {
-            (sum + other.velocity, count + 1)
-        });
-    if count == 0 {
-        Vec2::ZERO
-    } else {
-        sum / count as f32 - vehicle.velocity
-    }
+    NeighborSums::over(vehicle, neighbors).alignment(vehicle)
 }
 
 /// `F = w_sep · normalize(Sep) + w_coh · normalize(Coh) + w_ali · normalize(Ali)` over one
@@ -115,29 +183,12 @@ pub fn flocking<'a>(
     cohesion_weight: f32,
     alignment_weight: f32,
 ) -> Vec2 {
-    let mut separation = Vec2::ZERO;
-    let mut position_sum = Vec2::ZERO;
-    let mut velocity_sum = Vec2::ZERO;
-    let mut count = 0u32;
-    for other in neighbors {
-        let away = vehicle.position - other.position;
-        let distance_squared = away.length_squared();
-        if distance_squared.sqrt() >= TINY {
-            separation += away / distance_squared;
-        }
-        position_sum += other.position;
-        velocity_sum += other.velocity;
-        count += 1;
-    }
-    if count == 0 {
-        return Vec2::ZERO;
-    }
-    let n = count as f32;
-    let cohesion = position_sum / n - vehicle.position;
-    let alignment = velocity_sum / n - vehicle.velocity;
-    separation_weight * normalize(separation)
-        + cohesion_weight * normalize(cohesion)
-        + alignment_weight * normalize(alignment)
+    NeighborSums::over(vehicle, neighbors).flocking(
+        vehicle,
+        separation_weight,
+        cohesion_weight,
+        alignment_weight,
+    )
 }
 
 /// Step aside at full force when inside the leader's sight zone

@@ -394,6 +394,8 @@ impl<'g> Builder<'g> {
                 own_names: Vec::new(),
                 wander_slots: 0,
                 neighbor_ops: Vec::new(),
+                pass_of: Vec::new(),
+                passes: Vec::new(),
             },
         }
     }
@@ -477,6 +479,7 @@ impl<'g> Builder<'g> {
         }
         self.program.shared = parents.iter().map(|&count| count > 1).collect();
         self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
+        self.program.plan_neighbor_passes();
         self.program
     }
 

@@ -1,8 +1,10 @@
 use glam::Vec2;
 
-use super::program::{Fov, Num, Op, Span, TargetRef};
+mod neighbors;
+
+use super::program::{Num, Op, Span, TargetRef};
 use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};
-use crate::behaviors::{self, OrcaLine, Quarry, ReciprocalSettings};
+use crate::behaviors::{self, NeighborSums, OrcaLine, Quarry, ReciprocalSettings};
 use crate::graph::NodeId;
 use crate::math::truncate;
 use crate::spatial::SpatialGrid;
@@ -221,6 +223,11 @@ impl Program {
         if scratch.memo.len() < self.ops.len() {
             scratch.memo.resize(self.ops.len(), (0, Vec2::ZERO));
         }
+        if scratch.sums.len() < self.passes.len() {
+            scratch
+                .sums
+                .resize(self.passes.len(), NeighborSums::default());
+        }
         // The stack grows to the deepest chain of combiners seen and keeps its capacity.
         scratch.frames.clear();
         scratch.stamp = scratch.stamp.wrapping_add(1);
@@ -274,32 +281,6 @@ impl Program {
             radius = radius.max(needed);
         }
         radius
-    }
-}
-
-/// The neighbors of one agent within a radius and field of view, filtered from the shared
-/// query's candidates. A concrete type (not `dyn Iterator`) so group formulas inline.
-struct Neighborhood<'a> {
-    ids: std::slice::Iter<'a, u32>,
-    vehicles: &'a [Vehicle],
-    me: &'a Vehicle,
-    radius: f32,
-    fov: behaviors::FieldOfView,
-}
-
-impl<'a> Iterator for Neighborhood<'a> {
-    type Item = &'a Vehicle;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a Vehicle> {
-        for &id in self.ids.by_ref() {
-            if let Some(other) = self.vehicles.get(id as usize)
-                && behaviors::in_neighborhood(self.me, other.position, self.radius, self.fov)
-            {
-                return Some(other);
-            }
-        }
-        None
     }
 }
 
@@ -446,22 +427,6 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             .unwrap_or((0, Num::Const(0.0)))
     }
 
-    /// The neighbor candidates of this agent (computed on first use, at most once per tick).
-    fn neighbors(&mut self) -> &[u32] {
-        if !self.scratch.neighbors_ready {
-            let radius = self.program.query_radius(self.me, &self.context);
-            self.context.grid.query(
-                self.context.vehicles,
-                self.me.position,
-                radius,
-                self.agent,
-                &mut self.scratch.neighbors,
-            );
-            self.scratch.neighbors_ready = true;
-        }
-        &self.scratch.neighbors
-    }
-
     fn quarry(&self, target: TargetRef) -> Option<Quarry> {
         match target {
             TargetRef::Point(x, y) => Some(Quarry::at(Vec2::new(self.num(x), self.num(y)))),
@@ -590,7 +555,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 self.context.world.wall_index(),
                 self.num(distance),
             )),
-            _ => self.leaf_force(op),
+            _ => self.leaf_force(index, op),
         };
         self.finish(index, value, shared);
         value
@@ -805,7 +770,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
 
     /// The force of a steering behavior (an op without inputs).
     #[expect(clippy::too_many_lines, reason = "one arm per steering behavior")]
-    fn leaf_force(&mut self, op: &Op) -> Vec2 {
+    fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
         let me = self.me;
         match *op {
             Op::Seek(target) => self
@@ -928,35 +893,27 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             Op::UnalignedCollisionAvoidance(max_time) => {
                 let max_time = self.num(max_time);
                 let vehicles = self.context.vehicles;
-                let ids = self.neighbors();
+                let candidates = self.neighbors();
                 behaviors::unaligned_collision_avoidance(
                     me,
-                    ids.iter().filter_map(|&i| vehicles.get(i as usize)),
+                    candidates.iter().filter_map(|c| vehicles.get(c.agent())),
                     max_time,
                 )
             }
-            Op::Separation(radius, fov) => self.group(radius, fov, |me, neighbors| {
-                behaviors::separation(me, neighbors)
-            }),
-            Op::Cohesion(radius, fov) => self.group(radius, fov, |me, neighbors| {
-                behaviors::cohesion(me, neighbors)
-            }),
-            Op::Alignment(radius, fov) => self.group(radius, fov, |me, neighbors| {
-                behaviors::alignment(me, neighbors)
-            }),
+            Op::Separation(..) => self.group_sums(index).separation(),
+            Op::Cohesion(..) => self.group_sums(index).cohesion(me),
+            Op::Alignment(..) => self.group_sums(index).alignment(me),
             Op::Flocking {
                 weights: [separation, cohesion, alignment],
-                radius,
-                fov,
+                ..
             } => {
                 let weights = (
                     self.num(separation),
                     self.num(cohesion),
                     self.num(alignment),
                 );
-                self.group(radius, fov, |me, neighbors| {
-                    behaviors::flocking(me, neighbors, weights.0, weights.1, weights.2)
-                })
+                self.group_sums(index)
+                    .flocking(me, weights.0, weights.1, weights.2)
             }
             Op::LeaderFollowing {
                 leader,
@@ -1025,16 +982,15 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             Op::NeighborCount(radius, fov) => {
                 let radius = self.num(radius);
                 let fov = fov.get(self.context.params);
-                let vehicles = self.context.vehicles;
-                let ids = self.neighbors();
-                Neighborhood {
-                    ids: ids.iter(),
-                    vehicles,
-                    me,
-                    radius,
-                    fov,
-                }
-                .count() as f32
+                let positions = self.context.grid.positions();
+                self.neighbors()
+                    .iter()
+                    .filter(|c| {
+                        positions.get(c.slot()).is_some_and(|&position| {
+                            behaviors::in_neighborhood(me, position, radius, fov)
+                        })
+                    })
+                    .count() as f32
             }
             Op::Speed => me.velocity.length(),
             Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
@@ -1069,10 +1025,10 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
         };
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
         let (vehicles, world) = (self.context.vehicles, self.context.world);
-        let ids = self.neighbors();
-        let others = ids
+        let candidates = self.neighbors();
+        let others = candidates
             .iter()
-            .filter_map(|&i| vehicles.get(i as usize).map(|other| (i as usize, other)));
+            .filter_map(|c| vehicles.get(c.agent()).map(|other| (c.agent(), other)));
         if !(dt > 0.0 && dt.is_finite()) {
             return preferred;
         }
@@ -1107,30 +1063,6 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 Vec2::new(self.num(max_x), self.num(max_y)),
             ),
         }
-    }
-
-    /// Runs a group formula over the neighbors within `radius` and the field of view.
-    fn group(
-        &mut self,
-        radius: Num,
-        fov: Fov,
-        formula: impl FnOnce(&Vehicle, Neighborhood<'_>) -> Vec2,
-    ) -> Vec2 {
-        let radius = self.num(radius);
-        let fov = fov.get(self.context.params);
-        let me = self.me;
-        let vehicles = self.context.vehicles;
-        let ids = self.neighbors();
-        formula(
-            me,
-            Neighborhood {
-                ids: ids.iter(),
-                vehicles,
-                me,
-                radius,
-                fov,
-            },
-        )
     }
 
     /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within

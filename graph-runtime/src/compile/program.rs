@@ -188,7 +188,15 @@ pub struct Program {
     pub(crate) wander_slots: u32,
     /// Ops that read the neighborhood, for the one shared query radius.
     pub(crate) neighbor_ops: Vec<u32>,
+    /// Per op, the neighbor pass that feeds it (Separation, Cohesion, Alignment and Flocking
+    /// with the same radius and field of view share one), or [`NO_PASS`].
+    pub(crate) pass_of: Vec<u32>,
+    /// The neighborhood (radius, field of view) of each neighbor pass.
+    pub(crate) passes: Vec<(Num, Fov)>,
 }
+
+/// `Program::pass_of` for an op that reads no neighbor sums.
+pub(crate) const NO_PASS: u32 = u32::MAX;
 
 /// Values of a program's graph parameters: the defaults with some overrides applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -262,8 +270,10 @@ impl AgentState {
 /// largest program and neighborhood and then stops allocating.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    pub(crate) neighbors: Vec<u32>,
+    pub(crate) neighbors: crate::spatial::Candidates,
     pub(crate) neighbors_ready: bool,
+    /// Each neighbor pass's sums from this agent's query (when `neighbors_ready`).
+    pub(crate) sums: Vec<crate::behaviors::NeighborSums>,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.
     pub(crate) memo: Vec<(u32, Vec2)>,
     pub(crate) stamp: u32,
@@ -419,4 +429,53 @@ impl Program {
             })
             .fold(0.0, f32::max)
     }
+
+    /// Plans the neighbor passes: group nodes that read the same neighborhood (the same
+    /// radius and field of view, literal or parameter) get the same pass, so one visit of the
+    /// neighbors computes the sums all of them finish from.
+    pub(crate) fn plan_neighbor_passes(&mut self) {
+        let mut keys: Vec<(Num, Fov)> = Vec::new();
+        self.pass_of = self
+            .ops
+            .iter()
+            .map(|op| {
+                let key = match *op {
+                    Op::Separation(radius, fov)
+                    | Op::Cohesion(radius, fov)
+                    | Op::Alignment(radius, fov)
+                    | Op::Flocking { radius, fov, .. } => (radius, fov),
+                    _ => return NO_PASS,
+                };
+                let pass = keys.iter().position(|k| same_neighborhood(*k, key));
+                pass.unwrap_or_else(|| {
+                    keys.push(key);
+                    keys.len() - 1
+                }) as u32
+            })
+            .collect();
+        self.passes = keys;
+    }
+
+    /// The distinct neighborhoods (radius and field of view) of the program's Separation,
+    /// Cohesion, Alignment and Flocking nodes. An agent's one neighbor query per tick feeds
+    /// the sums of each; nodes with the same neighborhood share them.
+    pub fn neighbor_passes(&self) -> usize {
+        self.passes.len()
+    }
+}
+
+/// Whether two (radius, field of view) pairs always select the same neighbors: the same
+/// parameter, or literals with the same bits.
+fn same_neighborhood(a: (Num, Fov), b: (Num, Fov)) -> bool {
+    let same_num = match (a.0, b.0) {
+        (Num::Const(x), Num::Const(y)) => x.to_bits() == y.to_bits(),
+        (Num::Param(x), Num::Param(y)) => x == y,
+        _ => false,
+    };
+    let same_fov = match (a.1, b.1) {
+        (Fov::Const(x), Fov::Const(y)) => x == y,
+        (Fov::Param(x), Fov::Param(y)) => x == y,
+        _ => false,
+    };
+    same_num && same_fov
 }

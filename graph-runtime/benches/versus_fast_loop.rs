@@ -1,0 +1,154 @@
+//! The compiled graph (`Simulation::step`) against the fastest hand-written loop we could write
+//! (`fast_loop.rs`), alternating one tick of each in one process so both see the same machine
+//! load. Prints, per workload, agent count and thread count, the minimum and median tick of
+//! each and their ratio; then the slope of log(time) against log(agents) and the 2-thread
+//! speedup.
+//!
+//! Run with `cargo bench -p graph-runtime --bench versus_fast_loop`. Environment variables
+//! narrow it: `STEERGRAPH_BENCH_AGENTS` (agent counts, comma-separated),
+//! `STEERGRAPH_BENCH_WORKLOAD` (`flock` or `boids`), `STEERGRAPH_BENCH_THREADS` (`1` or `2`),
+//! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler),
+//! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler).
+
+#[path = "fast_loop.rs"]
+mod fast_loop;
+
+use std::time::{Duration, Instant};
+
+use fast_loop::{DT, FastFlock, Workload};
+
+/// Agent counts of the scaling table.
+const AGENT_COUNTS: [usize; 5] = [1_000, 4_000, 16_000, 64_000, 256_000];
+/// Ticks before measuring, for the flock to form and the buffers to warm.
+const WARM_UP_TICKS: usize = 20;
+/// About this many agent-ticks are measured per evaluator and configuration.
+const AGENT_TICKS: usize = 4_000_000;
+
+/// One configuration's result (seconds per tick).
+struct Row {
+    graph_min: f64,
+    graph_median: f64,
+    fast_min: f64,
+    fast_median: f64,
+}
+
+fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usize>) -> Row {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let mut simulation = workload.simulation(agents);
+        let mut fast = FastFlock::new(workload, &simulation);
+        for _ in 0..WARM_UP_TICKS {
+            simulation.step(DT);
+            fast.tick();
+        }
+        let ticks = ticks.unwrap_or((AGENT_TICKS / agents).clamp(12, 3_000));
+        let only = std::env::var("STEERGRAPH_BENCH_ONLY").unwrap_or_default();
+        let (run_graph, run_fast) = (only != "fast", only != "graph");
+        let mut graph_times = Vec::with_capacity(ticks);
+        let mut fast_times = Vec::with_capacity(ticks);
+        let time = |run: bool, tick: &mut dyn FnMut()| {
+            let start = Instant::now();
+            if run {
+                tick();
+            }
+            start.elapsed()
+        };
+        for round in 0..ticks {
+            // Alternate which goes first, so neither always follows the other's cache state.
+            if round % 2 == 0 {
+                graph_times.push(time(run_graph, &mut || simulation.step(DT)));
+                fast_times.push(time(run_fast, &mut || fast.tick()));
+            } else {
+                fast_times.push(time(run_fast, &mut || fast.tick()));
+                graph_times.push(time(run_graph, &mut || simulation.step(DT)));
+            }
+        }
+        graph_times.sort_unstable();
+        fast_times.sort_unstable();
+        let median = |times: &[Duration]| times[times.len() / 2].as_secs_f64();
+        Row {
+            graph_min: graph_times[0].as_secs_f64(),
+            graph_median: median(&graph_times),
+            fast_min: fast_times[0].as_secs_f64(),
+            fast_median: median(&fast_times),
+        }
+    })
+}
+
+/// Least-squares slope of `ln(y)` against `ln(x)`.
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (lx, ly): (Vec<f64>, Vec<f64>) = points.iter().map(|&(x, y)| (x.ln(), y.ln())).unzip();
+    let (mx, my) = (lx.iter().sum::<f64>() / n, ly.iter().sum::<f64>() / n);
+    let covariance: f64 = lx.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let variance: f64 = lx.iter().map(|x| (x - mx) * (x - mx)).sum();
+    covariance / variance
+}
+
+fn main() {
+    let only = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let counts: Vec<usize> = only("STEERGRAPH_BENCH_AGENTS").map_or(AGENT_COUNTS.to_vec(), |v| {
+        v.split(',').filter_map(|n| n.trim().parse().ok()).collect()
+    });
+    let ticks = only("STEERGRAPH_BENCH_TICKS").and_then(|v| v.parse().ok());
+    let workload_filter = only("STEERGRAPH_BENCH_WORKLOAD");
+    let thread_filter = only("STEERGRAPH_BENCH_THREADS");
+    let ms = |seconds: f64| seconds * 1e3;
+    for workload in [Workload::Flock, Workload::Boids] {
+        if workload_filter
+            .as_ref()
+            .is_some_and(|w| !format!("{workload:?}").eq_ignore_ascii_case(w))
+        {
+            continue;
+        }
+        println!("\n{workload:?}: ms per tick, min (median); ratio of minimums (of medians)");
+        println!("| agents | threads | compiled graph | fast loop | ratio | agent-ticks/s |");
+        println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+        let mut one_thread = Vec::new();
+        let mut two_threads = Vec::new();
+        for &agents in &counts {
+            for threads in [1, 2] {
+                if thread_filter
+                    .as_ref()
+                    .is_some_and(|t| *t != threads.to_string())
+                {
+                    continue;
+                }
+                let row = measure(workload, agents, threads, ticks);
+                println!(
+                    "| {agents} | {threads} | {:.3} ({:.3}) | {:.3} ({:.3}) | {:.2}x ({:.2}x) | {:.2} M |",
+                    ms(row.graph_min),
+                    ms(row.graph_median),
+                    ms(row.fast_min),
+                    ms(row.fast_median),
+                    row.graph_min / row.fast_min,
+                    row.graph_median / row.fast_median,
+                    agents as f64 / row.graph_median / 1e6,
+                );
+                let point = (agents as f64, row.graph_median);
+                if threads == 1 {
+                    one_thread.push(point);
+                } else {
+                    two_threads.push(point);
+                }
+            }
+        }
+        if one_thread.len() > 1 && two_threads.len() > 1 {
+            println!(
+                "slope of ln(time) against ln(agents), compiled graph: {:.3} on 1 thread, {:.3} on 2",
+                slope(&one_thread),
+                slope(&two_threads)
+            );
+        }
+        for (one, two) in one_thread.iter().zip(&two_threads) {
+            println!(
+                "2-thread speedup at {} agents: {:.2}x",
+                one.0,
+                one.1 / two.1
+            );
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The benchmarks' fastest hand-written loop (`benches/fast_loop.rs`) computes the same
+//! behavior as the compiled graph: from the same agents, their motion differs only by the
+//! rounding of a different summation order (cell order instead of ascending agent index), so
+//! the speed comparison is between equals.
+
+#[path = "../benches/fast_loop.rs"]
+mod fast_loop;
+
+use fast_loop::{DT, FastFlock, Workload};
+use glam::Vec2;
+
+/// The largest distance between the two runs' positions of the same agent.
+fn largest_gap(graph: &[Vec2], fast: &[Vec2]) -> f32 {
+    graph
+        .iter()
+        .zip(fast)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0, f32::max)
+}
+
+fn compare(workload: Workload) {
+    let agents = 2_000;
+    let mut simulation = workload.simulation(agents);
+    let mut fast = FastFlock::new(workload, &simulation);
+    let start: Vec<Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    simulation.step(DT);
+    fast.tick();
+    let after_graph: Vec<Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    // One tick moves agents by up to max_speed * dt (0.025 or 0.1 units); the two loops
+    // agree to far below that: a few units in the last place of the sums.
+    let gap = largest_gap(&after_graph, &fast.positions());
+    assert!(
+        gap < 1e-5,
+        "{workload:?}: positions differ by {gap} after one tick"
+    );
+    let moved = largest_gap(&start, &after_graph);
+    assert!(moved > 1e-3, "{workload:?}: agents moved {moved}");
+    for _ in 0..29 {
+        simulation.step(DT);
+        fast.tick();
+    }
+    let after_graph: Vec<Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    let gap = largest_gap(&after_graph, &fast.positions());
+    assert!(
+        gap < 1e-3,
+        "{workload:?}: positions differ by {gap} after 30 ticks"
+    );
+    // The agents have neighbors to flock with: at one agent per 25 (16) square units, a
+    // circle of radius 5 (4) holds about pi others.
+    let mut grid = graph_runtime::SpatialGrid::new(5.0);
+    grid.rebuild(simulation.vehicles());
+    let mut near = Vec::new();
+    let mut total = 0;
+    for (i, vehicle) in simulation.vehicles().iter().enumerate() {
+        let radius = if workload == Workload::Flock {
+            5.0
+        } else {
+            4.0
+        };
+        grid.query(
+            simulation.vehicles(),
+            vehicle.position,
+            radius,
+            i,
+            &mut near,
+        );
+        total += near.len();
+    }
+    let mean = total as f32 / agents as f32;
+    assert!(
+        mean > 2.5 && mean < 4.0,
+        "{workload:?}: {mean} neighbors on average"
+    );
+}
+
+#[test]
+fn the_fast_loop_moves_the_flock_like_the_compiled_graph() {
+    compare(Workload::Flock);
+}
+
+#[test]
+fn the_fast_loop_moves_the_boids_like_the_compiled_graph() {
+    compare(Workload::Boids);
+}
