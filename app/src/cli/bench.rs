@@ -39,7 +39,8 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
     let agent_ticks = agents as f64 * ticks as f64;
     let seconds = elapsed.as_secs_f64();
     println!(
-        "{agents} agents x {ticks} ticks on {threads} threads in {seconds:.3} s: {:.0} agent-ticks/s ({:.3} ms/tick)",
+        "{agents} agents x {ticks} ticks on {threads} thread{} in {seconds:.3} s: {:.0} agent-ticks/s ({:.3} ms/tick)",
+        if threads == 1 { "" } else { "s" },
         agent_ticks / seconds,
         seconds * 1000.0 / ticks as f64
     );
