@@ -186,7 +186,7 @@ fn bench_prints_agent_ticks_per_second() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.starts_with("300 agents x 5 ticks on 1 threads"),
+        stdout.starts_with("300 agents x 5 ticks on 1 thread in "),
         "{stdout}"
     );
     assert!(stdout.contains("agent-ticks/s"), "{stdout}");
