@@ -1,5 +1,7 @@
 //! The synchronous, deterministic, parallel simulation of a scene.
 
+mod layout;
+
 use std::sync::Arc;
 
 use glam::Vec2;
@@ -13,6 +15,7 @@ use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
 use crate::{OwnGoals, Vehicle, World};
+use layout::Layout;
 
 /// Salt separating the spawn RNG streams from the agents' own streams.
 const SPAWN_SALT: u64 = 0x5EED_5A17_0000_0000;
@@ -76,7 +79,18 @@ pub struct Simulation {
     vehicles: Vec<Vehicle>,
     tags: Vec<TagMask>,
     group_of: Vec<u32>,
+    /// Where each agent sits in the working layout (grid-cell order); the fields below marked
+    /// "by slot" are in that order, the others in agent order.
+    layout: Layout,
+    /// By slot: the vehicles the tick works on; `vehicles` gets them back in agent order.
+    working: Vec<Vehicle>,
+    /// Whether `vehicles` was handed out mutably since `working` was last written: the next
+    /// tick then starts from `vehicles`.
+    vehicles_changed: bool,
+    /// By slot.
     states: Vec<AgentState>,
+    /// By slot: the forces of the last tick.
+    slot_forces: Vec<Vec2>,
     forces: Vec<Vec2>,
     scratches: Vec<Scratch>,
     grid: SpatialGrid,
@@ -84,7 +98,7 @@ pub struct Simulation {
     seed: u64,
     warnings: Vec<SceneWarning>,
     wall_crossings: u64,
-    /// Per agent, how long it has been stuck ([`crate::stuck_clock`]).
+    /// By slot: how long the agent has been stuck ([`crate::stuck_clock`]).
     stuck_for: Vec<f32>,
 }
 
@@ -146,7 +160,11 @@ impl Simulation {
             vehicles: Vec::new(),
             tags: Vec::new(),
             group_of: Vec::new(),
+            layout: Layout::default(),
+            working: Vec::new(),
+            vehicles_changed: false,
             states: Vec::new(),
+            slot_forces: Vec::new(),
             forces: Vec::new(),
             scratches: Vec::new(),
             grid: SpatialGrid::new(1.0),
@@ -273,6 +291,9 @@ impl Simulation {
         }
         simulation.warnings = warnings;
         simulation.forces = vec![Vec2::ZERO; simulation.vehicles.len()];
+        simulation.slot_forces = vec![Vec2::ZERO; simulation.vehicles.len()];
+        simulation.layout = Layout::identity(simulation.vehicles.len());
+        simulation.working.clone_from(&simulation.vehicles);
         simulation.stuck_for = vec![0.0; simulation.vehicles.len()];
         simulation.update_cell_size();
         Ok(simulation)
@@ -291,22 +312,62 @@ impl Simulation {
     /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon
     /// pool. Bit-identical whatever the number of threads.
     pub fn step(&mut self, dt: f32) {
+        if self.vehicles_changed {
+            let (vehicles, layout) = (&self.vehicles, &self.layout);
+            for (slot, working) in self.working.iter_mut().enumerate() {
+                if let Some(vehicle) = vehicles.get(layout.agent(slot)) {
+                    *working = *vehicle;
+                }
+            }
+            self.vehicles_changed = false;
+        }
         let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
         if needs_grid {
-            self.grid.rebuild(&self.vehicles);
+            let layout = &self.layout;
+            self.grid
+                .rebuild_with(&self.working, |slot| layout.agent(slot) as u32);
+            self.layout.resort(
+                self.grid.sources(),
+                &mut self.working,
+                &mut self.stuck_for,
+                &mut self.states,
+            );
         }
+        self.steer_all(dt);
+        let crossings = self.integrate(dt);
+        self.wall_crossings += crossings;
+        // Agent order for the API, the CSV and the next tick's context.
+        let (layout, working, slot_forces) = (&self.layout, &self.working, &self.slot_forces);
+        self.vehicles
+            .par_iter_mut()
+            .zip(self.forces.par_iter_mut())
+            .enumerate()
+            .for_each(|(agent, (vehicle, force))| {
+                if let Some(slot) = layout.slot(agent) {
+                    if let Some(moved) = working.get(slot) {
+                        *vehicle = *moved;
+                    }
+                    *force = slot_forces.get(slot).copied().unwrap_or(Vec2::ZERO);
+                }
+            });
+        self.tick += 1;
+    }
+
+    /// Every agent's steering force from the state at the start of the tick, in slot order.
+    fn steer_all(&mut self, dt: f32) {
         let world = &self.world;
         let vehicles = &self.vehicles;
         let tags = &self.tags;
         let grid = &self.grid;
         let groups = &self.groups;
         let group_of = &self.group_of;
-        let chunk = self.forces.len().div_ceil(MAX_CHUNKS).max(1);
-        let chunks = self.forces.len().div_ceil(chunk);
+        let (layout, working) = (&self.layout, &self.working);
+        let chunk = self.slot_forces.len().div_ceil(MAX_CHUNKS).max(1);
+        let chunks = self.slot_forces.len().div_ceil(chunk);
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);
         }
-        self.forces
+        self.slot_forces
             .par_chunks_mut(chunk)
             .zip(self.states.par_chunks_mut(chunk))
             .zip(self.scratches.par_iter_mut())
@@ -314,9 +375,12 @@ impl Simulation {
             .for_each(|(chunk_index, ((forces, states), scratch))| {
                 let first = chunk_index * chunk;
                 for (offset, (force, state)) in forces.iter_mut().zip(states).enumerate() {
-                    let agent = first + offset;
-                    let Some(group) = group_of.get(agent).and_then(|&g| groups.get(g as usize))
-                    else {
+                    let slot = first + offset;
+                    let agent = layout.agent(slot);
+                    let (Some(group), Some(me)) = (
+                        group_of.get(agent).and_then(|&g| groups.get(g as usize)),
+                        working.get(slot),
+                    ) else {
                         *force = Vec2::ZERO;
                         continue;
                     };
@@ -329,17 +393,23 @@ impl Simulation {
                         params: &group.params,
                         dt,
                     };
-                    *force = group.program.steer(&context, agent, state, scratch);
+                    *force = group
+                        .program
+                        .steer_vehicle(&context, agent, me, state, scratch);
                 }
             });
+    }
+
+    /// Steps every working vehicle with its force and advances its stuck clock; returns the
+    /// wall crossings of this tick.
+    fn integrate(&mut self, dt: f32) -> u64 {
         let walls = self.world.wall_index();
         let check_walls = !walls.is_empty();
         // A whole number of crossings: the sum is the same in any order, so any thread count
         // gives the same total.
-        let crossings: u64 = self
-            .vehicles
+        self.working
             .par_iter_mut()
-            .zip(self.forces.par_iter())
+            .zip(self.slot_forces.par_iter())
             .zip(self.states.par_iter())
             .zip(self.stuck_for.par_iter_mut())
             .map(|(((vehicle, force), state), stuck_for)| {
@@ -361,16 +431,14 @@ impl Simulation {
                         .is_some_and(|hit| hit.distance > 0.0);
                 u64::from(crossed)
             })
-            .sum();
-        self.wall_crossings += crossings;
-        self.tick += 1;
+            .sum()
     }
 
     /// The steering force agent `agent` would get now, with every evaluated node recorded in
     /// `trace`. Does not change the simulation's RNG or wander state (it works on a copy).
     pub fn trace(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Vec2> {
         let group = self.groups.get(*self.group_of.get(agent)? as usize)?;
-        let mut state = self.states.get(agent)?.clone();
+        let mut state = self.states.get(self.layout.slot(agent)?)?.clone();
         let mut grid = self.grid.clone();
         grid.rebuild(&self.vehicles);
         let context = Context {
@@ -404,6 +472,7 @@ impl Simulation {
 
     /// Mutable vehicles (to place or drag agents).
     pub fn vehicles_mut(&mut self) -> &mut [Vehicle] {
+        self.vehicles_changed = true;
         &mut self.vehicles
     }
 
@@ -458,13 +527,14 @@ impl Simulation {
             return Vec::new();
         };
         let (bindings, errors) = Bindings::new(&program, &self.world, &self.tag_table);
-        for state in self
-            .states
-            .get_mut(runtime.agents.clone())
-            .into_iter()
-            .flatten()
-        {
-            state.fit(&program);
+        for agent in runtime.agents.clone() {
+            if let Some(state) = self
+                .layout
+                .slot(agent)
+                .and_then(|slot| self.states.get_mut(slot))
+            {
+                state.fit(&program);
+            }
         }
         runtime.program = program;
         runtime.params = params;
@@ -485,13 +555,15 @@ impl Simulation {
 
     /// Agent `agent`'s own points and routes (from its group's `goals`, or set since).
     pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
-        self.states.get(agent).map(|state| &state.own)
+        let slot = self.layout.slot(agent)?;
+        self.states.get(slot).map(|state| &state.own)
     }
 
     /// Agent `agent`'s own points and routes, to change them (as a game does with
     /// [`crate::Crowd::set_goal`]). Points should be finite: the `Crowd` setters check that.
     pub fn own_mut(&mut self, agent: usize) -> Option<&mut OwnGoals> {
-        self.states.get_mut(agent).map(|state| &mut state.own)
+        let slot = self.layout.slot(agent)?;
+        self.states.get_mut(slot).map(|state| &mut state.own)
     }
 
     /// Wall crossings since the start: steps whose segment, from an agent's position before
@@ -507,15 +579,16 @@ impl Simulation {
     /// the one its graph's Reciprocal node preferred, or, without one, the velocity its
     /// steering force asks for. `0` for an unknown agent.
     pub fn stuck_for(&self, agent: usize) -> f32 {
-        self.stuck_for.get(agent).copied().unwrap_or(0.0)
+        self.layout
+            .slot(agent)
+            .and_then(|slot| self.stuck_for.get(slot))
+            .copied()
+            .unwrap_or(0.0)
     }
 
     /// The agents stuck now (stuck for at least [`crate::STUCK_SECONDS`]), ascending.
     pub fn stuck_agents(&self) -> impl Iterator<Item = usize> + '_ {
-        self.stuck_for
-            .iter()
-            .enumerate()
-            .filter_map(|(agent, &clock)| crate::is_stuck(clock).then_some(agent))
+        (0..self.vehicles.len()).filter(|&agent| crate::is_stuck(self.stuck_for(agent)))
     }
 
     /// How many agents are stuck now (stuck for at least [`crate::STUCK_SECONDS`]).

@@ -23,6 +23,8 @@ pub struct SpatialGrid {
     entries: Vec<u32>,
     cell_of: Vec<u32>,
     cursor: Vec<u32>,
+    /// Per slot, the index in the slice the grid was rebuilt from.
+    sources: Vec<u32>,
     /// Positions and velocities of the agents in `entries`, in the same (cell) order: a
     /// query reads one contiguous run of them per row of cells.
     positions: Vec<Vec2>,
@@ -163,6 +165,7 @@ impl SpatialGrid {
             entries: Vec::new(),
             cell_of: Vec::new(),
             cursor: Vec::new(),
+            sources: Vec::new(),
             positions: Vec::new(),
             velocities: Vec::new(),
             max_speed: 0.0,
@@ -189,6 +192,16 @@ impl SpatialGrid {
 
     /// Re-sorts the agents into cells. Agents with non-finite positions are left out.
     pub fn rebuild(&mut self, vehicles: &[Vehicle]) {
+        self.rebuild_with(vehicles, |index| index as u32);
+    }
+
+    /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
+    /// index: `vehicles[i]` is agent `agent_of(i)`. The cells are the same and queries answer
+    /// the same (candidates come sorted by agent index); only the order of agents inside a
+    /// cell follows `vehicles`. A simulation that keeps its agents in last tick's cell order
+    /// re-sorts them this way almost in place. [`SpatialGrid::sources`] tells where each slot
+    /// came from.
+    pub(crate) fn rebuild_with(&mut self, vehicles: &[Vehicle], agent_of: impl Fn(usize) -> u32) {
         let mut min = Vec2::splat(f32::INFINITY);
         let mut max = Vec2::splat(f32::NEG_INFINITY);
         self.max_speed = 0.0;
@@ -241,6 +254,8 @@ impl SpatialGrid {
         let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
         self.entries.clear();
         self.entries.resize(placed, 0);
+        self.sources.clear();
+        self.sources.resize(placed, 0);
         self.positions.clear();
         self.positions.resize(placed, Vec2::ZERO);
         self.velocities.clear();
@@ -248,21 +263,29 @@ impl SpatialGrid {
         // Next free entry per cell, filled in agent order.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.cell_start);
-        for (agent, (&cell, vehicle)) in self.cell_of.iter().zip(vehicles).enumerate() {
+        for (index, (&cell, vehicle)) in self.cell_of.iter().zip(vehicles).enumerate() {
             if let Some(slot) = self.cursor.get_mut(cell as usize) {
                 let at = *slot as usize;
-                if let (Some(entry), Some(position), Some(velocity)) = (
+                if let (Some(entry), Some(source), Some(position), Some(velocity)) = (
                     self.entries.get_mut(at),
+                    self.sources.get_mut(at),
                     self.positions.get_mut(at),
                     self.velocities.get_mut(at),
                 ) {
-                    *entry = agent as u32;
+                    *entry = agent_of(index);
+                    *source = index as u32;
                     *position = vehicle.position;
                     *velocity = vehicle.velocity;
                 }
                 *slot += 1;
             }
         }
+    }
+
+    /// Per slot (cell order), the index of its vehicle in the slice the grid was last rebuilt
+    /// from; only the vehicles with a finite position have a slot.
+    pub(crate) fn sources(&self) -> &[u32] {
+        &self.sources
     }
 
     /// The agents' positions at the last rebuild, in cell order ([`Candidate::slot`]).

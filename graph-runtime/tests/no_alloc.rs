@@ -8,6 +8,10 @@
 )]
 mod boids_fixture;
 
+#[path = "../benches/fast_loop.rs"]
+#[allow(dead_code, reason = "this test only builds the workload's simulation")]
+mod fast_loop;
+
 use glam::Vec2;
 use graph_runtime::{
     AgentState, Bindings, ChanceInput, Context, Graph, Link, Node, Scratch, SpatialGrid, TagTable,
@@ -29,6 +33,32 @@ fn a_warm_boids_tick_allocates_nothing() {
         info.count_total, 0,
         "allocations in 5 warm ticks of 2,000 agents"
     );
+}
+
+#[test]
+fn a_warm_simulation_tick_allocates_nothing() {
+    // Re-sorting the agents into cell order, the neighbor queries, the evaluation, the
+    // integration and writing agent order back all reuse their buffers. One thread, so every
+    // allocation would happen on the measured thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let mut simulation = fast_loop::Workload::Flock.simulation(4_000);
+        for _ in 0..5 {
+            simulation.step(fast_loop::DT);
+        }
+        let info = allocation_counter::measure(|| {
+            for _ in 0..5 {
+                simulation.step(fast_loop::DT);
+            }
+        });
+        assert_eq!(
+            info.count_total, 0,
+            "allocations in 5 warm ticks of 4,000 agents"
+        );
+    });
 }
 
 #[test]

@@ -192,7 +192,23 @@ impl Program {
         state: &mut AgentState,
         scratch: &mut Scratch,
     ) -> Vec2 {
-        self.run(context, agent, state, scratch, NoTrace)
+        let Some(vehicle) = context.vehicles.get(agent) else {
+            return Vec2::ZERO;
+        };
+        self.run(context, agent, vehicle, state, scratch, NoTrace)
+    }
+
+    /// [`Program::steer`] with the agent's vehicle given: a copy of `context.vehicles[agent]`
+    /// that the caller keeps where it reads fastest (the simulation's cell-ordered layout).
+    pub(crate) fn steer_vehicle(
+        &self,
+        context: &Context<'_>,
+        agent: usize,
+        vehicle: &Vehicle,
+        state: &mut AgentState,
+        scratch: &mut Scratch,
+    ) -> Vec2 {
+        self.run(context, agent, vehicle, state, scratch, NoTrace)
     }
 
     /// Like [`Program::steer`], also recording every evaluated node in `trace` (cleared
@@ -206,20 +222,21 @@ impl Program {
         trace: &mut Trace,
     ) -> Vec2 {
         trace.entries.clear();
-        self.run(context, agent, state, scratch, trace)
+        let Some(vehicle) = context.vehicles.get(agent) else {
+            return Vec2::ZERO;
+        };
+        self.run(context, agent, vehicle, state, scratch, trace)
     }
 
-    fn run<R: Recorder>(
+    fn run<'c, R: Recorder>(
         &self,
-        context: &Context<'_>,
+        context: &Context<'c>,
         agent: usize,
+        vehicle: &'c Vehicle,
         state: &mut AgentState,
         scratch: &mut Scratch,
         recorder: R,
     ) -> Vec2 {
-        let Some(vehicle) = context.vehicles.get(agent) else {
-            return Vec2::ZERO;
-        };
         if scratch.memo.len() < self.ops.len() {
             scratch.memo.resize(self.ops.len(), (0, Vec2::ZERO));
         }

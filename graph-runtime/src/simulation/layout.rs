@@ -1,0 +1,182 @@
+//! The simulation's working layout: agents in grid-cell order.
+//!
+//! A tick walks the agents in this order, so consecutive agents are neighbors in space and
+//! their neighbor queries read cells the previous agent's query has just brought into the
+//! cache; each agent's own vehicle, state and stuck clock sit next to the previous agent's.
+//! Every tick the grid re-sorts the agents from last tick's order, which is almost sorted
+//! already (agents move little in a tick), so re-sorting moves little memory. Agent order (the
+//! public API, the CSV) is written back at the end of the tick.
+//!
+//! The layout never changes a result: every force is computed from the state at the start of
+//! the tick, and an agent's state is touched by its own evaluation only.
+
+use rayon::prelude::*;
+
+use crate::Vehicle;
+
+/// Which agent sits in which slot, and the scratch to re-sort.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Layout {
+    /// Slot to agent.
+    order: Vec<u32>,
+    /// Agent to slot.
+    slot_of: Vec<u32>,
+    /// Scratch of `resort`.
+    source: Vec<u32>,
+    moved: Vec<bool>,
+    spare_order: Vec<u32>,
+    spare_vehicles: Vec<Vehicle>,
+    spare_clocks: Vec<f32>,
+}
+
+impl Layout {
+    /// Agents in index order.
+    pub(crate) fn identity(agents: usize) -> Self {
+        let order: Vec<u32> = (0..agents as u32).collect();
+        Self {
+            slot_of: order.clone(),
+            order,
+            ..Self::default()
+        }
+    }
+
+    /// The agent in slot `slot`.
+    #[inline]
+    pub(crate) fn agent(&self, slot: usize) -> usize {
+        self.order
+            .get(slot)
+            .map_or(usize::MAX, |&agent| agent as usize)
+    }
+
+    /// The slot of agent `agent`.
+    #[inline]
+    pub(crate) fn slot(&self, agent: usize) -> Option<usize> {
+        self.slot_of.get(agent).map(|&slot| slot as usize)
+    }
+
+    /// Re-sorts: new slot `s` takes what old slot `sources[s]` held; the old slots `sources`
+    /// leaves out (agents the grid did not place) follow in their old order. `vehicles`,
+    /// `clocks` and `states` are in slot order and move along. Allocates nothing once warm.
+    pub(crate) fn resort<T>(
+        &mut self,
+        sources: &[u32],
+        vehicles: &mut Vec<Vehicle>,
+        clocks: &mut Vec<f32>,
+        states: &mut [T],
+    ) {
+        let agents = self.order.len();
+        if vehicles.len() != agents || clocks.len() != agents || states.len() != agents {
+            return;
+        }
+        self.source.clear();
+        self.source.extend_from_slice(sources);
+        self.moved.clear();
+        self.moved.resize(agents, false);
+        for &old in sources {
+            match self.moved.get_mut(old as usize) {
+                Some(taken) if !*taken => *taken = true,
+                // Not a permutation of the slots: leave the layout as it is.
+                _ => return,
+            }
+        }
+        if self.source.len() < agents {
+            let moved = &self.moved;
+            let left_out = (0..agents as u32).filter(|&old| !moved[old as usize]);
+            self.source.extend(left_out);
+        }
+        if self
+            .source
+            .iter()
+            .enumerate()
+            .all(|(s, &old)| s == old as usize)
+        {
+            return;
+        }
+        // Gather the plain arrays into their spares, in parallel (each slot reads its source).
+        let source = &self.source;
+        let (order, old_vehicles, old_clocks) = (&self.order, &*vehicles, &*clocks);
+        self.spare_order.resize(agents, 0);
+        self.spare_vehicles.resize(
+            agents,
+            Vehicle::new(
+                glam::Vec2::ZERO,
+                glam::Vec2::ZERO,
+                crate::VehicleParams::default(),
+            ),
+        );
+        self.spare_clocks.resize(agents, 0.0);
+        self.spare_order
+            .par_iter_mut()
+            .zip(self.spare_vehicles.par_iter_mut())
+            .zip(self.spare_clocks.par_iter_mut())
+            .zip(source.par_iter())
+            .with_min_len(4096)
+            .for_each(|(((agent, vehicle), clock), &old)| {
+                let old = old as usize;
+                *agent = order[old];
+                *vehicle = old_vehicles[old];
+                *clock = old_clocks[old];
+            });
+        std::mem::swap(&mut self.order, &mut self.spare_order);
+        std::mem::swap(vehicles, &mut self.spare_vehicles);
+        std::mem::swap(clocks, &mut self.spare_clocks);
+        // States are moved in place, cycle by cycle: each swap puts one in its new slot.
+        self.moved.clear();
+        self.moved.resize(agents, false);
+        for start in 0..agents {
+            if self.moved[start] {
+                continue;
+            }
+            let mut slot = start;
+            loop {
+                self.moved[slot] = true;
+                let from = self.source[slot] as usize;
+                if from == start {
+                    break;
+                }
+                states.swap(slot, from);
+                slot = from;
+            }
+        }
+        for (slot, &agent) in self.order.iter().enumerate() {
+            self.slot_of[agent as usize] = slot as u32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    #[test]
+    fn resorting_moves_every_array_with_its_agent() {
+        let mut layout = Layout::identity(6);
+        let at = |x: f32| {
+            Vehicle::new(
+                Vec2::new(x, 0.0),
+                Vec2::ZERO,
+                crate::VehicleParams::default(),
+            )
+        };
+        let mut vehicles: Vec<Vehicle> = (0..6).map(|agent| at(agent as f32)).collect();
+        let mut clocks: Vec<f32> = (0..6).map(|agent| agent as f32 * 0.5).collect();
+        let mut states: Vec<u32> = (0..6).map(|agent| agent * 10).collect();
+        // The grid placed old slots 4, 1, 5, 0 (2 and 3 are left out: not finite).
+        layout.resort(&[4, 1, 5, 0], &mut vehicles, &mut clocks, &mut states);
+        assert_eq!(states, [40, 10, 50, 0, 20, 30]);
+        for agent in 0..6 {
+            let slot = layout.slot(agent).expect("every agent has a slot");
+            assert_eq!(layout.agent(slot), agent);
+            assert_eq!(states[slot], agent as u32 * 10);
+            assert_eq!(vehicles[slot].position.x, agent as f32);
+            assert_eq!(clocks[slot], agent as f32 * 0.5);
+        }
+        // Again from there, through one cycle over every slot.
+        layout.resort(&[1, 2, 3, 4, 5, 0], &mut vehicles, &mut clocks, &mut states);
+        assert_eq!(states, [10, 50, 0, 20, 30, 40]);
+        // A list that repeats a slot is not a re-sort: nothing moves.
+        layout.resort(&[0, 0, 1, 2, 3, 4], &mut vehicles, &mut clocks, &mut states);
+        assert_eq!(states, [10, 50, 0, 20, 30, 40]);
+    }
+}
