@@ -27,6 +27,15 @@ const GOAL_SALT: u64 = 0x60A1_5A17_0000_0000;
 /// scratch buffers, so a warm tick allocates nothing. The chunking never changes results.
 const MAX_CHUNKS: usize = 64;
 
+/// Below this many agents the simulation keeps them in agent order: their cells stay in the
+/// cache anyway, and re-sorting and writing back would cost more than they save (about 10 %
+/// at 1,000 to 4,000 agents on 2 threads).
+const CELL_ORDER_MIN_AGENTS: usize = 16_384;
+
+/// Integration and writing back hand rayon at least this many agents per task: a task of a
+/// few agents costs more to hand over than to run.
+const MIN_AGENTS_PER_TASK: usize = 128;
+
 /// One group of agents at run time.
 #[derive(Clone, Debug)]
 pub struct GroupRuntime {
@@ -326,22 +335,32 @@ impl Simulation {
             let layout = &self.layout;
             self.grid
                 .rebuild_with(&self.working, |slot| layout.agent(slot) as u32);
-            self.layout.resort(
-                self.grid.sources(),
-                &mut self.working,
-                &mut self.stuck_for,
-                &mut self.states,
-            );
+            if self.working.len() >= CELL_ORDER_MIN_AGENTS {
+                self.layout.resort(
+                    self.grid.sources(),
+                    &mut self.working,
+                    &mut self.stuck_for,
+                    &mut self.states,
+                );
+            }
         }
         self.steer_all(dt);
         let crossings = self.integrate(dt);
         self.wall_crossings += crossings;
         // Agent order for the API, the CSV and the next tick's context.
+        if self.working.len() < CELL_ORDER_MIN_AGENTS {
+            // Never re-sorted: slot `s` is agent `s`.
+            self.vehicles.copy_from_slice(&self.working);
+            self.forces.copy_from_slice(&self.slot_forces);
+            self.tick += 1;
+            return;
+        }
         let (layout, working, slot_forces) = (&self.layout, &self.working, &self.slot_forces);
         self.vehicles
             .par_iter_mut()
             .zip(self.forces.par_iter_mut())
             .enumerate()
+            .with_min_len(MIN_AGENTS_PER_TASK)
             .for_each(|(agent, (vehicle, force))| {
                 if let Some(slot) = layout.slot(agent) {
                     if let Some(moved) = working.get(slot) {
@@ -412,6 +431,7 @@ impl Simulation {
             .zip(self.slot_forces.par_iter())
             .zip(self.states.par_iter())
             .zip(self.stuck_for.par_iter_mut())
+            .with_min_len(MIN_AGENTS_PER_TASK)
             .map(|(((vehicle, force), state), stuck_for)| {
                 let from = vehicle.position;
                 let preferred = state

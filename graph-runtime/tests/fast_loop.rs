@@ -87,7 +87,8 @@ fn the_fast_loop_moves_the_boids_like_the_compiled_graph() {
 fn an_agent_moved_between_ticks_starts_the_next_tick_where_it_was_put() {
     // The simulation works on its own cell-ordered copy of the agents; a change made through
     // `vehicles_mut` (the preview dragging an agent) must reach it.
-    let mut simulation = Workload::Flock.simulation(500);
+    // Enough agents for the simulation to keep them in cell order.
+    let mut simulation = Workload::Flock.simulation(20_000);
     for _ in 0..3 {
         simulation.step(DT);
     }
@@ -104,10 +105,57 @@ fn an_agent_moved_between_ticks_starts_the_next_tick_where_it_was_put() {
     );
     // Every other agent is where its own motion took it: the agents stay in agent order.
     let positions: Vec<Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
+    // (The world is 707 units wide, centred on the origin.)
     assert!(
         positions
             .iter()
             .enumerate()
-            .all(|(i, p)| i == 7 || p.length() < 200.0)
+            .all(|(i, p)| i == 7 || (p.x.abs() < 360.0 && p.y.abs() < 360.0))
     );
+}
+
+#[test]
+fn the_cell_ordered_layout_changes_no_bit() {
+    // 20,000 agents: enough for the simulation to keep them in cell order, re-sorted every
+    // tick. The reference runs the same program in agent order, as a game loop would.
+    let agents = 20_000;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    let mut simulation = Workload::Flock.simulation(agents);
+    let program = graph_runtime::compile(&Workload::Flock.graph()).expect("compiles");
+    let params = program.default_parameters();
+    let tags = graph_runtime::TagTable::default();
+    let (bindings, errors) = graph_runtime::Bindings::new(&program, simulation.world(), &tags);
+    assert!(errors.is_empty());
+    let mut vehicles = simulation.vehicles().to_vec();
+    let mut states: Vec<graph_runtime::AgentState> = (0..agents)
+        .map(|i| graph_runtime::AgentState::new(&program, simulation.seed(), i as u64))
+        .collect();
+    let mut grid = graph_runtime::SpatialGrid::new(5.0);
+    let mut scratch = graph_runtime::Scratch::default();
+    for _ in 0..20 {
+        pool.install(|| simulation.step(DT));
+        grid.rebuild(&vehicles);
+        let context = graph_runtime::Context {
+            world: simulation.world(),
+            vehicles: &vehicles,
+            tags: &[],
+            grid: &grid,
+            bindings: &bindings,
+            params: &params,
+            dt: DT,
+        };
+        let forces: Vec<Vec2> = states
+            .iter_mut()
+            .enumerate()
+            .map(|(i, state)| program.steer(&context, i, state, &mut scratch))
+            .collect();
+        for (vehicle, force) in vehicles.iter_mut().zip(&forces) {
+            vehicle.step(*force, DT);
+        }
+        assert_eq!(simulation.forces(), forces.as_slice());
+    }
+    assert_eq!(simulation.vehicles(), vehicles.as_slice());
 }

@@ -45,8 +45,11 @@ fn a_warm_simulation_tick_allocates_nothing() {
         .build()
         .expect("a thread pool");
     pool.install(|| {
-        let mut simulation = fast_loop::Workload::Flock.simulation(4_000);
-        for _ in 0..5 {
+        // Enough agents for the simulation to keep them in cell order.
+        let mut simulation = fast_loop::Workload::Flock.simulation(20_000);
+        // Warm: scratch buffers grow to the densest neighborhood seen, and the flock gathers
+        // over the first ticks.
+        for _ in 0..30 {
             simulation.step(fast_loop::DT);
         }
         let info = allocation_counter::measure(|| {
@@ -56,7 +59,7 @@ fn a_warm_simulation_tick_allocates_nothing() {
         });
         assert_eq!(
             info.count_total, 0,
-            "allocations in 5 warm ticks of 4,000 agents"
+            "allocations in 5 warm ticks of 20,000 agents"
         );
     });
 }
