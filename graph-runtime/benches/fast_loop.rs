@@ -489,7 +489,6 @@ impl SortedView<'_> {
     #[inline]
     fn neighbor_sums(&self, me: &Vehicle, slot: usize) -> NeighborSums {
         let radius = self.workload.radius();
-        let radius_squared = radius * radius;
         let fov = FieldOfView::from_degrees(match self.workload {
             Workload::Flock => 360.0,
             Workload::Boids => boids::FOV,
@@ -507,9 +506,7 @@ impl SortedView<'_> {
             let end = self.cell_start[row * self.columns + last_column + 1] as usize;
             for other in start..end {
                 let p = self.position[other];
-                let inside = other != slot
-                    && p.distance_squared(me.position) < radius_squared
-                    && (self.workload == Workload::Flock || fov.sees(me.forward, p - me.position));
+                let inside = other != slot && behaviors::in_neighborhood(me, p, radius, fov);
                 sums.add_if(me.position, p, self.velocity[other], inside);
             }
         }
