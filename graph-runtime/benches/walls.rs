@@ -131,6 +131,37 @@ fn tick(c: &mut Criterion) {
         with.wall_crossings(),
         with.tick()
     );
+    interleaved(&mut without, &mut with);
+}
+
+/// The two scenes tick by tick in turn, so both see the same machine load (criterion's two
+/// groups run seconds apart, and on a shared machine their ratio swings with the load).
+fn interleaved(without: &mut Simulation, with: &mut Simulation) {
+    const TICKS: usize = 600;
+    let mut times = [Vec::with_capacity(TICKS), Vec::with_capacity(TICKS)];
+    for round in 0..TICKS {
+        for pick in [round % 2, 1 - round % 2] {
+            let simulation = if pick == 0 { &mut *without } else { &mut *with };
+            let start = std::time::Instant::now();
+            simulation.step(boids_fixture::DT);
+            times[pick].push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    for list in &mut times {
+        list.sort_by(f64::total_cmp);
+    }
+    let [no_walls, walls] = &times;
+    let (min, median) = (|l: &[f64]| l[0], |l: &[f64]| l[l.len() / 2]);
+    eprintln!(
+        "walls_tick_10000 interleaved, {TICKS} ticks each: no walls {:.3} ms (median {:.3}), \
+         1,000 segments {:.3} ms (median {:.3}): walls add {:.0} % (median {:.0} %)",
+        min(no_walls),
+        median(no_walls),
+        min(walls),
+        median(walls),
+        (min(walls) / min(no_walls) - 1.0) * 100.0,
+        (median(walls) / median(no_walls) - 1.0) * 100.0,
+    );
 }
 
 fn index_build(c: &mut Criterion) {
