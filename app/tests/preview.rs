@@ -147,6 +147,37 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
 }
 
 #[test]
+fn a_new_top_speed_in_the_vehicle_panel_reaches_the_running_agents() {
+    // The preview writes the new limits into its agents (`vehicles_mut`); the simulation must
+    // take them into the copy it steps, not step its old one and write that back.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let mut vehicle = harness.state().document.vehicle.clone();
+    vehicle.max_speed = Number::Literal(1.0);
+    harness.state_mut().apply(Command::SetVehicle(vehicle));
+    harness.run_steps(3);
+    harness.state_mut().preview.host.running = true;
+    harness.run_steps(8);
+    let simulation = harness
+        .state()
+        .preview
+        .host
+        .simulation
+        .as_ref()
+        .expect("still running");
+    assert!(simulation.tick() > 30, "{} ticks", simulation.tick());
+    for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
+        assert_eq!(vehicle.max_speed, 1.0, "agent {agent}");
+        // The preset's boids flew at about 3.5 u/s before: now none beats the new limit.
+        assert!(
+            vehicle.velocity.length() <= 1.0 + 1e-5,
+            "agent {agent} at {} u/s",
+            vehicle.velocity.length()
+        );
+    }
+}
+
+#[test]
 fn pause_and_step_advance_exactly_one_tick() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
