@@ -311,15 +311,7 @@ impl FastFlock {
             .zip(self.force.par_iter())
             .with_min_len(1024)
             .for_each(|(((position, velocity), forward), &force)| {
-                let mut vehicle = Vehicle {
-                    position: *position,
-                    velocity: *velocity,
-                    forward: *forward,
-                    mass: params.mass,
-                    max_force: params.max_force,
-                    max_speed: params.max_speed,
-                    radius: params.radius,
-                };
+                let mut vehicle = vehicle(params, *position, *velocity, *forward);
                 vehicle.step(force, DT);
                 *position = vehicle.position;
                 *velocity = vehicle.velocity;
@@ -408,6 +400,20 @@ impl FastFlock {
     }
 }
 
+/// The vehicle of one agent of the arrays (its heading kept as it is, not recomputed).
+#[inline]
+fn vehicle(params: VehicleParams, position: Vec2, velocity: Vec2, forward: Vec2) -> Vehicle {
+    Vehicle {
+        position,
+        velocity,
+        forward,
+        mass: params.mass,
+        max_force: params.max_force,
+        max_speed: params.max_speed,
+        radius: params.radius,
+    }
+}
+
 /// Slots per parallel chunk of the hand-written loop.
 const CHUNK: usize = 1024;
 
@@ -430,15 +436,12 @@ impl SortedView<'_> {
     #[inline]
     fn force(&self, slot: usize, theta: &mut f32, rng: &mut AgentRng) -> Vec2 {
         let params = self.workload.vehicle();
-        let me = Vehicle {
-            position: self.position[slot],
-            velocity: self.velocity[slot],
-            forward: self.forward[slot],
-            mass: params.mass,
-            max_force: params.max_force,
-            max_speed: params.max_speed,
-            radius: params.radius,
-        };
+        let me = vehicle(
+            params,
+            self.position[slot],
+            self.velocity[slot],
+            self.forward[slot],
+        );
         if self.workload == Workload::Boids {
             let avoid = behaviors::obstacle_avoidance(
                 &me,

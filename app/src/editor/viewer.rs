@@ -343,32 +343,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) {
-        let Some(id) = Self::id(snarl, node) else {
-            return;
-        };
-        // The menu acts on the node it was opened on (selecting it, as in other editors).
-        let select = Command::Select {
-            nodes: vec![id],
-            add: self.selection.contains(id),
-        };
-        let mute = if snarl.get_node(node).is_some_and(|data| data.muted) {
-            "Unmute  (M)"
-        } else {
-            "Mute  (M)"
-        };
-        for (label, command) in [
-            (mute, Command::ToggleMute),
-            ("Copy  (Ctrl+C)", Command::Copy),
-            ("Duplicate  (Ctrl+D)", Command::Duplicate),
-            ("Delete  (Del)", Command::Delete),
-            ("Collapse into subgraph…", Command::CollapseToSubgraph),
-        ] {
-            if ui.button(label).clicked() {
-                self.commands.push(select.clone());
-                self.commands.push(command);
-                ui.close();
-            }
-        }
+        self.node_menu(node, ui, snarl);
     }
 
     fn connect(&mut self, from: &OutPin, to: &InPin, snarl: &mut Snarl<EditorNode>) {

@@ -11,6 +11,36 @@ use crate::editor::document::EditorNode;
 use crate::editor::search::NodeSearch;
 
 impl GraphViewer<'_> {
+    /// The node's right-click menu: mute, copy, duplicate, delete, collapse into a subgraph.
+    pub(super) fn node_menu(&mut self, node: SnarlId, ui: &mut Ui, snarl: &Snarl<EditorNode>) {
+        let Some(id) = Self::id(snarl, node) else {
+            return;
+        };
+        // The menu acts on the node it was opened on (selecting it, as in other editors).
+        let select = Command::Select {
+            nodes: vec![id],
+            add: self.selection.contains(id),
+        };
+        let mute = if snarl.get_node(node).is_some_and(|data| data.muted) {
+            "Unmute  (M)"
+        } else {
+            "Mute  (M)"
+        };
+        for (label, command) in [
+            (mute, Command::ToggleMute),
+            ("Copy  (Ctrl+C)", Command::Copy),
+            ("Duplicate  (Ctrl+D)", Command::Duplicate),
+            ("Delete  (Del)", Command::Delete),
+            ("Collapse into subgraph…", Command::CollapseToSubgraph),
+        ] {
+            if ui.button(label).clicked() {
+                self.commands.push(select.clone());
+                self.commands.push(command);
+                ui.close();
+            }
+        }
+    }
+
     pub(super) fn port(snarl: &Snarl<EditorNode>, pin: InPinId) -> Option<(Slot, PortType)> {
         let node = snarl.get_node(pin.node)?;
         let port = *node.node.inputs().get(pin.input)?;
