@@ -127,7 +127,6 @@ pub(crate) struct Flock {
     /// Hand-written state: RNG and wander angle per agent.
     pub(crate) rngs: Vec<AgentRng>,
     pub(crate) thetas: Vec<f32>,
-    pub(crate) neighbors: Vec<u32>,
     pub(crate) scratch: Scratch,
 }
 
@@ -152,7 +151,6 @@ impl Flock {
             grid: SpatialGrid::new(FLOCK_RADIUS),
             rngs: (0..agents).map(|i| AgentRng::new(SEED, i as u64)).collect(),
             thetas: vec![0.0; agents],
-            neighbors: Vec::new(),
             scratch: Scratch::default(),
             world,
             vehicles,
@@ -205,26 +203,8 @@ impl Flock {
                 if contain.length() > EPSILON {
                     contain
                 } else {
-                    self.grid.query(
-                        &self.vehicles,
-                        me.position,
-                        FLOCK_RADIUS,
-                        agent,
-                        &mut self.neighbors,
-                    );
-                    let vehicles = &self.vehicles;
-                    let flock = behaviors::flocking(
-                        me,
-                        self.neighbors
-                            .iter()
-                            .map(|&i| &vehicles[i as usize])
-                            .filter(|other| {
-                                behaviors::in_neighborhood(me, other.position, FLOCK_RADIUS, fov)
-                            }),
-                        FLOCK_WEIGHTS.0,
-                        FLOCK_WEIGHTS.1,
-                        FLOCK_WEIGHTS.2,
-                    );
+                    let flock = behaviors::neighbor_sums(&self.grid, me, agent, FLOCK_RADIUS, fov)
+                        .flocking(me, FLOCK_WEIGHTS.0, FLOCK_WEIGHTS.1, FLOCK_WEIGHTS.2);
                     let theta = &mut self.thetas[agent];
                     *theta += self.rngs[agent].signed_unit() * WANDER.2.to_radians() * DT;
                     let wander = behaviors::wander(me, *theta, WANDER.0, WANDER.1);

@@ -12,6 +12,9 @@ const MAX_CELLS_PER_AGENT: usize = 4;
 ///
 /// Built by counting sort, so building and querying are deterministic and, once warm, free of
 /// allocation. Query results are sorted by agent index, so they do not depend on the cell size.
+/// The runs a query visits ([`SpatialGrid::visit_runs`]) list the cells row by row, and each
+/// cell's agents in ascending index: an order set by the positions, the cell size and the
+/// agent indices, never by the order the vehicles were given in.
 #[derive(Clone, Debug)]
 pub struct SpatialGrid {
     preferred_cell_size: f32,
@@ -31,6 +34,9 @@ pub struct SpatialGrid {
     velocities: Vec<Vec2>,
     max_speed: f32,
     max_radius: f32,
+    /// Room for sorting one cell's agents by index (see `order_cells_by_agent`); keeps its
+    /// capacity, so a warm rebuild allocates nothing.
+    spare: Vec<(u32, u32, Vec2, Vec2)>,
 }
 
 /// The answer of [`SpatialGrid::candidates`]: a buffer that keeps its size between queries.
@@ -170,6 +176,7 @@ impl SpatialGrid {
             velocities: Vec::new(),
             max_speed: 0.0,
             max_radius: 0.0,
+            spare: Vec::new(),
         }
     }
 
@@ -196,9 +203,9 @@ impl SpatialGrid {
     }
 
     /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
-    /// index: `vehicles[i]` is agent `agent_of(i)`. The cells are the same and queries answer
-    /// the same (candidates come sorted by agent index); only the order of agents inside a
-    /// cell follows `vehicles`. A simulation that keeps its agents in last tick's cell order
+    /// index: `vehicles[i]` is agent `agent_of(i)`. The cells, their order and the order
+    /// inside each cell (ascending agent index) are the same, so every query answers the
+    /// same; only the slots' sources differ. A simulation that keeps its agents in last tick's cell order
     /// re-sorts them this way almost in place. [`SpatialGrid::sources`] tells where each slot
     /// came from.
     pub(crate) fn rebuild_with(&mut self, vehicles: &[Vehicle], agent_of: impl Fn(usize) -> u32) {
@@ -280,6 +287,57 @@ impl SpatialGrid {
                 *slot += 1;
             }
         }
+        self.order_cells_by_agent();
+    }
+
+    /// Puts the agents of each cell in ascending index. The counting sort keeps the order of
+    /// the slice the grid was rebuilt from, which is agent order for [`SpatialGrid::rebuild`]
+    /// but last tick's cell order for a re-sorted simulation; after this, the order of the
+    /// runs a query visits depends on the positions alone, so neighbor sums taken in it
+    /// ([`crate::behaviors::neighbor_sums`]) do not depend on how the caller keeps its agents.
+    /// One compare per agent finds the cells out of order; each of those is sorted whole, so
+    /// a crowded cell costs `k log k`, never `k²`.
+    fn order_cells_by_agent(&mut self) {
+        let count = self.entries.len();
+        let cell_of = &self.cell_of;
+        let cell = |sources: &[u32], slot: usize| {
+            let source = sources.get(slot).copied().unwrap_or(0) as usize;
+            cell_of.get(source).copied().unwrap_or(u32::MAX)
+        };
+        let (mut start, mut sorted) = (0, true);
+        for slot in 1..=count {
+            if slot < count && cell(&self.sources, slot) == cell(&self.sources, slot - 1) {
+                sorted &= self.entries.get(slot - 1) < self.entries.get(slot);
+                continue;
+            }
+            if !sorted {
+                let spare = &mut self.spare;
+                spare.clear();
+                for at in start..slot {
+                    if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
+                        self.entries.get(at),
+                        self.sources.get(at),
+                        self.positions.get(at),
+                        self.velocities.get(at),
+                    ) {
+                        spare.push((agent, source, position, velocity));
+                    }
+                }
+                // Agent indices are distinct: an unstable sort gives the one order.
+                spare.sort_unstable_by_key(|&(agent, ..)| agent);
+                for (at, &(agent, source, position, velocity)) in (start..slot).zip(&*spare) {
+                    if let (Some(e), Some(s), Some(p), Some(v)) = (
+                        self.entries.get_mut(at),
+                        self.sources.get_mut(at),
+                        self.positions.get_mut(at),
+                        self.velocities.get_mut(at),
+                    ) {
+                        (*e, *s, *p, *v) = (agent, source, position, velocity);
+                    }
+                }
+            }
+            (start, sorted) = (slot, true);
+        }
     }
 
     /// Per slot (cell order), the index of its vehicle in the slice the grid was last rebuilt
@@ -352,44 +410,47 @@ impl SpatialGrid {
     }
 
     /// Calls `visit` once per row of cells that the square around the circle of `radius` at
-    /// `center` covers, bottom row first. Each row is one contiguous run of the cell-ordered
-    /// copies, so a scan over it reads memory in order. The runs hold every agent of those
-    /// cells: the caller tests the distance.
+    /// `center` covers, bottom row first ([`SpatialGrid::runs`]).
     #[inline]
     pub fn visit_runs(&self, center: Vec2, radius: f32, mut visit: impl FnMut(Run<'_>)) {
-        if radius.is_nan() || radius <= 0.0 || !center.is_finite() || self.columns == 0 {
-            return;
+        for run in self.runs(center, radius) {
+            visit(run);
         }
-        // Cell coordinates as in `cell_index`: truncation is the floor of what is not negative.
-        let low = ((center - radius - self.origin) / self.cell_size).max(Vec2::ZERO);
-        let high = (center + radius - self.origin) / self.cell_size;
-        if high.x < 0.0 || high.y < 0.0 {
-            return;
+    }
+
+    /// One run per row of cells that the square around the circle of `radius` at `center`
+    /// covers, bottom row first. Each row is one contiguous run of the cell-ordered copies, so
+    /// a scan over it reads memory in order. The runs hold every agent of those cells: the
+    /// caller tests the distance.
+    #[inline]
+    pub fn runs(&self, center: Vec2, radius: f32) -> impl Iterator<Item = Run<'_>> {
+        let mut rows = 0..0;
+        let (mut first_column, mut last_column) = (0, 0);
+        if !radius.is_nan() && radius > 0.0 && center.is_finite() && self.columns > 0 {
+            // Cell coordinates as in `cell_index`: truncation is the floor of what is not
+            // negative.
+            let low = ((center - radius - self.origin) / self.cell_size).max(Vec2::ZERO);
+            let high = (center + radius - self.origin) / self.cell_size;
+            if high.x >= 0.0 && high.y >= 0.0 {
+                first_column = low.x as usize;
+                last_column = (high.x as usize).min(self.columns - 1);
+                if first_column <= last_column {
+                    rows = low.y as usize..(high.y as usize).min(self.rows - 1) + 1;
+                }
+            }
         }
-        let first_column = low.x as usize;
-        let last_column = (high.x as usize).min(self.columns - 1);
-        let last_row = (high.y as usize).min(self.rows - 1);
-        if first_column > last_column {
-            return;
-        }
-        for row in low.y as usize..=last_row {
+        rows.filter_map(move |row| {
             let first_cell = row * self.columns + first_column;
             let end_cell = row * self.columns + last_column + 1;
             let start = self.cell_start.get(first_cell).copied().unwrap_or(0) as usize;
             let end = self.cell_start.get(end_cell).copied().unwrap_or(0) as usize;
-            if let (Some(agents), Some(positions), Some(velocities)) = (
-                self.entries.get(start..end),
-                self.positions.get(start..end),
-                self.velocities.get(start..end),
-            ) {
-                visit(Run {
-                    first_slot: start,
-                    agents,
-                    positions,
-                    velocities,
-                });
-            }
-        }
+            Some(Run {
+                first_slot: start,
+                agents: self.entries.get(start..end)?,
+                positions: self.positions.get(start..end)?,
+                velocities: self.velocities.get(start..end)?,
+            })
+        })
     }
 }
 
@@ -421,6 +482,56 @@ mod tests {
                 assert_eq!(found, expected, "agent {i}, cell size {cell_size}");
             }
         }
+    }
+
+    #[test]
+    fn within_a_cell_agents_are_listed_by_index_whatever_their_slots() {
+        // Four agents in one cell, handed over in the order 3, 1, 2, 0 (as a re-sorted
+        // simulation might): the run lists them 0, 1, 2, 3, with their own positions.
+        let at = |x: f32| Vehicle::new(Vec2::new(x, 0.5), Vec2::ZERO, VehicleParams::default());
+        let vehicles = [at(0.4), at(0.1), at(0.2), at(0.3)];
+        let agents = [3, 1, 2, 0];
+        let mut grid = SpatialGrid::new(10.0);
+        grid.rebuild_with(&vehicles, |slot| agents[slot]);
+        let runs: Vec<Run<'_>> = grid.runs(Vec2::new(0.2, 0.5), 1.0).collect();
+        assert_eq!(runs.len(), 1);
+        assert_eq!(runs[0].agents, [0, 1, 2, 3]);
+        assert_eq!(
+            runs[0].positions,
+            [0.3, 0.1, 0.2, 0.4].map(|x| Vec2::new(x, 0.5))
+        );
+        assert_eq!(grid.sources(), [3, 1, 2, 0]);
+        // Given in agent order, the same grid.
+        let mut in_order = SpatialGrid::new(10.0);
+        let by_agent = [at(0.3), at(0.1), at(0.2), at(0.4)];
+        in_order.rebuild(&by_agent);
+        let run = in_order
+            .runs(Vec2::new(0.2, 0.5), 1.0)
+            .next()
+            .expect("one run");
+        assert_eq!(
+            (run.agents, run.positions),
+            (runs[0].agents, runs[0].positions)
+        );
+    }
+
+    #[test]
+    fn a_crowded_cell_handed_over_backwards_comes_out_in_index_order() {
+        // 2,000 agents in one cell, in descending order.
+        let vehicles: Vec<Vehicle> = (0..2_000)
+            .map(|i| {
+                Vehicle::new(
+                    Vec2::new(i as f32 * 1e-3, 0.0),
+                    Vec2::ZERO,
+                    VehicleParams::default(),
+                )
+            })
+            .collect();
+        let mut grid = SpatialGrid::new(10.0);
+        grid.rebuild_with(&vehicles, |slot| (1_999 - slot) as u32);
+        let run = grid.runs(Vec2::ZERO, 1.0).next().expect("one run");
+        assert!(run.agents.iter().copied().eq(0..2_000));
+        assert_eq!(run.positions[0], vehicles[1_999].position);
     }
 
     #[test]

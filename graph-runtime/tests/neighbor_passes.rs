@@ -138,10 +138,18 @@ fn steer(program: &Program, vehicles: &[Vehicle]) -> Vec2 {
 fn a_shared_pass_gives_each_node_the_force_of_its_own_formula() {
     let vehicles = agents();
     let me = &vehicles[0];
+    // The neighbors in the order the sums take them: the grid's (as `steer` builds it).
+    let mut grid = SpatialGrid::new(2.0);
+    grid.rebuild(&vehicles);
     let near = |radius: f32, fov: f32| {
         let fov = FieldOfView::from_degrees(fov);
-        vehicles[1..]
-            .iter()
+        let in_grid_order: Vec<&Vehicle> = grid
+            .runs(me.position, radius)
+            .flat_map(|run| run.agents.iter().filter(|&&agent| agent != 0))
+            .map(|&agent| &vehicles[agent as usize])
+            .collect();
+        in_grid_order
+            .into_iter()
             .filter(move |other| behaviors::in_neighborhood(me, other.position, radius, fov))
     };
     for (radii, fov) in [

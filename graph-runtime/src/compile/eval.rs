@@ -253,6 +253,7 @@ impl Program {
             scratch.stamp = 1;
         }
         scratch.neighbors_ready = false;
+        scratch.sums_ready = false;
         state.preferred = None;
         let mut evaluator = Evaluator {
             program: self,
@@ -271,7 +272,7 @@ impl Program {
     }
 
     /// The radius of the one spatial query that serves every group node of `vehicle`.
-    fn query_radius(&self, vehicle: &Vehicle, context: &Context<'_>) -> f32 {
+    pub(super) fn query_radius(&self, vehicle: &Vehicle, context: &Context<'_>) -> f32 {
         let params = context.params;
         let mut radius: f32 = 0.0;
         for &op in &self.neighbor_ops {

@@ -272,8 +272,11 @@ impl AgentState {
 pub struct Scratch {
     pub(crate) neighbors: crate::spatial::Candidates,
     pub(crate) neighbors_ready: bool,
-    /// Each neighbor pass's sums from this agent's query (when `neighbors_ready`).
+    /// Each neighbor pass's sums for this agent (when `sums_ready`).
     pub(crate) sums: Vec<crate::behaviors::NeighborSums>,
+    pub(crate) sums_ready: bool,
+    /// The passes' neighborhoods for this agent's parameters (when there are several).
+    pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView)>,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.
     pub(crate) memo: Vec<(u32, Vec2)>,
     pub(crate) stamp: u32,
