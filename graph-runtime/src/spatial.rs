@@ -37,6 +37,8 @@ pub struct SpatialGrid {
     /// Room for sorting one cell's agents by index (see `order_cells_by_agent`); keeps its
     /// capacity, so a warm rebuild allocates nothing.
     spare: Vec<(u32, u32, Vec2, Vec2)>,
+    /// The cells the last rebuild filled out of agent order (may repeat a cell).
+    unsorted: Vec<u32>,
 }
 
 /// The answer of [`SpatialGrid::candidates`]: a buffer that keeps its size between queries.
@@ -177,6 +179,7 @@ impl SpatialGrid {
             max_speed: 0.0,
             max_radius: 0.0,
             spare: Vec::new(),
+            unsorted: Vec::new(),
         }
     }
 
@@ -270,16 +273,30 @@ impl SpatialGrid {
         // Next free entry per cell, filled in agent order.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.cell_start);
+        self.unsorted.clear();
+        // At most one note per agent: room for all, so the notes never allocate mid-tick.
+        self.unsorted.reserve(vehicles.len());
         for (index, (&cell, vehicle)) in self.cell_of.iter().zip(vehicles).enumerate() {
             if let Some(slot) = self.cursor.get_mut(cell as usize) {
                 let at = *slot as usize;
+                let agent = agent_of(index);
+                // A cell whose agents come out of index order is put right below.
+                let first = self.cell_start.get(cell as usize).copied().unwrap_or(0) as usize;
+                if at > first
+                    && self
+                        .entries
+                        .get(at - 1)
+                        .is_some_and(|&before| before > agent)
+                {
+                    self.unsorted.push(cell);
+                }
                 if let (Some(entry), Some(source), Some(position), Some(velocity)) = (
                     self.entries.get_mut(at),
                     self.sources.get_mut(at),
                     self.positions.get_mut(at),
                     self.velocities.get_mut(at),
                 ) {
-                    *entry = agent_of(index);
+                    *entry = agent;
                     *source = index as u32;
                     *position = vehicle.position;
                     *velocity = vehicle.velocity;
@@ -295,48 +312,38 @@ impl SpatialGrid {
     /// but last tick's cell order for a re-sorted simulation; after this, the order of the
     /// runs a query visits depends on the positions alone, so neighbor sums taken in it
     /// ([`crate::behaviors::neighbor_sums`]) do not depend on how the caller keeps its agents.
-    /// One compare per agent finds the cells out of order; each of those is sorted whole, so
-    /// a crowded cell costs `k log k`, never `k²`.
+    /// The counting sort noted each cell that came out of order; each is sorted whole, so a
+    /// crowded cell costs `k log k`, never `k²`.
     fn order_cells_by_agent(&mut self) {
-        let count = self.entries.len();
-        let cell_of = &self.cell_of;
-        let cell = |sources: &[u32], slot: usize| {
-            let source = sources.get(slot).copied().unwrap_or(0) as usize;
-            cell_of.get(source).copied().unwrap_or(u32::MAX)
-        };
-        let (mut start, mut sorted) = (0, true);
-        for slot in 1..=count {
-            if slot < count && cell(&self.sources, slot) == cell(&self.sources, slot - 1) {
-                sorted &= self.entries.get(slot - 1) < self.entries.get(slot);
-                continue;
-            }
-            if !sorted {
-                let spare = &mut self.spare;
-                spare.clear();
-                for at in start..slot {
-                    if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
-                        self.entries.get(at),
-                        self.sources.get(at),
-                        self.positions.get(at),
-                        self.velocities.get(at),
-                    ) {
-                        spare.push((agent, source, position, velocity));
-                    }
-                }
-                // Agent indices are distinct: an unstable sort gives the one order.
-                spare.sort_unstable_by_key(|&(agent, ..)| agent);
-                for (at, &(agent, source, position, velocity)) in (start..slot).zip(&*spare) {
-                    if let (Some(e), Some(s), Some(p), Some(v)) = (
-                        self.entries.get_mut(at),
-                        self.sources.get_mut(at),
-                        self.positions.get_mut(at),
-                        self.velocities.get_mut(at),
-                    ) {
-                        (*e, *s, *p, *v) = (agent, source, position, velocity);
-                    }
+        self.unsorted.sort_unstable();
+        self.unsorted.dedup();
+        for &cell in &self.unsorted {
+            let start = self.cell_start.get(cell as usize).copied().unwrap_or(0) as usize;
+            let end = self.cell_start.get(cell as usize + 1).copied().unwrap_or(0) as usize;
+            let spare = &mut self.spare;
+            spare.clear();
+            for at in start..end {
+                if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
+                    self.entries.get(at),
+                    self.sources.get(at),
+                    self.positions.get(at),
+                    self.velocities.get(at),
+                ) {
+                    spare.push((agent, source, position, velocity));
                 }
             }
-            (start, sorted) = (slot, true);
+            // Agent indices are distinct: an unstable sort gives the one order.
+            spare.sort_unstable_by_key(|&(agent, ..)| agent);
+            for (at, &(agent, source, position, velocity)) in (start..end).zip(&*spare) {
+                if let (Some(e), Some(s), Some(p), Some(v)) = (
+                    self.entries.get_mut(at),
+                    self.sources.get_mut(at),
+                    self.positions.get_mut(at),
+                    self.velocities.get_mut(at),
+                ) {
+                    (*e, *s, *p, *v) = (agent, source, position, velocity);
+                }
+            }
         }
     }
 
