@@ -23,8 +23,9 @@ const SPAWN_SALT: u64 = 0x5EED_5A17_0000_0000;
 /// stream of their own and spawn places stay what they were before own points existed.
 const GOAL_SALT: u64 = 0x60A1_5A17_0000_0000;
 
-/// Agents are evaluated in at most this many parallel chunks, each with its own long-lived
-/// scratch buffers, so a warm tick allocates nothing. The chunking never changes results.
+/// Agents are evaluated in at most this many parallel chunks (of at least
+/// `MIN_AGENTS_PER_TASK` agents), each with its own long-lived scratch buffers, so a warm tick
+/// allocates nothing. The chunking never changes results.
 const MAX_CHUNKS: usize = 64;
 
 /// Below this many agents the simulation keeps them in agent order: their cells stay in the
@@ -382,7 +383,11 @@ impl Simulation {
         let groups = &self.groups;
         let group_of = &self.group_of;
         let (layout, working) = (&self.layout, &self.working);
-        let chunk = self.slot_forces.len().div_ceil(MAX_CHUNKS).max(1);
+        let chunk = self
+            .slot_forces
+            .len()
+            .div_ceil(MAX_CHUNKS)
+            .max(MIN_AGENTS_PER_TASK);
         let chunks = self.slot_forces.len().div_ceil(chunk);
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);
