@@ -106,7 +106,7 @@ pub use scene::{
     subgraph_uses,
 };
 pub use simulation::{GroupRuntime, Simulation};
-pub use spatial::{Candidate, Candidates, Run, SpatialGrid};
+pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};
 pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
 pub use vehicle::{Vehicle, VehicleParams};
 #[cfg(feature = "watch")]

@@ -89,6 +89,22 @@ impl Candidates {
     }
 }
 
+/// The answer of [`SpatialGrid::near`]: positions and velocities of the agents near a point,
+/// in the grid's order, in a buffer that keeps its size between queries.
+#[derive(Clone, Debug, Default)]
+pub struct Near {
+    buffer: Vec<(Vec2, Vec2)>,
+    len: usize,
+}
+
+impl Near {
+    /// The agents of the last query: `(position, velocity)` in the grid's order.
+    #[inline]
+    pub fn as_slice(&self) -> &[(Vec2, Vec2)] {
+        self.buffer.get(..self.len).unwrap_or(&[])
+    }
+}
+
 /// Up to this many candidates are sorted by rank ([`sort_few`]).
 const RANK_SORT_MAX: usize = 16;
 
@@ -414,6 +430,35 @@ impl SpatialGrid {
             }
         });
         out.sort();
+    }
+
+    /// Puts in `out` the position and velocity of every agent other than `exclude` whose
+    /// position (at the last rebuild) is closer than `radius` to `center`, in the grid's order
+    /// (rows, cells, agent index within a cell; see [`SpatialGrid::runs`]). Allocates nothing
+    /// once `out` has grown to fit.
+    #[expect(
+        clippy::needless_bitwise_bool,
+        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
+    )]
+    pub fn near(&self, center: Vec2, radius: f32, exclude: usize, out: &mut Near) {
+        out.len = 0;
+        let radius_squared = radius * radius;
+        for run in self.runs(center, radius) {
+            if out.buffer.len() < out.len + run.agents.len() {
+                out.buffer
+                    .resize(out.len + run.agents.len(), (Vec2::ZERO, Vec2::ZERO));
+            }
+            let others = run.positions.iter().zip(run.velocities).zip(run.agents);
+            for ((&position, &velocity), &agent) in others {
+                let inside = (position.distance_squared(center) < radius_squared)
+                    & (agent as usize != exclude);
+                // Written, then kept or not: no branch to mispredict.
+                if let Some(entry) = out.buffer.get_mut(out.len) {
+                    *entry = (position, velocity);
+                }
+                out.len += usize::from(inside);
+            }
+        }
     }
 
     /// Calls `visit` once per row of cells that the square around the circle of `radius` at

@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 use graph_runtime::behaviors::{self, FieldOfView, NeighborSums};
-use graph_runtime::{SpatialGrid, Vehicle, VehicleParams};
+use graph_runtime::{Near, SpatialGrid, Vehicle, VehicleParams};
 
 /// 3,000 agents scattered over 150 × 150 units (about ten within 5 units of each), with
 /// velocities of every direction; a few pairs coincide.
@@ -57,6 +57,7 @@ fn grid_order_sums_the_same_terms_as_agent_order_and_differs_by_rounding_only() 
     let mut grid = SpatialGrid::new(5.0);
     grid.rebuild(&vehicles);
     let (mut reordered, mut differing, mut coincident) = (0, 0, 0);
+    let mut near = Near::default();
     for fov in [360.0, 270.0, 90.0].map(FieldOfView::from_degrees) {
         for (me, vehicle) in vehicles.iter().enumerate() {
             let sums = behaviors::neighbor_sums(&grid, vehicle, me, 5.0, fov);
@@ -77,9 +78,17 @@ fn grid_order_sums_the_same_terms_as_agent_order_and_differs_by_rounding_only() 
                 .iter()
                 .filter(|&&other| vehicles[other].position == vehicle.position)
                 .count();
-            // The new sums are exactly those terms added in the grid's order...
+            // The new sums are exactly those terms added in the grid's order, whether taken
+            // straight from the runs or from the agents near (the evaluator's way)...
             let again = NeighborSums::over(vehicle, by_grid.iter().map(|&i| &vehicles[i]));
             assert_eq!(sums, again, "agent {me}");
+            grid.near(vehicle.position, 5.0, me, &mut near);
+            let mut each = [NeighborSums::default(); 2];
+            let neighborhoods = [(5.0, fov), (2.5, fov)];
+            behaviors::neighbor_sums_each(vehicle, near.as_slice(), &neighborhoods, &mut each);
+            assert_eq!(each[0], sums, "agent {me}");
+            let inner = behaviors::neighbor_sums(&grid, vehicle, me, 2.5, fov);
+            assert_eq!(each[1], inner, "agent {me}");
             // ... and differ from the old order's by rounding: each component by at most
             // 2⁻²⁰ (about 1e-6) of the sum of its terms' sizes.
             let old = NeighborSums::over(vehicle, by_index.iter().map(|&i| &vehicles[i]));

@@ -96,30 +96,23 @@ pub fn neighbor_sums(
 }
 
 /// [`neighbor_sums`] for several neighborhoods (radius and field of view) at once, into
-/// `sums` (one per neighborhood): one visit of the cells around `vehicle`, as wide as the
-/// largest radius, each agent tested against every neighborhood. The sums of each are those
-/// [`neighbor_sums`] gives it alone (the grid's order is the same in a wider square).
-#[inline]
+/// `sums` (one per neighborhood), from `near`: the agents within the widest radius, as
+/// [`SpatialGrid::near`] lists them (positions and velocities in the grid's order). Each
+/// neighborhood's sums are those [`neighbor_sums`] gives it alone: the same neighbors in the
+/// same order.
 pub fn neighbor_sums_each(
-    grid: &SpatialGrid,
     vehicle: &Vehicle,
-    exclude: usize,
+    near: &[(Vec2, Vec2)],
     neighborhoods: &[(f32, FieldOfView)],
     sums: &mut [NeighborSums],
 ) {
-    sums.fill(NeighborSums::default());
-    let widest = neighborhoods
-        .iter()
-        .fold(0.0, |r: f32, &(radius, _)| r.max(radius));
-    for run in grid.runs(vehicle.position, widest) {
-        let others = run.positions.iter().zip(run.velocities).zip(run.agents);
-        for ((&position, &velocity), &agent) in others {
-            let other = agent as usize != exclude;
-            for (sums, &(radius, fov)) in sums.iter_mut().zip(neighborhoods) {
-                let counts = other & in_neighborhood(vehicle, position, radius, fov);
-                sums.add_if(vehicle.position, position, velocity, counts);
-            }
+    for (sums, &(radius, fov)) in sums.iter_mut().zip(neighborhoods) {
+        let mut pass = NeighborSums::default();
+        for &(position, velocity) in near {
+            let counts = in_neighborhood(vehicle, position, radius, fov);
+            pass.add_if(vehicle.position, position, velocity, counts);
         }
+        *sums = pass;
     }
 }
 

@@ -277,6 +277,8 @@ pub struct Scratch {
     pub(crate) sums_ready: bool,
     /// The passes' neighborhoods for this agent's parameters (when there are several).
     pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView)>,
+    /// The agents within the widest of them, in the grid's order.
+    pub(crate) near: crate::spatial::Near,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.
     pub(crate) memo: Vec<(u32, Vec2)>,
     pub(crate) stamp: u32,
