@@ -4,11 +4,14 @@
 //! The loop keeps every agent's state in a structure of arrays that is re-sorted by grid cell
 //! at the start of every tick (a counting sort; agents move little between ticks, so the
 //! permutation is nearly the identity). A 3 × 3 block of cells is then three contiguous runs of
-//! the arrays, and each agent makes one branch-free pass over them. It calls the runtime's
-//! formulas (`NeighborSums`, `wander`, `obstacle_avoidance`, `containment`, `Vehicle::step`),
-//! so it computes the same behavior; only its summation order (cell order instead of
-//! ascending agent index) differs, so its motion matches the graph's to rounding, not bit
-//! for bit (`tests/fast_loop.rs` checks how close).
+//! the arrays. For the full-circle Flock each agent makes one branch-free pass over them; with
+//! the Boids' field of view it first keeps the agents within the radius (a distance test each,
+//! without a branch) and tests the view on those only, which was 3 % faster. It calls the
+//! runtime's formulas (`NeighborSums`, `in_neighborhood`, `wander`, `obstacle_avoidance`,
+//! `containment`, `Vehicle::step`), so it computes the same behavior; only its summation order
+//! differs (its cells have their own corner, and a cell's agents follow last tick's order, not
+//! agent index), so its motion matches the graph's to rounding, not bit for bit
+//! (`tests/fast_loop.rs` checks how close).
 
 use glam::Vec2;
 use graph_runtime::behaviors::{self, FieldOfView, NeighborSums};
@@ -414,6 +417,9 @@ fn vehicle(params: VehicleParams, position: Vec2, velocity: Vec2, forward: Vec2)
     }
 }
 
+/// Room for the agents within the radius of one agent (Boids: about 3 on average).
+const NEAR_MAX: usize = 64;
+
 /// Slots per parallel chunk of the hand-written loop.
 const CHUNK: usize = 1024;
 
@@ -503,15 +509,56 @@ impl SortedView<'_> {
         let high = ((me.position + radius - self.origin) / radius).as_uvec2();
         let last_column = (high.x as usize).min(self.columns - 1);
         let last_row = (high.y as usize).min(self.rows - 1);
-        let mut sums = NeighborSums::default();
-        for row in low.y as usize..=last_row {
+        let rows = low.y as usize..=last_row;
+        let run = |row: usize| {
             let start = self.cell_start[row * self.columns + low.x as usize] as usize;
             let end = self.cell_start[row * self.columns + last_column + 1] as usize;
-            for other in start..end {
-                let p = self.position[other];
-                let inside = other != slot && behaviors::in_neighborhood(me, p, radius, fov);
-                sums.add_if(me.position, p, self.velocity[other], inside);
+            start..end
+        };
+        let mut sums = NeighborSums::default();
+        if self.workload == Workload::Flock {
+            // Full circle: the neighbor test is one distance, so every agent of the runs is
+            // tested and added (masked) in one pass.
+            for row in rows {
+                for other in run(row) {
+                    let p = self.position[other];
+                    let inside = other != slot && behaviors::in_neighborhood(me, p, radius, fov);
+                    sums.add_if(me.position, p, self.velocity[other], inside);
+                }
             }
+            return sums;
+        }
+        // A field of view: first the agents within the radius (a distance test each, kept
+        // without a branch), then the view test and the sums over those only.
+        let mut near = [(Vec2::ZERO, Vec2::ZERO); NEAR_MAX];
+        let mut len = 0;
+        let radius_squared = radius * radius;
+        for row in rows.clone() {
+            for other in run(row) {
+                let p = self.position[other];
+                let inside = (other != slot) & (p.distance_squared(me.position) < radius_squared);
+                near[len.min(NEAR_MAX - 1)] = (p, self.velocity[other]);
+                len += usize::from(inside);
+            }
+        }
+        if len >= NEAR_MAX {
+            // More than the buffer holds (never at this density): the one-pass way.
+            for row in rows {
+                for other in run(row) {
+                    let p = self.position[other];
+                    let inside = other != slot && behaviors::in_neighborhood(me, p, radius, fov);
+                    sums.add_if(me.position, p, self.velocity[other], inside);
+                }
+            }
+            return sums;
+        }
+        for &(p, v) in &near[..len] {
+            sums.add_if(
+                me.position,
+                p,
+                v,
+                behaviors::in_neighborhood(me, p, radius, fov),
+            );
         }
         sums
     }

@@ -1,7 +1,7 @@
 //! The benchmarks' fastest hand-written loop (`benches/fast_loop.rs`) computes the same
 //! behavior as the compiled graph: from the same agents, their motion differs only by the
-//! rounding of a different summation order (cell order instead of ascending agent index), so
-//! the speed comparison is between equals.
+//! rounding of a different summation order (the loop's own cells, each in last tick's order,
+//! instead of the runtime grid's order), so the speed comparison is between equals.
 
 #[path = "../benches/fast_loop.rs"]
 mod fast_loop;
