@@ -38,18 +38,31 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             self.scratch.sums_ready = true;
             let (grid, me, params) = (self.context.grid, self.me, self.context.params);
             let scratch = &mut *self.scratch;
-            scratch.neighborhoods.clear();
-            let neighborhoods = self.program.passes.iter();
-            scratch
-                .neighborhoods
-                .extend(neighborhoods.map(|&(radius, fov)| (radius.get(params), fov.get(params))));
-            let widest = scratch
-                .neighborhoods
-                .iter()
-                .fold(0.0, |r: f32, n| r.max(n.0));
-            grid.near(me.position, widest, self.agent, &mut scratch.near);
-            let near = scratch.near.as_slice();
-            behaviors::neighbor_sums_each(me, near, &scratch.neighborhoods, &mut scratch.sums);
+            if let [(radius, fov)] = self.program.passes[..] {
+                // One neighborhood (the usual case): no list of neighborhoods to build.
+                let neighborhood = [(radius.get(params), fov.get(params))];
+                grid.near(
+                    me.position,
+                    neighborhood[0].0,
+                    self.agent,
+                    &mut scratch.near,
+                );
+                let near = scratch.near.as_slice();
+                behaviors::neighbor_sums_each(me, near, &neighborhood, &mut scratch.sums);
+            } else {
+                scratch.neighborhoods.clear();
+                let neighborhoods = self.program.passes.iter();
+                scratch.neighborhoods.extend(
+                    neighborhoods.map(|&(radius, fov)| (radius.get(params), fov.get(params))),
+                );
+                let widest = scratch
+                    .neighborhoods
+                    .iter()
+                    .fold(0.0, |r: f32, n| r.max(n.0));
+                grid.near(me.position, widest, self.agent, &mut scratch.near);
+                let near = scratch.near.as_slice();
+                behaviors::neighbor_sums_each(me, near, &scratch.neighborhoods, &mut scratch.sums);
+            }
         }
         let pass = self
             .program
