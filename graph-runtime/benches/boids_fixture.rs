@@ -128,6 +128,8 @@ pub(crate) struct Flock {
     pub(crate) rngs: Vec<AgentRng>,
     pub(crate) thetas: Vec<f32>,
     pub(crate) scratch: Scratch,
+    /// Hand-written state: the agents near the one being steered.
+    pub(crate) near: graph_runtime::Near,
 }
 
 impl Flock {
@@ -152,6 +154,7 @@ impl Flock {
             rngs: (0..agents).map(|i| AgentRng::new(SEED, i as u64)).collect(),
             thetas: vec![0.0; agents],
             scratch: Scratch::default(),
+            near: graph_runtime::Near::default(),
             world,
             vehicles,
             program,
@@ -203,8 +206,18 @@ impl Flock {
                 if contain.length() > EPSILON {
                     contain
                 } else {
-                    let flock = behaviors::neighbor_sums(&self.grid, me, agent, FLOCK_RADIUS, fov)
-                        .flocking(me, FLOCK_WEIGHTS.0, FLOCK_WEIGHTS.1, FLOCK_WEIGHTS.2);
+                    self.grid
+                        .near(me.position, FLOCK_RADIUS, agent, &mut self.near);
+                    let mut sums = [behaviors::NeighborSums::default()];
+                    let neighborhood = [(FLOCK_RADIUS, fov)];
+                    behaviors::neighbor_sums_each(
+                        me,
+                        self.near.as_slice(),
+                        &neighborhood,
+                        &mut sums,
+                    );
+                    let flock =
+                        sums[0].flocking(me, FLOCK_WEIGHTS.0, FLOCK_WEIGHTS.1, FLOCK_WEIGHTS.2);
                     let theta = &mut self.thetas[agent];
                     *theta += self.rngs[agent].signed_unit() * WANDER.2.to_radians() * DT;
                     let wander = behaviors::wander(me, *theta, WANDER.0, WANDER.1);

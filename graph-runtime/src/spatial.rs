@@ -16,7 +16,7 @@ const MAX_CELLS_PER_AGENT: usize = 4;
 ///
 /// Built by counting sort, so building and querying are deterministic and, once warm, free of
 /// allocation. Query results are sorted by agent index, so they do not depend on the cell size.
-/// The runs a query visits ([`SpatialGrid::visit_runs`]) list the cells row by row, and each
+/// The runs a query visits ([`SpatialGrid::runs`]) list the cells row by row, and each
 /// cell's agents in ascending index: an order set by the positions, the cell size and the
 /// agent indices, never by the order the vehicles were given in.
 #[derive(Clone, Debug)]
@@ -202,7 +202,7 @@ impl SpatialGrid {
     /// the slice the grid was rebuilt from, which is agent order for [`SpatialGrid::rebuild`]
     /// but last tick's cell order for a re-sorted simulation; after this, the order of the
     /// runs a query visits depends on the positions alone, so neighbor sums taken in it
-    /// ([`crate::behaviors::neighbor_sums`]) do not depend on how the caller keeps its agents.
+    /// ([`crate::behaviors::neighbor_sums_each`]) do not depend on how the caller keeps its agents.
     /// The counting sort noted each cell that came out of order; each is sorted whole, so a
     /// crowded cell costs `k log k`, never `k²`.
     fn order_cells_by_agent(&mut self) {
@@ -280,13 +280,13 @@ impl SpatialGrid {
     ) {
         out.clear();
         let radius_squared = radius * radius;
-        self.visit_runs(center, radius, |run| {
+        for run in self.runs(center, radius) {
             for (position, &agent) in run.positions.iter().zip(run.agents) {
                 if position.distance_squared(center) < radius_squared && agent as usize != exclude {
                     out.push(agent);
                 }
             }
-        });
+        }
         out.sort_unstable();
     }
 
@@ -296,14 +296,14 @@ impl SpatialGrid {
     pub fn candidates(&self, center: Vec2, radius: f32, exclude: usize, out: &mut Candidates) {
         out.clear();
         let radius_squared = radius * radius;
-        self.visit_runs(center, radius, |run| {
+        for run in self.runs(center, radius) {
             out.make_room(run.agents.len());
             for (offset, (position, &agent)) in run.positions.iter().zip(run.agents).enumerate() {
                 let inside =
                     position.distance_squared(center) < radius_squared && agent as usize != exclude;
                 out.push_if(agent, run.first_slot + offset, inside);
             }
-        });
+        }
         out.sort();
     }
 
@@ -333,15 +333,6 @@ impl SpatialGrid {
                 }
                 out.len += usize::from(inside);
             }
-        }
-    }
-
-    /// Calls `visit` once per row of cells that the square around the circle of `radius` at
-    /// `center` covers, bottom row first ([`SpatialGrid::runs`]).
-    #[inline]
-    pub fn visit_runs(&self, center: Vec2, radius: f32, mut visit: impl FnMut(Run<'_>)) {
-        for run in self.runs(center, radius) {
-            visit(run);
         }
     }
 

@@ -3,7 +3,6 @@ use glam::Vec2;
 use super::{Quarry, arrival};
 use crate::Vehicle;
 use crate::math::{TINY, local, normalize, sign};
-use crate::spatial::SpatialGrid;
 
 /// How far below `cos(fov / 2)` the cosine of a neighbor's angle may be and still count as on
 /// the edge of the view (`BEHAVIORS.md`, "Neighborhoods"). f32 rounding of positions, of the
@@ -67,39 +66,13 @@ pub fn in_neighborhood(vehicle: &Vehicle, other: Vec2, radius: f32, fov: FieldOf
     (offset.length_squared() < radius * radius) & fov.sees(vehicle.forward, offset)
 }
 
-/// The neighbor sums of `vehicle` over the agents of `grid` (other than agent `exclude`)
-/// within `radius` and `fov` (`BEHAVIORS.md`, "Neighborhoods"): one branch-free pass over
-/// the runs of cells the neighborhood touches. Neighbors are added in the grid's order, row
-/// of cells by row, cell by cell, and by agent index within a cell; that order depends on
-/// the positions, the cell size and the indices alone, so the sums are the same for any
-/// thread count and any order the caller keeps its agents in.
-#[inline]
-pub fn neighbor_sums(
-    grid: &SpatialGrid,
-    vehicle: &Vehicle,
-    exclude: usize,
-    radius: f32,
-    fov: FieldOfView,
-) -> NeighborSums {
-    // The loop of `neighbor_sums_each` for one neighborhood, written out: the general one
-    // costs about 7 % of a flocking tick here.
-    let mut sums = NeighborSums::default();
-    for run in grid.runs(vehicle.position, radius) {
-        let others = run.positions.iter().zip(run.velocities).zip(run.agents);
-        for ((&position, &velocity), &agent) in others {
-            let counts =
-                (agent as usize != exclude) & in_neighborhood(vehicle, position, radius, fov);
-            sums.add_if(vehicle.position, position, velocity, counts);
-        }
-    }
-    sums
-}
-
-/// [`neighbor_sums`] for several neighborhoods (radius and field of view) at once, into
-/// `sums` (one per neighborhood), from `near`: the agents within the widest radius, as
-/// [`SpatialGrid::near`] lists them (positions and velocities in the grid's order). Each
-/// neighborhood's sums are those [`neighbor_sums`] gives it alone: the same neighbors in the
-/// same order.
+/// The neighbor sums of `vehicle` for each of several neighborhoods (radius and field of
+/// view), into `sums` (one per neighborhood), from `near`: the other agents within the widest
+/// radius as [`SpatialGrid::near`](crate::SpatialGrid::near) lists them, positions and
+/// velocities in the grid's order (`BEHAVIORS.md`, "Neighborhoods"). That order depends on the
+/// positions, the cell size and the agent indices alone, so the sums are the same for any
+/// thread count and any order the caller keeps its agents in; a neighborhood's sums do not
+/// depend on the other neighborhoods listed with it.
 pub fn neighbor_sums_each(
     vehicle: &Vehicle,
     near: &[(Vec2, Vec2)],

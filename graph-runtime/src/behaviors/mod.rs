@@ -22,8 +22,7 @@ pub use avoidance::{
 };
 pub use group::{
     FOV_COSINE_TOLERANCE, FieldOfView, NeighborSums, alignment, cohesion, flocking,
-    in_neighborhood, leader_behind_point, leader_following, neighbor_sums, neighbor_sums_each,
-    separation,
+    in_neighborhood, leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
 pub use orca_solve::{orca_aim, solve_orca};

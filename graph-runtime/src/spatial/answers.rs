@@ -95,7 +95,7 @@ fn sort_few(keys: &mut [Candidate]) {
     }
 }
 
-/// One row of cells of a [`SpatialGrid::visit_runs`] query: consecutive slots of the grid's
+/// One row of cells of a [`SpatialGrid::runs`] query: consecutive slots of the grid's
 /// cell-ordered copies, cell after cell from left to right, each cell's agents in ascending
 /// index.
 #[derive(Clone, Copy, Debug)]

@@ -5,8 +5,8 @@
 //! candidates within the query radius in ascending agent index.
 
 use super::{Evaluator, Recorder};
-use crate::behaviors::{self, NeighborSums};
-use crate::compile::program::NO_PASS;
+use crate::behaviors::{self, FieldOfView, NeighborSums};
+use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::spatial::Candidate;
 
 impl<R: Recorder> Evaluator<'_, '_, '_, R> {
@@ -28,41 +28,34 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     /// then takes every pass's sums over that list ([`behaviors::neighbor_sums_each`]); the
     /// others read them. A reference, so each formula loads only the fields it needs.
     ///
-    /// Listing first costs one more step than summing straight from the cells
-    /// ([`behaviors::neighbor_sums`], the same bits) but sums over the circle instead of the
-    /// square of cells around it: 4 % slower on a sparse flock with one neighborhood, 5 %
-    /// faster with a field of view, and a third of the time on a dense crowd with three
-    /// neighborhoods (issue 15, `BENCHMARKS.md`).
+    /// Listing first sums over the circle instead of the square of cells around it: on a
+    /// sparse flock as fast as summing straight from the cells, 5 % faster with a field of
+    /// view, and a third of the time on a dense crowd with three neighborhoods (issue 15,
+    /// `BENCHMARKS.md`).
     pub(super) fn group_sums(&mut self, index: u32) -> &NeighborSums {
         if !self.scratch.sums_ready {
             self.scratch.sums_ready = true;
             let (grid, me, params) = (self.context.grid, self.me, self.context.params);
             let scratch = &mut *self.scratch;
-            if let [(radius, fov)] = self.program.passes[..] {
-                // One neighborhood (the usual case): no list of neighborhoods to build.
-                let neighborhood = [(radius.get(params), fov.get(params))];
-                grid.near(
-                    me.position,
-                    neighborhood[0].0,
-                    self.agent,
-                    &mut scratch.near,
-                );
-                let near = scratch.near.as_slice();
-                behaviors::neighbor_sums_each(me, near, &neighborhood, &mut scratch.sums);
-            } else {
-                scratch.neighborhoods.clear();
-                let neighborhoods = self.program.passes.iter();
-                scratch.neighborhoods.extend(
-                    neighborhoods.map(|&(radius, fov)| (radius.get(params), fov.get(params))),
-                );
-                let widest = scratch
-                    .neighborhoods
-                    .iter()
-                    .fold(0.0, |r: f32, n| r.max(n.0));
-                grid.near(me.position, widest, self.agent, &mut scratch.near);
-                let near = scratch.near.as_slice();
-                behaviors::neighbor_sums_each(me, near, &scratch.neighborhoods, &mut scratch.sums);
-            }
+            let resolve = |&(radius, fov): &(Num, Fov)| (radius.get(params), fov.get(params));
+            // One neighborhood (the usual case) stays on the stack: building the list per
+            // agent cost about 200 instructions.
+            let one;
+            let neighborhoods: &[(f32, FieldOfView)] = match &self.program.passes[..] {
+                [pass] => {
+                    one = [resolve(pass)];
+                    &one
+                }
+                passes => {
+                    scratch.neighborhoods.clear();
+                    scratch.neighborhoods.extend(passes.iter().map(resolve));
+                    &scratch.neighborhoods
+                }
+            };
+            let widest = neighborhoods.iter().fold(0.0, |r: f32, n| r.max(n.0));
+            grid.near(me.position, widest, self.agent, &mut scratch.near);
+            let near = scratch.near.as_slice();
+            behaviors::neighbor_sums_each(me, near, neighborhoods, &mut scratch.sums);
         }
         let pass = self
             .program
