@@ -10,6 +10,17 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Node, Number, Slot};
 
+/// The preview's running simulation.
+fn running<'h>(harness: &'h Harness<'_, EditorApp>) -> &'h graph_runtime::Simulation {
+    harness
+        .state()
+        .preview
+        .host
+        .simulation
+        .as_ref()
+        .expect("the preview runs its scene")
+}
+
 #[test]
 fn the_preview_runs_the_scene_of_the_open_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -69,12 +80,7 @@ fn clicking_an_agent_opens_its_inspector() {
     let mut harness = harness(dir.path());
     let rect = harness.state().preview.rect().expect("viewport");
     let preview = &harness.state().preview;
-    let vehicles = preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("running")
-        .vehicles();
+    let vehicles = running(&harness).vehicles();
     // An agent well inside the view.
     let (agent, at) = vehicles
         .iter()
@@ -97,27 +103,12 @@ fn clicking_an_agent_opens_its_inspector() {
 fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let before: Vec<glam::Vec2> = harness
-        .state()
-        .preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("running")
+    let before: Vec<glam::Vec2> = running(&harness)
         .vehicles()
         .iter()
         .map(|v| v.position)
         .collect();
-    let program_before = harness
-        .state()
-        .preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("running")
-        .groups()[0]
-        .program
-        .clone();
+    let program_before = running(&harness).groups()[0].program.clone();
     // Edit the Wander node's radius, as the inspector would.
     let mut node = harness
         .state()
@@ -131,13 +122,7 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
         .state_mut()
         .apply(Command::SetNode(graph_runtime::NodeId(4), node));
     harness.run_steps(3);
-    let simulation = harness
-        .state()
-        .preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("still running");
+    let simulation = running(&harness);
     let after: Vec<glam::Vec2> = simulation.vehicles().iter().map(|v| v.position).collect();
     assert_eq!(before, after, "no agent moved or respawned");
     assert!(
@@ -158,13 +143,7 @@ fn a_new_top_speed_in_the_vehicle_panel_reaches_the_running_agents() {
     harness.run_steps(3);
     harness.state_mut().preview.host.running = true;
     harness.run_steps(8);
-    let simulation = harness
-        .state()
-        .preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("still running");
+    let simulation = running(&harness);
     assert!(simulation.tick() > 30, "{} ticks", simulation.tick());
     for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
         assert_eq!(vehicle.max_speed, 1.0, "agent {agent}");
@@ -181,53 +160,15 @@ fn a_new_top_speed_in_the_vehicle_panel_reaches_the_running_agents() {
 fn pause_and_step_advance_exactly_one_tick() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let tick = harness
-        .state()
-        .preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("running")
-        .tick();
+    let tick = running(&harness).tick();
     harness.run_steps(5);
-    assert_eq!(
-        harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .as_ref()
-            .expect("running")
-            .tick(),
-        tick,
-        "paused"
-    );
+    assert_eq!(running(&harness).tick(), tick, "paused");
     harness.get_by_label("Step").click();
     harness.run_steps(5);
-    assert_eq!(
-        harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .as_ref()
-            .expect("running")
-            .tick(),
-        tick + 1
-    );
+    assert_eq!(running(&harness).tick(), tick + 1);
     harness.get_by_label("Step").click();
     harness.run_steps(1);
-    assert_eq!(
-        harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .as_ref()
-            .expect("running")
-            .tick(),
-        tick + 2
-    );
+    assert_eq!(running(&harness).tick(), tick + 2);
 }
 
 #[test]
@@ -239,14 +180,7 @@ fn the_cursor_target_follows_the_mouse() {
     harness.event(Event::PointerMoved(at));
     harness.run_steps(3);
     let preview = &harness.state().preview;
-    let cursor = preview
-        .host
-        .simulation
-        .as_ref()
-        .expect("running")
-        .world()
-        .target("cursor")
-        .expect("cursor");
+    let cursor = running(&harness).world().target("cursor").expect("cursor");
     assert!(cursor.distance(preview.view.to_world(rect, at)) < 1e-3);
 }
 
