@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use crate::compile::BindError;
 use crate::compile::{
-    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
+    AgentState, BATCH, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
@@ -398,29 +398,49 @@ impl Simulation {
             .zip(self.scratches.par_iter_mut())
             .enumerate()
             .for_each(|(chunk_index, ((forces, states), scratch))| {
-                let first = chunk_index * chunk;
-                for (offset, (force, state)) in forces.iter_mut().zip(states).enumerate() {
-                    let slot = first + offset;
-                    let agent = layout.agent(slot);
-                    let (Some(group), Some(me)) = (
-                        group_of.get(agent).and_then(|&g| groups.get(g as usize)),
-                        working.get(slot),
-                    ) else {
-                        *force = Vec2::ZERO;
+                let batches = forces.chunks_mut(BATCH).zip(states.chunks_mut(BATCH));
+                for (batch_index, (forces, states)) in batches.enumerate() {
+                    let first = chunk_index * chunk + batch_index * BATCH;
+                    let slots = first..first + forces.len();
+                    let (Some(agents), Some(working_batch)) =
+                        (layout.agents(slots.clone()), working.get(slots))
+                    else {
+                        forces.fill(Vec2::ZERO);
                         continue;
                     };
-                    let context = Context {
-                        world,
-                        vehicles,
-                        tags,
-                        grid,
-                        bindings: &group.bindings,
-                        params: &group.params,
-                        dt,
-                    };
-                    *force = group
-                        .program
-                        .steer_vehicle(&context, agent, me, state, scratch);
+                    // Agents of one group are evaluated together; a batch that mixes groups
+                    // goes a run of one group at a time.
+                    let mut start = 0;
+                    while let Some(&agent) = agents.get(start) {
+                        let group_index = group_of.get(agent as usize).copied();
+                        let same = agents[start..]
+                            .iter()
+                            .take_while(|&&a| group_of.get(a as usize).copied() == group_index)
+                            .count();
+                        let run = start..start + same;
+                        start += same;
+                        let Some(group) = group_index.and_then(|g| groups.get(g as usize)) else {
+                            forces[run].fill(Vec2::ZERO);
+                            continue;
+                        };
+                        let context = Context {
+                            world,
+                            vehicles,
+                            tags,
+                            grid,
+                            bindings: &group.bindings,
+                            params: &group.params,
+                            dt,
+                        };
+                        group.program.steer_batch(
+                            &context,
+                            &agents[run.clone()],
+                            &working_batch[run.clone()],
+                            &mut states[run.clone()],
+                            scratch,
+                            &mut forces[run],
+                        );
+                    }
                 }
             });
     }

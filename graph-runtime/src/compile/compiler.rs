@@ -396,6 +396,7 @@ impl<'g> Builder<'g> {
                 neighbor_ops: Vec::new(),
                 pass_of: Vec::new(),
                 passes: Vec::new(),
+                batch_order: None,
             },
         }
     }
@@ -480,6 +481,7 @@ impl<'g> Builder<'g> {
         self.program.shared = parents.iter().map(|&count| count > 1).collect();
         self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
         self.program.plan_neighbor_passes();
+        self.program.plan_batch();
         self.program
     }
 

@@ -1,6 +1,9 @@
 use glam::Vec2;
 
+mod batch;
 mod neighbors;
+
+pub(crate) use batch::BATCH;
 
 use super::program::{Num, Op, Span, TargetRef};
 use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};
@@ -198,19 +201,6 @@ impl Program {
         self.run(context, agent, vehicle, state, scratch, NoTrace)
     }
 
-    /// [`Program::steer`] with the agent's vehicle given: a copy of `context.vehicles[agent]`
-    /// that the caller keeps where it reads fastest (the simulation's cell-ordered layout).
-    pub(crate) fn steer_vehicle(
-        &self,
-        context: &Context<'_>,
-        agent: usize,
-        vehicle: &Vehicle,
-        state: &mut AgentState,
-        scratch: &mut Scratch,
-    ) -> Vec2 {
-        self.run(context, agent, vehicle, state, scratch, NoTrace)
-    }
-
     /// Like [`Program::steer`], also recording every evaluated node in `trace` (cleared
     /// first). Costs only when called: untraced ticks run [`Program::steer`].
     pub fn steer_traced(
@@ -255,17 +245,7 @@ impl Program {
         scratch.neighbors_ready = false;
         scratch.sums_ready = false;
         state.preferred = None;
-        let mut evaluator = Evaluator {
-            program: self,
-            context: *context,
-            agent,
-            me: vehicle,
-            state,
-            scratch,
-            recorder,
-            chosen: None,
-            pending_guide: None,
-        };
+        let mut evaluator = Evaluator::new(self, context, agent, vehicle, state, scratch, recorder);
         let force = evaluator.evaluate(self.root);
         // One bad number (a NaN from a hand-edited asset) must not poison the vehicle.
         if force.is_finite() { force } else { Vec2::ZERO }
@@ -345,6 +325,27 @@ enum Step {
     Push(u32, f32),
 }
 
+/// The force of group op `op` (Separation, Cohesion, Alignment, Flocking; zero for any other)
+/// from its neighborhood's `sums`.
+#[inline]
+fn group_force(op: &Op, sums: &NeighborSums, me: &Vehicle, params: &ParamValues) -> Vec2 {
+    match *op {
+        Op::Separation(..) => sums.separation(),
+        Op::Cohesion(..) => sums.cohesion(me),
+        Op::Alignment(..) => sums.alignment(me),
+        Op::Flocking {
+            weights: [separation, cohesion, alignment],
+            ..
+        } => sums.flocking(
+            me,
+            separation.get(params),
+            cohesion.get(params),
+            alignment.get(params),
+        ),
+        _ => Vec2::ZERO,
+    }
+}
+
 /// A condition's answer as the evaluator carries it: `(1, 0)` for true, zero for false.
 /// Every value travels as a `Vec2` (a sensor's reading in `x`), so the evaluation loop moves
 /// no enum through memory; [`NodeValue`]s are made only for the trace.
@@ -382,6 +383,31 @@ struct Evaluator<'p, 'c, 's, R> {
     /// The guide of the node just finished when only its evaluation knows it (Reciprocal's
     /// depends on its input's value), for the trace.
     pending_guide: Option<Guide>,
+}
+
+impl<'p, 'c, 's, R: Recorder> Evaluator<'p, 'c, 's, R> {
+    #[inline]
+    fn new(
+        program: &'p Program,
+        context: &Context<'c>,
+        agent: usize,
+        me: &'c Vehicle,
+        state: &'s mut AgentState,
+        scratch: &'s mut Scratch,
+        recorder: R,
+    ) -> Self {
+        Self {
+            program,
+            context: *context,
+            agent,
+            me,
+            state,
+            scratch,
+            recorder,
+            chosen: None,
+            pending_guide: None,
+        }
+    }
 }
 
 impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
@@ -918,20 +944,9 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                     max_time,
                 )
             }
-            Op::Separation(..) => self.group_sums(index).separation(),
-            Op::Cohesion(..) => self.group_sums(index).cohesion(me),
-            Op::Alignment(..) => self.group_sums(index).alignment(me),
-            Op::Flocking {
-                weights: [separation, cohesion, alignment],
-                ..
-            } => {
-                let weights = (
-                    self.num(separation),
-                    self.num(cohesion),
-                    self.num(alignment),
-                );
-                self.group_sums(index)
-                    .flocking(me, weights.0, weights.1, weights.2)
+            Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
+                let params = self.context.params;
+                group_force(op, self.group_sums(index), me, params)
             }
             Op::LeaderFollowing {
                 leader,

@@ -193,6 +193,10 @@ pub struct Program {
     pub(crate) pass_of: Vec<u32>,
     /// The neighborhood (radius, field of view) of each neighbor pass.
     pub(crate) passes: Vec<(Num, Fov)>,
+    /// When every agent evaluates the same ops in the same order (no lazy combiner, no
+    /// condition), that order: the program can then be evaluated op by op over a batch of
+    /// agents (`eval/batch.rs`).
+    pub(crate) batch_order: Option<Box<[u32]>>,
 }
 
 /// `Program::pass_of` for an op that reads no neighbor sums.
@@ -284,6 +288,10 @@ pub struct Scratch {
     pub(crate) stamp: u32,
     /// The evaluator's explicit stack of combiners waiting for an input.
     pub(crate) frames: Vec<Frame>,
+    /// Batch evaluation: each agent's neighbor sums (one per pass, agent after agent).
+    pub(crate) batch_sums: Vec<crate::behaviors::NeighborSums>,
+    /// Batch evaluation: each op's value for each agent of the batch (op after op).
+    pub(crate) batch_values: Vec<Vec2>,
 }
 
 impl Program {

@@ -48,6 +48,12 @@ impl Layout {
             .map_or(usize::MAX, |&agent| agent as usize)
     }
 
+    /// The agents in slots `slots`.
+    #[inline]
+    pub(crate) fn agents(&self, slots: std::ops::Range<usize>) -> Option<&[u32]> {
+        self.order.get(slots)
+    }
+
     /// The slot of agent `agent`.
     #[inline]
     pub(crate) fn slot(&self, agent: usize) -> Option<usize> {

@@ -4,10 +4,12 @@
 //! the neighbors one by one (Unaligned collision avoidance, Neighbor count, Reciprocal), the
 //! candidates within the query radius in ascending agent index.
 
-use super::{Evaluator, Recorder};
+use super::{Context, Evaluator, Recorder};
+use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborSums};
+use crate::compile::Program;
 use crate::compile::program::{Fov, NO_PASS, Num};
-use crate::spatial::Candidate;
+use crate::spatial::{Candidate, Near};
 
 impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -23,10 +25,9 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     }
 
     /// The neighbor sums of group op `index` (Separation, Cohesion, Alignment, Flocking). The
-    /// first group op of an agent's evaluation lists the agents within the widest pass radius
-    /// in the grid's order (one visit of the cells around the agent, a distance test each),
-    /// then takes every pass's sums over that list ([`behaviors::neighbor_sums_each`]); the
-    /// others read them. A reference, so each formula loads only the fields it needs.
+    /// first group op of an agent's evaluation takes every pass's sums
+    /// ([`Program::take_sums`]); the others read them. A reference, so each formula loads only
+    /// the fields it needs.
     ///
     /// Listing first sums over the circle instead of the square of cells around it: on a
     /// sparse flock as fast as summing straight from the cells, 5 % faster with a field of
@@ -35,27 +36,18 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     pub(super) fn group_sums(&mut self, index: u32) -> &NeighborSums {
         if !self.scratch.sums_ready {
             self.scratch.sums_ready = true;
-            let (grid, me, params) = (self.context.grid, self.me, self.context.params);
             let scratch = &mut *self.scratch;
-            let resolve = |&(radius, fov): &(Num, Fov)| (radius.get(params), fov.get(params));
-            // One neighborhood (the usual case) stays on the stack: building the list per
-            // agent cost 4 % of a flocking tick.
-            let one;
-            let neighborhoods: &[(f32, FieldOfView)] = match &self.program.passes[..] {
-                [pass] => {
-                    one = [resolve(pass)];
-                    &one
-                }
-                passes => {
-                    scratch.neighborhoods.clear();
-                    scratch.neighborhoods.extend(passes.iter().map(resolve));
-                    &scratch.neighborhoods
-                }
-            };
-            let widest = neighborhoods.iter().fold(0.0, |r: f32, n| r.max(n.0));
-            grid.near(me.position, widest, self.agent, &mut scratch.near);
-            let near = scratch.near.as_slice();
-            behaviors::neighbor_sums_each(me, near, neighborhoods, &mut scratch.sums);
+            let sums = &mut scratch.sums;
+            let (neighborhoods, near) = (&mut scratch.neighborhoods, &mut scratch.near);
+            let program = self.program;
+            program.take_sums(
+                &self.context,
+                self.agent,
+                self.me,
+                neighborhoods,
+                near,
+                sums,
+            );
         }
         let pass = self
             .program
@@ -67,6 +59,42 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             .sums
             .get(pass as usize)
             .unwrap_or(&NO_NEIGHBORS)
+    }
+}
+
+impl Program {
+    /// Every neighbor pass's sums for agent `agent` (`me`), into `sums` (one per pass): lists
+    /// the agents within the widest pass radius in the grid's order (one visit of the cells
+    /// around the agent, a distance test each), then sums each pass over that list
+    /// ([`behaviors::neighbor_sums_each`]). `neighborhoods` and `near` are scratch.
+    pub(super) fn take_sums(
+        &self,
+        context: &Context<'_>,
+        agent: usize,
+        me: &Vehicle,
+        neighborhoods: &mut Vec<(f32, FieldOfView)>,
+        near: &mut Near,
+        sums: &mut [NeighborSums],
+    ) {
+        let params = context.params;
+        let resolve = |&(radius, fov): &(Num, Fov)| (radius.get(params), fov.get(params));
+        // One neighborhood (the usual case) stays on the stack: building the list per
+        // agent cost 4 % of a flocking tick.
+        let one;
+        let neighborhoods: &[(f32, FieldOfView)] = match &self.passes[..] {
+            [pass] => {
+                one = [resolve(pass)];
+                &one
+            }
+            passes => {
+                neighborhoods.clear();
+                neighborhoods.extend(passes.iter().map(resolve));
+                neighborhoods
+            }
+        };
+        let widest = neighborhoods.iter().fold(0.0, |r: f32, n| r.max(n.0));
+        context.grid.near(me.position, widest, agent, near);
+        behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
     }
 }
 
