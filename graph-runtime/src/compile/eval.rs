@@ -873,15 +873,8 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 jitter,
                 slot,
             } => {
-                let step =
-                    self.state.rng.signed_unit() * self.num(jitter).to_radians() * self.context.dt;
-                let theta = match self.state.wander_mut(slot) {
-                    Some(theta) => {
-                        *theta += step;
-                        *theta
-                    }
-                    None => 0.0,
-                };
+                let jitter = self.num(jitter).to_radians();
+                let theta = self.state.turn_wander(slot, jitter, self.context.dt);
                 behaviors::wander(me, theta, self.num(distance), self.num(radius))
             }
             Op::PathFollowing {

@@ -259,6 +259,21 @@ impl AgentState {
             .unwrap_or(0.0)
     }
 
+    /// Wander's step for slot `slot`: one draw from the agent's RNG turns its angle by up to
+    /// `jitter` radians per second over `dt`; returns the new angle (zero for a slot the
+    /// program does not have).
+    #[inline]
+    pub(crate) fn turn_wander(&mut self, slot: u32, jitter: f32, dt: f32) -> f32 {
+        let step = self.rng.signed_unit() * jitter * dt;
+        match self.wander_mut(slot) {
+            Some(theta) => {
+                *theta += step;
+                *theta
+            }
+            None => 0.0,
+        }
+    }
+
     /// The wander angle of slot `slot`, if the program has that many Wander nodes.
     #[inline]
     pub(crate) fn wander_mut(&mut self, slot: u32) -> Option<&mut f32> {
@@ -292,6 +307,8 @@ pub struct Scratch {
     pub(crate) batch_sums: Vec<crate::behaviors::NeighborSums>,
     /// Batch evaluation: each op's value for each agent of the batch (op after op).
     pub(crate) batch_values: Vec<Vec2>,
+    /// Batch evaluation: a Blend's inputs (their values' offset and their weight).
+    pub(crate) batch_weights: Vec<(usize, f32)>,
 }
 
 impl Program {

@@ -16,8 +16,8 @@ use glam::Vec2;
 
 use super::{Context, Evaluator, NoTrace, group_force};
 use crate::Vehicle;
-use crate::behaviors::NeighborSums;
-use crate::compile::program::{NO_PASS, Op};
+use crate::behaviors::{self, NeighborSums};
+use crate::compile::program::{NO_PASS, Num, Op};
 use crate::compile::{AgentState, Program, Scratch};
 use crate::math::truncate;
 
@@ -61,93 +61,124 @@ impl Program {
         let (agents, vehicles) = (&agents[..n], &vehicles[..n]);
         let (states, forces) = (&mut states[..n], &mut forces[..n]);
         self.take_batch_sums(context, agents, vehicles, scratch);
-        let passes = self.passes.len();
         for state in states.iter_mut() {
             state.preferred = None;
         }
-        // Out of the scratch while the evaluators below borrow it.
+        // Out of the scratch while the evaluators borrow it.
         let mut values = std::mem::take(&mut scratch.batch_values);
         values.clear();
         values.resize(self.ops.len() * n, Vec2::ZERO);
-        let params = context.params;
-        let column = |op: u32| op as usize * n;
+        let mut batch = Batch {
+            context,
+            agents,
+            vehicles,
+            states,
+            scratch,
+            values,
+        };
         for &index in order {
-            let Some(op) = self.ops.get(index as usize) else {
-                continue;
-            };
-            let at = column(index);
-            match *op {
-                Op::Blend(span) => {
-                    let inputs = self
-                        .weighted
-                        .get(span.start as usize..(span.start + span.len) as usize)
-                        .unwrap_or(&[]);
-                    for i in 0..n {
-                        // As the per-agent Blend: from zero, inputs in their listed order.
-                        let mut sum = Vec2::ZERO;
-                        for &(input, weight) in inputs {
-                            let value = values.get(column(input) + i).copied();
-                            sum += weight.get(params) * value.unwrap_or(Vec2::ZERO);
-                        }
-                        set(&mut values, at + i, sum);
-                    }
-                }
-                Op::Scale(input, factor) => {
-                    let factor = factor.get(params);
-                    for i in 0..n {
-                        let value = get(&values, column(input) + i);
-                        set(&mut values, at + i, factor * value);
-                    }
-                }
-                Op::Truncate(input, max) => {
-                    let max = max.get(params);
-                    for i in 0..n {
-                        let value = get(&values, column(input) + i);
-                        set(&mut values, at + i, truncate(value, max));
-                    }
-                }
-                Op::Output(input) => {
-                    for i in 0..n {
-                        let value = get(&values, column(input) + i);
-                        set(&mut values, at + i, value);
-                    }
-                }
-                Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
-                    let pass = self.pass_of.get(index as usize).copied();
-                    let pass = pass.unwrap_or(NO_PASS) as usize;
-                    for (i, me) in vehicles.iter().enumerate() {
-                        let sums = scratch.batch_sums.get(i * passes + pass);
-                        let force =
-                            sums.map_or(Vec2::ZERO, |sums| group_force(op, sums, me, params));
-                        set(&mut values, at + i, force);
-                    }
-                }
-                _ => {
-                    let each = agents.iter().zip(vehicles).zip(states.iter_mut());
-                    for (i, ((&agent, me), state)) in each.enumerate() {
-                        let mut evaluator = Evaluator::new(
-                            self,
-                            context,
-                            agent as usize,
-                            me,
-                            state,
-                            scratch,
-                            NoTrace,
-                        );
-                        // Unaligned collision avoidance queries for this agent.
-                        evaluator.scratch.neighbors_ready = false;
-                        set(&mut values, at + i, evaluator.leaf_force(index, op));
-                    }
-                }
+            if let Some(op) = self.ops.get(index as usize) {
+                self.run_op(index, op, &mut batch);
             }
         }
+        let column = |op: u32| op as usize * n;
         let root = column(self.root);
         for (i, force) in forces.iter_mut().enumerate() {
-            let value = get(&values, root + i);
+            let value = get(&batch.values, root + i);
             // As the per-agent evaluator: one bad number must not poison the vehicle.
             *force = if value.is_finite() { value } else { Vec2::ZERO };
         }
-        scratch.batch_values = values;
+        batch.scratch.batch_values = batch.values;
+    }
+
+    /// Op `index` (`op`) for every agent of `batch`, into its column of `batch.values`.
+    fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>) {
+        let n = batch.agents.len();
+        let params = batch.context.params;
+        let column = |op: u32| op as usize * n;
+        let at = column(index);
+        let values = &mut batch.values;
+        match *op {
+            Op::Blend(span) => {
+                let inputs = self
+                    .weighted
+                    .get(span.start as usize..(span.start + span.len) as usize)
+                    .unwrap_or(&[]);
+                // Each input's column and weight, looked up once per batch.
+                let weights = &mut batch.scratch.batch_weights;
+                weights.clear();
+                let resolve = |&(input, weight): &(u32, Num)| (column(input), weight.get(params));
+                weights.extend(inputs.iter().map(resolve));
+                for i in 0..n {
+                    // As the per-agent Blend: from zero, inputs in their listed order.
+                    let mut sum = Vec2::ZERO;
+                    for &(input, weight) in &*weights {
+                        sum += weight * get(values, input + i);
+                    }
+                    set(values, at + i, sum);
+                }
+            }
+            Op::Wander {
+                distance,
+                radius,
+                jitter,
+                slot,
+            } => {
+                let jitter = jitter.get(params).to_radians();
+                let (distance, radius) = (distance.get(params), radius.get(params));
+                let each = batch.vehicles.iter().zip(batch.states.iter_mut());
+                for (i, (me, state)) in each.enumerate() {
+                    let theta = state.turn_wander(slot, jitter, batch.context.dt);
+                    set(
+                        values,
+                        at + i,
+                        behaviors::wander(me, theta, distance, radius),
+                    );
+                }
+            }
+            Op::Scale(input, factor) => {
+                let factor = factor.get(params);
+                for i in 0..n {
+                    let value = get(values, column(input) + i);
+                    set(values, at + i, factor * value);
+                }
+            }
+            Op::Truncate(input, max) => {
+                let max = max.get(params);
+                for i in 0..n {
+                    let value = get(values, column(input) + i);
+                    set(values, at + i, truncate(value, max));
+                }
+            }
+            Op::Output(input) => {
+                for i in 0..n {
+                    let value = get(values, column(input) + i);
+                    set(values, at + i, value);
+                }
+            }
+            Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
+                let passes = self.passes.len();
+                let pass = self.pass_of.get(index as usize).copied();
+                let pass = pass.unwrap_or(NO_PASS) as usize;
+                for (i, me) in batch.vehicles.iter().enumerate() {
+                    let sums = batch.scratch.batch_sums.get(i * passes + pass);
+                    let force = sums.map_or(Vec2::ZERO, |sums| group_force(op, sums, me, params));
+                    set(values, at + i, force);
+                }
+            }
+            _ => {
+                let each = batch.agents.iter().zip(batch.vehicles);
+                for (i, ((&agent, me), state)) in each.zip(batch.states.iter_mut()).enumerate() {
+                    let context = batch.context;
+                    let scratch = &mut *batch.scratch;
+                    let mut evaluator =
+                        Evaluator::new(self, context, agent as usize, me, state, scratch, NoTrace);
+                    // Unaligned collision avoidance queries for this agent.
+                    evaluator.scratch.neighbors_ready = false;
+                    set(values, at + i, evaluator.leaf_force(index, op));
+                }
+            }
+        }
     }
 
     /// Every agent's neighbor sums, one per pass, agent after agent, into
@@ -177,6 +208,17 @@ impl Program {
             }
         }
     }
+}
+
+/// One batch's agents, as [`Program::steer_batch`] was given them, and the values of the ops
+/// evaluated so far (op after op, a column of one value per agent each).
+struct Batch<'b, 'c> {
+    context: &'b Context<'c>,
+    agents: &'b [u32],
+    vehicles: &'c [Vehicle],
+    states: &'b mut [AgentState],
+    scratch: &'b mut Scratch,
+    values: Vec<Vec2>,
 }
 
 #[inline]
