@@ -5,6 +5,7 @@ use glam::Vec2;
 use crate::Vehicle;
 
 mod answers;
+mod build;
 
 pub use answers::{Candidate, Candidates, Near, Run};
 
@@ -14,7 +15,8 @@ const MAX_CELLS_PER_AGENT: usize = 4;
 
 /// A uniform grid over the agents' positions, answering "who is within r of this point".
 ///
-/// Built by counting sort, so building and querying are deterministic and, once warm, free of
+/// Built by counting sort (in parallel from 8,192 agents, `spatial/build.rs`), so building and
+/// querying are deterministic for any thread count and, once warm, free of
 /// allocation. Query results are sorted by agent index, so they do not depend on the cell size.
 /// The runs a query visits ([`SpatialGrid::runs`]) list the cells row by row, and each
 /// cell's agents in ascending index: an order set by the positions, the cell size and the
@@ -38,11 +40,9 @@ pub struct SpatialGrid {
     velocities: Vec<Vec2>,
     max_speed: f32,
     max_radius: f32,
-    /// Room for sorting one cell's agents by index (see `order_cells_by_agent`); keeps its
-    /// capacity, so a warm rebuild allocates nothing.
-    spare: Vec<(u32, u32, Vec2, Vec2)>,
-    /// The cells the last rebuild filled out of agent order (may repeat a cell).
-    unsorted: Vec<u32>,
+    /// Per part of the scatter, room for sorting one cell's agents by index (`build.rs`);
+    /// keeps its capacity, so a warm rebuild allocates nothing.
+    spares: Vec<Vec<(u32, u32, Vec2, Vec2)>>,
 }
 
 impl SpatialGrid {
@@ -69,8 +69,7 @@ impl SpatialGrid {
             velocities: Vec::new(),
             max_speed: 0.0,
             max_radius: 0.0,
-            spare: Vec::new(),
-            unsorted: Vec::new(),
+            spares: Vec::new(),
         }
     }
 
@@ -96,148 +95,6 @@ impl SpatialGrid {
         self.rebuild_with(vehicles, |index| index as u32);
     }
 
-    /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
-    /// index: `vehicles[i]` is agent `agent_of(i)`. The cells, their order and the order
-    /// inside each cell (ascending agent index) are the same, so every query answers the
-    /// same; only the slots' sources differ. A simulation that keeps its agents in last tick's cell order
-    /// re-sorts them this way almost in place. [`SpatialGrid::sources`] tells where each slot
-    /// came from.
-    pub(crate) fn rebuild_with(&mut self, vehicles: &[Vehicle], agent_of: impl Fn(usize) -> u32) {
-        let mut min = Vec2::splat(f32::INFINITY);
-        let mut max = Vec2::splat(f32::NEG_INFINITY);
-        self.max_speed = 0.0;
-        self.max_radius = 0.0;
-        for vehicle in vehicles {
-            if vehicle.position.is_finite() {
-                min = min.min(vehicle.position);
-                max = max.max(vehicle.position);
-            }
-            self.max_speed = self.max_speed.max(vehicle.velocity.length());
-            self.max_radius = self.max_radius.max(vehicle.radius);
-        }
-        if min.x > max.x {
-            min = Vec2::ZERO;
-            max = Vec2::ZERO;
-        }
-        let extent = (max - min).max(Vec2::splat(1e-3));
-        let cap = (vehicles.len() * MAX_CELLS_PER_AGENT).max(16) as f32;
-        let mut cell_size = self.preferred_cell_size;
-        let cells_at =
-            |size: f32| ((extent.x / size).floor() + 1.0) * ((extent.y / size).floor() + 1.0);
-        if cells_at(cell_size) > cap {
-            cell_size = (extent.x * extent.y / cap).sqrt().max(cell_size);
-            while cells_at(cell_size) > cap {
-                cell_size *= 1.5;
-            }
-        }
-        self.cell_size = cell_size;
-        self.origin = min;
-        self.columns = (extent.x / cell_size) as usize + 1;
-        self.rows = (extent.y / cell_size) as usize + 1;
-        let cell_count = self.columns * self.rows;
-
-        self.cell_start.clear();
-        self.cell_start.resize(cell_count + 1, 0);
-        self.cell_of.clear();
-        for vehicle in vehicles {
-            let cell = self.cell_index(vehicle.position).unwrap_or(u32::MAX);
-            self.cell_of.push(cell);
-            if let Some(count) = self.cell_start.get_mut(cell as usize + 1) {
-                *count += 1;
-            }
-        }
-        for i in 1..self.cell_start.len() {
-            let previous = self.cell_start.get(i - 1).copied().unwrap_or(0);
-            if let Some(start) = self.cell_start.get_mut(i) {
-                *start += previous;
-            }
-        }
-        let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
-        self.entries.clear();
-        self.entries.resize(placed, 0);
-        self.sources.clear();
-        self.sources.resize(placed, 0);
-        self.positions.clear();
-        self.positions.resize(placed, Vec2::ZERO);
-        self.velocities.clear();
-        self.velocities.resize(placed, Vec2::ZERO);
-        // Next free entry per cell, filled in agent order.
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start);
-        self.unsorted.clear();
-        // At most one note per agent: room for all, so the notes never allocate mid-tick.
-        self.unsorted.reserve(vehicles.len());
-        for (index, (&cell, vehicle)) in self.cell_of.iter().zip(vehicles).enumerate() {
-            if let Some(slot) = self.cursor.get_mut(cell as usize) {
-                let at = *slot as usize;
-                let agent = agent_of(index);
-                // A cell whose agents come out of index order is put right below.
-                let first = self.cell_start.get(cell as usize).copied().unwrap_or(0) as usize;
-                if at > first
-                    && self
-                        .entries
-                        .get(at - 1)
-                        .is_some_and(|&before| before > agent)
-                {
-                    self.unsorted.push(cell);
-                }
-                if let (Some(entry), Some(source), Some(position), Some(velocity)) = (
-                    self.entries.get_mut(at),
-                    self.sources.get_mut(at),
-                    self.positions.get_mut(at),
-                    self.velocities.get_mut(at),
-                ) {
-                    *entry = agent;
-                    *source = index as u32;
-                    *position = vehicle.position;
-                    *velocity = vehicle.velocity;
-                }
-                *slot += 1;
-            }
-        }
-        self.order_cells_by_agent();
-    }
-
-    /// Puts the agents of each cell in ascending index. The counting sort keeps the order of
-    /// the slice the grid was rebuilt from, which is agent order for [`SpatialGrid::rebuild`]
-    /// but last tick's cell order for a re-sorted simulation; after this, the order of the
-    /// runs a query visits depends on the positions alone, so neighbor sums taken in it
-    /// ([`crate::behaviors::neighbor_sums_each`]) do not depend on how the caller keeps its agents.
-    /// The counting sort noted each cell that came out of order; each is sorted whole, so a
-    /// crowded cell costs `k log k`, never `k²`.
-    fn order_cells_by_agent(&mut self) {
-        self.unsorted.sort_unstable();
-        self.unsorted.dedup();
-        for &cell in &self.unsorted {
-            let start = self.cell_start.get(cell as usize).copied().unwrap_or(0) as usize;
-            let end = self.cell_start.get(cell as usize + 1).copied().unwrap_or(0) as usize;
-            let spare = &mut self.spare;
-            spare.clear();
-            for at in start..end {
-                if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
-                    self.entries.get(at),
-                    self.sources.get(at),
-                    self.positions.get(at),
-                    self.velocities.get(at),
-                ) {
-                    spare.push((agent, source, position, velocity));
-                }
-            }
-            // Agent indices are distinct: an unstable sort gives the one order.
-            spare.sort_unstable_by_key(|&(agent, ..)| agent);
-            for (at, &(agent, source, position, velocity)) in (start..end).zip(&*spare) {
-                if let (Some(e), Some(s), Some(p), Some(v)) = (
-                    self.entries.get_mut(at),
-                    self.sources.get_mut(at),
-                    self.positions.get_mut(at),
-                    self.velocities.get_mut(at),
-                ) {
-                    (*e, *s, *p, *v) = (agent, source, position, velocity);
-                }
-            }
-        }
-    }
-
     /// Per slot (cell order), the index of its vehicle in the slice the grid was last rebuilt
     /// from; only the vehicles with a finite position have a slot.
     pub(crate) fn sources(&self) -> &[u32] {
@@ -252,21 +109,6 @@ impl SpatialGrid {
     /// The agents' velocities at the last rebuild, in cell order ([`Candidate::slot`]).
     pub fn velocities(&self) -> &[Vec2] {
         &self.velocities
-    }
-
-    fn cell_index(&self, position: Vec2) -> Option<u32> {
-        if !position.is_finite() {
-            return None;
-        }
-        // `t as u32` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`;
-        // to `u32` it takes fewer instructions than to `usize`, and the grid has fewer cells
-        // than agents times four, so fewer than `u32::MAX`.
-        let cell = (position - self.origin) / self.cell_size;
-        if cell.x < 0.0 || cell.y < 0.0 {
-            return None;
-        }
-        let (column, row) = (cell.x as u32 as usize, cell.y as u32 as usize);
-        (column < self.columns && row < self.rows).then(|| (row * self.columns + column) as u32)
     }
 
     /// Puts in `out` the index of every agent other than `exclude` whose position (at the
@@ -347,7 +189,7 @@ impl SpatialGrid {
         let mut rows = 0..0;
         let (mut first_column, mut last_column) = (0, 0);
         if !radius.is_nan() && radius > 0.0 && center.is_finite() && self.columns > 0 {
-            // Cell coordinates as in `cell_index`: truncation is the floor of what is not
+            // Cell coordinates as in `Cells::index` (`build.rs`): truncation is the floor of what is not
             // negative.
             let low = ((center - radius - self.origin) / self.cell_size).max(Vec2::ZERO);
             let high = (center + radius - self.origin) / self.cell_size;

@@ -202,3 +202,82 @@ fn the_seed_drives_each_agents_own_random_stream() {
     assert_eq!(a, run(scene(1, Spawn::Agents(grid.clone())), 1));
     assert_ne!(a, run(scene(2, Spawn::Agents(grid)), 2));
 }
+
+/// The boids' Blend alone: without a lazy combiner, it is evaluated op by op in batches.
+fn blend_graph() -> Graph {
+    let mut graph = boids_graph();
+    let blend = graph
+        .nodes
+        .iter()
+        .find_map(|(&id, node)| matches!(node, Node::Blend { .. }).then_some(id))
+        .expect("the boids graph has a Blend");
+    for node in graph.nodes.values_mut() {
+        if let Node::Output { input } = node {
+            *input = Link(Some(blend));
+        }
+    }
+    graph
+}
+
+#[test]
+fn a_crowd_large_enough_for_the_parallel_grid_is_the_same_on_any_thread_count() {
+    // 10,000 agents: the grid is built in as many parts as threads (up to 8) and the
+    // simulation keeps its agents in cell order. Half run the lazy boids graph (agent by
+    // agent), half its Blend alone (in batches), mixed in space.
+    let group = |name: &str, graph: &str| AgentGroup {
+        goals: BTreeMap::new(),
+        name: name.to_owned(),
+        graph: graph.to_owned(),
+        spawn: Spawn::Random {
+            count: 5_000,
+            area: Area::Circle {
+                center: Vec2::ZERO,
+                radius: 280.0,
+            },
+            speed: 3.0,
+        },
+        vehicle: None,
+        tags: Vec::new(),
+        parameters: BTreeMap::new(),
+    };
+    let crowd = |threads: usize| {
+        let scene = Scene {
+            bounds: Rect::new(Vec2::splat(-300.0), Vec2::splat(300.0)),
+            groups: vec![
+                group("boids", GRAPH_FILE),
+                group("blend", "blend.graph.ron"),
+            ],
+            ..scene(5, random_spawn())
+        };
+        let assets = SceneAssets {
+            scene,
+            origin: "determinism.scene.ron".to_owned(),
+            graphs: BTreeMap::from([
+                (GRAPH_FILE.to_owned(), boids_graph()),
+                ("blend.graph.ron".to_owned(), blend_graph()),
+            ]),
+            flow_fields: BTreeMap::new(),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let mut simulation = Simulation::new(&assets).expect("a valid scene");
+            let start = bits(simulation.vehicles());
+            for _ in 0..8 {
+                simulation.step(DT);
+            }
+            let end = bits(simulation.vehicles());
+            assert_ne!(start, end, "the agents moved");
+            end
+        })
+    };
+    let one = crowd(1);
+    assert_eq!(one.len(), 10_000);
+    for threads in [2, 3, 8] {
+        let many = crowd(threads);
+        let first_difference = one.iter().zip(&many).position(|(a, b)| a != b);
+        assert_eq!(first_difference, None, "1 against {threads} threads");
+    }
+}

@@ -1,0 +1,360 @@
+//! Building the grid: a counting sort of the agents into cells, in parallel where it pays.
+//!
+//! Three passes: the agents' extent (a parallel reduction of minima and maxima, exact in any
+//! order), each agent's cell (parallel, one per agent), and the scatter into cells. The
+//! scatter runs in parts, each a contiguous range of cells and therefore of the output: every
+//! part reads all agents in order and places those of its cells, so a cell's agents arrive in
+//! the same order whatever the number of parts, and the grid is the same for any thread count.
+//! Each part then puts its cells' agents in ascending index.
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
+use crate::Vehicle;
+
+/// Most parts a scatter runs in.
+const MAX_PARTS: usize = 8;
+/// Below this many agents the scatter is one part and the passes run on the calling thread:
+/// handing work to other threads would cost more than it saves.
+const PARALLEL_MIN_AGENTS: usize = 8_192;
+/// Fewest agents per parallel task of the first two passes.
+const MIN_AGENTS_PER_TASK: usize = 4_096;
+
+/// One agent of a cell being put in index order: its index, source, position and velocity.
+type Entry = (u32, u32, Vec2, Vec2);
+
+impl SpatialGrid {
+    /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
+    /// index: `vehicles[i]` is agent `agent_of(i)`. The cells, their order and the order
+    /// inside each cell (ascending agent index) are the same, so every query answers the
+    /// same; only the slots' sources differ. A simulation that keeps its agents in last
+    /// tick's cell order re-sorts them this way almost in place. [`SpatialGrid::sources`]
+    /// tells where each slot came from.
+    pub(crate) fn rebuild_with(
+        &mut self,
+        vehicles: &[Vehicle],
+        agent_of: impl Fn(usize) -> u32 + Sync,
+    ) {
+        let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
+        let extent = if parallel {
+            let add = |extent: Extent, vehicle: &Vehicle| extent.add(vehicle);
+            vehicles
+                .par_iter()
+                .with_min_len(MIN_AGENTS_PER_TASK)
+                .fold(|| Extent::EMPTY, add)
+                .reduce(|| Extent::EMPTY, Extent::join)
+        } else {
+            vehicles.iter().fold(Extent::EMPTY, Extent::add)
+        };
+        self.max_speed = extent.max_speed;
+        self.max_radius = extent.max_radius;
+        self.fit_cells(vehicles.len(), extent.min, extent.max);
+
+        self.cell_of.clear();
+        self.cell_of.resize(vehicles.len(), u32::MAX);
+        let cells = Cells::of(self);
+        let locate = |(cell, vehicle): (&mut u32, &Vehicle)| {
+            *cell = cells.index(vehicle.position).unwrap_or(u32::MAX);
+        };
+        if parallel {
+            self.cell_of
+                .par_iter_mut()
+                .zip(vehicles.par_iter())
+                .with_min_len(MIN_AGENTS_PER_TASK)
+                .for_each(locate);
+        } else {
+            self.cell_of.iter_mut().zip(vehicles).for_each(locate);
+        }
+
+        let cell_count = self.columns * self.rows;
+        self.cell_start.clear();
+        self.cell_start.resize(cell_count + 1, 0);
+        for &cell in &self.cell_of {
+            if let Some(count) = self.cell_start.get_mut(cell as usize + 1) {
+                *count += 1;
+            }
+        }
+        for i in 1..self.cell_start.len() {
+            let previous = self.cell_start.get(i - 1).copied().unwrap_or(0);
+            if let Some(start) = self.cell_start.get_mut(i) {
+                *start += previous;
+            }
+        }
+        let parts = if parallel {
+            rayon::current_num_threads().clamp(1, MAX_PARTS)
+        } else {
+            1
+        };
+        self.scatter(vehicles, &agent_of, parts);
+    }
+
+    /// Chooses the origin, cell size (the preferred one, larger when the agents spread so far
+    /// that the cells would outnumber them by more than `MAX_CELLS_PER_AGENT`) and the number
+    /// of columns and rows for `agents` agents between `min` and `max`.
+    fn fit_cells(&mut self, agents: usize, mut min: Vec2, mut max: Vec2) {
+        if min.x > max.x {
+            min = Vec2::ZERO;
+            max = Vec2::ZERO;
+        }
+        let extent = (max - min).max(Vec2::splat(1e-3));
+        let cap = (agents * MAX_CELLS_PER_AGENT).max(16) as f32;
+        let mut cell_size = self.preferred_cell_size;
+        let cells_at =
+            |size: f32| ((extent.x / size).floor() + 1.0) * ((extent.y / size).floor() + 1.0);
+        if cells_at(cell_size) > cap {
+            cell_size = (extent.x * extent.y / cap).sqrt().max(cell_size);
+            while cells_at(cell_size) > cap {
+                cell_size *= 1.5;
+            }
+        }
+        self.cell_size = cell_size;
+        self.origin = min;
+        self.columns = (extent.x / cell_size) as usize + 1;
+        self.rows = (extent.y / cell_size) as usize + 1;
+    }
+
+    /// Places every agent with a cell into its cell's entries, in `parts` parts of about the
+    /// same number of entries (see the module's documentation).
+    fn scatter(
+        &mut self,
+        vehicles: &[Vehicle],
+        agent_of: &(impl Fn(usize) -> u32 + Sync),
+        parts: usize,
+    ) {
+        let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
+        self.entries.clear();
+        self.entries.resize(placed, 0);
+        self.sources.clear();
+        self.sources.resize(placed, 0);
+        self.positions.clear();
+        self.positions.resize(placed, Vec2::ZERO);
+        self.velocities.clear();
+        self.velocities.resize(placed, Vec2::ZERO);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.cell_start);
+        if self.spares.len() < parts {
+            self.spares.resize_with(parts, Vec::new);
+        }
+        let cell_count = self.cell_start.len().saturating_sub(1);
+        let cell_start = &self.cell_start;
+        let mut entries = &mut self.entries[..];
+        let mut sources = &mut self.sources[..];
+        let mut positions = &mut self.positions[..];
+        let mut velocities = &mut self.velocities[..];
+        let mut cursor = &mut self.cursor[..cell_count];
+        let mut split: [Option<Part<'_>>; MAX_PARTS] = Default::default();
+        let mut first = 0;
+        for (k, (part, spare)) in split
+            .iter_mut()
+            .zip(&mut self.spares)
+            .take(parts)
+            .enumerate()
+        {
+            let last = if k + 1 == parts {
+                cell_count
+            } else {
+                let target = (placed * (k + 1) / parts) as u32;
+                cell_start
+                    .partition_point(|&start| start < target)
+                    .clamp(first, cell_count)
+            };
+            let start = |cell: usize| cell_start.get(cell).copied().unwrap_or(0);
+            let len = (start(last) - start(first)) as usize;
+            let (e, s, p, v);
+            (e, entries) = std::mem::take(&mut entries).split_at_mut(len);
+            (s, sources) = std::mem::take(&mut sources).split_at_mut(len);
+            (p, positions) = std::mem::take(&mut positions).split_at_mut(len);
+            (v, velocities) = std::mem::take(&mut velocities).split_at_mut(len);
+            let c;
+            (c, cursor) = std::mem::take(&mut cursor).split_at_mut(last - first);
+            *part = Some(Part {
+                first_cell: first as u32,
+                offset: start(first),
+                cell_start: cell_start.get(first..=last).unwrap_or(&[]),
+                cursor: c,
+                entries: e,
+                sources: s,
+                positions: p,
+                velocities: v,
+                spare,
+            });
+            first = last;
+        }
+        let cell_of = &self.cell_of[..];
+        let fill = |part: &mut Option<Part<'_>>| {
+            if let Some(part) = part {
+                part.fill(cell_of, vehicles, agent_of);
+                part.order_cells_by_agent();
+            }
+        };
+        if parts > 1 {
+            split.par_iter_mut().with_max_len(1).for_each(fill);
+        } else {
+            split.iter_mut().for_each(fill);
+        }
+    }
+}
+
+/// The agents' bounding box (finite positions only), fastest speed and largest radius.
+#[derive(Clone, Copy)]
+struct Extent {
+    min: Vec2,
+    max: Vec2,
+    max_speed: f32,
+    max_radius: f32,
+}
+
+impl Extent {
+    const EMPTY: Self = Self {
+        min: Vec2::splat(f32::INFINITY),
+        max: Vec2::splat(f32::NEG_INFINITY),
+        max_speed: 0.0,
+        max_radius: 0.0,
+    };
+
+    fn add(mut self, vehicle: &Vehicle) -> Self {
+        if vehicle.position.is_finite() {
+            self.min = self.min.min(vehicle.position);
+            self.max = self.max.max(vehicle.position);
+        }
+        self.max_speed = self.max_speed.max(vehicle.velocity.length());
+        self.max_radius = self.max_radius.max(vehicle.radius);
+        self
+    }
+
+    /// Both extents together. Minima and maxima are exact in any grouping (the sign of a zero
+    /// may differ, which changes no cell), so the parallel reduction gives the grid one answer.
+    fn join(self, other: Self) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+            max_speed: self.max_speed.max(other.max_speed),
+            max_radius: self.max_radius.max(other.max_radius),
+        }
+    }
+}
+
+/// The grid's cell geometry, copied so the parallel pass can read it while writing the grid.
+#[derive(Clone, Copy)]
+struct Cells {
+    origin: Vec2,
+    cell_size: f32,
+    columns: usize,
+    rows: usize,
+}
+
+impl Cells {
+    fn of(grid: &SpatialGrid) -> Self {
+        Self {
+            origin: grid.origin,
+            cell_size: grid.cell_size,
+            columns: grid.columns,
+            rows: grid.rows,
+        }
+    }
+
+    /// The cell of `position`, if it is finite and inside the grid.
+    #[inline]
+    fn index(self, position: Vec2) -> Option<u32> {
+        if !position.is_finite() {
+            return None;
+        }
+        // `t as u32` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`;
+        // to `u32` it takes fewer instructions than to `usize`, and the grid has fewer cells
+        // than agents times four, so fewer than `u32::MAX`.
+        let cell = (position - self.origin) / self.cell_size;
+        if cell.x < 0.0 || cell.y < 0.0 {
+            return None;
+        }
+        let (column, row) = (cell.x as u32 as usize, cell.y as u32 as usize);
+        (column < self.columns && row < self.rows).then(|| (row * self.columns + column) as u32)
+    }
+}
+
+/// One part of a scatter: the cells from `first_cell` on, and their entries.
+struct Part<'g> {
+    first_cell: u32,
+    /// Index of the part's first entry in the whole grid.
+    offset: u32,
+    /// The grid's `cell_start` from the part's first cell to one past its last.
+    cell_start: &'g [u32],
+    /// Per cell of the part, its next free entry (in the whole grid).
+    cursor: &'g mut [u32],
+    entries: &'g mut [u32],
+    sources: &'g mut [u32],
+    positions: &'g mut [Vec2],
+    velocities: &'g mut [Vec2],
+    /// Room for sorting one cell; keeps its capacity, so a warm rebuild allocates nothing.
+    spare: &'g mut Vec<Entry>,
+}
+
+impl Part<'_> {
+    /// Places the agents of the part's cells, in the order `vehicles` gives them.
+    fn fill(&mut self, cell_of: &[u32], vehicles: &[Vehicle], agent_of: &impl Fn(usize) -> u32) {
+        for (index, (&cell, vehicle)) in cell_of.iter().zip(vehicles).enumerate() {
+            let Some(local) = cell.checked_sub(self.first_cell) else {
+                continue;
+            };
+            let Some(next) = self.cursor.get_mut(local as usize) else {
+                continue;
+            };
+            let at = (*next - self.offset) as usize;
+            *next += 1;
+            if let (Some(entry), Some(source), Some(position), Some(velocity)) = (
+                self.entries.get_mut(at),
+                self.sources.get_mut(at),
+                self.positions.get_mut(at),
+                self.velocities.get_mut(at),
+            ) {
+                *entry = agent_of(index);
+                *source = index as u32;
+                *position = vehicle.position;
+                *velocity = vehicle.velocity;
+            }
+        }
+    }
+
+    /// Puts the agents of each cell in ascending index. The scatter keeps the order of the
+    /// slice the grid was rebuilt from, which is agent order for [`SpatialGrid::rebuild`] but
+    /// last tick's cell order for a re-sorted simulation; after this, the order of the runs a
+    /// query visits depends on the positions alone, so neighbor sums taken in it
+    /// ([`crate::behaviors::neighbor_sums_each`]) do not depend on how the caller keeps its
+    /// agents. A cell out of order is sorted whole, so a crowded cell costs `k log k`, never
+    /// `k²`.
+    fn order_cells_by_agent(&mut self) {
+        for bounds in self.cell_start.windows(2) {
+            let [start, end] = [bounds[0], bounds[1]].map(|at| (at - self.offset) as usize);
+            let Some(agents) = self.entries.get(start..end) else {
+                continue;
+            };
+            if agents.is_sorted() {
+                continue;
+            }
+            let spare = &mut *self.spare;
+            spare.clear();
+            for at in start..end {
+                if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
+                    self.entries.get(at),
+                    self.sources.get(at),
+                    self.positions.get(at),
+                    self.velocities.get(at),
+                ) {
+                    spare.push((agent, source, position, velocity));
+                }
+            }
+            // Agent indices are distinct: an unstable sort gives the one order.
+            spare.sort_unstable_by_key(|&(agent, ..)| agent);
+            for (at, &(agent, source, position, velocity)) in (start..end).zip(&*spare) {
+                if let (Some(e), Some(s), Some(p), Some(v)) = (
+                    self.entries.get_mut(at),
+                    self.sources.get_mut(at),
+                    self.positions.get_mut(at),
+                    self.velocities.get_mut(at),
+                ) {
+                    (*e, *s, *p, *v) = (agent, source, position, velocity);
+                }
+            }
+        }
+    }
+}
