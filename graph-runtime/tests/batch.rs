@@ -1,8 +1,8 @@
-//! A simulation evaluates a program whose agents all run the same ops (no lazy combiner) op by
-//! op over batches of agents. Every force must be bit-identical to what the per-agent
-//! evaluator gives the same agent from the same state, whatever the graph's shape: shared
-//! inputs, two Wanders drawing from one RNG, parameters, several neighborhoods, a query of
-//! neighbors one by one, groups that mix such a program with one that cannot batch.
+//! A simulation evaluates its agents in batches: a program without lazy combiners op by op
+//! over the batch, any other agent by agent. Every force must be bit-identical to what the
+//! per-agent evaluator gives the same agent from the same state, whatever the graph's shape:
+//! shared inputs, two Wanders drawing from one RNG, parameters, several neighborhoods, a
+//! query of neighbors one by one, lazy combiners and conditions, groups mixed in space.
 //!
 //! [`Simulation::trace`] runs the per-agent evaluator on a copy of an agent's state, so each
 //! tick's forces are predicted agent by agent, then compared bit for bit with the step's.
@@ -43,7 +43,7 @@ const BATCHED: &str = r#"(
     },
 )"#;
 
-/// A lazy graph (Priority): evaluated agent by agent, mixed into the same batches.
+/// A lazy graph (Priority) of another vehicle, mixed into the same batches.
 const LAZY: &str = r#"(
     format: "steergraph.graph",
     version: 1,
@@ -60,6 +60,44 @@ const LAZY: &str = r#"(
 )"#;
 
 /// A scene of the given groups (name, graph, count) spread over a disc of radius `spread`.
+/// Every combiner and condition, nested, with a Wander read by a Dither, a Budget and a Blend
+/// (drawn once, when first reached: which node reaches it first depends on the Dither's
+/// draws) and sensors that count neighbors, measure speed and distance. Evaluated agent by
+/// agent inside the batches.
+const COMBINERS: &str = r#"(
+    format: "steergraph.graph",
+    version: 1,
+    parameters: {"chance": 0.6},
+    vehicle: (mass: 1.0, max_force: 5.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Wander(distance: 2.0, radius: 1.0, jitter: 120.0),
+        2: Seek(target: Named("home")),
+        3: Flee(target: Point(0.0, 0.0), panic_distance: Some(6.0)),
+        4: Separation(radius: 2.0, fov: 360.0),
+        5: Cohesion(radius: 6.0, fov: 270.0),
+        6: Dither(inputs: [(node: 3, probability: 0.5), (node: 1, probability: "chance"),
+            (node: 2, probability: 0.9)], epsilon: 0.01),
+        7: Speed,
+        8: Compare(sensor: 7, test: Greater, threshold: 1.5),
+        9: NeighborCount(radius: 3.0, fov: 360.0),
+        10: Compare(sensor: 9, test: Greater, threshold: 2.0),
+        11: Distance(target: Named("home")),
+        12: Compare(sensor: 11, test: Less, threshold: 15.0),
+        13: All(inputs: [8, 10]),
+        14: Any(inputs: [13, 12]),
+        15: Not(input: 14),
+        16: Gate(input: 4, condition: 14),
+        17: Gate(input: 5, condition: 15),
+        18: Budget(inputs: [16, 17, 6, 1]),
+        19: Blend(inputs: [(node: 18, weight: 1.0), (node: 1, weight: 0.3)]),
+        20: Reciprocal(input: 19, time_horizon: 2.0, obstacle_time_horizon: 1.0,
+            neighbor_radius: 4.0, max_neighbors: 8.0, clearance: 0.1, keep_right: 10.0),
+        21: ObstacleAvoidance(min_length: 2.0, lookahead_time: 1.0),
+        22: Priority(inputs: [21, 20], epsilon: 0.001),
+        23: Output(input: 22),
+    },
+)"#;
+
 fn scene(groups: &[(&str, &str, u32)], spread: f32) -> Scene {
     let groups: Vec<String> = groups
         .iter()
@@ -89,14 +127,17 @@ fn scene(groups: &[(&str, &str, u32)], spread: f32) -> Scene {
 }
 
 fn simulation(scene: Scene) -> Simulation {
-    let graphs: BTreeMap<String, Graph> =
-        [("batched.graph.ron", BATCHED), ("lazy.graph.ron", LAZY)]
-            .into_iter()
-            .map(|(name, text)| {
-                let graph = Graph::from_ron(text, name).expect("the test graph parses");
-                (name.to_owned(), graph)
-            })
-            .collect();
+    let graphs: BTreeMap<String, Graph> = [
+        ("batched.graph.ron", BATCHED),
+        ("lazy.graph.ron", LAZY),
+        ("combiners.graph.ron", COMBINERS),
+    ]
+    .into_iter()
+    .map(|(name, text)| {
+        let graph = Graph::from_ron(text, name).expect("the test graph parses");
+        (name.to_owned(), graph)
+    })
+    .collect();
     let assets = SceneAssets {
         scene,
         origin: "batch.scene.ron".to_owned(),
@@ -148,18 +189,30 @@ fn a_batched_program_gives_every_agent_the_per_agent_evaluators_force() {
 }
 
 #[test]
-fn batches_that_mix_a_batched_and_a_lazy_group_split_by_group() {
+fn a_lazy_program_gives_every_agent_of_a_batch_its_own_force() {
+    let mut simulation = simulation(scene(&[("mixed", "combiners.graph.ron", 300)], 20.0));
+    let (compared, moving) = compare(&mut simulation, 60, |_| true);
+    assert_eq!(compared, 300 * 60);
+    assert!(
+        moving > compared / 2,
+        "{moving} of {compared} forces moving"
+    );
+}
+
+#[test]
+fn batches_that_mix_groups_split_by_group() {
     // Interleaved groups: consecutive slots belong to different groups.
     let mut simulation = simulation(scene(
         &[
             ("batched", "batched.graph.ron", 150),
             ("lazy", "lazy.graph.ron", 150),
+            ("combiners", "combiners.graph.ron", 60),
             ("batched again", "batched.graph.ron", 40),
         ],
         25.0,
     ));
     let (compared, moving) = compare(&mut simulation, 30, |_| true);
-    assert_eq!(compared, 340 * 30);
+    assert_eq!(compared, 400 * 30);
     assert!(
         moving > compared * 9 / 10,
         "{moving} of {compared} forces moving"
