@@ -1,6 +1,7 @@
 //! The synchronous, deterministic, parallel simulation of a scene.
 
 mod layout;
+mod tick;
 
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::compile::BindError;
 use crate::compile::{
-    AgentState, BATCH, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
+    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
@@ -346,8 +347,7 @@ impl Simulation {
                 );
             }
         }
-        self.steer_all(dt);
-        let crossings = self.integrate(dt);
+        let crossings = self.steer_and_step(dt);
         self.wall_crossings += crossings;
         // Agent order for the API, the CSV and the next tick's context.
         if self.working.len() < CELL_ORDER_MIN_AGENTS {
@@ -372,112 +372,6 @@ impl Simulation {
                 }
             });
         self.tick += 1;
-    }
-
-    /// Every agent's steering force from the state at the start of the tick, in slot order.
-    fn steer_all(&mut self, dt: f32) {
-        let world = &self.world;
-        let vehicles = &self.vehicles;
-        let tags = &self.tags;
-        let grid = &self.grid;
-        let groups = &self.groups;
-        let group_of = &self.group_of;
-        let (layout, working) = (&self.layout, &self.working);
-        let chunk = self
-            .slot_forces
-            .len()
-            .div_ceil(MAX_CHUNKS)
-            .max(MIN_AGENTS_PER_TASK);
-        let chunks = self.slot_forces.len().div_ceil(chunk);
-        if self.scratches.len() < chunks {
-            self.scratches.resize_with(chunks, Scratch::default);
-        }
-        self.slot_forces
-            .par_chunks_mut(chunk)
-            .zip(self.states.par_chunks_mut(chunk))
-            .zip(self.scratches.par_iter_mut())
-            .enumerate()
-            .for_each(|(chunk_index, ((forces, states), scratch))| {
-                let batches = forces.chunks_mut(BATCH).zip(states.chunks_mut(BATCH));
-                for (batch_index, (forces, states)) in batches.enumerate() {
-                    let first = chunk_index * chunk + batch_index * BATCH;
-                    let slots = first..first + forces.len();
-                    let (Some(agents), Some(working_batch)) =
-                        (layout.agents(slots.clone()), working.get(slots))
-                    else {
-                        forces.fill(Vec2::ZERO);
-                        continue;
-                    };
-                    // Agents of one group are evaluated together; a batch that mixes groups
-                    // goes a run of one group at a time.
-                    let mut start = 0;
-                    while let Some(&agent) = agents.get(start) {
-                        let group_index = group_of.get(agent as usize).copied();
-                        let same = agents[start..]
-                            .iter()
-                            .take_while(|&&a| group_of.get(a as usize).copied() == group_index)
-                            .count();
-                        let run = start..start + same;
-                        start += same;
-                        let Some(group) = group_index.and_then(|g| groups.get(g as usize)) else {
-                            forces[run].fill(Vec2::ZERO);
-                            continue;
-                        };
-                        let context = Context {
-                            world,
-                            vehicles,
-                            tags,
-                            grid,
-                            bindings: &group.bindings,
-                            params: &group.params,
-                            dt,
-                        };
-                        group.program.steer_batch(
-                            &context,
-                            &agents[run.clone()],
-                            &working_batch[run.clone()],
-                            &mut states[run.clone()],
-                            scratch,
-                            &mut forces[run],
-                        );
-                    }
-                }
-            });
-    }
-
-    /// Steps every working vehicle with its force and advances its stuck clock; returns the
-    /// wall crossings of this tick.
-    fn integrate(&mut self, dt: f32) -> u64 {
-        let walls = self.world.wall_index();
-        let check_walls = !walls.is_empty();
-        // A whole number of crossings: the sum is the same in any order, so any thread count
-        // gives the same total.
-        self.working
-            .par_iter_mut()
-            .zip(self.slot_forces.par_iter())
-            .zip(self.states.par_iter())
-            .zip(self.stuck_for.par_iter_mut())
-            .with_min_len(MIN_AGENTS_PER_TASK)
-            .map(|(((vehicle, force), state), stuck_for)| {
-                let from = vehicle.position;
-                let preferred = state
-                    .preferred
-                    .unwrap_or_else(|| crate::behaviors::preferred_velocity(vehicle, *force));
-                vehicle.step(*force, dt);
-                *stuck_for = crate::stuck_clock(
-                    *stuck_for,
-                    preferred,
-                    vehicle.velocity,
-                    vehicle.max_speed,
-                    dt,
-                );
-                let crossed = check_walls
-                    && walls
-                        .ray_cast(from, vehicle.position)
-                        .is_some_and(|hit| hit.distance > 0.0);
-                u64::from(crossed)
-            })
-            .sum()
     }
 
     /// The steering force agent `agent` would get now, with every evaluated node recorded in

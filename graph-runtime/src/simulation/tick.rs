@@ -1,0 +1,135 @@
+//! One tick's work on the agents: steering and stepping, batch by batch, in parallel chunks.
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, Simulation};
+use crate::Vehicle;
+use crate::compile::{AgentState, BATCH, Context, Scratch};
+use crate::world::WallIndex;
+
+impl Simulation {
+    /// Steers every agent from the state at the start of the tick and steps it, in slot order;
+    /// returns the wall crossings of this tick.
+    ///
+    /// Each batch is stepped right after it is steered, in the same parallel task: a force
+    /// reads the agent's own working vehicle and everything else from the start of the tick
+    /// (neighbors from the grid's copies, targets from `vehicles`), so stepping a batch changes
+    /// no other agent's force, and the tick needs one parallel pass instead of two.
+    pub(super) fn steer_and_step(&mut self, dt: f32) -> u64 {
+        let world = &self.world;
+        let walls = world.wall_index();
+        let vehicles = &self.vehicles;
+        let tags = &self.tags;
+        let grid = &self.grid;
+        let groups = &self.groups;
+        let group_of = &self.group_of;
+        let layout = &self.layout;
+        let chunk = self
+            .slot_forces
+            .len()
+            .div_ceil(MAX_CHUNKS)
+            .max(MIN_AGENTS_PER_TASK);
+        let chunks = self.slot_forces.len().div_ceil(chunk);
+        if self.scratches.len() < chunks {
+            self.scratches.resize_with(chunks, Scratch::default);
+        }
+        // A whole number of crossings: the sum is the same in any order, so any thread count
+        // gives the same total.
+        self.slot_forces
+            .par_chunks_mut(chunk)
+            .zip(self.states.par_chunks_mut(chunk))
+            .zip(self.working.par_chunks_mut(chunk))
+            .zip(self.stuck_for.par_chunks_mut(chunk))
+            .zip(self.scratches.par_iter_mut())
+            .enumerate()
+            .map(
+                |(chunk_index, ((((forces, states), working), stuck_for), scratch))| {
+                    let mut crossings = 0;
+                    let batches = forces
+                        .chunks_mut(BATCH)
+                        .zip(states.chunks_mut(BATCH))
+                        .zip(working.chunks_mut(BATCH))
+                        .zip(stuck_for.chunks_mut(BATCH));
+                    for (batch_index, (((forces, states), working), stuck_for)) in
+                        batches.enumerate()
+                    {
+                        let first = chunk_index * chunk + batch_index * BATCH;
+                        let Some(agents) = layout.agents(first..first + forces.len()) else {
+                            forces.fill(Vec2::ZERO);
+                            continue;
+                        };
+                        // Agents of one group are evaluated together; a batch that mixes groups
+                        // goes a run of one group at a time.
+                        let mut start = 0;
+                        while let Some(&agent) = agents.get(start) {
+                            let group_index = group_of.get(agent as usize).copied();
+                            let same = agents[start..]
+                                .iter()
+                                .take_while(|&&a| group_of.get(a as usize).copied() == group_index)
+                                .count();
+                            let run = start..start + same;
+                            start += same;
+                            let Some(group) = group_index.and_then(|g| groups.get(g as usize))
+                            else {
+                                forces[run].fill(Vec2::ZERO);
+                                continue;
+                            };
+                            let context = Context {
+                                world,
+                                vehicles,
+                                tags,
+                                grid,
+                                bindings: &group.bindings,
+                                params: &group.params,
+                                dt,
+                            };
+                            group.program.steer_batch(
+                                &context,
+                                &agents[run.clone()],
+                                &working[run.clone()],
+                                &mut states[run.clone()],
+                                scratch,
+                                &mut forces[run],
+                            );
+                        }
+                        let each = working.iter_mut().zip(&*forces).zip(&*states);
+                        for (((vehicle, &force), state), stuck) in each.zip(stuck_for.iter_mut()) {
+                            crossings += u64::from(step(vehicle, force, state, stuck, walls, dt));
+                        }
+                    }
+                    crossings
+                },
+            )
+            .sum()
+    }
+}
+
+/// Steps `vehicle` with `force` over `dt` and advances its stuck clock; whether it crossed a
+/// wall on the way.
+#[inline]
+fn step(
+    vehicle: &mut Vehicle,
+    force: Vec2,
+    state: &AgentState,
+    stuck_for: &mut f32,
+    walls: &WallIndex,
+    dt: f32,
+) -> bool {
+    let from = vehicle.position;
+    let preferred = state
+        .preferred
+        .unwrap_or_else(|| crate::behaviors::preferred_velocity(vehicle, force));
+    vehicle.step(force, dt);
+    *stuck_for = crate::stuck_clock(
+        *stuck_for,
+        preferred,
+        vehicle.velocity,
+        vehicle.max_speed,
+        dt,
+    );
+    !walls.is_empty()
+        && walls
+            .ray_cast(from, vehicle.position)
+            .is_some_and(|hit| hit.distance > 0.0)
+}
