@@ -14,6 +14,7 @@
 
 use glam::Vec2;
 
+use super::neighbors::take_sums;
 use super::{Context, Evaluator, NoTrace, group_force};
 use crate::Vehicle;
 use crate::behaviors::{self, NeighborSums};
@@ -191,22 +192,25 @@ impl Program {
         scratch: &mut Scratch,
     ) {
         let passes = self.passes.len();
-        if passes > 0 {
-            let Scratch {
-                batch_sums,
-                neighborhoods,
-                near,
-                ..
-            } = scratch;
-            batch_sums.resize(agents.len() * passes, NeighborSums::default());
-            for ((&agent, me), sums) in agents
-                .iter()
-                .zip(vehicles)
-                .zip(batch_sums.chunks_exact_mut(passes))
-            {
-                self.take_sums(context, agent as usize, me, neighborhoods, near, sums);
-            }
+        if passes == 0 {
+            return;
         }
+        let Scratch {
+            batch_sums,
+            neighborhoods,
+            near,
+            ..
+        } = scratch;
+        batch_sums.resize(agents.len() * passes, NeighborSums::default());
+        // The neighborhoods are the group's: resolved once for the batch.
+        let params = context.params;
+        self.with_neighborhoods(params, neighborhoods, |neighborhoods, widest| {
+            let each = agents.iter().zip(vehicles);
+            for ((&agent, me), sums) in each.zip(batch_sums.chunks_exact_mut(passes)) {
+                let me = (agent as usize, me);
+                take_sums(context.grid, me, (neighborhoods, widest), near, sums);
+            }
+        });
     }
 }
 

@@ -4,12 +4,12 @@
 //! the neighbors one by one (Unaligned collision avoidance, Neighbor count, Reciprocal), the
 //! candidates within the query radius in ascending agent index.
 
-use super::{Context, Evaluator, Recorder};
+use super::{Evaluator, Recorder};
 use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborSums};
-use crate::compile::Program;
 use crate::compile::program::{Fov, NO_PASS, Num};
-use crate::spatial::{Candidate, Near};
+use crate::compile::{ParamValues, Program, Scratch};
+use crate::spatial::{Candidate, Near, SpatialGrid};
 
 impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -26,7 +26,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
 
     /// The neighbor sums of group op `index` (Separation, Cohesion, Alignment, Flocking). The
     /// first group op of an agent's evaluation takes every pass's sums
-    /// ([`Program::take_sums`]); the others read them. A reference, so each formula loads only
+    /// ([`take_sums`]); the others read them. A reference, so each formula loads only
     /// the fields it needs.
     ///
     /// Listing first sums over the circle instead of the square of cells around it: on a
@@ -36,18 +36,18 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
     pub(super) fn group_sums(&mut self, index: u32) -> &NeighborSums {
         if !self.scratch.sums_ready {
             self.scratch.sums_ready = true;
-            let scratch = &mut *self.scratch;
-            let sums = &mut scratch.sums;
-            let (neighborhoods, near) = (&mut scratch.neighborhoods, &mut scratch.near);
-            let program = self.program;
-            program.take_sums(
-                &self.context,
-                self.agent,
-                self.me,
+            let Scratch {
                 neighborhoods,
                 near,
                 sums,
-            );
+                ..
+            } = &mut *self.scratch;
+            let (grid, me) = (self.context.grid, (self.agent, self.me));
+            let params = self.context.params;
+            self.program
+                .with_neighborhoods(params, neighborhoods, |passes, widest| {
+                    take_sums(grid, me, (passes, widest), near, sums);
+                });
         }
         let pass = self
             .program
@@ -63,23 +63,17 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
 }
 
 impl Program {
-    /// Every neighbor pass's sums for agent `agent` (`me`), into `sums` (one per pass): lists
-    /// the agents within the widest pass radius in the grid's order (one visit of the cells
-    /// around the agent, a distance test each), then sums each pass over that list
-    /// ([`behaviors::neighbor_sums_each`]). `neighborhoods` and `near` are scratch.
-    pub(super) fn take_sums(
+    /// Calls `f` with the neighborhood (radius, field of view) of every neighbor pass for
+    /// `params`, and the widest radius. `scratch` holds them when there are several; one (the
+    /// usual case) stays on the stack: building the list per agent cost 4 % of a flocking
+    /// tick.
+    pub(super) fn with_neighborhoods<T>(
         &self,
-        context: &Context<'_>,
-        agent: usize,
-        me: &Vehicle,
-        neighborhoods: &mut Vec<(f32, FieldOfView)>,
-        near: &mut Near,
-        sums: &mut [NeighborSums],
-    ) {
-        let params = context.params;
+        params: &ParamValues,
+        scratch: &mut Vec<(f32, FieldOfView)>,
+        f: impl FnOnce(&[(f32, FieldOfView)], f32) -> T,
+    ) -> T {
         let resolve = |&(radius, fov): &(Num, Fov)| (radius.get(params), fov.get(params));
-        // One neighborhood (the usual case) stays on the stack: building the list per
-        // agent cost 4 % of a flocking tick.
         let one;
         let neighborhoods: &[(f32, FieldOfView)] = match &self.passes[..] {
             [pass] => {
@@ -87,15 +81,30 @@ impl Program {
                 &one
             }
             passes => {
-                neighborhoods.clear();
-                neighborhoods.extend(passes.iter().map(resolve));
-                neighborhoods
+                scratch.clear();
+                scratch.extend(passes.iter().map(resolve));
+                scratch
             }
         };
         let widest = neighborhoods.iter().fold(0.0, |r: f32, n| r.max(n.0));
-        context.grid.near(me.position, widest, agent, near);
-        behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
+        f(neighborhoods, widest)
     }
+}
+
+/// Every neighbor pass's sums for agent `agent` (`me`), into `sums` (one per pass, for
+/// `neighborhoods`, the widest `widest`): lists the agents within `widest` in the grid's order
+/// (one visit of the cells around the agent, a distance test each) into `near`, then sums
+/// each pass over that list ([`behaviors::neighbor_sums_each`]).
+#[inline]
+pub(super) fn take_sums(
+    grid: &SpatialGrid,
+    (agent, me): (usize, &Vehicle),
+    (neighborhoods, widest): (&[(f32, FieldOfView)], f32),
+    near: &mut Near,
+    sums: &mut [NeighborSums],
+) {
+    grid.near(me.position, widest, agent, near);
+    behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
 }
 
 /// The sums of a neighborhood without neighbors.
