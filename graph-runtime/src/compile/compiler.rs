@@ -396,7 +396,7 @@ impl<'g> Builder<'g> {
                 neighbor_ops: Vec::new(),
                 pass_of: Vec::new(),
                 passes: Vec::new(),
-                batch_order: None,
+                batch_plan: None,
             },
         }
     }

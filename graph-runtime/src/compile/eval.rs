@@ -3,7 +3,7 @@ use glam::Vec2;
 mod batch;
 mod neighbors;
 
-pub(crate) use batch::BATCH;
+pub(crate) use batch::{BATCH, BatchPlan};
 
 use super::program::{Num, Op, Span, TargetRef};
 use super::{AgentState, Bindings, ParamValues, Program, Scratch, TagMask};

@@ -193,10 +193,9 @@ pub struct Program {
     pub(crate) pass_of: Vec<u32>,
     /// The neighborhood (radius, field of view) of each neighbor pass.
     pub(crate) passes: Vec<(Num, Fov)>,
-    /// When every agent evaluates the same ops in the same order (no lazy combiner, no
-    /// condition), that order: the program can then be evaluated op by op over a batch of
-    /// agents (`eval/batch.rs`).
-    pub(crate) batch_order: Option<Box<[u32]>>,
+    /// How the program is evaluated over a batch of agents (`eval/batch.rs`); `None`: agent
+    /// by agent.
+    pub(crate) batch_plan: Option<super::eval::BatchPlan>,
 }
 
 /// `Program::pass_of` for an op that reads no neighbor sums.
@@ -309,6 +308,8 @@ pub struct Scratch {
     pub(crate) batch_values: Vec<Vec2>,
     /// Batch evaluation: a Blend's inputs (their values' offset and their weight).
     pub(crate) batch_weights: Vec<(usize, f32)>,
+    /// Batch evaluation: the agents no input of a Priority has answered yet.
+    pub(crate) batch_open: Vec<u16>,
 }
 
 impl Program {

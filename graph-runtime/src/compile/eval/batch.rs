@@ -27,10 +27,9 @@ use crate::math::truncate;
 pub(crate) const BATCH: usize = 64;
 
 impl Program {
-    /// Plans batch evaluation (see the module's documentation): the order of the ops when
-    /// every agent evaluates the same ones, else none.
+    /// Plans batch evaluation (see the module's documentation).
     pub(in crate::compile) fn plan_batch(&mut self) {
-        self.batch_order = batch_order(self).map(Vec::into_boxed_slice);
+        self.batch_plan = plan(self);
     }
 
     /// The steering forces of a batch of agents: `agents[i]` (an index into
@@ -47,7 +46,7 @@ impl Program {
         scratch: &mut Scratch,
         forces: &mut [Vec2],
     ) {
-        let Some(order) = self.batch_order.as_deref() else {
+        let Some(plan) = &self.batch_plan else {
             let each = agents.iter().zip(vehicles).zip(states.iter_mut());
             for (((&agent, me), state), force) in each.zip(forces.iter_mut()) {
                 *force = self.run(context, agent as usize, me, state, scratch, NoTrace);
@@ -77,10 +76,13 @@ impl Program {
             scratch,
             values,
         };
-        for &index in order {
-            if let Some(op) = self.ops.get(index as usize) {
-                self.run_op(index, op, &mut batch);
-            }
+        match plan {
+            BatchPlan::Static(order) => self.run_ops(order, &mut batch, &(0..n)),
+            BatchPlan::Priority {
+                priority,
+                epsilon,
+                inputs,
+            } => self.run_priority(*priority, epsilon.get(context.params), inputs, &mut batch),
         }
         let column = |op: u32| op as usize * n;
         let root = column(self.root);
@@ -92,13 +94,69 @@ impl Program {
         batch.scratch.batch_values = batch.values;
     }
 
-    /// Op `index` (`op`) for every agent of `batch`, into its column of `batch.values`.
-    fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>) {
+    /// The ops `order` for the agents of `batch` at positions `list` (a range for the whole
+    /// batch, so that its loops are plain counted loops).
+    fn run_ops(&self, order: &[u32], batch: &mut Batch<'_, '_>, list: &impl AgentList) {
+        for &index in order {
+            if let Some(op) = self.ops.get(index as usize) {
+                self.run_op(index, op, batch, list.clone());
+            }
+        }
+    }
+
+    /// The program `Output(Priority[inputs])`: each input's ops for the agents no earlier
+    /// input answered (a force longer than `epsilon`), as the per-agent Priority asks for
+    /// them; zero for the agents none answered. The Output passes the Priority's value on.
+    fn run_priority(
+        &self,
+        priority: u32,
+        epsilon: f32,
+        inputs: &[(u32, Box<[u32]>)],
+        batch: &mut Batch<'_, '_>,
+    ) {
+        let n = batch.agents.len();
+        let mut open = std::mem::take(&mut batch.scratch.batch_open);
+        open.clear();
+        open.extend(0..n as u16);
+        for (input, order) in inputs {
+            if open.is_empty() {
+                break;
+            }
+            self.run_ops(order, batch, &open.iter().map(|&i| usize::from(i)));
+            let values = &mut batch.values;
+            open.retain(|&i| {
+                let i = usize::from(i);
+                let value = get(values, *input as usize * n + i);
+                let answers = value.length() > epsilon;
+                if answers {
+                    set(values, priority as usize * n + i, value);
+                }
+                !answers
+            });
+        }
+        for &i in &open {
+            set(
+                &mut batch.values,
+                priority as usize * n + usize::from(i),
+                Vec2::ZERO,
+            );
+        }
+        for i in 0..n {
+            let value = get(&batch.values, priority as usize * n + i);
+            set(&mut batch.values, self.root as usize * n + i, value);
+        }
+        batch.scratch.batch_open = open;
+    }
+
+    /// Op `index` (`op`) for the agents of `batch` at positions `list`, into its column of
+    /// `batch.values`.
+    fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
         let n = batch.agents.len();
         let params = batch.context.params;
         let column = |op: u32| op as usize * n;
         let at = column(index);
         let values = &mut batch.values;
+        let each = list;
         match *op {
             Op::Blend(span) => {
                 let inputs = self
@@ -110,7 +168,7 @@ impl Program {
                 weights.clear();
                 let resolve = |&(input, weight): &(u32, Num)| (column(input), weight.get(params));
                 weights.extend(inputs.iter().map(resolve));
-                for i in 0..n {
+                for i in each {
                     // As the per-agent Blend: from zero, inputs in their listed order.
                     let mut sum = Vec2::ZERO;
                     for &(input, weight) in &*weights {
@@ -127,8 +185,11 @@ impl Program {
             } => {
                 let jitter = jitter.get(params).to_radians();
                 let (distance, radius) = (distance.get(params), radius.get(params));
-                let each = batch.vehicles.iter().zip(batch.states.iter_mut());
-                for (i, (me, state)) in each.enumerate() {
+                for i in each {
+                    let (Some(me), Some(state)) = (batch.vehicles.get(i), batch.states.get_mut(i))
+                    else {
+                        continue;
+                    };
                     let theta = state.turn_wander(slot, jitter, batch.context.dt);
                     set(
                         values,
@@ -139,20 +200,20 @@ impl Program {
             }
             Op::Scale(input, factor) => {
                 let factor = factor.get(params);
-                for i in 0..n {
+                for i in each {
                     let value = get(values, column(input) + i);
                     set(values, at + i, factor * value);
                 }
             }
             Op::Truncate(input, max) => {
                 let max = max.get(params);
-                for i in 0..n {
+                for i in each {
                     let value = get(values, column(input) + i);
                     set(values, at + i, truncate(value, max));
                 }
             }
             Op::Output(input) => {
-                for i in 0..n {
+                for i in each {
                     let value = get(values, column(input) + i);
                     set(values, at + i, value);
                 }
@@ -161,15 +222,25 @@ impl Program {
                 let passes = self.passes.len();
                 let pass = self.pass_of.get(index as usize).copied();
                 let pass = pass.unwrap_or(NO_PASS) as usize;
-                for (i, me) in batch.vehicles.iter().enumerate() {
-                    let sums = batch.scratch.batch_sums.get(i * passes + pass);
-                    let force = sums.map_or(Vec2::ZERO, |sums| group_force(op, sums, me, params));
-                    set(values, at + i, force);
+                for i in each {
+                    let (Some(me), Some(sums)) = (
+                        batch.vehicles.get(i),
+                        batch.scratch.batch_sums.get(i * passes + pass),
+                    ) else {
+                        continue;
+                    };
+                    set(values, at + i, group_force(op, sums, me, params));
                 }
             }
             _ => {
-                let each = batch.agents.iter().zip(batch.vehicles);
-                for (i, ((&agent, me), state)) in each.zip(batch.states.iter_mut()).enumerate() {
+                for i in each {
+                    let (Some(&agent), Some(me), Some(state)) = (
+                        batch.agents.get(i),
+                        batch.vehicles.get(i),
+                        batch.states.get_mut(i),
+                    ) else {
+                        continue;
+                    };
                     let context = batch.context;
                     let scratch = &mut *batch.scratch;
                     let mut evaluator =
@@ -214,6 +285,11 @@ impl Program {
     }
 }
 
+/// Positions of agents in a batch, ascending.
+trait AgentList: Iterator<Item = usize> + Clone {}
+
+impl<T: Iterator<Item = usize> + Clone> AgentList for T {}
+
 /// One batch's agents, as [`Program::steer_batch`] was given them, and the values of the ops
 /// evaluated so far (op after op, a column of one value per agent each).
 struct Batch<'b, 'c> {
@@ -237,11 +313,55 @@ fn set(values: &mut [Vec2], at: usize, value: Vec2) {
     }
 }
 
-/// The ops in the order the per-agent evaluator finishes them, when that order is the same
-/// for every agent: every op reachable from the root is a behavior or one of Blend, Scale,
-/// Truncate and Output, which always evaluate all their inputs. A shared op is evaluated at
-/// its first use, as the per-agent evaluator's memo does.
-fn batch_order(program: &Program) -> Option<Vec<u32>> {
+/// How a program is evaluated over a batch of agents.
+#[derive(Clone, Debug)]
+pub(crate) enum BatchPlan {
+    /// Every agent evaluates these ops, in this order.
+    Static(Box<[u32]>),
+    /// The program is `Output(Priority[inputs])` and each input a static subtree (its ops in
+    /// order), sharing no op with another input: a subtree runs for the agents no earlier
+    /// input answered.
+    Priority {
+        priority: u32,
+        epsilon: Num,
+        inputs: Box<[(u32, Box<[u32]>)]>,
+    },
+}
+
+/// The batch plan of `program`, if it has one.
+fn plan(program: &Program) -> Option<BatchPlan> {
+    let mut owner = vec![0_u32; program.ops.len()];
+    if let Some(order) = static_order(program, program.root, 1, &mut owner) {
+        return Some(BatchPlan::Static(order.into_boxed_slice()));
+    }
+    let Some(&Op::Output(priority)) = program.ops.get(program.root as usize) else {
+        return None;
+    };
+    let Some(&Op::Priority(span, epsilon)) = program.ops.get(priority as usize) else {
+        return None;
+    };
+    let links = program
+        .links
+        .get(span.start as usize..(span.start + span.len) as usize)?;
+    owner.fill(0);
+    let mut inputs = Vec::with_capacity(links.len());
+    for (k, &input) in links.iter().enumerate() {
+        let order = static_order(program, input, k as u32 + 1, &mut owner)?;
+        inputs.push((input, order.into_boxed_slice()));
+    }
+    Some(BatchPlan::Priority {
+        priority,
+        epsilon,
+        inputs: inputs.into_boxed_slice(),
+    })
+}
+
+/// The ops of the subtree at `start` in the order the per-agent evaluator finishes them, when
+/// that order is the same for every agent: every op of it is a behavior or one of Blend,
+/// Scale, Truncate and Output, which always evaluate all their inputs. A shared op is
+/// evaluated at its first use, as the per-agent evaluator's memo does. Marks the subtree's ops
+/// in `owner` with `mark`; `None` also when an op is another subtree's (nonzero, not `mark`).
+fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> Option<Vec<u32>> {
     let inputs = |index: u32| -> Option<Vec<u32>> {
         Some(match *program.ops.get(index as usize)? {
             Op::Output(input) | Op::Scale(input, _) | Op::Truncate(input, _) => vec![input],
@@ -271,15 +391,26 @@ fn batch_order(program: &Program) -> Option<Vec<u32>> {
             _ => Vec::new(),
         })
     };
+    // Whether `op` was not reached before; `None` if another subtree has it.
+    let mut first_visit = |op: u32| -> Option<bool> {
+        let owner = owner.get_mut(op as usize)?;
+        match *owner {
+            0 => {
+                *owner = mark;
+                Some(true)
+            }
+            seen if seen == mark => Some(false),
+            _ => None,
+        }
+    };
     let mut order = Vec::new();
-    let mut seen = vec![false; program.ops.len()];
-    *seen.get_mut(program.root as usize)? = true;
+    first_visit(start)?;
     // Depth first without recursion: (op, its inputs, how many of them were visited).
-    let mut stack = vec![(program.root, inputs(program.root)?, 0)];
+    let mut stack = vec![(start, inputs(start)?, 0)];
     while let Some((op, op_inputs, next)) = stack.last_mut() {
         if let Some(&input) = op_inputs.get(*next) {
             *next += 1;
-            if !std::mem::replace(seen.get_mut(input as usize)?, true) {
+            if first_visit(input)? {
                 let input_inputs = inputs(input)?;
                 stack.push((input, input_inputs, 0));
             }
@@ -293,9 +424,12 @@ fn batch_order(program: &Program) -> Option<Vec<u32>> {
 
 #[cfg(test)]
 mod tests {
+    use super::BatchPlan;
     use crate::{Graph, compile};
 
-    fn order(nodes: &str) -> Option<Vec<u32>> {
+    /// How a program of these nodes is planned, with node ids for op indices: `Static(order)`
+    /// as one list, `Priority` as one list per input; `None` for agent by agent.
+    fn plan(nodes: &str) -> Option<Vec<Vec<u32>>> {
         let text = format!(
             r#"(format: "steergraph.graph", version: 1,
                 vehicle: (mass: 1.0, max_force: 5.0, max_speed: 3.0, radius: 0.5),
@@ -303,10 +437,15 @@ mod tests {
         );
         let graph = Graph::from_ron(&text, "test.graph.ron").expect("the test graph parses");
         let program = compile(&graph).expect("the test graph compiles");
-        program.batch_order.map(|order| {
-            // As node ids, which say more than op indices.
+        let ids = |order: &[u32]| {
             let ids = order.iter().map(|&op| program.op_nodes[op as usize].0);
-            ids.collect()
+            ids.collect::<Vec<u32>>()
+        };
+        Some(match program.batch_plan.as_ref()? {
+            BatchPlan::Static(order) => vec![ids(order)],
+            BatchPlan::Priority { inputs, .. } => {
+                inputs.iter().map(|(_, order)| ids(order)).collect()
+            }
         })
     }
 
@@ -319,28 +458,56 @@ mod tests {
             4: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: 1.0), (node: 3, weight: 1.0)]),
             5: Truncate(input: 4, max: 2.0),
             6: Output(input: 5)";
-        assert_eq!(order(nodes), Some(vec![1, 2, 3, 4, 5, 6]));
+        assert_eq!(plan(nodes), Some(vec![vec![1, 2, 3, 4, 5, 6]]));
         // Inputs in their listed order, not by id.
         let nodes = "1: Seek(target: Point(1.0, 2.0)),
             2: Flee(target: Point(0.0, 0.0)),
             3: Blend(inputs: [(node: 2, weight: 1.0), (node: 1, weight: 1.0)]),
             4: Output(input: 3)";
-        assert_eq!(order(nodes), Some(vec![2, 1, 3, 4]));
+        assert_eq!(plan(nodes), Some(vec![vec![2, 1, 3, 4]]));
     }
 
     #[test]
-    fn a_lazy_combiner_anywhere_keeps_the_program_per_agent() {
+    fn a_priority_at_the_root_runs_each_input_for_the_agents_still_open() {
+        // Output(Priority[Flee 1, Blend[Wander 2, Seek 3]]): one list per input.
+        let nodes = "1: Flee(target: Point(0.0, 0.0)),
+            2: Wander(distance: 2.0, radius: 1.0, jitter: 90.0),
+            3: Seek(target: Point(1.0, 2.0)),
+            4: Blend(inputs: [(node: 2, weight: 1.0), (node: 3, weight: 1.0)]),
+            5: Priority(inputs: [1, 4], epsilon: 0.01),
+            6: Output(input: 5)";
+        assert_eq!(plan(nodes), Some(vec![vec![1], vec![2, 3, 4]]));
+        // A Wander read by two inputs would be drawn by whichever reaches it first: agent by
+        // agent.
+        let nodes = "1: Wander(distance: 2.0, radius: 1.0, jitter: 90.0),
+            2: Seek(target: Point(1.0, 2.0)),
+            3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: 1.0)]),
+            4: Priority(inputs: [1, 3], epsilon: 0.01),
+            5: Output(input: 4)";
+        assert_eq!(plan(nodes), None);
+    }
+
+    #[test]
+    fn a_lazy_combiner_elsewhere_keeps_the_program_per_agent() {
         let nodes = "1: Seek(target: Point(1.0, 2.0)),
             2: Wander(distance: 2.0, radius: 1.0, jitter: 90.0),
             3: Priority(inputs: [1, 2], epsilon: 0.01),
             4: Blend(inputs: [(node: 3, weight: 1.0), (node: 2, weight: 1.0)]),
             5: Output(input: 4)";
-        assert_eq!(order(nodes), None);
+        assert_eq!(plan(nodes), None);
         let nodes = "1: Seek(target: Point(1.0, 2.0)),
             2: Speed,
             3: Compare(sensor: 2, test: Greater, threshold: 1.0),
             4: Gate(input: 1, condition: 3),
             5: Output(input: 4)";
-        assert_eq!(order(nodes), None);
+        assert_eq!(plan(nodes), None);
+        // A Priority at the root with a lazy input.
+        let nodes = "1: Seek(target: Point(1.0, 2.0)),
+            2: Wander(distance: 2.0, radius: 1.0, jitter: 90.0),
+            3: Priority(inputs: [1, 2], epsilon: 0.01),
+            4: Flee(target: Point(0.0, 0.0)),
+            5: Priority(inputs: [4, 3], epsilon: 0.01),
+            6: Output(input: 5)";
+        assert_eq!(plan(nodes), None);
     }
 }
