@@ -182,11 +182,12 @@ impl Flock {
             params: &self.params,
             dt: DT,
         };
-        for (agent, (force, state)) in self.forces.iter_mut().zip(&mut self.states).enumerate() {
-            *force = self
-                .program
-                .steer(&context, agent, state, &mut self.scratch);
-        }
+        self.program.steer_all(
+            &context,
+            &mut self.states,
+            &mut self.scratch,
+            &mut self.forces,
+        );
         self.integrate();
     }
 

@@ -288,12 +288,9 @@ impl Crowd {
             dt,
         };
         forces.clear();
-        for (agent, state) in self.states.iter_mut().enumerate().take(vehicles.len()) {
-            forces.push(
-                self.program
-                    .steer(&context, agent, state, &mut self.scratch),
-            );
-        }
+        forces.resize(vehicles.len().min(self.states.len()), Vec2::ZERO);
+        self.program
+            .steer_all(&context, &mut self.states, &mut self.scratch, forces);
     }
 }
 

@@ -32,6 +32,37 @@ impl Program {
         self.batch_plan = plan(self);
     }
 
+    /// Every agent's steering force for this tick: agent `i` of `context.vehicles`, with
+    /// state `states[i]`, gets `forces[i]` (for as many agents as all three hold), bit for bit
+    /// what [`Program::steer`] gives it. Where the program allows, evaluates op by op over
+    /// batches of 64 agents, which is faster than a loop over [`Program::steer`] (see
+    /// `BENCHMARKS.md`). Allocates nothing once `scratch` is warm.
+    pub fn steer_all(
+        &self,
+        context: &Context<'_>,
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        forces: &mut [Vec2],
+    ) {
+        let vehicles = context.vehicles;
+        let n = vehicles.len().min(states.len()).min(forces.len());
+        let mut agents = [0_u32; BATCH];
+        for start in (0..n).step_by(BATCH) {
+            let end = (start + BATCH).min(n);
+            for (slot, agent) in agents.iter_mut().zip(start..end) {
+                *slot = agent as u32;
+            }
+            self.steer_batch(
+                context,
+                agents.get(..end - start).unwrap_or(&[]),
+                vehicles.get(start..end).unwrap_or(&[]),
+                states.get_mut(start..end).unwrap_or(&mut []),
+                scratch,
+                forces.get_mut(start..end).unwrap_or(&mut []),
+            );
+        }
+    }
+
     /// The steering forces of a batch of agents: `agents[i]` (an index into
     /// `context.vehicles`) with vehicle `vehicles[i]` and state `states[i]` gets `forces[i]`,
     /// exactly what [`Program::steer`] gives it. Evaluates op by op when the program allows it
