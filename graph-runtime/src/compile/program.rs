@@ -302,8 +302,10 @@ pub struct Scratch {
     pub(crate) stamp: u32,
     /// The evaluator's explicit stack of combiners waiting for an input.
     pub(crate) frames: Vec<Frame>,
-    /// Batch evaluation: each agent's neighbor sums (one per pass, agent after agent).
+    /// Batch evaluation: each agent's neighbor sums (one per pass, agent after agent), where
+    /// `batch_sums_ready` says they were taken.
     pub(crate) batch_sums: Vec<crate::behaviors::NeighborSums>,
+    pub(crate) batch_sums_ready: Vec<bool>,
     /// Batch evaluation: each op's value for each agent of the batch (op after op).
     pub(crate) batch_values: Vec<Vec2>,
     /// Batch evaluation: a Blend's inputs (their values' offset and their weight).

@@ -91,7 +91,12 @@ impl Program {
             .min(forces.len());
         let (agents, vehicles) = (&agents[..n], &vehicles[..n]);
         let (states, forces) = (&mut states[..n], &mut forces[..n]);
-        self.take_batch_sums(context, agents, vehicles, scratch);
+        let passes = self.passes.len();
+        scratch
+            .batch_sums
+            .resize(n * passes, NeighborSums::default());
+        scratch.batch_sums_ready.clear();
+        scratch.batch_sums_ready.resize(n, false);
         for state in states.iter_mut() {
             state.preferred = None;
         }
@@ -182,6 +187,14 @@ impl Program {
     /// Op `index` (`op`) for the agents of `batch` at positions `list`, into its column of
     /// `batch.values`.
     fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+        // A group op (Separation, Cohesion, Alignment, Flocking) reads its pass's sums.
+        if self
+            .pass_of
+            .get(index as usize)
+            .is_some_and(|&pass| pass != NO_PASS)
+        {
+            self.take_batch_sums(batch, list.clone());
+        }
         let n = batch.agents.len();
         let params = batch.context.params;
         let column = |op: u32| op as usize * n;
@@ -250,18 +263,7 @@ impl Program {
                 }
             }
             Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
-                let passes = self.passes.len();
-                let pass = self.pass_of.get(index as usize).copied();
-                let pass = pass.unwrap_or(NO_PASS) as usize;
-                for i in each {
-                    let (Some(me), Some(sums)) = (
-                        batch.vehicles.get(i),
-                        batch.scratch.batch_sums.get(i * passes + pass),
-                    ) else {
-                        continue;
-                    };
-                    set(values, at + i, group_force(op, sums, me, params));
-                }
+                self.group_column(index, op, batch, each);
             }
             _ => {
                 for i in each {
@@ -284,33 +286,67 @@ impl Program {
         }
     }
 
-    /// Every agent's neighbor sums, one per pass, agent after agent, into
-    /// `scratch.batch_sums`.
-    fn take_batch_sums(
-        &self,
-        context: &Context<'_>,
-        agents: &[u32],
-        vehicles: &[Vehicle],
-        scratch: &mut Scratch,
-    ) {
-        let passes = self.passes.len();
-        if passes == 0 {
-            return;
+    /// Group op `index` (`op`: Separation, Cohesion, Alignment or Flocking) for the agents at
+    /// positions `list`, from their pass's sums.
+    fn group_column(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+        self.take_batch_sums(batch, list.clone());
+        let (n, passes) = (batch.agents.len(), self.passes.len());
+        let params = batch.context.params;
+        let pass = self.pass_of.get(index as usize).copied();
+        let pass = pass.unwrap_or(NO_PASS) as usize;
+        for i in list {
+            let (Some(me), Some(sums)) = (
+                batch.vehicles.get(i),
+                batch.scratch.batch_sums.get(i * passes + pass),
+            ) else {
+                continue;
+            };
+            set(
+                &mut batch.values,
+                index as usize * n + i,
+                group_force(op, sums, me, params),
+            );
         }
+    }
+
+    /// The neighbor sums (one per pass) of the agents at positions `list` that have none yet
+    /// this batch, into `scratch.batch_sums`. Taken when an agent first reaches a group op,
+    /// as the per-agent evaluator does: an agent a Priority answered earlier never lists its
+    /// neighbors.
+    fn take_batch_sums(&self, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+        let passes = self.passes.len();
         let Scratch {
             batch_sums,
+            batch_sums_ready,
             neighborhoods,
             near,
             ..
-        } = scratch;
-        batch_sums.resize(agents.len() * passes, NeighborSums::default());
+        } = &mut *batch.scratch;
+        let (context, agents, vehicles) = (batch.context, batch.agents, batch.vehicles);
         // The neighborhoods are the group's: resolved once for the batch.
-        let params = context.params;
-        self.with_neighborhoods(params, neighborhoods, |neighborhoods, widest| {
-            let each = agents.iter().zip(vehicles);
-            for ((&agent, me), sums) in each.zip(batch_sums.chunks_exact_mut(passes)) {
-                let me = (agent as usize, me);
-                take_sums(context.grid, me, (neighborhoods, widest), near, sums);
+        self.with_neighborhoods(context.params, neighborhoods, |neighborhoods, widest| {
+            for i in list {
+                let ready = batch_sums_ready.get_mut(i);
+                if ready.as_ref().is_none_or(|ready| **ready) {
+                    continue;
+                }
+                if let Some(ready) = ready {
+                    *ready = true;
+                }
+                let (Some(&agent), Some(me), Some(sums)) = (
+                    agents.get(i),
+                    vehicles.get(i),
+                    batch_sums.get_mut(i * passes..(i + 1) * passes),
+                ) else {
+                    continue;
+                };
+                take_sums(
+                    context.grid,
+                    (agent as usize, me),
+                    (neighborhoods, widest),
+                    near,
+                    sums,
+                );
             }
         });
     }
