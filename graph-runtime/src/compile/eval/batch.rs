@@ -26,6 +26,11 @@ use crate::math::truncate;
 /// inside the L1 cache.
 pub(crate) const BATCH: usize = 64;
 
+/// The largest program evaluated in batches. A batch keeps a value per op and agent, and
+/// every parallel chunk has a batch: at this size 128 KiB per chunk. A larger graph (a file
+/// may hold 100,000 nodes) is evaluated agent by agent, whose memory grows with its ops alone.
+const MAX_BATCH_OPS: usize = 256;
+
 impl Program {
     /// Plans batch evaluation (see the module's documentation).
     pub(in crate::compile) fn plan_batch(&mut self) {
@@ -397,6 +402,9 @@ pub(crate) enum BatchPlan {
 
 /// The batch plan of `program`, if it has one.
 fn plan(program: &Program) -> Option<BatchPlan> {
+    if program.ops.len() > MAX_BATCH_OPS {
+        return None;
+    }
     let mut owner = vec![0_u32; program.ops.len()];
     if let Some(order) = static_order(program, program.root, 1, &mut owner) {
         return Some(BatchPlan::Static(order.into_boxed_slice()));
@@ -552,6 +560,26 @@ mod tests {
             4: Priority(inputs: [1, 3], epsilon: 0.01),
             5: Output(input: 4)";
         assert_eq!(plan(nodes), None);
+    }
+
+    #[test]
+    fn a_program_too_large_for_a_batch_is_evaluated_agent_by_agent() {
+        // A Blend of `seeks` Seeks and the Output: seeks + 2 ops.
+        let blend = |seeks: u32| {
+            let seek = |id: u32| format!("{id}: Seek(target: Point(1.0, 2.0)),");
+            let input = |id: u32| format!("(node: {id}, weight: 1.0),");
+            format!(
+                "{} {}: Blend(inputs: [{}]), {}: Output(input: {})",
+                (1..=seeks).map(seek).collect::<String>(),
+                seeks + 1,
+                (1..=seeks).map(input).collect::<String>(),
+                seeks + 2,
+                seeks + 1
+            )
+        };
+        let fits = (super::MAX_BATCH_OPS - 2) as u32;
+        assert!(plan(&blend(fits)).is_some());
+        assert_eq!(plan(&blend(fits + 1)), None);
     }
 
     #[test]
