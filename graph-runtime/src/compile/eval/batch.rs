@@ -1,16 +1,20 @@
-//! Evaluation op by op over a batch of agents, for the programs every agent evaluates alike.
+//! Evaluation op by op over a batch of agents.
 //!
 //! A program without lazy combiners (Priority, Dither, Budget, Gate), Reciprocal or conditions
 //! runs the same ops in the same order for every agent: the order in which the per-agent
 //! evaluator first reaches them from the Output, inputs in their listed order
-//! ([`Program::plan_batch`]). Such a program can run one op at a time over a batch of agents,
-//! so the choice of what to compute is made once per op and batch instead of once per op and
-//! agent, and each op's loop over the agents calls one formula.
+//! ([`BatchPlan::Static`]). Such a program runs one op at a time over a batch of agents, so
+//! the choice of what to compute is made once per op and batch instead of once per op and
+//! agent, and each op's loop over the agents calls one formula. A program
+//! `Output(Priority[inputs])` whose inputs are such parts, sharing no op, runs each input for
+//! the agents no earlier input answered ([`BatchPlan::Priority`]). Any other program, and any
+//! of more than [`MAX_BATCH_OPS`] ops, is evaluated agent by agent.
 //!
 //! Each agent computes exactly what [`Program::steer`] computes for it: the same formulas, the
 //! same operands, in the same order, and the same draws from its own RNG in the same order
-//! (Wander is the only op of such a program that draws). The forces are therefore
-//! bit-identical (`tests/batch.rs` checks it against the per-agent evaluator).
+//! (Wander is the only op of such a program that draws, and only the agents that reach it
+//! draw). The forces are therefore bit-identical (`tests/batch.rs` checks it against the
+//! per-agent evaluator, `simulation/tick.rs` runs every preset both ways).
 
 use glam::Vec2;
 
@@ -182,30 +186,20 @@ impl Program {
                 Vec2::ZERO,
             );
         }
-        for i in 0..n {
-            let value = get(&batch.values, priority as usize * n + i);
-            set(&mut batch.values, self.root as usize * n + i, value);
-        }
         batch.scratch.batch_open = open;
+        if let Some(output) = self.ops.get(self.root as usize) {
+            self.run_op(self.root, output, batch, 0..n);
+        }
     }
 
     /// Op `index` (`op`) for the agents of `batch` at positions `list`, into its column of
     /// `batch.values`.
     fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
-        // A group op (Separation, Cohesion, Alignment, Flocking) reads its pass's sums.
-        if self
-            .pass_of
-            .get(index as usize)
-            .is_some_and(|&pass| pass != NO_PASS)
-        {
-            self.take_batch_sums(batch, list.clone());
-        }
         let n = batch.agents.len();
         let params = batch.context.params;
         let column = |op: u32| op as usize * n;
         let at = column(index);
         let values = &mut batch.values;
-        let each = list;
         match *op {
             Op::Blend(span) => {
                 let inputs = self
@@ -217,7 +211,7 @@ impl Program {
                 weights.clear();
                 let resolve = |&(input, weight): &(u32, Num)| (column(input), weight.get(params));
                 weights.extend(inputs.iter().map(resolve));
-                for i in each {
+                for i in list {
                     // As the per-agent Blend: from zero, inputs in their listed order.
                     let mut sum = Vec2::ZERO;
                     for &(input, weight) in &*weights {
@@ -234,7 +228,7 @@ impl Program {
             } => {
                 let jitter = jitter.get(params).to_radians();
                 let (distance, radius) = (distance.get(params), radius.get(params));
-                for i in each {
+                for i in list {
                     let (Some(me), Some(state)) = (batch.vehicles.get(i), batch.states.get_mut(i))
                     else {
                         continue;
@@ -249,29 +243,29 @@ impl Program {
             }
             Op::Scale(input, factor) => {
                 let factor = factor.get(params);
-                for i in each {
+                for i in list {
                     let value = get(values, column(input) + i);
                     set(values, at + i, factor * value);
                 }
             }
             Op::Truncate(input, max) => {
                 let max = max.get(params);
-                for i in each {
+                for i in list {
                     let value = get(values, column(input) + i);
                     set(values, at + i, truncate(value, max));
                 }
             }
             Op::Output(input) => {
-                for i in each {
+                for i in list {
                     let value = get(values, column(input) + i);
                     set(values, at + i, value);
                 }
             }
             Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
-                self.group_column(index, op, batch, each);
+                self.group_column(index, op, batch, list);
             }
             _ => {
-                for i in each {
+                for i in list {
                     let (Some(&agent), Some(me), Some(state)) = (
                         batch.agents.get(i),
                         batch.vehicles.get(i),
