@@ -55,10 +55,14 @@ impl Simulation {
                         batches.enumerate()
                     {
                         let first = chunk_index * chunk + batch_index * BATCH;
-                        let Some(agents) = layout.agents(first..first + forces.len()) else {
+                        // Never short of agents (the layout has a slot per vehicle); if it
+                        // were, the batch would step without force like an agent without a
+                        // group.
+                        let agents = layout.agents(first..first + forces.len());
+                        let agents = agents.unwrap_or_else(|| {
                             forces.fill(Vec2::ZERO);
-                            continue;
-                        };
+                            &[]
+                        });
                         // Agents of one group are evaluated together; a batch that mixes groups
                         // goes a run of one group at a time.
                         let mut start = 0;
