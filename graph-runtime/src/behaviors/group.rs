@@ -44,6 +44,13 @@ impl FieldOfView {
         self.degrees
     }
 
+    /// Whether this view sees all around (360° or more): [`FieldOfView::sees`] is then
+    /// always true.
+    #[inline]
+    pub fn is_full_circle(self) -> bool {
+        self.min_cosine.is_none()
+    }
+
     /// Whether `offset` (from the agent to the other) is within the view around `forward`:
     /// `forward · offset >= (cos(fov / 2) - 1e-6) * |offset|`, so a neighbor exactly on the
     /// edge counts. A coincident agent (`|offset| < 1e-6`) counts as seen.

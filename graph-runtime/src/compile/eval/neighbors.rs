@@ -92,10 +92,20 @@ impl Program {
 }
 
 /// Every neighbor pass's sums for agent `agent` (`me`), into `sums` (one per pass, for
-/// `neighborhoods`, the widest `widest`): lists the agents within `widest` in the grid's order
-/// (one visit of the cells around the agent, a distance test each) into `near`, then sums
-/// each pass over that list ([`behaviors::neighbor_sums_each`]).
+/// `neighborhoods`, the widest `widest`).
+///
+/// One full-circle neighborhood (the usual flock) is summed straight from the cells around the
+/// agent, every agent of them tested and added or not without a branch: nothing is written
+/// per candidate. Otherwise the agents within `widest` are listed first in the grid's order
+/// (a distance test each) into `near`, and each pass sums over that list
+/// ([`behaviors::neighbor_sums_each`]), so the field-of-view test runs on the few within the
+/// radius. Both visit the same agents in the same order and add the same ones, so the sums
+/// are the same to the bit (`BENCHMARKS.md`, issue 15, has the timings of both).
 #[inline]
+#[expect(
+    clippy::needless_bitwise_bool,
+    reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
+)]
 pub(super) fn take_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
@@ -103,6 +113,22 @@ pub(super) fn take_sums(
     near: &mut Near,
     sums: &mut [NeighborSums],
 ) {
+    if let ([(radius, fov)], [only]) = (neighborhoods, &mut *sums)
+        && fov.is_full_circle()
+    {
+        // Summed in a local: into `only` the compiler stored the sums at every agent.
+        let mut pass = NeighborSums::default();
+        for run in grid.runs(me.position, *radius) {
+            let others = run.positions.iter().zip(run.velocities).zip(run.agents);
+            for ((&position, &velocity), &other) in others {
+                let counts = behaviors::in_neighborhood(me, position, *radius, *fov)
+                    & (other as usize != agent);
+                pass.add_if(me.position, position, velocity, counts);
+            }
+        }
+        *only = pass;
+        return;
+    }
     grid.near(me.position, widest, agent, near);
     behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
 }
