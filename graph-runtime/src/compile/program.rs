@@ -216,7 +216,8 @@ const INLINE_WANDER_SLOTS: usize = 4;
 pub struct AgentState {
     pub(crate) rng: AgentRng,
     wander_inline: [f32; INLINE_WANDER_SLOTS],
-    wander_spill: Vec<f32>,
+    /// Boxed, not a `Vec`: 16 bytes instead of 24 in every agent's state.
+    wander_spill: Box<[f32]>,
     /// The agent's own points and routes; kept across hot swaps.
     pub own: OwnGoals,
     /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s);
@@ -230,7 +231,7 @@ impl AgentState {
         let mut state = Self {
             rng: AgentRng::new(seed, agent_index),
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
-            wander_spill: Vec::new(),
+            wander_spill: Box::default(),
             own: OwnGoals::default(),
             preferred: None,
         };
@@ -242,7 +243,11 @@ impl AgentState {
     /// the RNG stream continues.
     pub fn fit(&mut self, program: &Program) {
         let spilled = (program.wander_slots as usize).saturating_sub(INLINE_WANDER_SLOTS);
-        self.wander_spill.resize(spilled, 0.0);
+        if self.wander_spill.len() != spilled {
+            let mut spill = std::mem::take(&mut self.wander_spill).into_vec();
+            spill.resize(spilled, 0.0);
+            self.wander_spill = spill.into_boxed_slice();
+        }
     }
 
     /// The wander angle of slot `slot` (radians), zero beyond the program's slots.
@@ -511,4 +516,20 @@ fn same_neighborhood(a: (Num, Fov), b: (Num, Fov)) -> bool {
         _ => false,
     };
     same_num && same_fov
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AgentState;
+
+    /// Every agent's state streams through the cache each tick: it held 120 bytes when own
+    /// goals and spilled wander angles were kept inline (two cache lines), and fits in 72 now.
+    #[test]
+    fn an_agent_state_stays_small() {
+        assert!(
+            size_of::<AgentState>() <= 72,
+            "{} bytes",
+            size_of::<AgentState>()
+        );
+    }
 }
