@@ -120,18 +120,26 @@ fn step(
     walls: &WallIndex,
     dt: f32,
 ) -> bool {
-    let from = vehicle.position;
-    let preferred = state
-        .preferred
-        .unwrap_or_else(|| crate::behaviors::preferred_velocity(vehicle, force));
+    let before = *vehicle;
     vehicle.step(force, dt);
-    *stuck_for = crate::stuck_clock(
-        *stuck_for,
-        preferred,
-        vehicle.velocity,
-        vehicle.max_speed,
-        dt,
-    );
+    *stuck_for = match state.preferred {
+        // A Reciprocal node's preference: used as it is.
+        Some(preferred) => crate::stuck_clock(
+            *stuck_for,
+            preferred,
+            vehicle.velocity,
+            vehicle.max_speed,
+            dt,
+        ),
+        None => crate::stuck::stuck_clock_after_step(
+            *stuck_for,
+            || crate::behaviors::preferred_velocity(&before, force),
+            vehicle.velocity,
+            vehicle.max_speed,
+            dt,
+        ),
+    };
+    let from = before.position;
     !walls.is_empty()
         && walls
             .ray_cast(from, vehicle.position)
