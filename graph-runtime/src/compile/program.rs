@@ -313,8 +313,6 @@ pub struct Scratch {
     pub(crate) batch_sums_ready: Vec<bool>,
     /// Batch evaluation: each op's value for each agent of the batch (op after op).
     pub(crate) batch_values: Vec<Vec2>,
-    /// Batch evaluation: a Blend's inputs (their values' offset and their weight).
-    pub(crate) batch_weights: Vec<(usize, f32)>,
     /// Batch evaluation: the agents no input of a Priority has answered yet.
     pub(crate) batch_open: Vec<u16>,
 }
