@@ -39,8 +39,9 @@ const SHORTCUT_MAX_SPEED: f32 = 1e18;
 /// computing the preferred velocity, since it moves faster than 5 % of anything it can
 /// prefer. That saves three square roots per agent and tick.
 ///
-/// The margin (0.1 %) covers the rounding of the truncation (a few ulps), so the shortcut
-/// never answers differently from [`stuck_clock`] (a property test checks it).
+/// The margin (0.1 %) covers the rounding of the truncation and of the squares (a few ulps),
+/// so the shortcut never answers differently from [`stuck_clock`] (a property test checks
+/// it).
 #[inline]
 pub(crate) fn stuck_clock_after_step(
     clock: f32,
@@ -50,9 +51,9 @@ pub(crate) fn stuck_clock_after_step(
     dt: f32,
 ) -> f32 {
     let valid_tick = dt > 0.0 && dt.is_finite();
-    if valid_tick
-        && max_speed < SHORTCUT_MAX_SPEED
-        && velocity.length() >= STUCK_SPEED_FRACTION * 1.001 * max_speed
+    // Squared, without a square root: the margin also covers the rounding of the squares.
+    let moving = STUCK_SPEED_FRACTION * 1.001 * max_speed;
+    if valid_tick && max_speed < SHORTCUT_MAX_SPEED && velocity.length_squared() >= moving * moving
     {
         return 0.0;
     }
