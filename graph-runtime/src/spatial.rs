@@ -40,9 +40,9 @@ pub struct SpatialGrid {
     velocities: Vec<Vec2>,
     max_speed: f32,
     max_radius: f32,
-    /// Per part of the scatter, room for sorting one cell's agents by index (`build.rs`);
-    /// keeps its capacity, so a warm rebuild allocates nothing.
-    spares: Vec<Vec<(u32, u32, Vec2, Vec2)>>,
+    /// Per part of the scatter, its cells that need sorting and room for sorting one
+    /// (`build.rs`); keeps its capacity, so a warm rebuild allocates nothing.
+    spares: Vec<build::PartSpare>,
 }
 
 impl SpatialGrid {
