@@ -351,6 +351,18 @@ fn group_force(op: &Op, sums: &NeighborSums, me: &Vehicle, params: &ParamValues)
     }
 }
 
+/// The rectangle a Containment node keeps its agents in: its own bounds, or the world's.
+fn containment_rect(bounds: Option<[Num; 4]>, context: &Context<'_>) -> Rect {
+    let num = |number: Num| number.get(context.params);
+    match bounds {
+        None => context.world.bounds,
+        Some([min_x, min_y, max_x, max_y]) => Rect::new(
+            Vec2::new(num(min_x), num(min_y)),
+            Vec2::new(num(max_x), num(max_y)),
+        ),
+    }
+}
+
 /// A condition's answer as the evaluator carries it: `(1, 0)` for true, zero for false.
 /// Every value travels as a `Vec2` (a sensor's reading in `x`), so the evaluation loop moves
 /// no enum through memory; [`NodeValue`]s are made only for the trace.
@@ -1087,13 +1099,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
 
     /// The rectangle a containment op keeps agents in.
     fn containment_bounds(&self, bounds: Option<[Num; 4]>) -> Rect {
-        match bounds {
-            None => self.context.world.bounds,
-            Some([min_x, min_y, max_x, max_y]) => Rect::new(
-                Vec2::new(self.num(min_x), self.num(min_y)),
-                Vec2::new(self.num(max_x), self.num(max_y)),
-            ),
-        }
+        containment_rect(bounds, &self.context)
     }
 
     /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within

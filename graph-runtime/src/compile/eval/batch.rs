@@ -19,9 +19,11 @@
 use glam::Vec2;
 
 use super::neighbors::take_sums;
-use super::{Context, Evaluator, NoTrace, group_force};
+mod leaves;
+
+use super::{Context, NoTrace, group_force};
 use crate::Vehicle;
-use crate::behaviors::{self, NeighborSums};
+use crate::behaviors::NeighborSums;
 use crate::compile::program::{NO_PASS, Num, Op};
 use crate::compile::{AgentState, Program, Scratch};
 use crate::math::truncate;
@@ -231,24 +233,6 @@ impl Program {
                     }
                 }
             }
-            Op::Wander {
-                distance,
-                radius,
-                jitter,
-                slot,
-            } => {
-                let jitter = jitter.get(params).to_radians();
-                let (distance, radius) = (distance.get(params), radius.get(params));
-                let (Some(vehicles), Some(states)) =
-                    (batch.vehicles.get(..n), batch.states.get_mut(..n))
-                else {
-                    return;
-                };
-                for i in list {
-                    let theta = states[i].turn_wander(slot, jitter, batch.context.dt);
-                    out[i] = behaviors::wander(&vehicles[i], theta, distance, radius);
-                }
-            }
             Op::Scale(of, factor) => {
                 let (Some(values), factor) = (input(of), factor.get(params)) else {
                     return;
@@ -277,30 +261,7 @@ impl Program {
                 self.take_batch_sums(batch, list.clone());
                 self.group_column(index, op, batch, list);
             }
-            _ => {
-                let (Some(agents), Some(vehicles), Some(states)) = (
-                    batch.agents.get(..n),
-                    batch.vehicles.get(..n),
-                    batch.states.get_mut(..n),
-                ) else {
-                    return;
-                };
-                for i in list {
-                    let (context, scratch) = (batch.context, &mut *batch.scratch);
-                    let mut evaluator = Evaluator::new(
-                        self,
-                        context,
-                        agents[i] as usize,
-                        &vehicles[i],
-                        &mut states[i],
-                        scratch,
-                        NoTrace,
-                    );
-                    // Unaligned collision avoidance queries for this agent.
-                    evaluator.scratch.neighbors_ready = false;
-                    out[i] = evaluator.leaf_force(index, op);
-                }
-            }
+            _ => self.leaf_column(index, op, batch, list),
         }
     }
 

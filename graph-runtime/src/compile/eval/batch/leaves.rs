@@ -1,0 +1,103 @@
+//! Leaf ops over a batch: each leaf's numbers (and obstacles, bounds) are resolved once per
+//! batch and its formula called agent by agent; a leaf without a kernel of its own runs
+//! through the per-agent evaluator's `leaf_force`, one agent at a time.
+
+use super::{AgentList, Batch, columns};
+use crate::behaviors;
+use crate::compile::Program;
+use crate::compile::eval::{Evaluator, NoTrace, containment_rect};
+use crate::compile::program::Op;
+
+impl Program {
+    /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
+    /// of `batch` at positions `list`, into its column of `batch.values`.
+    pub(super) fn leaf_column(
+        &self,
+        index: u32,
+        op: &Op,
+        batch: &mut Batch<'_, '_>,
+        list: impl AgentList,
+    ) {
+        let n = batch.agents.len();
+        let params = batch.context.params;
+        let Some((_, out)) = columns(&mut batch.values, n, index) else {
+            return;
+        };
+        match *op {
+            Op::Wander {
+                distance,
+                radius,
+                jitter,
+                slot,
+            } => {
+                let jitter = jitter.get(params).to_radians();
+                let (distance, radius) = (distance.get(params), radius.get(params));
+                let (Some(vehicles), Some(states)) =
+                    (batch.vehicles.get(..n), batch.states.get_mut(..n))
+                else {
+                    return;
+                };
+                for i in list {
+                    let theta = states[i].turn_wander(slot, jitter, batch.context.dt);
+                    out[i] = behaviors::wander(&vehicles[i], theta, distance, radius);
+                }
+            }
+            // The two leaves of the boids' Priority, their numbers and the obstacles or the
+            // bounds looked up once per batch (agent by agent through the evaluator they were
+            // 8 % of a boids tick).
+            Op::ObstacleAvoidance(min_length, lookahead) => {
+                let (min_length, lookahead) = (min_length.get(params), lookahead.get(params));
+                let obstacles = &batch.context.world.obstacles;
+                let Some(vehicles) = batch.vehicles.get(..n) else {
+                    return;
+                };
+                for i in list {
+                    out[i] = behaviors::obstacle_avoidance(
+                        &vehicles[i],
+                        obstacles,
+                        min_length,
+                        lookahead,
+                    );
+                }
+            }
+            Op::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => {
+                let bounds = containment_rect(bounds, batch.context);
+                let (prediction_time, margin) = (prediction_time.get(params), margin.get(params));
+                let Some(vehicles) = batch.vehicles.get(..n) else {
+                    return;
+                };
+                for i in list {
+                    out[i] = behaviors::containment(&vehicles[i], &bounds, prediction_time, margin);
+                }
+            }
+            _ => {
+                let (Some(agents), Some(vehicles), Some(states)) = (
+                    batch.agents.get(..n),
+                    batch.vehicles.get(..n),
+                    batch.states.get_mut(..n),
+                ) else {
+                    return;
+                };
+                for i in list {
+                    let (context, scratch) = (batch.context, &mut *batch.scratch);
+                    let mut evaluator = Evaluator::new(
+                        self,
+                        context,
+                        agents[i] as usize,
+                        &vehicles[i],
+                        &mut states[i],
+                        scratch,
+                        NoTrace,
+                    );
+                    // Unaligned collision avoidance queries for this agent.
+                    evaluator.scratch.neighbors_ready = false;
+                    out[i] = evaluator.leaf_force(index, op);
+                }
+            }
+        }
+    }
+}
