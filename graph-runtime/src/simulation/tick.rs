@@ -64,14 +64,22 @@ impl Simulation {
                             &[]
                         });
                         // Agents of one group are evaluated together; a batch that mixes groups
-                        // goes a run of one group at a time.
+                        // goes a run of one group at a time. With one group (every agent is in
+                        // it) the batch is one run, found without looking agents up.
                         let mut start = 0;
                         while let Some(&agent) = agents.get(start) {
-                            let group_index = group_of.get(agent as usize).copied();
-                            let same = agents[start..]
-                                .iter()
-                                .take_while(|&&a| group_of.get(a as usize).copied() == group_index)
-                                .count();
+                            let (group_index, same) = if groups.len() == 1 {
+                                (Some(0), agents.len() - start)
+                            } else {
+                                let group_index = group_of.get(agent as usize).copied();
+                                let same = agents[start..]
+                                    .iter()
+                                    .take_while(|&&a| {
+                                        group_of.get(a as usize).copied() == group_index
+                                    })
+                                    .count();
+                                (group_index, same)
+                            };
                             let run = start..start + same;
                             start += same;
                             let Some(group) = group_index.and_then(|g| groups.get(g as usize))
