@@ -126,6 +126,7 @@ impl Program {
             states,
             scratch,
             values,
+            sums_taken: 0,
         };
         match plan {
             BatchPlan::Static(order) => self.run_ops(order, &mut batch, &(0..n)),
@@ -135,8 +136,9 @@ impl Program {
                 inputs,
             } => self.run_priority(*priority, epsilon.get(context.params), inputs, &mut batch),
         }
-        let column = |op: u32| op as usize * n;
-        let root = column(self.root);
+        // An Output passes its input on unchanged (the plans do not run it): read the input.
+        let result = output_input(self).unwrap_or(self.root);
+        let root = result as usize * n;
         for (i, force) in forces.iter_mut().enumerate() {
             let value = get(&batch.values, root + i);
             // As the per-agent evaluator: one bad number must not poison the vehicle.
@@ -157,7 +159,8 @@ impl Program {
 
     /// The program `Output(Priority[inputs])`: each input's ops for the agents no earlier
     /// input answered (a force longer than `epsilon`), as the per-agent Priority asks for
-    /// them; zero for the agents none answered. The Output passes the Priority's value on.
+    /// them; zero for the agents none answered. The batch reads the Priority's values (the
+    /// Output passes them on).
     fn run_priority(
         &self,
         priority: u32,
@@ -193,9 +196,6 @@ impl Program {
             );
         }
         batch.scratch.batch_open = open;
-        if let Some(output) = self.ops.get(self.root as usize) {
-            self.run_op(self.root, output, batch, 0..n);
-        }
     }
 
     /// Op `index` (`op`) for the agents of `batch` at positions `list`, into its column of
@@ -293,6 +293,10 @@ impl Program {
     /// neighbors.
     fn take_batch_sums(&self, batch: &mut Batch<'_, '_>, list: impl AgentList) {
         let (n, passes) = (batch.agents.len(), self.passes.len());
+        if batch.sums_taken == n {
+            return;
+        }
+        let taken = &mut batch.sums_taken;
         let Scratch {
             batch_sums,
             batch_sums_ready,
@@ -316,6 +320,7 @@ impl Program {
                     continue;
                 }
                 ready[i] = true;
+                *taken += 1;
                 take_sums(
                     context.grid,
                     (agents[i] as usize, &vehicles[i]),
@@ -349,6 +354,9 @@ struct Batch<'b, 'c> {
     states: &'b mut [AgentState],
     scratch: &'b mut Scratch,
     values: Vec<Vec2>,
+    /// How many agents have their neighbor sums: when all do, the later group ops of the
+    /// batch skip the search for agents without.
+    sums_taken: usize,
 }
 
 #[inline]
@@ -378,13 +386,25 @@ pub(crate) enum BatchPlan {
     },
 }
 
+/// The input of `program`'s root when the root is an Output, which passes it on unchanged.
+fn output_input(program: &Program) -> Option<u32> {
+    match program.ops.get(program.root as usize)? {
+        &Op::Output(input) => Some(input),
+        _ => None,
+    }
+}
+
 /// The batch plan of `program`, if it has one.
 fn plan(program: &Program) -> Option<BatchPlan> {
     if program.ops.len() > MAX_BATCH_OPS {
         return None;
     }
     let mut owner = vec![0_u32; program.ops.len()];
-    if let Some(order) = static_order(program, program.root, 1, &mut owner) {
+    if let Some(mut order) = static_order(program, program.root, 1, &mut owner) {
+        // The Output, last, passes its input on: the batch reads that input's column.
+        if order.last() == Some(&program.root) && output_input(program).is_some() {
+            order.pop();
+        }
         return Some(BatchPlan::Static(order.into_boxed_slice()));
     }
     let Some(&Op::Output(priority)) = program.ops.get(program.root as usize) else {
@@ -516,13 +536,14 @@ mod tests {
             4: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: 1.0), (node: 3, weight: 1.0)]),
             5: Truncate(input: 4, max: 2.0),
             6: Output(input: 5)";
-        assert_eq!(plan(nodes), Some(vec![vec![1, 2, 3, 4, 5, 6]]));
+        // The Output (6) is not run: the batch reads its input's values.
+        assert_eq!(plan(nodes), Some(vec![vec![1, 2, 3, 4, 5]]));
         // Inputs in their listed order, not by id.
         let nodes = "1: Seek(target: Point(1.0, 2.0)),
             2: Flee(target: Point(0.0, 0.0)),
             3: Blend(inputs: [(node: 2, weight: 1.0), (node: 1, weight: 1.0)]),
             4: Output(input: 3)";
-        assert_eq!(plan(nodes), Some(vec![vec![2, 1, 3, 4]]));
+        assert_eq!(plan(nodes), Some(vec![vec![2, 1, 3]]));
     }
 
     #[test]
