@@ -47,24 +47,21 @@ impl SpatialGrid {
         } else {
             vehicles.iter().fold(Extent::EMPTY, Extent::add)
         };
-        self.max_speed = extent.max_speed;
+        // The largest square root is the root of the largest square (the root is correctly
+        // rounded and never decreasing): one root per rebuild, not per agent.
+        self.max_speed = extent.max_speed_squared.sqrt();
         self.max_radius = extent.max_radius;
         self.fit_cells(vehicles.len(), extent.min, extent.max);
 
+        // Extended, not filled first and then overwritten.
         self.cell_of.clear();
-        self.cell_of.resize(vehicles.len(), u32::MAX);
         let cells = Cells::of(self);
-        let locate = |(cell, vehicle): (&mut u32, &Vehicle)| {
-            *cell = cells.index(vehicle.position).unwrap_or(u32::MAX);
-        };
+        let locate = |vehicle: &Vehicle| cells.index(vehicle.position).unwrap_or(u32::MAX);
         if parallel {
-            self.cell_of
-                .par_iter_mut()
-                .zip(vehicles.par_iter())
-                .with_min_len(MIN_AGENTS_PER_TASK)
-                .for_each(locate);
+            let located = vehicles.par_iter().with_min_len(MIN_AGENTS_PER_TASK);
+            self.cell_of.par_extend(located.map(locate));
         } else {
-            self.cell_of.iter_mut().zip(vehicles).for_each(locate);
+            self.cell_of.extend(vehicles.iter().map(locate));
         }
 
         let cell_count = self.columns * self.rows;
@@ -196,12 +193,12 @@ impl SpatialGrid {
     }
 }
 
-/// The agents' bounding box (finite positions only), fastest speed and largest radius.
+/// The agents' bounding box (finite positions only), largest squared speed and largest radius.
 #[derive(Clone, Copy)]
 struct Extent {
     min: Vec2,
     max: Vec2,
-    max_speed: f32,
+    max_speed_squared: f32,
     max_radius: f32,
 }
 
@@ -209,7 +206,7 @@ impl Extent {
     const EMPTY: Self = Self {
         min: Vec2::splat(f32::INFINITY),
         max: Vec2::splat(f32::NEG_INFINITY),
-        max_speed: 0.0,
+        max_speed_squared: 0.0,
         max_radius: 0.0,
     };
 
@@ -218,7 +215,9 @@ impl Extent {
             self.min = self.min.min(vehicle.position);
             self.max = self.max.max(vehicle.position);
         }
-        self.max_speed = self.max_speed.max(vehicle.velocity.length());
+        self.max_speed_squared = self
+            .max_speed_squared
+            .max(vehicle.velocity.length_squared());
         self.max_radius = self.max_radius.max(vehicle.radius);
         self
     }
@@ -229,7 +228,7 @@ impl Extent {
         Self {
             min: self.min.min(other.min),
             max: self.max.max(other.max),
-            max_speed: self.max_speed.max(other.max_speed),
+            max_speed_squared: self.max_speed_squared.max(other.max_speed_squared),
             max_radius: self.max_radius.max(other.max_radius),
         }
     }
