@@ -300,6 +300,16 @@ impl Part<'_> {
     /// each cell where an agent follows one of higher index.
     fn fill(&mut self, cell_of: &[u32], vehicles: &[Vehicle], agent_of: &impl Fn(usize) -> u32) {
         self.spare.unordered.clear();
+        // The four copies cut to one length: one check of an entry's place covers all four
+        // writes and the look at the entry before it.
+        let len = self
+            .entries
+            .len()
+            .min(self.sources.len())
+            .min(self.positions.len())
+            .min(self.velocities.len());
+        let (entries, sources) = (&mut self.entries[..len], &mut self.sources[..len]);
+        let (positions, velocities) = (&mut self.positions[..len], &mut self.velocities[..len]);
         for (index, (&cell, vehicle)) in cell_of.iter().zip(vehicles).enumerate() {
             let Some(local) = cell.checked_sub(self.first_cell) else {
                 continue;
@@ -313,26 +323,17 @@ impl Part<'_> {
             let at = (*next - self.offset) as usize;
             let after_first = *next > first;
             *next += 1;
+            if at >= len {
+                continue;
+            }
             let agent = agent_of(index);
-            if after_first
-                && at
-                    .checked_sub(1)
-                    .and_then(|previous| self.entries.get(previous))
-                    .is_some_and(|&previous| previous > agent)
-            {
+            if after_first && at > 0 && entries[at - 1] > agent {
                 self.spare.unordered.push(local);
             }
-            if let (Some(entry), Some(source), Some(position), Some(velocity)) = (
-                self.entries.get_mut(at),
-                self.sources.get_mut(at),
-                self.positions.get_mut(at),
-                self.velocities.get_mut(at),
-            ) {
-                *entry = agent;
-                *source = index as u32;
-                *position = vehicle.position;
-                *velocity = vehicle.velocity;
-            }
+            entries[at] = agent;
+            sources[at] = index as u32;
+            positions[at] = vehicle.position;
+            velocities[at] = vehicle.velocity;
         }
     }
 
