@@ -176,17 +176,32 @@ impl Program {
             if open.is_empty() {
                 break;
             }
-            self.run_ops(order, batch, &open.iter().map(|&i| usize::from(i)));
+            if open.len() == n {
+                // Every agent still open (the first input, usually): a counted loop.
+                self.run_ops(order, batch, &(0..n));
+            } else {
+                self.run_ops(order, batch, &open.iter().map(|&i| usize::from(i)));
+            }
+            // Those the input answered take its value and leave the list, which keeps its
+            // order (compacted in place, a plain loop where `retain` cost 3 % of a boids tick).
             let values = &mut batch.values;
-            open.retain(|&i| {
-                let i = usize::from(i);
+            let mut kept = 0;
+            for k in 0..open.len() {
+                let Some(&agent) = open.get(k) else {
+                    break;
+                };
+                let i = usize::from(agent);
                 let value = get(values, *input as usize * n + i);
-                let answers = value.length() > epsilon;
-                if answers {
+                if value.length() > epsilon {
                     set(values, priority as usize * n + i, value);
+                } else {
+                    if let Some(slot) = open.get_mut(kept) {
+                        *slot = agent;
+                    }
+                    kept += 1;
                 }
-                !answers
-            });
+            }
+            open.truncate(kept);
         }
         for &i in &open {
             set(
