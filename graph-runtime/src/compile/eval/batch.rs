@@ -176,32 +176,17 @@ impl Program {
             if open.is_empty() {
                 break;
             }
-            if open.len() == n {
-                // Every agent still open (the first input, usually): a counted loop.
-                self.run_ops(order, batch, &(0..n));
-            } else {
-                self.run_ops(order, batch, &open.iter().map(|&i| usize::from(i)));
-            }
-            // Those the input answered take its value and leave the list, which keeps its
-            // order (compacted in place, a plain loop where `retain` cost 3 % of a boids tick).
+            self.run_ops(order, batch, &open.iter().map(|&i| usize::from(i)));
             let values = &mut batch.values;
-            let mut kept = 0;
-            for k in 0..open.len() {
-                let Some(&agent) = open.get(k) else {
-                    break;
-                };
-                let i = usize::from(agent);
+            open.retain(|&i| {
+                let i = usize::from(i);
                 let value = get(values, *input as usize * n + i);
-                if value.length() > epsilon {
+                let answers = value.length() > epsilon;
+                if answers {
                     set(values, priority as usize * n + i, value);
-                } else {
-                    if let Some(slot) = open.get_mut(kept) {
-                        *slot = agent;
-                    }
-                    kept += 1;
                 }
-            }
-            open.truncate(kept);
+                !answers
+            });
         }
         for &i in &open {
             set(
