@@ -10,7 +10,9 @@
 //! narrow it: `STEERGRAPH_BENCH_AGENTS` (agent counts, comma-separated),
 //! `STEERGRAPH_BENCH_WORKLOAD` (`flock` or `boids`), `STEERGRAPH_BENCH_THREADS` (`1` or `2`),
 //! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler),
-//! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler).
+//! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler),
+//! `STEERGRAPH_BENCH_READ` (set: each graph tick includes reading the vehicles back in agent
+//! order, as a game that reads them every frame pays).
 
 #[path = "fast_loop.rs"]
 mod fast_loop;
@@ -70,6 +72,15 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
         }
         let ticks = ticks.unwrap_or((AGENT_TICKS / agents).clamp(3 * WINDOW, 3_000));
         let only = std::env::var("STEERGRAPH_BENCH_ONLY").unwrap_or_default();
+        // A game reads its agents every frame: with this set, each graph tick includes the
+        // first read of `Simulation::vehicles` after it (agent order written back).
+        let read = std::env::var_os("STEERGRAPH_BENCH_READ").is_some();
+        let mut graph_tick = || {
+            simulation.step(DT);
+            if read {
+                std::hint::black_box(simulation.vehicles().first());
+            }
+        };
         let (run_graph, run_fast) = (only != "fast", only != "graph");
         let mut graph_times = Vec::with_capacity(ticks);
         let mut fast_times = Vec::with_capacity(ticks);
@@ -83,11 +94,11 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
         for round in 0..ticks {
             // Alternate which goes first, so neither always follows the other's cache state.
             if round % 2 == 0 {
-                graph_times.push(time(run_graph, &mut || simulation.step(DT)));
+                graph_times.push(time(run_graph, &mut graph_tick));
                 fast_times.push(time(run_fast, &mut || fast.tick()));
             } else {
                 fast_times.push(time(run_fast, &mut || fast.tick()));
-                graph_times.push(time(run_graph, &mut || simulation.step(DT)));
+                graph_times.push(time(run_graph, &mut graph_tick));
             }
         }
         let (graph_window, fast_window) = (window_median(&graph_times), window_median(&fast_times));

@@ -1,12 +1,12 @@
 //! The synchronous, deterministic, parallel simulation of a scene.
 
+mod agent_order;
 mod layout;
 mod tick;
 
 use std::sync::Arc;
 
 use glam::Vec2;
-use rayon::prelude::*;
 
 use crate::compile::BindError;
 use crate::compile::{
@@ -16,6 +16,7 @@ use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
 use crate::{OwnGoals, Vehicle, World};
+use agent_order::AgentOrder;
 use layout::Layout;
 
 /// Salt separating the spawn RNG streams from the agents' own streams.
@@ -96,22 +97,23 @@ pub struct Simulation {
     world: World,
     tag_table: TagTable,
     groups: Vec<GroupRuntime>,
-    vehicles: Vec<Vehicle>,
     tags: Vec<TagMask>,
     group_of: Vec<u32>,
     /// Where each agent sits in the working layout (grid-cell order); the fields below marked
     /// "by slot" are in that order, the others in agent order.
     layout: Layout,
-    /// By slot: the vehicles the tick works on; `vehicles` gets them back in agent order.
+    /// By slot: the vehicles the tick works on; `agent_order` gets them back in agent order.
     working: Vec<Vehicle>,
-    /// Whether `vehicles` was handed out mutably since `working` was last written: the next
-    /// tick then starts from `vehicles`.
+    /// Agent order of `working` and `slot_forces`, written back when first read after a tick
+    /// (`simulation/agent_order.rs`).
+    agent_order: AgentOrder,
+    /// Whether the agent-order vehicles were handed out mutably since `working` was last
+    /// written: the next tick then starts from them.
     vehicles_changed: bool,
     /// By slot.
     states: Vec<AgentState>,
     /// By slot: the forces of the last tick.
     slot_forces: Vec<Vec2>,
-    forces: Vec<Vec2>,
     scratches: Vec<Scratch>,
     grid: SpatialGrid,
     tick: u64,
@@ -177,15 +179,14 @@ impl Simulation {
             world,
             tag_table,
             groups: Vec::new(),
-            vehicles: Vec::new(),
             tags: Vec::new(),
             group_of: Vec::new(),
             layout: Layout::default(),
             working: Vec::new(),
+            agent_order: AgentOrder::default(),
             vehicles_changed: false,
             states: Vec::new(),
             slot_forces: Vec::new(),
-            forces: Vec::new(),
             scratches: Vec::new(),
             grid: SpatialGrid::new(1.0),
             tick: 0,
@@ -260,7 +261,7 @@ impl Simulation {
                 }
             }
             let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
-            let start = simulation.vehicles.len();
+            let start = simulation.working.len();
             let mut spawn_rng = AgentRng::new(scene.seed ^ SPAWN_SALT, group_index as u64);
             let spawned: Vec<(Vec2, Vec2)> = match &group.spawn {
                 Spawn::Agents(agents) => agents.iter().map(|a| (a.position, a.velocity)).collect(),
@@ -274,7 +275,7 @@ impl Simulation {
             };
             let mut goal_rng = AgentRng::new(scene.seed ^ GOAL_SALT, group_index as u64);
             for (in_group, (position, velocity)) in spawned.into_iter().enumerate() {
-                let index = simulation.vehicles.len() as u64;
+                let index = simulation.working.len() as u64;
                 let mut state = AgentState::new(&program, scene.seed, index);
                 for (name, points) in &group.goals {
                     let point = match points {
@@ -288,8 +289,9 @@ impl Simulation {
                     };
                     state.own.set_goal(name, point);
                 }
+                // Slot `s` is agent `s` until the first re-sort.
                 simulation
-                    .vehicles
+                    .working
                     .push(Vehicle::new(position, velocity, vehicle_params));
                 simulation
                     .tags
@@ -303,18 +305,17 @@ impl Simulation {
                 program,
                 params,
                 bindings,
-                agents: start..simulation.vehicles.len(),
+                agents: start..simulation.working.len(),
             });
         }
         if !errors.is_empty() {
             return Err(errors);
         }
         simulation.warnings = warnings;
-        simulation.forces = vec![Vec2::ZERO; simulation.vehicles.len()];
-        simulation.slot_forces = vec![Vec2::ZERO; simulation.vehicles.len()];
-        simulation.layout = Layout::identity(simulation.vehicles.len());
-        simulation.working.clone_from(&simulation.vehicles);
-        simulation.stuck_for = vec![0.0; simulation.vehicles.len()];
+        simulation.slot_forces = vec![Vec2::ZERO; simulation.working.len()];
+        simulation.layout = Layout::identity(simulation.working.len());
+        simulation.agent_order = AgentOrder::new(simulation.working.clone());
+        simulation.stuck_for = vec![0.0; simulation.working.len()];
         simulation.update_cell_size();
         Ok(simulation)
     }
@@ -333,10 +334,12 @@ impl Simulation {
     /// pool. Bit-identical whatever the number of threads.
     pub fn step(&mut self, dt: f32) {
         if self.vehicles_changed {
-            let (vehicles, layout) = (&self.vehicles, &self.layout);
-            for (slot, working) in self.working.iter_mut().enumerate() {
-                if let Some(vehicle) = vehicles.get(layout.agent(slot)) {
-                    *working = *vehicle;
+            if let Some(copy) = self.agent_order.current() {
+                let (vehicles, layout) = (&copy.vehicles, &self.layout);
+                for (slot, working) in self.working.iter_mut().enumerate() {
+                    if let Some(vehicle) = vehicles.get(layout.agent(slot)) {
+                        *working = *vehicle;
+                    }
                 }
             }
             self.vehicles_changed = false;
@@ -356,30 +359,22 @@ impl Simulation {
                 );
             }
         }
-        let crossings = self.steer_and_step(dt);
+        // Programs that read other agents by index (targets, Unaligned collision avoidance,
+        // Reciprocal) see them in agent order as the last tick left them; for the others
+        // agent order waits until something reads it.
+        let order = std::mem::take(&mut self.agent_order);
+        let reads_agents = self.groups.iter().any(|g| g.program.reads_other_agents());
+        let agent_vehicles: &[Vehicle] = if reads_agents {
+            &order
+                .get(&self.working, &self.slot_forces, &self.layout)
+                .vehicles
+        } else {
+            &[]
+        };
+        let crossings = self.steer_and_step(dt, agent_vehicles);
+        self.agent_order = order;
+        self.agent_order.outdate();
         self.wall_crossings += crossings;
-        // Agent order for the API, the CSV and the next tick's context.
-        if self.working.len() < CELL_ORDER_MIN_AGENTS {
-            // Never re-sorted: slot `s` is agent `s`.
-            self.vehicles.copy_from_slice(&self.working);
-            self.forces.copy_from_slice(&self.slot_forces);
-            self.tick += 1;
-            return;
-        }
-        let (layout, working, slot_forces) = (&self.layout, &self.working, &self.slot_forces);
-        self.vehicles
-            .par_iter_mut()
-            .zip(self.forces.par_iter_mut())
-            .enumerate()
-            .with_min_len(MIN_AGENTS_PER_TASK)
-            .for_each(|(agent, (vehicle, force))| {
-                if let Some(slot) = layout.slot(agent) {
-                    if let Some(moved) = working.get(slot) {
-                        *vehicle = *moved;
-                    }
-                    *force = slot_forces.get(slot).copied().unwrap_or(Vec2::ZERO);
-                }
-            });
         self.tick += 1;
     }
 
@@ -388,11 +383,12 @@ impl Simulation {
     pub fn trace(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Vec2> {
         let group = self.groups.get(*self.group_of.get(agent)? as usize)?;
         let mut state = self.states.get(self.layout.slot(agent)?)?.clone();
+        let vehicles = self.vehicles();
         let mut grid = self.grid.clone();
-        grid.rebuild(&self.vehicles);
+        grid.rebuild(vehicles);
         let context = Context {
             world: &self.world,
-            vehicles: &self.vehicles,
+            vehicles,
             tags: &self.tags,
             grid: &grid,
             bindings: &group.bindings,
@@ -415,19 +411,31 @@ impl Simulation {
     }
 
     /// Every agent's vehicle, in agent order.
+    ///
+    /// Written back from the simulation's working order on the first call after a tick (a
+    /// pass over every agent), then read as it is.
     pub fn vehicles(&self) -> &[Vehicle] {
-        &self.vehicles
+        &self
+            .agent_order
+            .get(&self.working, &self.slot_forces, &self.layout)
+            .vehicles
     }
 
     /// Mutable vehicles (to place or drag agents).
     pub fn vehicles_mut(&mut self) -> &mut [Vehicle] {
         self.vehicles_changed = true;
-        &mut self.vehicles
+        let copy = self
+            .agent_order
+            .get_mut(&self.working, &self.slot_forces, &self.layout);
+        copy.map_or(&mut [], |copy| copy.vehicles.as_mut_slice())
     }
 
     /// Steering forces applied in the last tick, in agent order.
     pub fn forces(&self) -> &[Vec2] {
-        &self.forces
+        &self
+            .agent_order
+            .get(&self.working, &self.slot_forces, &self.layout)
+            .forces
     }
 
     /// The groups.
@@ -537,7 +545,7 @@ impl Simulation {
 
     /// The agents stuck now (stuck for at least [`crate::STUCK_SECONDS`]), ascending.
     pub fn stuck_agents(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.vehicles.len()).filter(|&agent| crate::is_stuck(self.stuck_for(agent)))
+        (0..self.working.len()).filter(|&agent| crate::is_stuck(self.stuck_for(agent)))
     }
 
     /// How many agents are stuck now (stuck for at least [`crate::STUCK_SECONDS`]).

@@ -415,6 +415,58 @@ impl Program {
         &self.op_nodes
     }
 
+    /// Whether any compiled node reads other agents' vehicles by index (`Context::vehicles`):
+    /// a target that may be an agent, Unaligned collision avoidance, Reciprocal, Neighbor
+    /// count. Group nodes read the grid's copies instead. A simulation whose programs read
+    /// none does not write agent order back before each tick.
+    pub(crate) fn reads_other_agents(&self) -> bool {
+        self.ops.iter().any(|op| match op {
+            // Own vehicle, the grid, the world and parameters only.
+            Op::ObstacleAvoidance(..)
+            | Op::WallAvoidance { .. }
+            | Op::WallFollowing { .. }
+            | Op::Wander { .. }
+            | Op::PathFollowing { .. }
+            | Op::Containment { .. }
+            | Op::FlowFieldFollowing { .. }
+            | Op::Muted
+            | Op::Separation(..)
+            | Op::Cohesion(..)
+            | Op::Alignment(..)
+            | Op::Flocking { .. }
+            | Op::Blend(_)
+            | Op::Priority(..)
+            | Op::Dither(..)
+            | Op::Budget(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Speed
+            | Op::WallDistance
+            | Op::Value(_)
+            | Op::Compare(..)
+            | Op::WallAhead(_)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_)
+            | Op::Output(_) => false,
+            // A target may be the nearest tagged agent; the others read neighbors one by one.
+            Op::Seek(_)
+            | Op::Flee(..)
+            | Op::Arrival(..)
+            | Op::Pursuit(..)
+            | Op::Evasion(..)
+            | Op::OffsetPursuit(..)
+            | Op::LeaderFollowing { .. }
+            | Op::Interpose(..)
+            | Op::Hide(..)
+            | Op::Distance(_)
+            | Op::UnalignedCollisionAvoidance(_)
+            | Op::Reciprocal { .. }
+            | Op::NeighborCount(..) => true,
+        })
+    }
+
     /// Whether any compiled node reads the neighborhood (needs the spatial query).
     pub fn uses_neighbors(&self) -> bool {
         !self.neighbor_ops.is_empty()

@@ -10,16 +10,17 @@ use crate::world::WallIndex;
 
 impl Simulation {
     /// Steers every agent from the state at the start of the tick and steps it, in slot order;
-    /// returns the wall crossings of this tick.
+    /// returns the wall crossings of this tick. `vehicles` are the agents in agent order at
+    /// the start of the tick, for programs that read other agents by index (empty when none
+    /// does).
     ///
     /// Each batch is stepped right after it is steered, in the same parallel task: a force
     /// reads the agent's own working vehicle and everything else from the start of the tick
     /// (neighbors from the grid's copies, targets from `vehicles`), so stepping a batch changes
     /// no other agent's force, and the tick needs one parallel pass instead of two.
-    pub(super) fn steer_and_step(&mut self, dt: f32) -> u64 {
+    pub(super) fn steer_and_step(&mut self, dt: f32, vehicles: &[Vehicle]) -> u64 {
         let world = &self.world;
         let walls = world.wall_index();
-        let vehicles = &self.vehicles;
         let tags = &self.tags;
         let grid = &self.grid;
         let groups = &self.groups;
