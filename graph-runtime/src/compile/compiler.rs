@@ -397,6 +397,7 @@ impl<'g> Builder<'g> {
                 pass_of: Vec::new(),
                 passes: Vec::new(),
                 batch_plan: None,
+                reads_agents: false,
             },
         }
     }
@@ -482,6 +483,7 @@ impl<'g> Builder<'g> {
         self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
         self.program.plan_neighbor_passes();
         self.program.plan_batch();
+        self.program.plan_agent_reads();
         self.program
     }
 

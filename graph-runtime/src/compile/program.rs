@@ -196,6 +196,9 @@ pub struct Program {
     /// How the program is evaluated over a batch of agents (`eval/batch.rs`); `None`: agent
     /// by agent.
     pub(crate) batch_plan: Option<super::eval::BatchPlan>,
+    /// Whether an op reads other agents' vehicles by index ([`Program::reads_other_agents`]),
+    /// found once when compiling: a simulation asks before every tick.
+    pub(crate) reads_agents: bool,
 }
 
 /// `Program::pass_of` for an op that reads no neighbor sums.
@@ -420,7 +423,12 @@ impl Program {
     /// count. Group nodes read the grid's copies instead. A simulation whose programs read
     /// none does not write agent order back before each tick.
     pub(crate) fn reads_other_agents(&self) -> bool {
-        self.ops.iter().any(|op| match op {
+        self.reads_agents
+    }
+
+    /// Finds [`Program::reads_other_agents`] once the ops are compiled.
+    pub(in crate::compile) fn plan_agent_reads(&mut self) {
+        self.reads_agents = self.ops.iter().any(|op| match op {
             // Own vehicle, the grid, the world and parameters only.
             Op::ObstacleAvoidance(..)
             | Op::WallAvoidance { .. }
@@ -464,7 +472,7 @@ impl Program {
             | Op::UnalignedCollisionAvoidance(_)
             | Op::Reciprocal { .. }
             | Op::NeighborCount(..) => true,
-        })
+        });
     }
 
     /// Whether any compiled node reads the neighborhood (needs the spatial query).
