@@ -249,14 +249,6 @@ impl Program {
                     out[i] = truncate(values[i], max);
                 }
             }
-            Op::Output(of) => {
-                let Some(values) = input(of) else {
-                    return;
-                };
-                for i in list {
-                    out[i] = values[i];
-                }
-            }
             Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
                 self.take_batch_sums(batch, list.clone());
                 self.group_column(index, op, batch, list);
