@@ -19,7 +19,7 @@ use crate::Vehicle;
 
 /// The agents' vehicles and forces in agent order.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Copy {
+pub(super) struct Ordered {
     pub(super) vehicles: Vec<Vehicle>,
     pub(super) forces: Vec<Vec2>,
 }
@@ -28,9 +28,9 @@ pub(super) struct Copy {
 #[derive(Debug, Default)]
 pub(super) struct AgentOrder {
     /// Up to date with the working layout once set; cleared by every tick.
-    copy: OnceLock<Copy>,
+    copy: OnceLock<Ordered>,
     /// The last copy's buffers, kept for the next write-back so that it allocates nothing.
-    spare: Mutex<Copy>,
+    spare: Mutex<Ordered>,
 }
 
 impl Clone for AgentOrder {
@@ -47,14 +47,19 @@ impl AgentOrder {
     pub(super) fn new(vehicles: Vec<Vehicle>) -> Self {
         let forces = vec![Vec2::ZERO; vehicles.len()];
         Self {
-            copy: OnceLock::from(Copy { vehicles, forces }),
+            copy: OnceLock::from(Ordered { vehicles, forces }),
             spare: Mutex::default(),
         }
     }
 
     /// Agent order of `working` and `slot_forces` (by slot, placed by `layout`), written back
     /// now if this is its first read since the last tick.
-    pub(super) fn get(&self, working: &[Vehicle], slot_forces: &[Vec2], layout: &Layout) -> &Copy {
+    pub(super) fn get(
+        &self,
+        working: &[Vehicle],
+        slot_forces: &[Vec2],
+        layout: &Layout,
+    ) -> &Ordered {
         self.copy.get_or_init(|| {
             let mut copy =
                 std::mem::take(&mut *self.spare.lock().unwrap_or_else(PoisonError::into_inner));
@@ -70,13 +75,13 @@ impl AgentOrder {
         working: &[Vehicle],
         slot_forces: &[Vec2],
         layout: &Layout,
-    ) -> Option<&mut Copy> {
+    ) -> Option<&mut Ordered> {
         self.get(working, slot_forces, layout);
         self.copy.get_mut()
     }
 
     /// The copy if it is up to date.
-    pub(super) fn current(&self) -> Option<&Copy> {
+    pub(super) fn current(&self) -> Option<&Ordered> {
         self.copy.get()
     }
 
@@ -89,7 +94,7 @@ impl AgentOrder {
 }
 
 /// Each agent's vehicle and force, from its slot, in parallel; reuses the copy's buffers.
-fn write_back(copy: &mut Copy, working: &[Vehicle], slot_forces: &[Vec2], layout: &Layout) {
+fn write_back(copy: &mut Ordered, working: &[Vehicle], slot_forces: &[Vec2], layout: &Layout) {
     // Never used: the layout has a slot for every agent.
     let lost = Vehicle::new(Vec2::ZERO, Vec2::ZERO, crate::VehicleParams::default());
     (0..working.len())

@@ -7,7 +7,8 @@
 //! previous order, which is almost sorted already (agents move little in a few ticks); in
 //! between, the order ages by a fraction of a cell, which costs the tick nothing measurable,
 //! while re-sorting every tick cost 6 % of it. The grid itself is rebuilt every tick. Agent
-//! order (the public API, the CSV) is written back at the end of every tick.
+//! order (the public API, the CSV) is written back when first read after a tick
+//! (`agent_order.rs`).
 //!
 //! The layout never changes a result: every force is computed from the state at the start of
 //! the tick, and an agent's state is touched by its own evaluation only.
