@@ -1,6 +1,11 @@
 //! The graph canvas: the node widget (egui-snarl) with the editor's viewer, comment frames,
-//! wheel zoom, framing, the node search popup, and the bridge between the widget's own
-//! Shift-click selection and the editor's one selection.
+//! wheel zoom, framing (`framing.rs`), the node search popup, a click on empty canvas
+//! clearing the selection, and the bridge between the widget's own Shift-click selection and
+//! the editor's one selection.
+
+mod framing;
+
+use framing::{FrameRequest, SCALE_RANGE, framed};
 
 use egui::emath::TSTransform;
 use egui::{Id, Key, Pos2, Rect, Ui};
@@ -17,10 +22,6 @@ use super::{EditorApp, panels};
 
 /// Id of the node widget.
 const GRAPH_WIDGET: &str = "steergraph-graph";
-/// Smallest zoom that framing picks: node text stays readable (about 10 px).
-const READABLE_SCALE: f32 = 0.72;
-/// Zoom range of the canvas.
-const SCALE_RANGE: (f32, f32) = (0.2, 2.0);
 
 /// View state of the canvas (nothing here is saved in the graph file).
 pub struct Canvas {
@@ -29,7 +30,9 @@ pub struct Canvas {
     popup_search: NodeSearch,
     /// The search of the Add menu.
     pub menu_search: NodeSearch,
-    frame_request: Option<Vec<NodeId>>,
+    frame_request: Option<FrameRequest>,
+    /// Each node's rectangle (graph space) as last drawn.
+    node_rects: Vec<(NodeId, Rect)>,
     transform: TSTransform,
     /// Bumped to give the node widget fresh state (its own selection) while keeping the view.
     generation: u64,
@@ -49,7 +52,8 @@ impl Default for Canvas {
             search_popup: None,
             popup_search: NodeSearch::default(),
             menu_search: NodeSearch::default(),
-            frame_request: Some(Vec::new()),
+            frame_request: Some(FrameRequest::Open),
+            node_rects: Vec::new(),
             transform: TSTransform::IDENTITY,
             generation: 0,
             restore_transform: false,
@@ -68,8 +72,17 @@ impl Canvas {
         self.generation += 1;
         self.restore_transform = false;
         self.widget_selection.clear();
-        self.frame_request = Some(Vec::new());
+        self.frame_request = Some(FrameRequest::Open);
+        self.node_rects.clear();
         self.search_popup = None;
+    }
+
+    /// Back to a graph shown before: fresh widget state, the view as it was then.
+    pub fn restore_view(&mut self, transform: TSTransform) {
+        self.new_document();
+        self.frame_request = None;
+        self.transform = transform;
+        self.restore_transform = true;
     }
 
     /// The widget forgets its own selection (nodes went away; its ids may be reused), the
@@ -82,7 +95,27 @@ impl Canvas {
 
     /// Frames `nodes` (all when empty) on the next frame.
     pub fn frame(&mut self, nodes: Vec<NodeId>) {
-        self.frame_request = Some(nodes);
+        self.frame_request = Some(if nodes.is_empty() {
+            FrameRequest::All
+        } else {
+            FrameRequest::Nodes(nodes)
+        });
+    }
+
+    /// Each node's rectangle on screen at the last frame.
+    pub fn node_screen_rects(&self) -> impl Iterator<Item = (NodeId, Rect)> + '_ {
+        self.node_rects
+            .iter()
+            .map(|(id, rect)| (*id, self.transform * *rect))
+    }
+
+    /// The graph-space rectangle around `nodes` (all when empty) as last drawn.
+    pub fn drawn_bounds(&self, nodes: &[NodeId]) -> Option<Rect> {
+        self.node_rects
+            .iter()
+            .filter(|(id, _)| nodes.is_empty() || nodes.contains(id))
+            .map(|(_, r)| *r)
+            .reduce(Rect::union)
     }
 
     /// Opens the node search at screen point `at`.
@@ -132,8 +165,8 @@ impl Canvas {
 
 /// How a frame request and a wheel zoom change the widget's transform.
 pub struct ViewChange {
-    /// Graph rectangle to frame, and the screen rectangle to fit it in.
-    pub frame: Option<(Rect, Rect)>,
+    /// The transform that frames what was asked.
+    pub frame: Option<TSTransform>,
     /// Zoom by this factor around this screen point.
     pub zoom: Option<(f32, Pos2)>,
     /// Start from this transform (after the widget's state was renewed).
@@ -146,27 +179,11 @@ impl ViewChange {
         if let Some(restore) = self.restore.take() {
             *to_global = restore;
         }
-        if let Some((graph, screen)) = self.frame.take() {
-            let fit = (screen.size() / graph.size().max(egui::vec2(1.0, 1.0))).min_elem();
-            let scale = fit.clamp(READABLE_SCALE, 1.2);
-            // When everything does not fit at a readable size, frame its left part: the
-            // behaviors feeding the graph, where a designer starts reading.
-            let focus = if fit < READABLE_SCALE {
-                let visible = screen.width() / scale;
-                Pos2::new(graph.left() + visible * 0.5, graph.center().y)
-            } else {
-                graph.center()
-            };
-            let translation = screen.center().to_vec2() - focus.to_vec2() * scale;
-            *to_global = TSTransform::new(translation, scale);
+        if let Some(frame) = self.frame.take() {
+            *to_global = frame;
         }
         if let Some((factor, anchor)) = self.zoom.take() {
-            let scale = (to_global.scaling * factor).clamp(SCALE_RANGE.0, SCALE_RANGE.1);
-            let factor = scale / to_global.scaling;
-            *to_global = TSTransform::from_translation(anchor.to_vec2())
-                * TSTransform::from_scaling(factor)
-                * TSTransform::from_translation(-anchor.to_vec2())
-                * *to_global;
+            *to_global = framing::zoomed(*to_global, factor, anchor);
         }
     }
 }
@@ -176,12 +193,7 @@ impl EditorApp {
     pub(super) fn graph_canvas(&mut self, ui: &mut Ui, names: &Names) {
         self.canvas.rect = ui.available_rect_before_wrap();
         self.canvas.take_wheel(ui);
-        let widget_rect = self.canvas.rect;
-        let frame = self.canvas.frame_request.take().and_then(|nodes| {
-            self.document
-                .bounds_of(&nodes)
-                .map(|rect| (rect.expand(40.0), widget_rect))
-        });
+        let frame = self.framing();
         let mut view = ViewChange {
             frame,
             zoom: self.canvas.zoom.take(),
@@ -192,6 +204,7 @@ impl EditorApp {
         let errors = panels::errors_by_node(self.document.problems());
         let live = self.preview.trace_of_open_graph().cloned();
         let mut commands = Vec::new();
+        let mut rects = Vec::new();
         let comments = self.document.comments.clone();
         let (snarl, subgraphs) = self.document.snarl_and_subgraphs();
         let mut viewer = GraphViewer {
@@ -204,6 +217,7 @@ impl EditorApp {
             transform: None,
             live: live.as_ref(),
             subgraphs,
+            rects: &mut rects,
         };
         let style = SnarlStyle {
             collapsible: Some(true),
@@ -220,16 +234,83 @@ impl EditorApp {
         };
         // Labels on nodes are not selectable text: a click selects the node, a drag moves it.
         ui.style_mut().interaction.selectable_labels = false;
-        let response = SnarlWidget::new()
+        SnarlWidget::new()
             .id(id)
             .style(style)
             .show(snarl, &mut viewer, ui);
         if let Some(transform) = viewer.transform {
             self.canvas.transform = transform;
         }
-        draw_comments(ui, &comments, self.canvas.transform, response.rect);
+        draw_comments(ui, &comments, self.canvas.transform, self.canvas.rect);
+        self.canvas.node_rects = rects;
+        if commands.is_empty() && self.clicked_empty_canvas(ui) {
+            commands.push(Command::DeselectAll);
+        }
         self.queue.extend(commands);
         self.follow_widget_selection(ui, id);
+    }
+
+    /// The transform for a pending frame request, once every node has been drawn (so their
+    /// real sizes are known); the request waits otherwise.
+    fn framing(&mut self) -> Option<TSTransform> {
+        let request = self.canvas.frame_request.as_ref()?;
+        let count = self.document.snarl.nodes().count();
+        if count == 0 {
+            self.canvas.frame_request = None;
+            return None;
+        }
+        if self.canvas.node_rects.len() < count {
+            return None;
+        }
+        let output = self
+            .document
+            .snarl
+            .nodes()
+            .find(|n| matches!(n.node, graph_runtime::Node::Output { .. }))
+            .map(|n| n.id);
+        let comments: Vec<Rect> = self
+            .document
+            .comments
+            .iter()
+            .map(|c| {
+                Rect::from_min_size(
+                    Pos2::new(c.position.x, c.position.y),
+                    egui::vec2(c.size.x, c.size.y),
+                )
+            })
+            .collect();
+        let transform = framed(
+            request,
+            &self.canvas.node_rects,
+            &comments,
+            output,
+            self.canvas.rect,
+        );
+        self.canvas.frame_request = None;
+        transform
+    }
+
+    /// Whether this frame's primary click landed on the canvas itself: no node, no popup,
+    /// no dragged wire or box (those are drags, not clicks).
+    fn clicked_empty_canvas(&self, ui: &Ui) -> bool {
+        let ctx = ui.ctx();
+        let Some(at) = ctx.input(|i| {
+            i.pointer
+                .primary_clicked()
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        }) else {
+            return false;
+        };
+        let over_popup = ctx
+            .layer_id_at(at)
+            .is_some_and(|layer| layer.order != egui::Order::Background);
+        let modifiers = ctx.input(|i| i.modifiers);
+        self.canvas.rect.contains(at)
+            && !over_popup
+            && !modifiers.shift
+            && !modifiers.command
+            && !self.canvas.node_screen_rects().any(|(_, r)| r.contains(at))
     }
 
     /// Shift-click and box selection happen inside the widget: take what it added or removed

@@ -295,7 +295,26 @@ impl EditorApp {
         }
         self.disk.saved(path);
         let count = self.selection.len();
-        self.document.replace_graph(&collapsed.user);
+        let cut: Vec<NodeId> = self.selection.nodes().to_vec();
+        let taken: Vec<egui::Rect> = self
+            .canvas
+            .node_screen_rects()
+            .filter(|(id, _)| !cut.contains(id))
+            .map(|(_, rect)| self.canvas.transform().inverse() * rect)
+            .collect();
+        let mut user = collapsed.user;
+        let parameters = collapsed.subgraph.parameters.len();
+        if let Some(at) = user
+            .editor
+            .as_mut()
+            .and_then(|e| e.positions.get_mut(&collapsed.node))
+        {
+            // Estimated size of the new node: its file line, buttons and one row per parameter.
+            let size = egui::vec2(280.0, 90.0 + 24.0 * parameters as f32);
+            let spot = clear_spot(egui::pos2(at.x, at.y), size, &taken);
+            *at = glam::Vec2::new(spot.x, spot.y);
+        }
+        self.document.replace_graph(&user);
         self.record_changes();
         self.after_structure_change();
         self.selection.set([collapsed.node]);
@@ -351,9 +370,50 @@ impl EditorApp {
     }
 }
 
+/// Where a node of `size` goes at or nearest `wanted` (graph space) without overlapping any
+/// of `taken` (with a gap): `wanted` itself when it is free, else the nearest free point of a
+/// grid 40 units apart within 800 units.
+pub fn clear_spot(wanted: egui::Pos2, size: egui::Vec2, taken: &[egui::Rect]) -> egui::Pos2 {
+    const STEP: f32 = 40.0;
+    const REACH: i32 = 20;
+    let free = |at: egui::Pos2| {
+        let rect = egui::Rect::from_min_size(at, size).expand(8.0);
+        !taken.iter().any(|t| t.intersects(rect))
+    };
+    let mut offsets: Vec<(i32, i32)> = (-REACH..=REACH)
+        .flat_map(|x| (-REACH..=REACH).map(move |y| (x, y)))
+        .collect();
+    offsets.sort_by_key(|(x, y)| (x * x + y * y, *x, *y));
+    offsets
+        .into_iter()
+        .map(|(x, y)| wanted + egui::vec2(x as f32 * STEP, y as f32 * STEP))
+        .find(|at| free(*at))
+        .unwrap_or(wanted)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::relative;
+    use super::{clear_spot, relative};
+
+    #[test]
+    fn a_new_node_goes_to_the_nearest_free_spot() {
+        let size = egui::vec2(100.0, 50.0);
+        let taken = [egui::Rect::from_min_size(
+            egui::pos2(0.0, 0.0),
+            egui::vec2(200.0, 100.0),
+        )];
+        // Free already: stays.
+        assert_eq!(
+            clear_spot(egui::pos2(400.0, 0.0), size, &taken),
+            egui::pos2(400.0, 0.0)
+        );
+        // On top of the node: the nearest grid point clear of it (with an 8-unit gap) is
+        // 160 units up, (0, -160) (the rect spans -160..-110, 8 + 102 = 110 clear).
+        let spot = clear_spot(egui::pos2(0.0, 0.0), size, &taken);
+        let rect = egui::Rect::from_min_size(spot, size).expand(8.0);
+        assert!(!taken[0].intersects(rect), "{spot:?}");
+        assert!(spot.distance(egui::pos2(0.0, 0.0)) <= 160.0, "{spot:?}");
+    }
 
     #[test]
     fn files_are_named_from_the_folder_of_the_file_naming_them() {

@@ -21,8 +21,12 @@ pub enum Then {
     Open(Option<PathBuf>),
     /// Open an embedded preset.
     Preset(usize),
+    /// Open an embedded preset scene with its first group's graph.
+    PresetScene(usize),
     /// Close the window.
     Close,
+    /// Return from the open subgraph to the graph it was opened from.
+    Up,
 }
 
 /// The end of a wire dropped on empty space, to connect to a node added there.
@@ -45,6 +49,8 @@ pub enum Command {
     OpenPath(PathBuf),
     /// Open an embedded preset (asking about unsaved work first).
     OpenPreset(usize),
+    /// Open an embedded preset scene and its graph (asking about unsaved work first).
+    OpenPresetScene(usize),
     /// Save the graph where it is saved, else ask where.
     Save,
     /// Ask where, then save the graph.
@@ -111,6 +117,8 @@ pub enum Command {
     Delete,
     /// Select every node.
     SelectAll,
+    /// Select nothing (a click on empty canvas, Esc).
+    DeselectAll,
     /// Select `nodes` (added to the selection with `add`).
     Select {
         /// The nodes.
@@ -124,6 +132,20 @@ pub enum Command {
     CollapseToSubgraph,
     /// Pick the graph file a Subgraph node uses.
     ChooseSubgraphFile(NodeId),
+    /// Open the file of this Subgraph node in context (at this path), keeping the graph.
+    OpenSubgraph(NodeId, PathBuf),
+    /// Return from the open subgraph this many levels up (asking about unsaved changes).
+    GoUp(usize),
+    /// Open the find-node box (Ctrl+F).
+    OpenFind,
+    /// Open or close the shortcut sheet (F1).
+    ShowShortcuts,
+    /// Hide or show the side panel.
+    ToggleSidePanel,
+    /// Hide or show the preview.
+    TogglePreview,
+    /// Hide both panels, or show both again (the canvas alone).
+    ToggleCanvasOnly,
     /// Frame these nodes on the canvas (all when empty).
     Frame(Vec<NodeId>),
     /// Add a node of `kind` at `at` (graph space), wired to `wire` if set, and select it.
@@ -155,6 +177,8 @@ pub enum Command {
     SetNode(NodeId, Node),
     /// Set a graph parameter's default (`None`: remove it).
     SetParameter(String, Option<f32>),
+    /// Remove a graph parameter, asking first when fields use it.
+    RemoveParameter(String),
     /// Rename a graph parameter and every use of it.
     RenameParameter {
         /// The name now.
@@ -208,6 +232,7 @@ impl EditorApp {
             Command::Open => self.guard(Then::Open(None)),
             Command::OpenPath(path) => self.guard(Then::Open(Some(path))),
             Command::OpenPreset(index) => self.guard(Then::Preset(index)),
+            Command::OpenPresetScene(index) => self.guard(Then::PresetScene(index)),
             Command::Quit => self.guard(Then::Close),
             Command::Save => self.save(None),
             Command::SaveAs => self.ask(Purpose::SaveGraph { then: None }),
@@ -230,7 +255,13 @@ impl EditorApp {
             Command::Discard(then) => self.discard_then(then),
             Command::Recover => self.recover(),
             Command::DiscardRecovered => self.discard_recovered(),
-            Command::CloseDialog => self.dialog = None,
+            Command::CloseDialog => {
+                self.dialog = None;
+                self.after_up = None;
+                self.pending_up = 0;
+            }
+            Command::OpenSubgraph(node, path) => self.open_subgraph(node, &path),
+            Command::GoUp(levels) => self.go_up(levels),
             Command::ChangedOnDisk(path) => self.file_changed(&path),
             Command::CollapseToSubgraph => self.collapse_selection(),
             Command::ChooseSubgraphFile(node) => self.ask(Purpose::ChooseSubgraph(node)),
@@ -240,6 +271,14 @@ impl EditorApp {
             Command::RunSweep => self.run_sweep(),
             Command::CancelSweep => self.cancel_sweep(),
             Command::CloseSweep => self.sweep = None,
+            Command::OpenFind => {
+                self.find.open = true;
+                self.canvas.search_popup = None;
+            }
+            Command::ShowShortcuts => self.shortcuts_open = !self.shortcuts_open,
+            Command::ToggleSidePanel => self.layout.side = !self.layout.side,
+            Command::TogglePreview => self.layout.preview = !self.layout.preview,
+            Command::ToggleCanvasOnly => self.layout.toggle_canvas_only(),
             command => self.apply_edit(command),
         }
     }

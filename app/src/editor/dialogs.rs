@@ -19,6 +19,13 @@ pub enum Dialog {
     Recover(Box<Recovered>),
     /// Something went wrong; the message says what and where.
     Error(String),
+    /// Remove a graph parameter that fields use?
+    RemoveParameter {
+        /// The parameter.
+        name: String,
+        /// Where it is used, in words.
+        uses: Vec<String>,
+    },
 }
 
 impl EditorApp {
@@ -33,6 +40,9 @@ impl EditorApp {
             match &dialog {
                 Dialog::Unsaved(then) => self.unsaved(ui, then, &mut commands),
                 Dialog::Recover(recovered) => recover(ui, recovered, &mut commands),
+                Dialog::RemoveParameter { name, uses } => {
+                    remove_parameter(ui, name, uses, &mut commands);
+                }
                 Dialog::Error(message) => {
                     ui.heading("Problem");
                     // Selectable, so the message can be copied into a bug report.
@@ -83,10 +93,10 @@ impl EditorApp {
     fn unsaved(&self, ui: &mut egui::Ui, then: &Then, commands: &mut Vec<Command>) {
         ui.heading("Unsaved changes");
         let mut unsaved = Vec::new();
-        if self.document.is_dirty() {
+        if self.asks_about(Doc::Graph, then) {
             unsaved.push(format!("the graph {}", self.document.title()));
         }
-        if self.preview.is_dirty() {
+        if self.asks_about(Doc::Scene, then) {
             unsaved.push(format!("the scene {}", self.preview.document.name()));
         }
         ui.label(format!(
@@ -94,6 +104,14 @@ impl EditorApp {
             capitalized(&unsaved.join(" and ")),
             if unsaved.len() == 1 { "is" } else { "are" }
         ));
+        if *then == Then::Up
+            && let Some(parent) = self.context.parents.last()
+        {
+            ui.label(format!(
+                "Save it before going back to {}? Its Subgraph node reads the file.",
+                parent.document.title()
+            ));
+        }
         ui.horizontal(|ui| {
             let save = if unsaved.len() > 1 {
                 "Save both"
@@ -139,6 +157,24 @@ fn recover(ui: &mut egui::Ui, recovered: &Recovered, commands: &mut Vec<Command>
         }
         if ui.button("Discard").clicked() {
             commands.push(Command::DiscardRecovered);
+        }
+    });
+}
+
+fn remove_parameter(ui: &mut egui::Ui, name: &str, uses: &[String], commands: &mut Vec<Command>) {
+    ui.heading(format!("Remove parameter {name}?"));
+    ui.label(format!("It is used by {}:", plural(uses.len(), "field")));
+    for place in uses {
+        ui.label(format!("• {place}"));
+    }
+    ui.label("Those fields will be flagged as problems until they get a value (undo brings the parameter back).");
+    ui.horizontal(|ui| {
+        if ui.button("Remove").clicked() {
+            commands.push(Command::CloseDialog);
+            commands.push(Command::SetParameter(name.to_owned(), None));
+        }
+        if ui.button("Cancel").clicked() {
+            commands.push(Command::CloseDialog);
         }
     });
 }

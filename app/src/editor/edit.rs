@@ -30,6 +30,7 @@ impl EditorApp {
                 let all: Vec<NodeId> = self.document.snarl.nodes().map(|n| n.id).collect();
                 self.selection.set(all);
             }
+            Command::DeselectAll => self.selection.clear(),
             Command::Select { nodes, add } => {
                 if !add {
                     self.selection.clear();
@@ -59,6 +60,15 @@ impl EditorApp {
                     None => {
                         parameters.remove(&name);
                     }
+                }
+            }
+            Command::RemoveParameter(name) => {
+                let uses = super::panels::parameter_uses(&self.document, &name);
+                if uses.is_empty() {
+                    self.document.parameters.remove(&name);
+                    self.status.set(format!("Removed parameter {name}"));
+                } else {
+                    self.dialog = Some(super::Dialog::RemoveParameter { name, uses });
                 }
             }
             Command::RenameParameter { old, new }
@@ -221,9 +231,11 @@ impl EditorApp {
     }
 
     fn comment_around_selection(&mut self) {
+        let nodes = self.selection.nodes();
         let Some(rect) = self
-            .document
-            .bounds_of(self.selection.nodes())
+            .canvas
+            .drawn_bounds(nodes)
+            .or_else(|| self.document.bounds_of(nodes))
             .filter(|_| !self.selection.is_empty())
         else {
             self.status

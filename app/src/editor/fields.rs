@@ -10,73 +10,109 @@ use choices::kind_specific;
 use egui::{DragValue, Ui};
 use graph_runtime::{Constraint, Node, Number, Slot, Target};
 
-/// Names the pickers offer.
+/// Names of one kind a picker offers: those the open scene has, and those only the graph
+/// names (offered too, marked as missing from the scene).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NameList {
+    /// Names the open scene defines, sorted.
+    pub scene: Vec<String>,
+    /// Names the graph uses that the open scene does not define, sorted.
+    pub graph_only: Vec<String>,
+}
+
+impl NameList {
+    /// The first name to offer: the scene's, else the graph's.
+    pub fn first(&self) -> Option<&String> {
+        self.scene.first().or_else(|| self.graph_only.first())
+    }
+
+    /// Whether the open scene defines `name`.
+    pub fn in_scene(&self, name: &str) -> bool {
+        self.scene.iter().any(|n| n == name)
+    }
+
+    fn tidy(&mut self) {
+        for list in [&mut self.scene, &mut self.graph_only] {
+            list.retain(|name| !name.trim().is_empty());
+            list.sort();
+            list.dedup();
+        }
+        let scene = &self.scene;
+        self.graph_only.retain(|name| !scene.contains(name));
+    }
+}
+
+/// Names the pickers offer: what the open scene has now, and what the graph names.
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     /// Declared graph parameters.
     pub parameters: Vec<String>,
-    /// Named targets of the open scene (always including `cursor`).
-    pub targets: Vec<String>,
-    /// Paths of the open scene.
-    pub paths: Vec<String>,
-    /// Flow fields of the open scene.
-    pub flow_fields: Vec<String>,
-    /// Tags of the open scene.
-    pub tags: Vec<String>,
-    /// Names of the agents' own points and routes (scene groups' goals, the graph's own).
-    pub own: Vec<String>,
+    /// Named targets (the scene's always include `cursor`, which follows the mouse).
+    pub targets: NameList,
+    /// Paths.
+    pub paths: NameList,
+    /// Flow fields.
+    pub flow_fields: NameList,
+    /// Tags the scene's groups carry.
+    pub tags: NameList,
+    /// Names of the agents' own points and routes (the scene groups' goals).
+    pub own: NameList,
 }
 
 impl Names {
-    /// The names the preset scenes define, as suggestions until a scene is open.
-    pub fn from_scenes<'a>(scenes: impl IntoIterator<Item = &'a graph_runtime::Scene>) -> Self {
-        let mut names = Self {
-            targets: vec!["cursor".to_owned()],
-            ..Self::default()
-        };
-        for scene in scenes {
-            names.targets.extend(scene.targets.keys().cloned());
-            names.paths.extend(scene.paths.keys().cloned());
-            names.flow_fields.extend(scene.flow_fields.keys().cloned());
-            names
-                .tags
-                .extend(scene.groups.iter().flat_map(|g| g.tags.iter().cloned()));
-            names
-                .own
-                .extend(scene.groups.iter().flat_map(|g| g.goals.keys().cloned()));
-        }
+    /// The names `scene` defines (the preview's scene, as it is now).
+    pub fn from_scene(scene: &graph_runtime::Scene) -> Self {
+        let mut names = Self::default();
+        names.targets.scene.push("cursor".to_owned());
+        names.targets.scene.extend(scene.targets.keys().cloned());
+        names.paths.scene.extend(scene.paths.keys().cloned());
+        names
+            .flow_fields
+            .scene
+            .extend(scene.flow_fields.keys().cloned());
+        names
+            .tags
+            .scene
+            .extend(scene.groups.iter().flat_map(|g| g.tags.iter().cloned()));
+        names
+            .own
+            .scene
+            .extend(scene.groups.iter().flat_map(|g| g.goals.keys().cloned()));
         names.tidy();
         names
     }
 
-    /// These names plus the graph's parameters and every name its nodes already use.
+    /// These names plus the graph's parameters and every name its nodes use that the scene
+    /// does not have.
+    #[must_use]
     pub fn with_graph<'a>(
-        &self,
+        mut self,
         parameters: &BTreeMap<String, f32>,
         nodes: impl Iterator<Item = &'a Node>,
     ) -> Self {
-        let mut names = self.clone();
-        names.parameters = parameters.keys().cloned().collect();
+        self.parameters = parameters.keys().cloned().collect();
         for node in nodes {
             for (_, target) in node.targets() {
                 match target {
-                    Target::Named(name) => names.targets.push(name.clone()),
-                    Target::NearestTagged(tag) => names.tags.push(tag.clone()),
-                    Target::Own(name) => names.own.push(name.clone()),
+                    Target::Named(name) => self.targets.graph_only.push(name.clone()),
+                    Target::NearestTagged(tag) => self.tags.graph_only.push(tag.clone()),
+                    Target::Own(name) => self.own.graph_only.push(name.clone()),
                     Target::Point(..) => {}
                 }
             }
             match node {
                 Node::PathFollowing {
                     path, own: true, ..
-                } => names.own.push(path.clone()),
-                Node::PathFollowing { path, .. } => names.paths.push(path.clone()),
-                Node::FlowFieldFollowing { field, .. } => names.flow_fields.push(field.clone()),
+                } => self.own.graph_only.push(path.clone()),
+                Node::PathFollowing { path, .. } => self.paths.graph_only.push(path.clone()),
+                Node::FlowFieldFollowing { field, .. } => {
+                    self.flow_fields.graph_only.push(field.clone());
+                }
                 _ => {}
             }
         }
-        names.tidy();
-        names
+        self.tidy();
+        self
     }
 
     fn tidy(&mut self) {
@@ -87,9 +123,7 @@ impl Names {
             &mut self.tags,
             &mut self.own,
         ] {
-            list.retain(|name| !name.trim().is_empty());
-            list.sort();
-            list.dedup();
+            list.tidy();
         }
     }
 }
@@ -192,12 +226,17 @@ pub fn number(
     changed
 }
 
-/// A combo box over known names that also accepts a typed name.
+/// The color of a name the open scene does not have.
+const NOT_IN_SCENE: egui::Color32 = egui::Color32::from_rgb(235, 170, 80);
+
+/// A name field with a list of the names there are: the open scene's first, then those only
+/// the graph uses, marked as missing from the scene. A typed name is taken as it is; one the
+/// scene lacks is flagged beside the field.
 pub fn name(
     ui: &mut Ui,
     id: impl std::hash::Hash + std::fmt::Debug,
     value: &mut String,
-    known: &[String],
+    known: &NameList,
 ) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
@@ -208,18 +247,35 @@ pub fn name(
                     .hint_text("name"),
             )
             .changed();
-        if !known.is_empty() {
-            egui::ComboBox::from_id_salt(id)
-                .selected_text("")
-                .width(18.0)
-                .show_ui(ui, |ui| {
-                    for option in known {
-                        if ui.selectable_label(value == option, option).clicked() {
-                            value.clone_from(option);
-                            changed = true;
-                        }
+        egui::ComboBox::from_id_salt(id)
+            .selected_text("")
+            .width(18.0)
+            .show_ui(ui, |ui| {
+                if known.scene.is_empty() && known.graph_only.is_empty() {
+                    ui.weak("The open scene has none");
+                }
+                for option in &known.scene {
+                    if ui.selectable_label(value == option, option).clicked() {
+                        value.clone_from(option);
+                        changed = true;
                     }
-                });
+                }
+                if !known.graph_only.is_empty() {
+                    ui.separator();
+                    ui.weak("Named by the graph, not in this scene:");
+                }
+                for option in &known.graph_only {
+                    let text =
+                        egui::RichText::new(format!("{option}  (missing)")).color(NOT_IN_SCENE);
+                    if ui.selectable_label(value == option, text).clicked() {
+                        value.clone_from(option);
+                        changed = true;
+                    }
+                }
+            });
+        if !value.is_empty() && !known.in_scene(value) {
+            ui.colored_label(NOT_IN_SCENE, "(!)")
+                .on_hover_text(format!("The open scene has nothing named \"{value}\""));
         }
     });
     changed

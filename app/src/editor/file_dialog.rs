@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use egui_file_dialog::{DialogState, FileDialog};
+use egui_file_dialog::{DialogState, FileDialog, Filter, OpeningMode};
 
 /// A native dialog answering faster than this was not shown to anyone.
 const NOT_SHOWN: Duration = Duration::from_millis(250);
@@ -81,15 +81,21 @@ impl Purpose {
         }
     }
 
+    /// The filter's name and the ending of the files it shows: a dialog lists only files
+    /// of the kind it opens or saves.
     fn filter(&self) -> (&'static str, &'static str) {
         match self {
             Self::OpenGraph
             | Self::SaveGraph { .. }
             | Self::Export
             | Self::SaveSubgraph
-            | Self::ChooseSubgraph(_) => ("Steergraph graph", "ron"),
-            Self::OpenScene | Self::SaveScene { .. } => ("Steergraph scene", "ron"),
-            Self::SaveField(_) | Self::LoadField(_) => ("Steergraph flow field", "ron"),
+            | Self::ChooseSubgraph(_) => ("Steergraph graph (*.graph.ron)", "graph.ron"),
+            Self::OpenScene | Self::SaveScene { .. } => {
+                ("Steergraph scene (*.scene.ron)", "scene.ron")
+            }
+            Self::SaveField(_) | Self::LoadField(_) => {
+                ("Steergraph flow field (*.flow.ron)", "flow.ron")
+            }
         }
     }
 }
@@ -178,17 +184,28 @@ impl FileDialogs {
     }
 
     fn open_in_app(&mut self, request: Request) {
-        let (filter_name, extension) = request.purpose.filter();
+        let (filter_name, ending) = request.purpose.filter();
         let config = self.in_app.config_mut();
         config.title = Some(request.purpose.title().to_owned());
         config.default_file_name = request.file_name;
         config.default_file_filter = Some(filter_name.to_owned());
-        if let Some(directory) = request.directory.filter(|d| d.is_dir()) {
-            config.initial_directory = directory;
+        // The folder asked for (the graph's, the scene's), not wherever the last pick was.
+        match request.directory.filter(|d| d.is_dir()) {
+            Some(directory) => {
+                config.initial_directory = directory;
+                config.opening_mode = OpeningMode::AlwaysInitialDir;
+            }
+            None => config.opening_mode = OpeningMode::LastPickedDir,
         }
         if !config.file_filters.iter().any(|f| f.name == filter_name) {
-            self.in_app = std::mem::replace(&mut self.in_app, in_app_dialog())
-                .add_file_filter_extensions(filter_name, vec![extension]);
+            let suffix = format!(".{ending}");
+            self.in_app = std::mem::replace(&mut self.in_app, in_app_dialog()).add_file_filter(
+                filter_name,
+                Filter::new(move |path: &Path| {
+                    path.file_name()
+                        .is_some_and(|n| n.to_string_lossy().ends_with(&suffix))
+                }),
+            );
             self.in_app.config_mut().default_file_filter = Some(filter_name.to_owned());
         }
         if request.purpose.saves() {
@@ -247,10 +264,10 @@ fn in_app_dialog() -> FileDialog {
 }
 
 fn native(request: &Request) -> Option<PathBuf> {
-    let (filter_name, extension) = request.purpose.filter();
+    let (filter_name, ending) = request.purpose.filter();
     let mut dialog = rfd::FileDialog::new()
         .set_title(request.purpose.title())
-        .add_filter(filter_name, &[extension]);
+        .add_filter(filter_name, &[ending]);
     if let Some(directory) = request.directory.as_deref().filter(|d| Path::is_dir(d)) {
         dialog = dialog.set_directory(directory);
     }

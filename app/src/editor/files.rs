@@ -22,15 +22,26 @@ pub const AUTOSAVE_SECONDS: f64 = 5.0;
 pub struct Settings {
     /// Recently opened or saved graphs, newest first.
     pub recent: Vec<PathBuf>,
+    /// Recently opened or saved scenes, newest first.
+    pub recent_scenes: Vec<PathBuf>,
 }
 
 impl Settings {
-    /// Puts `path` first in the recent files.
+    /// Puts graph `path` first in the recent files.
     pub fn remember(&mut self, path: &Path) {
-        self.recent.retain(|p| p != path);
-        self.recent.insert(0, path.to_path_buf());
-        self.recent.truncate(RECENT_LIMIT);
+        put_first(&mut self.recent, path);
     }
+
+    /// Puts scene `path` first in the recent scenes.
+    pub fn remember_scene(&mut self, path: &Path) {
+        put_first(&mut self.recent_scenes, path);
+    }
+}
+
+fn put_first(list: &mut Vec<PathBuf>, path: &Path) {
+    list.retain(|p| p != path);
+    list.insert(0, path.to_path_buf());
+    list.truncate(RECENT_LIMIT);
 }
 
 /// Unsaved work found at start-up: a graph, a scene, or both.

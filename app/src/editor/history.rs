@@ -158,6 +158,14 @@ impl Timeline {
         Some(doc)
     }
 
+    /// Takes the scene steps of `later`, made after every step here, as the newest steps
+    /// (coming back from a subgraph: its graph steps leave with it).
+    pub fn take_scene_steps(&mut self, later: &Self) {
+        for doc in later.undo.iter().filter(|d| **d == Doc::Scene) {
+            self.record(*doc);
+        }
+    }
+
     /// Forgets the steps of `doc` (it was replaced by another file).
     pub fn forget(&mut self, doc: Doc) {
         self.undo.retain(|d| *d != doc);

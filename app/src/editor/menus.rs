@@ -4,7 +4,7 @@ use egui::{Event, Key, Modifiers, Ui};
 
 use super::command::Command;
 use super::search::Fit;
-use super::{EditorApp, presets};
+use super::{EditorApp, help, presets};
 
 impl EditorApp {
     /// The menu bar.
@@ -12,6 +12,7 @@ impl EditorApp {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| self.file_menu(ui));
             ui.menu_button("Edit", |ui| self.edit_menu(ui));
+            ui.menu_button("View", |ui| self.view_menu(ui));
             ui.menu_button("Add", |ui| {
                 ui.label("Add node  (Shift+A, Space)");
                 if let Some(kind) = self.canvas.menu_search.ui(ui, Fit::Any) {
@@ -25,6 +26,7 @@ impl EditorApp {
                     ui.close();
                 }
             });
+            ui.menu_button("Help", |ui| self.help_menu(ui));
         });
     }
 
@@ -46,27 +48,20 @@ impl EditorApp {
                 ("Open…  (Ctrl+O)", Command::Open),
             ],
         );
-        ui.menu_button("Open recent", |ui| {
-            if self.settings.recent.is_empty() {
-                ui.weak("Nothing yet");
-            }
-            let recent: Vec<_> = self
-                .settings
-                .recent
-                .iter()
-                .map(|p| (p.display().to_string(), Command::OpenPath(p.clone())))
-                .collect();
-            for (label, command) in recent {
-                if ui.button(label).clicked() {
-                    self.push(command);
-                    ui.close();
-                }
-            }
-        });
+        ui.menu_button("Open recent", |ui| self.recent_menu(ui));
         ui.menu_button("Presets", |ui| {
+            ui.weak("Graphs (each with its scene)");
             for (index, preset) in presets::GRAPHS.iter().enumerate() {
                 if ui.button(preset.name).clicked() {
                     self.push(Command::OpenPreset(index));
+                    ui.close();
+                }
+            }
+            ui.separator();
+            ui.weak("Scenes (with the graph they run)");
+            for (index, preset) in presets::SCENES.iter().enumerate() {
+                if preset.file.ends_with(".scene.ron") && ui.button(preset.name).clicked() {
+                    self.push(Command::OpenPresetScene(index));
                     ui.close();
                 }
             }
@@ -99,6 +94,87 @@ impl EditorApp {
         );
         ui.separator();
         self.items(ui, vec![("Quit", Command::Quit)]);
+    }
+
+    /// Recent graphs, then recent scenes.
+    fn recent_menu(&mut self, ui: &mut Ui) {
+        let graphs: Vec<_> = self
+            .settings
+            .recent
+            .iter()
+            .map(|p| (p.display().to_string(), Command::OpenPath(p.clone())))
+            .collect();
+        let scenes: Vec<_> = self
+            .settings
+            .recent_scenes
+            .iter()
+            .map(|p| (p.display().to_string(), Command::OpenScenePath(p.clone())))
+            .collect();
+        if graphs.is_empty() && scenes.is_empty() {
+            ui.weak("Nothing yet");
+        }
+        for (heading, list) in [("Graphs", graphs), ("Scenes", scenes)] {
+            if list.is_empty() {
+                continue;
+            }
+            ui.weak(heading);
+            for (label, command) in list {
+                if ui.button(label).clicked() {
+                    self.push(command);
+                    ui.close();
+                }
+            }
+        }
+    }
+
+    fn view_menu(&mut self, ui: &mut Ui) {
+        let layout = self.layout;
+        let mut side = layout.side;
+        if ui.checkbox(&mut side, "Side panel  (N)").clicked() {
+            self.push(Command::ToggleSidePanel);
+            ui.close();
+        }
+        let mut preview = layout.preview;
+        if ui.checkbox(&mut preview, "Preview  (P)").clicked() {
+            self.push(Command::TogglePreview);
+            ui.close();
+        }
+        let mut canvas_only = !layout.side && !layout.preview;
+        if ui
+            .checkbox(&mut canvas_only, "Canvas only  (Ctrl+Space)")
+            .clicked()
+        {
+            self.push(Command::ToggleCanvasOnly);
+            ui.close();
+        }
+        ui.separator();
+        self.items(
+            ui,
+            vec![
+                (
+                    "Frame all  (Home, or F with nothing selected)",
+                    Command::Frame(Vec::new()),
+                ),
+                (
+                    "Frame selection  (F)",
+                    Command::Frame(self.selection.nodes().to_vec()),
+                ),
+                ("Find node…  (Ctrl+F)", Command::OpenFind),
+            ],
+        );
+    }
+
+    fn help_menu(&mut self, ui: &mut Ui) {
+        self.items(
+            ui,
+            vec![("Keyboard shortcuts  (F1)", Command::ShowShortcuts)],
+        );
+        ui.separator();
+        for (label, anchor) in help::README_SECTIONS {
+            ui.hyperlink_to(*label, help::readme_link(anchor));
+        }
+        ui.separator();
+        ui.weak(help::version());
     }
 
     fn edit_menu(&mut self, ui: &mut Ui) {
@@ -138,7 +214,7 @@ impl EditorApp {
                     "Collapse selection into subgraph…",
                     Command::CollapseToSubgraph,
                 ),
-                ("Frame all  (F)", Command::Frame(Vec::new())),
+                ("Frame all  (Home)", Command::Frame(Vec::new())),
             ],
         );
     }
@@ -161,6 +237,11 @@ impl EditorApp {
             (Modifiers::COMMAND, Key::N, Command::New),
             (Modifiers::COMMAND, Key::D, Command::Duplicate),
             (Modifiers::COMMAND, Key::A, Command::SelectAll),
+            (Modifiers::COMMAND, Key::Space, Command::ToggleCanvasOnly),
+            (Modifiers::NONE, Key::N, Command::ToggleSidePanel),
+            (Modifiers::NONE, Key::P, Command::TogglePreview),
+            (Modifiers::COMMAND, Key::F, Command::OpenFind),
+            (Modifiers::NONE, Key::F1, Command::ShowShortcuts),
         ] {
             if pressed(modifiers, key) {
                 commands.push(command);
@@ -178,8 +259,20 @@ impl EditorApp {
             if pressed(Modifiers::NONE, Key::F) {
                 commands.push(Command::Frame(self.selection.nodes().to_vec()));
             }
+            if pressed(Modifiers::NONE, Key::Home) {
+                commands.push(Command::Frame(Vec::new()));
+            }
+            if self.canvas.search_popup.is_none()
+                && !egui::Popup::is_any_open(ctx)
+                && pressed(Modifiers::NONE, Key::Escape)
+            {
+                commands.push(Command::DeselectAll);
+            }
             if pressed(Modifiers::NONE, Key::M) {
                 commands.push(Command::ToggleMute);
+            }
+            if self.context.is_open() && pressed(Modifiers::NONE, Key::U) {
+                commands.push(Command::GoUp(1));
             }
             if pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space) {
                 let at = pointer.unwrap_or_else(|| ctx.content_rect().center());

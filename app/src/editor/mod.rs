@@ -7,6 +7,7 @@ mod canvas;
 mod clipboard;
 mod collapse;
 mod command;
+mod context;
 mod dialogs;
 mod document;
 mod edit;
@@ -14,9 +15,12 @@ mod export;
 mod fields;
 mod file_dialog;
 mod files;
+mod find;
 mod frame_stats;
+mod help;
 mod history;
 mod inputs;
+mod layout;
 mod menus;
 mod mirror;
 mod on_disk;
@@ -30,6 +34,7 @@ mod side_panel;
 mod status;
 mod sweep;
 mod viewer;
+mod widgets;
 
 use std::path::PathBuf;
 
@@ -38,9 +43,11 @@ use graph_runtime::Graph;
 
 pub use canvas::Canvas;
 pub use command::{Command, Then, Wire};
+pub use context::Context;
 pub use dialogs::Dialog;
 pub use document::{Document, EditorNode, Refused};
-pub use export::{export_for_game, field_file_name};
+pub use export::{Export, Exported, export_for_game, field_file_name};
+pub use fields::{NameList, Names};
 pub use file_dialog::{Backend, FileDialogs, Purpose};
 pub use files::{Autosave, Recovered, Settings};
 pub use history::{Doc, HISTORY_LIMIT, History};
@@ -49,6 +56,7 @@ pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
 pub use preview::{
     BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Preview,
     SceneDocument, SceneEdit, TICK, Tool, View, agent_mesh, paint_guides, paint_world,
+    reciprocal_label,
 };
 pub use search::NodeSearch;
 pub use selection::Selection;
@@ -56,10 +64,16 @@ pub use session::UNTITLED;
 pub use status::{Status, plural};
 pub use sweep::{Outcome, SweepForm, SweepJob, SweepPlot, SweepState, SweepWindow};
 
-use fields::Names;
 use frame_stats::FrameStats;
 use history::Timeline;
+use layout::{Layout, PanelSizes};
 use on_disk::DiskWatch;
+
+/// What the name pickers offer with `scene` open and `graph` being edited: the scene's
+/// names, and the graph's own marked as missing from the scene.
+pub fn picker_names(scene: &graph_runtime::Scene, graph: &Graph) -> Names {
+    Names::from_scene(scene).with_graph(&graph.parameters, graph.nodes.values())
+}
 
 /// Opens the editor window, on `file` or the default preset, and `scene` (with its graph)
 /// in the preview.
@@ -125,6 +139,18 @@ pub struct EditorApp {
     pub frame_ms: f32,
     /// The sweep window of a graph parameter, when open.
     pub sweep: Option<SweepWindow>,
+    /// Which of the side panel and the preview are open.
+    pub layout: Layout,
+    /// The find-node box (Ctrl+F).
+    pub find: find::Find,
+    /// Whether the shortcut sheet (F1) is open.
+    pub shortcuts_open: bool,
+    /// The graphs above the open subgraph, when one is open in context.
+    pub context: context::Context,
+    /// Levels still to go up (a breadcrumb clicked further up, or before New or Open).
+    pending_up: usize,
+    /// What to do once back at the top graph.
+    after_up: Option<Then>,
     autosave: Autosave,
     timeline: Timeline,
     queue: Vec<Command>,
@@ -133,8 +159,6 @@ pub struct EditorApp {
     allow_close: bool,
     close_requested: bool,
     title: String,
-    /// Names the preset scenes define, offered by the pickers.
-    scene_names: Names,
     frame_stats: Option<FrameStats>,
     /// The open files, watched for changes by other programs.
     disk: DiskWatch,
@@ -152,10 +176,6 @@ impl EditorApp {
         let graph = Graph::from_ron(preset.text, preset.file).unwrap_or_default();
         let autosave = Autosave::new(autosave_directory);
         let recovered = autosave.recover();
-        let scenes: Vec<_> = presets::SCENES
-            .iter()
-            .filter_map(|p| graph_runtime::Scene::from_ron(p.text, p.file).ok())
-            .collect();
         let mut app = Self {
             document: Document::new(&graph, None),
             selection: Selection::default(),
@@ -167,6 +187,12 @@ impl EditorApp {
             files: FileDialogs::new(Backend::InApp),
             frame_ms: 0.0,
             sweep: None,
+            layout: Layout::default(),
+            find: find::Find::default(),
+            shortcuts_open: false,
+            context: context::Context::default(),
+            pending_up: 0,
+            after_up: None,
             autosave,
             timeline: Timeline::default(),
             queue: Vec::new(),
@@ -175,7 +201,6 @@ impl EditorApp {
             allow_close: false,
             close_requested: false,
             title: String::new(),
-            scene_names: Names::from_scenes(scenes.iter()),
             frame_stats: None,
             disk: DiskWatch::default(),
         };
@@ -189,6 +214,7 @@ impl EditorApp {
     pub fn window_title(&self) -> String {
         let name = match (&self.document.path, &self.preset_name) {
             (None, Some(preset)) => format!("{preset} (preset)"),
+            _ if self.context.is_open() => self.context.crumbs(&self.document).join(" › "),
             _ => self.document.title(),
         };
         let dirty = if self.document.is_dirty() { " •" } else { "" };
@@ -204,31 +230,23 @@ impl EditorApp {
         self.handle_window_events(&ctx);
         self.check_disk(&ctx);
         self.shortcuts(&ctx);
-        let names = self.scene_names.with_graph(
+        let names = Names::from_scene(&self.preview.document.scene).with_graph(
             &self.document.parameters,
             self.document.snarl.nodes().map(|n| &n.node),
         );
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        if self.context.is_open() {
+            egui::Panel::top("breadcrumb").show(ui, |ui| self.breadcrumb(ui));
+        }
         if !self.disk.asking().is_empty() {
             egui::Panel::top("changed on disk").show(ui, |ui| self.changed_on_disk_bar(ui));
         }
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
-        egui::Panel::bottom("problems")
-            .resizable(true)
-            .default_size(110.0)
-            .show(ui, |ui| self.problems_panel(ui));
-        egui::Panel::left("side")
-            .resizable(true)
-            .default_size(320.0)
-            .min_size(260.0)
-            .show(ui, |ui| self.side_panel(ui, &names));
-        egui::Panel::right("preview")
-            .resizable(true)
-            .default_size(520.0)
-            .min_size(280.0)
-            .show(ui, |ui| self.preview_panel(ui));
+        self.panels(ui, &names);
         egui::CentralPanel::no_frame().show(ui, |ui| self.graph_canvas(ui, &names));
         self.search_popup(&ctx);
+        self.find_popup(&ctx);
+        self.shortcut_sheet(&ctx);
         self.dialogs(&ctx);
         self.sweep_window(&ctx);
         if let Some((purpose, path)) = self.files.show(&ctx) {
@@ -237,6 +255,57 @@ impl EditorApp {
         self.apply_queued();
         self.reconcile_widget_selection();
         self.end_frame(&ctx, frame_started);
+    }
+
+    /// The problems list, the side panel and the preview around the canvas, sized from the
+    /// window (`layout.rs`); the side panel and the preview collapse to a strip.
+    fn panels(&mut self, ui: &mut Ui, names: &Names) {
+        let sizes = PanelSizes::for_window(ui.ctx().content_rect().size());
+        egui::Panel::bottom("problems")
+            .resizable(true)
+            .default_size(sizes.problems.0)
+            .size_range(sizes.problems.1)
+            .show(ui, |ui| self.problems_panel(ui));
+        let mut open = self.layout.side;
+        egui::Panel::show_switched(
+            ui,
+            &mut open,
+            egui::Panel::left("side collapsed")
+                .resizable(false)
+                .exact_size(layout::strip_width()),
+            egui::Panel::left("side")
+                .resizable(true)
+                .default_size(sizes.side.0)
+                .size_range(sizes.side.1),
+            |ui, expanded| {
+                if expanded {
+                    self.side_panel(ui, names);
+                } else if layout::strip(ui, "›", "Show the side panel (N)") {
+                    self.push(Command::ToggleSidePanel);
+                }
+            },
+        );
+        self.layout.side = open;
+        let mut open = self.layout.preview;
+        egui::Panel::show_switched(
+            ui,
+            &mut open,
+            egui::Panel::right("preview collapsed")
+                .resizable(false)
+                .exact_size(layout::strip_width()),
+            egui::Panel::right("preview")
+                .resizable(true)
+                .default_size(sizes.preview.0)
+                .size_range(sizes.preview.1),
+            |ui, expanded| {
+                if expanded {
+                    self.preview_panel(ui);
+                } else if layout::strip(ui, "‹", "Show the preview (P)") {
+                    self.push(Command::TogglePreview);
+                }
+            },
+        );
+        self.layout.preview = open;
     }
 
     /// Drag-and-drop and the window's close button.
@@ -280,7 +349,9 @@ impl EditorApp {
         if std::mem::take(&mut self.close_requested) {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
-        if ctx.input(|i| i.pointer.any_down()) {
+        // A drag or a field being typed in is one gesture: it becomes one undo step when the
+        // pointer is released or the field is left (Enter, a click elsewhere).
+        if ctx.input(|i| i.pointer.any_down()) || ctx.egui_wants_keyboard_input() {
             self.document.revalidate_live();
         } else {
             self.record_changes();

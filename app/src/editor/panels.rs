@@ -133,16 +133,14 @@ pub fn parameters(
     let mut command = None;
     for (name, value) in parameters {
         ui.horizontal(|ui| {
-            let mut edited = name.clone();
-            let field = ui
-                .add(egui::TextEdit::singleline(&mut edited).desired_width(130.0))
-                .on_hover_text("Rename: every field using it follows");
-            let edited = edited.trim();
+            let id = ui.id().with(("parameter-name", name));
+            let (field, renamed) = super::widgets::committed_text(ui, id, name, 130.0);
+            let field = field.on_hover_text("Rename (Enter): every field using it follows");
             sweep_menu(&field, name, &mut command);
-            if field.lost_focus() && edited != name && !edited.is_empty() {
+            if let Some(new) = renamed {
                 command = Some(Command::RenameParameter {
                     old: name.clone(),
-                    new: edited.to_owned(),
+                    new,
                 });
             }
             let mut value = *value;
@@ -153,10 +151,10 @@ pub fn parameters(
             sweep_menu(&drag, name, &mut command);
             if ui
                 .small_button("×")
-                .on_hover_text("Remove (fields using it will be flagged)")
+                .on_hover_text("Remove (asks first when fields use it)")
                 .clicked()
             {
-                command = Some(Command::SetParameter(name.clone(), None));
+                command = Some(Command::RemoveParameter(name.clone()));
             }
         });
     }
@@ -188,6 +186,36 @@ fn sweep_menu(response: &egui::Response, name: &str, command: &mut Option<Comman
             ui.close();
         }
     });
+}
+
+/// Where parameter `name` is used: the vehicle's fields and each node's, in words
+/// (`Flocking #3: alignment weight`).
+pub fn parameter_uses(document: &Document, name: &str) -> Vec<String> {
+    let uses = |number: &Number| matches!(number, Number::Parameter(n) if n == name);
+    let vehicle = &document.vehicle;
+    let mut found: Vec<String> = [
+        ("mass", &vehicle.mass),
+        ("max force", &vehicle.max_force),
+        ("max speed", &vehicle.max_speed),
+        ("radius", &vehicle.radius),
+    ]
+    .into_iter()
+    .filter(|(_, number)| uses(number))
+    .map(|(field, _)| format!("the vehicle's {field}"))
+    .collect();
+    let mut nodes: Vec<_> = document.snarl.nodes().collect();
+    nodes.sort_by_key(|n| n.id);
+    for data in nodes {
+        for field in data.node.numbers().iter().filter(|f| uses(f.number)) {
+            found.push(format!(
+                "{} {}: {}",
+                super::search::spaced(data.node.kind().name()),
+                data.id,
+                fields::label(field.slot)
+            ));
+        }
+    }
+    found
 }
 
 /// Renames parameter `old` to `new` in `document`, with every number that uses it.

@@ -10,7 +10,7 @@ use super::command::{Command, Then};
 use super::document::Document;
 use super::file_dialog::{Purpose, Request};
 use super::history::Doc;
-use super::preview::{OpenGraph, Preview};
+use super::preview::Preview;
 use super::{Dialog, EditorApp, Selection, export, presets};
 
 /// The name scene groups use for a graph that was never saved.
@@ -31,7 +31,13 @@ impl EditorApp {
     /// Does `then`, first asking about unsaved changes (graph or scene) if there are any.
     pub fn guard(&mut self, then: Then) {
         self.record_changes();
-        if self.document.is_dirty() || self.preview.is_dirty() {
+        if self.context.is_open() && then != Then::Up {
+            // Every graph on the stack gets its say: go up to the top first.
+            self.after_up = Some(then);
+            self.go_up(self.context.parents.len());
+            return;
+        }
+        if self.asks_about(Doc::Graph, &then) || self.asks_about(Doc::Scene, &then) {
             self.dialog = Some(Dialog::Unsaved(then));
         } else {
             self.perform(then);
@@ -44,6 +50,8 @@ impl EditorApp {
             Then::Open(Some(path)) => self.open(&path),
             Then::Open(None) => self.ask(Purpose::OpenGraph),
             Then::Preset(index) => self.open_preset(index),
+            Then::PresetScene(index) => self.open_preset_scene(index),
+            Then::Up => self.up_one_level(),
             Then::Close => {
                 self.allow_close = true;
                 self.autosave.clear();
@@ -58,9 +66,9 @@ impl EditorApp {
     pub(super) fn save_all_then(&mut self, then: Then) {
         self.dialog = None;
         self.record_changes();
-        if self.document.is_dirty() {
+        if self.asks_about(Doc::Graph, &then) {
             self.save(Some(then));
-        } else if self.preview.is_dirty() {
+        } else if self.asks_about(Doc::Scene, &then) {
             self.save_scene(Some(then));
         } else {
             self.perform(then);
@@ -70,7 +78,9 @@ impl EditorApp {
     pub(super) fn discard_then(&mut self, then: Then) {
         self.dialog = None;
         self.autosave.clear();
-        self.autosave.clear_scene();
+        if then != Then::Up {
+            self.autosave.clear_scene();
+        }
         self.perform(then);
     }
 
@@ -175,25 +185,81 @@ impl EditorApp {
         self.disk.saved(path);
         self.disk.answered(Doc::Graph);
         self.preset_name = None;
-        self.preview.rebind(&self.open_graph_name());
+        if !self.context.is_open() {
+            // A subgraph open in context is saved under its own name; the preview runs the
+            // top graph still.
+            self.preview.rebind(&self.open_graph_name());
+        }
         self.settings.remember(path);
         self.autosave.clear();
         self.status.set(format!("Saved {}", path.display()));
         true
     }
 
-    /// Exports the graph for a game to `path` (and its flow fields beside it).
+    /// Exports the graph for a game to `path`, with its subgraphs, flow fields and (when the
+    /// preview's scene runs it) the scene, so the folder runs as it is.
     pub fn export_to(&mut self, path: &Path) -> bool {
+        self.record_changes();
         let graph = self.document.to_graph();
-        let subgraphs = self.document.subgraphs();
-        match export::export_for_game(&graph, subgraphs, &self.preview.document.fields, path) {
-            Ok(files) => {
-                let count = super::plural(files.len(), "file");
-                self.status.set(format!("Exported {count} for the game"));
+        let bound = self.preview.bound.clone();
+        let runs_it = !self.context.is_open()
+            && self
+                .preview
+                .document
+                .scene
+                .groups
+                .iter()
+                .any(|g| g.graph == bound);
+        let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
+        let scene = if runs_it {
+            match assets {
+                Ok(assets) => Some((assets, bound.as_str())),
+                Err(problems) => {
+                    self.error(
+                        "Could not export for the game: the scene does not load.",
+                        &problems.join("\n"),
+                    );
+                    return false;
+                }
+            }
+        } else {
+            None
+        };
+        let keep = [
+            self.document.path.clone(),
+            self.preview.document.path.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let export = export::Export {
+            graph: &graph,
+            subgraphs: self.document.subgraphs(),
+            fields: &self.preview.document.fields,
+            scene,
+            keep,
+        };
+        match export::export_for_game(&export, path) {
+            Ok(exported) => {
+                let count = super::plural(exported.files.len(), "file");
+                let folder = path.parent().unwrap_or(Path::new("")).display();
+                let message = match &exported.scene {
+                    Some(scene) => format!(
+                        "Exported {count} to {folder}: run it with steergraph simulate {}",
+                        scene.display()
+                    ),
+                    None => format!(
+                        "Exported {count} to {folder} (no scene: no group of the preview's scene runs this graph)"
+                    ),
+                };
+                self.status.set(message);
                 true
             }
             Err(error) => {
-                self.error("Could not export for the game.", &error);
+                self.error(
+                    "Could not export for the game; nothing was written.",
+                    &error,
+                );
                 false
             }
         }
@@ -245,6 +311,34 @@ impl EditorApp {
         }
     }
 
+    /// Opens embedded preset scene `index` in the preview with the preset graph its first
+    /// group runs as the open graph.
+    pub fn open_preset_scene(&mut self, index: usize) {
+        let Some(preset) = presets::SCENES.get(index) else {
+            return;
+        };
+        let scene = match Scene::from_ron(preset.text, preset.file) {
+            Ok(scene) => scene,
+            Err(error) => {
+                return self.error("Could not open the preset scene.", &error.to_string());
+            }
+        };
+        if let Some(graph) = scene
+            .groups
+            .first()
+            .and_then(|g| presets::GRAPHS.iter().position(|p| p.file == g.graph))
+        {
+            self.open_preset(graph);
+        }
+        let bound = self.open_graph_name();
+        let document = super::preview::SceneDocument::new(scene, None, preset.file.to_owned());
+        self.preview = Preview::new(document, &bound);
+        self.timeline.forget(Doc::Scene);
+        self.autosave.clear_scene();
+        self.status
+            .set(format!("Opened preset scene {}", preset.name));
+    }
+
     /// Opens the scene at `path` in the preview; groups running the open graph's file name
     /// run the open graph.
     pub fn open_scene(&mut self, path: &Path) {
@@ -260,6 +354,7 @@ impl EditorApp {
                 } else {
                     format!(" (no group runs the open graph {bound})")
                 };
+                self.settings.remember_scene(path);
                 self.status
                     .set(format!("Opened scene {}{note}", path.display()));
             }
@@ -299,16 +394,8 @@ impl EditorApp {
     /// names cannot be found.
     pub fn save_scene_to(&mut self, path: &Path) -> bool {
         self.record_changes();
-        let graph = self.document.to_graph();
-        let name = self.preview.bound.clone();
-        let open = OpenGraph {
-            name: &name,
-            path: self.document.path.as_deref(),
-            graph: &graph,
-            program: None,
-            revision: self.document.revision(),
-        };
-        let bundle = match self.preview.document.bundle(path, &open) {
+        let bundle = self.with_open_graph(|app, open| app.preview.document.bundle(path, open));
+        let bundle = match bundle {
             Ok(bundle) => bundle,
             Err(error) => {
                 self.error("Could not save the scene; nothing was written.", &error);
@@ -320,6 +407,7 @@ impl EditorApp {
             return false;
         }
         self.preview.document.mark_saved(path.to_path_buf());
+        self.settings.remember_scene(path);
         for (file, _) in &bundle.files {
             self.disk.saved(file);
         }

@@ -95,8 +95,23 @@ impl EditorApp {
         &mut self,
         run: impl FnOnce(&mut Self, &OpenGraph<'_>) -> R,
     ) -> R {
-        let graph = self.document.to_graph();
         let name = self.preview.bound.clone();
+        if let Some(context) = self.context.in_context(&self.document) {
+            // A subgraph is open in context: the preview runs the top graph with it.
+            let graph = context.graph.clone();
+            let overrides = context.overrides.clone();
+            let path = context.path.map(std::path::Path::to_path_buf);
+            let open = OpenGraph {
+                name: &name,
+                path: path.as_deref(),
+                graph: &graph,
+                program: context.program,
+                revision: context.revision,
+                subgraph_overrides: Some(&overrides),
+            };
+            return run(self, &open);
+        }
+        let graph = self.document.to_graph();
         let path = self.document.path.clone();
         let open = OpenGraph {
             name: &name,
@@ -104,6 +119,7 @@ impl EditorApp {
             graph: &graph,
             program: self.document.program(),
             revision: self.document.revision(),
+            subgraph_overrides: None,
         };
         run(self, &open)
     }
@@ -113,6 +129,9 @@ impl EditorApp {
         self.with_open_graph(|app, open| app.preview.ui(ui, open));
         for purpose in std::mem::take(&mut self.preview.file_requests) {
             self.ask(purpose);
+        }
+        if let Some(notice) = self.preview.notice.take() {
+            self.status.set(notice);
         }
     }
 }

@@ -47,6 +47,8 @@ pub struct GraphViewer<'a> {
     pub live: Option<&'a graph_runtime::Trace>,
     /// The subgraph files the graph uses.
     pub subgraphs: super::document::SubgraphView<'a>,
+    /// Each node's rectangle (graph space) as drawn this frame.
+    pub rects: &'a mut Vec<(NodeId, egui::Rect)>,
 }
 
 impl SnarlViewer<EditorNode> for GraphViewer<'_> {
@@ -72,12 +74,39 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         } else {
             default
         };
+        let frame = if snarl
+            .get_node(node)
+            .is_some_and(|data| look::is_reroute(&data.node))
+        {
+            look::reroute_frame(frame)
+        } else {
+            frame
+        };
         if self.selection.contains(id) {
             frame.stroke(Stroke::new(2.5, SELECTED))
         } else if self.errors.contains_key(&id) {
             frame.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
         } else {
             frame
+        }
+    }
+
+    fn header_frame(
+        &mut self,
+        default: egui::Frame,
+        node: SnarlId,
+        _inputs: &[InPin],
+        _outputs: &[OutPin],
+        snarl: &Snarl<EditorNode>,
+    ) -> egui::Frame {
+        if snarl
+            .get_node(node)
+            .is_some_and(|data| look::is_reroute(&data.node))
+        {
+            // The dot sits on the node's own body, not on a title bar.
+            egui::Frame::NONE.inner_margin(egui::Margin::symmetric(4, 1))
+        } else {
+            default
         }
     }
 
@@ -88,18 +117,30 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         _outputs: &[OutPin],
         snarl: &Snarl<EditorNode>,
     ) -> bool {
-        snarl.get_node(node).is_some_and(|data| data.muted)
+        snarl
+            .get_node(node)
+            .is_some_and(|data| data.muted || look::is_reroute(&data.node))
     }
 
-    /// A muted node's text and widgets fade, so it reads as switched off.
+    /// A muted node's text and widgets fade, so it reads as switched off; a Reroute is a dot
+    /// without the fold triangle.
     fn apply_node_style(
         &mut self,
         style: &mut egui::Style,
-        _node: SnarlId,
+        node: SnarlId,
         _inputs: &[InPin],
         _outputs: &[OutPin],
-        _snarl: &Snarl<EditorNode>,
+        snarl: &Snarl<EditorNode>,
     ) {
+        let Some(data) = snarl.get_node(node) else {
+            return;
+        };
+        if look::is_reroute(&data.node) {
+            look::reroute_style(style);
+        }
+        if !data.muted {
+            return;
+        }
         style.visuals.override_text_color = Some(style.visuals.weak_text_color());
         style.visuals.widgets.inactive.weak_bg_fill = style
             .visuals
@@ -121,6 +162,20 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             return;
         };
         let (id, kind) = (data.id, data.node.kind());
+        if look::is_reroute(&data.node) {
+            let port = super::mirror::output_type(snarl, id).unwrap_or(PortType::Steering);
+            let response = look::reroute_handle(ui, port).on_hover_text(format!(
+                "Reroute {id}: a bend point for a wire; costs nothing at run time"
+            ));
+            if response.clicked() {
+                let add = ui.input(|i| i.modifiers.shift);
+                self.commands.push(Command::Select {
+                    nodes: vec![id],
+                    add,
+                });
+            }
+            return;
+        }
         let title = self.title(data);
         let response = ui
             .horizontal(|ui| {
@@ -173,7 +228,9 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             return look::pin(accepts);
         };
         let Some(index) = slot.index else {
-            ui.label(slot.name);
+            if !look::is_reroute(&data.node) {
+                ui.label(slot.name);
+            }
             return look::pin(accepts);
         };
         let (id, names) = (data.id, self.names);
@@ -212,19 +269,21 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
+        let is_reroute = snarl
+            .get_node(pin.id.node)
+            .is_some_and(|n| look::is_reroute(&n.node));
         let output = snarl
             .get_node(pin.id.node)
             .map(|n| super::mirror::output_type(snarl, n.id).ok_or_else(|| n.node.kind().output()));
         match output {
+            // A Reroute's pins carry no label: it is a dot on the wire.
+            Some(Ok(output)) if is_reroute => look::pin(output),
             Some(Ok(output)) => {
                 ui.label(output.to_string());
                 look::pin(output)
             }
             // An unconnected Reroute: it passes on whatever it will be given.
-            Some(Err(kind)) => {
-                ui.label("any");
-                look::pin(kind)
-            }
+            Some(Err(kind)) => look::pin(kind),
             None => look::pin(PortType::Steering),
         }
     }
@@ -369,6 +428,18 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     fn drop_outputs(&mut self, pin: &OutPin, snarl: &mut Snarl<EditorNode>) {
         for to in pin.remotes.clone() {
             GraphViewer::disconnect(self, to, snarl);
+        }
+    }
+
+    fn final_node_rect(
+        &mut self,
+        node: SnarlId,
+        rect: egui::Rect,
+        _ui: &mut Ui,
+        snarl: &mut Snarl<EditorNode>,
+    ) {
+        if let Some(id) = Self::id(snarl, node) {
+            self.rects.push((id, rect));
         }
     }
 

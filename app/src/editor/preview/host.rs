@@ -215,19 +215,20 @@ impl Host {
             return true;
         };
         let scene = &document.scene;
-        let user_targets = |s: &Scene| {
-            s.targets
-                .keys()
-                .filter(|k| *k != "cursor")
-                .cloned()
-                .collect::<Vec<_>>()
+        // A new target goes into the running world (its index follows the others', so
+        // programs stay bound); a target renamed or deleted rebuilds, as does any change
+        // while the scene does not run (the name may be what it lacked).
+        let targets_changed = if self.simulation.is_some() || self.worker.is_some() {
+            built.targets.keys().any(|k| !scene.targets.contains_key(k))
+        } else {
+            built.targets.keys().ne(scene.targets.keys())
         };
         built.groups != scene.groups
             || built.seed != scene.seed
             || field_sources(built) != field_sources(scene)
             || name != open.name
             || built.paths.keys().ne(scene.paths.keys())
-            || user_targets(built) != user_targets(scene)
+            || targets_changed
     }
 
     fn hot_swap(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {

@@ -28,7 +28,9 @@ pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
 pub use tools::{Item, PaintSettings, Tool, WallDraft};
-pub use view::{BlockedCells, Guides, View, agent_mesh, node_color, paint_guides, paint_world};
+pub use view::{
+    BlockedCells, Guides, View, agent_mesh, node_color, paint_guides, paint_world, reciprocal_label,
+};
 pub use viewport::viewport_wheel_zoom;
 
 use super::file_dialog::Purpose;
@@ -46,6 +48,9 @@ pub struct OpenGraph<'a> {
     pub program: Option<Arc<Program>>,
     /// Changes whenever the graph is recompiled.
     pub revision: u64,
+    /// Subgraph files open in the editor, as they are now (saved or not), by key: they
+    /// stand in for the files on disk.
+    pub subgraph_overrides: Option<&'a BTreeMap<String, Graph>>,
 }
 
 /// The live preview.
@@ -80,6 +85,10 @@ pub struct Preview {
     edits: Vec<SceneEdit>,
     /// Flow-field cells the walls block, kept between frames.
     pub blocked: BlockedCells,
+    /// A message for the status line (an edit that was refused, and why).
+    pub notice: Option<String>,
+    /// Where the viewport's context menu was opened (world) and the item there.
+    context: Option<(Vec2, Option<Item>)>,
 }
 
 impl Preview {
@@ -109,6 +118,8 @@ impl Preview {
             file_requests: Vec::new(),
             edits: Vec::new(),
             blocked: BlockedCells::default(),
+            notice: None,
+            context: None,
         }
     }
 
@@ -220,6 +231,7 @@ impl Preview {
             ui.weak(format!("{}{dirty}", self.document.name()));
         });
         self.toolbar(ui, open);
+        self.selected_item_bar(ui);
         for problem in &self.host.problems {
             ui.colored_label(
                 egui::Color32::from_rgb(235, 110, 90),

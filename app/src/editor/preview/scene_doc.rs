@@ -140,6 +140,12 @@ impl SceneDocument {
             let errors = load_subgraphs(&mut graphs, &folder, FileAccess::SceneFolder);
             problems.extend(errors.iter().map(ToString::to_string));
         }
+        // A subgraph open in the editor runs as it is there, saved or not.
+        for (key, graph) in open.subgraph_overrides.into_iter().flatten() {
+            if let Some(loaded) = graphs.get_mut(key) {
+                loaded.clone_from(graph);
+            }
+        }
         if !problems.is_empty() {
             return Err(problems);
         }

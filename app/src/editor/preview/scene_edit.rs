@@ -11,6 +11,16 @@ use super::tools::Item;
 /// A change to the scene the user asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SceneEdit {
+    /// Add a named target here (and select it).
+    AddTarget(Vec2),
+    /// Rename a target (refused, changing nothing, when the new name is empty, `cursor` or
+    /// taken).
+    RenameTarget {
+        /// Its name now.
+        old: String,
+        /// The new name.
+        new: String,
+    },
     /// Add an obstacle centred here (and select it).
     AddObstacle(Vec2),
     /// Append a point to the selected path, or start a new one.
@@ -28,6 +38,10 @@ pub enum SceneEdit {
     Shift(Item, Vec2),
     /// Delete the selected item.
     DeleteSelected,
+    /// Delete this item.
+    Delete(Item),
+    /// Select this item (or nothing); not a change to the scene.
+    Select(Option<Item>),
     /// One segment of a brush stroke on the selected flow field.
     Stroke(Vec2, Vec2),
     /// The scene as the scene panel edited it (seed, bounds, radii, groups).
@@ -47,6 +61,17 @@ impl Preview {
     /// Makes `edit` now.
     pub fn apply(&mut self, edit: SceneEdit) {
         match edit {
+            SceneEdit::AddTarget(at) => self.add_target(at),
+            SceneEdit::RenameTarget { old, new } => {
+                if let Err(reason) = self.rename_target(&old, &new) {
+                    self.notice = Some(reason);
+                }
+            }
+            SceneEdit::Select(item) => self.selected_item = item,
+            SceneEdit::Delete(item) => {
+                self.selected_item = Some(item);
+                self.delete_selected();
+            }
             SceneEdit::AddObstacle(at) => self.add_obstacle(at),
             SceneEdit::AddPathPoint(at) => self.add_path_point(at),
             SceneEdit::AddWallPoint(at) => self.add_wall_point(at),

@@ -9,6 +9,7 @@ mod reciprocal;
 pub use blocked::BlockedCells;
 pub use guides::{Guides, paint_guides};
 pub use own::paint_own;
+pub use reciprocal::label_lines as reciprocal_label;
 
 use egui::{Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, vec2};
 use glam::Vec2;

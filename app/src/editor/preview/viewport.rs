@@ -36,6 +36,7 @@ impl Preview {
                 self.pointer(screen, &response);
             }
         }
+        self.context_menu(screen, &response);
         if response.hovered()
             && !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Delete))
@@ -49,6 +50,59 @@ impl Preview {
             self.push_edit(SceneEdit::FinishWall);
         }
         self.paint(ui, screen, &response);
+    }
+
+    /// The right-click menu: add a target or an obstacle where it was opened; rename or
+    /// delete the item there.
+    fn context_menu(&mut self, screen: Rect, response: &egui::Response) {
+        if response.secondary_clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            let item = self.pick_item(screen, p);
+            if item.is_some() {
+                self.selected_item.clone_from(&item);
+            }
+            self.context = Some((self.view.to_world(screen, p), item));
+        }
+        let Some((at, item)) = self.context.clone() else {
+            return;
+        };
+        response.context_menu(|ui| {
+            if let Some(Item::Target(name)) = &item {
+                ui.horizontal(|ui| {
+                    ui.label("target");
+                    let id = ui.id().with("rename-target");
+                    if ui.memory(|m| m.focused().is_none()) && !ui.ctx().egui_wants_keyboard_input()
+                    {
+                        ui.memory_mut(|m| m.request_focus(id));
+                    }
+                    if let Some(new) = super::super::widgets::committed_text(ui, id, name, 120.0).1
+                    {
+                        self.push_edit(SceneEdit::RenameTarget {
+                            old: name.clone(),
+                            new,
+                        });
+                        ui.close();
+                    }
+                });
+                ui.separator();
+            }
+            if let Some(item) = &item {
+                if ui.button(format!("Delete {}", item.describe())).clicked() {
+                    self.push_edit(SceneEdit::Delete(item.clone()));
+                    ui.close();
+                }
+                ui.separator();
+            }
+            if ui.button("Add target here").clicked() {
+                self.push_edit(SceneEdit::AddTarget(at));
+                ui.close();
+            }
+            if ui.button("Add obstacle here").clicked() {
+                self.push_edit(SceneEdit::AddObstacle(at));
+                ui.close();
+            }
+        });
     }
 
     fn navigate(&mut self, ui: &Ui, screen: Rect, response: &egui::Response) {

@@ -3,7 +3,37 @@
 
 use egui::Color32;
 use egui_snarl::ui::{PinInfo, PinShape};
-use graph_runtime::PortType;
+use graph_runtime::{Node, PortType};
+
+/// Whether `node` is drawn as a Reroute's dot.
+pub(super) fn is_reroute(node: &Node) -> bool {
+    matches!(node, Node::Reroute { .. })
+}
+
+/// A Reroute's frame: round and tight around its dot and two pins.
+pub(super) fn reroute_frame(frame: egui::Frame) -> egui::Frame {
+    frame
+        .inner_margin(egui::Margin::same(2))
+        .corner_radius(egui::CornerRadius::same(9))
+        .shadow(egui::Shadow::NONE)
+}
+
+/// A Reroute's style: no fold triangle, tight spacing.
+pub(super) fn reroute_style(style: &mut egui::Style) {
+    style.spacing.icon_width = 0.0;
+    style.spacing.icon_width_inner = 0.0;
+    style.spacing.item_spacing = egui::vec2(2.0, 0.0);
+    style.spacing.interact_size.y = 10.0;
+}
+
+/// The dot in a Reroute's header, in its wire's color: drag it to move the Reroute, click it
+/// to select it.
+pub(super) fn reroute_handle(ui: &mut egui::Ui, port: PortType) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::click());
+    ui.painter()
+        .circle_filled(rect.center(), 4.0, port_color(port));
+    response
+}
 
 /// The color of wires and pins carrying `port`.
 pub fn port_color(port: PortType) -> Color32 {

@@ -16,11 +16,18 @@ const MISSING: Color32 = Color32::from_rgb(230, 80, 80);
 impl GraphViewer<'_> {
     /// Opens the file of Subgraph node `node` in the editor (a double-click on its title).
     pub(super) fn open_subgraph(&mut self, snarl: &Snarl<EditorNode>, node: SnarlId) {
-        let Some(Node::Subgraph { file, .. }) = snarl.get_node(node).map(|d| &d.node) else {
+        let Some(data) = snarl.get_node(node) else {
             return;
         };
-        if let Some(path) = self.subgraphs.path(file) {
-            self.commands.push(Command::OpenPath(path));
+        let Node::Subgraph { file, .. } = &data.node else {
+            return;
+        };
+        if let Some(path) = self
+            .subgraphs
+            .path(file)
+            .filter(|_| self.subgraphs.graph(file).is_some())
+        {
+            self.commands.push(Command::OpenSubgraph(data.id, path));
         }
     }
 
@@ -45,11 +52,13 @@ impl GraphViewer<'_> {
             let path = view.path(file).filter(|_| loaded.is_some());
             let open = ui
                 .add_enabled(path.is_some(), egui::Button::new("Open").small())
-                .on_hover_text("Open the subgraph file (or double-click the node's title)");
+                .on_hover_text(
+                    "Edit the subgraph here, the preview running it in this graph's scene (or double-click the node's title); the path above the canvas, or U, comes back",
+                );
             if open.clicked()
                 && let Some(path) = path
             {
-                self.commands.push(Command::OpenPath(path));
+                self.commands.push(Command::OpenSubgraph(id, path));
             }
             if ui
                 .small_button("Choose file…")

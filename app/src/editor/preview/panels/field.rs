@@ -119,13 +119,15 @@ impl Preview {
     /// "Toward target" and "Away from obstacles"; returns whether the field changed.
     fn generators(&mut self, ui: &mut Ui, field: &mut FlowField) -> bool {
         let mut changed = false;
-        let cursor = self.cursor;
+        // Where each target is drawn: the running world's position (the cursor's follows
+        // the mouse), else the scene's.
+        let drawn = self.target_positions();
         let (scene, paint) = (&self.document.scene, &mut self.paint);
         ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt("generate-target")
                 .selected_text(paint.target.clone())
                 .show_ui(ui, |ui| {
-                    for target in scene.targets.keys() {
+                    for target in drawn.keys() {
                         ui.selectable_value(&mut paint.target, target.clone(), target);
                     }
                 });
@@ -135,17 +137,21 @@ impl Preview {
                     .speed(0.05)
                     .prefix("clearance "),
             );
+            let target = drawn.get(&paint.target).copied();
+            let hover = match target {
+                Some(at) => format!(
+                    "Lead every reachable cell to \"{}\" at ({:.1}, {:.1}), around obstacles and walls",
+                    paint.target, at.x, at.y
+                ),
+                None => format!("The scene has no target \"{}\"", paint.target),
+            };
             if ui
-                .button("Toward target")
-                .on_hover_text("Lead every reachable cell to the target around obstacles and walls")
+                .add_enabled(target.is_some(), egui::Button::new("Toward target"))
+                .on_hover_text(&hover)
+                .on_disabled_hover_text(&hover)
                 .clicked()
+                && let Some(target) = target
             {
-                let target = scene
-                    .targets
-                    .get(&paint.target)
-                    .copied()
-                    .or(cursor)
-                    .unwrap_or_default();
                 let walls = WallIndex::new(&scene.walls);
                 field.generate_toward_around(target, &scene.obstacles, &walls, paint.clearance);
                 changed = true;

@@ -1,11 +1,12 @@
-//! Scene settings for the side panel: seed, bounds, the selected item and the groups.
+//! Scene settings for the side panel: seed, bounds, the named targets and the groups.
 
 use std::collections::BTreeMap;
 
 use egui::Ui;
 use graph_runtime::{AgentGroup, Area, Scene, Spawn};
 
-use super::super::tools::Item;
+use super::super::super::widgets::committed_text;
+use super::super::tools::{CURSOR, Item};
 use super::super::{Preview, SceneEdit};
 use super::group::{GroupEdit, group_editor};
 
@@ -30,7 +31,9 @@ impl Preview {
                 ui.add(egui::DragValue::new(value).speed(0.5));
             }
         });
-        selected_item_settings(ui, scene, self.selected_item.as_ref());
+        ui.separator();
+        let mut edits = Vec::new();
+        targets(ui, scene, self.selected_item.as_ref(), &mut edits);
         ui.separator();
         let host = &self.host;
         let estimate = |agents: usize| host.estimated_tick_ms(agents);
@@ -38,40 +41,61 @@ impl Preview {
         if edited != self.document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }
+        for edit in edits {
+            self.push_edit(edit);
+        }
     }
 }
 
-/// The settings of the selected obstacle or path.
-fn selected_item_settings(ui: &mut Ui, scene: &mut Scene, item: Option<&Item>) {
-    match item.cloned() {
-        Some(Item::Obstacle(index)) => {
-            if let Some(obstacle) = scene.obstacles.get_mut(index) {
-                ui.horizontal(|ui| {
-                    ui.label(format!("obstacle {index} radius"));
-                    ui.add(
-                        egui::DragValue::new(&mut obstacle.radius)
-                            .range(0.1..=1000.0)
-                            .speed(0.05)
-                            .suffix(" u"),
-                    );
+/// The scene's named targets: rename (Enter), move, select, delete, add.
+fn targets(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<SceneEdit>) {
+    ui.strong("Targets");
+    ui.weak(format!("{CURSOR}: follows the mouse over the viewport"));
+    for (name, position) in &scene.targets {
+        if name == CURSOR {
+            continue;
+        }
+        ui.horizontal(|ui| {
+            let item = Item::Target(name.clone());
+            if ui
+                .selectable_label(selected == Some(&item), "◎")
+                .on_hover_text("Select it in the viewport")
+                .clicked()
+            {
+                edits.push(SceneEdit::Select(Some(item.clone())));
+            }
+            let id = ui.id().with(("scene-target", name));
+            if let Some(new) = committed_text(ui, id, name, 100.0).1 {
+                edits.push(SceneEdit::RenameTarget {
+                    old: name.clone(),
+                    new,
                 });
             }
-        }
-        Some(Item::Path(name, _)) => {
-            if let Some(path) = scene.paths.get_mut(&name) {
-                ui.horizontal(|ui| {
-                    ui.label(format!("{name}: radius"));
-                    ui.add(
-                        egui::DragValue::new(&mut path.radius)
-                            .range(0.0..=1000.0)
-                            .speed(0.05)
-                            .suffix(" u"),
-                    );
-                    ui.checkbox(&mut path.closed, "closed");
-                });
+            let mut moved = *position;
+            ui.add(egui::DragValue::new(&mut moved.x).speed(0.1).prefix("x "));
+            ui.add(egui::DragValue::new(&mut moved.y).speed(0.1).prefix("y "));
+            if moved != *position && moved.is_finite() {
+                edits.push(SceneEdit::Move(item.clone(), moved));
             }
-        }
-        _ => {}
+            if ui
+                .small_button("×")
+                .on_hover_text("Delete this target")
+                .clicked()
+            {
+                edits.push(SceneEdit::Delete(item));
+            }
+        });
+    }
+    if ui
+        .button("+ target")
+        .on_hover_text(
+            "Add a target at the centre of the bounds (or use Add target in the preview's toolbar)",
+        )
+        .clicked()
+    {
+        edits.push(SceneEdit::AddTarget(
+            (scene.bounds.min + scene.bounds.max) * 0.5,
+        ));
     }
 }
 

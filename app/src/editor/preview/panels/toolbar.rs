@@ -11,6 +11,8 @@ impl Preview {
         ui.horizontal_wrapped(|ui| self.clock_buttons(ui, open));
         ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.tool, Tool::Select, "Select");
+            ui.selectable_value(&mut self.tool, Tool::AddTarget, "Add target")
+                .on_hover_text("Click to add a named target that Seek, Arrival and the field's Toward target can aim at (or right-click in the viewport)");
             ui.selectable_value(&mut self.tool, Tool::AddObstacle, "Add obstacle");
             ui.selectable_value(&mut self.tool, Tool::DrawPath, "Draw path");
             ui.selectable_value(&mut self.tool, Tool::DrawWall, "Draw wall");

@@ -1,14 +1,16 @@
-//! The scene tools of the preview, one file each: select (pick and drag), add obstacle, draw
-//! path, draw wall and paint field. Each changes only the scene document; the host applies the change
+//! The scene tools of the preview, one file each: select (pick and drag), add target, add
+//! obstacle, draw path, draw wall and paint field. Each changes only the scene document; the host applies the change
 //! to the running world once per frame.
 
 mod obstacle;
 mod paint;
 mod path;
 mod select;
+mod target;
 mod wall;
 
 pub use paint::PaintSettings;
+pub use target::CURSOR;
 pub use wall::WallDraft;
 
 /// What the scene tools do on a click in the viewport.
@@ -17,6 +19,8 @@ pub enum Tool {
     /// Select agents and scene items, drag targets, obstacles, path points and wall corners.
     #[default]
     Select,
+    /// Click to add a named target.
+    AddTarget,
     /// Click to add an obstacle.
     AddObstacle,
     /// Click to add points to the selected path (or a new one).
@@ -40,10 +44,43 @@ pub enum Item {
     Wall(usize, Option<usize>),
 }
 
+impl Tool {
+    /// What the tool does, in one line (shown while nothing is selected).
+    pub fn hint(self) -> &'static str {
+        match self {
+            Self::Select => {
+                "Click an agent or a scene item; drag to move; right-click to add a target"
+            }
+            Self::AddTarget => "Click to add a named target",
+            Self::AddObstacle => "Click to add an obstacle",
+            Self::DrawPath => "Click to add points to a new path",
+            Self::DrawWall => "Click to add corners; click the first to close; Enter or Esc ends",
+            Self::PaintField => "Drag to paint the field with the brush",
+        }
+    }
+}
+
+impl Item {
+    /// The item in words, for menus and tooltips: `target "goal"`, `obstacle 2`.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Target(name) => format!("target \"{name}\""),
+            Self::Obstacle(index) => format!("obstacle {}", index + 1),
+            Self::Path(name, Some(point)) => format!("point {} of path \"{name}\"", point + 1),
+            Self::Path(name, None) => format!("path \"{name}\""),
+            Self::Wall(index, Some(corner)) => {
+                format!("corner {} of wall {}", corner + 1, index + 1)
+            }
+            Self::Wall(index, None) => format!("wall {}", index + 1),
+        }
+    }
+}
+
 impl super::Preview {
     /// A click of the current tool at world point `at`: asks for its edit.
     pub fn click_tool(&mut self, at: glam::Vec2) {
         match self.tool {
+            Tool::AddTarget => self.push_edit(super::SceneEdit::AddTarget(at)),
             Tool::AddObstacle => self.push_edit(super::SceneEdit::AddObstacle(at)),
             Tool::DrawPath => self.push_edit(super::SceneEdit::AddPathPoint(at)),
             Tool::DrawWall => self.push_edit(self.wall_click(at)),

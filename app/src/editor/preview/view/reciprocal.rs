@@ -1,15 +1,17 @@
-//! Reciprocal's guide: an inset of velocity space beside the selected agent. The disc is the
-//! agent's top speed; each half-plane is a line with short ticks on its forbidden side; the
-//! preferred velocity is a thin arrow and the chosen one a thick arrow, both from the disc's
-//! centre (velocity zero).
+//! Reciprocal's guide: velocity space drawn on the selected agent itself. The disc is the
+//! agent's top speed around it; each half-plane (a neighbor's or a wall's limit) is a line
+//! with short ticks on its forbidden side; the velocity the agent wanted is a thin arrow and
+//! the one it took a thick arrow, both from the agent (velocity zero). A label under the disc
+//! says in words what happened.
 
 use egui::{Color32, Painter, Pos2, Stroke, vec2};
 use glam::Vec2;
 use graph_runtime::behaviors::OrcaLine;
 
-/// Screen points from the agent to the inset's centre, and the inset's radius.
-const INSET_OFFSET: egui::Vec2 = vec2(80.0, -80.0);
+/// The inset's radius (screen points): the agent's top speed.
 const INSET_RADIUS: f32 = 55.0;
+/// What the label says when no velocity met every half-plane.
+pub const LEAST_BAD: &str = "no velocity satisfies every neighbor: took the least-bad one";
 
 /// What the inset shows: Reciprocal's velocities and half-planes for one agent.
 pub struct Inset<'a> {
@@ -34,13 +36,12 @@ pub fn paint_inset(
     inset: &Inset<'_>,
     color: Color32,
 ) {
-    let centre = agent + INSET_OFFSET;
+    let centre = agent;
     let scale = INSET_RADIUS / max_speed.max(1e-3);
     // Velocity space, y up, onto the screen.
     let to_screen = |v: Vec2| centre + vec2(v.x, -v.y) * scale;
     let faint = Stroke::new(1.0, Color32::from_gray(110));
-    painter.circle(centre, INSET_RADIUS, Color32::from_black_alpha(150), faint);
-    painter.line_segment([agent, centre], Stroke::new(0.5, Color32::from_gray(90)));
+    painter.circle(centre, INSET_RADIUS, Color32::from_black_alpha(110), faint);
     let limit = max_speed.max(1e-3);
     for line in inset.lines {
         let Some((from, to)) = chord(line, limit) else {
@@ -68,18 +69,40 @@ pub fn paint_inset(
         to_screen(inset.chosen) - centre,
         Stroke::new(2.5, Color32::from_rgb(120, 230, 120)),
     );
-    let text = if inset.fallback {
-        format!("{} half-planes · fallback", inset.total)
-    } else {
-        format!("{} half-planes", inset.total)
+    let mut below = centre + vec2(0.0, INSET_RADIUS + 4.0);
+    for (index, line) in label_lines(inset.total, inset.fallback).iter().enumerate() {
+        let color = if index == 0 {
+            Color32::from_gray(210)
+        } else {
+            Color32::from_rgb(255, 170, 80)
+        };
+        below = label(painter, below, line, color);
+    }
+}
+
+/// What the inset's label says, a line each: how many half-planes limit the velocity, in a
+/// designer's words, and, when none met them all, that the least-bad velocity was taken.
+pub fn label_lines(total: u8, fallback: bool) -> Vec<String> {
+    let limits = match total {
+        0 => "no neighbor or wall limits its velocity".to_owned(),
+        1 => "1 limit from neighbors and walls".to_owned(),
+        n => format!("{n} limits from neighbors and walls"),
     };
-    painter.text(
-        centre + vec2(0.0, INSET_RADIUS + 4.0),
-        egui::Align2::CENTER_TOP,
-        text,
-        egui::FontId::proportional(11.0),
-        Color32::from_gray(200),
-    );
+    let mut lines = vec![limits];
+    if fallback {
+        lines.push(LEAST_BAD.to_owned());
+    }
+    lines
+}
+
+/// Text centred under `top`, on a dark backing so it reads over the crowd; returns the point
+/// under it.
+fn label(painter: &Painter, top: Pos2, text: &str, color: Color32) -> Pos2 {
+    let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(11.0), color);
+    let rect = egui::Align2::CENTER_TOP.anchor_size(top, galley.size());
+    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+    painter.galley(rect.min, galley, color);
+    Pos2::new(top.x, rect.max.y + 3.0)
 }
 
 /// The part of `line` inside the disc of radius `limit` about velocity zero, if any.

@@ -1,0 +1,120 @@
+//! The selected scene item's settings, under the toolbar where the designer is looking: a
+//! target's name and position, an obstacle's radius, a path's width and closing, a wall's
+//! closing; and Delete.
+
+use egui::Ui;
+use glam::Vec2;
+use graph_runtime::Scene;
+
+use super::super::super::widgets::committed_text;
+use super::super::tools::Item;
+use super::super::{Preview, SceneEdit};
+
+impl Preview {
+    /// One line of settings for the selected item, when one is selected.
+    /// Always one line high, so the viewport below never moves: the tool's hint when
+    /// nothing is selected.
+    pub fn selected_item_bar(&mut self, ui: &mut Ui) {
+        let Some(item) = self.selected_item.clone() else {
+            ui.horizontal(|ui| {
+                ui.add(egui::Label::new(egui::RichText::new(self.tool.hint()).weak()).truncate());
+            });
+            return;
+        };
+        let mut edits = Vec::new();
+        let mut edited = self.document.scene.clone();
+        // One line however narrow the panel: what does not fit scrolls sideways.
+        egui::ScrollArea::horizontal()
+            .id_salt("selected-item")
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
+            .show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    match &item {
+                        Item::Target(name) => target_settings(ui, &edited, name, &mut edits),
+                        Item::Obstacle(index) => obstacle_settings(ui, &mut edited, *index),
+                        Item::Path(name, _) => path_settings(ui, &mut edited, name),
+                        Item::Wall(index, _) => wall_settings(ui, &mut edited, *index),
+                    }
+                    if ui
+                        .small_button("Delete")
+                        .on_hover_text(format!("Delete the {} (Del)", item.describe()))
+                        .clicked()
+                    {
+                        edits.push(SceneEdit::Delete(item.clone()));
+                    }
+                })
+            });
+        if edited != self.document.scene {
+            self.push_edit(SceneEdit::Scene(Box::new(edited)));
+        }
+        for edit in edits {
+            self.push_edit(edit);
+        }
+    }
+}
+
+/// A target's name (renamed on Enter) and position.
+fn target_settings(ui: &mut Ui, scene: &Scene, name: &str, edits: &mut Vec<SceneEdit>) {
+    let Some(position) = scene.targets.get(name).copied() else {
+        return;
+    };
+    ui.label("target");
+    if let Some(new) = committed_text(ui, ui.id().with(("target-name", name)), name, 110.0).1 {
+        edits.push(SceneEdit::RenameTarget {
+            old: name.to_owned(),
+            new,
+        });
+    }
+    let mut moved = position;
+    ui.add(egui::DragValue::new(&mut moved.x).speed(0.1).prefix("x "));
+    ui.add(egui::DragValue::new(&mut moved.y).speed(0.1).prefix("y "));
+    if moved != position && moved.is_finite() {
+        edits.push(SceneEdit::Move(Item::Target(name.to_owned()), moved));
+    }
+}
+
+fn obstacle_settings(ui: &mut Ui, scene: &mut Scene, index: usize) {
+    if let Some(obstacle) = scene.obstacles.get_mut(index) {
+        ui.label(format!("obstacle {}", index + 1));
+        ui.add(
+            egui::DragValue::new(&mut obstacle.radius)
+                .range(0.1..=1000.0)
+                .speed(0.05)
+                .prefix("radius ")
+                .suffix(" u"),
+        );
+        position(ui, &mut obstacle.center);
+    }
+}
+
+fn path_settings(ui: &mut Ui, scene: &mut Scene, name: &str) {
+    if let Some(path) = scene.paths.get_mut(name) {
+        ui.label(format!("path \"{name}\""));
+        ui.add(
+            egui::DragValue::new(&mut path.radius)
+                .range(0.0..=1000.0)
+                .speed(0.05)
+                .prefix("radius ")
+                .suffix(" u"),
+        );
+        ui.checkbox(&mut path.closed, "closed");
+    }
+}
+
+fn wall_settings(ui: &mut Ui, scene: &mut Scene, index: usize) {
+    if let Some(wall) = scene.walls.get_mut(index) {
+        ui.label(format!(
+            "wall {} ({} corners)",
+            index + 1,
+            wall.points.len()
+        ));
+        if wall.points.len() >= 3 {
+            ui.checkbox(&mut wall.closed, "closed");
+        }
+    }
+}
+
+fn position(ui: &mut Ui, point: &mut Vec2) {
+    ui.add(egui::DragValue::new(&mut point.x).speed(0.1).prefix("x "));
+    ui.add(egui::DragValue::new(&mut point.y).speed(0.1).prefix("y "));
+}
