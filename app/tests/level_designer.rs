@@ -275,11 +275,16 @@ fn right_click_in_the_viewport_adds_a_target_there() {
 fn toward_target_on_the_cursor_leads_to_where_the_cursor_is_drawn() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
+    // The seek scene stores a position for `cursor` (10, 5); the marker follows the mouse.
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("river.graph.ron")));
+        .apply(Command::OpenPreset(preset("seek.graph.ron")));
     harness.run_steps(4);
     harness.get_by_label("Paint field").click_accesskit();
+    harness.run_steps(2);
+    harness
+        .get_by_label("New field over bounds")
+        .click_accesskit();
     harness.run_steps(2);
     // The pointer rests over the viewport (the cursor target follows it), then goes to the
     // panel to press the button.
@@ -300,7 +305,7 @@ fn toward_target_on_the_cursor_leads_to_where_the_cursor_is_drawn() {
     "cursor".clone_into(&mut harness.state_mut().preview.paint.target);
     harness.get_by_label("Toward target").click_accesskit();
     harness.run_steps(2);
-    let field = &harness.state().preview.document.fields["river"];
+    let field = &harness.state().preview.document.fields["field 1"];
     for offset in [
         Vec2::new(6.0, 0.0),
         Vec2::new(-6.0, 0.0),
@@ -679,13 +684,19 @@ fn the_export_dialog_opens_in_the_graphs_folder() {
     std::fs::create_dir(&folder).expect("dir");
     let file = folder.join("boids.graph.ron");
     std::fs::write(&file, app::editor::PRESET_GRAPHS[0].text).expect("write");
-    let mut app = editor(dir.path());
-    app.open(&file);
-    let mut harness = harness_sized(app, WINDOW);
+    let mut harness = harness(dir.path());
+    // A scene saved through the dialog in `dir` first: the dialog's last folder.
+    harness.state_mut().apply(Command::SaveSceneAs);
+    harness.run_steps(3);
+    harness.get_by_label("Save").click_accesskit();
+    harness.run_steps(3);
+    assert!(!harness.state().files.is_open());
+    harness.state_mut().open(&file);
+    harness.run_steps(3);
     harness.state_mut().apply(Command::Export);
     harness.run_steps(3);
     assert!(harness.state().files.is_open());
-    // The dialog's path shows the graph's folder (not the last one used, `dir`).
+    // The dialog's path shows the graph's folder, not the last one used.
     harness.get_by_label("my level");
 }
 
