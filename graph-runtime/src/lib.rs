@@ -91,8 +91,8 @@ pub use format::{
 };
 pub use graph::{
     Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,
-    Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Region, Slot, Target,
-    VehicleSpec, WallSide, WeightedInput,
+    Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Reads, Region, Slot,
+    Target, VehicleSpec, WallSide, WeightedInput,
 };
 pub use metrics::{MetricsTracker, Sample};
 pub use own::OwnGoals;

@@ -192,17 +192,13 @@ fn sweep_menu(response: &egui::Response, name: &str, command: &mut Option<Comman
 /// (`Flocking #3: alignment weight`).
 pub fn parameter_uses(document: &Document, name: &str) -> Vec<String> {
     let uses = |number: &Number| matches!(number, Number::Parameter(n) if n == name);
-    let vehicle = &document.vehicle;
-    let mut found: Vec<String> = [
-        ("mass", &vehicle.mass),
-        ("max force", &vehicle.max_force),
-        ("max speed", &vehicle.max_speed),
-        ("radius", &vehicle.radius),
-    ]
-    .into_iter()
-    .filter(|(_, number)| uses(number))
-    .map(|(field, _)| format!("the vehicle's {field}"))
-    .collect();
+    let mut found: Vec<String> = document
+        .vehicle
+        .numbers()
+        .iter()
+        .filter(|f| uses(f.number))
+        .map(|f| format!("the vehicle's {}", fields::label(f.slot)))
+        .collect();
     let mut nodes: Vec<_> = document.snarl.nodes().collect();
     nodes.sort_by_key(|n| n.id);
     for data in nodes {
@@ -232,14 +228,11 @@ pub fn rename_parameter(document: &mut Document, old: &str, new: &str) -> bool {
             *number = Number::Parameter(new.to_owned());
         }
     };
-    let vehicle = &mut document.vehicle;
-    for number in [
-        &mut vehicle.mass,
-        &mut vehicle.max_force,
-        &mut vehicle.max_speed,
-        &mut vehicle.radius,
-    ] {
-        rename(number);
+    let slots: Vec<Slot> = document.vehicle.numbers().iter().map(|f| f.slot).collect();
+    for slot in slots {
+        if let Some(number) = document.vehicle.number_mut(slot) {
+            rename(number);
+        }
     }
     for data in document.snarl.nodes_mut() {
         let slots: Vec<Slot> = data.node.numbers().iter().map(|f| f.slot).collect();
@@ -256,30 +249,17 @@ pub fn rename_parameter(document: &mut Document, old: &str, new: &str) -> bool {
 pub fn vehicle(ui: &mut Ui, vehicle: &VehicleSpec, names: &Names) -> Option<Command> {
     let mut edited = vehicle.clone();
     let mut changed = false;
+    let fields: Vec<(Slot, Constraint)> = vehicle
+        .numbers()
+        .iter()
+        .map(|f| (f.slot, f.constraint))
+        .collect();
     egui::Grid::new("vehicle").num_columns(2).show(ui, |ui| {
-        for (label, field, number, constraint) in [
-            ("mass", "mass", &mut edited.mass, Constraint::Positive),
-            (
-                "max force",
-                "max_force",
-                &mut edited.max_force,
-                Constraint::NonNegative,
-            ),
-            (
-                "max speed",
-                "max_speed",
-                &mut edited.max_speed,
-                Constraint::NonNegative,
-            ),
-            (
-                "radius",
-                "radius",
-                &mut edited.radius,
-                Constraint::NonNegative,
-            ),
-        ] {
-            ui.label(label);
-            changed |= fields::number(ui, Slot::field(field), number, constraint, names);
+        for (slot, constraint) in fields {
+            ui.label(fields::label(slot));
+            if let Some(number) = edited.number_mut(slot) {
+                changed |= fields::number(ui, slot, number, constraint, names);
+            }
             ui.end_row();
         }
     });

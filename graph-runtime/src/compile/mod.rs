@@ -1,16 +1,21 @@
-//! The pipeline: a [`crate::Graph`] compiled into a [`Program`], then evaluated per agent.
+//! The pipeline: a [`crate::Graph`] validated (`validate.rs`), its subgraphs written out
+//! (`subgraph.rs`), lowered into a [`Program`] (`lower/`), planned (`plan/`), then evaluated
+//! per agent or per batch (`eval/`). `pipeline.rs` runs the phases in order.
 
 mod bindings;
-mod compiler;
 mod error;
 mod eval;
+mod lower;
+mod pipeline;
+mod plan;
 mod program;
 mod subgraph;
+mod validate;
 
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
-pub use compiler::{compile, compile_with};
 pub use error::CompileError;
 pub(crate) use eval::BATCH;
 pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
+pub use pipeline::{compile, compile_with};
 pub use program::{AgentState, ParamValues, Program, Scratch};
 pub use subgraph::{inline_subgraphs, subgraph_key};

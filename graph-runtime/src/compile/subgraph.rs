@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::CompileError;
+use super::error::CompileError;
 use crate::graph::{Graph, Link, Node, NodeId, Number};
 use crate::limits::{MAX_NODES, MAX_SUBGRAPH_DEPTH, MAX_SUBGRAPH_ERRORS};
 
@@ -211,7 +211,7 @@ impl Inliner<'_> {
         let inlined = self.inline(sub, file);
         self.stack.pop();
         let flat = inlined?;
-        let problems = super::compiler::check(&flat);
+        let problems = super::validate::validate(&flat);
         if problems.is_empty() {
             Ok(flat)
         } else {

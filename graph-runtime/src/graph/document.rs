@@ -3,7 +3,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use super::{Node, NodeId, Number};
+use super::{Constraint, Node, NodeId, Number, NumberField, Slot};
 use crate::VehicleParams;
 
 /// A steering-behavior graph: nodes wired into one `Output`, named parameters, and the
@@ -93,6 +93,38 @@ impl Default for VehicleSpec {
             max_force: Number::Literal(params.max_force),
             max_speed: Number::Literal(params.max_speed),
             radius: Number::Literal(params.radius),
+        }
+    }
+}
+
+impl VehicleSpec {
+    /// The four limits with their ranges, in display order (`mass`, `max_force`,
+    /// `max_speed`, `radius`), as the compiler checks them and the editor edits them.
+    pub fn numbers(&self) -> Vec<NumberField<'_>> {
+        [
+            ("mass", &self.mass, Constraint::Positive),
+            ("max_force", &self.max_force, Constraint::NonNegative),
+            ("max_speed", &self.max_speed, Constraint::NonNegative),
+            ("radius", &self.radius, Constraint::NonNegative),
+        ]
+        .into_iter()
+        .map(|(name, number, constraint)| NumberField {
+            slot: Slot::field(name),
+            number,
+            constraint,
+        })
+        .collect()
+    }
+
+    /// The limit at `slot` (as listed by [`VehicleSpec::numbers`]), for editing.
+    pub fn number_mut(&mut self, slot: Slot) -> Option<&mut Number> {
+        match slot.name {
+            _ if slot.index.is_some() => None,
+            "mass" => Some(&mut self.mass),
+            "max_force" => Some(&mut self.max_force),
+            "max_speed" => Some(&mut self.max_speed),
+            "radius" => Some(&mut self.radius),
+            _ => None,
         }
     }
 }

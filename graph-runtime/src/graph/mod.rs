@@ -1,5 +1,8 @@
 //! The graph model: plain data, as stored in `.graph.ron` files.
 
+#[macro_use]
+mod table;
+
 mod document;
 mod file;
 mod kind;
@@ -7,15 +10,18 @@ mod link;
 mod node;
 mod number;
 mod ports;
+pub(crate) mod shape;
 mod target;
+mod values;
 
 pub use document::{Comment, EditorSection, Graph, VehicleSpec};
-pub use kind::{Category, NodeKind};
+pub use kind::{Category, Reads};
 pub use link::{Link, NodeId};
-pub use node::{
-    ChanceInput, Comparison, Constraint, Node, PathDirection, PortType, Region, Slot, WallSide,
+pub use node::{Node, NodeKind};
+pub use number::Number;
+pub use ports::{InputPort, NumberField};
+pub use target::Target;
+pub use values::{
+    ChanceInput, Comparison, Constraint, PathDirection, PortType, Region, Slot, WallSide,
     WeightedInput,
 };
-pub use number::Number;
-pub use ports::{InputPort, NumberField, RECIPROCAL_NEIGHBORS};
-pub use target::Target;

@@ -1,563 +1,381 @@
+//! The node table: every kind of node, described once. Each row gives the kind's docs, its
+//! category, what its output carries, what it reads besides its own agent, a one-line
+//! description, and its fields, each with its type, default and shape (its range, or what
+//! port it is; `shape.rs`). The table's macro (`table.rs`) makes the [`Node`] enum (the file
+//! format), the [`NodeKind`] catalogue, the defaults and the views the compiler and the
+//! editor walk (`numbers`, `inputs`, `targets`).
+//!
+//! Adding a kind starts here (`CONTRIBUTING.md`, "Add a node kind").
+
 use std::collections::BTreeMap;
-use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use super::kind::{Category, Reads};
+use super::ports::RECIPROCAL_NEIGHBORS;
+use super::shape::{Corners, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
+use super::values::{default_epsilon, zero};
+use super::{
+    ChanceInput, Comparison, Constraint, InputPort, Link, Number, NumberField, PathDirection,
+    PortType, Region, Slot, Target, WallSide, WeightedInput,
+};
 
-use super::{Link, Number, Target};
-use crate::limits::{MAX_COORDINATE, MIN_MASS};
+use Constraint::{Angle, Finite, NonNegative, Probability, RightAngle};
 
-/// What travels along a wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PortType {
-    /// A steering force (world units · mass / s²).
-    Steering,
-    /// A plain number read by a sensor (distance, count, speed, parameter value).
-    Scalar,
-    /// A yes/no answer, used by `Gate`.
-    Condition,
+const STEERING: Port = Port(PortType::Steering);
+const CONDITION: Port = Port(PortType::Condition);
+
+fn n(value: f32) -> Number {
+    Number::Literal(value)
 }
 
-impl fmt::Display for PortType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Steering => "steering force",
-            Self::Scalar => "scalar",
-            Self::Condition => "condition",
-        })
-    }
+fn tagged(tag: &str) -> Target {
+    Target::NearestTagged(tag.to_owned())
 }
 
-/// A named place on a node: an input port or a numeric field, with an index for list entries.
-/// Shown as the editor numbers them, from 1: entry 0 of `inputs` is `input 1`, entry 2 of
-/// `weight` is `weight 3`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Slot {
-    /// The field's name as written in RON.
-    pub name: &'static str,
-    /// Position in a list field, if the field is a list.
-    pub index: Option<usize>,
-}
-
-impl Slot {
-    /// A plain field.
-    pub const fn field(name: &'static str) -> Self {
-        Self { name, index: None }
-    }
-
-    /// Entry `index` of a list field.
-    pub const fn item(name: &'static str, index: usize) -> Self {
-        Self {
-            name,
-            index: Some(index),
-        }
-    }
-}
-
-impl fmt::Display for Slot {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.index {
-            Some(index) => {
-                let singular = self.name.strip_suffix('s').unwrap_or(self.name);
-                write!(f, "{singular} {}", index + 1)
-            }
-            None => f.write_str(self.name),
-        }
-    }
-}
-
-/// The range a numeric field must lie in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Constraint {
-    /// Any number within `±1e9` ([`crate::limits::MAX_COORDINATE`]).
-    Finite,
-    /// `>= 0` and at most `1e9` (distances, radii, times).
-    NonNegative,
-    /// At least `1e-6` ([`crate::limits::MIN_MASS`]) and at most `1e9` (mass).
-    Positive,
-    /// A probability in `[0, 1]`.
-    Probability,
-    /// An angle in degrees in `[0, 360]` (field of view).
-    Angle,
-    /// An angle in degrees in `[0, 90]` (a turn aside, such as Reciprocal's `keep_right`).
-    RightAngle,
-    /// A whole number from 1 to `max` (a count, such as Reciprocal's `max_neighbors`).
-    Count {
-        /// The largest count allowed.
-        max: u16,
-    },
-}
-
-impl Constraint {
-    /// Whether `value` satisfies the constraint. Every number of a graph is finite and at most
-    /// [`MAX_COORDINATE`] in magnitude, so products of a few of them stay finite in `f32`.
-    pub fn accepts(self, value: f32) -> bool {
-        value.is_finite()
-            && value.abs() <= MAX_COORDINATE
-            && match self {
-                Self::Finite => true,
-                Self::NonNegative => value >= 0.0,
-                Self::Positive => value >= MIN_MASS,
-                Self::Probability => (0.0..=1.0).contains(&value),
-                Self::Angle => (0.0..=360.0).contains(&value),
-                Self::RightAngle => (0.0..=90.0).contains(&value),
-                Self::Count { max } => {
-                    (1.0..=f32::from(max)).contains(&value) && value.fract() == 0.0
-                }
-            }
-    }
-}
-
-impl fmt::Display for Constraint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = match self {
-            Self::Finite => "must be a finite number between -1e9 and 1e9",
-            Self::NonNegative => "must be a finite number >= 0 and at most 1e9",
-            Self::Positive => "must be a finite number >= 1e-6 and at most 1e9",
-            Self::Probability => "must be a probability between 0 and 1",
-            Self::Angle => "must be an angle between 0 and 360 degrees",
-            Self::RightAngle => "must be an angle between 0 and 90 degrees",
-            Self::Count { max } => return write!(f, "must be a whole number from 1 to {max}"),
+fn two_weighted(weight: f32) -> Vec<WeightedInput> {
+    vec![
+        WeightedInput {
+            node: Link::NONE,
+            weight: n(weight),
         };
-        f.write_str(text)
-    }
+        2
+    ]
 }
 
-/// Which way a path is travelled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PathDirection {
-    /// From the first point towards the last (`+1`).
-    #[default]
-    Forward,
-    /// From the last point towards the first (`-1`).
-    Backward,
-}
-
-impl PathDirection {
-    /// `+1.0` or `-1.0`.
-    pub fn sign(self) -> f32 {
-        match self {
-            Self::Forward => 1.0,
-            Self::Backward => -1.0,
-        }
-    }
-}
-
-/// Which hand `WallFollowing` keeps the wall on, which sets the direction of travel along it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum WallSide {
-    /// The wall on the agent's left (`+1`).
-    #[default]
-    Left,
-    /// The wall on the agent's right (`-1`).
-    Right,
-}
-
-impl WallSide {
-    /// `+1.0` for `Left`, `-1.0` for `Right`.
-    pub fn sign(self) -> f32 {
-        match self {
-            Self::Left => 1.0,
-            Self::Right => -1.0,
-        }
-    }
-}
-
-/// The rectangle `Containment` keeps agents inside.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub enum Region {
-    /// The world's (scene's) bounds.
-    #[default]
-    World,
-    /// `Rect(min_x, min_y, max_x, max_y)` in world units.
-    Rect(Number, Number, Number, Number),
-}
-
-/// How a `Compare` condition tests its sensor against the threshold.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Comparison {
-    /// `sensor < threshold`
-    #[default]
-    Less,
-    /// `sensor <= threshold`
-    LessOrEqual,
-    /// `sensor > threshold`
-    Greater,
-    /// `sensor >= threshold`
-    GreaterOrEqual,
-}
-
-impl Comparison {
-    /// Applies the test.
-    pub fn holds(self, sensor: f32, threshold: f32) -> bool {
-        match self {
-            Self::Less => sensor < threshold,
-            Self::LessOrEqual => sensor <= threshold,
-            Self::Greater => sensor > threshold,
-            Self::GreaterOrEqual => sensor >= threshold,
-        }
-    }
-}
-
-/// One input of a `Blend`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WeightedInput {
-    /// The steering node feeding this input.
-    pub node: Link,
-    /// Its weight (any finite number; negative weights push away).
-    pub weight: Number,
-}
-
-/// One input of a `Dither`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChanceInput {
-    /// The steering node feeding this input.
-    pub node: Link,
-    /// Probability in `[0, 1]` that this input is considered on a tick.
-    pub probability: Number,
-}
-
-fn zero() -> Number {
-    Number::Literal(0.0)
-}
-
-fn default_epsilon() -> Number {
-    Number::Literal(1e-3)
-}
-
-/// Every node a graph can hold: behaviors, combiners, sensors, conditions and the output.
-///
-/// Distances are world units, times seconds, angles degrees. Behaviors and combiners output a
-/// steering force; sensors a scalar; conditions a yes/no. The exact formulas are the behavior
-/// contract's (`graph-runtime/BEHAVIORS.md`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum Node {
+node_table! {
     /// Steer towards the target at full speed.
-    Seek {
+    Seek: Behavior, Steering, Own, "Steer towards a target at full speed." {
         /// Where to go.
-        target: Target,
-    },
+        target: Target = Target::default() => Point,
+    };
     /// Steer away from the target, optionally only when closer than `panic_distance`.
-    Flee {
+    Flee: Behavior, Steering, Own, "Steer away from a target, optionally only when it is close." {
         /// What to flee from.
-        target: Target,
+        target: Target = Target::default() => Point,
         /// Ignore the target beyond this distance (units, `>= 0`); `None`: always flee.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        panic_distance: Option<Number>,
-    },
+        panic_distance: Option<Number> = None => Num(NonNegative),
+    };
     /// Seek, slowing down linearly inside `slowing_distance` and stopping on the target.
-    Arrival {
+    Arrival: Behavior, Steering, Own, "Seek a target, slowing down to stop on it." {
         /// Where to stop.
-        target: Target,
+        target: Target = Target::default() => Point,
         /// Radius of the slowing zone (units, `>= 0`).
-        slowing_distance: Number,
-    },
+        slowing_distance: Number = n(5.0) => Num(NonNegative),
+    };
     /// Seek the quarry's predicted position.
-    Pursuit {
+    Pursuit: Behavior, Steering, Own, "Chase an agent by seeking where it will be." {
         /// The agent to catch.
-        quarry: Target,
+        quarry: Target = Target::default() => Point,
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number,
-    },
+        max_prediction: Number = n(1.0) => Num(NonNegative),
+    };
     /// Flee the quarry's predicted position.
-    Evasion {
+    Evasion: Behavior, Steering, Own, "Escape an agent by fleeing where it will be." {
         /// The agent to escape.
-        quarry: Target,
+        quarry: Target = Target::default() => Point,
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number,
+        max_prediction: Number = n(1.0) => Num(NonNegative),
         /// Ignore the quarry beyond this distance (units, `>= 0`); `None`: always evade.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        panic_distance: Option<Number>,
-    },
+        panic_distance: Option<Number> = None => Num(NonNegative),
+    };
     /// Pursue a point beside the quarry, passing it at lateral distance `offset`.
-    OffsetPursuit {
+    OffsetPursuit: Behavior, Steering, Own, "Pass beside an agent at a set lateral distance." {
         /// The agent to pass.
-        quarry: Target,
+        quarry: Target = Target::default() => Point,
         /// Lateral passing distance (units, `>= 0`).
-        offset: Number,
+        offset: Number = n(2.0) => Num(NonNegative),
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number,
-    },
+        max_prediction: Number = n(1.0) => Num(NonNegative),
+    };
     /// Steer sideways away from the most threatening circle obstacle ahead.
-    ObstacleAvoidance {
+    ObstacleAvoidance: Behavior, Steering, Own, "Steer sideways around circle obstacles ahead." {
         /// Corridor length at rest (units, `>= 0`).
-        min_length: Number,
+        min_length: Number = n(2.0) => Num(NonNegative),
         /// Extra corridor length per unit of speed (s, `>= 0`).
-        lookahead_time: Number,
-    },
+        lookahead_time: Number = n(1.0) => Num(NonNegative),
+    };
     /// Steer away from walls felt by a central feeler and two side whiskers, and from the
     /// nearest wall point within `radius + margin`.
-    WallAvoidance {
+    WallAvoidance: Behavior, Steering, Own, "Steer away from walls felt ahead and close by." {
         /// Central feeler length at rest (units, `>= 0`).
-        min_length: Number,
+        min_length: Number = n(2.0) => Num(NonNegative),
         /// Extra central feeler length per unit of speed (s, `>= 0`).
-        lookahead_time: Number,
+        lookahead_time: Number = n(1.0) => Num(NonNegative),
         /// Angle of each whisker from the heading (degrees, `0..=360`; 20 to 60 in practice).
-        whisker_angle: Number,
+        whisker_angle: Number = n(40.0) => Num(Angle),
         /// Clearance kept from the nearest wall beyond the agent's radius (units, `>= 0`).
-        margin: Number,
-    },
+        margin: Number = n(0.5) => Num(NonNegative),
+    };
     /// Reynolds' wall following: travel along the nearest wall within `range`, keeping it on
     /// the chosen hand at `offset`.
-    WallFollowing {
+    WallFollowing: Behavior, Steering, Own, "Travel along the nearest wall at a set distance." {
         /// Which hand the wall is kept on; it sets the direction of travel.
-        side: WallSide,
+        side: WallSide = WallSide::Left => Plain,
         /// Distance kept from the wall (units, `>= 0`).
-        offset: Number,
+        offset: Number = n(1.0) => Num(NonNegative),
         /// How far ahead along the wall the agent aims per unit of speed (s, `>= 0`); at least
         /// the agent's radius ahead.
-        lookahead_time: Number,
+        lookahead_time: Number = n(1.0) => Num(NonNegative),
         /// Farthest wall followed (units, `>= 0`); beyond it the force is zero.
-        range: Number,
-    },
+        range: Number = n(3.0) => Num(NonNegative),
+    };
     /// Seek a point that drifts randomly on a circle ahead of the agent.
-    Wander {
+    Wander: Behavior, Steering, Own, "Drift randomly but smoothly." {
         /// Distance of the circle's centre ahead of the agent (units, `>= 0`).
-        distance: Number,
+        distance: Number = n(3.0) => Num(NonNegative),
         /// Circle radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(1.5) => Num(NonNegative),
         /// Largest drift of the aim angle (degrees / s, `>= 0`).
-        jitter: Number,
-    },
+        jitter: Number = n(180.0) => Num(NonNegative),
+    };
     /// Follow a named path of the world.
-    PathFollowing {
+    PathFollowing: Behavior, Steering, Own, "Travel along a named path." {
         /// Name of the path.
-        path: String,
+        path: String = String::new() => Plain,
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number,
+        prediction_time: Number = n(0.5) => Num(NonNegative),
         /// How far along the path the aim point lies (units, `>= 0`).
-        ahead_distance: Number,
+        ahead_distance: Number = n(2.0) => Num(NonNegative),
         /// Which way to travel.
         #[serde(default)]
-        direction: PathDirection,
+        direction: PathDirection = PathDirection::Forward => Plain,
         /// When true, do nothing while the predicted position is inside the path's radius.
         #[serde(default)]
-        corrective: bool,
+        corrective: bool = true => Plain,
         /// When true, `path` names the agent's own route (set by the game with
         /// `Crowd::set_route`, or by its scene group), not a world path: each agent follows
         /// its own, and an agent without one gets zero. Not written when false.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        own: bool,
-    },
+        own: bool = false => Plain,
+    };
     /// Steer back inside a rectangle when the predicted position leaves it.
-    Containment {
+    Containment: Behavior, Steering, Own, "Stay inside a rectangle." {
         /// The rectangle.
         #[serde(default)]
-        bounds: Region,
+        bounds: Region = Region::World => Corners,
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number,
+        prediction_time: Number = n(0.5) => Num(NonNegative),
         /// How far inside the border the return point lies (units, `>= 0`).
-        margin: Number,
-    },
+        margin: Number = n(1.0) => Num(NonNegative),
+    };
     /// Match the velocity that a named flow field asks for at the predicted position.
-    FlowFieldFollowing {
+    FlowFieldFollowing: Behavior, Steering, Own, "Move with the velocity a flow field asks for." {
         /// Name of the flow field.
-        field: String,
+        field: String = String::new() => Plain,
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number,
-    },
+        prediction_time: Number = n(0.2) => Num(NonNegative),
+    };
     /// Avoid the soonest predicted collision with another agent.
-    UnalignedCollisionAvoidance {
+    UnalignedCollisionAvoidance: GroupBehavior, Steering, Agents,
+        "Dodge the soonest predicted collision with another agent." {
         /// Longest look-ahead (s, `>= 0`).
-        max_time: Number,
-    },
+        max_time: Number = n(2.0) => Num(NonNegative),
+    };
     /// Reciprocal collision avoidance (ORCA): the force reaching the velocity nearest the
     /// one the input asks for that avoids neighbors, circle obstacles and walls for a time horizon,
     /// each agent taking half of the avoidance between two agents.
-    Reciprocal {
+    Reciprocal: GroupBehavior, Steering, Agents,
+        "Reciprocal collision avoidance (ORCA) around the input's velocity." {
         /// The preferred steering force.
-        input: Link,
+        input: Link = Link::NONE => STEERING,
         /// How far ahead collisions with agents are avoided (s, `>= 0`; `0` ignores agents).
-        time_horizon: Number,
+        time_horizon: Number = n(2.0) => Num(NonNegative),
         /// How far ahead collisions with circle obstacles and walls are avoided (s, `>= 0`;
         /// `0` ignores them).
-        obstacle_time_horizon: Number,
+        obstacle_time_horizon: Number = n(1.0) => Num(NonNegative),
         /// Agents closer than this are neighbors (units, `>= 0`).
-        neighbor_radius: Number,
+        neighbor_radius: Number = n(5.0) => Num(NonNegative),
         /// At most this many neighbors, the nearest (a whole number from 1 to 32).
-        max_neighbors: Number,
+        max_neighbors: Number = n(10.0) => Num(RECIPROCAL_NEIGHBORS),
         /// Extra distance kept between agents, and from obstacles and walls (units, `>= 0`):
         /// it absorbs the force limit and rounding that would let exact ORCA touch.
         #[serde(default = "zero")]
-        clearance: Number,
+        clearance: Number = n(0.1) => Num(NonNegative),
         /// When the preferred velocity would collide, aim this many degrees to its right
         /// instead (`0..=90`; `0` is plain ORCA): a keep-right convention that breaks the
         /// symmetric deadlocks of crossings.
         #[serde(default = "zero")]
-        keep_right: Number,
-    },
+        keep_right: Number = n(10.0) => Num(RightAngle),
+    };
     /// Move away from neighbors, more strongly from closer ones.
-    Separation {
+    Separation: GroupBehavior, Steering, Grid, "Keep away from close neighbors." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(2.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
-        fov: Number,
-    },
+        fov: Number = n(270.0) => Num(Angle),
+    };
     /// Move towards the neighbors' centre.
-    Cohesion {
+    Cohesion: GroupBehavior, Steering, Grid, "Move towards the neighbors' centre." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
-        fov: Number,
-    },
+        fov: Number = n(270.0) => Num(Angle),
+    };
     /// Match the neighbors' mean velocity.
-    Alignment {
+    Alignment: GroupBehavior, Steering, Grid, "Match the neighbors' heading and speed." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
-        fov: Number,
-    },
+        fov: Number = n(270.0) => Num(Angle),
+    };
     /// Separation, cohesion and alignment over one neighborhood, normalized and weighted.
-    Flocking {
+    Flocking: GroupBehavior, Steering, Grid, "Separation, cohesion and alignment, weighted." {
         /// Weight of the normalized separation.
-        separation_weight: Number,
+        separation_weight: Number = n(1.5) => Num(Finite),
         /// Weight of the normalized cohesion.
-        cohesion_weight: Number,
+        cohesion_weight: Number = n(1.0) => Num(Finite),
         /// Weight of the normalized alignment.
-        alignment_weight: Number,
+        alignment_weight: Number = n(1.0) => Num(Finite),
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
-        fov: Number,
-    },
+        fov: Number = n(270.0) => Num(Angle),
+    };
     /// Arrive at a point behind a leader, stepping out of its way when in front of it.
-    LeaderFollowing {
+    LeaderFollowing: GroupBehavior, Steering, Own,
+        "Follow behind a leader, keeping out of its way." {
         /// The agent to follow.
-        leader: Target,
+        leader: Target = tagged("leader") => Point,
         /// Distance behind the leader (units, `>= 0`).
-        behind: Number,
+        behind: Number = n(2.0) => Num(NonNegative),
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number,
+        slowing_distance: Number = n(3.0) => Num(NonNegative),
         /// Length of the leader's sight zone (units, `>= 0`).
-        sight_length: Number,
+        sight_length: Number = n(4.0) => Num(NonNegative),
         /// Width of the leader's sight zone (units, `>= 0`).
-        sight_width: Number,
-    },
+        sight_width: Number = n(2.0) => Num(NonNegative),
+    };
     /// Arrive at the predicted midpoint between two agents.
-    Interpose {
+    Interpose: GroupBehavior, Steering, Own, "Get between two agents." {
         /// First agent.
-        a: Target,
+        a: Target = tagged("a") => Point,
         /// Second agent.
-        b: Target,
+        b: Target = tagged("b") => Point,
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number,
-    },
+        slowing_distance: Number = n(3.0) => Num(NonNegative),
+    };
     /// Arrive at the nearest spot behind an obstacle, as seen from the hunter.
-    Hide {
+    Hide: GroupBehavior, Steering, Own, "Hide behind the nearest obstacle from a hunter." {
         /// The agent to hide from.
-        hunter: Target,
+        hunter: Target = tagged("hunter") => Point,
         /// Extra clearance behind the obstacle (units, `>= 0`).
-        margin: Number,
+        margin: Number = n(1.0) => Num(NonNegative),
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number,
-    },
+        slowing_distance: Number = n(3.0) => Num(NonNegative),
+    };
     /// Weighted sum of the inputs.
-    Blend {
+    Blend: Combiner, Steering, Own, "Weighted sum of the inputs." {
         /// Inputs and their weights.
-        inputs: Vec<WeightedInput>,
-    },
+        inputs: Vec<WeightedInput> = two_weighted(1.0)
+            => Weighted { item: "weight", constraint: Finite },
+    };
     /// The first input whose force is larger than `epsilon`.
-    Priority {
+    Priority: Combiner, Steering, Own, "The first input that has something to do." {
         /// Inputs, highest priority first.
-        inputs: Vec<Link>,
+        inputs: Vec<Link> = vec![Link::NONE; 2] => Ports(PortType::Steering),
         /// Forces at most this long count as "nothing to do" (`>= 0`).
         #[serde(default = "default_epsilon")]
-        epsilon: Number,
-    },
+        epsilon: Number = n(1e-3) => Num(NonNegative),
+    };
     /// Reynolds' prioritized dithering: each input is considered with its probability.
-    Dither {
+    Dither: Combiner, Steering, Own,
+        "Prioritized dithering: inputs considered by probability, in order." {
         /// Inputs, highest priority first, with their probabilities.
-        inputs: Vec<ChanceInput>,
+        inputs: Vec<ChanceInput> = vec![
+            ChanceInput { node: Link::NONE, probability: n(0.5) },
+            ChanceInput { node: Link::NONE, probability: n(1.0) },
+        ] => Weighted { item: "probability", constraint: Probability },
         /// Forces at most this long count as "nothing to do" (`>= 0`).
         #[serde(default = "default_epsilon")]
-        epsilon: Number,
-    },
+        epsilon: Number = n(1e-3) => Num(NonNegative),
+    };
     /// Prioritized acceleration allocation: inputs share `max_force` in order.
-    Budget {
+    Budget: Combiner, Steering, Own, "Inputs share the force budget in priority order." {
         /// Inputs, highest priority first.
-        inputs: Vec<Link>,
-    },
+        inputs: Vec<Link> = vec![Link::NONE; 2] => Ports(PortType::Steering),
+    };
     /// The input's force while the condition holds, else zero.
-    Gate {
+    Gate: Combiner, Steering, Own, "Passes the input only while a condition holds." {
         /// The steering input.
-        input: Link,
+        input: Link = Link::NONE => STEERING,
         /// The condition input.
-        condition: Link,
-    },
+        condition: Link = Link::NONE => CONDITION,
+    };
     /// The input's force multiplied by `factor`.
-    Scale {
+    Scale: Combiner, Steering, Own, "Multiplies a force by a factor." {
         /// The steering input.
-        input: Link,
+        input: Link = Link::NONE => STEERING,
         /// Any finite factor.
-        factor: Number,
-    },
+        factor: Number = n(1.0) => Num(Finite),
+    };
     /// The input's force truncated to length `max`.
-    Truncate {
+    Truncate: Combiner, Steering, Own, "Limits a force's length." {
         /// The steering input.
-        input: Link,
+        input: Link = Link::NONE => STEERING,
         /// Longest force (`>= 0`).
-        max: Number,
-    },
+        max: Number = n(1.0) => Num(NonNegative),
+    };
     /// Sensor: distance from the agent to a target (units).
-    Distance {
+    Distance: Condition, Scalar, Own, "Distance from the agent to a target." {
         /// What to measure to.
-        target: Target,
-    },
+        target: Target = Target::default() => Point,
+    };
     /// Sensor: how many neighbors are within `radius` and the field of view.
-    NeighborCount {
+    NeighborCount: Condition, Scalar, Agents, "Number of neighbors within a radius." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number,
+        radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
-        fov: Number,
-    },
+        fov: Number = n(360.0) => Num(Angle),
+    };
     /// Sensor: the agent's own speed (units / s).
-    Speed,
+    Speed: Condition, Scalar, Own, "The agent's own speed.";
     /// Sensor: distance from the agent to the nearest wall point (units; `+inf` without
     /// walls).
-    WallDistance,
+    WallDistance: Condition, Scalar, Own, "Distance from the agent to the nearest wall.";
     /// Sensor: a constant or a graph parameter's value.
-    Value {
+    Value: Condition, Scalar, Own, "A constant or a graph parameter." {
         /// The value.
-        value: Number,
-    },
+        value: Number = n(1.0) => Num(Finite),
+    };
     /// Condition: compares a sensor with a threshold.
-    Compare {
+    Compare: Condition, Condition, Own, "Compares a sensor with a threshold." {
         /// The scalar input.
-        sensor: Link,
+        sensor: Link = Link::NONE => Port(PortType::Scalar),
         /// The comparison.
-        test: Comparison,
+        test: Comparison = Comparison::Less => Plain,
         /// The threshold.
-        threshold: Number,
-    },
+        threshold: Number = n(1.0) => Num(Finite),
+    };
     /// Condition: a wall lies within `distance` straight ahead (the ray from the agent along
     /// its heading, `distance` long, hits a wall).
-    WallAhead {
+    WallAhead: Condition, Condition, Own,
+        "Holds when a wall is within a distance straight ahead." {
         /// Length of the ray ahead (units, `>= 0`).
-        distance: Number,
-    },
+        distance: Number = n(2.0) => Num(NonNegative),
+    };
     /// Condition: every input holds (true when there are none).
-    All {
+    All: Condition, Condition, Own, "Holds when every input holds." {
         /// Condition inputs.
-        inputs: Vec<Link>,
-    },
+        inputs: Vec<Link> = vec![Link::NONE; 2] => Ports(PortType::Condition),
+    };
     /// Condition: at least one input holds.
-    Any {
+    Any: Condition, Condition, Own, "Holds when any input holds." {
         /// Condition inputs.
-        inputs: Vec<Link>,
-    },
+        inputs: Vec<Link> = vec![Link::NONE; 2] => Ports(PortType::Condition),
+    };
     /// Condition: the input does not hold.
-    Not {
+    Not: Condition, Condition, Own, "Holds when its input does not." {
         /// The condition input.
-        input: Link,
-    },
+        input: Link = Link::NONE => CONDITION,
+    };
     /// Another graph file used as one node: the subgraph's graph parameters are this node's
     /// fields and its Output is this node's output (a steering force). The compiler inlines
     /// it, so it runs as fast as the same nodes written out.
-    Subgraph {
+    Subgraph: Combiner, Steering, Own,
+        "Another graph file as one node: its parameters are the fields, its Output the output." {
         /// The graph file, relative to the folder of the graph that uses it.
-        file: String,
+        file: String = String::new() => Plain,
         /// Values for the subgraph's parameters, by name: a literal or one of this graph's
         /// parameters. A parameter not listed keeps the subgraph's default.
         #[serde(
@@ -565,18 +383,20 @@ pub enum Node {
             skip_serializing_if = "BTreeMap::is_empty",
             deserialize_with = "crate::unique::names"
         )]
-        parameters: BTreeMap<String, Number>,
-    },
+        parameters: BTreeMap<String, Number> = BTreeMap::new() => Values,
+    };
     /// A bend point for tidying long wires: passes its input on unchanged, whatever its type
     /// (a force, a scalar or a condition). It costs nothing at run time: the compiler links
     /// through it.
-    Reroute {
-        /// The value passed on.
-        input: Link,
-    },
+    Reroute: Combiner, Steering, Own,
+        "A bend point that tidies a long wire: passes any value on unchanged." {
+        /// The value passed on. A Reroute takes any type (the compiler skips its check);
+        /// `Steering` is what a catalogue shows for it.
+        input: Link = Link::NONE => STEERING,
+    };
     /// The graph's result: its force goes to the vehicle. Exactly one per graph.
-    Output {
+    Output: Output, Steering, Own, "The force that drives the vehicle. Exactly one per graph." {
         /// The steering input.
-        input: Link,
-    },
+        input: Link = Link::NONE => STEERING,
+    };
 }

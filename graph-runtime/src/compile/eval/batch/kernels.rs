@@ -4,9 +4,9 @@
 
 use super::{AgentList, Batch, columns};
 use crate::behaviors;
-use crate::compile::Program;
-use crate::compile::eval::{Evaluator, NoTrace, containment_rect};
-use crate::compile::program::Op;
+use crate::compile::eval::evaluator::{Evaluator, containment_rect};
+use crate::compile::eval::trace::NoTrace;
+use crate::compile::program::{Op, Program};
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents

@@ -1,0 +1,25 @@
+//! What a program reads during one tick, shared by every agent of a group.
+
+use super::super::bindings::{Bindings, TagMask};
+use super::super::program::ParamValues;
+use crate::spatial::SpatialGrid;
+use crate::{Vehicle, World};
+
+/// Everything a program reads during one tick, shared by all agents of one group.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// Obstacles, paths, flow fields, named targets and bounds.
+    pub world: &'a World,
+    /// Every agent's vehicle at the start of the tick.
+    pub vehicles: &'a [Vehicle],
+    /// Every agent's tags, parallel to `vehicles` (may be empty when no program uses tags).
+    pub tags: &'a [TagMask],
+    /// The spatial grid built over `vehicles` for this tick.
+    pub grid: &'a SpatialGrid,
+    /// The program's names resolved against `world`.
+    pub bindings: &'a Bindings,
+    /// Parameter values of the group.
+    pub params: &'a ParamValues,
+    /// Tick length (s).
+    pub dt: f32,
+}

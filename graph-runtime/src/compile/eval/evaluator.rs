@@ -1,0 +1,221 @@
+//! The evaluator of one agent's program: what it holds for the evaluation, and how it reads
+//! numbers, links, names and targets. Its walk is `stack.rs`, its leaves `leaves.rs`.
+
+use glam::Vec2;
+
+use super::context::Context;
+use super::trace::{Guide, Recorder};
+use crate::Vehicle;
+use crate::behaviors::{NeighborSums, Quarry};
+use crate::compile::program::{
+    AgentState, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
+};
+use crate::graph::NodeId;
+use crate::world::Rect;
+
+/// The force of group op `op` (Separation, Cohesion, Alignment, Flocking; zero for any other)
+/// from its neighborhood's `sums`.
+#[expect(
+    clippy::inline_always,
+    reason = "inlined into the batch's loop over agents, the match on the op is hoisted out of \
+              it: 2 % of a flocking tick; `#[inline]` alone left a call per agent and op"
+)]
+#[inline(always)]
+pub(super) fn group_force(
+    op: &Op,
+    sums: &NeighborSums,
+    me: &Vehicle,
+    params: &ParamValues,
+) -> Vec2 {
+    match *op {
+        Op::Separation(..) => sums.separation(),
+        Op::Cohesion(..) => sums.cohesion(me),
+        Op::Alignment(..) => sums.alignment(me),
+        Op::Flocking {
+            weights: [separation, cohesion, alignment],
+            ..
+        } => sums.flocking(
+            me,
+            separation.get(params),
+            cohesion.get(params),
+            alignment.get(params),
+        ),
+        // Called for ops that read a neighbor pass's sums only (`NeighborUse::Sums`).
+        _ => {
+            debug_assert!(false, "{:?} reads no neighbor sums", op.kind());
+            Vec2::ZERO
+        }
+    }
+}
+
+/// The rectangle a Containment node keeps its agents in: its own bounds, or the world's.
+pub(super) fn containment_rect(bounds: Option<[Num; 4]>, context: &Context<'_>) -> Rect {
+    let num = |number: Num| number.get(context.params);
+    match bounds {
+        None => context.world.bounds,
+        Some([min_x, min_y, max_x, max_y]) => Rect::new(
+            Vec2::new(num(min_x), num(min_y)),
+            Vec2::new(num(max_x), num(max_y)),
+        ),
+    }
+}
+
+/// A condition's answer as the evaluator carries it: `(1, 0)` for true, zero for false.
+/// Every value travels as a `Vec2` (a sensor's reading in `x`), so the evaluation loop moves
+/// no enum through memory; [`NodeValue`]s are made only for the trace.
+#[inline]
+pub(super) fn answer(holds: bool) -> Vec2 {
+    if holds { Vec2::X } else { Vec2::ZERO }
+}
+
+#[inline]
+pub(super) fn holds(value: Vec2) -> bool {
+    value.x != 0.0
+}
+
+/// Evaluates one agent's program without recursion.
+///
+/// Ops are compiled inputs first, but evaluation is lazy (`BEHAVIORS.md`, "Combiners"): a
+/// combiner asks for its inputs one at a time, in the listed order, and stops when it has its
+/// answer, so which nodes run, and in which order Wander and Dither draw from the agent's RNG,
+/// depends on values. A sweep over the compiled order cannot do that: it would run (and draw
+/// for) an input that is skipped, or run a shared input before a Dither above it has drawn.
+/// The evaluator therefore walks the graph from the Output like a recursive evaluator would,
+/// but keeps the combiners that wait for an input on an explicit stack ([`Frame`]s in
+/// [`Scratch`]): a chain of any depth needs no thread stack. The stack never holds more
+/// frames than the program has ops; it keeps its capacity, so a warm tick allocates nothing.
+pub(super) struct Evaluator<'p, 'c, 's, R> {
+    pub(super) program: &'p Program,
+    pub(super) context: Context<'c>,
+    pub(super) agent: usize,
+    pub(super) me: &'c Vehicle,
+    pub(super) state: &'s mut AgentState,
+    pub(super) scratch: &'s mut Scratch,
+    pub(super) recorder: R,
+    /// The winning input of the `Priority` or `Dither` just finished, for the trace.
+    pub(super) chosen: Option<usize>,
+    /// The guide of the node just finished when only its evaluation knows it (Reciprocal's
+    /// depends on its input's value), for the trace.
+    pub(super) pending_guide: Option<Guide>,
+}
+
+impl<'p, 'c, 's, R: Recorder> Evaluator<'p, 'c, 's, R> {
+    #[inline]
+    pub(super) fn new(
+        program: &'p Program,
+        context: &Context<'c>,
+        agent: usize,
+        me: &'c Vehicle,
+        state: &'s mut AgentState,
+        scratch: &'s mut Scratch,
+        recorder: R,
+    ) -> Self {
+        Self {
+            program,
+            context: *context,
+            agent,
+            me,
+            state,
+            scratch,
+            recorder,
+            chosen: None,
+            pending_guide: None,
+        }
+    }
+}
+
+impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
+    #[inline]
+    pub(super) fn num(&self, number: Num) -> f32 {
+        number.get(self.context.params)
+    }
+
+    /// Whether op `index` feeds more than one input (its value is memoized per tick).
+    #[inline]
+    pub(super) fn is_shared(&self, index: u32) -> bool {
+        self.program
+            .shared
+            .get(index as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    pub(super) fn op(&self, index: u32) -> Option<&'p Op> {
+        self.program.ops.get(index as usize)
+    }
+
+    pub(super) fn node(&self, index: u32) -> NodeId {
+        self.program
+            .op_nodes
+            .get(index as usize)
+            .copied()
+            .unwrap_or(NodeId(0))
+    }
+
+    /// The world path a program path name is bound to, or with `own` the agent's own route
+    /// of that own name.
+    pub(super) fn bound_path(&self, path: u16, own: bool) -> Option<&crate::Path> {
+        if own {
+            let name = self.program.own_names.get(path as usize)?;
+            return self.state.own.route(name);
+        }
+        let index = (*self.context.bindings.paths.get(path as usize)?)?;
+        self.context.world.path_at(index)
+    }
+
+    /// The world flow field a program field name is bound to.
+    pub(super) fn bound_field(&self, field: u16) -> Option<&crate::FlowField> {
+        let index = (*self.context.bindings.fields.get(field as usize)?)?;
+        self.context.world.flow_field_at(index)
+    }
+
+    pub(super) fn link_at(&self, span: Span, position: u32) -> u32 {
+        self.program
+            .links
+            .get((span.start + position) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    pub(super) fn weighted_at(&self, span: Span, position: u32) -> (u32, Num) {
+        self.program
+            .weighted
+            .get((span.start + position) as usize)
+            .copied()
+            .unwrap_or((0, Num::Const(0.0)))
+    }
+
+    pub(super) fn quarry(&self, target: TargetRef) -> Option<Quarry> {
+        match target {
+            TargetRef::Point(x, y) => Some(Quarry::at(Vec2::new(self.num(x), self.num(y)))),
+            TargetRef::Named(name) => {
+                let index = (*self.context.bindings.targets.get(name as usize)?)?;
+                self.context.world.target_at(index).map(Quarry::at)
+            }
+            TargetRef::Own(name) => {
+                let name = self.program.own_names.get(name as usize)?;
+                self.state.own.goal(name).map(Quarry::at)
+            }
+            TargetRef::Tagged(tag) => {
+                let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
+                let mut nearest: Option<(f32, &Vehicle)> = None;
+                for (index, (other, tags)) in self
+                    .context
+                    .vehicles
+                    .iter()
+                    .zip(self.context.tags)
+                    .enumerate()
+                {
+                    if index == self.agent || tags & mask == 0 {
+                        continue;
+                    }
+                    let distance = other.position.distance_squared(self.me.position);
+                    if nearest.is_none_or(|(best, _)| distance < best) {
+                        nearest = Some((distance, other));
+                    }
+                }
+                nearest.map(|(_, other)| Quarry::from(other))
+            }
+        }
+    }
+}

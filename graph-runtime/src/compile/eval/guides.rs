@@ -1,0 +1,221 @@
+//! The geometry behind each node's value, for the editor's debug guides (traced runs only):
+//! every point comes from the `behaviors` function the force itself uses.
+
+use glam::Vec2;
+
+use super::evaluator::Evaluator;
+use super::trace::{Guide, Recorder};
+use crate::behaviors;
+use crate::compile::program::Op;
+
+impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+    /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within
+    /// the clearance, from the same functions as the force.
+    pub(super) fn wall_guide(
+        &self,
+        min_length: f32,
+        lookahead_time: f32,
+        whisker_angle: f32,
+        margin: f32,
+    ) -> Guide {
+        let me = self.me;
+        let walls = self.context.world.wall_index();
+        let feelers = behaviors::wall_feelers(me, min_length, lookahead_time, whisker_angle);
+        let tips = feelers.map(|f| f.tip(me.position));
+        let hits = tips.map(|tip| walls.ray_cast(me.position, tip).map(|hit| hit.point));
+        let nearest = walls
+            .nearest(me.position, me.radius + margin)
+            .map(|near| near.point);
+        Guide::Feelers {
+            tips,
+            hits,
+            nearest,
+        }
+    }
+
+    /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
+    /// point comes from the `behaviors` function the force itself uses.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "one match arm per node kind with a guide"
+    )]
+    pub(super) fn guide_for(&self, index: u32) -> Guide {
+        let me = self.me;
+        let Some(&op) = self.op(index) else {
+            return Guide::None;
+        };
+        let aim = |target| {
+            self.quarry(target)
+                .map_or(Guide::None, |q| Guide::Aim(q.position))
+        };
+        match op {
+            Op::Seek(target) | Op::Flee(target, _) | Op::Arrival(target, _) => aim(target),
+            Op::Pursuit(quarry, prediction) | Op::Evasion(quarry, prediction, _) => {
+                self.quarry(quarry).map_or(Guide::None, |q| {
+                    Guide::Aim(behaviors::predicted_position(me, &q, self.num(prediction)))
+                })
+            }
+            Op::OffsetPursuit(quarry, offset, prediction) => {
+                self.quarry(quarry).map_or(Guide::None, |q| {
+                    Guide::Aim(behaviors::offset_pursuit_aim(
+                        me,
+                        &q,
+                        self.num(offset),
+                        self.num(prediction),
+                    ))
+                })
+            }
+            Op::ObstacleAvoidance(min_length, lookahead) => Guide::Corridor {
+                length: behaviors::detection_length(me, self.num(min_length), self.num(lookahead)),
+                half_width: me.radius,
+            },
+            Op::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => self.wall_guide(
+                self.num(min_length),
+                self.num(lookahead_time),
+                self.num(whisker_angle),
+                self.num(margin),
+            ),
+            Op::WallDistance => self
+                .context
+                .world
+                .wall_index()
+                .nearest(me.position, f32::INFINITY)
+                .map_or(Guide::None, |near| Guide::Aim(near.point)),
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following_aim(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            )
+            .map_or(Guide::None, |(nearest, aim)| Guide::WallFollow {
+                nearest,
+                aim,
+            }),
+            Op::WallAhead(distance) => {
+                behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
+                    .map_or(Guide::None, |hit| Guide::Aim(hit.point))
+            }
+            Op::Wander {
+                distance,
+                radius,
+                slot,
+                ..
+            } => {
+                let (distance, radius) = (self.num(distance), self.num(radius));
+                Guide::Wander {
+                    center: behaviors::wander_center(me, distance),
+                    radius,
+                    aim: behaviors::wander_aim(me, self.state.wander(slot), distance, radius),
+                }
+            }
+            Op::PathFollowing {
+                path,
+                prediction_time,
+                ahead_distance,
+                direction,
+                corrective,
+                own,
+            } => self
+                .bound_path(path, own)
+                .and_then(|path| {
+                    behaviors::path_following_aim(
+                        me,
+                        path,
+                        self.num(prediction_time),
+                        self.num(ahead_distance),
+                        direction,
+                        corrective,
+                    )
+                })
+                .map_or(Guide::None, |aim| Guide::Path {
+                    predicted: aim.predicted,
+                    projection: aim.projection.point,
+                    aim: aim.steer.map(behaviors::PathSteer::point),
+                }),
+            Op::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => {
+                let prediction_time = self.num(prediction_time);
+                behaviors::containment_aim(
+                    me,
+                    &self.containment_bounds(bounds),
+                    prediction_time,
+                    self.num(margin),
+                )
+                .map_or(
+                    Guide::Aim(behaviors::future_position(me, prediction_time)),
+                    Guide::Aim,
+                )
+            }
+            Op::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => {
+                let point = behaviors::future_position(me, self.num(prediction_time));
+                let vector = self
+                    .bound_field(field)
+                    .map_or(Vec2::ZERO, |f| f.sample(point));
+                Guide::FlowSample { point, vector }
+            }
+            Op::Separation(radius, fov)
+            | Op::Cohesion(radius, fov)
+            | Op::Alignment(radius, fov)
+            | Op::NeighborCount(radius, fov)
+            | Op::Flocking { radius, fov, .. } => Guide::Neighborhood {
+                radius: self.num(radius),
+                fov: fov.get(self.context.params).degrees(),
+            },
+            Op::LeaderFollowing { leader, behind, .. } => {
+                self.quarry(leader).map_or(Guide::None, |l| {
+                    Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
+                })
+            }
+            Op::Interpose(a, b, _) => match (self.quarry(a), self.quarry(b)) {
+                (Some(a), Some(b)) => Guide::Aim(behaviors::interpose_point(me, &a, &b)),
+                _ => Guide::None,
+            },
+            Op::Hide(hunter, margin, _) => self.quarry(hunter).map_or(Guide::None, |h| {
+                behaviors::hiding_spot(
+                    me,
+                    h.position,
+                    &self.context.world.obstacles,
+                    self.num(margin),
+                )
+                .map_or(Guide::None, Guide::Aim)
+            }),
+            // Nothing to draw beyond the value (each new kind chooses here).
+            Op::Muted
+            | Op::UnalignedCollisionAvoidance(_)
+            | Op::Reciprocal { .. }
+            | Op::Blend(_)
+            | Op::Priority(..)
+            | Op::Dither(..)
+            | Op::Budget(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Distance(_)
+            | Op::Speed
+            | Op::Value(_)
+            | Op::Compare(..)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_)
+            | Op::Output(_) => Guide::None,
+        }
+    }
+}

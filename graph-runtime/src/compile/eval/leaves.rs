@@ -1,0 +1,303 @@
+//! The evaluator's leaves: each behavior's force, each sensor's reading and Reciprocal's
+//! solve, by calling the formula of `behaviors/`.
+
+use glam::Vec2;
+
+use super::evaluator::{Evaluator, containment_rect, group_force};
+use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
+use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
+use crate::compile::program::{Num, Op};
+use crate::world::Rect;
+
+impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+    /// The force of a steering behavior (an op without inputs).
+    #[expect(clippy::too_many_lines, reason = "one arm per steering behavior")]
+    pub(super) fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
+        let me = self.me;
+        match *op {
+            Op::Seek(target) => self
+                .quarry(target)
+                .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
+            Op::Flee(target, panic) => {
+                let panic = panic.map(|d| self.num(d));
+                self.quarry(target)
+                    .map_or(Vec2::ZERO, |q| behaviors::flee(me, q.position, panic))
+            }
+            Op::Arrival(target, slowing) => {
+                let slowing = self.num(slowing);
+                self.quarry(target)
+                    .map_or(Vec2::ZERO, |q| behaviors::arrival(me, q.position, slowing))
+            }
+            Op::Pursuit(quarry, prediction) => {
+                let prediction = self.num(prediction);
+                self.quarry(quarry)
+                    .map_or(Vec2::ZERO, |q| behaviors::pursuit(me, &q, prediction))
+            }
+            Op::Evasion(quarry, prediction, panic) => {
+                let prediction = self.num(prediction);
+                let panic = panic.map(|d| self.num(d));
+                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
+                    behaviors::evasion(me, &q, prediction, panic)
+                })
+            }
+            Op::OffsetPursuit(quarry, offset, prediction) => {
+                let (offset, prediction) = (self.num(offset), self.num(prediction));
+                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
+                    behaviors::offset_pursuit(me, &q, offset, prediction)
+                })
+            }
+            Op::ObstacleAvoidance(min_length, lookahead) => behaviors::obstacle_avoidance(
+                me,
+                &self.context.world.obstacles,
+                self.num(min_length),
+                self.num(lookahead),
+            ),
+            Op::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => behaviors::wall_avoidance(
+                me,
+                self.context.world.wall_index(),
+                self.num(min_length),
+                self.num(lookahead_time),
+                self.num(whisker_angle),
+                self.num(margin),
+            ),
+            Op::Wander {
+                distance,
+                radius,
+                jitter,
+                slot,
+            } => {
+                let jitter = self.num(jitter).to_radians();
+                let theta = self.state.turn_wander(slot, jitter, self.context.dt);
+                behaviors::wander(me, theta, self.num(distance), self.num(radius))
+            }
+            Op::PathFollowing {
+                path,
+                prediction_time,
+                ahead_distance,
+                direction,
+                corrective,
+                own,
+            } => match self.bound_path(path, own) {
+                Some(path) => behaviors::path_following(
+                    me,
+                    path,
+                    self.num(prediction_time),
+                    self.num(ahead_distance),
+                    direction,
+                    corrective,
+                ),
+                None => Vec2::ZERO,
+            },
+            Op::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => behaviors::wall_following(
+                me,
+                self.context.world.wall_index(),
+                side,
+                self.num(offset),
+                self.num(lookahead_time),
+                self.num(range),
+            ),
+            Op::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => behaviors::containment(
+                me,
+                &self.containment_bounds(bounds),
+                self.num(prediction_time),
+                self.num(margin),
+            ),
+            Op::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => match self.bound_field(field) {
+                Some(field) => {
+                    behaviors::flow_field_following(me, field, self.num(prediction_time))
+                }
+                None => Vec2::ZERO,
+            },
+            Op::UnalignedCollisionAvoidance(max_time) => {
+                let max_time = self.num(max_time);
+                let vehicles = self.context.vehicles;
+                let candidates = self.neighbors();
+                behaviors::unaligned_collision_avoidance(
+                    me,
+                    candidates.iter().filter_map(|c| vehicles.get(c.agent())),
+                    max_time,
+                )
+            }
+            Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
+                let params = self.context.params;
+                group_force(op, self.group_sums(index), me, params)
+            }
+            Op::LeaderFollowing {
+                leader,
+                behind,
+                slowing_distance,
+                sight_length,
+                sight_width,
+            } => {
+                let numbers =
+                    [behind, slowing_distance, sight_length, sight_width].map(|n| self.num(n));
+                self.quarry(leader).map_or(Vec2::ZERO, |leader| {
+                    behaviors::leader_following(
+                        me, &leader, numbers[0], numbers[1], numbers[2], numbers[3],
+                    )
+                })
+            }
+            Op::Interpose(a, b, slowing) => {
+                let slowing = self.num(slowing);
+                match (self.quarry(a), self.quarry(b)) {
+                    (Some(a), Some(b)) => behaviors::interpose(me, &a, &b, slowing),
+                    _ => Vec2::ZERO,
+                }
+            }
+            Op::Hide(hunter, margin, slowing) => {
+                let (margin, slowing) = (self.num(margin), self.num(slowing));
+                self.quarry(hunter).map_or(Vec2::ZERO, |hunter| {
+                    behaviors::hide(
+                        me,
+                        hunter.position,
+                        &self.context.world.obstacles,
+                        margin,
+                        slowing,
+                    )
+                })
+            }
+            Op::Blend(_)
+            | Op::Priority(..)
+            | Op::Dither(..)
+            | Op::Budget(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Reciprocal { .. }
+            | Op::Output(_)
+            | Op::Distance(_)
+            | Op::NeighborCount(..)
+            | Op::Speed
+            | Op::WallDistance
+            | Op::Value(_)
+            | Op::Compare(..)
+            | Op::WallAhead(_)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_)
+            | Op::Muted => Vec2::ZERO,
+        }
+    }
+
+    /// The reading of a sensor op.
+    pub(super) fn sensor(&mut self, op: &Op) -> f32 {
+        let me = self.me;
+        match *op {
+            Op::Distance(target) => self
+                .quarry(target)
+                .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
+            Op::NeighborCount(radius, fov) => {
+                let radius = self.num(radius);
+                let fov = fov.get(self.context.params);
+                let positions = self.context.grid.positions();
+                self.neighbors()
+                    .iter()
+                    .filter(|c| {
+                        positions.get(c.slot()).is_some_and(|&position| {
+                            behaviors::in_neighborhood(me, position, radius, fov)
+                        })
+                    })
+                    .count() as f32
+            }
+            Op::Speed => me.velocity.length(),
+            Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
+            Op::Value(value) => self.num(value),
+            // Only ops whose output is a scalar (the node table's) are read as sensors.
+            _ => {
+                debug_assert!(false, "{:?} is no sensor", op.kind());
+                0.0
+            }
+        }
+    }
+
+    /// The answer of a condition op without inputs.
+    pub(super) fn condition(&mut self, op: &Op) -> bool {
+        match *op {
+            Op::WallAhead(distance) => {
+                behaviors::wall_ahead(self.me, self.context.world.wall_index(), self.num(distance))
+            }
+            // Only leaves whose output is a condition (the node table's) are asked.
+            _ => {
+                debug_assert!(false, "{:?} is no condition leaf", op.kind());
+                false
+            }
+        }
+    }
+
+    /// Reciprocal's force around the preferred force `preferred` (its input's value); in a
+    /// traced run, also its guide, from the same solution.
+    pub(super) fn reciprocal(&mut self, op: &Op, preferred: Vec2) -> Vec2 {
+        let Op::Reciprocal {
+            time_horizon,
+            obstacle_time_horizon,
+            neighbor_radius,
+            max_neighbors,
+            clearance,
+            keep_right,
+            ..
+        } = *op
+        else {
+            return Vec2::ZERO;
+        };
+        let settings = ReciprocalSettings {
+            time_horizon: self.num(time_horizon),
+            obstacle_time_horizon: self.num(obstacle_time_horizon),
+            neighbor_radius: self.num(neighbor_radius),
+            // A whole number from 1 to 32 (checked by the compiler and by overrides).
+            max_neighbors: self.num(max_neighbors) as usize,
+            clearance: self.num(clearance),
+            keep_right: self.num(keep_right).to_radians(),
+        };
+        let (me, agent, dt) = (self.me, self.agent, self.context.dt);
+        let (vehicles, world) = (self.context.vehicles, self.context.world);
+        let candidates = self.neighbors();
+        let others = candidates
+            .iter()
+            .filter_map(|c| vehicles.get(c.agent()).map(|other| (c.agent(), other)));
+        if !(dt > 0.0 && dt.is_finite()) {
+            return preferred;
+        }
+        let solution =
+            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+        self.state.preferred = Some(solution.preferred);
+        if !R::ACTIVE {
+            return behaviors::reaching_force(me, solution.chosen, dt);
+        }
+        let all = solution.lines.as_slice();
+        let mut lines = [OrcaLine::default(); GUIDE_ORCA_LINES];
+        for (slot, line) in lines.iter_mut().zip(all) {
+            *slot = *line;
+        }
+        self.pending_guide = Some(Guide::Reciprocal {
+            preferred: solution.preferred,
+            chosen: solution.chosen,
+            lines,
+            count: all.len().min(GUIDE_ORCA_LINES) as u8,
+            total: all.len().min(usize::from(u8::MAX)) as u8,
+            fallback: solution.fallback,
+        });
+        behaviors::reaching_force(me, solution.chosen, dt)
+    }
+
+    /// The rectangle a containment op keeps agents in.
+    pub(super) fn containment_bounds(&self, bounds: Option<[Num; 4]>) -> Rect {
+        containment_rect(bounds, &self.context)
+    }
+}

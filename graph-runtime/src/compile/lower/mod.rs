@@ -1,0 +1,361 @@
+//! The compiler's second phase: a valid graph (subgraphs written out) lowered to a
+//! [`Program`]: reachable nodes in evaluation order, numbers resolved to constants or
+//! parameter slots (with every parameter's uses and ranges), names interned into tables.
+//! Each kind's op is `ops.rs`.
+
+use std::collections::BTreeMap;
+
+mod ops;
+
+use super::plan;
+use super::program::{Fov, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef};
+use crate::behaviors::FieldOfView;
+use crate::graph::{Graph, Link, Node, NodeId, Number, NumberField, Slot, Target};
+
+/// Lowers `graph` (valid, its subgraphs written out) and plans the program.
+pub(super) fn lower(graph: &Graph) -> Program {
+    let mut program = Builder::new(graph).build();
+    plan::plan(&mut program);
+    program
+}
+
+struct Builder<'g> {
+    graph: &'g Graph,
+    op_of: BTreeMap<NodeId, u32>,
+    parameter_slots: BTreeMap<&'g str, u16>,
+    /// Each name table's index by name: paths, flow fields, targets, tags.
+    interned: [BTreeMap<String, u16>; 5],
+    program: Program,
+}
+
+/// The name tables of a program, as indices into `Builder::interned`.
+#[derive(Clone, Copy)]
+enum Table {
+    Paths = 0,
+    Fields = 1,
+    Targets = 2,
+    Tags = 3,
+    Own = 4,
+}
+
+impl<'g> Builder<'g> {
+    fn new(graph: &'g Graph) -> Self {
+        let parameter_slots = graph
+            .parameters
+            .keys()
+            .enumerate()
+            .map(|(i, name)| (name.as_str(), slot(i)))
+            .collect();
+        Self {
+            graph,
+            op_of: BTreeMap::new(),
+            parameter_slots,
+            interned: Default::default(),
+            program: Program {
+                ops: Vec::new(),
+                op_nodes: Vec::new(),
+                shared: Vec::new(),
+                root: 0,
+                weighted: Vec::new(),
+                links: Vec::new(),
+                parameter_names: graph.parameters.keys().cloned().collect(),
+                parameter_defaults: graph.parameters.values().copied().collect(),
+                parameter_uses: vec![Vec::new(); graph.parameters.len()],
+                vehicle: [Num::Const(0.0); 4],
+                path_names: Vec::new(),
+                field_names: Vec::new(),
+                target_names: Vec::new(),
+                tag_names: Vec::new(),
+                own_names: Vec::new(),
+                wander_slots: 0,
+                neighbor_ops: Vec::new(),
+                pass_of: Vec::new(),
+                passes: Vec::new(),
+                batch_plan: None,
+                reads_agents: false,
+            },
+        }
+    }
+
+    fn build(mut self) -> Program {
+        let vehicle = self.graph.vehicle.numbers();
+        let mut limits = [Num::Const(0.0); 4];
+        for (limit, field) in limits.iter_mut().zip(&vehicle) {
+            *limit = self.resolve(None, field);
+        }
+        self.program.vehicle = limits;
+        let Some((&output, _)) = self
+            .graph
+            .nodes
+            .iter()
+            .find(|(_, node)| matches!(node, Node::Output { .. }))
+        else {
+            return self.program;
+        };
+        let order = self.post_order(output);
+        let mut parents = vec![0u32; order.len()];
+        for &id in &order {
+            let Some(node) = self.graph.nodes.get(&id) else {
+                continue;
+            };
+            let muted = self.is_muted(id);
+            if let Node::Reroute { input } = node
+                && !muted
+            {
+                // No op of its own: whoever reads the Reroute reads its source.
+                let source = self.link(*input);
+                self.op_of.insert(id, source);
+                continue;
+            }
+            let op = if muted { Op::Muted } else { self.op(id, node) };
+            debug_assert!(
+                !matches!(op, Op::Muted) || muted,
+                "node {id} ({}) has no op: Subgraphs are written out before lowering",
+                node.kind()
+            );
+            let index = self.program.ops.len() as u32;
+            self.op_of.insert(id, index);
+            self.program.ops.push(op);
+            self.program.op_nodes.push(id);
+            if op.neighbor_use() != NeighborUse::None {
+                self.program.neighbor_ops.push(index);
+            }
+            // A muted node reads none of its inputs.
+            for port in node.inputs().into_iter().filter(|_| !muted) {
+                if let Some(&source) = port.link.source().and_then(|s| self.op_of.get(&s))
+                    && let Some(count) = parents.get_mut(source as usize)
+                {
+                    *count += 1;
+                }
+            }
+        }
+        // Overrides are checked against every field that names a parameter, also in nodes the
+        // Output does not reach (they are validated at compile time too).
+        for (id, node) in &self.graph.nodes {
+            if self.op_of.contains_key(id) {
+                continue;
+            }
+            for field in node.numbers() {
+                if let Number::Parameter(name) = field.number
+                    && let Some(&slot) = self.parameter_slots.get(name.as_str())
+                    && let Some(uses) = self.program.parameter_uses.get_mut(slot as usize)
+                {
+                    uses.push(ParameterUse {
+                        node: Some(*id),
+                        field: field.slot,
+                        constraint: field.constraint,
+                    });
+                }
+            }
+        }
+        self.program.shared = parents.iter().map(|&count| count > 1).collect();
+        self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
+        self.program
+    }
+
+    /// Reachable nodes from `root`, inputs before the nodes that read them.
+    fn post_order(&self, root: NodeId) -> Vec<NodeId> {
+        let mut order = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut stack = vec![(root, false)];
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                order.push(id);
+                continue;
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            if self.is_muted(id) {
+                continue;
+            }
+            if let Some(node) = self.graph.nodes.get(&id) {
+                for port in node.inputs().iter().rev() {
+                    if let Some(source) = port.link.source()
+                        && !seen.contains(&source)
+                    {
+                        stack.push((source, false));
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    /// The number `field`, as a constant or a parameter slot; a parameter's use is recorded
+    /// with the field's range, so an override can be checked against it.
+    fn resolve(&mut self, node: Option<NodeId>, field: &NumberField<'_>) -> Num {
+        match field.number {
+            Number::Literal(value) => Num::Const(*value),
+            Number::Parameter(name) => {
+                let slot = self.parameter_slots.get(name.as_str()).copied();
+                // Validation refused undeclared parameters before lowering.
+                debug_assert!(slot.is_some(), "undeclared parameter {name}");
+                let Some(slot) = slot else {
+                    return Num::Const(0.0);
+                };
+                if let Some(uses) = self.program.parameter_uses.get_mut(slot as usize) {
+                    uses.push(ParameterUse {
+                        node,
+                        field: field.slot,
+                        constraint: field.constraint,
+                    });
+                }
+                Num::Param(slot)
+            }
+        }
+    }
+
+    /// The node's number at `slot`, with the range the node table gives it.
+    fn number_at(&mut self, fields: &Fields<'_>, slot: Slot) -> Num {
+        let field = fields.numbers.iter().find(|f| f.slot == slot);
+        // The node table lists every number an op reads; a miss is a bug of `ops.rs`.
+        debug_assert!(field.is_some(), "node {} has no number {slot}", fields.id);
+        field.map_or(Num::Const(0.0), |field| {
+            self.resolve(Some(fields.id), field)
+        })
+    }
+
+    /// The node's number called `name`.
+    fn number(&mut self, fields: &Fields<'_>, name: &'static str) -> Num {
+        self.number_at(fields, Slot::field(name))
+    }
+
+    /// The node's numbers called `names`, resolved in that order.
+    fn numbers<const N: usize>(
+        &mut self,
+        fields: &Fields<'_>,
+        names: [&'static str; N],
+    ) -> [Num; N] {
+        names.map(|name| self.number(fields, name))
+    }
+
+    /// The node's field of view (`fov`), prepared once when it is a literal.
+    fn fov(&mut self, fields: &Fields<'_>) -> Fov {
+        match self.number(fields, "fov") {
+            Num::Const(degrees) => Fov::Const(FieldOfView::from_degrees(degrees)),
+            Num::Param(slot) => Fov::Param(slot),
+        }
+    }
+
+    /// Whether node `id` is muted: listed in the graph's `muted` and not the Output (whose
+    /// mute is ignored).
+    fn is_muted(&self, id: NodeId) -> bool {
+        self.graph.muted.contains(&id)
+            && !matches!(self.graph.nodes.get(&id), Some(Node::Output { .. }))
+    }
+
+    /// Whether `link` comes from a node that is not muted, through any Reroutes, none of them
+    /// muted either (a combiner skips muted inputs).
+    fn live(&self, link: Link) -> bool {
+        let mut at = link.source();
+        for _ in 0..=self.graph.nodes.len() {
+            let Some(id) = at else {
+                return true;
+            };
+            if self.is_muted(id) {
+                return false;
+            }
+            match self.graph.nodes.get(&id) {
+                Some(Node::Reroute { input }) => at = input.source(),
+                _ => return true,
+            }
+        }
+        true
+    }
+
+    fn link(&self, link: Link) -> u32 {
+        link.source()
+            .and_then(|id| self.op_of.get(&id).copied())
+            .unwrap_or(0)
+    }
+
+    /// The span of the inputs that are not muted.
+    fn live_links(&mut self, inputs: &[Link]) -> Span {
+        let live: Vec<Link> = inputs.iter().copied().filter(|l| self.live(*l)).collect();
+        self.links(live)
+    }
+
+    fn links(&mut self, links: impl IntoIterator<Item = Link>) -> Span {
+        let start = self.program.links.len() as u32;
+        for link in links {
+            let op = self.link(link);
+            self.program.links.push(op);
+        }
+        Span {
+            start,
+            len: self.program.links.len() as u32 - start,
+        }
+    }
+
+    /// The index of `name` in `table`, adding it if new. `O(log n)`; the table sizes were
+    /// checked against [`MAX_NAMES`] by `validate`, so every index fits in 16 bits.
+    fn intern(&mut self, table: Table, name: &str) -> u16 {
+        let index = &mut self.interned[table as usize];
+        if let Some(&slot) = index.get(name) {
+            return slot;
+        }
+        let names = match table {
+            Table::Paths => &mut self.program.path_names,
+            Table::Fields => &mut self.program.field_names,
+            Table::Targets => &mut self.program.target_names,
+            Table::Tags => &mut self.program.tag_names,
+            Table::Own => &mut self.program.own_names,
+        };
+        let new = slot(names.len());
+        names.push(name.to_owned());
+        index.insert(name.to_owned(), new);
+        new
+    }
+
+    /// The node's target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a
+    /// name interned into its table.
+    fn target(&mut self, fields: &Fields<'_>, field: &str, target: &Target) -> TargetRef {
+        match target {
+            Target::Point(..) => {
+                let slot = |axis: &str| {
+                    fields
+                        .numbers
+                        .iter()
+                        .find(|f| f.slot.name.strip_prefix(field) == Some(axis))
+                        .map(|f| f.slot)
+                };
+                let (x, y) = (slot(".x"), slot(".y"));
+                debug_assert!(
+                    x.is_some() && y.is_some(),
+                    "node {} target {field}",
+                    fields.id
+                );
+                let (Some(x), Some(y)) = (x, y) else {
+                    return TargetRef::Point(Num::Const(0.0), Num::Const(0.0));
+                };
+                TargetRef::Point(self.number_at(fields, x), self.number_at(fields, y))
+            }
+            Target::Named(name) => TargetRef::Named(self.intern(Table::Targets, name)),
+            Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Table::Tags, tag)),
+            Target::Own(name) => TargetRef::Own(self.intern(Table::Own, name)),
+        }
+    }
+}
+
+/// A node's numbers as the node table lists them (with their ranges), for lowering it.
+pub(super) struct Fields<'n> {
+    id: NodeId,
+    numbers: Vec<NumberField<'n>>,
+}
+
+impl<'n> Fields<'n> {
+    fn of(id: NodeId, node: &'n Node) -> Self {
+        Self {
+            id,
+            numbers: node.numbers(),
+        }
+    }
+}
+
+/// A table index as a 16-bit slot. Tables hold at most [`MAX_NAMES`] entries (checked before
+/// building), so this never saturates.
+fn slot(index: usize) -> u16 {
+    u16::try_from(index).unwrap_or(u16::MAX)
+}

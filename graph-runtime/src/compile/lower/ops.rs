@@ -1,0 +1,269 @@
+//! Each node kind's op: one arm per kind (a new kind must add its own), its numbers resolved
+//! with the ranges the node table gives them (`Fields`), so no range is written twice.
+
+use super::{Builder, Fields, Table};
+use crate::compile::program::{Num, Op, Span};
+use crate::graph::{Node, NodeId, NumberField, Region, Slot};
+
+impl<'g> Builder<'g> {
+    /// The op of node `id` (not muted, not a Reroute: `build` links through those).
+    #[expect(clippy::too_many_lines, reason = "one arm per node kind")]
+    pub(super) fn op(&mut self, id: NodeId, node: &'g Node) -> Op {
+        let f = Fields::of(id, node);
+        match node {
+            Node::Seek { target } => Op::Seek(self.target(&f, "target", target)),
+            Node::Flee {
+                target,
+                panic_distance,
+            } => {
+                let target = self.target(&f, "target", target);
+                let panic = panic_distance
+                    .as_ref()
+                    .map(|_| self.number(&f, "panic_distance"));
+                Op::Flee(target, panic)
+            }
+            Node::Arrival { target, .. } => Op::Arrival(
+                self.target(&f, "target", target),
+                self.number(&f, "slowing_distance"),
+            ),
+            Node::Pursuit { quarry, .. } => Op::Pursuit(
+                self.target(&f, "quarry", quarry),
+                self.number(&f, "max_prediction"),
+            ),
+            Node::Evasion {
+                quarry,
+                panic_distance,
+                ..
+            } => {
+                let quarry = self.target(&f, "quarry", quarry);
+                let prediction = self.number(&f, "max_prediction");
+                let panic = panic_distance
+                    .as_ref()
+                    .map(|_| self.number(&f, "panic_distance"));
+                Op::Evasion(quarry, prediction, panic)
+            }
+            Node::OffsetPursuit { quarry, .. } => {
+                let quarry = self.target(&f, "quarry", quarry);
+                let [offset, prediction] = self.numbers(&f, ["offset", "max_prediction"]);
+                Op::OffsetPursuit(quarry, offset, prediction)
+            }
+            Node::ObstacleAvoidance { .. } => {
+                let [min_length, lookahead] = self.numbers(&f, ["min_length", "lookahead_time"]);
+                Op::ObstacleAvoidance(min_length, lookahead)
+            }
+            Node::WallAvoidance { .. } => {
+                let [min_length, lookahead_time, whisker_angle, margin] = self.numbers(
+                    &f,
+                    ["min_length", "lookahead_time", "whisker_angle", "margin"],
+                );
+                Op::WallAvoidance {
+                    min_length,
+                    lookahead_time,
+                    whisker_angle,
+                    margin,
+                }
+            }
+            Node::WallFollowing { side, .. } => {
+                let [offset, lookahead_time, range] =
+                    self.numbers(&f, ["offset", "lookahead_time", "range"]);
+                Op::WallFollowing {
+                    side: side.sign(),
+                    offset,
+                    lookahead_time,
+                    range,
+                }
+            }
+            Node::Wander { .. } => {
+                let slot = self.program.wander_slots;
+                self.program.wander_slots += 1;
+                let [distance, radius, jitter] = self.numbers(&f, ["distance", "radius", "jitter"]);
+                Op::Wander {
+                    distance,
+                    radius,
+                    jitter,
+                    slot,
+                }
+            }
+            Node::PathFollowing {
+                path,
+                direction,
+                corrective,
+                own,
+                ..
+            } => {
+                let path = self.intern(if *own { Table::Own } else { Table::Paths }, path);
+                let [prediction_time, ahead_distance] =
+                    self.numbers(&f, ["prediction_time", "ahead_distance"]);
+                Op::PathFollowing {
+                    path,
+                    own: *own,
+                    prediction_time,
+                    ahead_distance,
+                    direction: direction.sign(),
+                    corrective: *corrective,
+                }
+            }
+            Node::Containment { bounds, .. } => {
+                let bounds = match bounds {
+                    Region::World => None,
+                    Region::Rect(..) => Some(self.numbers(
+                        &f,
+                        [
+                            "bounds.min_x",
+                            "bounds.min_y",
+                            "bounds.max_x",
+                            "bounds.max_y",
+                        ],
+                    )),
+                };
+                let [prediction_time, margin] = self.numbers(&f, ["prediction_time", "margin"]);
+                Op::Containment {
+                    bounds,
+                    prediction_time,
+                    margin,
+                }
+            }
+            Node::FlowFieldFollowing { field, .. } => Op::FlowFieldFollowing {
+                field: self.intern(Table::Fields, field),
+                prediction_time: self.number(&f, "prediction_time"),
+            },
+            Node::UnalignedCollisionAvoidance { .. } => {
+                Op::UnalignedCollisionAvoidance(self.number(&f, "max_time"))
+            }
+            Node::Reciprocal { input, .. } => {
+                let input = self.link(*input);
+                let [
+                    time_horizon,
+                    obstacle_time_horizon,
+                    neighbor_radius,
+                    max_neighbors,
+                    clearance,
+                    keep_right,
+                ] = self.numbers(
+                    &f,
+                    [
+                        "time_horizon",
+                        "obstacle_time_horizon",
+                        "neighbor_radius",
+                        "max_neighbors",
+                        "clearance",
+                        "keep_right",
+                    ],
+                );
+                Op::Reciprocal {
+                    input,
+                    time_horizon,
+                    obstacle_time_horizon,
+                    neighbor_radius,
+                    max_neighbors,
+                    clearance,
+                    keep_right,
+                }
+            }
+            Node::Separation { .. } => Op::Separation(self.number(&f, "radius"), self.fov(&f)),
+            Node::Cohesion { .. } => Op::Cohesion(self.number(&f, "radius"), self.fov(&f)),
+            Node::Alignment { .. } => Op::Alignment(self.number(&f, "radius"), self.fov(&f)),
+            Node::NeighborCount { .. } => {
+                Op::NeighborCount(self.number(&f, "radius"), self.fov(&f))
+            }
+            Node::Flocking { .. } => Op::Flocking {
+                weights: self.numbers(
+                    &f,
+                    ["separation_weight", "cohesion_weight", "alignment_weight"],
+                ),
+                radius: self.number(&f, "radius"),
+                fov: self.fov(&f),
+            },
+            Node::LeaderFollowing { leader, .. } => {
+                let leader = self.target(&f, "leader", leader);
+                let [behind, slowing_distance, sight_length, sight_width] = self.numbers(
+                    &f,
+                    ["behind", "slowing_distance", "sight_length", "sight_width"],
+                );
+                Op::LeaderFollowing {
+                    leader,
+                    behind,
+                    slowing_distance,
+                    sight_length,
+                    sight_width,
+                }
+            }
+            Node::Interpose { a, b, .. } => Op::Interpose(
+                self.target(&f, "a", a),
+                self.target(&f, "b", b),
+                self.number(&f, "slowing_distance"),
+            ),
+            Node::Hide { hunter, .. } => {
+                let hunter = self.target(&f, "hunter", hunter);
+                let [margin, slowing] = self.numbers(&f, ["margin", "slowing_distance"]);
+                Op::Hide(hunter, margin, slowing)
+            }
+            Node::Blend { inputs } => {
+                let span = self.weighted(&f, "weight", inputs.iter().map(|i| i.node));
+                Op::Blend(span)
+            }
+            Node::Dither { inputs, .. } => {
+                let span = self.weighted(&f, "probability", inputs.iter().map(|i| i.node));
+                Op::Dither(span, self.number(&f, "epsilon"))
+            }
+            Node::Priority { inputs, .. } => {
+                let span = self.live_links(inputs);
+                Op::Priority(span, self.number(&f, "epsilon"))
+            }
+            Node::Budget { inputs } => Op::Budget(self.live_links(inputs)),
+            Node::All { inputs } => Op::All(self.live_links(inputs)),
+            Node::Any { inputs } => Op::Any(self.live_links(inputs)),
+            Node::Gate { input, condition } => Op::Gate(self.link(*input), self.link(*condition)),
+            Node::Scale { input, .. } => Op::Scale(self.link(*input), self.number(&f, "factor")),
+            Node::Truncate { input, .. } => Op::Truncate(self.link(*input), self.number(&f, "max")),
+            Node::Distance { target } => Op::Distance(self.target(&f, "target", target)),
+            Node::Speed => Op::Speed,
+            Node::WallDistance => Op::WallDistance,
+            Node::Value { .. } => Op::Value(self.number(&f, "value")),
+            Node::Compare { sensor, test, .. } => {
+                Op::Compare(self.link(*sensor), *test, self.number(&f, "threshold"))
+            }
+            Node::Not { input } => Op::Not(self.link(*input)),
+            Node::WallAhead { .. } => Op::WallAhead(self.number(&f, "distance")),
+            Node::Output { input } => Op::Output(self.link(*input)),
+            // `build` links through a Reroute and makes no op for it (or `Muted` when muted);
+            // `compile` inlines every Subgraph before building.
+            Node::Reroute { .. } | Node::Subgraph { .. } => Op::Muted,
+        }
+    }
+
+    /// A Blend's or Dither's inputs that are not muted, each with its number (`item`, by its
+    /// position in the node), in the program's weighted list.
+    fn weighted(
+        &mut self,
+        f: &Fields<'_>,
+        item: &'static str,
+        inputs: impl Iterator<Item = crate::graph::Link>,
+    ) -> Span {
+        let start = self.program.weighted.len() as u32;
+        // The items in input order, found in one pass (a Blend may have thousands).
+        let numbers: Vec<&NumberField<'_>> = f
+            .numbers
+            .iter()
+            .filter(|field| field.slot.name == item)
+            .collect();
+        for (index, link) in inputs.enumerate() {
+            if !self.live(link) {
+                continue;
+            }
+            let op = self.link(link);
+            let field = numbers.get(index).copied();
+            debug_assert!(
+                field.is_some_and(|field| field.slot == Slot::item(item, index)),
+                "node {} has no {item} {index}",
+                f.id
+            );
+            let number = field.map_or(Num::Const(0.0), |field| self.resolve(Some(f.id), field));
+            self.program.weighted.push((op, number));
+        }
+        Span {
+            start,
+            len: self.program.weighted.len() as u32 - start,
+        }
+    }
+}

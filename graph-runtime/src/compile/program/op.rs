@@ -1,0 +1,333 @@
+//! The compiled form of a graph: ops (one per reachable node, inputs first) whose numbers are
+//! resolved to constants or parameter slots and whose names are indices into the program's
+//! tables.
+
+use crate::behaviors::FieldOfView;
+use crate::graph::{Comparison, NodeKind, PortType};
+
+use super::ParamValues;
+
+/// A number resolved by the compiler: a constant or a parameter slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Num {
+    Const(f32),
+    Param(u16),
+}
+
+impl Num {
+    #[inline]
+    pub(crate) fn get(self, params: &ParamValues) -> f32 {
+        match self {
+            Self::Const(value) => value,
+            Self::Param(slot) => params.values.get(slot as usize).copied().unwrap_or(0.0),
+        }
+    }
+}
+
+/// A field of view resolved by the compiler: prepared once when it is a literal, so the
+/// per-agent evaluation does no trigonometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Fov {
+    Const(FieldOfView),
+    Param(u16),
+}
+
+impl Fov {
+    #[inline]
+    pub(crate) fn get(self, params: &ParamValues) -> FieldOfView {
+        match self {
+            Self::Const(fov) => fov,
+            Self::Param(slot) => FieldOfView::from_degrees(Num::Param(slot).get(params)),
+        }
+    }
+}
+
+/// A target resolved by the compiler: a point, or an index into the program's name tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TargetRef {
+    Point(Num, Num),
+    Named(u16),
+    Tagged(u16),
+    /// The agent's own point, by its index in the program's own names.
+    Own(u16),
+}
+
+/// A slice of one of the program's list tables.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+/// One compiled node. Links are op indices; every op's inputs come before it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Op {
+    Seek(TargetRef),
+    Flee(TargetRef, Option<Num>),
+    Arrival(TargetRef, Num),
+    Pursuit(TargetRef, Num),
+    Evasion(TargetRef, Num, Option<Num>),
+    OffsetPursuit(TargetRef, Num, Num),
+    ObstacleAvoidance(Num, Num),
+    WallAvoidance {
+        min_length: Num,
+        lookahead_time: Num,
+        whisker_angle: Num,
+        margin: Num,
+    },
+    WallFollowing {
+        side: f32,
+        offset: Num,
+        lookahead_time: Num,
+        range: Num,
+    },
+    Wander {
+        distance: Num,
+        radius: Num,
+        jitter: Num,
+        slot: u32,
+    },
+    PathFollowing {
+        /// An index into the path names, or into the own names when `own`.
+        path: u16,
+        own: bool,
+        prediction_time: Num,
+        ahead_distance: Num,
+        direction: f32,
+        corrective: bool,
+    },
+    Containment {
+        bounds: Option<[Num; 4]>,
+        prediction_time: Num,
+        margin: Num,
+    },
+    FlowFieldFollowing {
+        field: u16,
+        prediction_time: Num,
+    },
+    UnalignedCollisionAvoidance(Num),
+    Reciprocal {
+        input: u32,
+        time_horizon: Num,
+        obstacle_time_horizon: Num,
+        neighbor_radius: Num,
+        max_neighbors: Num,
+        clearance: Num,
+        keep_right: Num,
+    },
+    /// A muted node: zero (no force, the number `0`, a false condition).
+    Muted,
+    Separation(Num, Fov),
+    Cohesion(Num, Fov),
+    Alignment(Num, Fov),
+    Flocking {
+        weights: [Num; 3],
+        radius: Num,
+        fov: Fov,
+    },
+    LeaderFollowing {
+        leader: TargetRef,
+        behind: Num,
+        slowing_distance: Num,
+        sight_length: Num,
+        sight_width: Num,
+    },
+    Interpose(TargetRef, TargetRef, Num),
+    Hide(TargetRef, Num, Num),
+    Blend(Span),
+    Priority(Span, Num),
+    Dither(Span, Num),
+    Budget(Span),
+    Gate(u32, u32),
+    Scale(u32, Num),
+    Truncate(u32, Num),
+    Distance(TargetRef),
+    NeighborCount(Num, Fov),
+    Speed,
+    WallDistance,
+    Value(Num),
+    Compare(u32, Comparison, Num),
+    WallAhead(Num),
+    All(Span),
+    Any(Span),
+    Not(u32),
+    Output(u32),
+}
+
+/// How an op reads its neighbors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum NeighborUse {
+    /// Not at all.
+    None,
+    /// Through the sums of a neighbor pass (Separation, Cohesion, Alignment, Flocking).
+    Sums(Num, Fov),
+    /// Counting the candidates within a radius and field of view (`NeighborCount`).
+    Count(Num, Fov),
+    /// One by one, within a radius (Reciprocal).
+    Within(Num),
+    /// One by one, as far as collisions within a time can come from (Unaligned collision
+    /// avoidance).
+    Predicted(Num),
+}
+
+impl Op {
+    /// The kind of node the op was lowered from; `None` for a muted node (a leaf whose value
+    /// is zero). What a kind is (a leaf or not, its output) is the node table's.
+    pub(crate) fn kind(&self) -> Option<NodeKind> {
+        Some(match self {
+            Self::Muted => return None,
+            Self::Seek(_) => NodeKind::Seek,
+            Self::Flee(..) => NodeKind::Flee,
+            Self::Arrival(..) => NodeKind::Arrival,
+            Self::Pursuit(..) => NodeKind::Pursuit,
+            Self::Evasion(..) => NodeKind::Evasion,
+            Self::OffsetPursuit(..) => NodeKind::OffsetPursuit,
+            Self::ObstacleAvoidance(..) => NodeKind::ObstacleAvoidance,
+            Self::WallAvoidance { .. } => NodeKind::WallAvoidance,
+            Self::WallFollowing { .. } => NodeKind::WallFollowing,
+            Self::Wander { .. } => NodeKind::Wander,
+            Self::PathFollowing { .. } => NodeKind::PathFollowing,
+            Self::Containment { .. } => NodeKind::Containment,
+            Self::FlowFieldFollowing { .. } => NodeKind::FlowFieldFollowing,
+            Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
+            Self::Reciprocal { .. } => NodeKind::Reciprocal,
+            Self::Separation(..) => NodeKind::Separation,
+            Self::Cohesion(..) => NodeKind::Cohesion,
+            Self::Alignment(..) => NodeKind::Alignment,
+            Self::Flocking { .. } => NodeKind::Flocking,
+            Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
+            Self::Interpose(..) => NodeKind::Interpose,
+            Self::Hide(..) => NodeKind::Hide,
+            Self::Blend(_) => NodeKind::Blend,
+            Self::Priority(..) => NodeKind::Priority,
+            Self::Dither(..) => NodeKind::Dither,
+            Self::Budget(_) => NodeKind::Budget,
+            Self::Gate(..) => NodeKind::Gate,
+            Self::Scale(..) => NodeKind::Scale,
+            Self::Truncate(..) => NodeKind::Truncate,
+            Self::Distance(_) => NodeKind::Distance,
+            Self::NeighborCount(..) => NodeKind::NeighborCount,
+            Self::Speed => NodeKind::Speed,
+            Self::WallDistance => NodeKind::WallDistance,
+            Self::Value(_) => NodeKind::Value,
+            Self::Compare(..) => NodeKind::Compare,
+            Self::WallAhead(_) => NodeKind::WallAhead,
+            Self::All(_) => NodeKind::All,
+            Self::Any(_) => NodeKind::Any,
+            Self::Not(_) => NodeKind::Not,
+            Self::Output(_) => NodeKind::Output,
+        })
+    }
+
+    /// Whether the op evaluates inputs (on a frame of the evaluator's stack); `false` for a
+    /// leaf (a behavior or a sensor), from the node table.
+    #[inline]
+    pub(crate) fn takes_inputs(&self) -> bool {
+        self.kind().is_some_and(NodeKind::takes_inputs)
+    }
+
+    /// What the op's value is (a force, a sensor's reading, a condition), from the node
+    /// table; a muted op's zero counts as a force.
+    #[inline]
+    pub(crate) fn output(&self) -> PortType {
+        self.kind().map_or(PortType::Steering, NodeKind::output)
+    }
+
+    /// How the op reads its neighbors. The node table says which kinds read the grid or
+    /// other agents (`Reads`); this gives the numbers the query needs.
+    pub(crate) fn neighbor_use(&self) -> NeighborUse {
+        match *self {
+            Self::Separation(radius, fov)
+            | Self::Cohesion(radius, fov)
+            | Self::Alignment(radius, fov)
+            | Self::Flocking { radius, fov, .. } => NeighborUse::Sums(radius, fov),
+            Self::NeighborCount(radius, fov) => NeighborUse::Count(radius, fov),
+            Self::Reciprocal {
+                neighbor_radius, ..
+            } => NeighborUse::Within(neighbor_radius),
+            Self::UnalignedCollisionAvoidance(max_time) => NeighborUse::Predicted(max_time),
+            Self::Muted
+            | Self::Seek(_)
+            | Self::Flee(..)
+            | Self::Arrival(..)
+            | Self::Pursuit(..)
+            | Self::Evasion(..)
+            | Self::OffsetPursuit(..)
+            | Self::ObstacleAvoidance(..)
+            | Self::WallAvoidance { .. }
+            | Self::WallFollowing { .. }
+            | Self::Wander { .. }
+            | Self::PathFollowing { .. }
+            | Self::Containment { .. }
+            | Self::FlowFieldFollowing { .. }
+            | Self::LeaderFollowing { .. }
+            | Self::Interpose(..)
+            | Self::Hide(..)
+            | Self::Blend(_)
+            | Self::Priority(..)
+            | Self::Dither(..)
+            | Self::Budget(_)
+            | Self::Gate(..)
+            | Self::Scale(..)
+            | Self::Truncate(..)
+            | Self::Distance(_)
+            | Self::Speed
+            | Self::WallDistance
+            | Self::Value(_)
+            | Self::Compare(..)
+            | Self::WallAhead(_)
+            | Self::All(_)
+            | Self::Any(_)
+            | Self::Not(_)
+            | Self::Output(_) => NeighborUse::None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Reads;
+
+    /// What an op reads of its neighbors agrees with what the node table says its kind reads.
+    #[test]
+    fn every_ops_neighbor_use_agrees_with_the_node_table() {
+        let (n, fov) = (Num::Const(1.0), Fov::Param(0));
+        let span = Span { start: 0, len: 0 };
+        let target = TargetRef::Named(0);
+        let ops = [
+            Op::Seek(target),
+            Op::Separation(n, fov),
+            Op::Flocking {
+                weights: [n; 3],
+                radius: n,
+                fov,
+            },
+            Op::NeighborCount(n, fov),
+            Op::UnalignedCollisionAvoidance(n),
+            Op::Reciprocal {
+                input: 0,
+                time_horizon: n,
+                obstacle_time_horizon: n,
+                neighbor_radius: n,
+                max_neighbors: n,
+                clearance: n,
+                keep_right: n,
+            },
+            Op::Blend(span),
+            Op::Speed,
+        ];
+        for op in ops {
+            let kind = op.kind().expect("not muted");
+            let expected = match kind.reads() {
+                Reads::Own => matches!(op.neighbor_use(), NeighborUse::None),
+                Reads::Grid => matches!(op.neighbor_use(), NeighborUse::Sums(..)),
+                Reads::Agents => matches!(
+                    op.neighbor_use(),
+                    NeighborUse::Count(..) | NeighborUse::Within(_) | NeighborUse::Predicted(_)
+                ),
+            };
+            assert!(expected, "{kind}: {:?}", op.neighbor_use());
+        }
+    }
+}

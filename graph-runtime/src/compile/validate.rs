@@ -1,0 +1,278 @@
+//! The compiler's first phase: every problem of a graph at once, each with its place (limits,
+//! outputs, cycles, links and port types, numbers and their ranges, parameters, names).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::error::CompileError;
+use crate::graph::{Constraint, Graph, Node, NodeId, Number, Slot, Target};
+use crate::limits::{MAX_NAMES, MAX_NODES};
+
+/// The sizes a program can address: nodes, parameters and each name table.
+fn limits(graph: &Graph) -> Vec<CompileError> {
+    let mut errors = Vec::new();
+    let mut over = |what: &'static str, count: usize, limit: usize| {
+        if count > limit {
+            errors.push(CompileError::TooMany { what, count, limit });
+        }
+    };
+    over("nodes", graph.nodes.len(), MAX_NODES);
+    over("graph parameters", graph.parameters.len(), MAX_NAMES);
+    let mut paths = BTreeSet::new();
+    let mut fields = BTreeSet::new();
+    let mut targets = BTreeSet::new();
+    let mut tags = BTreeSet::new();
+    let mut own = BTreeSet::new();
+    for node in graph.nodes.values() {
+        for (_, target) in node.targets() {
+            match target {
+                Target::Named(name) => targets.insert(name.as_str()),
+                Target::NearestTagged(tag) => tags.insert(tag.as_str()),
+                Target::Own(name) => own.insert(name.as_str()),
+                Target::Point(..) => false,
+            };
+        }
+        match node {
+            Node::PathFollowing {
+                path, own: true, ..
+            } => own.insert(path.as_str()),
+            Node::PathFollowing { path, .. } => paths.insert(path.as_str()),
+            Node::FlowFieldFollowing { field, .. } => fields.insert(field.as_str()),
+            _ => false,
+        };
+    }
+    over("path names", paths.len(), MAX_NAMES);
+    over("flow-field names", fields.len(), MAX_NAMES);
+    over("target names", targets.len(), MAX_NAMES);
+    over("tag names", tags.len(), MAX_NAMES);
+    over("own goal and route names", own.len(), MAX_NAMES);
+    errors
+}
+
+#[expect(
+    clippy::too_many_lines,
+    reason = "every check of the compiler in order, one short block each"
+)]
+pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
+    let mut errors = limits(graph);
+    if !errors.is_empty() {
+        // A graph over a limit is refused before the per-node checks, which it could flood.
+        return errors;
+    }
+    for &node in &graph.muted {
+        if !graph.nodes.contains_key(&node) {
+            errors.push(CompileError::UnknownMuted { node });
+        }
+    }
+    for (name, &value) in &graph.parameters {
+        if !value.is_finite() {
+            errors.push(CompileError::NonFiniteParameter {
+                name: name.clone(),
+                value,
+            });
+        }
+    }
+    let outputs: Vec<NodeId> = graph
+        .nodes
+        .iter()
+        .filter(|(_, node)| matches!(node, Node::Output { .. }))
+        .map(|(id, _)| *id)
+        .collect();
+    match outputs.len() {
+        0 => errors.push(CompileError::NoOutput),
+        1 => {}
+        _ => errors.push(CompileError::MultipleOutputs { nodes: outputs }),
+    }
+    errors.extend(
+        cycles(graph)
+            .into_iter()
+            .map(|nodes| CompileError::Cycle { nodes }),
+    );
+
+    for field in graph.vehicle.numbers() {
+        check_number(
+            graph,
+            None,
+            field.slot,
+            field.number,
+            field.constraint,
+            &mut errors,
+        );
+    }
+
+    for (&id, node) in &graph.nodes {
+        for port in node.inputs() {
+            let Some(source) = port.link.source() else {
+                errors.push(CompileError::UnconnectedInput {
+                    node: id,
+                    port: port.slot,
+                });
+                continue;
+            };
+            match (graph.nodes.get(&source), graph.output_type(source)) {
+                (None, _) => errors.push(CompileError::DanglingLink {
+                    node: id,
+                    port: port.slot,
+                    missing: source,
+                }),
+                // A Reroute takes any type; its readers check what comes through it.
+                _ if matches!(node, Node::Reroute { .. }) => {}
+                (Some(_), Some(found)) if found != port.accepts => {
+                    errors.push(CompileError::WrongPortType {
+                        node: id,
+                        port: port.slot,
+                        expected: port.accepts,
+                        found,
+                        source,
+                    });
+                }
+                // Fed through a Reroute chain that is itself unconnected (reported there) or
+                // loops (reported as a cycle).
+                _ => {}
+            }
+        }
+        for field in node.numbers() {
+            check_number(
+                graph,
+                Some(id),
+                field.slot,
+                field.number,
+                field.constraint,
+                &mut errors,
+            );
+        }
+        for (field, target) in node.targets() {
+            if let Target::Named(name) | Target::NearestTagged(name) | Target::Own(name) = target
+                && name.trim().is_empty()
+            {
+                errors.push(CompileError::MissingName { node: id, field });
+            }
+        }
+        match node {
+            Node::PathFollowing { path, .. } if path.trim().is_empty() => {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: "path",
+                });
+            }
+            Node::FlowFieldFollowing { field, .. } if field.trim().is_empty() => {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: "field",
+                });
+            }
+            _ => {}
+        }
+    }
+    errors
+}
+
+fn check_number(
+    graph: &Graph,
+    node: Option<NodeId>,
+    field: Slot,
+    number: &Number,
+    constraint: Constraint,
+    errors: &mut Vec<CompileError>,
+) {
+    let (value, parameter) = match number {
+        Number::Literal(value) => (*value, None),
+        Number::Parameter(name) => match graph.parameters.get(name) {
+            Some(value) => (*value, Some(name.clone())),
+            None => {
+                errors.push(CompileError::UnknownParameter {
+                    node,
+                    field,
+                    name: name.clone(),
+                });
+                return;
+            }
+        },
+    };
+    // A non-finite default is reported once, on the parameter itself.
+    if parameter.is_some() && !value.is_finite() {
+        return;
+    }
+    if !constraint.accepts(value) {
+        errors.push(CompileError::InvalidNumber {
+            node,
+            field,
+            value,
+            constraint,
+            parameter,
+        });
+    }
+}
+
+/// Every cycle (strongly connected component with a loop), each as its sorted node ids.
+/// Iterative Tarjan, so a huge graph cannot overflow the stack.
+fn cycles(graph: &Graph) -> Vec<Vec<NodeId>> {
+    let ids: Vec<NodeId> = graph.nodes.keys().copied().collect();
+    let dense: BTreeMap<NodeId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let edges: Vec<Vec<usize>> = graph
+        .nodes
+        .values()
+        .map(|node| {
+            node.inputs()
+                .iter()
+                .filter_map(|port| port.link.source().and_then(|s| dense.get(&s).copied()))
+                .collect()
+        })
+        .collect();
+    let count = ids.len();
+    let mut index: Vec<Option<usize>> = vec![None; count];
+    let mut low = vec![0usize; count];
+    let mut on_stack = vec![false; count];
+    let mut stack = Vec::new();
+    let mut next_index = 0;
+    let mut found = Vec::new();
+
+    for start in 0..count {
+        if index.get(start).copied().flatten().is_some() {
+            continue;
+        }
+        let mut calls: Vec<(usize, usize)> = vec![(start, 0)];
+        index[start] = Some(next_index);
+        low[start] = next_index;
+        next_index += 1;
+        stack.push(start);
+        on_stack[start] = true;
+        while let Some(&mut (v, ref mut edge)) = calls.last_mut() {
+            if let Some(&w) = edges[v].get(*edge) {
+                *edge += 1;
+                match index[w] {
+                    None => {
+                        index[w] = Some(next_index);
+                        low[w] = next_index;
+                        next_index += 1;
+                        stack.push(w);
+                        on_stack[w] = true;
+                        calls.push((w, 0));
+                    }
+                    Some(w_index) if on_stack[w] => low[v] = low[v].min(w_index),
+                    Some(_) => {}
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if Some(low[v]) == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(ids[w]);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 || edges[v].contains(&v) {
+                    component.sort_unstable();
+                    found.push(component);
+                }
+            }
+        }
+    }
+    found.sort();
+    found
+}
