@@ -1,11 +1,7 @@
 //! The graph canvas: the node widget (egui-snarl) with the editor's viewer, comment frames,
-//! wheel zoom, framing (`framing.rs`), the node search popup, a click on empty canvas
+//! wheel zoom, framing (`framing.rs`, shared with the viewer), the node search popup, a click on empty canvas
 //! clearing the selection, and the bridge between the widget's own Shift-click selection and
 //! the editor's one selection.
-
-mod framing;
-
-use framing::{FrameRequest, SCALE_RANGE, framed};
 
 use egui::emath::TSTransform;
 use egui::{Id, Key, Pos2, Rect, Ui};
@@ -15,6 +11,7 @@ use graph_runtime::{Comment, NodeId};
 
 use super::command::Command;
 use super::fields::Names;
+use super::framing::{FrameRequest, SCALE_RANGE, ViewChange, framed};
 use super::preview::viewport_wheel_zoom;
 use super::search::{Fit, NodeSearch};
 use super::viewer::GraphViewer;
@@ -159,31 +156,6 @@ impl Canvas {
         let scroll = ui.input_mut(|i| std::mem::take(&mut i.smooth_scroll_delta));
         if scroll.y != 0.0 {
             self.zoom = Some((viewport_wheel_zoom(scroll.y), pointer));
-        }
-    }
-}
-
-/// How a frame request and a wheel zoom change the widget's transform.
-pub struct ViewChange {
-    /// The transform that frames what was asked.
-    pub frame: Option<TSTransform>,
-    /// Zoom by this factor around this screen point.
-    pub zoom: Option<(f32, Pos2)>,
-    /// Start from this transform (after the widget's state was renewed).
-    pub restore: Option<TSTransform>,
-}
-
-impl ViewChange {
-    /// Applies the change to the widget's transform.
-    pub fn apply(&mut self, to_global: &mut TSTransform) {
-        if let Some(restore) = self.restore.take() {
-            *to_global = restore;
-        }
-        if let Some(frame) = self.frame.take() {
-            *to_global = frame;
-        }
-        if let Some((factor, anchor)) = self.zoom.take() {
-            *to_global = framing::zoomed(*to_global, factor, anchor);
         }
     }
 }

@@ -17,6 +17,7 @@ mod file_dialog;
 mod files;
 mod find;
 mod frame_stats;
+mod framing;
 mod help;
 mod history;
 mod inputs;

@@ -1,3 +1,5 @@
+//! Obstacle avoidance, containment and unaligned collision avoidance (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use crate::Vehicle;

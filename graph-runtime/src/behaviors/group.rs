@@ -1,3 +1,6 @@
+//! Group behaviors: neighborhoods (radius and field of view), the neighbor sums every group
+//! node finishes from, separation, cohesion, alignment and flocking (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use super::{Quarry, arrival};

@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use super::reciprocal::{OrcaLine, det};
+use super::orca_lines::{OrcaLine, det};
 use crate::Vehicle;
 use crate::math::{TINY, normalize};
 use crate::world::{Obstacle, facing_normal};

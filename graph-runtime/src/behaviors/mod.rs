@@ -8,6 +8,7 @@
 mod avoidance;
 mod group;
 mod half_planes;
+mod orca_lines;
 mod orca_solve;
 mod pursuit;
 mod reciprocal;
@@ -25,14 +26,17 @@ pub use group::{
     in_neighborhood, leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
+pub use orca_lines::{
+    MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
+    OrcaLine, OrcaLines,
+};
 pub use orca_solve::{orca_aim, solve_orca};
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
 };
 pub use reciprocal::{
-    MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
-    OrcaLine, OrcaLines, OrcaSolution, PREFERENCE_SECONDS, ReciprocalSettings, orca_lines,
-    preferred_velocity, reaching_force, reciprocal, reciprocal_velocity,
+    OrcaSolution, PREFERENCE_SECONDS, ReciprocalSettings, orca_lines, preferred_velocity,
+    reaching_force, reciprocal, reciprocal_velocity,
 };
 pub use route::{
     PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,

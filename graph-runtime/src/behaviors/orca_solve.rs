@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use super::reciprocal::{OrcaLine, OrcaLines, PARALLEL, det};
+use super::orca_lines::{OrcaLine, OrcaLines, PARALLEL, det};
 use crate::math::{normalize, truncate};
 
 /// What the linear program optimizes.

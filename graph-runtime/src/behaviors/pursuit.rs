@@ -1,3 +1,5 @@
+//! Pursuit, evasion and offset pursuit, with the prediction they share (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use super::{Quarry, flee, seek};

@@ -1,3 +1,5 @@
+//! Wander and path following, with the aims their guides draw (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use super::{arrival, seek};

@@ -1,3 +1,5 @@
+//! Seek, flee and arrival (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use crate::Vehicle;

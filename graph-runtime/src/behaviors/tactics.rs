@@ -1,3 +1,5 @@
+//! Interpose and hide (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use super::{Quarry, arrival};

@@ -1,3 +1,5 @@
+//! Wall avoidance (feelers), wall following and the wall sensors (`BEHAVIORS.md`).
+
 use glam::Vec2;
 
 use crate::Vehicle;

@@ -1,3 +1,5 @@
+//! A program's names (paths, flow fields, targets, tags) resolved against a world.
+
 use std::fmt;
 
 use super::Program;

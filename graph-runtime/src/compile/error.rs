@@ -1,3 +1,5 @@
+//! Compile errors, each naming its place: a node id and port, a field, a parameter.
+
 use std::fmt;
 
 use crate::graph::{Constraint, NodeId, PortType, Slot};

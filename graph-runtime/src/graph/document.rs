@@ -1,3 +1,6 @@
+//! A graph as a whole: its nodes by id, graph parameters, vehicle limits and the editor's
+//! layout, which the runtime carries but never reads.
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use glam::Vec2;

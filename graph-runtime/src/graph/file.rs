@@ -1,3 +1,5 @@
+//! Reading and writing `.graph.ron` files: the envelope, `file:line:col` errors, one style.
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -1,3 +1,5 @@
+//! Node ids and the links between nodes (the id of the node feeding a port, or none).
+
 use std::fmt;
 
 use serde::de::{self, Visitor};

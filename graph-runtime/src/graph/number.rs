@@ -1,3 +1,5 @@
+//! A node's number: a literal, or the name of a graph parameter (written as a string in RON).
+
 use std::fmt;
 
 use serde::de::{self, Visitor};

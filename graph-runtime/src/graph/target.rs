@@ -1,3 +1,6 @@
+//! What a node aims at: a point, a named world target, the nearest tagged agent, or the
+//! agent's own point.
+
 use serde::{Deserialize, Serialize};
 
 use super::Number;

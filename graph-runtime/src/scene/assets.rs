@@ -1,3 +1,6 @@
+//! A scene with the graphs, subgraphs and flow fields it names, loaded from inside its
+//! folder, and the errors that name where a file went wrong.
+
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 

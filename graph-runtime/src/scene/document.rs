@@ -1,3 +1,6 @@
+//! A scene as data: bounds, seed, targets, obstacles, walls, paths, flow fields and agent
+//! groups, as stored in `.scene.ron` files.
+
 use std::collections::BTreeMap;
 use std::path::Path as FilePath;
 

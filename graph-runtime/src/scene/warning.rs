@@ -1,3 +1,5 @@
+//! What a scene runs with but may surprise its designer (a tag no agent carries yet).
+
 /// Something in a scene that runs, but probably not as the designer expects. Warnings never
 /// stop a scene; [`crate::Simulation::warnings`] lists them and `steergraph check` prints them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,3 +1,5 @@
+//! Flow fields: a grid of vectors sampled bilinearly, and their `.flow.ron` files.
+
 use std::path::Path;
 
 use glam::Vec2;

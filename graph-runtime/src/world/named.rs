@@ -1,3 +1,5 @@
+//! A list of values by name, looked up once by the compiler's bindings and then by index.
+
 use std::collections::BTreeMap;
 
 /// Entries with unique names, kept in insertion order and found by name in `O(log n)`, so a

@@ -1,3 +1,5 @@
+//! Circle obstacles.
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

@@ -1,3 +1,5 @@
+//! Paths: polylines with a radius, their projection and arc length.
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

@@ -1,3 +1,5 @@
+//! Axis-aligned rectangles (bounds, a Containment's own rectangle).
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

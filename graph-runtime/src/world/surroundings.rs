@@ -1,3 +1,5 @@
+//! The world agents steer in: bounds, obstacles, walls, named paths, flow fields and targets.
+
 use glam::Vec2;
 
 use super::named::Named;

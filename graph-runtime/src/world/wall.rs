@@ -1,3 +1,5 @@
+//! Walls: polylines or polygons that agents do not cross.
+
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

@@ -12,10 +12,10 @@ mod actions;
 mod look;
 mod subgraph;
 
-use super::canvas::ViewChange;
 use super::command::Command;
 use super::document::EditorNode;
 use super::fields::{self, Names};
+use super::framing::ViewChange;
 use super::inputs::{InputEdit, has_input_list};
 use super::search::{Fit, NodeSearch, spaced};
 use super::selection::Selection;

@@ -1,5 +1,5 @@
 //! Where the canvas looks: framing a graph as it opens, Frame all, framing chosen nodes, and
-//! the wheel zoom. Pure functions of the nodes' rectangles (graph space, as last drawn) and
+//! the wheel zoom; [`ViewChange`] carries them to the node widget's transform. Pure functions of the nodes' rectangles (graph space, as last drawn) and
 //! the canvas's screen rectangle, so tests can check them without a window.
 
 use egui::emath::TSTransform;
@@ -103,6 +103,31 @@ pub fn zoomed(to_global: TSTransform, factor: f32, anchor: Pos2) -> TSTransform 
         * TSTransform::from_scaling(factor)
         * TSTransform::from_translation(-anchor.to_vec2())
         * to_global
+}
+
+/// How a frame request and a wheel zoom change the widget's transform.
+pub struct ViewChange {
+    /// The transform that frames what was asked.
+    pub frame: Option<TSTransform>,
+    /// Zoom by this factor around this screen point.
+    pub zoom: Option<(f32, Pos2)>,
+    /// Start from this transform (after the widget's state was renewed).
+    pub restore: Option<TSTransform>,
+}
+
+impl ViewChange {
+    /// Applies the change to the widget's transform.
+    pub fn apply(&mut self, to_global: &mut TSTransform) {
+        if let Some(restore) = self.restore.take() {
+            *to_global = restore;
+        }
+        if let Some(frame) = self.frame.take() {
+            *to_global = frame;
+        }
+        if let Some((factor, anchor)) = self.zoom.take() {
+            *to_global = zoomed(*to_global, factor, anchor);
+        }
+    }
 }
 
 #[cfg(test)]
