@@ -220,7 +220,8 @@ impl Flock {
                     let flock =
                         sums[0].flocking(me, FLOCK_WEIGHTS.0, FLOCK_WEIGHTS.1, FLOCK_WEIGHTS.2);
                     let theta = &mut self.thetas[agent];
-                    *theta += self.rngs[agent].signed_unit() * WANDER.2.to_radians() * DT;
+                    *theta +=
+                        behaviors::wander_turn(&mut self.rngs[agent], WANDER.2.to_radians(), DT);
                     let wander = behaviors::wander(me, *theta, WANDER.0, WANDER.1);
                     let blended = Vec2::ZERO + BLEND_WEIGHTS.0 * flock + BLEND_WEIGHTS.1 * wander;
                     if blended.length() > EPSILON {

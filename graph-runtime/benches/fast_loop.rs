@@ -471,7 +471,7 @@ impl SortedView<'_> {
         }
         let sums = self.neighbor_sums(&me, slot);
         let (wander_distance, wander_radius, jitter) = self.workload.wander();
-        *theta += rng.signed_unit() * jitter.to_radians() * DT;
+        *theta += behaviors::wander_turn(rng, jitter.to_radians(), DT);
         let wander = behaviors::wander(&me, *theta, wander_distance, wander_radius);
         match self.workload {
             Workload::Flock => {

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use crate::compile::{
-    AgentState, BindError, Bindings, CompileError, Context, ParamValues, Program, Scratch, TagMask,
-    TagTable,
+    AgentState, BindError, Bindings, CompileError, ParamValues, Program, Scratch, TagMask, TagTable,
 };
 use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, point_in_range};
+use crate::tick::{Group, Tick, neighbor_cell_size, prepare_grid};
 use crate::{OwnGoals, Path, SpatialGrid, Vehicle, World};
 
 /// Why a [`Crowd`] could not be set up.
@@ -117,7 +117,7 @@ impl Crowd {
         }
         let radius = program.neighborhood_radius(&params);
         Ok(Self {
-            grid: SpatialGrid::new(if radius > 0.0 { radius } else { 4.0 }),
+            grid: SpatialGrid::new(neighbor_cell_size(radius)),
             program,
             params,
             bindings,
@@ -275,22 +275,22 @@ impl Crowd {
         forces: &mut Vec<Vec2>,
     ) {
         self.grow_states(vehicles.len());
-        if self.program.uses_neighbors() {
-            self.grid.rebuild(vehicles);
-        }
-        let context = Context {
+        prepare_grid(&mut self.grid, vehicles, [(&*self.program, &self.params)]);
+        let tick = Tick {
             world,
             vehicles,
             tags,
             grid: &self.grid,
+            dt,
+        };
+        let group = Group {
+            program: &self.program,
             bindings: &self.bindings,
             params: &self.params,
-            dt,
         };
         forces.clear();
         forces.resize(vehicles.len().min(self.states.len()), Vec2::ZERO);
-        self.program
-            .steer_all(&context, &mut self.states, &mut self.scratch, forces);
+        tick.steer_all(group, &mut self.states, &mut self.scratch, forces);
     }
 }
 

@@ -73,6 +73,7 @@ mod simulation;
 mod spatial;
 mod stuck;
 pub mod sweep;
+pub mod tick;
 mod unique;
 mod vehicle;
 #[cfg(feature = "watch")]
@@ -102,8 +103,8 @@ pub use save::{
 };
 pub use scene::{
     AgentGroup, AgentSpawn, Area, FileAccess, FlowFieldSource, OwnPoints, Scene, SceneAssets,
-    SceneError, SceneWarning, Spawn, Subgraphs, check_inside_scene_folder, load_subgraphs,
-    subgraph_uses,
+    SceneError, SceneWarning, Spawn, SubgraphWalk, Subgraphs, WantedSubgraph,
+    check_inside_scene_folder, load_subgraphs, subgraph_uses,
 };
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};

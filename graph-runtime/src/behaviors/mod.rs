@@ -40,7 +40,7 @@ pub use reciprocal::{
 };
 pub use route::{
     PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,
-    path_following_aim, wander, wander_aim, wander_center,
+    path_following_aim, wander, wander_aim, wander_center, wander_turn,
 };
 pub use seek::{arrival, flee, seek};
 pub use tactics::{hide, hiding_spot, interpose, interpose_point};

@@ -3,9 +3,16 @@
 use glam::Vec2;
 
 use super::{arrival, seek};
-use crate::Vehicle;
 use crate::math::{TINY, rotate};
 use crate::world::{FlowField, Path, Projection};
+use crate::{AgentRng, Vehicle};
+
+/// Wander's angle step: one draw from the agent's stream turns the aim angle by up to
+/// `jitter` radians per second over `dt` (`BEHAVIORS.md`, "Wander"); returns the turn.
+#[inline]
+pub fn wander_turn(rng: &mut AgentRng, jitter: f32, dt: f32) -> f32 {
+    rng.signed_unit() * jitter * dt
+}
 
 /// The centre of the wander circle: `p + forward * distance`.
 #[inline]

@@ -8,5 +8,5 @@ mod warning;
 
 pub use assets::{FileAccess, SceneAssets, SceneError, check_inside_scene_folder};
 pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, OwnPoints, Scene, Spawn};
-pub use subgraphs::{Subgraphs, load_subgraphs, subgraph_uses};
+pub use subgraphs::{SubgraphWalk, Subgraphs, WantedSubgraph, load_subgraphs, subgraph_uses};
 pub use warning::SceneWarning;

@@ -31,32 +31,91 @@ fn load_into(
     access: FileAccess,
 ) -> Vec<(String, SceneError)> {
     let mut errors = Vec::new();
-    let mut tried = BTreeSet::new();
-    let mut pending: Vec<String> = graphs.keys().cloned().collect();
-    while let Some(key) = pending.pop() {
-        let Some(graph) = graphs.get(&key) else {
-            continue;
-        };
-        for (node, file) in subgraph_uses(graph, &key) {
-            if graphs.contains_key(&file) || !tried.insert(file.clone()) {
-                continue;
-            }
-            let loaded = locate(directory, &file, access)
-                .map_err(|why| SceneError::Invalid {
-                    origin: key.clone(),
-                    message: format!("node {node}: subgraph \"{file}\" {why}"),
-                })
-                .and_then(|path| Graph::load(&path).map_err(SceneError::from));
-            match loaded {
-                Ok(sub) => {
-                    graphs.insert(file.clone(), sub);
-                    pending.push(file);
-                }
-                Err(error) => errors.push((file, error)),
-            }
+    let mut walk = SubgraphWalk::new(graphs);
+    while let Some(wanted) = walk.next(graphs) {
+        let loaded = locate(directory, &wanted.file, access)
+            .map_err(|why| SceneError::Invalid {
+                origin: wanted.parent.clone(),
+                message: format!("node {}: subgraph \"{}\" {why}", wanted.node, wanted.file),
+            })
+            .and_then(|path| Graph::load(&path).map_err(SceneError::from));
+        match loaded {
+            Ok(sub) => walk.loaded(graphs, wanted, sub),
+            Err(error) => errors.push((wanted.file, error)),
         }
     }
     errors
+}
+
+/// A subgraph file a walk wants next: named by node `node` of the graph keyed `parent`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WantedSubgraph {
+    /// The key of the graph that names it.
+    pub parent: String,
+    /// The Subgraph node that names it.
+    pub node: NodeId,
+    /// Its key ([`crate::subgraph_key`]).
+    pub file: String,
+}
+
+/// The walk over the subgraph files some graphs use, and the ones those use, each wanted
+/// once, in the same order for every reader (the runtime's from disk, a game engine's through
+/// its own asset reader, which may await between steps): [`SubgraphWalk::next`] names the
+/// next file to read, [`SubgraphWalk::loaded`] hands it in (a file that could not be read is
+/// simply not handed in).
+#[derive(Clone, Debug, Default)]
+pub struct SubgraphWalk {
+    tried: BTreeSet<String>,
+    pending: Vec<String>,
+    /// The graph whose uses are being gone through, and the uses left.
+    current: Option<(String, std::vec::IntoIter<(NodeId, String)>)>,
+}
+
+impl SubgraphWalk {
+    /// A walk from every graph of `graphs` (by key).
+    pub fn new(graphs: &BTreeMap<String, Graph>) -> Self {
+        Self {
+            tried: BTreeSet::new(),
+            pending: graphs.keys().cloned().collect(),
+            current: None,
+        }
+    }
+
+    /// The next file to read, or `None` when every file used has been wanted once.
+    pub fn next(&mut self, graphs: &BTreeMap<String, Graph>) -> Option<WantedSubgraph> {
+        loop {
+            if let Some((parent, uses)) = &mut self.current {
+                for (node, file) in uses.by_ref() {
+                    if graphs.contains_key(&file) || !self.tried.insert(file.clone()) {
+                        continue;
+                    }
+                    return Some(WantedSubgraph {
+                        parent: parent.clone(),
+                        node,
+                        file,
+                    });
+                }
+            }
+            let key = self.pending.pop()?;
+            let uses = graphs
+                .get(&key)
+                .map(|graph| subgraph_uses(graph, &key))
+                .unwrap_or_default();
+            self.current = Some((key, uses.into_iter()));
+        }
+    }
+
+    /// `wanted` was read as `graph`: it joins `graphs`, and the files it uses are wanted in
+    /// turn.
+    pub fn loaded(
+        &mut self,
+        graphs: &mut BTreeMap<String, Graph>,
+        wanted: WantedSubgraph,
+        graph: Graph,
+    ) {
+        graphs.insert(wanted.file.clone(), graph);
+        self.pending.push(wanted.file);
+    }
 }
 
 /// The Subgraph nodes of `graph` (saved as `key`) and the keys of the files they name

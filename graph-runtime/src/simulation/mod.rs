@@ -327,7 +327,7 @@ impl Simulation {
             .map(|g| g.program.neighborhood_radius(&g.params))
             .fold(0.0, f32::max);
         self.grid
-            .set_cell_size(if radius > 0.0 { radius } else { 4.0 });
+            .set_cell_size(crate::tick::neighbor_cell_size(radius));
     }
 
     /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon

@@ -1,12 +1,13 @@
-//! One tick's work on the agents: steering and stepping, batch by batch, in parallel chunks.
+//! One tick's work on the agents: the tick core (`tick.rs`) run batch by batch, in parallel
+//! chunks, each batch advanced right after it is steered.
 
 use glam::Vec2;
 use rayon::prelude::*;
 
 use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, Simulation};
 use crate::Vehicle;
-use crate::compile::{AgentState, BATCH, Context, Scratch};
-use crate::world::WallIndex;
+use crate::compile::{BATCH, Scratch};
+use crate::tick::{Group, Tick, advance};
 
 impl Simulation {
     /// Steers every agent from the state at the start of the tick and steps it, in slot order;
@@ -19,10 +20,14 @@ impl Simulation {
     /// (neighbors from the grid's copies, targets from `vehicles`), so stepping a batch changes
     /// no other agent's force, and the tick needs one parallel pass instead of two.
     pub(super) fn steer_and_step(&mut self, dt: f32, vehicles: &[Vehicle]) -> u64 {
-        let world = &self.world;
-        let walls = world.wall_index();
-        let tags = &self.tags;
-        let grid = &self.grid;
+        let tick = Tick {
+            world: &self.world,
+            vehicles,
+            tags: &self.tags,
+            grid: &self.grid,
+            dt,
+        };
+        let walls = self.world.wall_index();
         let groups = &self.groups;
         let group_of = &self.group_of;
         let layout = &self.layout;
@@ -88,17 +93,13 @@ impl Simulation {
                                 forces[run].fill(Vec2::ZERO);
                                 continue;
                             };
-                            let context = Context {
-                                world,
-                                vehicles,
-                                tags,
-                                grid,
+                            let group = Group {
+                                program: &group.program,
                                 bindings: &group.bindings,
                                 params: &group.params,
-                                dt,
                             };
-                            group.program.steer_batch(
-                                &context,
+                            tick.steer_agents(
+                                group,
                                 &agents[run.clone()],
                                 &working[run.clone()],
                                 &mut states[run.clone()],
@@ -108,7 +109,9 @@ impl Simulation {
                         }
                         let each = working.iter_mut().zip(&*forces).zip(&*states);
                         for (((vehicle, &force), state), stuck) in each.zip(stuck_for.iter_mut()) {
-                            crossings += u64::from(step(vehicle, force, state, stuck, walls, dt));
+                            let preferred = state.preferred();
+                            crossings +=
+                                u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
                         }
                     }
                     crossings
@@ -116,43 +119,6 @@ impl Simulation {
             )
             .sum()
     }
-}
-
-/// Steps `vehicle` with `force` over `dt` and advances its stuck clock; whether it crossed a
-/// wall on the way.
-#[inline]
-fn step(
-    vehicle: &mut Vehicle,
-    force: Vec2,
-    state: &AgentState,
-    stuck_for: &mut f32,
-    walls: &WallIndex,
-    dt: f32,
-) -> bool {
-    let before = *vehicle;
-    vehicle.step(force, dt);
-    *stuck_for = match state.preferred {
-        // A Reciprocal node's preference: used as it is.
-        Some(preferred) => crate::stuck_clock(
-            *stuck_for,
-            preferred,
-            vehicle.velocity,
-            vehicle.max_speed,
-            dt,
-        ),
-        None => crate::stuck::stuck_clock_after_step(
-            *stuck_for,
-            || crate::behaviors::preferred_velocity(&before, force),
-            vehicle.velocity,
-            vehicle.max_speed,
-            dt,
-        ),
-    };
-    let from = before.position;
-    !walls.is_empty()
-        && walls
-            .ray_cast(from, vehicle.position)
-            .is_some_and(|hit| hit.distance > 0.0)
 }
 
 #[cfg(test)]

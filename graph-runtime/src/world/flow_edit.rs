@@ -6,6 +6,8 @@ use std::collections::BinaryHeap;
 
 use glam::Vec2;
 
+use super::segment::nearest_parameter;
+
 use super::{FlowField, Obstacle, Rect, WallIndex};
 use crate::math::{normalize, truncate};
 
@@ -64,12 +66,7 @@ const STEPS: [(i64, i64, f32); 8] = [
 
 fn distance_to_segment(point: Vec2, from: Vec2, to: Vec2) -> f32 {
     let segment = to - from;
-    let length_squared = segment.length_squared();
-    let t = if length_squared > 0.0 {
-        ((point - from).dot(segment) / length_squared).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = nearest_parameter(point, from, segment, segment.length_squared());
     point.distance(from + segment * t)
 }
 

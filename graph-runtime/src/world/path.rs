@@ -1,6 +1,8 @@
 //! Paths: polylines with a radius, their projection and arc length.
 
 use glam::Vec2;
+
+use super::segment::nearest_parameter;
 use serde::{Deserialize, Serialize};
 
 /// A polyline agents can follow, with a radius ("road width" / 2).
@@ -79,11 +81,7 @@ impl Path {
         for (a, b) in self.segments() {
             let segment = b - a;
             let length_squared = segment.length_squared();
-            let t = if length_squared > 0.0 {
-                ((point - a).dot(segment) / length_squared).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+            let t = nearest_parameter(point, a, segment, length_squared);
             let length = length_squared.sqrt();
             // `t` is NaN only when `point - a` overflows (a query ~1e38 away): that segment
             // cannot be the nearest one that matters, skip it rather than compare NaN.

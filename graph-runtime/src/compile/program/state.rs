@@ -49,6 +49,12 @@ impl AgentState {
         }
     }
 
+    /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s),
+    /// if one ran: what its stuck clock compares the motion with ([`crate::tick::advance`]).
+    pub fn preferred(&self) -> Option<Vec2> {
+        self.preferred
+    }
+
     /// The wander angle of slot `slot` (radians), zero beyond the program's slots.
     pub(crate) fn wander(&self, slot: u32) -> f32 {
         let slot = slot as usize;
@@ -67,7 +73,7 @@ impl AgentState {
     /// program does not have).
     #[inline]
     pub(crate) fn turn_wander(&mut self, slot: u32, jitter: f32, dt: f32) -> f32 {
-        let step = self.rng.signed_unit() * jitter * dt;
+        let step = crate::behaviors::wander_turn(&mut self.rng, jitter, dt);
         match self.wander_mut(slot) {
             Some(theta) => {
                 *theta += step;

@@ -4,7 +4,7 @@ use bevy_ecs::change_detection::DetectChanges as _;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::system::{Local, Query, Res, ResMut};
 use bevy_ecs::world::Ref;
-use graph_runtime::Context;
+use graph_runtime::tick::{Group, Tick, neighbor_cell_size};
 
 use super::step_buffers::StepBuffers;
 use crate::{AgentBrain, SteerAgent, SteerClock, SteerGoals, SteerSettings, SteerWorld};
@@ -70,9 +70,7 @@ pub(crate) fn steer_agents(
     }
     if uses_neighbors {
         // The cell size `Simulation` uses: the largest neighborhood radius, or 4 units.
-        buffers
-            .grid
-            .set_cell_size(if radius > 0.0 { radius } else { 4.0 });
+        buffers.grid.set_cell_size(neighbor_cell_size(radius));
         let StepBuffers { grid, vehicles, .. } = &mut *buffers;
         grid.rebuild(vehicles);
     }
@@ -115,16 +113,19 @@ pub(crate) fn steer_agents(
             }
             _ => {}
         }
-        let context = Context {
+        let tick = Tick {
             world,
             vehicles,
             tags: tag_masks,
             grid,
-            bindings,
-            params,
             dt,
         };
-        forces.push(Some(program.steer(&context, slot, state, scratch)));
+        let group = Group {
+            program,
+            bindings,
+            params,
+        };
+        forces.push(Some(tick.steer_one(group, slot, state, scratch)));
     }
 
     for (&(_, entity), force) in buffers.order.iter().zip(&buffers.forces) {

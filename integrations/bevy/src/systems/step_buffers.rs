@@ -33,7 +33,7 @@ impl Default for StepBuffers {
             tags: Vec::new(),
             forces: Vec::new(),
             // The runtime's cell size when no graph asks for neighbors.
-            grid: SpatialGrid::new(4.0),
+            grid: SpatialGrid::new(graph_runtime::tick::DEFAULT_CELL_SIZE),
             scratch: Scratch::default(),
             bindings: Vec::new(),
         }

@@ -1,61 +1,20 @@
-//! A bounding-volume hierarchy over wall segments: built once when the walls change, queried
-//! every tick without allocating.
+//! A static spatial index over wall segments (`WallIndex`): a uniform grid for the short
+//! queries agents make every tick (`wall_grid.rs`), a bounding-volume hierarchy for long ones
+//! (`tree.rs`); answers exactly as a scan over every segment would give them.
 
 use glam::Vec2;
 
+mod tree;
+
+mod answers;
+
+pub use answers::{WallHit, WallPoint};
+
 use super::Wall;
+use super::segment::facing_normal;
 use super::wall_grid::WallGrid;
-
-/// Most segments in one leaf of the hierarchy.
-const LEAF_SIZE: usize = 4;
-
-/// Depth of the traversal stack. The build splits at the median, so the depth is at most
-/// `log2(segments) + 1`, far below this for any count that fits in memory.
-const STACK_DEPTH: usize = 64;
-
-/// A ray cast's result: where the first wall crossed by the ray is.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WallHit {
-    /// The point where the ray meets the wall (units).
-    pub point: Vec2,
-    /// The wall's unit normal, on the side the ray comes from.
-    pub normal: Vec2,
-    /// Distance from the ray's start to `point` (units, `>= 0`).
-    pub distance: f32,
-    /// The segment hit, an index into [`WallIndex::segments`].
-    pub segment: usize,
-}
-
-/// A nearest-point query's result.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct WallPoint {
-    /// The nearest point on a wall (units).
-    pub point: Vec2,
-    /// Distance from the query point to `point` (units, `>= 0`).
-    pub distance: f32,
-    /// The segment it lies on, an index into [`WallIndex::segments`].
-    pub segment: usize,
-}
-
-/// What [`WallIndex::walk`] shows its visitor.
-enum Visit<'a> {
-    /// A node: look inside it?
-    Node(&'a Node),
-    /// A segment of an opened leaf.
-    Segment(u32),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Node {
-    min: Vec2,
-    max: Vec2,
-    /// A leaf: the first entry of `order`; an inner node: the left child.
-    first: u32,
-    /// A leaf: how many entries of `order`; an inner node: `0`.
-    count: u32,
-    /// An inner node: the right child.
-    right: u32,
-}
+use answers::{consider, offer};
+use tree::Tree;
 
 /// A static spatial index over the segments of a set of walls: a uniform grid for the short
 /// queries agents make every tick, and a bounding-volume hierarchy for long ones.
@@ -67,83 +26,9 @@ struct Node {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WallIndex {
     segments: Vec<(Vec2, Vec2)>,
-    order: Vec<u32>,
-    nodes: Vec<Node>,
+    tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
-}
-
-/// The first crossing of the ray `origin + t * d`, `0 <= t <= 1`, with segment `a → b`: `t`.
-/// A ray parallel to the segment (collinear included) or a segment of length zero gives `None`.
-fn crossing(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Option<f32> {
-    let e = b - a;
-    let denominator = d.perp_dot(e);
-    if denominator == 0.0 {
-        return None;
-    }
-    let w = a - origin;
-    let t = w.perp_dot(e) / denominator;
-    let u = w.perp_dot(d) / denominator;
-    ((0.0..=1.0).contains(&t) && (0.0..=1.0).contains(&u)).then_some(t)
-}
-
-/// The nearest point of segment `a → b` to `point` (as for paths: `t` clamped to `[0, 1]`).
-fn nearest_on_segment(point: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let e = b - a;
-    let length_squared = e.length_squared();
-    let t = if length_squared > 0.0 {
-        ((point - a).dot(e) / length_squared).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    a + e * t
-}
-
-/// The unit normal of `a → b` on the side of `origin`; for an origin on the wall's line, the
-/// side facing against `d`.
-pub(crate) fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let normal = (b - a).perp().normalize_or_zero();
-    let side = normal.dot(origin - a);
-    if side < 0.0 || (side == 0.0 && normal.dot(d) > 0.0) {
-        -normal
-    } else {
-        normal
-    }
-}
-
-/// The parameter range `[enter, exit]` of the ray `origin + t * d` inside the box, or `None`.
-fn slab(origin: Vec2, d: Vec2, min: Vec2, max: Vec2) -> Option<(f32, f32)> {
-    let mut enter = f32::NEG_INFINITY;
-    let mut exit = f32::INFINITY;
-    for axis in 0..2 {
-        let (o, step, low, high) = (origin[axis], d[axis], min[axis], max[axis]);
-        if step == 0.0 {
-            if o < low || o > high {
-                return None;
-            }
-        } else {
-            let t1 = (low - o) / step;
-            let t2 = (high - o) / step;
-            enter = enter.max(t1.min(t2));
-            exit = exit.min(t1.max(t2));
-        }
-    }
-    (enter <= exit).then_some((enter, exit))
-}
-
-/// The box around the given segments, widened by a few ulps of its coordinates so that
-/// rounding in the box tests never hides a segment.
-fn bounds(segments: &[(Vec2, Vec2)], order: &[u32]) -> (Vec2, Vec2) {
-    let mut min = Vec2::INFINITY;
-    let mut max = Vec2::NEG_INFINITY;
-    for &index in order {
-        if let Some(&(a, b)) = segments.get(index as usize) {
-            min = min.min(a).min(b);
-            max = max.max(a).max(b);
-        }
-    }
-    let pad = (min.abs().max(max.abs()).max_element() + 1.0) * 1e-6;
-    (min - pad, max + pad)
 }
 
 impl WallIndex {
@@ -154,67 +39,12 @@ impl WallIndex {
             .flat_map(Wall::segments)
             .filter(|(a, b)| a.is_finite() && b.is_finite())
             .collect();
-        let mut order: Vec<u32> = (0..segments.len())
-            .filter_map(|i| u32::try_from(i).ok())
-            .collect();
-        let mut nodes = Vec::new();
-        if !order.is_empty() {
-            Self::build(&segments, &mut order, &mut nodes);
-        }
+        let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         Self {
             segments,
-            order,
-            nodes,
+            tree,
             grid,
-        }
-    }
-
-    /// Builds the hierarchy without recursion: each pending node owns `order[start..end]`.
-    fn build(segments: &[(Vec2, Vec2)], order: &mut [u32], nodes: &mut Vec<Node>) {
-        let centre = |index: u32| {
-            segments
-                .get(index as usize)
-                .map_or(Vec2::ZERO, |&(a, b)| (a + b) * 0.5)
-        };
-        let mut pending = vec![(0_usize, 0_usize, order.len())];
-        nodes.push(Node {
-            min: Vec2::ZERO,
-            max: Vec2::ZERO,
-            first: 0,
-            count: 0,
-            right: 0,
-        });
-        while let Some((at, start, end)) = pending.pop() {
-            let Some(slice) = order.get_mut(start..end) else {
-                continue;
-            };
-            let (min, max) = bounds(segments, slice);
-            let mut node = Node {
-                min,
-                max,
-                first: u32::try_from(start).unwrap_or(u32::MAX),
-                count: u32::try_from(slice.len()).unwrap_or(u32::MAX),
-                right: 0,
-            };
-            if slice.len() > LEAF_SIZE {
-                let extent = max - min;
-                let axis = usize::from(extent.y > extent.x);
-                let middle = slice.len() / 2;
-                slice.select_nth_unstable_by(middle, |&i, &j| {
-                    centre(i)[axis].total_cmp(&centre(j)[axis]).then(i.cmp(&j))
-                });
-                let left = nodes.len();
-                nodes.extend([node, node]);
-                node.first = u32::try_from(left).unwrap_or(u32::MAX);
-                node.count = 0;
-                node.right = u32::try_from(left + 1).unwrap_or(u32::MAX);
-                pending.push((left, start, start + middle));
-                pending.push((left + 1, start + middle, end));
-            }
-            if let Some(slot) = nodes.get_mut(at) {
-                *slot = node;
-            }
         }
     }
 
@@ -251,10 +81,12 @@ impl WallIndex {
         let best = match &self.grid {
             Some(grid) if grid.is_short(d) => {
                 let mut best = None;
-                grid.segments_along(from, to, |index| self.consider(from, d, index, &mut best));
+                grid.segments_along(from, to, |index| {
+                    consider(&self.segments, from, d, index, &mut best)
+                });
                 best
             }
-            _ => self.tree_ray_cast(from, d),
+            _ => self.tree.ray_cast(&self.segments, from, d),
         };
         let (t, index) = best?;
         let &(a, b) = self.segments.get(index)?;
@@ -299,10 +131,19 @@ impl WallIndex {
             Some(grid) if grid.is_short(Vec2::splat(radius * 2.0)) => {
                 let reach = Vec2::splat(radius);
                 grid.segments_in_box(point - reach, point + reach, |index| {
-                    self.offer(point, radius_squared, index, out, &mut count);
+                    offer(
+                        &self.segments,
+                        point,
+                        radius_squared,
+                        index,
+                        out,
+                        &mut count,
+                    );
                 });
             }
-            _ => self.tree_nearest(point, radius_squared, out, &mut count),
+            _ => self
+                .tree
+                .nearest(&self.segments, point, radius_squared, out, &mut count),
         }
         let Some(found) = out.get_mut(..count) else {
             return &[];
@@ -312,136 +153,6 @@ impl WallIndex {
         }
         found.sort_unstable_by_key(|w| w.segment);
         found
-    }
-
-    /// The nearest segments through the hierarchy, into `out[..count]` as [`Self::offer`]
-    /// keeps them.
-    fn tree_nearest(
-        &self,
-        point: Vec2,
-        radius_squared: f32,
-        out: &mut [WallPoint],
-        count: &mut usize,
-    ) {
-        let capacity = out.len();
-        self.walk(|visit| match visit {
-            Visit::Node(node) => {
-                let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
-                    Some(worst) if *count == capacity => worst.distance,
-                    _ => radius_squared,
-                };
-                let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
-                outside.length_squared() <= limit
-            }
-            Visit::Segment(index) => {
-                self.offer(point, radius_squared, index, out, count);
-                true
-            }
-        });
-    }
-
-    /// Puts segment `index`'s nearest point to `point` into `out[..count]`, which holds the
-    /// nearest found so far sorted by (squared distance, segment), when it is within reach and
-    /// ranks among them. A segment already there (the grid may list it in several cells) is
-    /// not taken twice.
-    fn offer(
-        &self,
-        point: Vec2,
-        radius_squared: f32,
-        index: u32,
-        out: &mut [WallPoint],
-        count: &mut usize,
-    ) {
-        let capacity = out.len();
-        let index = index as usize;
-        let Some(&(a, b)) = self.segments.get(index) else {
-            return;
-        };
-        let near = nearest_on_segment(point, a, b);
-        let squared = point.distance_squared(near);
-        let taken = out.get(..*count).unwrap_or(&[]);
-        if squared > radius_squared || taken.iter().any(|w| w.segment == index) {
-            return;
-        }
-        let key = (squared, index);
-        let at = taken.partition_point(|w| (w.distance, w.segment) < key);
-        if at >= capacity {
-            return;
-        }
-        *count = (*count + 1).min(capacity);
-        if let Some(moved) = out.get_mut(at..*count) {
-            moved.rotate_right(1);
-        }
-        if let Some(slot) = out.get_mut(at) {
-            *slot = WallPoint {
-                point: near,
-                distance: squared,
-                segment: index,
-            };
-        }
-    }
-
-    /// The first crossing along `from + t * d` through the hierarchy: `(t, segment)`.
-    fn tree_ray_cast(&self, from: Vec2, d: Vec2) -> Option<(f32, usize)> {
-        let mut best: Option<(f32, usize)> = None;
-        self.walk(|visit| match visit {
-            Visit::Node(node) => slab(from, d, node.min, node.max).is_some_and(|(enter, exit)| {
-                let best_t = best.map_or(1.0, |(t, _)| t);
-                exit >= -1e-4 && enter <= best_t + 1e-4
-            }),
-            Visit::Segment(index) => {
-                self.consider(from, d, index, &mut best);
-                true
-            }
-        });
-        best
-    }
-
-    /// Walks the hierarchy depth first without recursion: `visit` answers for each node
-    /// whether to look inside it, and is shown each segment of the leaves it opens.
-    fn walk(&self, mut visit: impl FnMut(Visit<'_>) -> bool) {
-        let mut stack = [0_u32; STACK_DEPTH];
-        let mut depth = usize::from(!self.nodes.is_empty());
-        while depth > 0 {
-            depth -= 1;
-            let Some(node) = stack.get(depth).and_then(|&i| self.nodes.get(i as usize)) else {
-                continue;
-            };
-            if !visit(Visit::Node(node)) {
-                continue;
-            }
-            if node.count == 0 {
-                for child in [node.right, node.first] {
-                    if let Some(slot) = stack.get_mut(depth) {
-                        *slot = child;
-                        depth += 1;
-                    }
-                }
-                continue;
-            }
-            for &index in self.leaf(node) {
-                visit(Visit::Segment(index));
-            }
-        }
-    }
-
-    /// Takes segment `index` as the ray's `best` crossing when it crosses earlier, or as early
-    /// with a lower index.
-    fn consider(&self, from: Vec2, d: Vec2, index: u32, best: &mut Option<(f32, usize)>) {
-        let index = index as usize;
-        if let Some(&(a, b)) = self.segments.get(index)
-            && let Some(t) = crossing(from, d, a, b)
-            && best.is_none_or(|(bt, bi)| t < bt || (t == bt && index < bi))
-        {
-            *best = Some((t, index));
-        }
-    }
-
-    fn leaf(&self, node: &Node) -> &[u32] {
-        let start = node.first as usize;
-        self.order
-            .get(start..start + node.count as usize)
-            .unwrap_or(&[])
     }
 }
 

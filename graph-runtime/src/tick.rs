@@ -1,0 +1,172 @@
+//! The one tick core: what every driver of agents does in a tick, whichever it is
+//! ([`crate::Simulation`] in parallel chunks, [`crate::Crowd`] for a game's own agents, the
+//! Bevy plugin per entity). Forces come from the state at the start of the tick ([`Tick`]):
+//! the vehicles, the world, the neighbor grid built over them ([`prepare_grid`], cells as
+//! wide as the widest neighborhood, [`neighbor_cell_size`]); each group of agents is steered
+//! by its program ([`Group`]); then each agent advances ([`advance`]: integration, its stuck
+//! clock, whether its step crossed a wall).
+
+use glam::Vec2;
+
+use crate::compile::{AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask};
+use crate::world::WallIndex;
+use crate::{SpatialGrid, Vehicle, World};
+
+/// The grid cell size when no node reads neighbors within a fixed radius (units).
+pub const DEFAULT_CELL_SIZE: f32 = 4.0;
+
+/// The neighbor grid's cell size for programs whose widest fixed neighborhood has radius
+/// `radius` (units): the radius itself, or [`DEFAULT_CELL_SIZE`] when there is none.
+pub fn neighbor_cell_size(radius: f32) -> f32 {
+    if radius > 0.0 {
+        radius
+    } else {
+        DEFAULT_CELL_SIZE
+    }
+}
+
+/// The agents of one group steer with this: a program, the names it was bound to in the
+/// world, and its parameter values.
+#[derive(Clone, Copy, Debug)]
+pub struct Group<'a> {
+    /// The compiled graph.
+    pub program: &'a Program,
+    /// Its names resolved against the world.
+    pub bindings: &'a Bindings,
+    /// Its parameters (defaults with the group's overrides).
+    pub params: &'a ParamValues,
+}
+
+/// What every group reads during one tick: the state at its start.
+#[derive(Clone, Copy, Debug)]
+pub struct Tick<'a> {
+    /// Obstacles, walls, paths, flow fields, named targets and bounds.
+    pub world: &'a World,
+    /// Every agent's vehicle at the start of the tick, by agent index (empty when no program
+    /// reads other agents by index).
+    pub vehicles: &'a [Vehicle],
+    /// Every agent's tags, parallel to `vehicles` (empty when no program uses tags).
+    pub tags: &'a [TagMask],
+    /// The neighbor grid built over the vehicles at the start of the tick.
+    pub grid: &'a SpatialGrid,
+    /// Tick length (s).
+    pub dt: f32,
+}
+
+impl<'a> Tick<'a> {
+    /// What `group`'s program reads this tick.
+    pub fn context(&self, group: Group<'a>) -> Context<'a> {
+        Context {
+            world: self.world,
+            vehicles: self.vehicles,
+            tags: self.tags,
+            grid: self.grid,
+            bindings: group.bindings,
+            params: group.params,
+            dt: self.dt,
+        }
+    }
+
+    /// The forces of the agents `agents` (indices into [`Tick::vehicles`]) whose working
+    /// vehicles are `working` and states `states`, running `group`, into `forces` (all four
+    /// parallel): in batches where the program allows, exactly what [`Program::steer`] gives
+    /// each agent.
+    pub fn steer_agents(
+        &self,
+        group: Group<'a>,
+        agents: &[u32],
+        working: &'a [Vehicle],
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        forces: &mut [Vec2],
+    ) {
+        let context = self.context(group);
+        group
+            .program
+            .steer_batch(&context, agents, working, states, scratch, forces);
+    }
+
+    /// The force of every agent of [`Tick::vehicles`] running `group` (agent `i` with state
+    /// `states[i]`), into `forces`.
+    pub fn steer_all(
+        &self,
+        group: Group<'a>,
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        forces: &mut [Vec2],
+    ) {
+        let context = self.context(group);
+        group.program.steer_all(&context, states, scratch, forces);
+    }
+
+    /// The force of agent `agent` alone, running `group` with state `state`.
+    pub fn steer_one(
+        &self,
+        group: Group<'a>,
+        agent: usize,
+        state: &mut AgentState,
+        scratch: &mut Scratch,
+    ) -> Vec2 {
+        let context = self.context(group);
+        group.program.steer(&context, agent, state, scratch)
+    }
+}
+
+/// Builds `grid` over `vehicles` for this tick when any of `groups` reads neighbors, with
+/// cells as wide as the widest of their neighborhoods; returns whether it did.
+pub fn prepare_grid<'a>(
+    grid: &mut SpatialGrid,
+    vehicles: &[Vehicle],
+    groups: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
+) -> bool {
+    let mut uses_neighbors = false;
+    let mut radius: f32 = 0.0;
+    for (program, params) in groups {
+        uses_neighbors |= program.uses_neighbors();
+        radius = radius.max(program.neighborhood_radius(params));
+    }
+    if uses_neighbors {
+        grid.set_cell_size(neighbor_cell_size(radius));
+        grid.rebuild(vehicles);
+    }
+    uses_neighbors
+}
+
+/// Advances `vehicle` by its `force` over `dt` ([`Vehicle::step`]), then its stuck clock
+/// `stuck_for` (`BEHAVIORS.md`, "Stuck agents": from the velocity a Reciprocal node
+/// preferred, `preferred`, or else the one its force asks for); returns whether the step
+/// crossed a wall of `walls`.
+#[inline]
+pub fn advance(
+    vehicle: &mut Vehicle,
+    force: Vec2,
+    dt: f32,
+    preferred: Option<Vec2>,
+    stuck_for: &mut f32,
+    walls: &WallIndex,
+) -> bool {
+    let before = *vehicle;
+    vehicle.step(force, dt);
+    *stuck_for = match preferred {
+        // A Reciprocal node's preference: used as it is.
+        Some(preferred) => crate::stuck_clock(
+            *stuck_for,
+            preferred,
+            vehicle.velocity,
+            vehicle.max_speed,
+            dt,
+        ),
+        None => crate::stuck::stuck_clock_after_step(
+            *stuck_for,
+            || crate::behaviors::preferred_velocity(&before, force),
+            vehicle.velocity,
+            vehicle.max_speed,
+            dt,
+        ),
+    };
+    let from = before.position;
+    !walls.is_empty()
+        && walls
+            .ray_cast(from, vehicle.position)
+            .is_some_and(|hit| hit.distance > 0.0)
+}
