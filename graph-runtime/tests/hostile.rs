@@ -406,8 +406,11 @@ fn a_graph_file_with_a_9000_node_scale_chain_runs_through_load_compile_and_simul
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("scale_chain_9000.graph.ron");
     graph.save(&path).expect("saved");
-    // On a thread with the default 2 MiB stack, as a game's worker would have.
-    let outcome = std::thread::spawn(move || run(&path))
+    // On a thread with the default 2 MiB stack (no size given), as a game's worker would have.
+    let outcome = std::thread::Builder::new()
+        .name("deep-chain".to_owned())
+        .spawn(move || run(&path))
+        .expect("a thread")
         .join()
         .expect("no stack overflow or panic");
     assert!(

@@ -210,7 +210,8 @@ pub fn with_threads<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
 ) -> Result<T, Vec<String>> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    let mut builder =
+        rayon::ThreadPoolBuilder::new().thread_name(|index| format!("steergraph-worker-{index}"));
     if let Some(threads) = threads {
         if threads == 0 {
             return Err(vec!["--threads must be at least 1".to_owned()]);

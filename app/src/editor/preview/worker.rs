@@ -77,43 +77,84 @@ pub struct Stepped {
 
 /// A tick in progress on a worker thread.
 pub struct Worker {
-    handle: JoinHandle<Stepped>,
+    running: Running,
     /// What the viewport shows meanwhile.
     pub frozen: Frozen,
 }
 
+/// The worker thread, or the tick done in place when no thread could be started.
+enum Running {
+    Thread(JoinHandle<Option<Stepped>>),
+    Done(Box<Stepped>),
+    /// Neither: the simulation is gone (as when a worker panics).
+    Lost,
+}
+
+/// One tick of `simulation` (and its metric sample at `sample_at`, if set), timed.
+fn step(
+    mut simulation: Simulation,
+    mut metrics: MetricsTracker,
+    dt: f32,
+    sample_at: Option<f32>,
+) -> Stepped {
+    let started = Instant::now();
+    simulation.step(dt);
+    let tick_ms = started.elapsed().as_secs_f32() * 1000.0;
+    let sample = sample_at.map(|time| metrics.observe(&simulation, time));
+    Stepped {
+        simulation,
+        metrics,
+        sample,
+        tick_ms,
+    }
+}
+
 impl Worker {
-    /// Steps `simulation` by `dt` on a new thread; samples the metrics at `sample_at` if set.
+    /// Steps `simulation` by `dt` on a thread of its own (`steergraph-preview-tick`), or in
+    /// place when the system starts no thread; samples the metrics at `sample_at` if set.
     pub fn start(
         simulation: Simulation,
-        mut metrics: MetricsTracker,
+        metrics: MetricsTracker,
         dt: f32,
         sample_at: Option<f32>,
     ) -> Self {
         let frozen = Frozen::of(&simulation);
-        let handle = std::thread::spawn(move || {
-            let mut simulation = simulation;
-            let started = Instant::now();
-            simulation.step(dt);
-            let tick_ms = started.elapsed().as_secs_f32() * 1000.0;
-            let sample = sample_at.map(|time| metrics.observe(&simulation, time));
-            Stepped {
-                simulation,
-                metrics,
-                sample,
-                tick_ms,
+        // The simulation goes to the thread through a slot it can be taken back from when
+        // the thread cannot start.
+        let slot = std::sync::Arc::new(std::sync::Mutex::new(Some((simulation, metrics))));
+        let handed = std::sync::Arc::clone(&slot);
+        let spawned = std::thread::Builder::new()
+            .name("steergraph-preview-tick".to_owned())
+            .spawn(move || {
+                let taken = handed.lock().ok().and_then(|mut slot| slot.take());
+                taken.map(|(simulation, metrics)| step(simulation, metrics, dt, sample_at))
+            });
+        let running = match spawned {
+            Ok(handle) => Running::Thread(handle),
+            Err(_) => {
+                let taken = slot.lock().ok().and_then(|mut slot| slot.take());
+                taken.map_or(Running::Lost, |(simulation, metrics)| {
+                    Running::Done(Box::new(step(simulation, metrics, dt, sample_at)))
+                })
             }
-        });
-        Self { handle, frozen }
+        };
+        Self { running, frozen }
     }
 
     /// Whether the tick is done.
     pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+        match &self.running {
+            Running::Thread(handle) => handle.is_finished(),
+            Running::Done(_) | Running::Lost => true,
+        }
     }
 
     /// The finished tick (waits if it is not done; `None` if the worker panicked).
     pub fn finish(self) -> Option<Stepped> {
-        self.handle.join().ok()
+        match self.running {
+            Running::Thread(handle) => handle.join().ok().flatten(),
+            Running::Done(stepped) => Some(*stepped),
+            Running::Lost => None,
+        }
     }
 }

@@ -68,7 +68,7 @@ pub struct NodeSearch {
 }
 
 impl NodeSearch {
-    /// The kinds [`rank`] finds for the query and the fit, best first (in catalogue order
+    /// The kinds `rank` finds for the query and the fit, best first (in catalogue order
     /// for an empty query).
     pub fn matches(&self, fit: Fit) -> Vec<NodeKind> {
         rank(&self.query, fit)

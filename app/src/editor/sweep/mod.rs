@@ -32,11 +32,11 @@ pub struct SweepForm {
     pub from: f32,
     /// Last value.
     pub to: f32,
-    /// Number of values, evenly spaced, both ends included (1 to [`MAX_STEPS`]).
+    /// Number of values, evenly spaced, both ends included (1 to `MAX_STEPS`).
     pub steps: usize,
-    /// Simulated seconds per run (> 0, at most [`MAX_SECONDS`]).
+    /// Simulated seconds per run (> 0, at most `MAX_SECONDS`).
     pub seconds: f32,
-    /// Runs per value (1 to [`MAX_SEEDS`]); seed `i` is the scene's seed plus `i`.
+    /// Runs per value (1 to `MAX_SEEDS`); seed `i` is the scene's seed plus `i`.
     pub seeds: u32,
     /// The metric plotted (the result holds every metric, so changing it needs no new run).
     pub metric: Metric,

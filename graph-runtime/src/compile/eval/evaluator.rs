@@ -140,16 +140,19 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             .unwrap_or(false)
     }
 
+    /// Op `index`. The compiler links only to ops it made; `None` would be its bug (debug
+    /// builds stop there, release builds take it as zero).
     pub(super) fn op(&self, index: u32) -> Option<&'p Op> {
-        self.program.ops.get(index as usize)
+        let op = self.program.ops.get(index as usize);
+        debug_assert!(op.is_some(), "op {index} of {}", self.program.ops.len());
+        op
     }
 
+    /// The graph node op `index` was compiled from.
     pub(super) fn node(&self, index: u32) -> NodeId {
-        self.program
-            .op_nodes
-            .get(index as usize)
-            .copied()
-            .unwrap_or(NodeId(0))
+        let node = self.program.op_nodes.get(index as usize).copied();
+        debug_assert!(node.is_some(), "op {index} has no node");
+        node.unwrap_or(NodeId(0))
     }
 
     /// The world path a program path name is bound to, or with `own` the agent's own route
@@ -169,20 +172,18 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
         self.context.world.flow_field_at(index)
     }
 
+    /// Input `position` of a combiner's span of links (the compiler made the span).
     pub(super) fn link_at(&self, span: Span, position: u32) -> u32 {
-        self.program
-            .links
-            .get((span.start + position) as usize)
-            .copied()
-            .unwrap_or(0)
+        let link = self.program.links.get((span.start + position) as usize);
+        debug_assert!(link.is_some(), "link {position} of {span:?}");
+        link.copied().unwrap_or(0)
     }
 
+    /// Input `position` of a Blend's or Dither's span, with its number.
     pub(super) fn weighted_at(&self, span: Span, position: u32) -> (u32, Num) {
-        self.program
-            .weighted
-            .get((span.start + position) as usize)
-            .copied()
-            .unwrap_or((0, Num::Const(0.0)))
+        let input = self.program.weighted.get((span.start + position) as usize);
+        debug_assert!(input.is_some(), "weighted input {position} of {span:?}");
+        input.copied().unwrap_or((0, Num::Const(0.0)))
     }
 
     pub(super) fn quarry(&self, target: TargetRef) -> Option<Quarry> {

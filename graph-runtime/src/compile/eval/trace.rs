@@ -22,7 +22,7 @@ pub enum NodeValue {
 pub const GUIDE_ORCA_LINES: usize = 8;
 
 /// The geometry behind a node's force, for drawing debug guides (world units). Recorded only
-/// by [`Program::steer_traced`].
+/// by [`Program::steer_traced`](crate::Program::steer_traced).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Guide {
     /// Nothing to draw beyond the force.

@@ -265,10 +265,12 @@ impl<'g> Builder<'g> {
         true
     }
 
+    /// The op a link reads: its source's, compiled before it (post order).
     fn link(&self, link: Link) -> u32 {
-        link.source()
-            .and_then(|id| self.op_of.get(&id).copied())
-            .unwrap_or(0)
+        let op = link.source().and_then(|id| self.op_of.get(&id).copied());
+        // Validation refused unconnected and dangling links; post order compiled the source.
+        debug_assert!(op.is_some(), "link {link:?} has no op");
+        op.unwrap_or(0)
     }
 
     /// The span of the inputs that are not muted.

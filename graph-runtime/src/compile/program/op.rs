@@ -19,7 +19,15 @@ impl Num {
     pub(crate) fn get(self, params: &ParamValues) -> f32 {
         match self {
             Self::Const(value) => value,
-            Self::Param(slot) => params.values.get(slot as usize).copied().unwrap_or(0.0),
+            Self::Param(slot) => {
+                // Values are made for the program whose slots these are.
+                debug_assert!(
+                    (slot as usize) < params.values.len(),
+                    "parameter slot {slot} of {}",
+                    params.values.len()
+                );
+                params.values.get(slot as usize).copied().unwrap_or(0.0)
+            }
         }
     }
 }

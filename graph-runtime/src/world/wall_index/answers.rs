@@ -14,7 +14,7 @@ pub struct WallHit {
     pub normal: Vec2,
     /// Distance from the ray's start to `point` (units, `>= 0`).
     pub distance: f32,
-    /// The segment hit, an index into [`WallIndex::segments`].
+    /// The segment hit, an index into [`WallIndex::segments`](crate::WallIndex::segments).
     pub segment: usize,
 }
 
@@ -25,7 +25,7 @@ pub struct WallPoint {
     pub point: Vec2,
     /// Distance from the query point to `point` (units, `>= 0`).
     pub distance: f32,
-    /// The segment it lies on, an index into [`WallIndex::segments`].
+    /// The segment it lies on, an index into [`WallIndex::segments`](crate::WallIndex::segments).
     pub segment: usize,
 }
 

@@ -82,7 +82,7 @@ impl WallIndex {
             Some(grid) if grid.is_short(d) => {
                 let mut best = None;
                 grid.segments_along(from, to, |index| {
-                    consider(&self.segments, from, d, index, &mut best)
+                    consider(&self.segments, from, d, index, &mut best);
                 });
                 best
             }
@@ -161,6 +161,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::world::segment::{crossing, nearest_on_segment};
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
