@@ -992,7 +992,7 @@ fn at_rest() -> Vec<Vehicle> {
 #[test]
 fn blend_priority_and_budget() {
     says(
-        "Blend: `F = Σ w_i * F_i`, in input order, starting from zero; no truncation (the vehicle truncates).",
+        "`Blend`: `F = Σ w_i * F_i`, in input order, starting from zero; no truncation (the vehicle truncates).",
     );
     let mut graph = Graph::default();
     let east = toward(&mut graph, Vec2::X);
@@ -1017,7 +1017,7 @@ fn blend_priority_and_budget() {
     );
 
     says(
-        "Priority: the first input with `|F_i| > epsilon`; none: zero. Later inputs are not evaluated.",
+        "`Priority`: the first input with `|F_i| > epsilon`; none: zero. Later inputs are not evaluated.",
     );
     let mut graph = Graph::default();
     let nothing = graph.add(Node::Seek {
@@ -1038,7 +1038,7 @@ fn blend_priority_and_budget() {
     );
 
     says(
-        "Budget (\"prioritized acceleration allocation\"): `left = max_force`, `F = 0`; for each input, first stop if `left <= 1e-6`; if `|F_i| <= left` then `F = F + F_i` and `left = left - |F_i|`, else `F = F + F_i * (left / |F_i|)` and stop.",
+        "`Budget` (\"prioritized acceleration allocation\"): `left = max_force`, `F = 0`; for each input, first stop if `left <= 1e-6`; if `|F_i| <= left` then `F = F + F_i` and `left = left - |F_i|`, else `F = F + F_i * (left / |F_i|)` and stop.",
     );
     // max_force 8: east (5,0) fits, left 3; north (0,5) is cut to (0,3): F = (5,3)
     let mut graph = Graph::default();
@@ -1059,7 +1059,7 @@ fn blend_priority_and_budget() {
 #[test]
 fn dither_draws_once_per_input_considered_in_order() {
     says(
-        "Dither: for each input in order, one draw `u = unit()` from the agent's RNG, whether or not an earlier input was skipped; the input is evaluated when `u < probability` and returned when `|F_i| > epsilon`; none: zero.",
+        "`Dither`: for each input in order, one draw `u = unit()` from the agent's RNG, whether or not an earlier input was skipped; the input is evaluated when `u < probability` and returned when `|F_i| > epsilon`; none: zero.",
     );
     // Dither[(east, 0.5), (north, 0.5)] over 40 ticks with seed 9: the stream decides, and
     // a tick that takes east draws once, one that skips it draws twice.
@@ -1109,7 +1109,7 @@ fn dither_draws_once_per_input_considered_in_order() {
 #[test]
 fn gate_and_a_shared_wander_evaluated_once() {
     says(
-        "Gate: the condition is evaluated first; the input only when the condition holds, else zero.",
+        "`Gate`: the condition is evaluated first; the input only when the condition holds, else zero.",
     );
     says("A shared Wander draws once.");
     // Blend[(Wd, 1), (Gate(Wd, All[]), 1)]: the gate is open, the wander shared: 2 * Wander
