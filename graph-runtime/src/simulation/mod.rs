@@ -41,7 +41,8 @@ const CELL_ORDER_MIN_AGENTS: usize = 8_192;
 /// the agents ages, and in 8 ticks an agent moves a fraction of a cell, so consecutive agents
 /// stay neighbors. Re-sorting every tick cost 6 % of a 16,000-agent flocking tick (moving
 /// every vehicle, state and clock); spread over 8 ticks that is under 1 % (6 % / 8, worked
-/// out, not measured apart), and the tick itself is no slower (`BENCHMARKS.md`, issue 15). The order never changes a result.
+/// out, not measured apart), and the tick itself is no slower (`BENCHMARKS.md`, issue 15).
+/// The order never changes a result.
 const RESORT_EVERY: u64 = 8;
 
 /// Integration and writing back hand rayon at least this many agents per task: a task of a

@@ -38,11 +38,11 @@ impl SpatialGrid {
     ) {
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
         let extent = if parallel {
-            let add = |extent: Extent, vehicle: &Vehicle| extent.add(vehicle);
+            // Whole chunks folded by a plain loop: rayon's `fold` asks between agents whether
+            // it may stop early, 20 more instructions per agent (cachegrind, issue 25).
             vehicles
-                .par_iter()
-                .with_min_len(MIN_AGENTS_PER_TASK)
-                .fold(|| Extent::EMPTY, add)
+                .par_chunks(MIN_AGENTS_PER_TASK)
+                .map(|chunk| chunk.iter().fold(Extent::EMPTY, Extent::add))
                 .reduce(|| Extent::EMPTY, Extent::join)
         } else {
             vehicles.iter().fold(Extent::EMPTY, Extent::add)
