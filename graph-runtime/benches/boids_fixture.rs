@@ -61,6 +61,7 @@ pub(crate) fn graph() -> Graph {
         distance: n(WANDER.0),
         radius: n(WANDER.1),
         jitter: n(WANDER.2),
+        face: false,
     });
     let blend = graph.add(Node::Blend {
         inputs: vec![

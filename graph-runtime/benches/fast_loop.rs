@@ -18,7 +18,7 @@ use glam::Vec2;
 use graph_runtime::behaviors::{self, FieldOfView, NeighborSums};
 use graph_runtime::{
     AgentGroup, AgentRng, Area, Graph, Link, Node, Obstacle, Rect, Scene, SceneAssets, Simulation,
-    Spawn, Vehicle, VehicleParams, WeightedInput,
+    Spawn, Turning, Vehicle, VehicleParams, WeightedInput,
 };
 use rayon::prelude::*;
 
@@ -129,6 +129,7 @@ impl Workload {
             distance: n(distance),
             radius: n(radius),
             jitter: n(jitter),
+            face: false,
         });
         let weighted = |node, weight: f32| WeightedInput {
             node: Link(Some(node)),
@@ -214,6 +215,7 @@ impl Workload {
                 vehicle: Some(self.vehicle()),
                 tags: Vec::new(),
                 parameters: std::collections::BTreeMap::default(),
+                turning: None,
             }],
             ..Scene::default()
         };
@@ -415,6 +417,9 @@ fn vehicle(params: VehicleParams, position: Vec2, velocity: Vec2, forward: Vec2)
         max_force: params.max_force,
         max_speed: params.max_speed,
         radius: params.radius,
+        orientation: 0.0,
+        angular_velocity: 0.0,
+        turning: Turning::DEFAULT,
     }
 }
 

@@ -104,6 +104,7 @@ fn simulation(graph: Graph) -> Simulation {
             tags: Vec::new(),
             parameters: BTreeMap::new(),
             goals: [("goal".to_owned(), OwnPoints::Random(area))].into(),
+            turning: None,
         }],
         ..Scene::default()
     };

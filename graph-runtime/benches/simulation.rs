@@ -42,6 +42,7 @@ fn boids_simulation(agents: usize) -> Simulation {
             vehicle: Some(boids_fixture::VEHICLE),
             tags: Vec::new(),
             parameters: std::collections::BTreeMap::default(),
+            turning: None,
         }],
         ..Scene::default()
     };
@@ -121,6 +122,7 @@ fn large_graph(nodes: u32) -> Graph {
                     distance: 2.0.into(),
                     radius: 1.0.into(),
                     jitter: 45.0.into(),
+                    face: false,
                 },
             };
             let leaf = graph.add(leaf);

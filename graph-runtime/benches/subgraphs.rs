@@ -52,6 +52,7 @@ fn blend(graph: &mut Graph, flock: NodeId) -> NodeId {
         distance: 3.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     graph.add(Node::Blend {
         inputs: [(flock, 2.0), (wander, 0.5)]
@@ -139,6 +140,7 @@ fn simulation(graph: Graph, library: &BTreeMap<String, Graph>) -> Simulation {
             tags: Vec::new(),
             parameters: BTreeMap::new(),
             goals: BTreeMap::new(),
+            turning: None,
         }],
         ..Scene::default()
     };

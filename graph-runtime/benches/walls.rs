@@ -91,6 +91,7 @@ fn simulation(walls: Vec<Wall>) -> Simulation {
             vehicle: Some(boids_fixture::VEHICLE),
             tags: Vec::new(),
             parameters: std::collections::BTreeMap::default(),
+            turning: None,
         }],
         ..Scene::default()
     };

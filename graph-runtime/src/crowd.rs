@@ -10,7 +10,7 @@ use crate::compile::{
 };
 use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, point_in_range};
 use crate::tick::{Group, Tick, neighbor_cell_size, prepare_grid};
-use crate::{OwnGoals, Path, SpatialGrid, Vehicle, World};
+use crate::{JumpEvent, JumpEventKind, OwnGoals, Path, SpatialGrid, Steering, Vehicle, World};
 
 /// Why a [`Crowd`] could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +82,12 @@ pub struct Crowd {
     states: Vec<AgentState>,
     seed: u64,
     tags: TagTable,
+    /// The steering of the last call, before the forces are handed out.
+    steerings: Vec<Steering>,
+    /// Agents in the air on a jump the game is flying: `(link, flight time, time so far)`.
+    flights: BTreeMap<usize, (usize, f32, f32)>,
+    /// What happened to jumps in the last call.
+    events: Vec<JumpEvent>,
 }
 
 impl Crowd {
@@ -125,6 +131,9 @@ impl Crowd {
             states: Vec::new(),
             seed,
             tags: tags.clone(),
+            steerings: Vec::new(),
+            flights: BTreeMap::new(),
+            events: Vec::new(),
         })
     }
 
@@ -265,7 +274,8 @@ impl Crowd {
     }
 
     /// One steering force per vehicle for this tick, written into `forces` (resized to
-    /// match). `tags` is one mask per vehicle, or empty when the graph uses no tags.
+    /// match): the linear part of [`Crowd::steering`], for vehicles that face where they move.
+    /// `tags` is one mask per vehicle, or empty when the graph uses no tags.
     pub fn steer(
         &mut self,
         world: &World,
@@ -274,7 +284,32 @@ impl Crowd {
         dt: f32,
         forces: &mut Vec<Vec2>,
     ) {
+        let mut steerings = std::mem::take(&mut self.steerings);
+        self.steering(world, vehicles, tags, dt, &mut steerings);
+        forces.clear();
+        forces.extend(steerings.iter().map(|steering| steering.force));
+        self.steerings = steerings;
+    }
+
+    /// One steering per vehicle for this tick, force and angular acceleration, written into
+    /// `out` (resized to match); integrate each with [`Vehicle::step`]. `tags` is one mask per
+    /// vehicle, or empty when the graph uses no tags.
+    ///
+    /// Jumps: when a Jump node's agent reaches its take-off point at the take-off velocity,
+    /// [`Crowd::jump_events`] reports the take-off (its velocity, vertical velocity and time
+    /// in the air) and the game flies the agent (its own physics or animation). Until the
+    /// flight time has passed the agent gets zero steering; then the landing is reported.
+    pub fn steering(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        tags: &[TagMask],
+        dt: f32,
+        out: &mut Vec<Steering>,
+    ) {
         self.grow_states(vehicles.len());
+        self.events.clear();
+        self.land_flights(world, vehicles, dt);
         prepare_grid(&mut self.grid, vehicles, [(&*self.program, &self.params)]);
         let tick = Tick {
             world,
@@ -288,9 +323,79 @@ impl Crowd {
             bindings: &self.bindings,
             params: &self.params,
         };
-        forces.clear();
-        forces.resize(vehicles.len().min(self.states.len()), Vec2::ZERO);
-        tick.steer_all(group, &mut self.states, &mut self.scratch, forces);
+        out.clear();
+        out.resize(vehicles.len().min(self.states.len()), Steering::ZERO);
+        tick.steer_all(group, &mut self.states, &mut self.scratch, out);
+        self.take_off(world, vehicles);
+        for &agent in self.flights.keys() {
+            if let Some(steering) = out.get_mut(agent) {
+                *steering = Steering::ZERO;
+            }
+        }
+    }
+
+    /// What happened to jumps in the last call of [`Crowd::steering`] (or
+    /// [`Crowd::steer`]): take-offs the game should fly, and landings.
+    pub fn jump_events(&self) -> &[JumpEvent] {
+        &self.events
+    }
+
+    /// Whether agent `agent` is in the air on a jump (the game flies it; its steering is zero).
+    pub fn is_airborne(&self, agent: usize) -> bool {
+        self.flights.contains_key(&agent)
+    }
+
+    /// Flights whose time has passed land: reported where the game's vehicle now is.
+    fn land_flights(&mut self, world: &World, vehicles: &[Vehicle], dt: f32) {
+        let mut landed = Vec::new();
+        for (&agent, flight) in &mut self.flights {
+            flight.2 += dt;
+            if flight.2 >= flight.1 {
+                landed.push((agent, flight.0));
+            }
+        }
+        for (agent, link) in landed {
+            self.flights.remove(&agent);
+            self.events.push(JumpEvent {
+                agent,
+                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
+                kind: JumpEventKind::Landed {
+                    link: world.jump_link_name(link).unwrap_or_default().to_owned(),
+                    completed: true,
+                },
+            });
+        }
+    }
+
+    /// This call's take-offs: the agents leave the ground (the game flies them).
+    fn take_off(&mut self, world: &World, vehicles: &[Vehicle]) {
+        let mut take_offs = self.scratch.take_offs();
+        take_offs.sort_by_key(|take_off| take_off.agent);
+        take_offs.dedup_by_key(|take_off| take_off.agent);
+        for take_off in take_offs {
+            let agent = take_off.agent as usize;
+            if self.flights.contains_key(&agent) {
+                continue;
+            }
+            if let Some(state) = self.states.get_mut(agent) {
+                state.mark_jumped(take_off.link);
+            }
+            self.flights
+                .insert(agent, (take_off.link, take_off.plan.flight_time, 0.0));
+            self.events.push(JumpEvent {
+                agent,
+                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
+                kind: JumpEventKind::TakeOff {
+                    link: world
+                        .jump_link_name(take_off.link)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    velocity: take_off.plan.velocity,
+                    vertical_velocity: take_off.plan.vertical_velocity,
+                    flight_time: take_off.plan.flight_time,
+                },
+            });
+        }
     }
 }
 

@@ -14,8 +14,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::limits::MAX_FILE_BYTES;
 
-/// The asset format version this runtime writes and the newest it reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest asset format version this runtime reads and writes.
+///
+/// Version 2 added the angular layer and jumps (a graph's `turning`, the nodes
+/// `ReachOrientation`, Face, `LookWhereYouAreGoing`, `MatchVelocity`, Jump and `JumpAchievable`,
+/// Wander's `face`; a scene's `gaps`, `jump_links` and groups' `turning`). A file is written
+/// with the oldest version that holds it, so a file that uses none of these is still
+/// version 1 and opens in older Steergraph builds, byte for byte as before.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The version before the angular layer and jumps.
+pub(crate) const VERSION_1: u32 = 1;
 
 /// The kinds of asset files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

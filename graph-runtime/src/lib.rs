@@ -62,6 +62,7 @@ mod compile;
 mod crowd;
 mod format;
 mod graph;
+mod jumping;
 pub mod limits;
 pub mod math;
 mod metrics;
@@ -91,10 +92,11 @@ pub use format::{
     text_from_bytes,
 };
 pub use graph::{
-    Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, InputPort, Link,
-    Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Reads, Region, Slot,
-    Target, VehicleSpec, WallSide, WeightedInput,
+    Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, Heading,
+    InputPort, Link, Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Reads,
+    Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource, WallSide, WeightedInput,
 };
+pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
 pub use metrics::{MetricsTracker, Sample};
 pub use own::OwnGoals;
 pub use rng::AgentRng;
@@ -109,10 +111,10 @@ pub use scene::{
 pub use simulation::{GroupRuntime, Simulation};
 pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};
 pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
-pub use vehicle::{Vehicle, VehicleParams};
+pub use vehicle::{Steering, Turning, TurningParams, Vehicle, VehicleParams};
 #[cfg(feature = "watch")]
 pub use watch::{AssetWatcher, FileWatcher, ReloadError, WATCH_DEBOUNCE, WatchError};
 pub use world::{
-    Brush, FlowField, Obstacle, Path, Projection, Rect, StrokeKind, Wall, WallHit, WallIndex,
-    WallPoint, World,
+    Brush, FlowField, Gap, JumpLink, Obstacle, Path, Projection, Rect, StrokeKind, Wall, WallHit,
+    WallIndex, WallPoint, World,
 };

@@ -41,6 +41,13 @@ pub const MAX_WALL_POINTS: usize = 1_000_000;
 /// second. Differences and squared distances of numbers this large stay finite in `f32`.
 pub const MAX_COORDINATE: f32 = 1.0e9;
 
+/// Most jump links in one scene: each agent remembers the links it has made in one 32-bit
+/// word of its state.
+pub const MAX_JUMP_LINKS: usize = 32;
+
+/// Most corners of all the gaps of one scene together.
+pub const MAX_GAP_POINTS: usize = 1_000_000;
+
 /// Whether both coordinates of `point` are finite and within [`MAX_COORDINATE`].
 pub fn point_in_range(point: glam::Vec2) -> bool {
     point.is_finite() && point.abs().max_element() <= MAX_COORDINATE

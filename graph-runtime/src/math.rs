@@ -96,6 +96,36 @@ pub fn rotate(direction: Vec2, angle: f32) -> Vec2 {
     Vec2::from_angle(angle).rotate(direction)
 }
 
+/// The angle of `v` (radians, counter-clockwise from +x): `atan2(v.y, v.x)`, in `(-π, π]`.
+#[inline]
+pub fn angle(v: Vec2) -> f32 {
+    v.y.atan2(v.x)
+}
+
+/// The unit vector at angle `a` (radians): `(cos a, sin a)`.
+#[inline]
+pub fn direction(a: f32) -> Vec2 {
+    let (sin, cos) = a.sin_cos();
+    Vec2::new(cos, sin)
+}
+
+/// `a` brought into `(-π, π]` (`BEHAVIORS.md`, "Angles"): an exact half turn counts as `+π`,
+/// so an agent facing exactly away from its aim turns counter-clockwise. A non-finite `a`
+/// gives `0`.
+#[inline]
+pub fn wrap(a: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if !a.is_finite() {
+        return 0.0;
+    }
+    if a > -PI && a <= PI {
+        return a;
+    }
+    // rem_euclid gives [0, 2π); shift into (-π, π].
+    let r = (a + PI).rem_euclid(TAU) - PI;
+    if r <= -PI { r + TAU } else { r }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +200,27 @@ mod tests {
             truncate(Vec2::new(f32::INFINITY, 0.0), f32::NAN),
             Vec2::ZERO
         );
+    }
+
+    #[test]
+    fn wrap_brings_angles_into_the_half_open_turn() {
+        use std::f32::consts::PI;
+        assert_eq!(wrap(0.5), 0.5);
+        assert_eq!(wrap(PI), PI, "a half turn stays +π");
+        assert_eq!(wrap(-PI), PI, "-π counts as +π: turn counter-clockwise");
+        // 3π/2 is a quarter turn clockwise: -π/2 (within rounding of the remainder).
+        assert!((wrap(1.5 * PI) + 0.5 * PI).abs() < 1e-6);
+        assert!((wrap(-1.5 * PI) - 0.5 * PI).abs() < 1e-6);
+        assert!((wrap(7.0 * PI) - PI).abs() < 1e-5);
+        assert_eq!(wrap(f32::NAN), 0.0);
+        assert_eq!(wrap(f32::INFINITY), 0.0);
+    }
+
+    #[test]
+    fn angle_and_direction_are_inverse() {
+        assert_eq!(angle(Vec2::Y), std::f32::consts::FRAC_PI_2);
+        assert_eq!(angle(Vec2::NEG_X), std::f32::consts::PI);
+        let d = direction(angle(Vec2::new(3.0, 4.0)));
+        assert!((d - Vec2::new(0.6, 0.8)).length() < 1e-6);
     }
 }

@@ -136,6 +136,9 @@ mod tests {
                 max_force,
                 max_speed,
                 radius: 0.5,
+                orientation: 0.0,
+                angular_velocity: 0.0,
+                turning: crate::Turning::DEFAULT,
             };
             let force = Vec2::new(fx, fy);
             let preferred = crate::behaviors::preferred_velocity(&before, force);

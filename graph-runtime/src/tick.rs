@@ -10,7 +10,7 @@ use glam::Vec2;
 
 use crate::compile::{AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask};
 use crate::world::WallIndex;
-use crate::{SpatialGrid, Vehicle, World};
+use crate::{SpatialGrid, Steering, Vehicle, World};
 
 /// The grid cell size when no node reads neighbors within a fixed radius (units).
 pub const DEFAULT_CELL_SIZE: f32 = 4.0;
@@ -67,10 +67,10 @@ impl<'a> Tick<'a> {
         }
     }
 
-    /// The forces of the agents `agents` (indices into [`Tick::vehicles`]) whose working
-    /// vehicles are `working` and states `states`, running `group`, into `forces` (all four
-    /// parallel): in batches where the program allows, exactly what [`Program::steer`] gives
-    /// each agent.
+    /// The steering of the agents `agents` (indices into [`Tick::vehicles`]) whose working
+    /// vehicles are `working` and states `states`, running `group`, into `out` (all four
+    /// parallel): in batches where the program allows, exactly what [`Program::steering`]
+    /// gives each agent. Take-offs of Jump nodes go to `scratch` ([`Scratch::take_offs`]).
     pub fn steer_agents(
         &self,
         group: Group<'a>,
@@ -78,37 +78,37 @@ impl<'a> Tick<'a> {
         working: &'a [Vehicle],
         states: &mut [AgentState],
         scratch: &mut Scratch,
-        forces: &mut [Vec2],
+        out: &mut [Steering],
     ) {
         let context = self.context(group);
         group
             .program
-            .steer_batch(&context, agents, working, states, scratch, forces);
+            .steer_batch(&context, agents, working, states, scratch, out);
     }
 
-    /// The force of every agent of [`Tick::vehicles`] running `group` (agent `i` with state
-    /// `states[i]`), into `forces`.
+    /// The steering of every agent of [`Tick::vehicles`] running `group` (agent `i` with
+    /// state `states[i]`), into `out`.
     pub fn steer_all(
         &self,
         group: Group<'a>,
         states: &mut [AgentState],
         scratch: &mut Scratch,
-        forces: &mut [Vec2],
+        out: &mut [Steering],
     ) {
         let context = self.context(group);
-        group.program.steer_all(&context, states, scratch, forces);
+        group.program.steering_all(&context, states, scratch, out);
     }
 
-    /// The force of agent `agent` alone, running `group` with state `state`.
+    /// The steering of agent `agent` alone, running `group` with state `state`.
     pub fn steer_one(
         &self,
         group: Group<'a>,
         agent: usize,
         state: &mut AgentState,
         scratch: &mut Scratch,
-    ) -> Vec2 {
+    ) -> Steering {
         let context = self.context(group);
-        group.program.steer(&context, agent, state, scratch)
+        group.program.steering(&context, agent, state, scratch)
     }
 }
 
@@ -132,21 +132,22 @@ pub fn prepare_grid<'a>(
     uses_neighbors
 }
 
-/// Advances `vehicle` by its `force` over `dt` ([`Vehicle::step`]), then its stuck clock
+/// Advances `vehicle` by its `steering` over `dt` ([`Vehicle::step`]), then its stuck clock
 /// `stuck_for` (`BEHAVIORS.md`, "Stuck agents": from the velocity a Reciprocal node
 /// preferred, `preferred`, or else the one its force asks for); returns whether the step
 /// crossed a wall of `walls`.
 #[inline]
 pub fn advance(
     vehicle: &mut Vehicle,
-    force: Vec2,
+    steering: Steering,
     dt: f32,
     preferred: Option<Vec2>,
     stuck_for: &mut f32,
     walls: &WallIndex,
 ) -> bool {
     let before = *vehicle;
-    vehicle.step(force, dt);
+    let force = steering.force;
+    vehicle.step(steering, dt);
     *stuck_for = match preferred {
         // A Reciprocal node's preference: used as it is.
         Some(preferred) => crate::stuck_clock(

@@ -747,6 +747,7 @@ fn wander_without_jitter_keeps_aiming_straight_ahead() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 0.0.into(),
+        face: false,
     });
     let mut harness = Harness::new(&graph, World::default(), vec![me], &[]);
     let mut state = harness.state(99, 0);
@@ -766,6 +767,7 @@ fn wander_angle_drifts_by_the_agents_own_random_jitter() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let mut harness = Harness::new(&graph, World::default(), vec![bystander, me], &[]);
     harness.dt = 0.5;

@@ -436,6 +436,7 @@ fn wander_turns_its_angle_by_one_draw_per_evaluation() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let forces = steer_ticks(&graph, &World::default(), &[me], &[], 42, 3);
     let mut rng = AgentRng::new(42, 0);
@@ -1119,6 +1120,7 @@ fn gate_and_a_shared_wander_evaluated_once() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let always = graph.add(Node::All { inputs: vec![] });
     let gate = graph.add(Node::Gate {
@@ -1261,6 +1263,7 @@ fn a_random_rectangle_spawn_draws_positions_then_the_heading() {
         vehicle: Some(PARAMS),
         tags: Vec::new(),
         parameters: std::collections::BTreeMap::new(),
+        turning: None,
     };
     let seed = 77;
     let assets = SceneAssets {
@@ -1671,6 +1674,7 @@ fn ticks_to_leave_a_corner(half_slope: f32, y: f32) -> Option<usize> {
         distance: 2.0.into(),
         radius: 0.0.into(),
         jitter: 0.0.into(),
+        face: false,
     });
     let priority = graph.add(Node::Priority {
         inputs: vec![link(avoid), link(cruise)],

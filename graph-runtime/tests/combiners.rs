@@ -310,6 +310,7 @@ fn an_input_shared_twice_is_evaluated_once_per_tick() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let b = blend(&mut graph, &[(wd, 1.0), (wd, 1.0)]);
     output(&mut graph, b);

@@ -517,6 +517,7 @@ fn an_out_of_range_parameter_default_names_the_parameter() {
                 distance: Number::Literal(3.0),
                 radius: Number::from("wander_radius"),
                 jitter: Number::Literal(90.0),
+                face: false,
             },
         ),
         (2, output(1)),
@@ -847,6 +848,7 @@ fn tunable() -> Graph {
                 distance: Number::Literal(2.0),
                 radius: Number::from("chance"),
                 jitter: Number::Literal(10.0),
+                face: false,
             },
         ),
         (

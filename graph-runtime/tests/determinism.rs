@@ -41,6 +41,7 @@ fn boids_graph() -> Graph {
         distance: Number::Literal(3.0),
         radius: Number::Literal(1.0),
         jitter: Number::Literal(90.0),
+        face: false,
     });
     let blend = graph.add(Node::Blend {
         inputs: vec![
@@ -90,6 +91,7 @@ fn scene(seed: u64, spawn: Spawn) -> Scene {
             vehicle: None,
             tags: vec!["boid".to_owned()],
             parameters: BTreeMap::new(),
+            turning: None,
         }],
         ..Scene::default()
     }
@@ -239,6 +241,7 @@ fn a_crowd_large_enough_for_the_parallel_grid_is_the_same_on_any_thread_count() 
         vehicle: None,
         tags: Vec::new(),
         parameters: BTreeMap::new(),
+        turning: None,
     };
     let crowd = |threads: usize| {
         let scene = Scene {

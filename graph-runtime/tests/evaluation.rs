@@ -238,6 +238,7 @@ fn dither_draws_for_an_input_before_a_shared_wander_below_it_draws() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let dither = graph.add(Node::Dither {
         inputs: vec![ChanceInput {
@@ -297,6 +298,7 @@ fn the_wander_angle_of_the_deep_chain_agent_is_the_formulas() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     for _ in 0..20_000 {
         previous = graph.add(Node::Scale {

@@ -54,6 +54,7 @@ fn path_following_simulation(direction: PathDirection) -> Simulation {
             vehicle: None,
             tags: Vec::new(),
             parameters: BTreeMap::new(),
+            turning: None,
         }],
         ..Scene::default()
     };

@@ -247,6 +247,7 @@ fn harness(graph: Graph, field: Option<FlowField>) -> SceneAssets {
         vehicle: None,
         tags: vec!["prey".to_owned()],
         parameters: BTreeMap::new(),
+        turning: None,
     });
     let mut flow_fields = BTreeMap::new();
     if let Some(field) = field {

@@ -562,6 +562,7 @@ fn a_scene_with_65537_targets_is_refused_and_65536_load_and_run_in_time() {
         vehicle: None,
         tags: Vec::new(),
         parameters: BTreeMap::new(),
+        turning: None,
     }];
     let text = scene.to_ron().expect("serializable");
     let started = Instant::now();

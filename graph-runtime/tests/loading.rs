@@ -215,7 +215,7 @@ fn a_missing_field_is_a_syntax_error_naming_the_field() {
 fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
     let graph = r#"(
     format: "steergraph.graph",
-    version: 2,
+    version: 3,
     layers: [Frob(1, 2), (a: "b")],
     nodes: {
         1: Hover(height: 3.0),
@@ -223,11 +223,11 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
     },
 )
 "#;
-    let error = Graph::from_ron(graph, "future.graph.ron").expect_err("version 2 is newer");
+    let error = Graph::from_ron(graph, "future.graph.ron").expect_err("version 3 is newer");
     assert_eq!(
         error.to_string(),
-        "future.graph.ron: this graph file uses format version 2, but this Steergraph reads \
-         versions up to 1; update Steergraph to open it"
+        "future.graph.ron: this graph file uses format version 3, but this Steergraph reads \
+         versions up to 2; update Steergraph to open it"
     );
     match error {
         LoadError::NewerVersion {
@@ -237,7 +237,7 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
             supported,
         } => assert_eq!(
             (path.as_str(), kind, found, supported),
-            ("future.graph.ron", "graph", 2, 1)
+            ("future.graph.ron", "graph", 3, 2)
         ),
         other => panic!("expected NewerVersion, got {other:?}"),
     }
@@ -251,7 +251,7 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
             supported,
         } => assert_eq!(
             (path.as_str(), kind, found, supported),
-            ("future.scene.ron", "scene", 7, 1)
+            ("future.scene.ron", "scene", 7, 2)
         ),
         other => panic!("expected NewerVersion, got {other:?}"),
     }
@@ -265,7 +265,7 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
             supported,
         } => assert_eq!(
             (path.as_str(), kind, found, supported),
-            ("future.flow.ron", "flow field", 3, 1)
+            ("future.flow.ron", "flow field", 3, 2)
         ),
         other => panic!("expected NewerVersion, got {other:?}"),
     }

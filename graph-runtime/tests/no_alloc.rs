@@ -80,6 +80,7 @@ fn dither_tags_sensors_and_shared_nodes_allocate_nothing_once_warm() {
         distance: 2.0.into(),
         radius: 1.0.into(),
         jitter: 90.0.into(),
+        face: false,
     });
     let chase = graph.add(Node::Pursuit {
         quarry: Target::NearestTagged("prey".into()),

@@ -157,6 +157,7 @@ fn scene(goals: BTreeMap<String, OwnPoints>) -> SceneAssets {
             tags: Vec::new(),
             parameters: BTreeMap::new(),
             goals,
+            turning: None,
         }],
         ..Scene::default()
     };

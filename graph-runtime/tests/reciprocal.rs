@@ -61,6 +61,7 @@ fn scene(spawn: Spawn, goals: OwnPoints, obstacles: Vec<Obstacle>) -> Scene {
             vehicle: None,
             tags: Vec::new(),
             parameters: BTreeMap::new(),
+            turning: None,
         }],
         ..Scene::default()
     }

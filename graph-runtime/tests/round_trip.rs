@@ -124,7 +124,8 @@ fn a_graph_with_every_node_kind_round_trips() {
 #[test]
 fn the_saved_text_names_each_kind_and_keeps_parameter_references() {
     let text = every_kind_graph().to_ron().expect("serializable");
-    assert!(text.starts_with("(\n    format: \"steergraph.graph\",\n    version: 1,\n"));
+    // Every kind includes the angular layer's, which need format version 2.
+    assert!(text.starts_with("(\n    format: \"steergraph.graph\",\n    version: 2,\n"));
     assert!(text.ends_with(")\n"));
     for kind in NodeKind::ALL {
         assert!(
@@ -235,6 +236,7 @@ fn every_feature_scene() -> Scene {
                 vehicle: None,
                 tags: vec!["boid".to_owned(), "prey".to_owned()],
                 parameters: BTreeMap::from([("flock_radius".to_owned(), 5.5)]),
+                turning: None,
             },
             AgentGroup {
                 goals: std::collections::BTreeMap::new(),
@@ -251,6 +253,7 @@ fn every_feature_scene() -> Scene {
                 vehicle: None,
                 tags: Vec::new(),
                 parameters: BTreeMap::new(),
+                turning: None,
             },
             AgentGroup {
                 goals: std::collections::BTreeMap::new(),
@@ -277,8 +280,11 @@ fn every_feature_scene() -> Scene {
                     ("hunger".to_owned(), 0.9),
                     ("sight".to_owned(), 12.0),
                 ]),
+                turning: None,
             },
         ],
+        gaps: Vec::new(),
+        jump_links: BTreeMap::default(),
     }
 }
 
@@ -489,4 +495,43 @@ fn slots_of_every_kind_can_be_wired_through_input_mut() {
             "{kind}"
         );
     }
+}
+
+#[test]
+fn a_file_is_written_with_the_oldest_version_that_holds_it() {
+    // A graph without the angular layer stays version 1.
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: Target::default(),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(seek)),
+    });
+    let text = graph.to_ron().expect("serializable");
+    assert!(text.contains("version: 1,"), "{text}");
+    assert!(!text.contains("turning"), "{text}");
+    // Independent facing needs version 2, and survives the round trip.
+    graph.turning.independent_facing = true;
+    graph.turning.max_turn_rate = Some(90.0.into());
+    let text = graph.to_ron().expect("serializable");
+    assert!(text.contains("version: 2,"), "{text}");
+    let back = Graph::from_ron(&text, "turning.graph.ron").expect("loads");
+    assert_eq!(back.turning, graph.turning);
+    // A scene with a gap or a jump link is version 2; one without is version 1.
+    let mut scene = Scene {
+        bounds: Rect::new(Vec2::splat(-10.0), Vec2::splat(10.0)),
+        ..Scene::default()
+    };
+    assert!(scene.to_ron().expect("text").contains("version: 1,"));
+    scene.jump_links.insert(
+        "leap".to_owned(),
+        graph_runtime::JumpLink::new(Vec2::ZERO, Vec2::X),
+    );
+    scene
+        .gaps
+        .push(graph_runtime::Gap::new(vec![Vec2::ZERO, Vec2::X, Vec2::Y]));
+    let text = scene.to_ron().expect("text");
+    assert!(text.contains("version: 2,"), "{text}");
+    let back = Scene::from_ron(&text, "jumps.scene.ron").expect("loads");
+    assert_eq!(back, scene);
 }

@@ -81,6 +81,7 @@ fn rock(keep_right: f32) -> Simulation {
                 OwnPoints::Each(vec![Vec2::new(5.0, 0.0)]),
             )]
             .into(),
+            turning: None,
         }],
         ..Scene::default()
     };

@@ -258,6 +258,7 @@ fn bad_values_and_broken_files_are_told_about_the_subgraph_node() {
         distance: Number::Literal(2.0),
         radius: Number::from("size"),
         jitter: Number::Literal(10.0),
+        face: false,
     });
     wander.add(Node::Output {
         input: Link(Some(w)),
@@ -411,6 +412,7 @@ fn a_scene_runs_a_graph_with_subgraphs_bit_for_bit_like_the_flat_graph() {
             distance: Number::Literal(3.0),
             radius: Number::Literal(1.0),
             jitter: Number::Literal(90.0),
+            face: false,
         });
         graph.add(Node::Blend {
             inputs: [(f, 4.0), (w, 0.5)]

@@ -27,6 +27,7 @@ fn group(name: &str, graph: &str, starts: &[Vec2], goals: Vec<Vec2>) -> AgentGro
                 .collect(),
         ),
         vehicle: None,
+        turning: None,
         tags: Vec::new(),
         parameters: BTreeMap::new(),
         goals: [("goal".to_owned(), OwnPoints::Each(goals))].into(),

@@ -46,6 +46,7 @@ pub fn copy(document: &Document, nodes: &[NodeId]) -> Option<String> {
         }
     }
     fragment.vehicle = document.vehicle.clone();
+    fragment.turning = document.turning.clone();
     fragment.editor = Some(EditorSection {
         positions,
         comments: Vec::new(),

@@ -52,6 +52,7 @@ pub fn collapse(
     let mut subgraph = Graph {
         description: format!("Cut from {key}."),
         vehicle: graph.vehicle.clone(),
+        turning: graph.turning.clone(),
         ..Graph::default()
     };
     for id in &inside {

@@ -1,13 +1,16 @@
 //! Every steering formula of `BEHAVIORS.md`, written once as a pure function.
 //!
 //! The compiled [`crate::Program`] calls these; games and tests may call them directly. Each
-//! returns a steering force; "nothing to do" is exactly [`glam::Vec2::ZERO`]. Where a debug
+//! returns a steering force (the angular layer's an angular acceleration); "nothing to do" is
+//! exactly [`glam::Vec2::ZERO`] (or `0`). Where a debug
 //! guide shows a behavior's geometry (an aim point, a corridor, a projection), the geometry
 //! comes from a function here that the force itself calls, so the two cannot disagree.
 
 mod avoidance;
+mod facing;
 mod group;
 mod half_planes;
+mod jump;
 mod orca_lines;
 mod orca_solve;
 mod pursuit;
@@ -21,11 +24,15 @@ pub use avoidance::{
     containment, containment_aim, detection_length, most_threatening_obstacle, obstacle_avoidance,
     unaligned_collision_avoidance,
 };
+pub use facing::{
+    Alignment, face, look_where_you_are_going, match_velocity, reach_orientation, wander_facing,
+};
 pub use group::{
     FOV_COSINE_TOLERANCE, FieldOfView, NeighborSums, alignment, cohesion, flocking,
     in_neighborhood, leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
+pub use jump::{JumpPlan, JumpSettings, flight_height, jump_plan, jump_run_up, ready_to_take_off};
 pub use orca_lines::{
     MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
     OrcaLine, OrcaLines,

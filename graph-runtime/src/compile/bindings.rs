@@ -1,4 +1,4 @@
-//! A program's names (paths, flow fields, targets, tags) resolved against a world.
+//! A program's names (paths, flow fields, targets, tags, jump links) resolved against a world.
 
 use std::fmt;
 
@@ -58,6 +58,8 @@ pub enum BindError {
     UnknownTarget(String),
     /// No agent carries that tag.
     UnknownTag(String),
+    /// No jump link of that name.
+    UnknownJumpLink(String),
 }
 
 impl BindError {
@@ -75,6 +77,7 @@ impl fmt::Display for BindError {
             Self::UnknownFlowField(name) => write!(f, "no flow field named \"{name}\""),
             Self::UnknownTarget(name) => write!(f, "no target named \"{name}\""),
             Self::UnknownTag(name) => write!(f, "no agent carries the tag \"{name}\""),
+            Self::UnknownJumpLink(name) => write!(f, "no jump link named \"{name}\""),
         }
     }
 }
@@ -89,6 +92,7 @@ pub struct Bindings {
     pub(crate) fields: Vec<Option<usize>>,
     pub(crate) targets: Vec<Option<usize>>,
     pub(crate) tags: Vec<Option<TagMask>>,
+    pub(crate) jump_links: Vec<Option<usize>>,
 }
 
 impl Bindings {
@@ -124,6 +128,11 @@ impl Bindings {
             &|n| world.target_index(n),
             BindError::UnknownTarget,
         );
+        let jump_links = resolve(
+            &program.jump_link_names,
+            &|n| world.jump_link_index(n),
+            BindError::UnknownJumpLink,
+        );
         let tag_masks = program
             .tag_names
             .iter()
@@ -141,6 +150,7 @@ impl Bindings {
                 fields,
                 targets,
                 tags: tag_masks,
+                jump_links,
             },
             errors,
         )

@@ -100,6 +100,12 @@ pub enum CompileError {
         /// The field that needs a name.
         field: &'static str,
     },
+    /// A `ReachOrientation` turns to the facing of a point (a point has none: only an agent,
+    /// `NearestTagged`, has a facing).
+    NoFacing {
+        /// The node.
+        node: NodeId,
+    },
     /// The graph's `muted` list names a node that is not in the graph.
     UnknownMuted {
         /// The id listed.
@@ -147,6 +153,7 @@ impl CompileError {
             | Self::UnconnectedInput { node, .. }
             | Self::WrongPortType { node, .. }
             | Self::MissingName { node, .. }
+            | Self::NoFacing { node }
             | Self::UnknownMuted { node }
             | Self::SubgraphMissing { node, .. }
             | Self::SubgraphCycle { node, .. }
@@ -246,6 +253,11 @@ impl fmt::Display for CompileError {
             Self::MissingName { node, field } => {
                 write!(f, "node {node} field `{field}`: no name given")
             }
+            Self::NoFacing { node } => write!(
+                f,
+                "node {node} field `orientation`: a point has no facing; turn to an agent's \
+                 (NearestTagged), an angle or a direction"
+            ),
             Self::UnknownMuted { node } => {
                 write!(f, "`muted` lists node {node}, which is not in the graph")
             }

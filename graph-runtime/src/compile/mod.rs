@@ -17,5 +17,5 @@ pub use error::CompileError;
 pub(crate) use eval::BATCH;
 pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
 pub use pipeline::{compile, compile_with};
-pub use program::{AgentState, ParamValues, Program, Scratch};
+pub use program::{AgentState, ParamValues, Program, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};

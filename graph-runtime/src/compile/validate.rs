@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::CompileError;
-use crate::graph::{Constraint, Graph, Node, NodeId, Number, Slot, Target};
-use crate::limits::{MAX_NAMES, MAX_NODES};
+use crate::graph::{Constraint, Graph, Heading, Node, NodeId, Number, Slot, Target};
+use crate::limits::{MAX_JUMP_LINKS, MAX_NAMES, MAX_NODES};
 
 /// The sizes a program can address: nodes, parameters and each name table.
 fn limits(graph: &Graph) -> Vec<CompileError> {
@@ -22,6 +22,7 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
     let mut targets = BTreeSet::new();
     let mut tags = BTreeSet::new();
     let mut own = BTreeSet::new();
+    let mut links = BTreeSet::new();
     for node in graph.nodes.values() {
         for (_, target) in node.targets() {
             match target {
@@ -37,9 +38,13 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
             } => own.insert(path.as_str()),
             Node::PathFollowing { path, .. } => paths.insert(path.as_str()),
             Node::FlowFieldFollowing { field, .. } => fields.insert(field.as_str()),
+            Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
+                links.insert(link.as_str())
+            }
             _ => false,
         };
     }
+    over("jump link names", links.len(), MAX_JUMP_LINKS);
     over("path names", paths.len(), MAX_NAMES);
     over("flow-field names", fields.len(), MAX_NAMES);
     over("target names", targets.len(), MAX_NAMES);
@@ -88,7 +93,12 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
             .map(|nodes| CompileError::Cycle { nodes }),
     );
 
-    for field in graph.vehicle.numbers() {
+    for field in graph
+        .vehicle
+        .numbers()
+        .into_iter()
+        .chain(graph.turning.numbers())
+    {
         check_number(
             graph,
             None,
@@ -159,6 +169,20 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
                     node: id,
                     field: "field",
                 });
+            }
+            Node::Jump { link, .. } | Node::JumpAchievable { link, .. }
+                if link.trim().is_empty() =>
+            {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: "link",
+                });
+            }
+            Node::ReachOrientation {
+                orientation: Heading::Of(target),
+                ..
+            } if !matches!(target, Target::NearestTagged(_)) => {
+                errors.push(CompileError::NoFacing { node: id });
             }
             _ => {}
         }

@@ -7,7 +7,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use super::{Constraint, Node, NodeId, Number, NumberField, Slot};
-use crate::VehicleParams;
+use crate::{TurningParams, VehicleParams};
 
 /// A steering-behavior graph: nodes wired into one `Output`, named parameters, and the
 /// vehicle it was tuned for.
@@ -23,6 +23,9 @@ pub struct Graph {
     pub parameters: BTreeMap<String, f32>,
     /// The vehicle limits the graph was tuned for; a scene group may replace them.
     pub vehicle: VehicleSpec,
+    /// How the graph's vehicle turns (independent facing, angular limits, turn-rate limit); a
+    /// scene group may replace it.
+    pub turning: TurningSpec,
     /// The nodes by id.
     pub nodes: BTreeMap<NodeId, Node>,
     /// Muted nodes: each contributes nothing (a zero force, number `0`, condition false), and
@@ -127,6 +130,84 @@ impl VehicleSpec {
             "max_force" => Some(&mut self.max_force),
             "max_speed" => Some(&mut self.max_speed),
             "radius" => Some(&mut self.radius),
+            _ => None,
+        }
+    }
+}
+
+/// How a graph's vehicle turns, as the file writes it (angles in degrees); each number may be
+/// a literal or a graph parameter. The defaults (a vehicle that faces where it moves, no
+/// turn-rate limit) are what files written before the angular layer mean.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurningSpec {
+    /// Whether the vehicle faces where its angular nodes turn it (`true`) or where it moves.
+    #[serde(default)]
+    pub independent_facing: bool,
+    /// Largest angular speed of the facing (degrees / s, `>= 0`).
+    #[serde(default = "default_angular_speed")]
+    pub max_angular_speed: Number,
+    /// Largest angular acceleration of the facing (degrees / s², `>= 0`).
+    #[serde(default = "default_angular_acceleration")]
+    pub max_angular_acceleration: Number,
+    /// Largest turn of the direction of motion (degrees / s, `>= 0`); `None`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turn_rate: Option<Number>,
+}
+
+fn default_angular_speed() -> Number {
+    Number::Literal(TurningParams::default().max_angular_speed)
+}
+
+fn default_angular_acceleration() -> Number {
+    Number::Literal(TurningParams::default().max_angular_acceleration)
+}
+
+impl Default for TurningSpec {
+    fn default() -> Self {
+        Self {
+            independent_facing: false,
+            max_angular_speed: default_angular_speed(),
+            max_angular_acceleration: default_angular_acceleration(),
+            max_turn_rate: None,
+        }
+    }
+}
+
+impl TurningSpec {
+    /// Whether these are the defaults, which saving leaves out of the file.
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The numbers with their ranges, in display order (`max_angular_speed`,
+    /// `max_angular_acceleration`, then `max_turn_rate` when set), as the compiler checks
+    /// them and the editor edits them.
+    pub fn numbers(&self) -> Vec<NumberField<'_>> {
+        let mut fields = vec![
+            ("max_angular_speed", &self.max_angular_speed),
+            ("max_angular_acceleration", &self.max_angular_acceleration),
+        ];
+        if let Some(rate) = &self.max_turn_rate {
+            fields.push(("max_turn_rate", rate));
+        }
+        fields
+            .into_iter()
+            .map(|(name, number)| NumberField {
+                slot: Slot::field(name),
+                number,
+                constraint: Constraint::NonNegative,
+            })
+            .collect()
+    }
+
+    /// The number at `slot` (as listed by [`TurningSpec::numbers`]), for editing.
+    pub fn number_mut(&mut self, slot: Slot) -> Option<&mut Number> {
+        match slot.name {
+            _ if slot.index.is_some() => None,
+            "max_angular_speed" => Some(&mut self.max_angular_speed),
+            "max_angular_acceleration" => Some(&mut self.max_angular_acceleration),
+            "max_turn_rate" => self.max_turn_rate.as_mut(),
             _ => None,
         }
     }

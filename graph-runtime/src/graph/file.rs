@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{EditorSection, Graph, Node, NodeId, VehicleSpec};
-use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+use super::{EditorSection, Graph, Node, NodeId, TurningSpec, VehicleSpec};
+use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError, VERSION_1};
 
 /// The on-disk shape of a graph, field order as written.
 #[derive(Serialize, Deserialize)]
@@ -24,6 +24,8 @@ struct GraphFile {
     parameters: BTreeMap<String, f32>,
     #[serde(default)]
     vehicle: VehicleSpec,
+    #[serde(default, skip_serializing_if = "TurningSpec::is_default")]
+    turning: TurningSpec,
     #[serde(deserialize_with = "crate::unique::nodes")]
     nodes: BTreeMap<NodeId, Node>,
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
@@ -56,6 +58,7 @@ impl Graph {
             description: file.description,
             parameters: file.parameters,
             vehicle: file.vehicle,
+            turning: file.turning,
             nodes: file.nodes,
             muted: file.muted,
             editor: file.editor,
@@ -68,14 +71,39 @@ impl Graph {
         Self::from_ron(&text, &origin)
     }
 
-    /// The graph as RON text in the current format version.
+    /// The oldest format version that holds this graph: 1 unless it uses the angular layer
+    /// or jumps ([`FORMAT_VERSION`]).
+    pub fn format_version(&self) -> u32 {
+        let uses_version_2 = !self.turning.is_default()
+            || self.nodes.values().any(|node| {
+                matches!(
+                    node,
+                    Node::ReachOrientation { .. }
+                        | Node::Face { .. }
+                        | Node::LookWhereYouAreGoing { .. }
+                        | Node::MatchVelocity { .. }
+                        | Node::Jump { .. }
+                        | Node::JumpAchievable { .. }
+                        | Node::Wander { face: true, .. }
+                )
+            });
+        if uses_version_2 {
+            FORMAT_VERSION
+        } else {
+            VERSION_1
+        }
+    }
+
+    /// The graph as RON text, in the oldest format version that holds it
+    /// ([`Graph::format_version`]).
     pub fn to_ron(&self) -> Result<String, SaveError> {
         format::to_text(&GraphFile {
             format: AssetKind::Graph.tag().to_owned(),
-            version: FORMAT_VERSION,
+            version: self.format_version(),
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
+            turning: self.turning.clone(),
             nodes: self.nodes.clone(),
             muted: self.muted.clone(),
             editor: self.editor.clone(),

@@ -12,6 +12,8 @@ pub enum Category {
     Behavior,
     /// Behaviors that look at neighbors.
     GroupBehavior,
+    /// The angular layer (facing), velocity matching and jumps.
+    Facing,
     /// Nodes that combine steering forces.
     Combiner,
     /// Sensors, conditions and parameter values.
@@ -25,6 +27,7 @@ impl fmt::Display for Category {
         f.write_str(match self {
             Self::Behavior => "Behaviors",
             Self::GroupBehavior => "Group behaviors",
+            Self::Facing => "Facing and jumps",
             Self::Combiner => "Combiners",
             Self::Condition => "Conditions and parameters",
             Self::Output => "Output",

@@ -14,13 +14,13 @@ pub(crate) mod shape;
 mod target;
 mod values;
 
-pub use document::{Comment, EditorSection, Graph, VehicleSpec};
+pub use document::{Comment, EditorSection, Graph, TurningSpec, VehicleSpec};
 pub use kind::{Category, Reads};
 pub use link::{Link, NodeId};
 pub use node::{Node, NodeKind};
 pub use number::Number;
 pub use ports::{InputPort, NumberField};
-pub use target::Target;
+pub use target::{Heading, Target, VelocitySource};
 pub use values::{
     ChanceInput, Comparison, Constraint, PathDirection, PortType, Region, Slot, WallSide,
     WeightedInput,

@@ -11,14 +11,14 @@ use std::collections::BTreeMap;
 
 use super::kind::{Category, Reads};
 use super::ports::RECIPROCAL_NEIGHBORS;
-use super::shape::{Corners, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
+use super::shape::{Aim, Corners, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
 use super::values::{default_epsilon, zero};
 use super::{
-    ChanceInput, Comparison, Constraint, InputPort, Link, Number, NumberField, PathDirection,
-    PortType, Region, Slot, Target, WallSide, WeightedInput,
+    ChanceInput, Comparison, Constraint, Heading, InputPort, Link, Number, NumberField,
+    PathDirection, PortType, Region, Slot, Target, VelocitySource, WallSide, WeightedInput,
 };
 
-use Constraint::{Angle, Finite, NonNegative, Probability, RightAngle};
+use Constraint::{Angle, Finite, NonNegative, Positive, Probability, RightAngle};
 
 const STEERING: Port = Port(PortType::Steering);
 const CONDITION: Port = Port(PortType::Condition);
@@ -128,6 +128,10 @@ node_table! {
         radius: Number = n(1.5) => Num(NonNegative),
         /// Largest drift of the aim angle (degrees / s, `>= 0`).
         jitter: Number = n(180.0) => Num(NonNegative),
+        /// The seed's second variant: face the wander target and drive along the facing at
+        /// full force (a vehicle with independent facing). Not written when false.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        face: bool = false => Plain,
     };
     /// Follow a named path of the world.
     PathFollowing: Behavior, Steering, Own, "Travel along a named path." {
@@ -264,6 +268,69 @@ node_table! {
         /// Slowing radius of the arrival (units, `>= 0`).
         slowing_distance: Number = n(3.0) => Num(NonNegative),
     };
+    /// "Arrival for angles": turn the facing to an angle, a direction or an agent's facing,
+    /// slowing the turn within `deceleration_radius` and braking it within
+    /// `align_tolerance`. Gives only an angular part.
+    ReachOrientation: Facing, Steering, Own,
+        "Turn the facing to an angle, a direction or another agent's facing." {
+        /// Where to turn: an angle (degrees), a direction, or a tagged agent's facing.
+        orientation: Heading = Heading::default() => Aim,
+        /// Within this angle the facing counts as aligned (degrees, `0..=360`).
+        align_tolerance: Number = n(1.0) => Num(Angle),
+        /// Within this angle the turn slows down (degrees, `0..=360`).
+        deceleration_radius: Number = n(30.0) => Num(Angle),
+        /// Time to reach the wanted angular speed (s, `> 0`).
+        time_to_target: Number = n(0.1) => Num(Positive),
+    };
+    /// Turn the facing toward a target (`ReachOrientation` of the direction to it). Gives only
+    /// an angular part.
+    Face: Facing, Steering, Own, "Turn the facing toward a target." {
+        /// What to look at.
+        target: Target = Target::default() => Point,
+        /// Within this angle the facing counts as aligned (degrees, `0..=360`).
+        align_tolerance: Number = n(1.0) => Num(Angle),
+        /// Within this angle the turn slows down (degrees, `0..=360`).
+        deceleration_radius: Number = n(30.0) => Num(Angle),
+        /// Time to reach the wanted angular speed (s, `> 0`).
+        time_to_target: Number = n(0.1) => Num(Positive),
+    };
+    /// Turn the facing toward the direction of motion (Face toward the velocity), gradually.
+    /// Gives only an angular part.
+    LookWhereYouAreGoing: Facing, Steering, Own,
+        "Turn the facing, gradually, toward where the agent is going." {
+        /// Within this angle the facing counts as aligned (degrees, `0..=360`).
+        align_tolerance: Number = n(1.0) => Num(Angle),
+        /// Within this angle the turn slows down (degrees, `0..=360`).
+        deceleration_radius: Number = n(30.0) => Num(Angle),
+        /// Time to reach the wanted angular speed (s, `> 0`).
+        time_to_target: Number = n(0.1) => Num(Positive),
+    };
+    /// Reach a velocity: an agent's, or a fixed one.
+    MatchVelocity: Facing, Steering, Own, "Reach a velocity: another agent's or a fixed one." {
+        /// The velocity to match.
+        velocity: VelocitySource = VelocitySource::default() => Aim,
+        /// Time to reach it (s, `> 0`).
+        time_to_target: Number = n(0.1) => Num(Positive),
+    };
+    /// Run up to a jump link's take-off point at the velocity the jump needs (`MatchVelocity`),
+    /// then jump: the simulation flies the agent to the landing point. Gives nothing once the
+    /// agent has made the jump, or when the jump is not achievable.
+    Jump: Facing, Steering, Own, "Run up to a jump link and jump it." {
+        /// Name of the jump link.
+        link: String = String::new() => Plain,
+        /// Gravity on the jump's height (units / s², `> 0`).
+        gravity: Number = n(20.0) => Num(Positive),
+        /// Vertical take-off speed (units / s, `>= 0`).
+        max_vertical_velocity: Number = n(8.0) => Num(NonNegative),
+        /// How close to the take-off point the agent must be to jump (units, `>= 0`).
+        position_tolerance: Number = n(0.6) => Num(NonNegative),
+        /// How close to the take-off velocity its velocity must be (units / s, `>= 0`).
+        velocity_tolerance: Number = n(1.0) => Num(NonNegative),
+        /// Length of the straight run-up before the take-off point (units, `>= 0`).
+        run_up: Number = n(4.0) => Num(NonNegative),
+        /// `MatchVelocity`'s time to target during the run-up (s, `> 0`).
+        time_to_target: Number = n(0.1) => Num(Positive),
+    };
     /// Weighted sum of the inputs.
     Blend: Combiner, Steering, Own, "Weighted sum of the inputs." {
         /// Inputs and their weights.
@@ -353,6 +420,16 @@ node_table! {
         "Holds when a wall is within a distance straight ahead." {
         /// Length of the ray ahead (units, `>= 0`).
         distance: Number = n(2.0) => Num(NonNegative),
+    };
+    /// Condition: the jump of a link is achievable for this agent (a flight time exists with
+    /// a take-off velocity within its top speed), with the same numbers a Jump node uses.
+    JumpAchievable: Condition, Condition, Own, "Holds when the agent can make a jump link's jump." {
+        /// Name of the jump link.
+        link: String = String::new() => Plain,
+        /// Gravity on the jump's height (units / s², `> 0`).
+        gravity: Number = n(20.0) => Num(Positive),
+        /// Vertical take-off speed (units / s, `>= 0`).
+        max_vertical_velocity: Number = n(8.0) => Num(NonNegative),
     };
     /// Condition: every input holds (true when there are none).
     All: Condition, Condition, Own, "Holds when every input holds." {

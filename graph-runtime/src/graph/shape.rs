@@ -8,7 +8,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{ChanceInput, Constraint, Link, Number, PortType, Region, Slot, Target, WeightedInput};
+use super::{
+    ChanceInput, Constraint, Heading, Link, Number, PortType, Region, Slot, Target, VelocitySource,
+    WeightedInput,
+};
 use super::{InputPort, NumberField};
 
 /// The names a field's slots take: the field's own, and its parts' (`target.x`,
@@ -182,6 +185,148 @@ impl Shape<Target> for Point {
 
     fn is_target(&self) -> bool {
         true
+    }
+}
+
+/// An angle, a vector or a target's: a [`Heading`] (its angle is `<field>`, its vector
+/// `<field>.x`, `<field>.y`) or a [`VelocitySource`] (its vector `<field>.x`, `<field>.y`);
+/// the target, when there is one, is the field's target.
+#[derive(Clone, Copy, Debug)]
+pub struct Aim;
+
+impl Shape<Heading> for Aim {
+    fn numbers<'a>(&self, names: &FieldNames, value: &'a Heading, out: &mut Vec<NumberField<'a>>) {
+        match value {
+            Heading::Angle(angle) => out.push(NumberField {
+                slot: Slot::field(names.field),
+                number: angle,
+                constraint: Constraint::Finite,
+            }),
+            Heading::Direction(x, y) => push_vector(names, x, y, out),
+            Heading::Of(target) => Point.numbers(names, target, out),
+        }
+    }
+
+    fn number_mut<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut Heading,
+        slot: Slot,
+    ) -> Option<&'a mut Number> {
+        match value {
+            Heading::Angle(angle) => (slot == Slot::field(names.field)).then_some(angle),
+            Heading::Direction(x, y) => vector_mut(names, x, y, slot),
+            Heading::Of(target) => Point.number_mut(names, target, slot),
+        }
+    }
+
+    fn targets<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a Heading,
+        out: &mut Vec<(&'static str, &'a Target)>,
+    ) {
+        if let Heading::Of(target) = value {
+            out.push((names.field, target));
+        }
+    }
+
+    fn target_mut<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut Heading,
+        field: &str,
+    ) -> Option<&'a mut Target> {
+        match value {
+            Heading::Of(target) if field == names.field => Some(target),
+            _ => None,
+        }
+    }
+
+    fn is_target(&self) -> bool {
+        true
+    }
+}
+
+impl Shape<VelocitySource> for Aim {
+    fn numbers<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a VelocitySource,
+        out: &mut Vec<NumberField<'a>>,
+    ) {
+        match value {
+            VelocitySource::Fixed(x, y) => push_vector(names, x, y, out),
+            VelocitySource::Of(target) => Point.numbers(names, target, out),
+        }
+    }
+
+    fn number_mut<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut VelocitySource,
+        slot: Slot,
+    ) -> Option<&'a mut Number> {
+        match value {
+            VelocitySource::Fixed(x, y) => vector_mut(names, x, y, slot),
+            VelocitySource::Of(target) => Point.number_mut(names, target, slot),
+        }
+    }
+
+    fn targets<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a VelocitySource,
+        out: &mut Vec<(&'static str, &'a Target)>,
+    ) {
+        if let VelocitySource::Of(target) = value {
+            out.push((names.field, target));
+        }
+    }
+
+    fn target_mut<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut VelocitySource,
+        field: &str,
+    ) -> Option<&'a mut Target> {
+        match value {
+            VelocitySource::Of(target) if field == names.field => Some(target),
+            _ => None,
+        }
+    }
+
+    fn is_target(&self) -> bool {
+        true
+    }
+}
+
+/// A vector's two components as numbers `<field>.x`, `<field>.y`.
+fn push_vector<'a>(
+    names: &FieldNames,
+    x: &'a Number,
+    y: &'a Number,
+    out: &mut Vec<NumberField<'a>>,
+) {
+    for (name, number) in [(names.x, x), (names.y, y)] {
+        out.push(NumberField {
+            slot: Slot::field(name),
+            number,
+            constraint: Constraint::Finite,
+        });
+    }
+}
+
+fn vector_mut<'a>(
+    names: &FieldNames,
+    x: &'a mut Number,
+    y: &'a mut Number,
+    slot: Slot,
+) -> Option<&'a mut Number> {
+    match slot {
+        _ if slot == Slot::field(names.x) => Some(x),
+        _ if slot == Slot::field(names.y) => Some(y),
+        _ => None,
     }
 }
 

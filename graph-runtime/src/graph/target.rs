@@ -27,3 +27,36 @@ impl Default for Target {
         Self::Named("cursor".to_owned())
     }
 }
+
+/// Where a `ReachOrientation` turns the agent's facing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Heading {
+    /// A fixed angle (degrees, counter-clockwise from +x).
+    Angle(Number),
+    /// The direction of a vector `(x, y)`; a vector shorter than `1e-6` gives nothing to do.
+    Direction(Number, Number),
+    /// The facing of the nearest agent carrying a tag (a [`Target::NearestTagged`]); a point
+    /// has no facing.
+    Of(Target),
+}
+
+impl Default for Heading {
+    fn default() -> Self {
+        Self::Angle(Number::Literal(90.0))
+    }
+}
+
+/// The velocity a `MatchVelocity` matches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum VelocitySource {
+    /// A fixed velocity `(x, y)` (units / s).
+    Fixed(Number, Number),
+    /// The velocity of a target: an agent's, or zero for a point.
+    Of(Target),
+}
+
+impl Default for VelocitySource {
+    fn default() -> Self {
+        Self::Of(Target::NearestTagged("leader".to_owned()))
+    }
+}

@@ -1,5 +1,5 @@
-//! A scene as data: bounds, seed, targets, obstacles, walls, paths, flow fields and agent
-//! groups, as stored in `.scene.ron` files.
+//! A scene as data: bounds, seed, targets, obstacles, walls, gaps, paths, jump links, flow
+//! fields and agent groups, as stored in `.scene.ron` files.
 
 use std::collections::BTreeMap;
 use std::path::Path as FilePath;
@@ -7,9 +7,9 @@ use std::path::Path as FilePath;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
-use crate::world::{FlowFieldData, Obstacle, Path, Rect, Wall};
-use crate::{FlowField, VehicleParams};
+use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError, VERSION_1};
+use crate::world::{FlowFieldData, Gap, JumpLink, Obstacle, Path, Rect, Wall};
+use crate::{FlowField, TurningParams, VehicleParams};
 
 /// A scene: bounds, obstacles, walls, paths, targets, flow fields and the agent groups that run
 /// graphs in it. File paths inside are relative to the scene file.
@@ -28,8 +28,14 @@ pub struct Scene {
     /// Walls: polylines and polygons agents do not cross. Not written when empty, so a scene
     /// without walls saves exactly as before walls existed.
     pub walls: Vec<Wall>,
+    /// Gaps: regions walking agents fall into (a chasm, a pit), flown over by jumps. Not
+    /// written when empty.
+    pub gaps: Vec<Gap>,
     /// Named paths.
     pub paths: BTreeMap<String, Path>,
+    /// Named jump links, from a take-off point to a landing point, for Jump nodes. Not
+    /// written when empty.
+    pub jump_links: BTreeMap<String, JumpLink>,
     /// Named flow fields, inline or in `.flow.ron` files.
     pub flow_fields: BTreeMap<String, FlowFieldSource>,
     /// Agent groups, spawned in order (agent indices follow this order).
@@ -74,6 +80,10 @@ pub struct AgentGroup {
     /// Vehicle limits; `None` takes the graph's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vehicle: Option<VehicleParams>,
+    /// How the agents turn (independent facing, angular limits, turn-rate limit); `None`
+    /// takes the graph's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turning: Option<TurningParams>,
     /// Tags every agent of the group carries (for `NearestTagged` targets).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
@@ -193,8 +203,16 @@ struct SceneFile {
     obstacles: Vec<Obstacle>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     walls: Vec<Wall>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    gaps: Vec<Gap>,
     #[serde(default, deserialize_with = "crate::unique::names")]
     paths: BTreeMap<String, Path>,
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "crate::unique::names"
+    )]
+    jump_links: BTreeMap<String, JumpLink>,
     #[serde(default, deserialize_with = "crate::unique::names")]
     flow_fields: BTreeMap<String, FlowFieldSourceFile>,
     groups: Vec<AgentGroup>,
@@ -230,7 +248,9 @@ impl Scene {
             targets: file.targets,
             obstacles: file.obstacles,
             walls: file.walls,
+            gaps: file.gaps,
             paths: file.paths,
+            jump_links: file.jump_links,
             flow_fields,
             groups: file.groups,
         };
@@ -257,18 +277,34 @@ impl Scene {
         Self::from_ron(&text, &origin)
     }
 
-    /// The scene as RON text.
+    /// The oldest format version that holds this scene: 1 unless it has gaps, jump links or
+    /// a group's `turning` ([`FORMAT_VERSION`]).
+    pub fn format_version(&self) -> u32 {
+        if self.gaps.is_empty()
+            && self.jump_links.is_empty()
+            && self.groups.iter().all(|group| group.turning.is_none())
+        {
+            VERSION_1
+        } else {
+            FORMAT_VERSION
+        }
+    }
+
+    /// The scene as RON text, in the oldest format version that holds it
+    /// ([`Scene::format_version`]).
     pub fn to_ron(&self) -> Result<String, SaveError> {
         format::to_text(&SceneFile {
             format: AssetKind::Scene.tag().to_owned(),
-            version: FORMAT_VERSION,
+            version: self.format_version(),
             description: self.description.clone(),
             bounds: self.bounds,
             seed: self.seed,
             targets: self.targets.clone(),
             obstacles: self.obstacles.clone(),
             walls: self.walls.clone(),
+            gaps: self.gaps.clone(),
             paths: self.paths.clone(),
+            jump_links: self.jump_links.clone(),
             flow_fields: self
                 .flow_fields
                 .iter()

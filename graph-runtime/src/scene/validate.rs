@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 use glam::Vec2;
 
 use super::{Area, OwnPoints, Scene, Spawn};
-use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, MAX_WALL_POINTS, MIN_MASS};
+use crate::limits::{
+    MAX_AGENTS, MAX_COORDINATE, MAX_GAP_POINTS, MAX_JUMP_LINKS, MAX_PATH_POINTS, MAX_WALL_POINTS,
+    MIN_MASS,
+};
 
 /// Collects problems; `strict` checks ranges and limits too, otherwise only what cannot be
 /// represented at all (numbers that are not finite, paths over the point limit).
@@ -54,6 +57,19 @@ impl Checker {
                 self.point(&format!("{place}.center"), center);
                 self.amount(&format!("{place}.radius"), radius, false);
             }
+        }
+    }
+
+    /// A coordinate on its own (a height): finite, within [`MAX_COORDINATE`].
+    fn coordinate(&mut self, place: &str, value: f32) {
+        if !value.is_finite() {
+            self.problems
+                .push(format!("{place}: {} is not a finite number", number(value)));
+        } else if self.strict && value.abs() > MAX_COORDINATE {
+            self.problems.push(format!(
+                "{place}: {} is out of range: it must lie within ±{MAX_COORDINATE:e}",
+                number(value)
+            ));
         }
     }
 
@@ -127,6 +143,51 @@ impl Scene {
         }
     }
 
+    /// Gaps: the point limit over all gaps together, at least three corners each (strict),
+    /// every corner finite and in range.
+    fn check_gaps(&self, check: &mut Checker) {
+        let total: usize = self.gaps.iter().map(|gap| gap.points.len()).sum();
+        if total > MAX_GAP_POINTS {
+            check.problems.push(format!(
+                "gaps: {total} points in all; a scene's gaps may have at most {MAX_GAP_POINTS}"
+            ));
+            return;
+        }
+        for (index, gap) in self.gaps.iter().enumerate() {
+            let place = format!("gaps[{index}]");
+            if check.strict && gap.points.len() < 3 {
+                check
+                    .problems
+                    .push(format!("{place}: a gap needs at least three corners"));
+            }
+            for (at, &point) in gap.points.iter().enumerate() {
+                check.point(&format!("{place}.points[{at}]"), point);
+            }
+        }
+    }
+
+    /// Jump links: at most [`MAX_JUMP_LINKS`] (strict), every point and height finite and in
+    /// range.
+    fn check_jump_links(&self, check: &mut Checker) {
+        if check.strict && self.jump_links.len() > MAX_JUMP_LINKS {
+            check.problems.push(format!(
+                "jump_links: {} links; a scene may have at most {MAX_JUMP_LINKS}",
+                self.jump_links.len()
+            ));
+        }
+        for (name, link) in &self.jump_links {
+            let place = format!("jump_links[\"{name}\"]");
+            check.point(&format!("{place}.from"), link.from);
+            check.point(&format!("{place}.to"), link.to);
+            for (field, height) in [
+                ("from_height", link.from_height),
+                ("to_height", link.to_height),
+            ] {
+                check.coordinate(&format!("{place}.{field}"), height);
+            }
+        }
+    }
+
     fn check_paths(&self, check: &mut Checker) {
         for (name, path) in &self.paths {
             let place = format!("paths[\"{name}\"]");
@@ -179,7 +240,9 @@ impl Scene {
             );
         }
         self.check_walls(&mut check);
+        self.check_gaps(&mut check);
         self.check_paths(&mut check);
+        self.check_jump_links(&mut check);
         let mut first_with_name: BTreeMap<&str, usize> = BTreeMap::new();
         for (index, group) in self.groups.iter().enumerate() {
             let place = format!("groups[{index}] (\"{}\")", group.name);
@@ -201,6 +264,20 @@ impl Scene {
                     false,
                 );
                 check.amount(&format!("{place}.vehicle.radius"), vehicle.radius, false);
+            }
+            if let Some(turning) = &group.turning {
+                for (field, value) in [
+                    ("max_angular_speed", Some(turning.max_angular_speed)),
+                    (
+                        "max_angular_acceleration",
+                        Some(turning.max_angular_acceleration),
+                    ),
+                    ("max_turn_rate", turning.max_turn_rate),
+                ] {
+                    if let Some(value) = value {
+                        check.amount(&format!("{place}.turning.{field}"), value, false);
+                    }
+                }
             }
             match &group.spawn {
                 Spawn::Random { area, speed, .. } => {

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::MIN_AGENTS_PER_TASK;
 use super::layout::Layout;
-use crate::Vehicle;
+use crate::{Steering, Vehicle};
 
 /// The agents' vehicles and forces in agent order.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +57,7 @@ impl AgentOrder {
     pub(super) fn get(
         &self,
         working: &[Vehicle],
-        slot_forces: &[Vec2],
+        slot_forces: &[Steering],
         layout: &Layout,
     ) -> &Ordered {
         self.copy.get_or_init(|| {
@@ -73,7 +73,7 @@ impl AgentOrder {
     pub(super) fn get_mut(
         &mut self,
         working: &[Vehicle],
-        slot_forces: &[Vec2],
+        slot_forces: &[Steering],
         layout: &Layout,
     ) -> Option<&mut Ordered> {
         self.get(working, slot_forces, layout);
@@ -94,7 +94,7 @@ impl AgentOrder {
 }
 
 /// Each agent's vehicle and force, from its slot, in parallel; reuses the copy's buffers.
-fn write_back(copy: &mut Ordered, working: &[Vehicle], slot_forces: &[Vec2], layout: &Layout) {
+fn write_back(copy: &mut Ordered, working: &[Vehicle], slot_forces: &[Steering], layout: &Layout) {
     // Never used: the layout has a slot for every agent.
     let lost = Vehicle::new(Vec2::ZERO, Vec2::ZERO, crate::VehicleParams::default());
     (0..working.len())
@@ -104,7 +104,9 @@ fn write_back(copy: &mut Ordered, working: &[Vehicle], slot_forces: &[Vec2], lay
             let slot = layout.slot(agent).unwrap_or(usize::MAX);
             (
                 working.get(slot).copied().unwrap_or(lost),
-                slot_forces.get(slot).copied().unwrap_or(Vec2::ZERO),
+                slot_forces
+                    .get(slot)
+                    .map_or(Vec2::ZERO, |steering| steering.force),
             )
         })
         .unzip_into_vecs(&mut copy.vehicles, &mut copy.forces);

@@ -1,6 +1,7 @@
 //! The synchronous, deterministic, parallel simulation of a scene.
 
 mod agent_order;
+mod jumps;
 mod layout;
 mod tick;
 
@@ -15,8 +16,9 @@ use crate::compile::{
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
-use crate::{OwnGoals, Vehicle, World};
+use crate::{Flight, JumpEvent, Motion, OwnGoals, Steering, Turning, Vehicle, World};
 use agent_order::AgentOrder;
+use jumps::Jumps;
 use layout::Layout;
 
 /// Salt separating the spawn RNG streams from the agents' own streams.
@@ -113,8 +115,8 @@ pub struct Simulation {
     vehicles_changed: bool,
     /// By slot.
     states: Vec<AgentState>,
-    /// By slot: the forces of the last tick.
-    slot_forces: Vec<Vec2>,
+    /// By slot: the steering of the last tick.
+    slot_forces: Vec<Steering>,
     scratches: Vec<Scratch>,
     grid: SpatialGrid,
     tick: u64,
@@ -123,6 +125,8 @@ pub struct Simulation {
     wall_crossings: u64,
     /// By slot: how long the agent has been stuck ([`crate::stuck_clock`]).
     stuck_for: Vec<f32>,
+    /// Jumps and falls, by agent (nothing in a world without gaps or jump links).
+    jumps: Jumps,
 }
 
 impl Simulation {
@@ -162,6 +166,10 @@ impl Simulation {
         for (name, field) in &assets.flow_fields {
             world.set_flow_field(name, field.clone());
         }
+        world.set_gaps(scene.gaps.clone());
+        for (name, link) in &scene.jump_links {
+            world.set_jump_link(name, *link);
+        }
 
         let mut tag_table = TagTable::default();
         let mut group_masks = Vec::new();
@@ -195,6 +203,7 @@ impl Simulation {
             wall_crossings: 0,
             stuck_for: Vec::new(),
             warnings: Vec::new(),
+            jumps: Jumps::default(),
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -262,6 +271,7 @@ impl Simulation {
                 }
             }
             let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
+            let turning = Turning::from(group.turning.unwrap_or_else(|| program.turning(&params)));
             let start = simulation.working.len();
             let mut spawn_rng = AgentRng::new(scene.seed ^ SPAWN_SALT, group_index as u64);
             let spawned: Vec<(Vec2, Vec2)> = match &group.spawn {
@@ -293,7 +303,7 @@ impl Simulation {
                 // Slot `s` is agent `s` until the first re-sort.
                 simulation
                     .working
-                    .push(Vehicle::new(position, velocity, vehicle_params));
+                    .push(Vehicle::new(position, velocity, vehicle_params).with_turning(turning));
                 simulation
                     .tags
                     .push(group_masks.get(group_index).copied().unwrap_or(0));
@@ -313,7 +323,8 @@ impl Simulation {
             return Err(errors);
         }
         simulation.warnings = warnings;
-        simulation.slot_forces = vec![Vec2::ZERO; simulation.working.len()];
+        simulation.slot_forces = vec![Steering::ZERO; simulation.working.len()];
+        simulation.jumps = Jumps::new(&simulation.world, simulation.working.len());
         simulation.layout = Layout::identity(simulation.working.len());
         simulation.agent_order = AgentOrder::new(simulation.working.clone());
         simulation.stuck_for = vec![0.0; simulation.working.len()];
@@ -376,12 +387,43 @@ impl Simulation {
         self.agent_order = order;
         self.agent_order.outdate();
         self.wall_crossings += crossings;
+        self.end_jumps(dt);
         self.tick += 1;
+    }
+
+    /// The tick's end in a world with gaps or jump links: flights move on, take-offs leave
+    /// the ground, walkers in gaps fall (`jumps.rs`). Take-offs asked for in a world without
+    /// are forgotten.
+    fn end_jumps(&mut self, dt: f32) {
+        let mut take_offs = Vec::new();
+        let mut falls = Vec::new();
+        for scratch in &mut self.scratches {
+            take_offs.append(&mut scratch.take_offs);
+            falls.append(&mut scratch.falls);
+        }
+        if !self.jumps.active() {
+            return;
+        }
+        let layout = &self.layout;
+        self.jumps.end_tick(
+            &self.world,
+            dt,
+            jumps::Asked { take_offs, falls },
+            &mut self.working,
+            &mut self.states,
+            |agent| layout.slot(agent),
+        );
     }
 
     /// The steering force agent `agent` would get now, with every evaluated node recorded in
     /// `trace`. Does not change the simulation's RNG or wander state (it works on a copy).
     pub fn trace(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Vec2> {
+        self.trace_steering(agent, dt, trace)
+            .map(|steering| steering.force)
+    }
+
+    /// Like [`Simulation::trace`], with the angular part.
+    pub fn trace_steering(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Steering> {
         let group = self.groups.get(*self.group_of.get(agent)? as usize)?;
         let mut state = self.states.get(self.layout.slot(agent)?)?.clone();
         let vehicles = self.vehicles();
@@ -396,7 +438,7 @@ impl Simulation {
             params: &group.params,
             dt,
         };
-        Some(group.program.steer_traced(
+        Some(group.program.steering_traced(
             &context,
             agent,
             &mut state,
@@ -522,6 +564,28 @@ impl Simulation {
     pub fn own_mut(&mut self, agent: usize) -> Option<&mut OwnGoals> {
         let slot = self.layout.slot(agent)?;
         self.states.get_mut(slot).map(|state| &mut state.own)
+    }
+
+    /// How agent `agent` moves now: walking, in the air on a jump, or fallen into a gap.
+    pub fn motion(&self, agent: usize) -> Motion {
+        self.jumps.motion(agent)
+    }
+
+    /// Agent `agent`'s jump, while it is in the air.
+    pub fn flight(&self, agent: usize) -> Option<&Flight> {
+        self.jumps.flight(agent)
+    }
+
+    /// What happened to jumps in the last tick: take-offs, landings and falls, in agent order
+    /// within each kind (take-offs, then landings, then falls are not interleaved by time:
+    /// they all happened during the tick).
+    pub fn jump_events(&self) -> &[JumpEvent] {
+        self.jumps.events()
+    }
+
+    /// Walking agents that entered a gap since the start (each falls once and stays).
+    pub fn falls(&self) -> u64 {
+        self.jumps.falls()
     }
 
     /// Wall crossings since the start: steps whose segment, from an agent's position before

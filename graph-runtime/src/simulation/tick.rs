@@ -1,13 +1,13 @@
 //! One tick's work on the agents: the tick core (`tick.rs`) run batch by batch, in parallel
 //! chunks, each batch advanced right after it is steered.
 
-use glam::Vec2;
 use rayon::prelude::*;
 
 use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, Simulation};
-use crate::Vehicle;
+use crate::Motion;
 use crate::compile::{BATCH, Scratch};
 use crate::tick::{Group, Tick, advance};
+use crate::{Steering, Vehicle};
 
 impl Simulation {
     /// Steers every agent from the state at the start of the tick and steps it, in slot order;
@@ -27,7 +27,8 @@ impl Simulation {
             grid: &self.grid,
             dt,
         };
-        let walls = self.world.wall_index();
+        let world = &self.world;
+        let motions = &self.jumps.motion;
         let groups = &self.groups;
         let group_of = &self.group_of;
         let layout = &self.layout;
@@ -66,7 +67,7 @@ impl Simulation {
                         // group.
                         let agents = layout.agents(first..first + forces.len());
                         let agents = agents.unwrap_or_else(|| {
-                            forces.fill(Vec2::ZERO);
+                            forces.fill(Steering::ZERO);
                             &[]
                         });
                         // Agents of one group are evaluated together; a batch that mixes groups
@@ -90,7 +91,7 @@ impl Simulation {
                             start += same;
                             let Some(group) = group_index.and_then(|g| groups.get(g as usize))
                             else {
-                                forces[run].fill(Vec2::ZERO);
+                                forces[run].fill(Steering::ZERO);
                                 continue;
                             };
                             let group = Group {
@@ -107,18 +108,78 @@ impl Simulation {
                                 &mut forces[run],
                             );
                         }
-                        let each = working.iter_mut().zip(&*forces).zip(&*states);
-                        for (((vehicle, &force), state), stuck) in each.zip(stuck_for.iter_mut()) {
-                            let preferred = state.preferred();
-                            crossings +=
-                                u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
-                        }
+                        crossings += advance_batch(
+                            Batch {
+                                working,
+                                forces,
+                                states,
+                                stuck_for,
+                                agents,
+                            },
+                            world,
+                            motions,
+                            &mut scratch.falls,
+                            dt,
+                        );
                     }
                     crossings
                 },
             )
             .sum()
     }
+}
+
+/// One batch's agents after steering, by slot: their working vehicles, steering, states,
+/// stuck clocks and agent indices.
+struct Batch<'a> {
+    working: &'a mut [Vehicle],
+    forces: &'a [Steering],
+    states: &'a [crate::AgentState],
+    stuck_for: &'a mut [f32],
+    agents: &'a [u32],
+}
+
+/// Advances a batch's agents (the tick core's `advance`); returns its wall crossings. In a
+/// world with gaps or jump links (`motions` not empty) only walkers step (flights move at the
+/// tick's end), and a walker whose step ends in a gap is added to `falls`.
+#[inline]
+fn advance_batch(
+    batch: Batch<'_>,
+    world: &crate::World,
+    motions: &[Motion],
+    falls: &mut Vec<u32>,
+    dt: f32,
+) -> u64 {
+    let Batch {
+        working,
+        forces,
+        states,
+        stuck_for,
+        agents,
+    } = batch;
+    let walls = world.wall_index();
+    let mut crossings = 0;
+    let each = working.iter_mut().zip(forces).zip(states);
+    if motions.is_empty() {
+        for (((vehicle, &force), state), stuck) in each.zip(stuck_for.iter_mut()) {
+            let preferred = state.preferred();
+            crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
+        }
+        return crossings;
+    }
+    let each = each.zip(stuck_for.iter_mut()).zip(agents);
+    for ((((vehicle, &force), state), stuck), &agent) in each {
+        let motion = motions.get(agent as usize).copied();
+        if motion.unwrap_or_default() != Motion::Walking {
+            continue;
+        }
+        let preferred = state.preferred();
+        crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
+        if world.in_gap(vehicle.position) {
+            falls.push(agent);
+        }
+    }
+    crossings
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use std::path::Path;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError};
+use crate::format::{self, AssetKind, LoadError, SaveError, VERSION_1};
 use crate::limits::{MAX_COORDINATE, MAX_FLOW_FIELD_CELLS};
 
 /// A grid of desired-velocity vectors, as fractions of top speed (length `<= 1`).
@@ -309,12 +309,12 @@ impl FlowField {
         Self::from_ron(&text, &origin)
     }
 
-    /// The field as `.flow.ron` text.
+    /// The field as `.flow.ron` text (version 1: flow fields did not change in version 2).
     pub fn to_ron(&self) -> Result<String, SaveError> {
         let data = self.to_data();
         format::to_text(&FlowFieldFile {
             format: AssetKind::FlowField.tag().to_owned(),
-            version: FORMAT_VERSION,
+            version: VERSION_1,
             origin: data.origin,
             cell_size: data.cell_size,
             width: data.width,

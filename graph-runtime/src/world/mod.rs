@@ -2,6 +2,7 @@
 
 mod flow_edit;
 mod flow_field;
+mod jump;
 mod named;
 mod obstacle;
 mod path;
@@ -15,6 +16,8 @@ mod wall_index;
 pub use flow_edit::{Brush, StrokeKind};
 pub use flow_field::FlowField;
 pub(crate) use flow_field::FlowFieldData;
+pub(crate) use jump::GapIndex;
+pub use jump::{Gap, JumpLink};
 pub use obstacle::Obstacle;
 pub use path::{Path, Projection};
 pub use rect::Rect;

@@ -44,6 +44,11 @@ impl<T> Named<T> {
         self.entries.get(index).map(|(_, value)| value)
     }
 
+    /// The name of the entry at `index`.
+    pub(crate) fn name_at(&self, index: usize) -> Option<&str> {
+        self.entries.get(index).map(|(name, _)| name.as_str())
+    }
+
     /// The entry at `index`, mutable.
     pub(crate) fn at_mut(&mut self, index: usize) -> Option<&mut T> {
         self.entries.get_mut(index).map(|(_, value)| value)

@@ -1,9 +1,10 @@
-//! The world agents steer in: bounds, obstacles, walls, named paths, flow fields and targets.
+//! The world agents steer in: bounds, obstacles, walls, gaps, named paths, flow fields,
+//! targets and jump links.
 
 use glam::Vec2;
 
 use super::named::Named;
-use super::{FlowField, Obstacle, Path, Rect, Wall, WallIndex};
+use super::{FlowField, Gap, GapIndex, JumpLink, Obstacle, Path, Rect, Wall, WallIndex};
 
 /// The static surroundings of a simulation, plus named points that may move (the editor's
 /// `"cursor"`).
@@ -19,9 +20,12 @@ pub struct World {
     pub obstacles: Vec<Obstacle>,
     walls: Vec<Wall>,
     wall_index: WallIndex,
+    gaps: Vec<Gap>,
+    gap_index: GapIndex,
     paths: Named<Path>,
     flow_fields: Named<FlowField>,
     targets: Named<Vec2>,
+    jump_links: Named<JumpLink>,
 }
 
 impl World {
@@ -48,6 +52,57 @@ impl World {
     /// The index over the walls' segments, for ray casts and nearest-point queries.
     pub fn wall_index(&self) -> &WallIndex {
         &self.wall_index
+    }
+
+    /// Replaces the gaps, the regions walking agents fall into.
+    pub fn set_gaps(&mut self, gaps: Vec<Gap>) {
+        self.gap_index = GapIndex::new(&gaps);
+        self.gaps = gaps;
+    }
+
+    /// The gaps, in the order given to [`World::set_gaps`].
+    pub fn gaps(&self) -> &[Gap] {
+        &self.gaps
+    }
+
+    /// Whether `point` is inside a gap.
+    pub fn in_gap(&self, point: Vec2) -> bool {
+        !self.gap_index.is_empty() && self.gap_index.contains(point)
+    }
+
+    /// Adds or replaces the jump link called `name`; returns its index.
+    pub fn set_jump_link(&mut self, name: &str, link: JumpLink) -> usize {
+        self.jump_links.upsert(name, link)
+    }
+
+    /// The jump link called `name`.
+    pub fn jump_link(&self, name: &str) -> Option<&JumpLink> {
+        self.jump_links
+            .position(name)
+            .and_then(|i| self.jump_link_at(i))
+    }
+
+    /// Jump links with their names, in insertion order.
+    pub fn jump_links(&self) -> impl Iterator<Item = (&str, &JumpLink)> {
+        self.jump_links.iter()
+    }
+
+    pub(crate) fn jump_link_index(&self, name: &str) -> Option<usize> {
+        self.jump_links.position(name)
+    }
+
+    pub(crate) fn jump_link_at(&self, index: usize) -> Option<&JumpLink> {
+        self.jump_links.at(index)
+    }
+
+    /// The name of the jump link at `index` (in insertion order).
+    pub fn jump_link_name(&self, index: usize) -> Option<&str> {
+        self.jump_links.name_at(index)
+    }
+
+    /// Whether the world has gaps or jump links: only then do agents jump or fall.
+    pub fn has_jumps(&self) -> bool {
+        !self.gaps.is_empty() || self.jump_links.iter().next().is_some()
     }
 
     /// Adds or replaces the path called `name`; returns its index.

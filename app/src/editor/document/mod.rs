@@ -11,7 +11,8 @@ use std::sync::Arc;
 use egui::Pos2;
 use egui_snarl::{NodeId as SnarlId, Snarl};
 use graph_runtime::{
-    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, VehicleSpec,
+    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, TurningSpec,
+    VehicleSpec,
 };
 
 mod refused;
@@ -35,6 +36,8 @@ pub struct Document {
     pub parameters: BTreeMap<String, f32>,
     /// Vehicle limits.
     pub vehicle: VehicleSpec,
+    /// How the vehicle turns.
+    pub turning: TurningSpec,
     /// Comment frames.
     pub comments: Vec<Comment>,
     /// Where the graph is saved, if anywhere.
@@ -56,6 +59,7 @@ impl Document {
             description: String::new(),
             parameters: BTreeMap::new(),
             vehicle: VehicleSpec::default(),
+            turning: TurningSpec::default(),
             comments: Vec::new(),
             path,
             history: History::new(Graph::default()),
@@ -75,6 +79,7 @@ impl Document {
         self.description.clone_from(&graph.description);
         self.parameters.clone_from(&graph.parameters);
         self.vehicle = graph.vehicle.clone();
+        self.turning = graph.turning.clone();
         self.comments = graph
             .editor
             .as_ref()
@@ -104,6 +109,7 @@ impl Document {
             description: self.description.clone(),
             parameters: self.parameters.clone(),
             vehicle: self.vehicle.clone(),
+            turning: self.turning.clone(),
             nodes,
             muted,
             editor: Some(EditorSection {

@@ -275,6 +275,7 @@ fn default_scene(graph_name: &str) -> Scene {
                 speed: 1.0,
             },
             vehicle: None,
+            turning: None,
             tags: vec!["agent".to_owned()],
             parameters: BTreeMap::new(),
         }],

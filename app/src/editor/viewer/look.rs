@@ -63,6 +63,17 @@ pub(super) fn live_value(entry: &graph_runtime::TraceEntry) -> egui::RichText {
             Some(input) => format!("|F| {:.2} from input {}", force.length(), input + 1),
             None => format!("|F| {:.2}", force.length()),
         },
+        graph_runtime::NodeValue::Steering(steering) => {
+            let turn = steering.angular.to_degrees();
+            match entry.chosen {
+                Some(input) => format!(
+                    "|F| {:.2} τ {turn:+.0}°/s² from input {}",
+                    steering.force.length(),
+                    input + 1
+                ),
+                None => format!("|F| {:.2} τ {turn:+.0}°/s²", steering.force.length()),
+            }
+        }
         graph_runtime::NodeValue::Scalar(value) => format!("= {value:.2}"),
         graph_runtime::NodeValue::Condition(holds) => {
             if holds { "= holds" } else { "= fails" }.to_owned()

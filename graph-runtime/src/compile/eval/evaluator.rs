@@ -5,6 +5,7 @@ use glam::Vec2;
 
 use super::context::Context;
 use super::trace::{Guide, Recorder};
+use super::value::Value;
 use crate::Vehicle;
 use crate::behaviors::{NeighborSums, Quarry};
 use crate::compile::program::{
@@ -60,17 +61,18 @@ pub(super) fn containment_rect(bounds: Option<[Num; 4]>, context: &Context<'_>) 
     }
 }
 
-/// A condition's answer as the evaluator carries it: `(1, 0)` for true, zero for false.
-/// Every value travels as a `Vec2` (a sensor's reading in `x`), so the evaluation loop moves
-/// no enum through memory; [`NodeValue`]s are made only for the trace.
+/// A condition's answer as the evaluator carries it: a reading of `1` for true, zero for
+/// false. Every value travels as a [`Value`] (a sensor's reading in `x`), so the evaluation
+/// loop moves no enum through memory; [`NodeValue`](super::NodeValue)s are made only for the
+/// trace.
 #[inline]
-pub(super) fn answer(holds: bool) -> Vec2 {
-    if holds { Vec2::X } else { Vec2::ZERO }
+pub(super) fn answer<V: Value>(holds: bool) -> V {
+    if holds { V::scalar(1.0) } else { V::ZERO }
 }
 
 #[inline]
-pub(super) fn holds(value: Vec2) -> bool {
-    value.x != 0.0
+pub(super) fn holds<V: Value>(value: V) -> bool {
+    value.reading() != 0.0
 }
 
 /// Evaluates one agent's program without recursion.
@@ -84,7 +86,7 @@ pub(super) fn holds(value: Vec2) -> bool {
 /// but keeps the combiners that wait for an input on an explicit stack ([`Frame`]s in
 /// [`Scratch`]): a chain of any depth needs no thread stack. The stack never holds more
 /// frames than the program has ops; it keeps its capacity, so a warm tick allocates nothing.
-pub(super) struct Evaluator<'p, 'c, 's, R> {
+pub(super) struct Evaluator<'p, 'c, 's, R, V> {
     pub(super) program: &'p Program,
     pub(super) context: Context<'c>,
     pub(super) agent: usize,
@@ -97,9 +99,11 @@ pub(super) struct Evaluator<'p, 'c, 's, R> {
     /// The guide of the node just finished when only its evaluation knows it (Reciprocal's
     /// depends on its input's value), for the trace.
     pub(super) pending_guide: Option<Guide>,
+    /// The type of the values carried ([`Value`]).
+    pub(super) value: std::marker::PhantomData<V>,
 }
 
-impl<'p, 'c, 's, R: Recorder> Evaluator<'p, 'c, 's, R> {
+impl<'p, 'c, 's, R: Recorder, V: Value> Evaluator<'p, 'c, 's, R, V> {
     #[inline]
     pub(super) fn new(
         program: &'p Program,
@@ -120,11 +124,12 @@ impl<'p, 'c, 's, R: Recorder> Evaluator<'p, 'c, 's, R> {
             recorder,
             chosen: None,
             pending_guide: None,
+            value: std::marker::PhantomData,
         }
     }
 }
 
-impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
+impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
     #[inline]
     pub(super) fn num(&self, number: Num) -> f32 {
         number.get(self.context.params)
@@ -186,6 +191,37 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
         input.copied().unwrap_or((0, Num::Const(0.0)))
     }
 
+    /// The nearest other agent carrying the program's tag `tag`.
+    pub(super) fn tagged(&self, tag: u16) -> Option<&'c Vehicle> {
+        let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
+        let mut nearest: Option<(f32, &Vehicle)> = None;
+        for (index, (other, tags)) in self
+            .context
+            .vehicles
+            .iter()
+            .zip(self.context.tags)
+            .enumerate()
+        {
+            if index == self.agent || tags & mask == 0 {
+                continue;
+            }
+            let distance = other.position.distance_squared(self.me.position);
+            if nearest.is_none_or(|(best, _)| distance < best) {
+                nearest = Some((distance, other));
+            }
+        }
+        nearest.map(|(_, other)| other)
+    }
+
+    /// The world jump link the program's jump link `link` is bound to, with its index.
+    pub(super) fn bound_jump_link(&self, link: u16) -> Option<(usize, &'c crate::JumpLink)> {
+        let index = (*self.context.bindings.jump_links.get(link as usize)?)?;
+        self.context
+            .world
+            .jump_link_at(index)
+            .map(|link| (index, link))
+    }
+
     pub(super) fn quarry(&self, target: TargetRef) -> Option<Quarry> {
         match target {
             TargetRef::Point(x, y) => Some(Quarry::at(Vec2::new(self.num(x), self.num(y)))),
@@ -197,26 +233,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 let name = self.program.own_names.get(name as usize)?;
                 self.state.own.goal(name).map(Quarry::at)
             }
-            TargetRef::Tagged(tag) => {
-                let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
-                let mut nearest: Option<(f32, &Vehicle)> = None;
-                for (index, (other, tags)) in self
-                    .context
-                    .vehicles
-                    .iter()
-                    .zip(self.context.tags)
-                    .enumerate()
-                {
-                    if index == self.agent || tags & mask == 0 {
-                        continue;
-                    }
-                    let distance = other.position.distance_squared(self.me.position);
-                    if nearest.is_none_or(|(best, _)| distance < best) {
-                        nearest = Some((distance, other));
-                    }
-                }
-                nearest.map(|(_, other)| Quarry::from(other))
-            }
+            TargetRef::Tagged(tag) => self.tagged(tag).map(Quarry::from),
         }
     }
 }

@@ -8,7 +8,7 @@ use super::trace::{Guide, Recorder};
 use crate::behaviors;
 use crate::compile::program::Op;
 
-impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within
     /// the clearance, from the same functions as the force.
     pub(super) fn wall_guide(
@@ -30,6 +30,39 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             tips,
             hits,
             nearest,
+        }
+    }
+
+    /// `ReachOrientation`'s guide toward `target` (radians).
+    fn orientation_guide(&self, target: f32, align: crate::compile::program::AlignNums) -> Guide {
+        let alignment = self.alignment(align);
+        Guide::Orientation {
+            target,
+            facing: self.me.facing(),
+            tolerance: alignment.tolerance,
+            deceleration_radius: alignment.deceleration_radius,
+        }
+    }
+
+    /// A jump link's guide: the link, the take-off window of radius `window`, and the flight's
+    /// velocity when it can be made.
+    fn jump_guide(
+        &self,
+        link: u16,
+        gravity: f32,
+        max_vertical_velocity: f32,
+        window: f32,
+    ) -> Guide {
+        let Some((_, link)) = self.bound_jump_link(link) else {
+            return Guide::None;
+        };
+        let plan = behaviors::jump_plan(link, gravity, max_vertical_velocity, self.me.max_speed);
+        Guide::Jump {
+            from: link.from,
+            to: link.to,
+            window,
+            velocity: plan.map_or(Vec2::ZERO, |plan| plan.velocity),
+            achievable: plan.is_some(),
         }
     }
 
@@ -197,6 +230,46 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 )
                 .map_or(Guide::None, Guide::Aim)
             }),
+            Op::ReachOrientation(heading, align) => self
+                .heading(heading)
+                .map_or(Guide::None, |target| self.orientation_guide(target, align)),
+            Op::Face(target, align) => self.quarry(target).map_or(Guide::None, |q| {
+                let offset = q.position - me.position;
+                if offset.length() < crate::math::TINY {
+                    Guide::None
+                } else {
+                    self.orientation_guide(crate::math::angle(offset), align)
+                }
+            }),
+            Op::LookWhereYouAreGoing(align) => {
+                if me.velocity.length() < crate::math::TINY {
+                    Guide::None
+                } else {
+                    self.orientation_guide(crate::math::angle(me.velocity), align)
+                }
+            }
+            Op::MatchVelocity(velocity, _) => self
+                .matched_velocity(velocity)
+                .map_or(Guide::None, Guide::Velocity),
+            Op::Jump { link, numbers } => {
+                let settings = self.jump_settings(&numbers);
+                self.jump_guide(
+                    link,
+                    settings.gravity,
+                    settings.max_vertical_velocity,
+                    settings.position_tolerance,
+                )
+            }
+            Op::JumpAchievable {
+                link,
+                gravity,
+                max_vertical_velocity,
+            } => self.jump_guide(
+                link,
+                self.num(gravity),
+                self.num(max_vertical_velocity),
+                0.0,
+            ),
             // Nothing to draw beyond the value (each new kind chooses here).
             Op::Muted
             | Op::UnalignedCollisionAvoidance(_)

@@ -5,12 +5,14 @@ use glam::Vec2;
 
 use super::evaluator::{Evaluator, containment_rect, group_force};
 use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
+use super::value::Value;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::compile::program::{Num, Op};
 use crate::world::Rect;
 
-impl<R: Recorder> Evaluator<'_, '_, '_, R> {
-    /// The force of a steering behavior (an op without inputs).
+impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
+    /// The force of a steering behavior (an op without inputs); the angular layer's
+    /// behaviors, which have no force, are `turning.rs`'s.
     #[expect(clippy::too_many_lines, reason = "one arm per steering behavior")]
     pub(super) fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
         let me = self.me;
@@ -65,11 +67,13 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                 self.num(whisker_angle),
                 self.num(margin),
             ),
+            Op::Wander { face: true, .. } => self.leaf_steering(index, op).force,
             Op::Wander {
                 distance,
                 radius,
                 jitter,
                 slot,
+                face: false,
             } => {
                 let jitter = self.num(jitter).to_radians();
                 let theta = self.state.turn_wander(slot, jitter, self.context.dt);
@@ -173,7 +177,15 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
                     )
                 })
             }
-            Op::Blend(_)
+            Op::MatchVelocity(velocity, time_to_target) => {
+                self.match_velocity(velocity, time_to_target)
+            }
+            Op::Jump { link, numbers } => self.jump(link, &numbers),
+            // Angular only (no force), or not a behavior.
+            Op::ReachOrientation(..)
+            | Op::Face(..)
+            | Op::LookWhereYouAreGoing(_)
+            | Op::Blend(_)
             | Op::Priority(..)
             | Op::Dither(..)
             | Op::Budget(_)
@@ -189,6 +201,7 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             | Op::Value(_)
             | Op::Compare(..)
             | Op::WallAhead(_)
+            | Op::JumpAchievable { .. }
             | Op::All(_)
             | Op::Any(_)
             | Op::Not(_)
@@ -233,6 +246,11 @@ impl<R: Recorder> Evaluator<'_, '_, '_, R> {
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead(self.me, self.context.world.wall_index(), self.num(distance))
             }
+            Op::JumpAchievable {
+                link,
+                gravity,
+                max_vertical_velocity,
+            } => self.jump_achievable(link, gravity, max_vertical_velocity),
             // Only leaves whose output is a condition (the node table's) are asked.
             _ => {
                 debug_assert!(false, "{:?} is no condition leaf", op.kind());

@@ -11,7 +11,7 @@ use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
 use crate::spatial::{Candidate, Near, SpatialGrid};
 
-impl<R: Recorder> Evaluator<'_, '_, '_, R> {
+impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
     /// radius, in ascending agent index. Queries the grid on first use.
     pub(super) fn neighbors(&mut self) -> &[Candidate] {

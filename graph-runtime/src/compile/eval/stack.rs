@@ -1,18 +1,16 @@
 //! The evaluator's walk: lazily from the Output, combiners waiting for their inputs on an
 //! explicit stack of [`Frame`]s, so a graph of any depth runs on any thread.
 
-use glam::Vec2;
-
 use super::evaluator::{Evaluator, answer, holds};
 use super::trace::{NodeValue, Recorder, TraceEntry};
+use super::value::Value;
 use crate::compile::program::{Frame, Op};
 use crate::graph::PortType;
-use crate::math::truncate;
 
 /// What starting an op takes (see [`Evaluator::start`]).
-enum Start<'p> {
+enum Start<'p, V> {
     /// Its value is known already (a shared op computed earlier this tick).
-    Known(Vec2),
+    Known(V),
     /// A behavior or sensor: one evaluation (and whether it is shared).
     Leaf(&'p Op, bool),
     /// A combiner or condition: a frame, with this initial `left`.
@@ -20,16 +18,16 @@ enum Start<'p> {
 }
 
 /// What [`Evaluator::step`] did with the combiner on top.
-enum Step {
+enum Step<V> {
     /// It has its answer.
-    Finished(Vec2),
+    Finished(V),
     /// It needs the value of this combiner first (op index and its frame's initial `left`).
     Push(u32, f32),
 }
 
-impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
+impl<'p, R: Recorder, V: Value> Evaluator<'p, '_, '_, R, V> {
     /// The value of op `root` (the Output): evaluates lazily from there, without recursion.
-    pub(super) fn evaluate(&mut self, root: u32) -> Vec2 {
+    pub(super) fn evaluate(&mut self, root: u32) -> V {
         // The Output only passes its input on: start from the input (one frame less per
         // agent), and finish the Output after it.
         if let Some(&Op::Output(input)) = self.op(root) {
@@ -47,28 +45,28 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     /// the top combiner: either it finishes (its value becomes the input of the frame below,
     /// which is popped to the top) or it needs an input that is itself a combiner (the top is
     /// pushed and the input becomes the new top, starting without an input).
-    pub(super) fn evaluate_from(&mut self, start: u32) -> Vec2 {
+    pub(super) fn evaluate_from(&mut self, start: u32) -> V {
         let left = match self.start(start) {
             Start::Known(value) => return value,
             Start::Leaf(op, shared) => return self.leaf(start, op, shared),
             Start::Frame(left) => left,
         };
-        let mut frame = Frame::new(start, left);
+        let mut frame = Frame::new(start, left, V::ZERO);
         let mut input = None;
         loop {
             match self.step(&mut frame, input) {
                 Step::Finished(value) => {
                     let shared = self.is_shared(frame.op);
                     self.finish(frame.op, value, shared);
-                    let Some(below) = self.scratch.frames.pop() else {
+                    let Some(below) = V::frames(self.scratch).pop() else {
                         return value;
                     };
                     frame = below;
                     input = Some(value);
                 }
                 Step::Push(op, left) => {
-                    self.scratch.frames.push(frame);
-                    frame = Frame::new(op, left);
+                    V::frames(self.scratch).push(frame);
+                    frame = Frame::new(op, left, V::ZERO);
                     input = None;
                 }
             }
@@ -79,16 +77,17 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     /// tick, one evaluation for a behavior or sensor, a frame of its own for a combiner or
     /// condition. Evaluates nothing.
     #[inline]
-    fn start(&self, index: u32) -> Start<'p> {
+    fn start(&mut self, index: u32) -> Start<'p, V> {
         let shared = self.is_shared(index);
+        let stamp = self.scratch.stamp;
         if shared
-            && let Some(&(stamp, value)) = self.scratch.memo.get(index as usize)
-            && stamp == self.scratch.stamp
+            && let Some(&(at, value)) = V::memo(self.scratch).get(index as usize)
+            && at == stamp
         {
             return Start::Known(value);
         }
         let Some(op) = self.op(index) else {
-            return Start::Known(Vec2::ZERO);
+            return Start::Known(V::ZERO);
         };
         if !op.takes_inputs() {
             return Start::Leaf(op, shared);
@@ -104,14 +103,24 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     /// Evaluates the behavior or sensor `op` (op `index`) and finishes it. The value comes
     /// back in registers: handing it over through the evaluator's memory (a store, then a
     /// reload of another width) stalled the CPU on every input.
-    pub(super) fn leaf(&mut self, index: u32, op: &Op, shared: bool) -> Vec2 {
-        let value = match op.output() {
-            PortType::Scalar => Vec2::new(self.sensor(op), 0.0),
-            PortType::Condition => answer(self.condition(op)),
-            PortType::Steering => self.leaf_force(index, op),
-        };
+    pub(super) fn leaf(&mut self, index: u32, op: &Op, shared: bool) -> V {
+        let value = self.leaf_value(index, op);
         self.finish(index, value, shared);
         value
+    }
+
+    /// The value of the behavior or sensor `op` (op `index`), not yet finished.
+    #[inline]
+    pub(super) fn leaf_value(&mut self, index: u32, op: &Op) -> V {
+        match op.output() {
+            PortType::Scalar => V::scalar(self.sensor(op)),
+            PortType::Condition => answer(self.condition(op)),
+            // A program without angular nodes never asks (`V::TURNS` is false: no test).
+            PortType::Steering if V::TURNS && op.turns() => {
+                V::steering(self.leaf_steering(index, op))
+            }
+            PortType::Steering => V::force(self.leaf_force(index, op)),
+        }
     }
 
     /// Continues the combiner `frame`, with the value of the input it asked for last (`None`
@@ -121,9 +130,9 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
     /// `self.chosen` set for Priority and Dither).
     #[expect(clippy::too_many_lines, reason = "one arm per combiner and condition")]
     #[inline]
-    fn step(&mut self, frame: &mut Frame, input: Option<Vec2>) -> Step {
+    fn step(&mut self, frame: &mut Frame<V>, input: Option<V>) -> Step<V> {
         let mut has_input = input.is_some();
-        let mut value = input.unwrap_or(Vec2::ZERO);
+        let mut value = input.unwrap_or(V::ZERO);
         // Asks for input `$call`: one without a frame gives its value at once (into
         // `value`); a combiner is handed back to `evaluate_from` to run on a frame of its own.
         macro_rules! take_one {
@@ -144,13 +153,13 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             }};
         }
         let Some(op) = self.op(frame.op) else {
-            return Step::Finished(Vec2::ZERO);
+            return Step::Finished(V::ZERO);
         };
         match *op {
             Op::Blend(span) => loop {
                 if has_input && let Some(position) = frame.next.checked_sub(1) {
                     let (_, weight) = self.weighted_at(span, position);
-                    frame.sum += self.num(weight) * value;
+                    frame.sum += value.scaled(self.num(weight));
                 }
                 if frame.next >= span.len {
                     return Step::Finished(frame.sum);
@@ -159,25 +168,25 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 take!(self.weighted_at(span, frame.next - 1).0);
             },
             Op::Priority(span, _) => loop {
-                if has_input && value.length() > frame.left {
+                if has_input && value.magnitude() > frame.left {
                     self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
                     return Step::Finished(value);
                 }
                 if frame.next >= span.len {
-                    return Step::Finished(Vec2::ZERO);
+                    return Step::Finished(V::ZERO);
                 }
                 frame.next += 1;
                 take!(self.link_at(span, frame.next - 1));
             },
             Op::Dither(span, _) => loop {
-                if has_input && value.length() > frame.left {
+                if has_input && value.magnitude() > frame.left {
                     self.chosen = frame.next.checked_sub(1).map(|p| p as usize);
                     return Step::Finished(value);
                 }
                 // One draw per input, in order, whether or not the input then runs.
                 let chosen_input = loop {
                     if frame.next >= span.len {
-                        return Step::Finished(Vec2::ZERO);
+                        return Step::Finished(V::ZERO);
                     }
                     let (input_op, chance) = self.weighted_at(span, frame.next);
                     frame.next += 1;
@@ -191,12 +200,12 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             Op::Budget(span) => loop {
                 if has_input {
                     let input = value;
-                    let length = input.length();
+                    let length = input.linear_length();
                     if length <= frame.left {
                         frame.sum += input;
                         frame.left -= length;
                     } else {
-                        return Step::Finished(frame.sum + input * (frame.left / length));
+                        return Step::Finished(frame.sum + input.scaled(frame.left / length));
                     }
                 }
                 if frame.next >= span.len || frame.left <= 1e-6 {
@@ -212,7 +221,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 }
                 if frame.next == 1 {
                     if !holds(value) {
-                        return Step::Finished(Vec2::ZERO);
+                        return Step::Finished(V::ZERO);
                     }
                     frame.next = 2;
                     take_one!(input_op);
@@ -223,13 +232,13 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(self.num(factor) * value)
+                Step::Finished(value.scaled(self.num(factor)))
             }
             Op::Truncate(input_op, max) => {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(truncate(value, self.num(max)))
+                Step::Finished(value.truncated(self.num(max)))
             }
             Op::Reciprocal {
                 input: input_op, ..
@@ -237,7 +246,10 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 if !has_input {
                     take_one!(input_op);
                 }
-                Step::Finished(self.reciprocal(op, value))
+                // The angular part passes through: Reciprocal chooses a velocity.
+                let crate::Steering { force, angular } = value.to_steering();
+                let force = self.reciprocal(op, force);
+                Step::Finished(V::steering(crate::Steering { force, angular }))
             }
             Op::Output(input_op) => {
                 if !has_input {
@@ -249,7 +261,7 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
                 if !has_input {
                     take_one!(sensor);
                 }
-                Step::Finished(answer(test.holds(value.x, self.num(threshold))))
+                Step::Finished(answer(test.holds(value.reading(), self.num(threshold))))
             }
             Op::All(span) => loop {
                 if has_input && !holds(value) {
@@ -280,16 +292,17 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
             // A leaf never gets a frame (`start`); a combiner without an arm here is a bug.
             _ => {
                 debug_assert!(false, "{:?} is not evaluated on a frame", op.kind());
-                Step::Finished(Vec2::ZERO)
+                Step::Finished(V::ZERO)
             }
         }
     }
 
     /// Op `index` finished with `value`: memoizes it (when `shared`) and records it.
     #[inline]
-    pub(super) fn finish(&mut self, index: u32, value: Vec2, shared: bool) {
-        if shared && let Some(entry) = self.scratch.memo.get_mut(index as usize) {
-            *entry = (self.scratch.stamp, value);
+    pub(super) fn finish(&mut self, index: u32, value: V, shared: bool) {
+        let stamp = self.scratch.stamp;
+        if shared && let Some(entry) = V::memo(self.scratch).get_mut(index as usize) {
+            *entry = (stamp, value);
         }
         if R::ACTIVE {
             self.record(index, value);
@@ -298,11 +311,12 @@ impl<'p, R: Recorder> Evaluator<'p, '_, '_, R> {
 
     /// Records op `index`'s value and guide in the trace.
     #[cold]
-    pub(super) fn record(&mut self, index: u32, value: Vec2) {
+    pub(super) fn record(&mut self, index: u32, value: V) {
         let value = match self.op(index).map(Op::output) {
-            Some(PortType::Scalar) => NodeValue::Scalar(value.x),
+            Some(PortType::Scalar) => NodeValue::Scalar(value.reading()),
             Some(PortType::Condition) => NodeValue::Condition(holds(value)),
-            Some(PortType::Steering) | None => NodeValue::Force(value),
+            Some(PortType::Steering) | None if V::TURNS => NodeValue::Steering(value.to_steering()),
+            Some(PortType::Steering) | None => NodeValue::Force(value.to_steering().force),
         };
         let chosen = self.chosen.take();
         let guide = match self.pending_guide.take() {

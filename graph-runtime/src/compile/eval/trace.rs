@@ -9,8 +9,10 @@ use crate::graph::NodeId;
 /// The value a node produced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NodeValue {
-    /// A steering force.
+    /// A steering force (a program without angular nodes).
     Force(Vec2),
+    /// A steering with its angular part (a program whose nodes turn the facing).
+    Steering(crate::Steering),
     /// A sensor reading.
     Scalar(f32),
     /// A condition's answer.
@@ -97,6 +99,34 @@ pub enum Guide {
         total: u8,
         /// Whether no velocity met every half-plane and the least violation was taken.
         fallback: bool,
+    },
+    /// `ReachOrientation`, Face, `LookWhereYouAreGoing`: the angle the facing turns to (radians),
+    /// the facing now, and the tolerance and slowing angles around the target.
+    Orientation {
+        /// The target angle.
+        target: f32,
+        /// The facing when evaluated.
+        facing: f32,
+        /// Aligned within this angle.
+        tolerance: f32,
+        /// The turn slows within this angle.
+        deceleration_radius: f32,
+    },
+    /// `MatchVelocity`: the velocity matched (units / s; draw it from the agent's position).
+    Velocity(Vec2),
+    /// Jump: the link, the take-off window and the velocity the jump needs; `achievable`
+    /// false when no flight makes it.
+    Jump {
+        /// Take-off point.
+        from: Vec2,
+        /// Landing point.
+        to: Vec2,
+        /// The take-off window's radius (the position tolerance).
+        window: f32,
+        /// The planar take-off velocity (zero when not achievable).
+        velocity: Vec2,
+        /// Whether the jump can be made.
+        achievable: bool,
     },
     /// Flow-field following: where the field was sampled and what it said.
     FlowSample {

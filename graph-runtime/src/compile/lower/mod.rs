@@ -8,9 +8,15 @@ use std::collections::BTreeMap;
 mod ops;
 
 use super::plan;
-use super::program::{Fov, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef};
+use super::program::{
+    AlignNums, Fov, HeadingRef, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef,
+    TurningNums, VelocityRef,
+};
 use crate::behaviors::FieldOfView;
-use crate::graph::{Graph, Link, Node, NodeId, Number, NumberField, Slot, Target};
+use crate::graph::{
+    Constraint, Graph, Heading, Link, Node, NodeId, Number, NumberField, Slot, Target,
+    VelocitySource,
+};
 
 /// Lowers `graph` (valid, its subgraphs written out) and plans the program.
 pub(super) fn lower(graph: &Graph) -> Program {
@@ -24,7 +30,7 @@ struct Builder<'g> {
     op_of: BTreeMap<NodeId, u32>,
     parameter_slots: BTreeMap<&'g str, u16>,
     /// Each name table's index by name: paths, flow fields, targets, tags.
-    interned: [BTreeMap<String, u16>; 5],
+    interned: [BTreeMap<String, u16>; 6],
     program: Program,
 }
 
@@ -36,6 +42,7 @@ enum Table {
     Targets = 2,
     Tags = 3,
     Own = 4,
+    JumpLinks = 5,
 }
 
 impl<'g> Builder<'g> {
@@ -62,17 +69,20 @@ impl<'g> Builder<'g> {
                 parameter_defaults: graph.parameters.values().copied().collect(),
                 parameter_uses: vec![Vec::new(); graph.parameters.len()],
                 vehicle: [Num::Const(0.0); 4],
+                turning: TurningNums::default(),
                 path_names: Vec::new(),
                 field_names: Vec::new(),
                 target_names: Vec::new(),
                 tag_names: Vec::new(),
                 own_names: Vec::new(),
+                jump_link_names: Vec::new(),
                 wander_slots: 0,
                 neighbor_ops: Vec::new(),
                 pass_of: Vec::new(),
                 passes: Vec::new(),
                 batch_plan: None,
                 reads_agents: false,
+                turns: false,
             },
         }
     }
@@ -84,6 +94,20 @@ impl<'g> Builder<'g> {
             *limit = self.resolve(None, field);
         }
         self.program.vehicle = limits;
+        let turning = &self.graph.turning;
+        self.program.turning = TurningNums {
+            independent_facing: turning.independent_facing,
+            max_angular_speed: self
+                .resolve_turning("max_angular_speed", &turning.max_angular_speed),
+            max_angular_acceleration: self.resolve_turning(
+                "max_angular_acceleration",
+                &turning.max_angular_acceleration,
+            ),
+            max_turn_rate: turning
+                .max_turn_rate
+                .as_ref()
+                .map(|rate| self.resolve_turning("max_turn_rate", rate)),
+        };
         let Some((&output, _)) = self
             .graph
             .nodes
@@ -207,6 +231,18 @@ impl<'g> Builder<'g> {
         }
     }
 
+    /// A number of the graph's turning section (`TurningSpec::numbers` gives them all `>= 0`).
+    fn resolve_turning(&mut self, name: &'static str, number: &Number) -> Num {
+        self.resolve(
+            None,
+            &NumberField {
+                slot: Slot::field(name),
+                number,
+                constraint: Constraint::NonNegative,
+            },
+        )
+    }
+
     /// The node's number at `slot`, with the range the node table gives it.
     fn number_at(&mut self, fields: &Fields<'_>, slot: Slot) -> Num {
         let field = fields.numbers.iter().find(|f| f.slot == slot);
@@ -304,11 +340,79 @@ impl<'g> Builder<'g> {
             Table::Targets => &mut self.program.target_names,
             Table::Tags => &mut self.program.tag_names,
             Table::Own => &mut self.program.own_names,
+            Table::JumpLinks => &mut self.program.jump_link_names,
         };
         let new = slot(names.len());
         names.push(name.to_owned());
         index.insert(name.to_owned(), new);
         new
+    }
+
+    /// The node's heading `field` (`ReachOrientation`'s `orientation`).
+    fn heading(
+        &mut self,
+        fields: &Fields<'_>,
+        field: &'static str,
+        heading: &Heading,
+    ) -> HeadingRef {
+        match heading {
+            Heading::Angle(_) => HeadingRef::Angle(self.number(fields, field)),
+            Heading::Direction(..) => {
+                let [x, y] = self.vector(fields, field);
+                HeadingRef::Direction(x, y)
+            }
+            Heading::Of(target) => HeadingRef::Of(self.target(fields, field, target)),
+        }
+    }
+
+    /// The node's velocity `field` (`MatchVelocity`'s `velocity`).
+    fn velocity(
+        &mut self,
+        fields: &Fields<'_>,
+        field: &'static str,
+        velocity: &VelocitySource,
+    ) -> VelocityRef {
+        match velocity {
+            VelocitySource::Fixed(..) => {
+                let [x, y] = self.vector(fields, field);
+                VelocityRef::Fixed(x, y)
+            }
+            VelocitySource::Of(target) => VelocityRef::Of(self.target(fields, field, target)),
+        }
+    }
+
+    /// The two components `<field>.x`, `<field>.y` of a vector field.
+    fn vector(&mut self, fields: &Fields<'_>, field: &str) -> [Num; 2] {
+        let slot = |axis: &str| {
+            fields
+                .numbers
+                .iter()
+                .find(|f| f.slot.name.strip_prefix(field) == Some(axis))
+                .map(|f| f.slot)
+        };
+        let (x, y) = (slot(".x"), slot(".y"));
+        debug_assert!(
+            x.is_some() && y.is_some(),
+            "node {} vector {field}",
+            fields.id
+        );
+        let (Some(x), Some(y)) = (x, y) else {
+            return [Num::Const(0.0); 2];
+        };
+        [self.number_at(fields, x), self.number_at(fields, y)]
+    }
+
+    /// A node's `align_tolerance`, `deceleration_radius` and `time_to_target`.
+    fn align(&mut self, fields: &Fields<'_>) -> AlignNums {
+        let [tolerance, deceleration_radius, time_to_target] = self.numbers(
+            fields,
+            ["align_tolerance", "deceleration_radius", "time_to_target"],
+        );
+        AlignNums {
+            tolerance,
+            deceleration_radius,
+            time_to_target,
+        }
     }
 
     /// The node's target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a

@@ -2,7 +2,7 @@
 //! with the ranges the node table gives them (`Fields`), so no range is written twice.
 
 use super::{Builder, Fields, Table};
-use crate::compile::program::{Num, Op, Span};
+use crate::compile::program::{JumpNums, Num, Op, Span};
 use crate::graph::{Node, NodeId, NumberField, Region, Slot};
 
 impl<'g> Builder<'g> {
@@ -73,7 +73,7 @@ impl<'g> Builder<'g> {
                     range,
                 }
             }
-            Node::Wander { .. } => {
+            Node::Wander { face, .. } => {
                 let slot = self.program.wander_slots;
                 self.program.wander_slots += 1;
                 let [distance, radius, jitter] = self.numbers(&f, ["distance", "radius", "jitter"]);
@@ -82,6 +82,7 @@ impl<'g> Builder<'g> {
                     radius,
                     jitter,
                     slot,
+                    face: *face,
                 }
             }
             Node::PathFollowing {
@@ -197,6 +198,61 @@ impl<'g> Builder<'g> {
                 let hunter = self.target(&f, "hunter", hunter);
                 let [margin, slowing] = self.numbers(&f, ["margin", "slowing_distance"]);
                 Op::Hide(hunter, margin, slowing)
+            }
+            Node::ReachOrientation { orientation, .. } => {
+                let heading = self.heading(&f, "orientation", orientation);
+                Op::ReachOrientation(heading, self.align(&f))
+            }
+            Node::Face { target, .. } => {
+                let target = self.target(&f, "target", target);
+                Op::Face(target, self.align(&f))
+            }
+            Node::LookWhereYouAreGoing { .. } => Op::LookWhereYouAreGoing(self.align(&f)),
+            Node::MatchVelocity { velocity, .. } => {
+                let velocity = self.velocity(&f, "velocity", velocity);
+                Op::MatchVelocity(velocity, self.number(&f, "time_to_target"))
+            }
+            Node::Jump { link, .. } => {
+                let link = self.intern(Table::JumpLinks, link);
+                let [
+                    gravity,
+                    max_vertical_velocity,
+                    position_tolerance,
+                    velocity_tolerance,
+                    run_up,
+                    time_to_target,
+                ] = self.numbers(
+                    &f,
+                    [
+                        "gravity",
+                        "max_vertical_velocity",
+                        "position_tolerance",
+                        "velocity_tolerance",
+                        "run_up",
+                        "time_to_target",
+                    ],
+                );
+                Op::Jump {
+                    link,
+                    numbers: JumpNums {
+                        gravity,
+                        max_vertical_velocity,
+                        position_tolerance,
+                        velocity_tolerance,
+                        run_up,
+                        time_to_target,
+                    },
+                }
+            }
+            Node::JumpAchievable { link, .. } => {
+                let link = self.intern(Table::JumpLinks, link);
+                let [gravity, max_vertical_velocity] =
+                    self.numbers(&f, ["gravity", "max_vertical_velocity"]);
+                Op::JumpAchievable {
+                    link,
+                    gravity,
+                    max_vertical_velocity,
+                }
             }
             Node::Blend { inputs } => {
                 let span = self.weighted(&f, "weight", inputs.iter().map(|i| i.node));

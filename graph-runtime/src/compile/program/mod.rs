@@ -3,18 +3,22 @@
 
 use std::collections::BTreeMap;
 
+mod jump;
 mod op;
 mod scratch;
 mod state;
 
-pub(crate) use op::{Fov, NeighborUse, Num, Op, Span, TargetRef};
+pub use jump::TakeOff;
+pub(crate) use op::{
+    AlignNums, Fov, HeadingRef, JumpNums, NeighborUse, Num, Op, Span, TargetRef, VelocityRef,
+};
 pub(crate) use scratch::Frame;
 pub use scratch::Scratch;
 pub use state::AgentState;
 
 use super::error::CompileError;
-use crate::VehicleParams;
 use crate::graph::{Constraint, NodeId, Slot};
+use crate::{TurningParams, VehicleParams};
 
 /// Where a graph parameter is used and what range each use demands.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,11 +45,13 @@ pub struct Program {
     pub(crate) parameter_defaults: Vec<f32>,
     pub(crate) parameter_uses: Vec<Vec<ParameterUse>>,
     pub(crate) vehicle: [Num; 4],
+    pub(crate) turning: TurningNums,
     pub(crate) path_names: Vec<String>,
     pub(crate) field_names: Vec<String>,
     pub(crate) target_names: Vec<String>,
     pub(crate) tag_names: Vec<String>,
     pub(crate) own_names: Vec<String>,
+    pub(crate) jump_link_names: Vec<String>,
     pub(crate) wander_slots: u32,
     /// Ops that read the neighborhood, for the one shared query radius.
     pub(crate) neighbor_ops: Vec<u32>,
@@ -60,6 +66,30 @@ pub struct Program {
     /// Whether an op reads other agents' vehicles by index ([`Program::reads_other_agents`]),
     /// found once when compiling: a simulation asks before every tick.
     pub(crate) reads_agents: bool,
+    /// Whether an op's value has an angular part (`Op::turns`): the program is then evaluated
+    /// with values that carry one.
+    pub(crate) turns: bool,
+}
+
+/// The graph's turning section, its numbers resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TurningNums {
+    pub independent_facing: bool,
+    pub max_angular_speed: Num,
+    pub max_angular_acceleration: Num,
+    pub max_turn_rate: Option<Num>,
+}
+
+impl Default for TurningNums {
+    fn default() -> Self {
+        let defaults = TurningParams::default();
+        Self {
+            independent_facing: false,
+            max_angular_speed: Num::Const(defaults.max_angular_speed),
+            max_angular_acceleration: Num::Const(defaults.max_angular_acceleration),
+            max_turn_rate: None,
+        }
+    }
 }
 
 /// `Program::pass_of` for an op that reads no neighbor sums.
@@ -180,6 +210,17 @@ impl Program {
             max_force,
             max_speed,
             radius,
+        }
+    }
+
+    /// How the graph asks its vehicle to turn, under `params` (degrees, as assets write it).
+    pub fn turning(&self, params: &ParamValues) -> TurningParams {
+        let turning = &self.turning;
+        TurningParams {
+            independent_facing: turning.independent_facing,
+            max_angular_speed: turning.max_angular_speed.get(params),
+            max_angular_acceleration: turning.max_angular_acceleration.get(params),
+            max_turn_rate: turning.max_turn_rate.map(|rate| rate.get(params)),
         }
     }
 

@@ -60,6 +60,42 @@ pub(crate) enum TargetRef {
     Own(u16),
 }
 
+/// Where a `ReachOrientation` turns, resolved: an angle (radians), a vector, or a target's
+/// facing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum HeadingRef {
+    /// Degrees in the asset; the evaluator converts.
+    Angle(Num),
+    Direction(Num, Num),
+    Of(TargetRef),
+}
+
+/// The velocity a `MatchVelocity` matches, resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum VelocityRef {
+    Fixed(Num, Num),
+    Of(TargetRef),
+}
+
+/// `ReachOrientation`'s three numbers (the two angles in degrees).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct AlignNums {
+    pub tolerance: Num,
+    pub deceleration_radius: Num,
+    pub time_to_target: Num,
+}
+
+/// A Jump's numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct JumpNums {
+    pub gravity: Num,
+    pub max_vertical_velocity: Num,
+    pub position_tolerance: Num,
+    pub velocity_tolerance: Num,
+    pub run_up: Num,
+    pub time_to_target: Num,
+}
+
 /// A slice of one of the program's list tables.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Span {
@@ -94,6 +130,8 @@ pub(crate) enum Op {
         radius: Num,
         jitter: Num,
         slot: u32,
+        /// The facing variant: face the wander target, drive along the facing.
+        face: bool,
     },
     PathFollowing {
         /// An index into the path names, or into the own names when `own`.
@@ -142,6 +180,20 @@ pub(crate) enum Op {
     },
     Interpose(TargetRef, TargetRef, Num),
     Hide(TargetRef, Num, Num),
+    ReachOrientation(HeadingRef, AlignNums),
+    Face(TargetRef, AlignNums),
+    LookWhereYouAreGoing(AlignNums),
+    MatchVelocity(VelocityRef, Num),
+    Jump {
+        /// An index into the program's jump link names.
+        link: u16,
+        numbers: JumpNums,
+    },
+    JumpAchievable {
+        link: u16,
+        gravity: Num,
+        max_vertical_velocity: Num,
+    },
     Blend(Span),
     Priority(Span, Num),
     Dither(Span, Num),
@@ -206,6 +258,12 @@ impl Op {
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
             Self::Interpose(..) => NodeKind::Interpose,
             Self::Hide(..) => NodeKind::Hide,
+            Self::ReachOrientation(..) => NodeKind::ReachOrientation,
+            Self::Face(..) => NodeKind::Face,
+            Self::LookWhereYouAreGoing(_) => NodeKind::LookWhereYouAreGoing,
+            Self::MatchVelocity(..) => NodeKind::MatchVelocity,
+            Self::Jump { .. } => NodeKind::Jump,
+            Self::JumpAchievable { .. } => NodeKind::JumpAchievable,
             Self::Blend(_) => NodeKind::Blend,
             Self::Priority(..) => NodeKind::Priority,
             Self::Dither(..) => NodeKind::Dither,
@@ -241,6 +299,16 @@ impl Op {
         self.kind().map_or(PortType::Steering, NodeKind::output)
     }
 
+    /// Whether the op's value has an angular part: the angular layer's behaviors and Wander's
+    /// facing variant. A program with none runs on forces alone.
+    pub(crate) fn turns(&self) -> bool {
+        match *self {
+            Self::ReachOrientation(..) | Self::Face(..) | Self::LookWhereYouAreGoing(_) => true,
+            Self::Wander { face, .. } => face,
+            _ => false,
+        }
+    }
+
     /// How the op reads its neighbors. The node table says which kinds read the grid or
     /// other agents (`Reads`); this gives the numbers the query needs.
     pub(crate) fn neighbor_use(&self) -> NeighborUse {
@@ -271,6 +339,12 @@ impl Op {
             | Self::LeaderFollowing { .. }
             | Self::Interpose(..)
             | Self::Hide(..)
+            | Self::ReachOrientation(..)
+            | Self::Face(..)
+            | Self::LookWhereYouAreGoing(_)
+            | Self::MatchVelocity(..)
+            | Self::Jump { .. }
+            | Self::JumpAchievable { .. }
             | Self::Blend(_)
             | Self::Priority(..)
             | Self::Dither(..)

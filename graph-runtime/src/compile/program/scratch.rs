@@ -1,7 +1,10 @@
 //! Per-thread scratch space of evaluation: neighbor lists and sums, the memo of shared ops,
-//! the evaluator's explicit stack of waiting combiners ([`Frame`]) and the batch's columns.
+//! the evaluator's explicit stack of waiting combiners ([`Frame`]), the batch's columns, and
+//! the take-offs Jump nodes asked for.
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
+
+use super::TakeOff;
 
 /// Per-thread scratch buffers for evaluation. Reuse one per thread; it grows to fit the
 /// largest program and neighborhood and then stops allocating.
@@ -20,7 +23,7 @@ pub struct Scratch {
     pub(crate) memo: Vec<(u32, Vec2)>,
     pub(crate) stamp: u32,
     /// The evaluator's explicit stack of combiners waiting for an input.
-    pub(crate) frames: Vec<Frame>,
+    pub(crate) frames: Vec<Frame<Vec2>>,
     /// Batch evaluation: each agent's neighbor sums (one per pass, agent after agent), where
     /// `batch_sums_ready` says they were taken.
     pub(crate) batch_sums: Vec<crate::behaviors::NeighborSums>,
@@ -29,28 +32,56 @@ pub struct Scratch {
     pub(crate) batch_values: Vec<Vec2>,
     /// Batch evaluation: the agents no input of a Priority has answered yet.
     pub(crate) batch_open: Vec<u16>,
+    /// The same buffers for programs that turn the facing (values with an angular part).
+    pub(crate) turning: TurningScratch,
+    /// The take-offs Jump nodes asked for since the driver last took them, in evaluation
+    /// order.
+    pub(crate) take_offs: Vec<TakeOff>,
+    /// The agents whose step ended in a gap this tick (the simulation's bookkeeping).
+    pub(crate) falls: Vec<u32>,
+}
+
+impl Scratch {
+    /// The take-offs Jump nodes asked for since the last call, in evaluation order (the
+    /// driver of the agents makes them airborne); leaves none behind.
+    pub fn take_offs(&mut self) -> Vec<TakeOff> {
+        std::mem::take(&mut self.take_offs)
+    }
+
+    /// Forgets the take-offs asked for (a driver that does not fly jumps).
+    pub fn clear_take_offs(&mut self) {
+        self.take_offs.clear();
+    }
+}
+
+/// [`Scratch`]'s buffers of values for programs that turn the facing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TurningScratch {
+    pub(crate) memo: Vec<(u32, Vec3)>,
+    pub(crate) frames: Vec<Frame<Vec3>>,
+    pub(crate) batch_values: Vec<Vec3>,
 }
 
 /// A combiner or condition waiting for its inputs, on the evaluator's explicit stack (kept in
 /// [`Scratch`], so evaluation depth costs heap, never thread stack).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Frame {
+pub(crate) struct Frame<V> {
     /// The op.
     pub(crate) op: u32,
     /// How many of its inputs have been considered (the position of the next one).
     pub(crate) next: u32,
     /// Running total: Blend's sum, Budget's total.
-    pub(crate) sum: Vec2,
+    pub(crate) sum: V,
     /// Priority's and Dither's epsilon; Budget's force left.
     pub(crate) left: f32,
 }
 
-impl Frame {
-    pub(crate) fn new(op: u32, left: f32) -> Self {
+impl<V> Frame<V> {
+    pub(crate) fn new(op: u32, left: f32, zero: V) -> Self {
         Self {
             op,
             next: 0,
-            sum: Vec2::ZERO,
+            sum: zero,
             left,
         }
     }

@@ -22,6 +22,9 @@ pub struct AgentState {
     /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s);
     /// `None` when that evaluation ran none.
     pub(crate) preferred: Option<Vec2>,
+    /// The jump links (by their index in the world, below [`crate::limits::MAX_JUMP_LINKS`])
+    /// the agent has taken off from; a Jump node gives nothing for a link already made.
+    jumped: u32,
 }
 
 impl AgentState {
@@ -33,6 +36,7 @@ impl AgentState {
             wander_spill: Box::default(),
             own: OwnGoals::default(),
             preferred: None,
+            jumped: 0,
         };
         state.fit(program);
         state
@@ -53,6 +57,18 @@ impl AgentState {
     /// if one ran: what its stuck clock compares the motion with ([`crate::tick::advance`]).
     pub fn preferred(&self) -> Option<Vec2> {
         self.preferred
+    }
+
+    /// Whether the agent has taken off from the world's jump link `link` (its index).
+    pub fn has_jumped(&self, link: usize) -> bool {
+        link < 32 && self.jumped & (1 << link) != 0
+    }
+
+    /// Marks the world's jump link `link` as made: a Jump node on it gives nothing from now on.
+    pub fn mark_jumped(&mut self, link: usize) {
+        if link < 32 {
+            self.jumped |= 1 << link;
+        }
     }
 
     /// The wander angle of slot `slot` (radians), zero beyond the program's slots.

@@ -131,6 +131,7 @@ fn groups(ui: &mut Ui, scene: &mut Scene, estimate: &dyn Fn(usize) -> Option<f32
                 speed: 0.0,
             },
             vehicle: None,
+            turning: None,
             tags: Vec::new(),
             parameters: BTreeMap::new(),
         });

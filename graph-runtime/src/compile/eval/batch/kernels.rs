@@ -1,21 +1,22 @@
 //! Leaf ops over a batch: each leaf's numbers (and obstacles, bounds) are resolved once per
 //! batch and its formula called agent by agent; a leaf without a kernel of its own runs
-//! through the per-agent evaluator's `leaf_force`, one agent at a time.
+//! through the per-agent evaluator's `leaf_value`, one agent at a time.
 
 use super::{AgentList, Batch, columns};
 use crate::behaviors;
 use crate::compile::eval::evaluator::{Evaluator, containment_rect};
 use crate::compile::eval::trace::NoTrace;
+use crate::compile::eval::value::Value;
 use crate::compile::program::{Op, Program};
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
     /// of `batch` at positions `list`, into its column of `batch.values`.
-    pub(super) fn leaf_column(
+    pub(super) fn leaf_column<V: Value>(
         &self,
         index: u32,
         op: &Op,
-        batch: &mut Batch<'_, '_>,
+        batch: &mut Batch<'_, '_, V>,
         list: impl AgentList,
     ) {
         let n = batch.agents.len();
@@ -29,6 +30,7 @@ impl Program {
                 radius,
                 jitter,
                 slot,
+                face: false,
             } => {
                 let jitter = jitter.get(params).to_radians();
                 let (distance, radius) = (distance.get(params), radius.get(params));
@@ -39,7 +41,7 @@ impl Program {
                 };
                 for i in list {
                     let theta = states[i].turn_wander(slot, jitter, batch.context.dt);
-                    out[i] = behaviors::wander(&vehicles[i], theta, distance, radius);
+                    out[i] = V::force(behaviors::wander(&vehicles[i], theta, distance, radius));
                 }
             }
             // The two leaves of the boids' Priority, their numbers and the obstacles or the
@@ -52,12 +54,12 @@ impl Program {
                     return;
                 };
                 for i in list {
-                    out[i] = behaviors::obstacle_avoidance(
+                    out[i] = V::force(behaviors::obstacle_avoidance(
                         &vehicles[i],
                         obstacles,
                         min_length,
                         lookahead,
-                    );
+                    ));
                 }
             }
             Op::Containment {
@@ -71,7 +73,12 @@ impl Program {
                     return;
                 };
                 for i in list {
-                    out[i] = behaviors::containment(&vehicles[i], &bounds, prediction_time, margin);
+                    out[i] = V::force(behaviors::containment(
+                        &vehicles[i],
+                        &bounds,
+                        prediction_time,
+                        margin,
+                    ));
                 }
             }
             _ => {
@@ -84,7 +91,7 @@ impl Program {
                 };
                 for i in list {
                     let (context, scratch) = (batch.context, &mut *batch.scratch);
-                    let mut evaluator = Evaluator::new(
+                    let mut evaluator: Evaluator<'_, '_, '_, NoTrace, V> = Evaluator::new(
                         self,
                         context,
                         agents[i] as usize,
@@ -95,7 +102,7 @@ impl Program {
                     );
                     // Unaligned collision avoidance queries for this agent.
                     evaluator.scratch.neighbors_ready = false;
-                    out[i] = evaluator.leaf_force(index, op);
+                    out[i] = evaluator.leaf_value(index, op);
                 }
             }
         }

@@ -16,7 +16,7 @@
 //! draw). The forces are therefore bit-identical (`tests/batch.rs` checks it against the
 //! per-agent evaluator, `simulation/tick.rs` runs every preset both ways).
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 mod kernels;
 
@@ -24,10 +24,47 @@ use super::context::Context;
 use super::evaluator::group_force;
 use super::neighbors::take_sums;
 use super::trace::NoTrace;
-use crate::Vehicle;
+use super::value::Value;
 use crate::behaviors::NeighborSums;
 use crate::compile::program::{AgentState, BatchPlan, NO_PASS, Op, Program, Scratch};
-use crate::math::truncate;
+use crate::{Steering, Vehicle};
+
+/// Where a batch's steering goes: forces alone (`[Vec2]`), or with their angular parts
+/// (`[Steering]`).
+pub(crate) trait Sink {
+    /// How many agents it holds.
+    fn len(&self) -> usize;
+    /// Agent `i`'s steering.
+    fn put(&mut self, i: usize, steering: Steering);
+}
+
+impl Sink for [Vec2] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[Vec2]>::len(self)
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, steering: Steering) {
+        if let Some(force) = self.get_mut(i) {
+            *force = steering.force;
+        }
+    }
+}
+
+impl Sink for [Steering] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[Steering]>::len(self)
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, steering: Steering) {
+        if let Some(slot) = self.get_mut(i) {
+            *slot = steering;
+        }
+    }
+}
 
 /// Most agents in one batch. The values of 64 agents for a program of 8 ops take 4 KiB, well
 /// inside the L1 cache.
@@ -46,8 +83,30 @@ impl Program {
         scratch: &mut Scratch,
         forces: &mut [Vec2],
     ) {
+        self.steer_all_into(context, states, scratch, forces);
+    }
+
+    /// Like [`Program::steer_all`], with each agent's angular part: agent `i` gets
+    /// `steerings[i]`, bit for bit what [`Program::steering`] gives it.
+    pub fn steering_all(
+        &self,
+        context: &Context<'_>,
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        steerings: &mut [Steering],
+    ) {
+        self.steer_all_into(context, states, scratch, steerings);
+    }
+
+    fn steer_all_into<S: Sink + ?Sized>(
+        &self,
+        context: &Context<'_>,
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        out: &mut S,
+    ) {
         let vehicles = context.vehicles;
-        let n = vehicles.len().min(states.len()).min(forces.len());
+        let n = vehicles.len().min(states.len()).min(out.len());
         let mut agents = [0_u32; BATCH];
         for start in (0..n).step_by(BATCH) {
             let end = (start + BATCH).min(n);
@@ -60,7 +119,11 @@ impl Program {
                 vehicles.get(start..end).unwrap_or(&[]),
                 states.get_mut(start..end).unwrap_or(&mut []),
                 scratch,
-                forces.get_mut(start..end).unwrap_or(&mut []),
+                &mut Offset {
+                    out: &mut *out,
+                    start,
+                    len: end - start,
+                },
             );
         }
     }
@@ -70,29 +133,49 @@ impl Program {
     /// exactly what [`Program::steer`] gives it. Evaluates op by op when the program allows it
     /// (see the module's documentation), agent by agent otherwise. Allocates nothing once
     /// `scratch` has grown to fit a batch.
-    pub(crate) fn steer_batch<'c>(
+    pub(crate) fn steer_batch<'c, S: Sink + ?Sized>(
         &self,
         context: &Context<'c>,
         agents: &[u32],
         vehicles: &'c [Vehicle],
         states: &mut [AgentState],
         scratch: &mut Scratch,
-        forces: &mut [Vec2],
+        out: &mut S,
     ) {
         let Some(plan) = &self.batch_plan else {
             let each = agents.iter().zip(vehicles).zip(states.iter_mut());
-            for (((&agent, me), state), force) in each.zip(forces.iter_mut()) {
-                *force = self.run(context, agent as usize, me, state, scratch, NoTrace);
+            for (i, ((&agent, me), state)) in each.enumerate().take(out.len()) {
+                let steering = self.run(context, agent as usize, me, state, scratch, NoTrace);
+                out.put(i, steering);
             }
             return;
         };
+        if self.turns {
+            self.steer_batch_with::<Vec3, S>(plan, context, agents, vehicles, states, scratch, out);
+        } else {
+            self.steer_batch_with::<Vec2, S>(plan, context, agents, vehicles, states, scratch, out);
+        }
+    }
+
+    /// [`Program::steer_batch`] of a program with a batch plan, with values of type `V`.
+    #[expect(clippy::too_many_arguments, reason = "steer_batch's, with the plan")]
+    fn steer_batch_with<'c, V: Value, S: Sink + ?Sized>(
+        &self,
+        plan: &BatchPlan,
+        context: &Context<'c>,
+        agents: &[u32],
+        vehicles: &'c [Vehicle],
+        states: &mut [AgentState],
+        scratch: &mut Scratch,
+        out: &mut S,
+    ) {
         let n = agents
             .len()
             .min(vehicles.len())
             .min(states.len())
-            .min(forces.len());
+            .min(out.len());
         let (agents, vehicles) = (&agents[..n], &vehicles[..n]);
-        let (states, forces) = (&mut states[..n], &mut forces[..n]);
+        let states = &mut states[..n];
         let passes = self.passes.len();
         scratch
             .batch_sums
@@ -103,12 +186,12 @@ impl Program {
             state.preferred = None;
         }
         // Out of the scratch while the evaluators borrow it.
-        let mut values = std::mem::take(&mut scratch.batch_values);
+        let mut values = std::mem::take(V::batch_values(scratch));
         // Grown, never cleared: every op writes an agent's value before anything reads it
         // (inputs run first), so what a previous batch left is never read. Zeroing it cost 3 %
         // of a flocking tick.
         if values.len() < self.ops.len() * n {
-            values.resize(self.ops.len() * n, Vec2::ZERO);
+            values.resize(self.ops.len() * n, V::ZERO);
         }
         let mut batch = Batch {
             context,
@@ -130,17 +213,29 @@ impl Program {
         // An Output passes its input on unchanged (the plans do not run it): read the input.
         let result = self.output_input().unwrap_or(self.root);
         let root = result as usize * n;
-        for (i, force) in forces.iter_mut().enumerate() {
+        for i in 0..n {
             let value = get(&batch.values, root + i);
             // As the per-agent evaluator: one bad number must not poison the vehicle.
-            *force = if value.is_finite() { value } else { Vec2::ZERO };
+            out.put(
+                i,
+                if value.finite() {
+                    value.to_steering()
+                } else {
+                    Steering::ZERO
+                },
+            );
         }
-        batch.scratch.batch_values = batch.values;
+        *V::batch_values(batch.scratch) = batch.values;
     }
 
     /// The ops `order` for the agents of `batch` at positions `list` (a range for the whole
     /// batch, so that its loops are plain counted loops).
-    fn run_ops(&self, order: &[u32], batch: &mut Batch<'_, '_>, list: &impl AgentList) {
+    fn run_ops<V: Value>(
+        &self,
+        order: &[u32],
+        batch: &mut Batch<'_, '_, V>,
+        list: &impl AgentList,
+    ) {
         for &index in order {
             if let Some(op) = self.ops.get(index as usize) {
                 self.run_op(index, op, batch, list.clone());
@@ -152,12 +247,12 @@ impl Program {
     /// input answered (a force longer than `epsilon`), as the per-agent Priority asks for
     /// them; zero for the agents none answered. The batch reads the Priority's values (the
     /// Output passes them on).
-    fn run_priority(
+    fn run_priority<V: Value>(
         &self,
         priority: u32,
         epsilon: f32,
         inputs: &[(u32, Box<[u32]>)],
-        batch: &mut Batch<'_, '_>,
+        batch: &mut Batch<'_, '_, V>,
     ) {
         let n = batch.agents.len();
         let mut open = std::mem::take(&mut batch.scratch.batch_open);
@@ -172,7 +267,7 @@ impl Program {
             open.retain(|&i| {
                 let i = usize::from(i);
                 let value = get(values, *input as usize * n + i);
-                let answers = value.length() > epsilon;
+                let answers = value.magnitude() > epsilon;
                 if answers {
                     set(values, priority as usize * n + i, value);
                 }
@@ -183,7 +278,7 @@ impl Program {
             set(
                 &mut batch.values,
                 priority as usize * n + usize::from(i),
-                Vec2::ZERO,
+                V::ZERO,
             );
         }
         batch.scratch.batch_open = open;
@@ -197,7 +292,13 @@ impl Program {
     /// column), the vehicles and the states. In the counted loop of a static plan (`0..n`) the
     /// compiler then knows every access is in bounds and checks none; the checks were 5 % of
     /// a flocking tick.
-    fn run_op(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+    fn run_op<V: Value>(
+        &self,
+        index: u32,
+        op: &Op,
+        batch: &mut Batch<'_, '_, V>,
+        list: impl AgentList,
+    ) {
         let n = batch.agents.len();
         let params = batch.context.params;
         let Some((before, out)) = columns(&mut batch.values, n, index) else {
@@ -213,14 +314,14 @@ impl Program {
                 // As the per-agent Blend: from zero, inputs in their listed order. Input by
                 // input over the agents adds the same terms in the same order for each agent.
                 for i in list.clone() {
-                    out[i] = Vec2::ZERO;
+                    out[i] = V::ZERO;
                 }
                 for &(op, weight) in inputs {
                     let (Some(values), weight) = (input(op), weight.get(params)) else {
                         continue;
                     };
                     for i in list.clone() {
-                        out[i] += weight * values[i];
+                        out[i] += values[i].scaled(weight);
                     }
                 }
             }
@@ -229,7 +330,7 @@ impl Program {
                     return;
                 };
                 for i in list {
-                    out[i] = factor * values[i];
+                    out[i] = values[i].scaled(factor);
                 }
             }
             Op::Truncate(of, max) => {
@@ -237,7 +338,7 @@ impl Program {
                     return;
                 };
                 for i in list {
-                    out[i] = truncate(values[i], max);
+                    out[i] = values[i].truncated(max);
                 }
             }
             Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
@@ -250,7 +351,13 @@ impl Program {
 
     /// Group op `index` (`op`: Separation, Cohesion, Alignment or Flocking) for the agents at
     /// positions `list`, from their pass's sums (taken already).
-    fn group_column(&self, index: u32, op: &Op, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+    fn group_column<V: Value>(
+        &self,
+        index: u32,
+        op: &Op,
+        batch: &mut Batch<'_, '_, V>,
+        list: impl AgentList,
+    ) {
         let (n, passes) = (batch.agents.len(), self.passes.len());
         let params = batch.context.params;
         let pass = self.pass_of.get(index as usize).copied();
@@ -266,7 +373,12 @@ impl Program {
             return;
         }
         for i in list {
-            out[i] = group_force(op, &sums[i * passes + pass], &vehicles[i], params);
+            out[i] = V::force(group_force(
+                op,
+                &sums[i * passes + pass],
+                &vehicles[i],
+                params,
+            ));
         }
     }
 
@@ -274,7 +386,7 @@ impl Program {
     /// this batch, into `scratch.batch_sums`. Taken when an agent first reaches a group op,
     /// as the per-agent evaluator does: an agent a Priority answered earlier never lists its
     /// neighbors.
-    fn take_batch_sums(&self, batch: &mut Batch<'_, '_>, list: impl AgentList) {
+    fn take_batch_sums<V: Value>(&self, batch: &mut Batch<'_, '_, V>, list: impl AgentList) {
         let (n, passes) = (batch.agents.len(), self.passes.len());
         if batch.sums_taken == n {
             return;
@@ -318,7 +430,7 @@ impl Program {
 
 /// The column of op `op` (one value per agent of a batch of `n`) and, before it, the columns
 /// of every op compiled earlier; `None` if `values` does not reach that far.
-fn columns(values: &mut [Vec2], n: usize, op: u32) -> Option<(&[Vec2], &mut [Vec2])> {
+fn columns<V>(values: &mut [V], n: usize, op: u32) -> Option<(&[V], &mut [V])> {
     let (before, rest) = values.split_at_mut_checked(op as usize * n)?;
     Some((before, rest.get_mut(..n)?))
 }
@@ -330,26 +442,47 @@ impl<T: Iterator<Item = usize> + Clone> AgentList for T {}
 
 /// One batch's agents, as [`Program::steer_batch`] was given them, and the values of the ops
 /// evaluated so far (op after op, a column of one value per agent each).
-struct Batch<'b, 'c> {
+struct Batch<'b, 'c, V> {
     context: &'b Context<'c>,
     agents: &'b [u32],
     vehicles: &'c [Vehicle],
     states: &'b mut [AgentState],
     scratch: &'b mut Scratch,
-    values: Vec<Vec2>,
+    values: Vec<V>,
     /// How many agents have their neighbor sums: when all do, the later group ops of the
     /// batch skip the search for agents without.
     sums_taken: usize,
 }
 
 #[inline]
-fn get(values: &[Vec2], at: usize) -> Vec2 {
-    values.get(at).copied().unwrap_or(Vec2::ZERO)
+fn get<V: Value>(values: &[V], at: usize) -> V {
+    values.get(at).copied().unwrap_or(V::ZERO)
 }
 
 #[inline]
-fn set(values: &mut [Vec2], at: usize, value: Vec2) {
+fn set<V>(values: &mut [V], at: usize, value: V) {
     if let Some(slot) = values.get_mut(at) {
         *slot = value;
+    }
+}
+
+/// The agents `start..start + len` of a larger sink, as a sink of their own.
+struct Offset<'a, S: ?Sized> {
+    out: &'a mut S,
+    start: usize,
+    len: usize,
+}
+
+impl<S: Sink + ?Sized> Sink for Offset<'_, S> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn put(&mut self, i: usize, steering: Steering) {
+        if i < self.len {
+            self.out.put(self.start + i, steering);
+        }
     }
 }

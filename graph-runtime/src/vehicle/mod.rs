@@ -1,9 +1,17 @@
-//! The simple vehicle model (Reynolds 1999, "locomotion").
+//! The simple vehicle model (Reynolds 1999, "locomotion"), with the gdx-ai seed's angular
+//! layer: a facing of its own and a limit on how fast the direction of motion turns
+//! (`turning.rs`), steered by a linear and an angular part (`steering.rs`).
 
 use glam::{DVec2, Vec2};
 use serde::{Deserialize, Serialize};
 
-use crate::math::{TINY, truncate};
+use crate::math::{TINY, angle, direction, truncate, wrap};
+
+mod steering;
+mod turning;
+
+pub use steering::Steering;
+pub use turning::{Turning, TurningParams};
 
 /// Physical limits of a vehicle. All values are in world units and seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -31,6 +39,10 @@ impl Default for VehicleParams {
 }
 
 /// A point-mass vehicle: state plus limits.
+///
+/// Its facing is [`Vehicle::facing`]: the direction of motion (`forward`), or, with
+/// `turning.independent_facing`, its own `orientation`, turned by the angular part of its
+/// steering.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Vehicle {
     /// World position (units).
@@ -47,6 +59,15 @@ pub struct Vehicle {
     pub max_speed: f32,
     /// Bounding radius, `>= 0`.
     pub radius: f32,
+    /// The facing's angle (radians, counter-clockwise from +x) when `turning` has independent
+    /// facing; otherwise not kept up to date (the vehicle faces `forward`): read
+    /// [`Vehicle::facing`].
+    pub orientation: f32,
+    /// The facing's angular velocity (radians / s) when `turning` has independent facing;
+    /// otherwise zero: read [`Vehicle::spin`].
+    pub angular_velocity: f32,
+    /// How it turns: independent facing and its limits, and the turn-rate limit.
+    pub turning: Turning,
 }
 
 impl Vehicle {
@@ -72,6 +93,50 @@ impl Vehicle {
             max_force: params.max_force,
             max_speed: params.max_speed,
             radius: params.radius,
+            orientation: angle(forward),
+            angular_velocity: 0.0,
+            turning: Turning::default(),
+        }
+    }
+
+    /// The same vehicle turning as `turning` says; its facing starts along `forward`, at rest.
+    #[must_use]
+    pub fn with_turning(mut self, turning: Turning) -> Self {
+        self.turning = turning;
+        self.orientation = angle(self.forward);
+        self.angular_velocity = 0.0;
+        self
+    }
+
+    /// The angle the vehicle faces (radians, counter-clockwise from +x, in `(-π, π]`): its
+    /// own orientation with independent facing, else the direction of motion.
+    #[inline]
+    pub fn facing(&self) -> f32 {
+        if self.turning.independent_facing {
+            self.orientation
+        } else {
+            angle(self.forward)
+        }
+    }
+
+    /// The unit vector the vehicle faces: `(cos θ, sin θ)` of [`Vehicle::facing`] (exactly
+    /// `forward` without independent facing).
+    #[inline]
+    pub fn facing_direction(&self) -> Vec2 {
+        if self.turning.independent_facing {
+            direction(self.orientation)
+        } else {
+            self.forward
+        }
+    }
+
+    /// The facing's angular velocity (radians / s): zero without independent facing.
+    #[inline]
+    pub fn spin(&self) -> f32 {
+        if self.turning.independent_facing {
+            self.angular_velocity
+        } else {
+            0.0
         }
     }
 
@@ -92,7 +157,10 @@ impl Vehicle {
 
     /// Integrates one tick of length `dt` seconds under `steering` (`BEHAVIORS.md`, "The
     /// vehicle step"): the force is truncated to `max_force`, divided by mass, integrated into
-    /// the velocity, which is truncated to `max_speed`, then into the position.
+    /// the velocity, which is truncated to `max_speed` (and turned back within the turn-rate
+    /// limit, if there is one), then into the position. With independent facing the angular
+    /// part turns the orientation ("The angular layer"); otherwise it is ignored. A `Vec2`
+    /// is a steering without an angular part.
     ///
     /// Keeps the state finite for any finite inputs, however extreme (a mass of `1e-45`, a
     /// force of `f32::MAX`, a `dt` of `3e38`): when `f32` arithmetic overflows, the step is
@@ -100,7 +168,12 @@ impl Vehicle {
     /// inputs are neutralised rather than propagated: a non-finite steering force counts as
     /// zero, a non-finite `dt` leaves the vehicle as it is, a mass that is not `> 0` applies
     /// no force, and a NaN or infinite state is repaired first (see [`Vehicle::sanitize`]).
-    pub fn step(&mut self, steering: Vec2, dt: f32) {
+    #[inline]
+    pub fn step(&mut self, steering: impl Into<Steering>, dt: f32) {
+        let Steering {
+            force: steering,
+            angular,
+        } = steering.into();
         if !dt.is_finite() {
             return;
         }
@@ -122,6 +195,11 @@ impl Vehicle {
         } else {
             self.wide_velocity(force, dt)
         };
+        // NaN and infinity (no limit) both fail the test.
+        if self.turning.max_turn_rate < f32::INFINITY {
+            self.velocity =
+                Turning::limit_turn(self.forward, self.velocity, self.turning.max_turn_rate * dt);
+        }
         let position = self.position + self.velocity * dt;
         self.position = if position.is_finite() {
             position
@@ -142,6 +220,12 @@ impl Vehicle {
                 // |v|² overflowed f32: measure in f64.
                 self.forward = self.velocity.as_dvec2().normalize_or(DVec2::X).as_vec2();
             }
+        }
+        if self.turning.independent_facing {
+            self.angular_velocity =
+                self.turning
+                    .next_angular_velocity(self.angular_velocity, angular, dt);
+            self.orientation = wrap(self.orientation + self.angular_velocity * dt);
         }
     }
 
@@ -166,7 +250,8 @@ impl Vehicle {
 
     /// Repairs a state that is not finite, which only code outside the runtime can make:
     /// a NaN position component becomes `0` and an infinite one `±f32::MAX`; a non-finite
-    /// velocity becomes zero; a non-finite heading becomes the velocity's direction, or +x.
+    /// velocity becomes zero; a non-finite heading becomes the velocity's direction, or +x; a
+    /// non-finite facing faces the heading, at rest.
     /// [`Vehicle::step`] calls it first; a finite state is left exactly as it is.
     pub fn sanitize(&mut self) {
         if !self.position.is_finite() {
@@ -186,6 +271,10 @@ impl Vehicle {
             if self.forward == Vec2::ZERO {
                 self.forward = Vec2::X;
             }
+        }
+        if !(self.orientation.is_finite() && self.angular_velocity.is_finite()) {
+            self.orientation = angle(self.forward);
+            self.angular_velocity = 0.0;
         }
     }
 }

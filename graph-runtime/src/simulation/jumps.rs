@@ -1,0 +1,208 @@
+//! Jumps and falls in a simulation (`BEHAVIORS.md`, "Jump"): which agents are airborne or
+//! have fallen into a gap, their flights, and the events of the last tick. Only a world with
+//! gaps or jump links keeps any of it; every other simulation skips it.
+
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+
+use crate::compile::{AgentState, TakeOff};
+use crate::jumping::{Flight, JumpEvent, JumpEventKind, Motion};
+use crate::{Vehicle, World};
+
+/// What the tick's parallel pass left for its end: the take-offs Jump nodes asked for and the
+/// walkers whose step ended in a gap.
+pub(super) struct Asked {
+    pub(super) take_offs: Vec<TakeOff>,
+    pub(super) falls: Vec<u32>,
+}
+
+/// The simulation's jump and fall bookkeeping, by agent index.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Jumps {
+    /// Each agent's motion (empty in a world without gaps or jump links).
+    pub(super) motion: Vec<Motion>,
+    flights: BTreeMap<u32, Flight>,
+    events: Vec<JumpEvent>,
+    falls: u64,
+}
+
+impl Jumps {
+    /// Bookkeeping for `agents` agents in `world`: none unless it has gaps or jump links.
+    pub(super) fn new(world: &World, agents: usize) -> Self {
+        Self {
+            motion: if world.has_jumps() {
+                vec![Motion::Walking; agents]
+            } else {
+                Vec::new()
+            },
+            ..Self::default()
+        }
+    }
+
+    /// Whether agents may jump or fall.
+    pub(super) fn active(&self) -> bool {
+        !self.motion.is_empty()
+    }
+
+    pub(super) fn motion(&self, agent: usize) -> Motion {
+        self.motion.get(agent).copied().unwrap_or_default()
+    }
+
+    pub(super) fn flight(&self, agent: usize) -> Option<&Flight> {
+        self.flights.get(&(agent as u32))
+    }
+
+    pub(super) fn events(&self) -> &[JumpEvent] {
+        &self.events
+    }
+
+    pub(super) fn falls(&self) -> u64 {
+        self.falls
+    }
+
+    /// The end of a tick: the flights in the air move on (they were not stepped with the
+    /// walkers), then this tick's take-offs leave the ground, then the walkers whose step
+    /// ended in a gap fall (a walker that took off this tick does not). `working` and
+    /// `states` are by slot; `slot` gives an agent's.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "the three phases of the tick's end, in order"
+    )]
+    pub(super) fn end_tick(
+        &mut self,
+        world: &World,
+        dt: f32,
+        asked: Asked,
+        working: &mut [Vehicle],
+        states: &mut [AgentState],
+        slot: impl Fn(usize) -> Option<usize>,
+    ) {
+        let Asked {
+            mut take_offs,
+            mut falls,
+        } = asked;
+        self.events.clear();
+        let link_name = |link: usize| world.jump_link_name(link).unwrap_or_default().to_owned();
+        let mut landed = Vec::new();
+        for (&agent, flight) in &mut self.flights {
+            let Some((me, _)) = at(working, states, slot(agent as usize)) else {
+                continue;
+            };
+            let from = me.position;
+            let to = from + flight.velocity * dt;
+            let walls = world.wall_index();
+            if !walls.is_empty()
+                && walls
+                    .ray_cast(from, to)
+                    .is_some_and(|hit| hit.distance > 0.0)
+            {
+                // A wall stops the flight where it was.
+                me.velocity = Vec2::ZERO;
+                landed.push((agent, false));
+                continue;
+            }
+            me.position = to;
+            flight.elapsed += dt;
+            if flight.elapsed >= flight.flight_time {
+                if let Some(link) = world.jump_link_at(flight.link) {
+                    me.position = link.to;
+                }
+                me.velocity = flight.velocity;
+                landed.push((agent, true));
+            }
+        }
+        for (agent, completed) in landed {
+            let Some(flight) = self.flights.remove(&agent) else {
+                continue;
+            };
+            let position =
+                at(working, states, slot(agent as usize)).map_or(Vec2::ZERO, |(me, _)| me.position);
+            self.events.push(JumpEvent {
+                agent: agent as usize,
+                at: position,
+                kind: JumpEventKind::Landed {
+                    link: link_name(flight.link),
+                    completed,
+                },
+            });
+            if let Some(motion) = self.motion.get_mut(agent as usize) {
+                *motion = Motion::Walking;
+            }
+            if world.in_gap(position) {
+                falls.push(agent);
+            }
+        }
+        take_offs.sort_by_key(|take_off| take_off.agent);
+        take_offs.dedup_by_key(|take_off| take_off.agent);
+        for take_off in &take_offs {
+            let agent = take_off.agent as usize;
+            if self.motion(agent) != Motion::Walking {
+                continue;
+            }
+            let Some((me, state)) = at(working, states, slot(agent)) else {
+                continue;
+            };
+            state.mark_jumped(take_off.link);
+            me.velocity = take_off.plan.velocity;
+            let from_height = world
+                .jump_link_at(take_off.link)
+                .map_or(0.0, |link| link.from_height);
+            self.flights.insert(
+                take_off.agent,
+                Flight {
+                    link: take_off.link,
+                    velocity: take_off.plan.velocity,
+                    vertical_velocity: take_off.plan.vertical_velocity,
+                    gravity: take_off.gravity,
+                    from_height,
+                    flight_time: take_off.plan.flight_time,
+                    elapsed: 0.0,
+                },
+            );
+            if let Some(motion) = self.motion.get_mut(agent) {
+                *motion = Motion::Airborne;
+            }
+            self.events.push(JumpEvent {
+                agent,
+                at: me.position,
+                kind: JumpEventKind::TakeOff {
+                    link: link_name(take_off.link),
+                    velocity: take_off.plan.velocity,
+                    vertical_velocity: take_off.plan.vertical_velocity,
+                    flight_time: take_off.plan.flight_time,
+                },
+            });
+        }
+        falls.sort_unstable();
+        falls.dedup();
+        for agent in falls {
+            if self.motion(agent as usize) != Motion::Walking {
+                continue;
+            }
+            let Some((me, _)) = at(working, states, slot(agent as usize)) else {
+                continue;
+            };
+            me.velocity = Vec2::ZERO;
+            if let Some(motion) = self.motion.get_mut(agent as usize) {
+                *motion = Motion::Fallen;
+            }
+            self.falls += 1;
+            self.events.push(JumpEvent {
+                agent: agent as usize,
+                at: me.position,
+                kind: JumpEventKind::Fell,
+            });
+        }
+    }
+}
+
+/// The working vehicle and state at `slot`.
+fn at<'v>(
+    working: &'v mut [Vehicle],
+    states: &'v mut [AgentState],
+    slot: Option<usize>,
+) -> Option<(&'v mut Vehicle, &'v mut AgentState)> {
+    let slot = slot?;
+    Some((working.get_mut(slot)?, states.get_mut(slot)?))
+}
