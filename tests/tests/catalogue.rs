@@ -32,10 +32,6 @@ const WITHOUT_PRESET: &[(NodeKind, &str)] = &[
         "a sensor; walls.rs and behaviors_doc.rs cover it",
     ),
     (
-        NodeKind::Value,
-        "a parameter as a scalar; combiners.rs covers it",
-    ),
-    (
         NodeKind::WallAhead,
         "a condition; the wall tests in behaviors_doc.rs cover it",
     ),
@@ -45,10 +41,6 @@ const WITHOUT_PRESET: &[(NodeKind, &str)] = &[
     ),
     (
         NodeKind::Any,
-        "a condition over conditions; combiners.rs covers it",
-    ),
-    (
-        NodeKind::Not,
         "a condition over conditions; combiners.rs covers it",
     ),
     (

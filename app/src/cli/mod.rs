@@ -49,7 +49,8 @@ pub enum Command {
         /// Worker threads (the result is identical for any count).
         #[arg(long)]
         threads: Option<usize>,
-        /// Output CSV file with rows `tick,agent,x,y,vx,vy` (tick 0 is the initial state).
+        /// Output CSV file with rows `tick,agent,x,y,vx,vy` (tick 0 is the initial state); a scene
+        /// with independent facing, turn limits or jumps adds `angle,angular_velocity,height`.
         #[arg(long)]
         out: PathBuf,
     },

@@ -28,11 +28,16 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
     let (ticks, dt) = (options.ticks, options.dt);
     let written = super::with_threads(options.threads, || {
         graph_runtime::write_atomically_with(&options.out, |mut writer| {
-            writeln!(writer, "tick,agent,x,y,vx,vy")?;
-            write_rows(&mut writer, &simulation)?;
+            let facing = simulation.uses_facing_or_jumps();
+            if facing {
+                writeln!(writer, "tick,agent,x,y,vx,vy,angle,angular_velocity,height")?;
+            } else {
+                writeln!(writer, "tick,agent,x,y,vx,vy")?;
+            }
+            write_rows(&mut writer, &simulation, facing)?;
             for _ in 0..ticks {
                 simulation.step(dt);
-                write_rows(&mut writer, &simulation)?;
+                write_rows(&mut writer, &simulation, facing)?;
             }
             Ok(())
         })
@@ -40,18 +45,29 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
     written.map_err(|error| vec![error.to_string()])
 }
 
-/// One row per agent: `tick,agent,x,y,vx,vy`, floats in shortest round-trip form.
+/// One row per agent: `tick,agent,x,y,vx,vy`, floats in shortest round-trip form; with
+/// `facing` (a scene that uses the angular layer or jumps) also `angle,angular_velocity,height`:
+/// the facing (radians, counter-clockwise from +x), its angular velocity (radians / s) and,
+/// while the agent is in the air on a jump, its height (empty on the ground).
 pub fn write_rows(
     writer: &mut impl std::io::Write,
     simulation: &Simulation,
+    facing: bool,
 ) -> std::io::Result<()> {
     let tick = simulation.tick();
     for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
-        writeln!(
+        write!(
             writer,
             "{tick},{agent},{},{},{},{}",
             vehicle.position.x, vehicle.position.y, vehicle.velocity.x, vehicle.velocity.y
         )?;
+        if facing {
+            write!(writer, ",{},{},", vehicle.facing(), vehicle.spin())?;
+            if let Some(flight) = simulation.flight(agent) {
+                write!(writer, "{}", flight.height())?;
+            }
+        }
+        writeln!(writer)?;
     }
     Ok(())
 }

@@ -46,6 +46,13 @@ pub const GRAPHS: &[Preset] = presets![
     "Perimeter patrol (wall following)" => "perimeter.graph.ron",
     "Crowd without overlaps (Reciprocal / ORCA)" => "orca_crowd.graph.ron",
     "Crowd with separation (to compare)" => "separation_crowd.graph.ron",
+    "Sentry (patrol, face the intruder)" => "sentry.graph.ron",
+    "Intruder (wander, look where you are going)" => "intruder.graph.ron",
+    "Strafing flyer (orbit, face the beacon)" => "flyer.graph.ron",
+    "Wingman (match velocity and facing)" => "wingman.graph.ron",
+    "Car (turn-rate limit)" => "car.graph.ron",
+    "Jumper (jump links)" => "jumper.graph.ron",
+    "Walker (the long way round)" => "walker.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -76,6 +83,10 @@ pub const SCENES: &[Preset] = presets![
     "Swap circle (200 agents)" => "swap_circle.scene.ron",
     "Four-way crossing (4 × 100 agents)" => "four_way.scene.ron",
     "Swap circle with separation (to compare)" => "swap_circle_separation.scene.ron",
+    "Sentry and intruder (independent facing)" => "sentry.scene.ron",
+    "Strafing flyers" => "strafe.scene.ron",
+    "Road (turn-rate limit)" => "road.scene.ron",
+    "Chasm (jumps and gaps)" => "chasm.scene.ron",
 ];
 
 /// The graph the editor opens with.

@@ -566,6 +566,19 @@ impl Simulation {
         self.states.get_mut(slot).map(|state| &mut state.own)
     }
 
+    /// Whether the scene uses the angular layer or jumps: an agent with independent facing or
+    /// a turn-rate limit, a graph with angular nodes, or a world with gaps or jump links. A
+    /// scene that uses none moves exactly as before they existed (and `steergraph simulate`
+    /// writes its trajectories as before).
+    pub fn uses_facing_or_jumps(&self) -> bool {
+        self.jumps.active()
+            || self.groups.iter().any(|group| group.program.turns())
+            || self
+                .working
+                .iter()
+                .any(|vehicle| vehicle.turning != Turning::DEFAULT)
+    }
+
     /// How agent `agent` moves now: walking, in the air on a jump, or fallen into a gap.
     pub fn motion(&self, agent: usize) -> Motion {
         self.jumps.motion(agent)

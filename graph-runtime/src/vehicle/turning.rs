@@ -77,7 +77,8 @@ impl Turning {
 #[serde(deny_unknown_fields)]
 pub struct TurningParams {
     /// Whether the vehicle faces where its angular nodes turn it (`true`) or where it moves.
-    #[serde(default)]
+    /// Not written when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub independent_facing: bool,
     /// Largest angular speed of the facing (degrees / s, `>= 0`).
     #[serde(default = "default_angular_speed")]

@@ -136,6 +136,9 @@ pub(crate) fn steer_agents(
             agent.vehicle.step(*force, dt);
         }
     }
+    // The plugin does not fly jumps (games that do use `graph_runtime::Crowd`, which reports
+    // take-offs and landings): a Jump node's take-offs are dropped.
+    buffers.scratch.clear_take_offs();
     buffers.forget_unused();
     clock.ticks += 1;
 }

@@ -3,8 +3,9 @@
 use std::sync::Arc;
 
 use bevy_ecs::entity::Entity;
-use glam::Vec2;
-use graph_runtime::{Bindings, Program, Scratch, SpatialGrid, TagMask, TagTable, Vehicle, World};
+use graph_runtime::{
+    Bindings, Program, Scratch, SpatialGrid, Steering, TagMask, TagTable, Vehicle, World,
+};
 
 /// The agents of one tick in stream order, and the runtime's per-tick inputs built from them.
 #[derive(Debug)]
@@ -15,8 +16,8 @@ pub(crate) struct StepBuffers {
     pub(crate) vehicles: Vec<Vehicle>,
     /// The tag masks, by slot.
     pub(crate) tags: Vec<TagMask>,
-    /// This tick's forces, by slot; `None` for an agent whose graph has not loaded.
-    pub(crate) forces: Vec<Option<Vec2>>,
+    /// This tick's steering, by slot; `None` for an agent whose graph has not loaded.
+    pub(crate) forces: Vec<Option<Steering>>,
     /// Neighbor queries over `vehicles`.
     pub(crate) grid: SpatialGrid,
     /// Evaluation scratch space.

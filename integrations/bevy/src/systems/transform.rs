@@ -6,8 +6,9 @@ use bevy_transform::components::Transform;
 
 use crate::{SteerAgent, SteerSettings};
 
-/// Writes each moved agent's position and heading into its `Transform`, in the plugin's
-/// [`crate::Plane`], keeping the height the game gave it.
+/// Writes each moved agent's position and facing into its `Transform`, in the plugin's
+/// [`crate::Plane`], keeping the height the game gave it. The rotation follows the vehicle's
+/// orientation when it has independent facing, its heading otherwise.
 pub(crate) fn write_transforms(
     settings: Res<SteerSettings>,
     mut agents: Query<(&SteerAgent, &mut Transform), Changed<SteerAgent>>,
@@ -20,6 +21,7 @@ pub(crate) fn write_transforms(
             vehicle.position.y,
             transform.translation,
         );
-        transform.rotation = plane.facing(vehicle.forward.x, vehicle.forward.y);
+        let facing = vehicle.facing_direction();
+        transform.rotation = plane.facing(facing.x, facing.y);
     }
 }
