@@ -191,3 +191,55 @@ fn bench_prints_agent_ticks_per_second() {
     );
     assert!(stdout.contains("agent-ticks/s"), "{stdout}");
 }
+
+#[test]
+fn simulate_appends_facing_and_height_for_a_scene_that_jumps() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("chasm.csv");
+    let output = Command::new(steergraph())
+        .arg("simulate")
+        .arg(presets_dir().join("chasm.scene.ron"))
+        .args(["--ticks", "300", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let csv = std::fs::read_to_string(&out).expect("csv");
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("tick,agent,x,y,vx,vy,angle,angular_velocity,height")
+    );
+    // The same run in the library: the first six columns as before, then the facing, its
+    // spin and, while in the air, the height.
+    let assets = SceneAssets::load(&presets_dir().join("chasm.scene.ron")).expect("scene");
+    let mut simulation = Simulation::new(&assets).expect("simulation");
+    let mut airborne_rows = 0;
+    for tick in 0..=300 {
+        if tick > 0 {
+            simulation.step(1.0 / 60.0);
+        }
+        for (agent, v) in simulation.vehicles().iter().enumerate() {
+            let mut expected = format!(
+                "{tick},{agent},{},{},{},{},{},{},",
+                v.position.x,
+                v.position.y,
+                v.velocity.x,
+                v.velocity.y,
+                v.facing(),
+                v.spin()
+            );
+            if let Some(flight) = simulation.flight(agent) {
+                write!(expected, "{}", flight.height()).expect("to a String");
+                airborne_rows += 1;
+            }
+            assert_eq!(lines.next(), Some(expected.as_str()), "tick {tick}");
+        }
+    }
+    assert!(airborne_rows > 100, "{airborne_rows} rows in the air");
+    assert_eq!(lines.next(), None);
+}

@@ -148,3 +148,48 @@ fn each_agents_own_goal_from_its_scene_group_moves_it_as_in_steergraph_simulate(
         "{before} -> {after}"
     );
 }
+
+#[test]
+fn independent_facing_turns_the_transform_and_matches_steergraph_simulate() {
+    // The sentry preset: the sentries' facing follows the intruder, not their motion.
+    let assets = SceneAssets::load(&Path::new(PRESETS).join("sentry.scene.ron")).expect("loads");
+    let mut simulation = Simulation::new(&assets).expect("runs");
+    for _ in 0..TICKS {
+        simulation.step(DT);
+    }
+    let (actual, app) = run_in_bevy("sentry.scene.ron");
+    assert_eq!(actual.len(), simulation.vehicles().len());
+    for (agent, ((entity, got), want)) in actual.iter().zip(simulation.vehicles()).enumerate() {
+        let bits = |v: &Vehicle| {
+            [
+                v.position.x,
+                v.position.y,
+                v.velocity.x,
+                v.velocity.y,
+                v.orientation,
+                v.angular_velocity,
+            ]
+            .map(f32::to_bits)
+        };
+        assert_eq!(bits(got), bits(want), "agent {agent}");
+        assert!(got.turning.independent_facing, "agent {agent}");
+        // The rotation is the facing about +z, not the heading.
+        let transform = app.world().get::<Transform>(*entity).expect("transform");
+        let expected = bevy_math::Quat::from_rotation_z(got.facing());
+        assert!(
+            transform.rotation.angle_between(expected) < 1e-4,
+            "agent {agent}: {:?} against facing {}",
+            transform.rotation,
+            got.facing()
+        );
+    }
+    // A sentry's facing is far from its heading at some point of this run (it looks at the
+    // intruder while walking its beat): here, at the end, more than 10°.
+    let (_, sentry) = actual[0];
+    let apart = sentry
+        .facing_direction()
+        .angle_to(sentry.forward)
+        .abs()
+        .to_degrees();
+    assert!(apart > 10.0, "{apart}°");
+}
