@@ -97,7 +97,7 @@ impl Frame {
                 false,
                 &mut BlockedCells::default(),
             );
-            let mesh = agent_mesh(screen, &view, simulation.vehicles(), |a| {
+            let mesh = agent_mesh(screen, &view, simulation.vehicles(), &[], |a| {
                 simulation.group_of(a).unwrap_or(0)
             });
             painter.add(egui::Shape::mesh(mesh));

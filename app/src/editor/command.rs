@@ -188,6 +188,8 @@ pub enum Command {
     },
     /// Replace the graph's vehicle limits.
     SetVehicle(graph_runtime::VehicleSpec),
+    /// Replace how the graph's vehicle turns.
+    SetTurning(graph_runtime::TurningSpec),
     /// Replace the graph's description.
     SetDescription(String),
     /// Replace the graph's comment frames.

@@ -79,6 +79,7 @@ impl EditorApp {
                 ));
             }
             Command::SetVehicle(vehicle) => self.document.vehicle = vehicle,
+            Command::SetTurning(turning) => self.document.turning = turning,
             Command::SetDescription(text) => self.document.description = text,
             Command::SetComments(comments) => self.document.comments = comments,
             _ => {}

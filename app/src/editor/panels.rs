@@ -196,6 +196,7 @@ pub fn parameter_uses(document: &Document, name: &str) -> Vec<String> {
         .vehicle
         .numbers()
         .iter()
+        .chain(&document.turning.numbers())
         .filter(|f| uses(f.number))
         .map(|f| format!("the vehicle's {}", fields::label(f.slot)))
         .collect();
@@ -234,6 +235,12 @@ pub fn rename_parameter(document: &mut Document, old: &str, new: &str) -> bool {
             rename(number);
         }
     }
+    let slots: Vec<Slot> = document.turning.numbers().iter().map(|f| f.slot).collect();
+    for slot in slots {
+        if let Some(number) = document.turning.number_mut(slot) {
+            rename(number);
+        }
+    }
     for data in document.snarl.nodes_mut() {
         let slots: Vec<Slot> = data.node.numbers().iter().map(|f| f.slot).collect();
         for slot in slots {
@@ -264,6 +271,50 @@ pub fn vehicle(ui: &mut Ui, vehicle: &VehicleSpec, names: &Names) -> Option<Comm
         }
     });
     changed.then_some(Command::SetVehicle(edited))
+}
+
+/// How the graph's vehicle turns: independent facing with its angular limits, and an optional
+/// limit on how fast the direction of motion turns.
+pub fn turning(
+    ui: &mut Ui,
+    turning: &graph_runtime::TurningSpec,
+    names: &Names,
+) -> Option<Command> {
+    let mut edited = turning.clone();
+    let mut changed = ui
+        .checkbox(&mut edited.independent_facing, "independent facing")
+        .on_hover_text(
+            "The vehicle faces where its angular nodes (ReachOrientation, Face, \
+             LookWhereYouAreGoing) turn it, not where it moves",
+        )
+        .changed();
+    let mut limited = edited.max_turn_rate.is_some();
+    if ui
+        .checkbox(&mut limited, "limit the turn rate")
+        .on_hover_text(
+            "The direction of motion turns at most this fast: a stopped vehicle cannot spin \
+             on the spot, a moving one drives a turning circle (a car, a horse, a ship)",
+        )
+        .changed()
+    {
+        edited.max_turn_rate = limited.then_some(Number::Literal(90.0));
+        changed = true;
+    }
+    let fields: Vec<(Slot, Constraint)> = edited
+        .numbers()
+        .iter()
+        .map(|f| (f.slot, f.constraint))
+        .collect();
+    egui::Grid::new("turning").num_columns(2).show(ui, |ui| {
+        for (slot, constraint) in fields {
+            ui.label(fields::label(slot));
+            if let Some(number) = edited.number_mut(slot) {
+                changed |= fields::number(ui, slot, number, constraint, names);
+            }
+            ui.end_row();
+        }
+    });
+    changed.then_some(Command::SetTurning(edited))
 }
 
 /// The description and the comment frames: edit their text, remove them.

@@ -27,10 +27,12 @@ impl EditorApp {
                     let parameters = &self.document.parameters;
                     commands.extend(panels::parameters(ui, parameters, &mut self.new_parameter));
                 });
-            egui::CollapsingHeader::new("Vehicle")
+            egui::CollapsingHeader::new("Vehicle and turning")
                 .default_open(false)
                 .show(ui, |ui| {
                     commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
+                    ui.separator();
+                    commands.extend(panels::turning(ui, &self.document.turning, names));
                 });
             egui::CollapsingHeader::new("Scene")
                 .default_open(false)

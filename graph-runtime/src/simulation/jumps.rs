@@ -53,6 +53,20 @@ impl Jumps {
         self.flights.get(&(agent as u32))
     }
 
+    pub(super) fn flights(&self) -> impl Iterator<Item = (usize, &Flight)> {
+        self.flights
+            .iter()
+            .map(|(&agent, flight)| (agent as usize, flight))
+    }
+
+    pub(super) fn fallen(&self) -> impl Iterator<Item = usize> + '_ {
+        self.motion
+            .iter()
+            .enumerate()
+            .filter(|(_, motion)| **motion == Motion::Fallen)
+            .map(|(agent, _)| agent)
+    }
+
     pub(super) fn events(&self) -> &[JumpEvent] {
         &self.events
     }

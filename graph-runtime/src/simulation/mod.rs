@@ -589,6 +589,16 @@ impl Simulation {
         self.jumps.flight(agent)
     }
 
+    /// The agents in the air now, ascending, with their flights.
+    pub fn airborne(&self) -> impl Iterator<Item = (usize, &Flight)> {
+        self.jumps.flights()
+    }
+
+    /// The agents that have fallen into a gap, ascending.
+    pub fn fallen(&self) -> impl Iterator<Item = usize> + '_ {
+        self.jumps.fallen()
+    }
+
     /// What happened to jumps in the last tick: take-offs, landings and falls, in agent order
     /// within each kind (take-offs, then landings, then falls are not interleaved by time:
     /// they all happened during the tick).

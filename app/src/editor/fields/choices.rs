@@ -1,14 +1,19 @@
 //! Choices that only some node kinds have: a path's direction, a field's name, a
-//! Containment's rectangle, a panic distance, a comparison, a wall's side.
+//! Containment's rectangle, a panic distance, a comparison, a wall's side, where a
+//! `ReachOrientation` turns, what velocity a `MatchVelocity` matches, a jump link's name and
+//! Wander's facing variant.
 
 use egui::Ui;
-use graph_runtime::{Comparison, Constraint, Node, Number, PathDirection, Region, Slot};
+use graph_runtime::{
+    Comparison, Constraint, Heading, Node, Number, PathDirection, Region, Slot, Target,
+    VelocitySource,
+};
 
 use super::{Names, name, number};
 
 /// Choices that only some kinds have.
 pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
-    let mut changed = false;
+    let mut changed = angular_choices(ui, node, names);
     match node {
         Node::PathFollowing {
             path,
@@ -85,6 +90,95 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
         }
         _ => {}
     }
+    changed
+}
+
+/// The choices of the angular layer's and the jump's nodes, and Wander's facing variant.
+fn angular_choices(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
+    let mut changed = false;
+    match node {
+        Node::ReachOrientation { orientation, .. } => changed |= heading(ui, orientation, names),
+        Node::MatchVelocity { velocity, .. } => changed |= velocity_source(ui, velocity, names),
+        Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
+            ui.horizontal(|ui| {
+                ui.label("jump link");
+                changed |= name(ui, "jump-link-name", link, &names.jump_links);
+            });
+        }
+        Node::Wander { face, .. } => {
+            changed |= ui
+                .checkbox(face, "face the wander target")
+                .on_hover_text(
+                    "The seed's second variant, for a vehicle with independent facing: turn \
+                     to face the wander target and drive along the facing at full force",
+                )
+                .changed();
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// Where a `ReachOrientation` turns: an angle, a direction, or an agent's facing. Switching
+/// keeps what it can: the angle of the direction, a tag for the agent.
+fn heading(ui: &mut Ui, heading: &mut Heading, names: &Names) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label("turn to");
+        let angle = matches!(heading, Heading::Angle(_));
+        let direction = matches!(heading, Heading::Direction(..));
+        let agent = matches!(heading, Heading::Of(_));
+        if ui.selectable_label(angle, "an angle").clicked() && !angle {
+            *heading = Heading::Angle(Number::Literal(90.0));
+            changed = true;
+        }
+        if ui.selectable_label(direction, "a direction").clicked() && !direction {
+            *heading = Heading::Direction(Number::Literal(0.0), Number::Literal(1.0));
+            changed = true;
+        }
+        if ui
+            .selectable_label(agent, "an agent's facing")
+            .on_hover_text("The facing of the nearest agent carrying a tag")
+            .clicked()
+            && !agent
+        {
+            let tag = names
+                .tags
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "leader".to_owned());
+            *heading = Heading::Of(Target::NearestTagged(tag));
+            changed = true;
+        }
+    });
+    changed
+}
+
+/// What velocity a `MatchVelocity` matches: a target's, or a fixed one.
+fn velocity_source(ui: &mut Ui, velocity: &mut VelocitySource, names: &Names) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label("match");
+        let of = matches!(velocity, VelocitySource::Of(_));
+        if ui
+            .selectable_label(of, "a target's velocity")
+            .on_hover_text("An agent's velocity (a point's is zero)")
+            .clicked()
+            && !of
+        {
+            let tag = names
+                .tags
+                .first()
+                .cloned()
+                .unwrap_or_else(|| "leader".to_owned());
+            *velocity = VelocitySource::Of(Target::NearestTagged(tag));
+            changed = true;
+        }
+        if ui.selectable_label(!of, "a fixed velocity").clicked() && of {
+            *velocity = VelocitySource::Fixed(Number::Literal(1.0), Number::Literal(0.0));
+            changed = true;
+        }
+    });
     changed
 }
 

@@ -57,6 +57,8 @@ pub struct Names {
     pub tags: NameList,
     /// Names of the agents' own points and routes (the scene groups' goals).
     pub own: NameList,
+    /// Jump links.
+    pub jump_links: NameList,
 }
 
 impl Names {
@@ -78,6 +80,10 @@ impl Names {
             .own
             .scene
             .extend(scene.groups.iter().flat_map(|g| g.goals.keys().cloned()));
+        names
+            .jump_links
+            .scene
+            .extend(scene.jump_links.keys().cloned());
         names.tidy();
         names
     }
@@ -108,6 +114,9 @@ impl Names {
                 Node::FlowFieldFollowing { field, .. } => {
                     self.flow_fields.graph_only.push(field.clone());
                 }
+                Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
+                    self.jump_links.graph_only.push(link.clone());
+                }
                 _ => {}
             }
         }
@@ -122,6 +131,7 @@ impl Names {
             &mut self.flow_fields,
             &mut self.tags,
             &mut self.own,
+            &mut self.jump_links,
         ] {
             list.tidy();
         }
@@ -131,10 +141,22 @@ impl Names {
 /// The unit shown after a field's value.
 pub fn unit(slot: Slot) -> &'static str {
     let name = slot.name;
-    if name.contains("fov") || name.contains("angle") || name == "keep_right" {
+    if name.contains("fov")
+        || name.contains("angle")
+        || name == "keep_right"
+        || name == "orientation"
+        || name == "align_tolerance"
+        || name == "deceleration_radius"
+    {
         "°"
-    } else if name.contains("jitter") {
+    } else if name.contains("jitter") || name.contains("angular_speed") || name == "max_turn_rate" {
         "°/s"
+    } else if name.contains("angular_acceleration") {
+        "°/s²"
+    } else if name == "gravity" {
+        " u/s²"
+    } else if name.contains("velocity") {
+        " u/s"
     } else if name.contains("time") || name.contains("prediction") {
         " s"
     } else if name.contains("weight")

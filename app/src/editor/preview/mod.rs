@@ -69,6 +69,10 @@ pub struct Preview {
     dragging: Option<Item>,
     drag_anchor: Option<Vec2>,
     wall_draft: Option<WallDraft>,
+    /// The corners of the gap being drawn (not in the scene until it is closed).
+    gap_draft: Vec<Vec2>,
+    /// The take-off point of the jump link being placed.
+    link_draft: Option<Vec2>,
     /// Guides to draw.
     pub guides: Guides,
     /// Color flow-field arrows by direction.
@@ -108,6 +112,8 @@ impl Preview {
             dragging: None,
             drag_anchor: None,
             wall_draft: None,
+            gap_draft: Vec::new(),
+            link_draft: None,
             guides: Guides::default(),
             color_arrows: false,
             paint,

@@ -32,6 +32,19 @@ pub enum SceneEdit {
     CloseWall,
     /// Finish the wall being drawn as it is.
     FinishWall,
+    /// Add a corner to the gap being drawn.
+    AddGapPoint(Vec2),
+    /// Put the gap being drawn into the scene (three corners or more).
+    CloseGap,
+    /// Add a jump link from a take-off point to a landing point (and select it).
+    AddJumpLink(Vec2, Vec2),
+    /// Rename a jump link (refused, changing nothing, when the new name is empty or taken).
+    RenameJumpLink {
+        /// Its name now.
+        old: String,
+        /// The new name.
+        new: String,
+    },
     /// Move a target, obstacle, path point or wall corner here.
     Move(Item, Vec2),
     /// Move a whole path or wall by this offset.
@@ -77,6 +90,14 @@ impl Preview {
             SceneEdit::AddWallPoint(at) => self.add_wall_point(at),
             SceneEdit::CloseWall => self.close_wall(),
             SceneEdit::FinishWall => self.finish_wall(),
+            SceneEdit::AddGapPoint(at) => self.add_gap_point(at),
+            SceneEdit::CloseGap => self.close_gap(),
+            SceneEdit::AddJumpLink(from, to) => self.add_jump_link(from, to),
+            SceneEdit::RenameJumpLink { old, new } => {
+                if let Err(reason) = self.rename_jump_link(&old, &new) {
+                    self.notice = Some(reason);
+                }
+            }
             SceneEdit::Move(item, to) => self.move_item(&item, to),
             SceneEdit::Shift(item, by) => self.shift_item(&item, by),
             SceneEdit::DeleteSelected => self.delete_selected(),

@@ -3,7 +3,7 @@
 
 use egui::{Color32, Key, PointerButton, Rect, Sense, Ui};
 
-use super::tools::{Item, Tool};
+use super::tools::{Item, LinkEnd, Tool};
 use super::view::{self, View};
 use super::{Preview, SceneEdit};
 
@@ -23,6 +23,13 @@ impl Preview {
         self.rect = Some(screen);
         if self.tool != Tool::DrawWall && self.wall_draft.is_some() {
             self.push_edit(SceneEdit::FinishWall);
+        }
+        // A gap or link half drawn is dropped when the tool changes.
+        if self.tool != Tool::DrawGap {
+            self.drop_gap_draft();
+        }
+        if self.tool != Tool::AddJumpLink {
+            self.drop_link_draft();
         }
         self.navigate(ui, screen, &response);
         let space = ui.input(|i| i.key_down(Key::Space));
@@ -49,7 +56,26 @@ impl Preview {
         {
             self.push_edit(SceneEdit::FinishWall);
         }
+        self.draft_keys(ui);
         self.paint(ui, screen, &response);
+    }
+
+    /// Enter closes the gap being drawn; Escape drops it, or the half-placed jump link.
+    fn draft_keys(&mut self, ui: &Ui) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (enter, escape) = ui.input(|i| (i.key_pressed(Key::Enter), i.key_pressed(Key::Escape)));
+        if !self.gap_draft().is_empty() {
+            if enter {
+                self.push_edit(SceneEdit::CloseGap);
+            } else if escape {
+                self.drop_gap_draft();
+            }
+        }
+        if escape {
+            self.drop_link_draft();
+        }
     }
 
     /// The right-click menu: add a target or an obstacle where it was opened; rename or
@@ -195,16 +221,60 @@ impl Preview {
             self.color_arrows,
             &mut self.blocked,
         );
-        let selected = self.host.selected_agent;
-        let mesh = view::agent_mesh(screen, &self.view, scene.vehicles, |agent| {
-            scene.group_of(agent)
-        });
-        painter.add(egui::Shape::mesh(mesh));
-        view::paint_stuck_agents(&painter, screen, &self.view, scene.vehicles, &scene.stuck);
-        if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {
-            view::paint_selected_agent(&painter, screen, &self.view, vehicle);
-            view::paint_guides(
+        view::paint_jumps(&painter, screen, &self.view, scene.world);
+        self.paint_agents(&painter, screen, &scene);
+        self.paint_selection(&painter, screen);
+        self.paint_wall_draft(&painter, screen, response);
+        if self.tool == Tool::DrawGap {
+            view::paint_gap_draft(
                 &painter,
+                screen,
+                &self.view,
+                self.gap_draft(),
+                response.hover_pos(),
+            );
+        }
+        if self.tool == Tool::AddJumpLink
+            && let Some(from) = self.link_draft()
+        {
+            view::paint_link_draft(&painter, screen, &self.view, from, response.hover_pos());
+        }
+        if self.tool == Tool::PaintField
+            && let Some(hover) = response.hover_pos()
+        {
+            painter.circle_stroke(
+                hover,
+                self.paint.brush.radius * self.view.zoom,
+                egui::Stroke::new(1.0, Color32::from_rgb(240, 240, 240)),
+            );
+        }
+    }
+
+    /// The agents (lifted when in the air, over their shadows), their facings, falls and
+    /// stuck rings, and the selected agent's ring, guides and own points.
+    fn paint_agents(
+        &self,
+        painter: &egui::Painter,
+        screen: Rect,
+        scene: &super::worker::SceneView<'_>,
+    ) {
+        let selected = self.host.selected_agent;
+        view::paint_flights(painter, screen, &self.view, scene.vehicles, &scene.airborne);
+        let mesh = view::agent_mesh(
+            screen,
+            &self.view,
+            scene.vehicles,
+            &scene.airborne,
+            |agent| scene.group_of(agent),
+        );
+        painter.add(egui::Shape::mesh(mesh));
+        view::paint_facings(painter, screen, &self.view, scene.vehicles, &scene.airborne);
+        view::paint_falls(painter, screen, &self.view, scene.vehicles, &scene.fallen);
+        view::paint_stuck_agents(painter, screen, &self.view, scene.vehicles, &scene.stuck);
+        if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {
+            view::paint_selected_agent(painter, screen, &self.view, vehicle);
+            view::paint_guides(
+                painter,
                 screen,
                 &self.view,
                 vehicle,
@@ -213,22 +283,11 @@ impl Preview {
                 &self.guides,
             );
             view::paint_own(
-                &painter,
+                painter,
                 screen,
                 &self.view,
                 vehicle.position,
                 &self.host.selected_own,
-            );
-        }
-        self.paint_selection(&painter, screen);
-        self.paint_wall_draft(&painter, screen, response);
-        if self.tool == Tool::PaintField
-            && let Some(hover) = response.hover_pos()
-        {
-            painter.circle_stroke(
-                hover,
-                self.paint.brush.radius * self.view.zoom,
-                egui::Stroke::new(1.0, Color32::from_rgb(240, 240, 240)),
             );
         }
     }
@@ -270,6 +329,17 @@ impl Preview {
                 for (i, p) in wall.points.iter().enumerate() {
                     let radius = if Some(i) == *corner { 6.0 } else { 4.0 };
                     painter.circle_stroke(s(*p), radius, highlight);
+                }
+            }
+            Some(Item::Gap(index, corner)) => {
+                if let Some(gap) = scene.gaps.get(*index) {
+                    view::paint_selected_gap(painter, screen, &self.view, gap, *corner, highlight);
+                }
+            }
+            Some(Item::JumpLink(name, end)) => {
+                if let Some(link) = scene.jump_links.get(name) {
+                    let end = end.map(|end| usize::from(end == LinkEnd::Landing));
+                    view::paint_selected_link(painter, screen, &self.view, link, end, highlight);
                 }
             }
             None => {}

@@ -17,6 +17,10 @@ pub struct SceneView<'a> {
     pub groups: Vec<Range<usize>>,
     /// The agents stuck now ([`Simulation::stuck_for`]), ascending.
     pub stuck: Vec<usize>,
+    /// The agents in the air on a jump, ascending, with their height.
+    pub airborne: Vec<(usize, f32)>,
+    /// The agents that fell into a gap, ascending.
+    pub fallen: Vec<usize>,
 }
 
 impl SceneView<'_> {
@@ -35,6 +39,8 @@ pub struct Frozen {
     vehicles: Vec<Vehicle>,
     groups: Vec<Range<usize>>,
     stuck: Vec<usize>,
+    airborne: Vec<(usize, f32)>,
+    fallen: Vec<usize>,
 }
 
 impl Frozen {
@@ -49,6 +55,8 @@ impl Frozen {
                 .map(|g| g.agents.clone())
                 .collect(),
             stuck: simulation.stuck_agents().collect(),
+            airborne: airborne(simulation),
+            fallen: simulation.fallen().collect(),
         }
     }
 
@@ -59,8 +67,18 @@ impl Frozen {
             vehicles: &self.vehicles,
             groups: self.groups.clone(),
             stuck: self.stuck.clone(),
+            airborne: self.airborne.clone(),
+            fallen: self.fallen.clone(),
         }
     }
+}
+
+/// The agents of `simulation` in the air, with their heights.
+pub fn airborne(simulation: &Simulation) -> Vec<(usize, f32)> {
+    simulation
+        .airborne()
+        .map(|(agent, flight)| (agent, flight.height()))
+        .collect()
 }
 
 /// A tick (and its metric sample, when due) finished on the worker.

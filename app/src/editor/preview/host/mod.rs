@@ -122,6 +122,8 @@ impl Host {
                 .map(|g| g.agents.clone())
                 .collect(),
             stuck: simulation.stuck_agents().collect(),
+            airborne: super::worker::airborne(simulation),
+            fallen: simulation.fallen().collect(),
         })
     }
 
@@ -228,6 +230,10 @@ impl Host {
             || field_sources(built) != field_sources(scene)
             || name != open.name
             || built.paths.keys().ne(scene.paths.keys())
+            // Programs bind jump links by name, and only a world with gaps or links keeps
+            // jump bookkeeping: adding the first or removing the last rebuilds.
+            || built.jump_links.keys().ne(scene.jump_links.keys())
+            || built.gaps.is_empty() != scene.gaps.is_empty()
             || targets_changed
     }
 
@@ -253,6 +259,9 @@ impl Host {
                 }
             };
             let vehicle = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
+            let turning = graph_runtime::Turning::from(
+                group.turning.unwrap_or_else(|| program.turning(&params)),
+            );
             for error in simulation.set_program(index, Arc::clone(&program), params) {
                 self.problems
                     .push(format!("group \"{}\": {error}", group.name));
@@ -267,6 +276,15 @@ impl Host {
                 agent.max_force = vehicle.max_force;
                 agent.max_speed = vehicle.max_speed;
                 agent.radius = vehicle.radius;
+                if turning != agent.turning {
+                    // Switching independent facing on starts the facing along the heading.
+                    let facing = agent.facing();
+                    agent.turning = turning;
+                    agent.orientation = facing;
+                    if !turning.independent_facing {
+                        agent.angular_velocity = 0.0;
+                    }
+                }
             }
         }
     }
@@ -293,6 +311,12 @@ impl Host {
         }
         for (name, path) in &scene.paths {
             world.set_path(name, path.clone());
+        }
+        if world.gaps() != scene.gaps.as_slice() {
+            world.set_gaps(scene.gaps.clone());
+        }
+        for (name, link) in &scene.jump_links {
+            world.set_jump_link(name, *link);
         }
         for (name, position) in &scene.targets {
             if name != "cursor" {

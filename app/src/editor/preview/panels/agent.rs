@@ -5,8 +5,8 @@ use egui::Ui;
 use super::super::Preview;
 
 impl Preview {
-    /// Position, velocity, speed, heading, steering, limits and own points and routes of
-    /// the selected agent.
+    /// Position, velocity, speed, heading, facing, steering, limits, jump phase and own points
+    /// and routes of the selected agent.
     pub fn agent_inspector(&mut self, ui: &mut Ui) {
         let Some(simulation) = self.host.simulation.as_ref() else {
             if self.host.is_stepping() {
@@ -64,8 +64,10 @@ impl Preview {
                 format!("{:.2}, {:.2}", vehicle.mass, vehicle.radius),
             ),
         ];
-        let own_rows = own_rows(simulation.own(agent))
+        let own_rows = facing_rows(vehicle)
             .into_iter()
+            .chain(jump_row(simulation, agent))
+            .chain(own_rows(simulation.own(agent)))
             .chain(reciprocal_rows(&self.host.trace))
             .chain(stuck_row(simulation.stuck_for(agent)));
         let rows = rows
@@ -83,6 +85,56 @@ impl Preview {
             self.host.selected_agent = None;
         }
     }
+}
+
+/// The inspector's rows for an agent's facing: its orientation and angular velocity with
+/// independent facing, and its turn-rate limit.
+fn facing_rows(vehicle: &graph_runtime::Vehicle) -> Vec<(String, String)> {
+    let turning = vehicle.turning;
+    let mut rows = Vec::new();
+    if turning.independent_facing {
+        rows.push((
+            "facing".to_owned(),
+            format!("{:.0}° (independent)", vehicle.facing().to_degrees()),
+        ));
+        rows.push((
+            "angular velocity".to_owned(),
+            format!(
+                "{:.0} / {:.0} °/s",
+                vehicle.spin().to_degrees(),
+                turning.max_angular_speed.to_degrees()
+            ),
+        ));
+    }
+    if turning.max_turn_rate.is_finite() {
+        rows.push((
+            "turn-rate limit".to_owned(),
+            format!("{:.0} °/s", turning.max_turn_rate.to_degrees()),
+        ));
+    }
+    rows
+}
+
+/// The inspector's row for an agent's jump phase, in a world with gaps or jump links.
+fn jump_row(simulation: &graph_runtime::Simulation, agent: usize) -> Option<(String, String)> {
+    if !simulation.world().has_jumps() {
+        return None;
+    }
+    let phase = match simulation.motion(agent) {
+        graph_runtime::Motion::Walking => "walking".to_owned(),
+        graph_runtime::Motion::Airborne => simulation.flight(agent).map_or_else(
+            || "in the air".to_owned(),
+            |flight| {
+                format!(
+                    "in the air: height {:.2}, {:.2} s to land",
+                    flight.height(),
+                    (flight.flight_time - flight.elapsed).max(0.0)
+                )
+            },
+        ),
+        graph_runtime::Motion::Fallen => "fell into a gap".to_owned(),
+    };
+    Some(("jump".to_owned(), phase))
 }
 
 /// The inspector's rows for an agent's own points and routes.

@@ -58,6 +58,7 @@ pub fn group_editor(
     });
     tags(ui, group);
     vehicle(ui, group);
+    turning(ui, group);
     overrides(ui, group);
     ui.separator();
     edit
@@ -130,6 +131,56 @@ fn vehicle(ui: &mut Ui, group: &mut AgentGroup) {
                     .speed(speed)
                     .prefix(prefix),
             );
+        }
+    });
+}
+
+/// The group's own turning: independent facing, its angular limits and a turn-rate limit,
+/// replacing the graph's.
+fn turning(ui: &mut Ui, group: &mut AgentGroup) {
+    let mut custom = group.turning.is_some();
+    if ui
+        .checkbox(&mut custom, "own turning")
+        .on_hover_text(
+            "Replace the graph's turning (independent facing, angular limits, turn-rate limit)",
+        )
+        .changed()
+    {
+        group.turning = custom.then(graph_runtime::TurningParams::default);
+    }
+    let Some(turning) = &mut group.turning else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut turning.independent_facing, "independent facing");
+        let mut limited = turning.max_turn_rate.is_some();
+        if ui.checkbox(&mut limited, "turn-rate limit").changed() {
+            turning.max_turn_rate = limited.then_some(90.0);
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::DragValue::new(&mut turning.max_angular_speed)
+                .range(0.0..=100_000.0)
+                .prefix("ω ")
+                .suffix("°/s"),
+        )
+        .on_hover_text("Largest angular speed of the facing");
+        ui.add(
+            egui::DragValue::new(&mut turning.max_angular_acceleration)
+                .range(0.0..=1_000_000.0)
+                .prefix("α ")
+                .suffix("°/s²"),
+        )
+        .on_hover_text("Largest angular acceleration of the facing");
+        if let Some(rate) = &mut turning.max_turn_rate {
+            ui.add(
+                egui::DragValue::new(rate)
+                    .range(0.0..=100_000.0)
+                    .prefix("turn ")
+                    .suffix("°/s"),
+            )
+            .on_hover_text("Largest turn of the direction of motion");
         }
     });
 }

@@ -35,6 +35,8 @@ impl Preview {
         let mut edits = Vec::new();
         targets(ui, scene, self.selected_item.as_ref(), &mut edits);
         ui.separator();
+        jumps(ui, scene, self.selected_item.as_ref(), &mut edits);
+        ui.separator();
         let host = &self.host;
         let estimate = |agents: usize| host.estimated_tick_ms(agents);
         groups(ui, scene, &estimate, &self.bound);
@@ -96,6 +98,63 @@ fn targets(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<
         edits.push(SceneEdit::AddTarget(
             (scene.bounds.min + scene.bounds.max) * 0.5,
         ));
+    }
+}
+
+/// The scene's jump links (rename on Enter, select, delete) and gaps (select, delete); both
+/// are drawn with their tools in the preview's toolbar.
+fn jumps(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<SceneEdit>) {
+    ui.strong("Jump links and gaps");
+    if scene.jump_links.is_empty() && scene.gaps.is_empty() {
+        ui.weak("None: add them with Add jump link and Draw gap in the preview's toolbar.");
+        return;
+    }
+    for name in scene.jump_links.keys() {
+        ui.horizontal(|ui| {
+            let item = Item::JumpLink(name.clone(), None);
+            if ui
+                .selectable_label(selected == Some(&item), "◎")
+                .on_hover_text("Select it in the viewport")
+                .clicked()
+            {
+                edits.push(SceneEdit::Select(Some(item.clone())));
+            }
+            let id = ui.id().with(("scene-link", name));
+            if let Some(new) = committed_text(ui, id, name, 100.0).1 {
+                edits.push(SceneEdit::RenameJumpLink {
+                    old: name.clone(),
+                    new,
+                });
+            }
+            if ui
+                .small_button("×")
+                .on_hover_text("Delete this jump link")
+                .clicked()
+            {
+                edits.push(SceneEdit::Delete(item));
+            }
+        });
+    }
+    for (index, gap) in scene.gaps.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let item = Item::Gap(index, None);
+            if ui
+                .selectable_label(
+                    selected == Some(&item),
+                    format!("gap {} ({} corners)", index + 1, gap.points.len()),
+                )
+                .clicked()
+            {
+                edits.push(SceneEdit::Select(Some(item.clone())));
+            }
+            if ui
+                .small_button("×")
+                .on_hover_text("Delete this gap")
+                .clicked()
+            {
+                edits.push(SceneEdit::Delete(item));
+            }
+        });
     }
 }
 

@@ -1,6 +1,6 @@
 //! The selected scene item's settings, under the toolbar where the designer is looking: a
 //! target's name and position, an obstacle's radius, a path's width and closing, a wall's
-//! closing; and Delete.
+//! closing, a gap's corners, a jump link's name, ends and heights; and Delete.
 
 use egui::Ui;
 use glam::Vec2;
@@ -34,6 +34,8 @@ impl Preview {
                         Item::Obstacle(index) => obstacle_settings(ui, &mut edited, *index),
                         Item::Path(name, _) => path_settings(ui, &mut edited, name),
                         Item::Wall(index, _) => wall_settings(ui, &mut edited, *index),
+                        Item::Gap(index, _) => gap_settings(ui, &edited, *index),
+                        Item::JumpLink(name, _) => link_settings(ui, &mut edited, name, &mut edits),
                     }
                     if ui
                         .small_button("Delete")
@@ -112,6 +114,48 @@ fn wall_settings(ui: &mut Ui, scene: &mut Scene, index: usize) {
             ui.checkbox(&mut wall.closed, "closed");
         }
     }
+}
+
+fn gap_settings(ui: &mut Ui, scene: &Scene, index: usize) {
+    if let Some(gap) = scene.gaps.get(index) {
+        ui.label(format!(
+            "gap {} ({} corners): walkers fall in, jumps fly over",
+            index + 1,
+            gap.points.len()
+        ));
+    }
+}
+
+/// A jump link's name (renamed on Enter), its two ends and their heights.
+fn link_settings(ui: &mut Ui, scene: &mut Scene, name: &str, edits: &mut Vec<SceneEdit>) {
+    let Some(link) = scene.jump_links.get_mut(name) else {
+        return;
+    };
+    ui.label("jump link");
+    if let Some(new) = committed_text(ui, ui.id().with(("link-name", name)), name, 90.0).1 {
+        edits.push(SceneEdit::RenameJumpLink {
+            old: name.to_owned(),
+            new,
+        });
+    }
+    ui.label("take-off");
+    position(ui, &mut link.from);
+    ui.add(
+        egui::DragValue::new(&mut link.from_height)
+            .speed(0.05)
+            .prefix("h ")
+            .suffix(" u"),
+    )
+    .on_hover_text("Height of the take-off point");
+    ui.label("landing");
+    position(ui, &mut link.to);
+    ui.add(
+        egui::DragValue::new(&mut link.to_height)
+            .speed(0.05)
+            .prefix("h ")
+            .suffix(" u"),
+    )
+    .on_hover_text("Height of the landing point");
 }
 
 fn position(ui: &mut Ui, point: &mut Vec2) {

@@ -16,6 +16,10 @@ impl Preview {
             ui.selectable_value(&mut self.tool, Tool::AddObstacle, "Add obstacle");
             ui.selectable_value(&mut self.tool, Tool::DrawPath, "Draw path");
             ui.selectable_value(&mut self.tool, Tool::DrawWall, "Draw wall");
+            ui.selectable_value(&mut self.tool, Tool::DrawGap, "Draw gap")
+                .on_hover_text("A chasm or pit walking agents fall into; Jump nodes fly over it");
+            ui.selectable_value(&mut self.tool, Tool::AddJumpLink, "Add jump link")
+                .on_hover_text("Click a take-off point, then a landing point, for Jump nodes");
             ui.selectable_value(&mut self.tool, Tool::PaintField, "Paint field");
             if ui
                 .add_enabled(self.selected_item.is_some(), egui::Button::new("Delete"))
@@ -79,6 +83,10 @@ impl Preview {
         ui.checkbox(&mut g.path, "path projection and aim");
         ui.checkbox(&mut g.flow, "flow-field sample");
         ui.checkbox(&mut g.aims, "aim points");
+        ui.checkbox(
+            &mut g.facing,
+            "target facing, matched velocity, take-off window",
+        );
         ui.separator();
         ui.checkbox(&mut self.color_arrows, "color flow arrows by direction");
     }

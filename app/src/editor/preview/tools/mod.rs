@@ -1,7 +1,9 @@
 //! The scene tools of the preview, one file each: select (pick and drag), add target, add
-//! obstacle, draw path, draw wall and paint field. Each changes only the scene document; the host applies the change
-//! to the running world once per frame.
+//! obstacle, draw path, draw wall, draw gap, add jump link and paint field. Each changes only
+//! the scene document; the host applies the change to the running world once per frame.
 
+mod gap;
+mod jump_link;
 mod obstacle;
 mod paint;
 mod path;
@@ -9,6 +11,7 @@ mod select;
 mod target;
 mod wall;
 
+pub use jump_link::LinkEnd;
 pub use paint::PaintSettings;
 pub use target::CURSOR;
 pub use wall::WallDraft;
@@ -27,6 +30,10 @@ pub enum Tool {
     DrawPath,
     /// Click to add corners to a new wall; click its first corner to close it.
     DrawWall,
+    /// Click to add corners to a new gap; click its first corner (or Enter) to close it.
+    DrawGap,
+    /// Click the take-off point, then the landing point, of a new jump link.
+    AddJumpLink,
     /// Paint, erase or smooth the selected flow field with the brush.
     PaintField,
 }
@@ -42,6 +49,10 @@ pub enum Item {
     Path(String, Option<usize>),
     /// A wall by index (and one of its corners).
     Wall(usize, Option<usize>),
+    /// A gap by index (and one of its corners).
+    Gap(usize, Option<usize>),
+    /// A jump link by name (and one of its ends).
+    JumpLink(String, Option<LinkEnd>),
 }
 
 impl Tool {
@@ -55,6 +66,10 @@ impl Tool {
             Self::AddObstacle => "Click to add an obstacle",
             Self::DrawPath => "Click to add points to a new path",
             Self::DrawWall => "Click to add corners; click the first to close; Enter or Esc ends",
+            Self::DrawGap => {
+                "Click to add the gap's corners; click the first or press Enter to close; Esc drops it"
+            }
+            Self::AddJumpLink => "Click the take-off point, then the landing point",
             Self::PaintField => "Drag to paint the field with the brush",
         }
     }
@@ -72,6 +87,14 @@ impl Item {
                 format!("corner {} of wall {}", corner + 1, index + 1)
             }
             Self::Wall(index, None) => format!("wall {}", index + 1),
+            Self::Gap(index, Some(corner)) => {
+                format!("corner {} of gap {}", corner + 1, index + 1)
+            }
+            Self::Gap(index, None) => format!("gap {}", index + 1),
+            Self::JumpLink(name, Some(end)) => {
+                format!("{} point of jump link \"{name}\"", end.describe())
+            }
+            Self::JumpLink(name, None) => format!("jump link \"{name}\""),
         }
     }
 }
@@ -84,6 +107,8 @@ impl super::Preview {
             Tool::AddObstacle => self.push_edit(super::SceneEdit::AddObstacle(at)),
             Tool::DrawPath => self.push_edit(super::SceneEdit::AddPathPoint(at)),
             Tool::DrawWall => self.push_edit(self.wall_click(at)),
+            Tool::DrawGap => self.push_edit(self.gap_click(at)),
+            Tool::AddJumpLink => self.link_click(at),
             Tool::Select | Tool::PaintField => {}
         }
     }

@@ -1,11 +1,11 @@
 //! The select tool: pick agents and scene items, drag targets, obstacles, path points, wall
-//! corners and whole walls, delete the selected item.
+//! and gap corners, jump-link ends, and whole walls, gaps and links; delete the selected item.
 
 use egui::{Pos2, Rect};
 use glam::Vec2;
 use graph_runtime::WallIndex;
 
-use super::Item;
+use super::{Item, LinkEnd};
 
 /// Screen points within which a click picks an item.
 pub(super) const PICK_DISTANCE: f32 = 8.0;
@@ -34,7 +34,28 @@ impl super::super::Preview {
                 return Some(Item::Wall(index, Some(corner)));
             }
         }
+        for (name, link) in &scene.jump_links {
+            for (end, point) in [(LinkEnd::TakeOff, link.from), (LinkEnd::Landing, link.to)] {
+                if near(point) {
+                    return Some(Item::JumpLink(name.clone(), Some(end)));
+                }
+            }
+        }
+        for (index, gap) in scene.gaps.iter().enumerate() {
+            if let Some(corner) = gap.points.iter().position(|p| near(*p)) {
+                return Some(Item::Gap(index, Some(corner)));
+            }
+        }
         let reach = PICK_DISTANCE / self.view.zoom;
+        if let Some((name, _)) = scene.jump_links.iter().find(|(_, link)| {
+            graph_runtime::WallIndex::new(&[graph_runtime::Wall::polyline(vec![
+                link.from, link.to,
+            ])])
+            .nearest(world, reach)
+            .is_some()
+        }) {
+            return Some(Item::JumpLink(name.clone(), None));
+        }
         if let Some(index) = scene
             .obstacles
             .iter()
@@ -42,15 +63,18 @@ impl super::super::Preview {
         {
             return Some(Item::Obstacle(index));
         }
+        if let Some(index) = scene.walls.iter().position(|w| {
+            WallIndex::new(std::slice::from_ref(w))
+                .nearest(world, reach)
+                .is_some()
+        }) {
+            return Some(Item::Wall(index, None));
+        }
         scene
-            .walls
+            .gaps
             .iter()
-            .position(|w| {
-                WallIndex::new(std::slice::from_ref(w))
-                    .nearest(world, reach)
-                    .is_some()
-            })
-            .map(|index| Item::Wall(index, None))
+            .position(|gap| gap.contains(world))
+            .map(|index| Item::Gap(index, None))
     }
 
     /// The agent under screen point `at`, the nearest if several.
@@ -95,7 +119,18 @@ impl super::super::Preview {
                 .walls
                 .get_mut(*index)
                 .and_then(|w| w.points.get_mut(*corner)),
-            Item::Path(_, None) | Item::Wall(_, None) => None,
+            Item::Gap(index, Some(corner)) => scene
+                .gaps
+                .get_mut(*index)
+                .and_then(|g| g.points.get_mut(*corner)),
+            Item::JumpLink(name, Some(end)) => scene
+                .jump_links
+                .get_mut(name)
+                .map(|link| end.point_mut(link)),
+            Item::Path(_, None)
+            | Item::Wall(_, None)
+            | Item::Gap(_, None)
+            | Item::JumpLink(_, None) => None,
         };
         if let Some(point) = point {
             *point = to;
@@ -105,9 +140,17 @@ impl super::super::Preview {
     /// Moves every point of a whole path or wall (`item` without a point) by `by`.
     pub fn shift_item(&mut self, item: &Item, by: Vec2) {
         let scene = &mut self.document.scene;
+        if let Item::JumpLink(name, None) = item
+            && let Some(link) = scene.jump_links.get_mut(name)
+        {
+            link.from += by;
+            link.to += by;
+            return;
+        }
         let points = match item {
             Item::Path(name, None) => scene.paths.get_mut(name).map(|p| &mut p.points),
             Item::Wall(index, None) => scene.walls.get_mut(*index).map(|w| &mut w.points),
+            Item::Gap(index, None) => scene.gaps.get_mut(*index).map(|g| &mut g.points),
             _ => None,
         };
         for point in points.into_iter().flatten() {
@@ -115,8 +158,9 @@ impl super::super::Preview {
         }
     }
 
-    /// Deletes the selected item (an obstacle, a path point, a wall corner, a wall, a
-    /// target); a wall left with fewer than two corners goes too.
+    /// Deletes the selected item (an obstacle, a path point, a wall or gap corner, a wall, a
+    /// gap, a jump link, a target); a wall left with fewer than two corners goes too, and a
+    /// gap left with fewer than three.
     pub fn delete_selected(&mut self) {
         let scene = &mut self.document.scene;
         match self.selected_item.take() {
@@ -146,6 +190,20 @@ impl super::super::Preview {
                     // Later walls move down one place: the drawn one is finished.
                     self.wall_draft = None;
                 }
+            }
+            Some(Item::Gap(index, corner)) => {
+                let Some(gap) = scene.gaps.get_mut(index) else {
+                    return;
+                };
+                if let Some(corner) = corner.filter(|c| *c < gap.points.len()) {
+                    gap.points.remove(corner);
+                }
+                if corner.is_none() || gap.points.len() < 3 {
+                    scene.gaps.remove(index);
+                }
+            }
+            Some(Item::JumpLink(name, _)) => {
+                scene.jump_links.remove(&name);
             }
             Some(Item::Target(name)) => {
                 scene.targets.remove(&name);

@@ -33,6 +33,9 @@ pub struct Guides {
     pub flow: bool,
     /// Aim points of seek-like nodes.
     pub aims: bool,
+    /// The angle a facing node turns to, the velocity `MatchVelocity` matches, a jump's
+    /// take-off window and flight.
+    pub facing: bool,
 }
 
 impl Default for Guides {
@@ -47,6 +50,7 @@ impl Default for Guides {
             path: true,
             flow: true,
             aims: true,
+            facing: true,
         }
     }
 }
@@ -74,7 +78,12 @@ pub fn paint_guides(
     }
     for entry in &trace.entries {
         let color = node_color(entry.node);
-        if let NodeValue::Force(force) = entry.value {
+        let force = match entry.value {
+            NodeValue::Force(force) => Some(force),
+            NodeValue::Steering(steering) => Some(steering.force),
+            NodeValue::Scalar(_) | NodeValue::Condition(_) => None,
+        };
+        if let Some(force) = force {
             let is_root = Some(entry.node) == root;
             if (is_root && guides.steering)
                 || (!is_root && guides.node_forces && force.length() > 1e-4)
@@ -135,17 +144,7 @@ fn paint_guide(
             );
         }
         Guide::Corridor { length, half_width } if guides.corridor => {
-            let f = vehicle.forward;
-            let side = f.perp() * half_width;
-            let corners = [
-                p + side,
-                p + side + f * length,
-                p - side + f * length,
-                p - side,
-            ];
-            let mut points: Vec<Pos2> = corners.iter().map(|c| s(*c)).collect();
-            points.push(s(corners[0]));
-            painter.add(Shape::line(points, thin));
+            paint_corridor(painter, s, vehicle, length, half_width, thin);
         }
         Guide::Path {
             predicted,
@@ -179,6 +178,9 @@ fn paint_guide(
             };
             super::reciprocal::paint_inset(painter, s(p), vehicle.max_speed, &inset, color);
         }
+        Guide::Orientation { .. } | Guide::Velocity(_) | Guide::Jump { .. } if guides.facing => {
+            super::facing_guides::paint(painter, s, view, vehicle, guide, color);
+        }
         Guide::FlowSample { point, vector } if guides.flow => {
             painter.circle_stroke(s(point), 3.0, thin);
             painter.arrow(
@@ -189,6 +191,28 @@ fn paint_guide(
         }
         _ => {}
     }
+}
+
+/// Obstacle avoidance's detection corridor ahead of the agent.
+fn paint_corridor(
+    painter: &Painter,
+    s: &impl Fn(Vec2) -> Pos2,
+    vehicle: &Vehicle,
+    length: f32,
+    half_width: f32,
+    stroke: Stroke,
+) {
+    let (p, f) = (vehicle.position, vehicle.forward);
+    let side = f.perp() * half_width;
+    let corners = [
+        p + side,
+        p + side + f * length,
+        p - side + f * length,
+        p - side,
+    ];
+    let mut points: Vec<Pos2> = corners.iter().map(|c| s(*c)).collect();
+    points.push(s(corners[0]));
+    painter.add(Shape::line(points, stroke));
 }
 
 /// Wall avoidance's feelers and where they meet walls, and the nearest wall point (with wall

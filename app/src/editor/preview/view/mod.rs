@@ -2,12 +2,18 @@
 //! agents and debug guides.
 
 mod blocked;
+mod facing_guides;
 mod guides;
+mod jumps;
 mod own;
 mod reciprocal;
 
 pub use blocked::BlockedCells;
 pub use guides::{Guides, paint_guides};
+pub use jumps::{
+    lifted, paint_facings, paint_falls, paint_flights, paint_gap_draft, paint_jumps,
+    paint_link_draft, paint_selected_gap, paint_selected_link,
+};
 pub use own::paint_own;
 pub use reciprocal::label_lines as reciprocal_label;
 
@@ -210,11 +216,13 @@ fn paint_flow_field(
 }
 
 /// Every visible agent as a triangle pointing along its heading, in one mesh (one draw call
-/// however many agents).
+/// however many agents); an agent in the air (`airborne`, ascending by agent, with heights) is
+/// lifted by its height.
 pub fn agent_mesh(
     screen: Rect,
     view: &View,
     vehicles: &[Vehicle],
+    airborne: &[(usize, f32)],
     group_of: impl Fn(usize) -> usize,
 ) -> Mesh {
     let mut mesh = Mesh::default();
@@ -222,7 +230,12 @@ pub fn agent_mesh(
     mesh.reserve_vertices(vehicles.len() * 3);
     let visible = screen.expand(10.0);
     for (index, vehicle) in vehicles.iter().enumerate() {
-        let centre = view.to_screen(screen, vehicle.position);
+        let mut centre = view.to_screen(screen, vehicle.position);
+        if !airborne.is_empty()
+            && let Ok(found) = airborne.binary_search_by_key(&index, |(agent, _)| *agent)
+        {
+            centre += lifted(view, airborne[found].1);
+        }
         if !visible.contains(centre) {
             continue;
         }

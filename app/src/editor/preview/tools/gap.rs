@@ -1,0 +1,55 @@
+//! The draw-gap tool: clicks place a gap's corners (held by the tool until the gap is closed,
+//! so the scene never holds a gap of fewer than three corners); a click on the first corner,
+//! or Enter, closes it into the scene as one edit; Escape or another tool drops the draft.
+
+use glam::Vec2;
+use graph_runtime::Gap;
+
+use super::Item;
+use super::select::PICK_DISTANCE;
+
+impl super::super::Preview {
+    /// The edit a click of the gap tool at world point `at` asks for: close the gap when the
+    /// click is on the first corner of three or more, else add a corner.
+    pub fn gap_click(&self, at: Vec2) -> super::super::SceneEdit {
+        let reach = PICK_DISTANCE / self.view.zoom;
+        if self.gap_draft.len() >= 3
+            && self
+                .gap_draft
+                .first()
+                .is_some_and(|first| first.distance(at) <= reach)
+        {
+            return super::super::SceneEdit::CloseGap;
+        }
+        super::super::SceneEdit::AddGapPoint(at)
+    }
+
+    /// Adds corner `at` to the gap being drawn.
+    pub fn add_gap_point(&mut self, at: Vec2) {
+        self.gap_draft.push(at);
+        self.selected_item = None;
+    }
+
+    /// Puts the gap being drawn into the scene (three corners or more), selected; a draft of
+    /// fewer corners is dropped.
+    pub fn close_gap(&mut self) {
+        let corners = std::mem::take(&mut self.gap_draft);
+        if corners.len() < 3 {
+            self.notice = Some("A gap needs at least three corners.".to_owned());
+            return;
+        }
+        let gaps = &mut self.document.scene.gaps;
+        gaps.push(Gap::new(corners));
+        self.selected_item = Some(Item::Gap(gaps.len() - 1, None));
+    }
+
+    /// Drops the gap being drawn.
+    pub fn drop_gap_draft(&mut self) {
+        self.gap_draft.clear();
+    }
+
+    /// The corners of the gap being drawn, for the viewport.
+    pub fn gap_draft(&self) -> &[Vec2] {
+        &self.gap_draft
+    }
+}
