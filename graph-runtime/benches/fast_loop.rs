@@ -76,7 +76,7 @@ impl Workload {
         }
     }
 
-    fn vehicle(self) -> VehicleParams {
+    pub(crate) fn vehicle(self) -> VehicleParams {
         match self {
             Self::Flock => FLOCK_VEHICLE,
             Self::Boids => VehicleParams {

@@ -125,6 +125,18 @@ fn wrap_counts_a_half_turn_as_counter_clockwise() {
 }
 
 #[test]
+fn angle_is_the_documented_polynomial() {
+    says("if |y| > |x| { r = π/2 - r };  if x < 0 { r = π - r };  if y < 0 { r = -r }");
+    // (3, 4): a = 3 / 4, atan(0.75) = 0.6435011, and |y| > |x|: π/2 - 0.6435011 = 0.9272952.
+    let at = graph_runtime::math::angle(Vec2::new(3.0, 4.0));
+    assert!((at - 0.927_295_2).abs() < 2e-7, "{at}");
+    // (-3, -4): π - 0.9272952 = 2.2142974, negated.
+    let at = graph_runtime::math::angle(Vec2::new(-3.0, -4.0));
+    assert!((at + 2.214_297_4).abs() < 2e-7, "{at}");
+    assert_eq!(graph_runtime::math::angle(Vec2::ZERO), 0.0);
+}
+
+#[test]
 fn the_turn_rate_limit_keeps_the_speed_and_cuts_the_turn() {
     says(
         "when `s > 1e-6` and `|turn| > limit`, `velocity = direction(from + copysign(limit, turn)) * s`.",

@@ -48,21 +48,28 @@ fn time_to_target(t: f32) -> f32 {
 /// `|r| / deceleration_radius` inside that radius, `τ = (sign(r) · speed - ω) /
 /// time_to_target`. Clamped to `±max_angular_acceleration`.
 pub fn reach_orientation(me: &Vehicle, target: f32, alignment: &Alignment) -> f32 {
-    let accel_limit = me.turning.max_angular_acceleration.max(0.0);
+    let turning = me.turning;
     let omega = me.spin();
     let time = time_to_target(alignment.time_to_target);
     let r = wrap(target - me.facing());
-    let tau = if r.abs() <= alignment.tolerance {
+    let size = r.abs();
+    let tau = if size <= alignment.tolerance {
         -omega / time
     } else {
-        let mut speed = me.turning.max_angular_speed.max(0.0);
-        if r.abs() <= alignment.deceleration_radius {
-            speed *= r.abs() / alignment.deceleration_radius;
+        let mut speed = turning.max_angular_speed;
+        if size <= alignment.deceleration_radius {
+            speed *= size / alignment.deceleration_radius;
         }
         (sign(r) * speed - omega) / time
     };
-    if tau.is_finite() {
-        tau.clamp(-accel_limit, accel_limit)
+    let limit = turning.max_angular_acceleration;
+    // A NaN passes none of the tests: a broken number turns nothing.
+    if tau >= -limit && tau <= limit {
+        tau
+    } else if tau > limit {
+        limit
+    } else if tau < -limit {
+        -limit
     } else {
         0.0
     }

@@ -81,6 +81,10 @@ impl Program {
                     ));
                 }
             }
+            Op::LookWhereYouAreGoing(_)
+            | Op::ReachOrientation(crate::compile::program::HeadingRef::Angle(_), _) => {
+                facing_column(index, op, batch, list);
+            }
             _ => {
                 let (Some(agents), Some(vehicles), Some(states)) = (
                     batch.agents.get(..n),
@@ -106,5 +110,60 @@ impl Program {
                 }
             }
         }
+    }
+}
+
+/// The angular layer's leaves over a batch (`LookWhereYouAreGoing`, `ReachOrientation` to a
+/// fixed angle), their numbers resolved once per batch, into op `index`'s column.
+fn facing_column<V: Value>(
+    index: u32,
+    op: &Op,
+    batch: &mut Batch<'_, '_, V>,
+    list: impl AgentList,
+) {
+    let n = batch.agents.len();
+    let params = batch.context.params;
+    let Some((_, out)) = columns(&mut batch.values, n, index) else {
+        return;
+    };
+    match *op {
+        Op::LookWhereYouAreGoing(align) => {
+            let alignment = alignment(align, params);
+            let Some(vehicles) = batch.vehicles.get(..n) else {
+                return;
+            };
+            for i in list {
+                out[i] = V::steering(crate::Steering::angular(
+                    behaviors::look_where_you_are_going(&vehicles[i], &alignment),
+                ));
+            }
+        }
+        Op::ReachOrientation(crate::compile::program::HeadingRef::Angle(angle), align) => {
+            let alignment = alignment(align, params);
+            let target = angle.get(params).to_radians();
+            let Some(vehicles) = batch.vehicles.get(..n) else {
+                return;
+            };
+            for i in list {
+                out[i] = V::steering(crate::Steering::angular(behaviors::reach_orientation(
+                    &vehicles[i],
+                    target,
+                    &alignment,
+                )));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `ReachOrientation`'s numbers under `params`, the angles in radians.
+fn alignment(
+    align: crate::compile::program::AlignNums,
+    params: &crate::ParamValues,
+) -> behaviors::Alignment {
+    behaviors::Alignment {
+        tolerance: align.tolerance.get(params).to_radians(),
+        deceleration_radius: align.deceleration_radius.get(params).to_radians(),
+        time_to_target: align.time_to_target.get(params),
     }
 }
