@@ -387,19 +387,34 @@ impl Program {
     /// as the per-agent evaluator does: an agent a Priority answered earlier never lists its
     /// neighbors.
     fn take_batch_sums<V: Value>(&self, batch: &mut Batch<'_, '_, V>, list: impl AgentList) {
-        let (n, passes) = (batch.agents.len(), self.passes.len());
-        if batch.sums_taken == n {
+        if batch.sums_taken == batch.agents.len() {
             return;
         }
-        let taken = &mut batch.sums_taken;
+        self.take_sums_of(
+            (batch.context, batch.agents, batch.vehicles),
+            batch.scratch,
+            &mut batch.sums_taken,
+            list,
+        );
+    }
+
+    /// [`Program::take_batch_sums`] without the batch's values, so that it is one function
+    /// whatever the values carry.
+    fn take_sums_of(
+        &self,
+        (context, agents, vehicles): (&Context<'_>, &[u32], &[Vehicle]),
+        scratch: &mut Scratch,
+        taken: &mut usize,
+        list: impl AgentList,
+    ) {
+        let (n, passes) = (agents.len(), self.passes.len());
         let Scratch {
             batch_sums,
             batch_sums_ready,
             neighborhoods,
             near,
             ..
-        } = &mut *batch.scratch;
-        let (context, agents, vehicles) = (batch.context, batch.agents, batch.vehicles);
+        } = scratch;
         let (Some(ready), Some(agents), Some(vehicles), Some(sums)) = (
             batch_sums_ready.get_mut(..n),
             agents.get(..n),
