@@ -83,8 +83,8 @@ mod world;
 
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, Context, GUIDE_ORCA_LINES, Guide, NodeValue,
-    ParamValues, Program, Scratch, TagMask, TagTable, Trace, TraceEntry, compile, compile_with,
-    inline_subgraphs, subgraph_key,
+    ParamValues, Program, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry, compile,
+    compile_with, inline_subgraphs, subgraph_key,
 };
 pub use crowd::{Crowd, CrowdError};
 pub use format::{
