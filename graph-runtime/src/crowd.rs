@@ -165,6 +165,12 @@ impl Crowd {
         self.program.vehicle(&self.params)
     }
 
+    /// How the graph's vehicles turn (with the overrides applied): give the game's vehicles
+    /// this with [`Vehicle::with_turning`] when the graph uses facing nodes.
+    pub fn turning(&self) -> crate::Turning {
+        crate::Turning::from(self.program.turning(&self.params))
+    }
+
     /// Agent `agent`'s own goals and routes, if it has steered or been given one.
     pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
         self.states.get(agent).map(|state| &state.own)

@@ -154,22 +154,7 @@ impl Simulation {
         }
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
-        let mut world = World::new(scene.bounds);
-        world.obstacles.clone_from(&scene.obstacles);
-        world.set_walls(scene.walls.clone());
-        for (name, path) in &scene.paths {
-            world.set_path(name, path.clone());
-        }
-        for (name, position) in &scene.targets {
-            world.set_target(name, *position);
-        }
-        for (name, field) in &assets.flow_fields {
-            world.set_flow_field(name, field.clone());
-        }
-        world.set_gaps(scene.gaps.clone());
-        for (name, link) in &scene.jump_links {
-            world.set_jump_link(name, *link);
-        }
+        let world = World::from_scene(scene, &assets.flow_fields);
 
         let mut tag_table = TagTable::default();
         let mut group_masks = Vec::new();
@@ -484,6 +469,17 @@ impl Simulation {
     /// The groups.
     pub fn groups(&self) -> &[GroupRuntime] {
         &self.groups
+    }
+
+    /// Every agent's tags, in agent order: bit `b` set means the agent carries the tag
+    /// [`Simulation::tag_names`]`()[b]`.
+    pub fn tags(&self) -> &[TagMask] {
+        &self.tags
+    }
+
+    /// The scene's tag names, by bit.
+    pub fn tag_names(&self) -> &[String] {
+        self.tag_table.names()
     }
 
     /// The group index of agent `agent`.

@@ -37,6 +37,33 @@ impl World {
         }
     }
 
+    /// The world a scene describes: its bounds, obstacles, walls, gaps, paths, targets and
+    /// jump links, with `flow_fields` (the scene's fields by name, loaded:
+    /// [`crate::SceneAssets::flow_fields`]). The world a [`crate::Simulation`] of the scene runs
+    /// in, for a game that steers its own agents in a level made in the editor.
+    pub fn from_scene(
+        scene: &crate::Scene,
+        flow_fields: &std::collections::BTreeMap<String, FlowField>,
+    ) -> Self {
+        let mut world = Self::new(scene.bounds);
+        world.obstacles.clone_from(&scene.obstacles);
+        world.set_walls(scene.walls.clone());
+        for (name, path) in &scene.paths {
+            world.set_path(name, path.clone());
+        }
+        for (name, position) in &scene.targets {
+            world.set_target(name, *position);
+        }
+        for (name, field) in flow_fields {
+            world.set_flow_field(name, field.clone());
+        }
+        world.set_gaps(scene.gaps.clone());
+        for (name, link) in &scene.jump_links {
+            world.set_jump_link(name, *link);
+        }
+        world
+    }
+
     /// Replaces the walls and rebuilds their index ([`WallIndex::new`]); the only way walls
     /// change, so the index is built once per change, never per tick.
     pub fn set_walls(&mut self, walls: Vec<Wall>) {

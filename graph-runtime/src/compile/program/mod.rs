@@ -101,6 +101,13 @@ pub struct ParamValues {
     pub(crate) values: Vec<f32>,
 }
 
+impl ParamValues {
+    /// The values in slot order: the value of [`Program::parameter_names`]`()[i]` is `[i]`.
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+}
+
 /// The largest program evaluated in batches. A batch keeps a value per op and agent, and
 /// every parallel chunk has a batch: at this size 128 KiB per chunk. A larger graph (a file
 /// may hold 100,000 nodes) is evaluated agent by agent, whose memory grows with its ops alone.
