@@ -135,5 +135,11 @@ int main(int argc, char **argv) {
     free(spin);
     free(height);
     free(airborne);
+    size_t live = 0;
+    sg_live_objects(&live);
+    if (live != 0) {
+        fprintf(stderr, "%zu objects not freed\n", live);
+        code = 1;
+    }
     return code;
 }

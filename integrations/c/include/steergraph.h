@@ -423,6 +423,15 @@ enum SgStatus sg_crowd_jump_event_link(struct SgCrowd crowd, size_t index, char 
 // Frees a crowd. Zero is accepted and does nothing.
 enum SgStatus sg_crowd_free(struct SgCrowd crowd);
 
+// How many objects are alive: every handle made and not yet freed. A program that frees what
+// it made ends with zero (the examples check it: valgrind cannot, since the library's table
+// of handles still points to a forgotten object).
+//
+// # Safety
+//
+// `count` is valid for writing one `size_t`.
+enum SgStatus sg_live_objects(size_t *count);
+
 // Loads the graph file at `path`, the subgraph files it uses (from its folder) and compiles
 // it: what a game needs to steer with a graph in one call.
 //

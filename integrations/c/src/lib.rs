@@ -26,6 +26,7 @@ mod world;
 
 pub use assets::*;
 pub use crowd::*;
+pub use handles::sg_live_objects;
 pub use kinds::*;
 pub use program::*;
 pub use simulation::*;

@@ -6,7 +6,8 @@ use std::path::Path;
 #[test]
 fn the_checked_in_header_matches_the_rust_declarations() {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml reads");
+    let config =
+        cbindgen::Config::from_file(crate_dir.join("cbindgen.toml")).expect("cbindgen.toml reads");
     let bindings = cbindgen::Builder::new()
         .with_crate(crate_dir)
         .with_config(config)
