@@ -1,0 +1,361 @@
+//! The C interface called as C calls it (the same `extern "C"` functions), held against the
+//! Rust API: the same numbers bit for bit, hot reload through a watcher, calls from several
+//! threads, and the rule that every entry point runs inside the panic guard.
+#![allow(
+    unsafe_code,
+    reason = "calls the library's extern \"C\" functions exactly as a C program does"
+)]
+
+use std::ffi::CString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use graph_runtime::{Crowd, FlowField, Rect, SceneAssets, Simulation, Vehicle, World};
+use steergraph::*;
+
+fn presets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets")
+}
+
+fn c(text: impl AsRef<str>) -> CString {
+    CString::new(text.as_ref()).expect("no NUL")
+}
+
+fn c_path(path: &Path) -> CString {
+    c(path.to_str().expect("UTF-8 path"))
+}
+
+fn last_error() -> String {
+    let mut buffer = vec![0_u8; 4096];
+    let mut length = 0;
+    // SAFETY: a buffer of its stated size and a length to write.
+    let status =
+        unsafe { sg_last_error(buffer.as_mut_ptr().cast(), buffer.len(), &raw mut length) };
+    assert_eq!(status, SgStatus::Ok);
+    String::from_utf8_lossy(&buffer[..length]).into_owned()
+}
+
+#[track_caller]
+fn ok(status: SgStatus) {
+    assert_eq!(status, SgStatus::Ok, "{}", last_error());
+}
+
+#[test]
+fn a_simulation_through_c_matches_the_rust_api_bit_for_bit() {
+    let file = presets().join("swap_circle.scene.ron");
+    let mut scene = SgScene::default();
+    let mut simulation = SgSimulation::default();
+    let seed = 11_u64;
+    // SAFETY: valid strings and outputs.
+    unsafe {
+        ok(sg_scene_load(c_path(&file).as_ptr(), &raw mut scene));
+        ok(sg_simulation_create(
+            scene,
+            &raw const seed,
+            &raw mut simulation,
+        ));
+    }
+    ok(sg_scene_free(scene));
+    let mut assets = SceneAssets::load(&file).expect("preset loads");
+    assets.scene.seed = seed;
+    let mut rust = Simulation::new(&assets).expect("preset runs");
+
+    let mut count = 0;
+    // SAFETY: a valid output.
+    ok(unsafe { sg_simulation_agent_count(simulation, &raw mut count) });
+    assert_eq!(count, 200, "the swap circle has 200 agents");
+    let mut position = vec![0.0_f32; 2 * count];
+    let mut velocity = vec![0.0_f32; 2 * count];
+    let mut group = vec![7_u32; count];
+    let arrays = SgAgentArrays {
+        capacity: count,
+        position: position.as_mut_ptr(),
+        velocity: velocity.as_mut_ptr(),
+        angle: std::ptr::null_mut(),
+        angular_velocity: std::ptr::null_mut(),
+        height: std::ptr::null_mut(),
+        airborne: std::ptr::null_mut(),
+        tags: std::ptr::null_mut(),
+        group: group.as_mut_ptr(),
+    };
+    for _ in 0..120 {
+        ok(sg_simulation_step(simulation, 1.0 / 60.0));
+        rust.step(1.0 / 60.0);
+        // SAFETY: arrays with room for `count` agents.
+        ok(unsafe { sg_simulation_read(simulation, &raw const arrays) });
+        for (i, vehicle) in rust.vehicles().iter().enumerate() {
+            assert_eq!(position[2 * i].to_bits(), vehicle.position.x.to_bits());
+            assert_eq!(position[2 * i + 1].to_bits(), vehicle.position.y.to_bits());
+            assert_eq!(velocity[2 * i].to_bits(), vehicle.velocity.x.to_bits());
+            assert_eq!(velocity[2 * i + 1].to_bits(), vehicle.velocity.y.to_bits());
+        }
+    }
+    assert!(group.iter().all(|&g| g == 0), "one group, index 0");
+    ok(sg_simulation_free(simulation));
+}
+
+/// The C twin of `graph-runtime/examples/game_loop.rs`, compiled with the system C compiler
+/// against the static library, prints the same fish positions as the Rust API computes here.
+#[test]
+fn the_c_game_loop_steers_its_fish_exactly_as_the_rust_api() {
+    let target = std::env::current_exe().expect("test path");
+    // target/<profile>/deps/api-<hash> → target/<profile>
+    let profile = target
+        .parent()
+        .and_then(Path::parent)
+        .expect("target folder");
+    let library = profile.join("libsteergraph.a");
+    assert!(
+        library.exists(),
+        "{} is built with the crate",
+        library.display()
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = dir.path().join("game_loop");
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let compiled = std::process::Command::new("cc")
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(crate_dir.join("include"))
+        .arg(crate_dir.join("examples/game_loop.c"))
+        .arg(&library)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&program)
+        .status()
+        .expect("the system C compiler runs");
+    assert!(compiled.success());
+    let output = std::process::Command::new(&program)
+        .arg(presets())
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let printed = String::from_utf8(output.stdout).expect("UTF-8");
+
+    // The same loop through the Rust API.
+    let graph_file = presets().join("river.graph.ron");
+    let graph = graph_runtime::Graph::load(&graph_file).expect("loads");
+    let program = graph_runtime::Subgraphs::load(&graph, &graph_file)
+        .compile(&graph)
+        .expect("compiles");
+    let mut world = World::new(Rect::new(
+        glam::Vec2::new(-60.0, -20.0),
+        glam::Vec2::new(60.0, 20.0),
+    ));
+    world.set_flow_field(
+        "river",
+        FlowField::load(&presets().join("river.flow.ron")).expect("loads"),
+    );
+    let mut crowd =
+        Crowd::new(program, &world, 3, &std::collections::BTreeMap::default()).expect("binds");
+    let mut fish: Vec<Vehicle> = (0..8)
+        .map(|i| {
+            Vehicle::new(
+                glam::Vec2::new(-55.0, -15.0 + i as f32 * 4.0),
+                glam::Vec2::ZERO,
+                crowd.vehicle_params(),
+            )
+            .with_turning(crowd.turning())
+        })
+        .collect();
+    let mut forces = Vec::new();
+    for _ in 0..600 {
+        crowd.steer(&world, &fish, &[], 1.0 / 60.0, &mut forces);
+        for (body, force) in fish.iter_mut().zip(&forces) {
+            body.step(*force, 1.0 / 60.0);
+        }
+    }
+    for (i, (line, body)) in printed.lines().zip(&fish).enumerate() {
+        let expected = format!(
+            "fish {i} is at ({}, {}) moving ({}, {})",
+            body.position.x, body.position.y, body.velocity.x, body.velocity.y
+        );
+        assert!(
+            line.starts_with(&expected),
+            "C printed {line:?}, Rust computed {expected:?}"
+        );
+    }
+    assert_eq!(printed.lines().count(), 8);
+}
+
+#[test]
+fn a_watcher_hands_back_the_new_program_and_keeps_the_last_good_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("seek.graph.ron");
+    let seek = |x: f32| {
+        format!(
+            r#"(format: "steergraph.graph", version: 1, nodes: {{1: Seek(target: Point({x:?}, 0.0)), 2: Output(input: 1)}})"#
+        )
+    };
+    std::fs::write(&file, seek(10.0)).expect("written");
+    let mut watcher = SgWatcher::default();
+    // SAFETY: a valid string and output.
+    ok(unsafe { sg_watcher_create(c_path(&file).as_ptr(), &raw mut watcher) });
+    ok(sg_watcher_set_debounce(watcher, 20));
+    let mut program = SgProgram { id: 99 };
+    // SAFETY: a valid output.
+    ok(unsafe { sg_watcher_poll(watcher, &raw mut program) });
+    assert_eq!(program.id, 0, "nothing changed yet");
+
+    // Polls until the watcher answers (file events arrive on another thread).
+    let poll_until_answer = |program: &mut SgProgram| -> SgStatus {
+        let start = Instant::now();
+        loop {
+            // SAFETY: a valid output.
+            let status = unsafe { sg_watcher_poll(watcher, program) };
+            if status != SgStatus::Ok
+                || program.id != 0
+                || start.elapsed() > Duration::from_secs(10)
+            {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    std::fs::write(
+        &file,
+        "(format: \"steergraph.graph\", version: 1, nodes: {1: Seek(",
+    )
+    .expect("written");
+    let status = poll_until_answer(&mut program);
+    assert_eq!(status, SgStatus::Load, "a broken save is refused");
+    assert!(
+        last_error().contains("seek.graph.ron:1:"),
+        "{}",
+        last_error()
+    );
+    assert_eq!(program.id, 0);
+
+    std::fs::write(&file, seek(-10.0)).expect("written");
+    ok(poll_until_answer(&mut program));
+    assert_ne!(program.id, 0, "the fixed file compiles");
+    // The new program seeks (-10, 0): a crowd at the origin is pushed towards -x.
+    let mut world = SgWorld::default();
+    let mut crowd = SgCrowd::default();
+    let mut vehicle = std::mem::MaybeUninit::<SgVehicle>::uninit();
+    let mut steering = [SgSteering::default()];
+    // SAFETY: valid outputs and arrays of one element.
+    unsafe {
+        ok(sg_world_create(-50.0, -50.0, 50.0, 50.0, &raw mut world));
+        ok(sg_crowd_create(
+            program,
+            world,
+            1,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        ));
+        ok(sg_crowd_vehicle(
+            crowd,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            vehicle.as_mut_ptr(),
+        ));
+        let vehicle = vehicle.assume_init();
+        ok(sg_crowd_steer(
+            crowd,
+            world,
+            &raw const vehicle,
+            std::ptr::null(),
+            1,
+            0.1,
+            steering.as_mut_ptr(),
+        ));
+    }
+    // Seek with max speed 5 (the default vehicle) from rest: desired (-5, 0), force = desired - v.
+    assert_eq!(steering[0].force, [-5.0, 0.0]);
+    for status in [
+        sg_crowd_free(crowd),
+        sg_world_free(world),
+        sg_program_free(program),
+        sg_watcher_free(watcher),
+    ] {
+        ok(status);
+    }
+}
+
+#[test]
+fn simulations_step_on_several_threads_at_once_with_the_same_results() {
+    let file = c_path(&presets().join("rooms.scene.ron"));
+    let run = || {
+        let mut scene = SgScene::default();
+        let mut simulation = SgSimulation::default();
+        // SAFETY: valid strings and outputs.
+        unsafe {
+            ok(sg_scene_load(file.as_ptr(), &raw mut scene));
+            ok(sg_simulation_create(
+                scene,
+                std::ptr::null(),
+                &raw mut simulation,
+            ));
+        }
+        ok(sg_scene_free(scene));
+        for _ in 0..60 {
+            ok(sg_simulation_step(simulation, 1.0 / 60.0));
+        }
+        let mut position = vec![0.0_f32; 200];
+        let arrays = SgAgentArrays {
+            capacity: 100,
+            position: position.as_mut_ptr(),
+            velocity: std::ptr::null_mut(),
+            angle: std::ptr::null_mut(),
+            angular_velocity: std::ptr::null_mut(),
+            height: std::ptr::null_mut(),
+            airborne: std::ptr::null_mut(),
+            tags: std::ptr::null_mut(),
+            group: std::ptr::null_mut(),
+        };
+        // SAFETY: room for 100 agents, the preset's count.
+        ok(unsafe { sg_simulation_read(simulation, &raw const arrays) });
+        ok(sg_simulation_free(simulation));
+        position.iter().map(|p| p.to_bits()).collect::<Vec<_>>()
+    };
+    let results: Vec<Vec<u32>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..3).map(|_| scope.spawn(run)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    assert!(results.windows(2).all(|pair| pair[0] == pair[1]));
+}
+
+/// Every exported function runs its body through `guard` (so a panic becomes
+/// `SG_STATUS_PANIC`), read from the source: a new entry point without it fails here.
+#[test]
+fn every_entry_point_runs_inside_the_panic_guard() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut entry_points = 0;
+    for entry in std::fs::read_dir(&src).expect("src") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("source");
+        for (index, _) in text.match_indices("extern \"C\" fn ") {
+            entry_points += 1;
+            let body = &text[index..];
+            let open = body.find('{').expect("a body");
+            // The first statement, past comments.
+            let first = body[open + 1..]
+                .lines()
+                .map(str::trim)
+                .find(|line| !line.is_empty() && !line.starts_with("//"))
+                .unwrap_or_default();
+            let name = &body[14..body.find('(').expect("arguments")];
+            let guarded = first.starts_with("guard(")
+                || first.starts_with("crate::status::guard(")
+                // sg_last_error catches panics itself: `guard` would overwrite the message.
+                || (name == "sg_last_error" && body[..body.find("\n}\n").unwrap_or(body.len())].contains("catch_unwind"));
+            assert!(
+                guarded,
+                "{}: {name} does not start with guard(",
+                path.display()
+            );
+        }
+    }
+    assert!(entry_points >= 50, "found {entry_points} entry points");
+}
