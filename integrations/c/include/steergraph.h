@@ -9,8 +9,9 @@
  * THE RULES
  *
  * Status. Every function returns an SgStatus: SG_STATUS_OK (zero) or the reason it failed.
- *   A failed call writes none of its outputs (an output handle is left as it was, except
- *   sg_watcher_poll, which sets it to zero first) and changes no object. sg_last_error copies
+ *   A failed call changes no object and writes none of its outputs, with two exceptions
+ *   said where they apply: sg_watcher_poll sets its output handle to zero first, and a text
+ *   buffer or event array that is too short still gets the length needed. sg_last_error copies
  *   the message of the last failed call on the calling thread: the same text as the
  *   command line prints (file:line:col for a file, node and port for a graph), one problem
  *   per line.
