@@ -13,14 +13,17 @@ if ! command -v valgrind > /dev/null; then
 fi
 
 cargo build --locked -p steergraph-c -p app
-lib=target/debug
+# The build's folder, wherever CARGO_TARGET_DIR or a config puts it.
+target=$(cargo metadata --locked --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+lib="$target/debug"
+steergraph="$lib/steergraph"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 flags=(-std=c11 -Wall -Wextra -Werror -pedantic -g -I integrations/c/include)
 echo "== compile: shared library (simulate, errors), static library (game_loop), header as C++"
-cc "${flags[@]}" integrations/c/examples/simulate.c -L"$lib" -lsteergraph -Wl,-rpath,"$PWD/$lib" -o "$work/simulate"
-cc "${flags[@]}" integrations/c/examples/errors.c -L"$lib" -lsteergraph -Wl,-rpath,"$PWD/$lib" -lm -o "$work/errors"
+cc "${flags[@]}" integrations/c/examples/simulate.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -o "$work/simulate"
+cc "${flags[@]}" integrations/c/examples/errors.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -lm -o "$work/errors"
 cc "${flags[@]}" integrations/c/examples/game_loop.c "$lib/libsteergraph.a" -lpthread -ldl -lm -o "$work/game_loop"
 echo '#include "steergraph.h"' | c++ -std=c++17 -Wall -Wextra -Werror -I integrations/c/include -x c++ -fsyntax-only -
 
@@ -28,19 +31,19 @@ ticks=300
 dt=0.016666668
 echo "== CSV byte for byte: C and steergraph simulate, $ticks ticks"
 for scene in rooms swap_circle errands sentry chasm; do
-    target/debug/steergraph simulate "presets/$scene.scene.ron" --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
+    "$steergraph" simulate "presets/$scene.scene.ron" --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
     "$work/simulate" "presets/$scene.scene.ron" "$ticks" "$dt" "$work/c.csv"
     cmp "$work/cli.csv" "$work/c.csv"
     echo "same: $scene ($(wc -l < "$work/c.csv") lines)"
 done
-target/debug/steergraph simulate presets/errands.scene.ron --ticks 60 --dt 0.02 --seed 7 --out "$work/cli.csv"
+"$steergraph" simulate presets/errands.scene.ron --ticks 60 --dt 0.02 --seed 7 --out "$work/cli.csv"
 "$work/simulate" presets/errands.scene.ron 60 0.02 "$work/c.csv" 7
 cmp "$work/cli.csv" "$work/c.csv"
 echo "same: errands with --seed 7 and --dt 0.02"
 
 echo "== CSV byte for byte: Python (ctypes) and steergraph simulate"
-target/debug/steergraph simulate presets/rooms.scene.ron --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
-STEERGRAPH_LIB="$PWD/$lib/libsteergraph.so" python3 integrations/c/examples/simulate.py presets/rooms.scene.ron "$ticks" "$dt" "$work/py.csv"
+"$steergraph" simulate presets/rooms.scene.ron --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
+STEERGRAPH_LIB="$lib/libsteergraph.so" python3 integrations/c/examples/simulate.py presets/rooms.scene.ron "$ticks" "$dt" "$work/py.csv"
 cmp "$work/cli.csv" "$work/py.csv"
 echo "same: rooms from Python"
 
