@@ -5,7 +5,7 @@
 //! The header is `include/steergraph.h`, generated from these declarations by cbindgen
 //! (`tests/header.rs` fails when the two drift apart); its top states the rules a C
 //! programmer relies on. Each file here is one family of entry points; every entry point runs
-//! its body through [`status::guard`], so no panic unwinds into C, and reaches the caller's
+//! its body through `status::guard`, so no panic unwinds into C, and reaches the caller's
 //! memory only through `ptr.rs`.
 #![allow(
     unsafe_code,
