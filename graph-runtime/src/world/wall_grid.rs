@@ -17,6 +17,9 @@ const EXTRA_CELLS: f32 = 256.0;
 const MAX_AXIS_CELLS: f32 = 65_536.0;
 /// Most entries (segment listings) per segment on average before the grid is given up.
 const MAX_ENTRIES_PER_SEGMENT: usize = 32;
+/// The smallest cell (units): below it `1 / cell` and the padding stop being sane numbers
+/// (denormal extents); walls that small all share a cell.
+const MIN_CELL: f32 = 1e-6;
 /// Queries that would visit more cells than this go to the hierarchy instead.
 pub(super) const MAX_QUERY_CELLS: f32 = 16.0;
 
@@ -47,18 +50,35 @@ impl WallGrid {
         let magnitude = min.abs().max(max.abs()).max_element();
         let extent = max - min;
         let count = segments.len() as f32;
+        let most_cells = CELLS_PER_SEGMENT * count + EXTRA_CELLS;
         let mean = (length / segments.len() as f64) as f32;
-        let by_area = (extent.x * extent.y / (CELLS_PER_SEGMENT * count + EXTRA_CELLS)).sqrt();
+        // In f64: the area of tiny extents (1e-23 units a side) underflows f32 to zero.
+        let by_area =
+            (f64::from(extent.x) * f64::from(extent.y) / f64::from(most_cells)).sqrt() as f32;
         let by_axis = extent.max_element() / MAX_AXIS_CELLS;
         let mut cell = mean.max(by_area).max(by_axis);
         if !(cell.is_finite() && cell > magnitude * 1e-5) {
             cell = (magnitude * 1e-5).max(1.0);
         }
-        let pad = cell * 1e-3 + magnitude * 1e-5;
+        cell = cell.max(MIN_CELL);
+        // The cell count is bounded by the segment count whatever the numbers (rounding of
+        // tiny or denormal extents included): a larger cell until it fits.
+        let (pad, columns, rows) = loop {
+            let pad = cell * 1e-3 + magnitude * 1e-5;
+            let size = extent + Vec2::splat(pad * 4.0);
+            let columns = ((size.x / cell).floor() as u32).saturating_add(1);
+            let rows = ((size.y / cell).floor() as u32).saturating_add(1);
+            if (f64::from(columns) * f64::from(rows)) <= 4.0 * f64::from(most_cells)
+                || !cell.is_finite()
+            {
+                break (pad, columns, rows);
+            }
+            cell *= 2.0;
+        };
+        if !cell.is_finite() {
+            return None;
+        }
         let origin = min - Vec2::splat(pad * 2.0);
-        let size = extent + Vec2::splat(pad * 4.0);
-        let columns = ((size.x / cell).floor() as u32).saturating_add(1);
-        let rows = ((size.y / cell).floor() as u32).saturating_add(1);
         let shape = Shape {
             origin,
             cell,
@@ -158,6 +178,12 @@ impl WallGrid {
         })
     }
 
+    /// How many cells the grid has.
+    #[cfg(test)]
+    pub(super) fn cell_count(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
     fn listed(&self, cell: usize) -> &[u32] {
         let start = self.starts.get(cell).copied().unwrap_or(0) as usize;
         let end = self.starts.get(cell + 1).copied().unwrap_or(0) as usize;
@@ -227,6 +253,38 @@ impl Shape {
             };
             for column in first..=last {
                 visit(self.cell_at(column, row));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by the hostile-files round: walls 1e-27 long, 3e-23 apart made a grid of
+    /// 30,000 × 30,000 cells (3.6 GB, twice) and aborted the process.
+    #[test]
+    fn tiny_and_denormal_extents_get_a_grid_bounded_by_the_segment_count() {
+        let tiny = [
+            (Vec2::ZERO, Vec2::new(1e-27, 0.0)),
+            (Vec2::new(3e-23, 3e-23), Vec2::new(3e-23 + 1e-27, 3e-23)),
+        ];
+        let denormal = [
+            (Vec2::ZERO, Vec2::new(1e-44, 0.0)),
+            (Vec2::new(0.0, 1e-40), Vec2::new(1e-44, 1e-40)),
+            (Vec2::new(1e-40, 0.0), Vec2::new(1e-40, 1e-44)),
+        ];
+        for segments in [&tiny[..], &denormal[..]] {
+            let bound = 4 * (4 * segments.len() + 256);
+            if let Some(grid) = WallGrid::new(segments) {
+                assert!(grid.cell_count() <= bound, "{} cells", grid.cell_count());
+                // Every segment is still found from a query along itself.
+                for (index, &(a, b)) in (0_u32..).zip(segments) {
+                    let mut found = false;
+                    grid.segments_along(a, b, |i| found |= i == index);
+                    assert!(found, "segment {index} of {segments:?} in {:?}", grid.shape);
+                }
             }
         }
     }
