@@ -48,6 +48,17 @@ pub const MAX_JUMP_LINKS: usize = 32;
 /// Most corners of all the gaps of one scene together.
 pub const MAX_GAP_POINTS: usize = 1_000_000;
 
+/// Most runs in one sweep (values × seeds): each run is a whole simulation.
+pub const MAX_SWEEP_RUNS: usize = 100_000;
+
+/// Longest run of a sweep, in simulated seconds (one hour).
+pub const MAX_SWEEP_SECONDS: f32 = 3_600.0;
+
+/// Most agent-ticks one command may ask for (a sweep's runs × ticks × agents, a benchmark's
+/// ticks × agents): about a quarter of an hour at the runtime's usual 10 M agent-ticks per
+/// second on 2 cores. A request beyond it is refused up front rather than left running.
+pub const MAX_AGENT_TICKS: u64 = 10_000_000_000;
+
 /// Whether both coordinates of `point` are finite and within [`MAX_COORDINATE`].
 pub fn point_in_range(point: glam::Vec2) -> bool {
     point.is_finite() && point.abs().max_element() <= MAX_COORDINATE

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use graph_runtime::limits::MAX_AGENT_TICKS;
 use graph_runtime::{Scene, Spawn};
 
 /// Ticks run before timing starts, so caches and scratch buffers are warm.
@@ -22,8 +23,16 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
     if options.ticks == 0 {
         return Err(vec!["--ticks must be at least 1".to_owned()]);
     }
+    super::check_dt(options.dt)?;
     let mut simulation = super::load_simulation(&options.scene, None, options.agents)?;
     let agents = simulation.vehicles().len();
+    let work = (agents as u64).saturating_mul(options.ticks.saturating_add(WARM_UP_TICKS));
+    if work > MAX_AGENT_TICKS {
+        return Err(vec![format!(
+            "--ticks {} with {agents} agents is {work} agent-ticks, more than {MAX_AGENT_TICKS}",
+            options.ticks
+        )]);
+    }
     let (ticks, dt) = (options.ticks, options.dt);
     let elapsed = super::with_threads(options.threads, || {
         for _ in 0..WARM_UP_TICKS {

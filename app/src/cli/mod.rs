@@ -170,6 +170,59 @@ pub fn run(command: Command) -> ExitCode {
     }
 }
 
+/// Refuses a `--dt` that is not a finite number > 0 (the same for every subcommand).
+pub fn check_dt(dt: f32) -> Result<(), Vec<String>> {
+    if dt.is_finite() && dt > 0.0 {
+        Ok(())
+    } else {
+        Err(vec![format!(
+            "--dt must be a finite number > 0, found {dt}"
+        )])
+    }
+}
+
+/// Refuses an `--out` that is the scene or a file it reads (a graph, a subgraph, a flow
+/// field): writing the output must never replace an input.
+pub fn refuse_overwriting_inputs(
+    out: &std::path::Path,
+    scene: &std::path::Path,
+    assets: &graph_runtime::SceneAssets,
+) -> Result<(), Vec<String>> {
+    let Ok(target) = std::fs::canonicalize(out) else {
+        // A file that does not exist yet is no input.
+        return Ok(());
+    };
+    let folder = scene.parent().unwrap_or(std::path::Path::new(""));
+    let fields = assets
+        .scene
+        .flow_fields
+        .values()
+        .filter_map(|source| match source {
+            graph_runtime::FlowFieldSource::File(file) => Some(folder.join(file)),
+            graph_runtime::FlowFieldSource::Inline(_) => None,
+        });
+    let inputs = std::iter::once(scene.to_path_buf())
+        .chain(assets.graphs.keys().map(|file| folder.join(file)))
+        .chain(fields);
+    for input in inputs {
+        if std::fs::canonicalize(&input).is_ok_and(|input| input == target) {
+            return Err(vec![format!(
+                "--out {} is {}, an input of this run; choose another file",
+                out.display(),
+                input.display()
+            )]);
+        }
+    }
+    Ok(())
+}
+
+/// Builds the simulation of loaded assets; every problem is returned as a message.
+pub fn simulation_of(
+    assets: &graph_runtime::SceneAssets,
+) -> Result<graph_runtime::Simulation, Vec<String>> {
+    graph_runtime::Simulation::new(assets).map_err(to_strings)
+}
+
 /// Loads a scene with its graphs and flow fields, applies a seed override, and builds the
 /// simulation; every problem is returned as a message.
 pub fn load_simulation(

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use graph_runtime::Simulation;
 
+/// Most CSV rows `simulate` writes (agents × (ticks + 1)): about 6 GB of text.
+pub const MAX_CSV_ROWS: u64 = 100_000_000;
+
 /// Options of `simulate`.
 pub struct Options {
     pub scene: PathBuf,
@@ -18,13 +21,19 @@ pub struct Options {
 /// (temporary file, fsync, rename, folder fsync). A device or other non-regular file at
 /// `--out` is refused, never replaced.
 pub fn run(options: &Options) -> Result<(), Vec<String>> {
-    if !(options.dt.is_finite() && options.dt > 0.0) {
+    super::check_dt(options.dt)?;
+    let assets = super::load_assets(&options.scene, options.seed, None)?;
+    super::refuse_overwriting_inputs(&options.out, &options.scene, &assets)?;
+    let mut simulation = super::simulation_of(&assets)?;
+    let agents = simulation.vehicles().len() as u64;
+    let rows = agents.saturating_mul(options.ticks.saturating_add(1));
+    if rows > MAX_CSV_ROWS {
         return Err(vec![format!(
-            "--dt must be a finite number > 0, found {}",
-            options.dt
+            "--ticks {} with {agents} agents writes {rows} rows; at most {MAX_CSV_ROWS} (--ticks {} or fewer)",
+            options.ticks,
+            (MAX_CSV_ROWS / agents.max(1)).saturating_sub(1)
         )]);
     }
-    let mut simulation = super::load_simulation(&options.scene, options.seed, None)?;
     let (ticks, dt) = (options.ticks, options.dt);
     let written = super::with_threads(options.threads, || {
         graph_runtime::write_atomically_with(&options.out, |mut writer| {

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use graph_runtime::limits::MAX_SWEEP_RUNS;
 use graph_runtime::sweep::{Metric, SweepControl, SweepResult, SweepSpec, sweep, values_between};
 
 /// Options of `sweep`.
@@ -30,8 +31,27 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             Metric::names()
         )]
     })?;
+    if !(options.seconds.is_finite()
+        && options.seconds > 0.0
+        && options.seconds <= graph_runtime::limits::MAX_SWEEP_SECONDS)
+    {
+        return Err(vec![format!(
+            "--seconds {}: a finite number > 0 and at most {} (one hour)",
+            options.seconds,
+            graph_runtime::limits::MAX_SWEEP_SECONDS
+        )]);
+    }
+    if (options.steps as u64).saturating_mul(u64::from(options.seeds)) > MAX_SWEEP_RUNS as u64 {
+        return Err(vec![format!(
+            "--steps {} × --seeds {} is more than {MAX_SWEEP_RUNS} runs",
+            options.steps, options.seeds
+        )]);
+    }
     let (parameter, values) = parse_param(&options.param, options.steps)?;
     let assets = super::load_assets(&options.scene, None, None)?;
+    if let Some(out) = &options.out {
+        super::refuse_overwriting_inputs(out, &options.scene, &assets)?;
+    }
     let spec = SweepSpec {
         parameter,
         values,
@@ -78,7 +98,18 @@ pub fn parse_param(text: &str, steps: usize) -> Result<(String, Vec<f32>), Vec<S
     if steps == 0 {
         return Err(vec!["--steps must be at least 1".to_owned()]);
     }
+    if steps > MAX_SWEEP_RUNS {
+        return Err(vec![format!(
+            "--steps {steps}: at most {MAX_SWEEP_RUNS} values (each is a run)"
+        )]);
+    }
     let (from, to) = match range.split_once("..") {
+        // `1...3` is not `1..0.3`: a range has exactly two dots.
+        Some((_, to)) if to.trim_start().starts_with('.') => {
+            return Err(bad(
+                "expected FROM..TO with two dots, e.g. separation=0.5..4".to_owned(),
+            ));
+        }
         Some((from, to)) => (number(from, "FROM")?, number(to, "TO")?),
         None if steps == 1 => {
             let value = number(range, "the value")?;

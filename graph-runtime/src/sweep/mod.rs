@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::limits::{MAX_AGENT_TICKS, MAX_SWEEP_RUNS, MAX_SWEEP_SECONDS};
 use crate::{CompileError, MetricsTracker, SceneAssets, SceneError, Simulation, compile_with};
 pub use metric::{METRIC_COUNT, Metric, RunSummary, Stat};
 
@@ -194,7 +195,9 @@ pub fn sweep(
     control: &SweepControl,
 ) -> Result<SweepResult, SweepError> {
     check_spec(spec)?;
-    Simulation::new(assets).map_err(SweepError::Scene)?;
+    let simulation = Simulation::new(assets).map_err(SweepError::Scene)?;
+    check_work(spec, simulation.vehicles().len())?;
+    drop(simulation);
     let groups = groups_declaring(assets, &spec.parameter)?;
     check_values(assets, spec, &groups)?;
     let seeds = spec.seeds as usize;
@@ -242,11 +245,34 @@ fn check_spec(spec: &SweepSpec) -> Result<(), SweepError> {
     if spec.seeds == 0 {
         return invalid("a sweep needs at least one seed".to_owned());
     }
-    if !(spec.seconds.is_finite() && spec.seconds > 0.0) {
+    if !(spec.seconds.is_finite() && spec.seconds > 0.0 && spec.seconds <= MAX_SWEEP_SECONDS) {
         return invalid(format!(
-            "seconds must be a finite number > 0, found {}",
+            "seconds must be a finite number > 0 and at most {MAX_SWEEP_SECONDS} (one hour), found {}",
             spec.seconds
         ));
+    }
+    let runs = spec.values.len().checked_mul(spec.seeds as usize);
+    if runs.is_none_or(|runs| runs > MAX_SWEEP_RUNS) {
+        return invalid(format!(
+            "{} values × {} seeds is more than {MAX_SWEEP_RUNS} runs",
+            spec.values.len(),
+            spec.seeds
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a sweep whose runs × ticks × `agents` is beyond [`MAX_AGENT_TICKS`].
+fn check_work(spec: &SweepSpec, agents: usize) -> Result<(), SweepError> {
+    let work = (spec.runs() as u64)
+        .saturating_mul(spec.ticks())
+        .saturating_mul(agents as u64);
+    if work > MAX_AGENT_TICKS {
+        return Err(SweepError::Invalid(format!(
+            "{} runs × {} ticks × {agents} agents is {work} agent-ticks, more than {MAX_AGENT_TICKS}: fewer values, seeds or seconds",
+            spec.runs(),
+            spec.ticks()
+        )));
     }
     Ok(())
 }

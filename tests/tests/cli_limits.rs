@@ -1,0 +1,191 @@
+//! The command line refuses what it cannot finish, or what would destroy an input, at once and
+//! naming the argument and the limit (issue 28's abusive command lines: each of these aborted,
+//! ran until the disk filled, or did something else than asked before).
+
+use std::process::{Command, Output};
+
+use tests::{presets_dir, steergraph};
+
+fn run(arguments: &[&str]) -> Output {
+    Command::new(steergraph())
+        .args(arguments)
+        .current_dir(presets_dir())
+        .output()
+        .expect("steergraph runs")
+}
+
+/// The command fails within a few seconds with an error line containing every `needle`.
+#[track_caller]
+fn refused(arguments: &[&str], needles: &[&str]) {
+    let started = std::time::Instant::now();
+    let output = run(arguments);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{arguments:?} was accepted");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{arguments:?}: {stderr}");
+    }
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "{arguments:?} took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn sweeps_beyond_the_run_limit_are_refused_before_allocating() {
+    // 1e9 seeds × 9 values allocated 384 GB and aborted.
+    refused(
+        &[
+            "sweep",
+            "boids.scene.ron",
+            "--param",
+            "separation=1..3",
+            "--seeds",
+            "1000000000",
+        ],
+        &["--seeds 1000000000", "100000 runs"],
+    );
+    refused(
+        &[
+            "sweep",
+            "boids.scene.ron",
+            "--param",
+            "separation=1..3",
+            "--steps",
+            "1000000000",
+        ],
+        &["--steps 1000000000", "100000 runs"],
+    );
+    refused(
+        &[
+            "sweep",
+            "boids.scene.ron",
+            "--param",
+            "separation=1..3",
+            "--seconds",
+            "1e30",
+        ],
+        &["--seconds", "3600"],
+    );
+    // Within each limit alone, too much work together: 90 values × 1,000 seeds × 1 hour.
+    refused(
+        &[
+            "sweep",
+            "boids.scene.ron",
+            "--param",
+            "separation=1..3",
+            "--steps",
+            "90",
+            "--seeds",
+            "1000",
+            "--seconds",
+            "3600",
+        ],
+        &["agent-ticks", "10000000000"],
+    );
+}
+
+#[test]
+fn simulate_and_bench_refuse_work_they_cannot_finish() {
+    // 400 boids × 1e12 ticks: 4e14 rows of CSV.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.csv");
+    let out = out.to_str().expect("UTF-8");
+    refused(
+        &[
+            "simulate",
+            "boids.scene.ron",
+            "--ticks",
+            "1000000000000",
+            "--out",
+            out,
+        ],
+        &[
+            "--ticks 1000000000000",
+            "400 agents",
+            "100000000",
+            "--ticks 249999 or fewer",
+        ],
+    );
+    assert!(
+        std::fs::read_dir(dir.path()).expect("dir").next().is_none(),
+        "no file left behind"
+    );
+    refused(
+        &["bench", "boids.scene.ron", "--ticks", "100000000000"],
+        &["--ticks 100000000000", "agent-ticks"],
+    );
+}
+
+#[test]
+fn bench_validates_dt_as_simulate_does() {
+    for dt in ["0", "NaN", "inf", "-1"] {
+        let dt = &format!("--dt={dt}");
+        refused(
+            &["bench", "boids.scene.ron", "--ticks", "1", dt],
+            &["--dt must be a finite number > 0"],
+        );
+        refused(
+            &[
+                "simulate",
+                "boids.scene.ron",
+                "--ticks",
+                "1",
+                dt,
+                "--out",
+                "/dev/null",
+            ],
+            &["--dt must be a finite number > 0"],
+        );
+    }
+}
+
+#[test]
+fn out_never_replaces_an_input() {
+    // A copy of the river scene, its graph and flow field, in a folder of its own.
+    let dir = tempfile::tempdir().expect("temp dir");
+    for file in ["river.scene.ron", "river.graph.ron", "river.flow.ron"] {
+        std::fs::copy(presets_dir().join(file), dir.path().join(file)).expect("copied");
+    }
+    let scene = dir.path().join("river.scene.ron");
+    let before: Vec<Vec<u8>> = ["river.scene.ron", "river.graph.ron", "river.flow.ron"]
+        .iter()
+        .map(|f| std::fs::read(dir.path().join(f)).expect("read"))
+        .collect();
+    for input in ["river.scene.ron", "river.graph.ron", "river.flow.ron"] {
+        let out = dir.path().join(input);
+        let (scene, out) = (scene.to_str().expect("UTF-8"), out.to_str().expect("UTF-8"));
+        refused(
+            &["simulate", scene, "--ticks", "2", "--out", out],
+            &["--out", "an input of this run"],
+        );
+        refused(
+            &[
+                "sweep",
+                scene,
+                "--param",
+                "speed=1..2",
+                "--steps",
+                "2",
+                "--seconds",
+                "0.1",
+                "--out",
+                out,
+            ],
+            &["--out", "an input of this run"],
+        );
+    }
+    let after: Vec<Vec<u8>> = ["river.scene.ron", "river.graph.ron", "river.flow.ron"]
+        .iter()
+        .map(|f| std::fs::read(dir.path().join(f)).expect("read"))
+        .collect();
+    assert_eq!(before, after, "every input unchanged");
+}
+
+#[test]
+fn a_range_with_three_dots_is_refused_not_read_as_one_to_point_three() {
+    refused(
+        &["sweep", "boids.scene.ron", "--param", "separation=1...3"],
+        &["--param \"separation=1...3\"", "FROM..TO"],
+    );
+}
