@@ -461,3 +461,35 @@ fn a_scene_runs_a_graph_with_subgraphs_bit_for_bit_like_the_flat_graph() {
     assert_eq!(with_subgraph.len(), 120);
     assert_eq!(with_subgraph, run_scene(&root.join("flat.scene.ron"), 240));
 }
+
+#[test]
+fn an_absolute_subgraph_path_stays_absolute_and_is_refused_by_name() {
+    assert_eq!(
+        graph_runtime::subgraph_key("main.graph.ron", "/name.graph.ron"),
+        "/name.graph.ron"
+    );
+    assert_eq!(
+        graph_runtime::subgraph_key("lib/main.graph.ron", "C:\\x.graph.ron"),
+        "C:\\x.graph.ron"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The folder's own name.graph.ron must not stand in for "/name.graph.ron".
+    std::fs::write(
+        dir.path().join("name.graph.ron"),
+        r#"(format: "steergraph.graph", version: 1, nodes: {1: Seek(target: Point(1.0, 0.0)), 2: Output(input: 1)})"#,
+    )
+    .expect("written");
+    let graph = Graph::from_ron(
+        r#"(format: "steergraph.graph", version: 1, nodes: {1: Subgraph(file: "/name.graph.ron"), 2: Output(input: 1)})"#,
+        "main.graph.ron",
+    )
+    .expect("parses");
+    let subgraphs = graph_runtime::Subgraphs::load(&graph, &dir.path().join("main.graph.ron"));
+    assert!(subgraphs.library.is_empty(), "nothing loaded");
+    let errors = subgraphs.compile(&graph).expect_err("refused");
+    let messages = subgraphs.messages("main.graph.ron", &errors).join("\n");
+    assert!(
+        messages.contains("\"/name.graph.ron\" is an absolute path"),
+        "{messages}"
+    );
+}

@@ -189,3 +189,54 @@ fn a_range_with_three_dots_is_refused_not_read_as_one_to_point_three() {
         &["--param \"separation=1...3\"", "FROM..TO"],
     );
 }
+
+/// `check GRAPH` says exactly why each subgraph file was not loaded, as a scene would, and an
+/// absolute path is refused by name (it was read as the folder's file of that name).
+#[cfg(unix)]
+#[test]
+fn check_gives_the_exact_reason_for_every_failed_subgraph() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let inside = dir.path().join("level");
+    std::fs::create_dir(&inside).expect("folder");
+    let seek = std::fs::read_to_string(presets_dir().join("seek.graph.ron")).expect("preset");
+    std::fs::write(dir.path().join("outside.graph.ron"), &seek).expect("written");
+    // A file of the name the absolute path ends in: it must not be picked up.
+    std::fs::write(inside.join("name.graph.ron"), &seek).expect("written");
+    std::os::unix::fs::symlink("../outside.graph.ron", inside.join("link.graph.ron"))
+        .expect("link");
+    std::fs::copy(
+        presets_dir().join("seek.scene.ron"),
+        inside.join("scene.graph.ron"),
+    )
+    .expect("copied");
+    let cases = [
+        ("link.graph.ron", "is a symbolic link leading out"),
+        ("../outside.graph.ron", "leaves the scene's folder (`..`)"),
+        ("/name.graph.ron", "is an absolute path"),
+        (
+            "scene.graph.ron",
+            "expected a graph file (format: \"steergraph.graph\"), found format: \"steergraph.scene\"",
+        ),
+        ("nothere.graph.ron", "cannot read"),
+    ];
+    for (file, reason) in cases {
+        let main = inside.join("main.graph.ron");
+        std::fs::write(
+            &main,
+            format!(r#"(format: "steergraph.graph", version: 1, nodes: {{1: Subgraph(file: "{file}"), 2: Output(input: 1)}})"#),
+        )
+        .expect("written");
+        let output = Command::new(steergraph())
+            .arg("check")
+            .arg(&main)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{file} was accepted");
+        assert!(stderr.contains(reason), "{file}: {stderr}");
+        assert!(
+            !stderr.contains("missing or unreadable"),
+            "{file}: the generic line is gone: {stderr}"
+        );
+    }
+}

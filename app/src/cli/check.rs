@@ -53,12 +53,9 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
         AssetKind::Graph => {
             let graph = Graph::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
             let subgraphs = Subgraphs::load(&graph, file);
-            let program = subgraphs.compile(&graph).map_err(|errors| {
-                let loading = subgraphs.problems.iter().map(ToString::to_string);
-                loading
-                    .chain(errors.iter().map(|e| format!("{origin}: {e}")))
-                    .collect::<Vec<_>>()
-            })?;
+            let program = subgraphs
+                .compile(&graph)
+                .map_err(|errors| subgraphs.messages(&origin, &errors))?;
             let used = match subgraphs.library.len() {
                 0 => String::new(),
                 1 => ", 1 subgraph file".to_owned(),

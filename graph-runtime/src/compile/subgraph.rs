@@ -17,6 +17,13 @@ use crate::limits::{MAX_NODES, MAX_SUBGRAPH_DEPTH, MAX_SUBGRAPH_ERRORS};
 /// `"../b.graph.ron"` gives `"b.graph.ron"`). A `..` above the top is kept, so such a file is
 /// simply not found in a library keyed inside the folder.
 pub fn subgraph_key(parent: &str, file: &str) -> String {
+    // An absolute path stays absolute (loaders then refuse it by name, as scenes' references
+    // are refused), never read as the folder's file of that name.
+    let bytes = file.as_bytes();
+    let drive = bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':';
+    if file.starts_with(['/', '\\']) || drive {
+        return file.to_owned();
+    }
     let mut parts: Vec<&str> = parent.split('/').collect();
     parts.pop();
     for part in file.split(['/', '\\']) {

@@ -181,6 +181,26 @@ impl Subgraphs {
         compile_with(graph, &self.key, &self.library)
     }
 
+    /// `errors` of [`Subgraphs::compile`] as lines to show, `origin` naming the graph: first why
+    /// each subgraph file could not be loaded (a symbolic link leading out, `..`, an absolute
+    /// path, the wrong kind of file, `file:line:col`), then the compiler's errors, without the
+    /// generic "not loaded" of a file whose reason is already said.
+    pub fn messages(&self, origin: &str, errors: &[CompileError]) -> Vec<String> {
+        let explained: BTreeSet<&str> = self.missing.iter().map(String::as_str).collect();
+        self.problems
+            .iter()
+            .map(ToString::to_string)
+            .chain(
+                errors
+                    .iter()
+                    .filter(|error| {
+                        !matches!(error, CompileError::SubgraphMissing { file, .. } if explained.contains(file.as_str()))
+                    })
+                    .map(|error| format!("{origin}: {error}")),
+            )
+            .collect()
+    }
+
     /// The subgraph files named, loaded or not, in key order: the files to watch.
     pub fn files(&self) -> Vec<PathBuf> {
         let keys: BTreeSet<&String> = self.library.keys().chain(&self.missing).collect();

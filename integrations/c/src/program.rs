@@ -18,13 +18,7 @@ use crate::status::{Failure, SgStatus, guard};
 fn compile(graph: &Graph, file: &Path) -> Result<Program, Failure> {
     let subgraphs = Subgraphs::load(graph, file);
     subgraphs.compile(graph).map_err(|errors| {
-        let origin = file.display();
-        let lines: Vec<String> = subgraphs
-            .problems
-            .iter()
-            .map(ToString::to_string)
-            .chain(errors.iter().map(|e| format!("{origin}: {e}")))
-            .collect();
+        let lines = subgraphs.messages(&file.display().to_string(), &errors);
         Failure::new(SgStatus::Compile, lines.join("\n"))
     })
 }
