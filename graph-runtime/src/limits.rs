@@ -48,6 +48,10 @@ pub const MAX_JUMP_LINKS: usize = 32;
 /// Most corners of all the gaps of one scene together.
 pub const MAX_GAP_POINTS: usize = 1_000_000;
 
+/// Most own goals a scene gives its agents, all groups together (each group's agents × its
+/// goal names): every one is a point in an agent's table, about 40 bytes.
+pub const MAX_OWN_GOALS: u64 = 4_000_000;
+
 /// Most runs in one sweep (values × seeds): each run is a whole simulation.
 pub const MAX_SWEEP_RUNS: usize = 100_000;
 

@@ -7,8 +7,8 @@ use glam::Vec2;
 
 use super::{Area, OwnPoints, Scene, Spawn};
 use crate::limits::{
-    MAX_AGENTS, MAX_COORDINATE, MAX_GAP_POINTS, MAX_JUMP_LINKS, MAX_PATH_POINTS, MAX_WALL_POINTS,
-    MIN_MASS,
+    MAX_AGENTS, MAX_COORDINATE, MAX_GAP_POINTS, MAX_JUMP_LINKS, MAX_OWN_GOALS, MAX_PATH_POINTS,
+    MAX_WALL_POINTS, MIN_MASS,
 };
 
 /// Collects problems; `strict` checks ranges and limits too, otherwise only what cannot be
@@ -298,6 +298,17 @@ impl Scene {
         if strict && agents > MAX_AGENTS as u64 {
             check.problems.push(format!(
                 "groups: the scene spawns {agents} agents; the limit is {MAX_AGENTS}"
+            ));
+        }
+        // Checked before any agent's table is made: agents × names is a product of inputs.
+        let own_goals = self.groups.iter().fold(0_u64, |sum, group| {
+            sum.saturating_add(
+                (group.spawn.count() as u64).saturating_mul(group.goals.len() as u64),
+            )
+        });
+        if own_goals > MAX_OWN_GOALS {
+            check.problems.push(format!(
+                "groups: the scene gives its agents {own_goals} own goals in all (agents × goal names per group); the limit is {MAX_OWN_GOALS}"
             ));
         }
         check.problems

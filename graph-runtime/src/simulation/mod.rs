@@ -270,10 +270,16 @@ impl Simulation {
                     .collect(),
             };
             let mut goal_rng = AgentRng::new(scene.seed ^ GOAL_SALT, group_index as u64);
+            // Each name once for the whole group, shared by its agents' tables.
+            let goals: Vec<(std::sync::Arc<str>, &OwnPoints)> = group
+                .goals
+                .iter()
+                .map(|(name, points)| (std::sync::Arc::from(name.as_str()), points))
+                .collect();
             for (in_group, (position, velocity)) in spawned.into_iter().enumerate() {
                 let index = simulation.working.len() as u64;
                 let mut state = AgentState::new(&program, scene.seed, index);
-                for (name, points) in &group.goals {
+                for (name, points) in &goals {
                     let point = match points {
                         OwnPoints::Each(list) => {
                             match list.get(in_group.checked_rem(list.len()).unwrap_or(0)) {
@@ -283,7 +289,7 @@ impl Simulation {
                         }
                         OwnPoints::Random(area) => area.random_point(&mut goal_rng),
                     };
-                    state.own.set_goal(name, point);
+                    state.own.set_goal_shared(name, point);
                 }
                 // Slot `s` is agent `s` until the first re-sort.
                 simulation

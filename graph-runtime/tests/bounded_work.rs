@@ -1,0 +1,111 @@
+//! Work and memory bounded by the input's size (issue 28): each test builds a file of the
+//! hostile round's kind in memory, and the load, compile or tick must finish in a few seconds
+//! or be refused with a message naming the limit.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+use graph_runtime::{
+    AgentGroup, Area, Graph, Link, Node, OwnPoints, Scene, SceneAssets, Simulation, Spawn, Target,
+};
+
+/// A debug build is 10 to 30 times slower than release; this still leaves the old quadratic
+/// behavior (minutes) far outside.
+const FEW_SECONDS: Duration = Duration::from_secs(10);
+
+fn seek_own(name: &str) -> Graph {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: Target::Own(name.to_owned()),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(seek)),
+    });
+    graph
+}
+
+fn group(count: u32, goals: BTreeMap<String, OwnPoints>) -> AgentGroup {
+    AgentGroup {
+        name: "walkers".to_owned(),
+        graph: "seek.graph.ron".to_owned(),
+        spawn: Spawn::Random {
+            count,
+            area: Area::Rect {
+                min: Vec2::new(-50.0, -50.0),
+                max: Vec2::new(50.0, 50.0),
+            },
+            speed: 0.0,
+        },
+        vehicle: None,
+        tags: Vec::new(),
+        parameters: BTreeMap::new(),
+        goals,
+        turning: None,
+    }
+}
+
+fn assets(scene: Scene, graph: Graph) -> SceneAssets {
+    SceneAssets {
+        scene,
+        origin: "hostile.scene.ron".to_owned(),
+        graphs: [("seek.graph.ron".to_owned(), graph)].into(),
+        flow_fields: BTreeMap::new(),
+    }
+}
+
+/// 125 agents with 8,000 goal names each: each agent's names were a list searched from the
+/// front, 32 million string comparisons per agent to set them up (about 20 s for the scene in
+/// a debug build); now a table by name.
+#[test]
+fn many_own_goal_names_set_up_in_n_log_n() {
+    let goals: BTreeMap<String, OwnPoints> = (0..8_000)
+        .map(|i| {
+            (
+                format!("goal {i:04}"),
+                OwnPoints::Each(vec![Vec2::new(i as f32, 0.0)]),
+            )
+        })
+        .collect();
+    let scene = Scene {
+        groups: vec![group(125, goals)],
+        ..Scene::default()
+    };
+    let started = Instant::now();
+    let mut simulation = Simulation::new(&assets(scene, seek_own("goal 7999"))).expect("builds");
+    simulation.step(1.0 / 60.0);
+    assert!(
+        started.elapsed() < FEW_SECONDS,
+        "took {:?}",
+        started.elapsed()
+    );
+    // Every agent has every name, the one its graph reads included: it seeks (7999, 0).
+    let own = simulation.own(7).expect("agent 7");
+    assert_eq!(own.goals().count(), 8_000);
+    assert_eq!(own.goal("goal 7999"), Some(Vec2::new(7999.0, 0.0)));
+    assert_eq!(own.goal("goal 8000"), None);
+}
+
+/// Agents × goal names is a product of inputs: refused before any table is made.
+#[test]
+fn more_own_goals_than_the_limit_are_refused_before_allocating() {
+    let goals: BTreeMap<String, OwnPoints> = (0..1_000)
+        .map(|i| (format!("g{i}"), OwnPoints::Each(vec![Vec2::ZERO])))
+        .collect();
+    let scene = Scene {
+        groups: vec![group(10_000, goals)],
+        ..Scene::default()
+    };
+    let started = Instant::now();
+    let errors = Simulation::new(&assets(scene, seek_own("g0"))).expect_err("over the limit");
+    let text = errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        text.contains("10000000 own goals") && text.contains("4000000"),
+        "{text}"
+    );
+    assert!(started.elapsed() < FEW_SECONDS);
+}
