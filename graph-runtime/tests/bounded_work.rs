@@ -109,3 +109,97 @@ fn more_own_goals_than_the_limit_are_refused_before_allocating() {
     );
     assert!(started.elapsed() < FEW_SECONDS);
 }
+
+/// A graph of `shape`, ending in an Output: compile it and return how long that took.
+fn compile_time(graph: &Graph) -> Duration {
+    let started = Instant::now();
+    let program = graph_runtime::compile(graph);
+    let took = started.elapsed();
+    assert!(program.is_ok(), "{:?}", program.err().map(|e| e.len()));
+    took
+}
+
+fn seek(graph: &mut Graph) -> graph_runtime::NodeId {
+    graph.add(Node::Seek {
+        target: Target::Point(1.0.into(), 0.0.into()),
+    })
+}
+
+/// The hostile round's chains: 20,000 Reroutes took 6.3 s (n^2.5: each Reroute's type was
+/// found by walking the chain to its end); 50,000 of each kind now compile in a few seconds.
+#[test]
+fn long_chains_of_reroutes_and_scales_compile_in_near_linear_time() {
+    for reroute in [true, false] {
+        let mut graph = Graph::default();
+        let mut at = seek(&mut graph);
+        for _ in 0..50_000 {
+            let input = Link(Some(at));
+            at = graph.add(if reroute {
+                Node::Reroute { input }
+            } else {
+                Node::Scale {
+                    input,
+                    factor: 1.0.into(),
+                }
+            });
+        }
+        graph.add(Node::Output {
+            input: Link(Some(at)),
+        });
+        let took = compile_time(&graph);
+        assert!(took < FEW_SECONDS, "chain (reroute: {reroute}): {took:?}");
+    }
+}
+
+/// Diamonds (each layer a Blend of two Reroutes of the layer before: 2^n paths) and a fan
+/// (one node read through 30,000 Reroutes by one Blend): the shapes that multiply walks.
+#[test]
+fn diamonds_and_fans_compile_in_near_linear_time() {
+    let mut graph = Graph::default();
+    let mut at = seek(&mut graph);
+    for _ in 0..10_000 {
+        let left = graph.add(Node::Reroute {
+            input: Link(Some(at)),
+        });
+        let right = graph.add(Node::Reroute {
+            input: Link(Some(at)),
+        });
+        at = graph.add(Node::Blend {
+            inputs: vec![
+                graph_runtime::WeightedInput {
+                    node: Link(Some(left)),
+                    weight: 0.5.into(),
+                },
+                graph_runtime::WeightedInput {
+                    node: Link(Some(right)),
+                    weight: 0.5.into(),
+                },
+            ],
+        });
+    }
+    graph.add(Node::Output {
+        input: Link(Some(at)),
+    });
+    let took = compile_time(&graph);
+    assert!(took < FEW_SECONDS, "diamonds: {took:?}");
+
+    let mut graph = Graph::default();
+    let source = seek(&mut graph);
+    let mut chain = source;
+    let mut inputs = Vec::new();
+    for _ in 0..30_000 {
+        chain = graph.add(Node::Reroute {
+            input: Link(Some(chain)),
+        });
+        inputs.push(graph_runtime::WeightedInput {
+            node: Link(Some(chain)),
+            weight: 1.0.into(),
+        });
+    }
+    let blend = graph.add(Node::Blend { inputs });
+    graph.add(Node::Output {
+        input: Link(Some(blend)),
+    });
+    let took = compile_time(&graph);
+    assert!(took < FEW_SECONDS, "fan of a chain: {took:?}");
+}

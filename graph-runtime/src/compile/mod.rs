@@ -9,6 +9,7 @@ mod lower;
 mod pipeline;
 mod plan;
 mod program;
+mod reroutes;
 mod subgraph;
 mod validate;
 

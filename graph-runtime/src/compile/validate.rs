@@ -109,6 +109,7 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
         );
     }
 
+    let reroutes = super::reroutes::Reroutes::new(graph, |_| false);
     for (&id, node) in &graph.nodes {
         for port in node.inputs() {
             let Some(source) = port.link.source() else {
@@ -118,7 +119,10 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
                 });
                 continue;
             };
-            match (graph.nodes.get(&source), graph.output_type(source)) {
+            match (
+                graph.nodes.get(&source),
+                reroutes.output_type(graph, source),
+            ) {
                 (None, _) => errors.push(CompileError::DanglingLink {
                     node: id,
                     port: port.slot,

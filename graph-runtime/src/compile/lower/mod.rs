@@ -12,11 +12,17 @@ use super::program::{
     AlignNums, Fov, HeadingRef, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef,
     TurningNums, VelocityRef,
 };
+use super::reroutes::Reroutes;
 use crate::behaviors::FieldOfView;
 use crate::graph::{
     Constraint, Graph, Heading, Link, Node, NodeId, Number, NumberField, Slot, Target,
     VelocitySource,
 };
+
+/// Whether node `id` is muted (an Output never is: it is where the graph ends).
+fn is_muted(graph: &Graph, id: NodeId) -> bool {
+    graph.muted.contains(&id) && !matches!(graph.nodes.get(&id), Some(Node::Output { .. }))
+}
 
 /// Lowers `graph` (valid, its subgraphs written out) and plans the program.
 pub(super) fn lower(graph: &Graph) -> Program {
@@ -27,6 +33,8 @@ pub(super) fn lower(graph: &Graph) -> Program {
 
 struct Builder<'g> {
     graph: &'g Graph,
+    /// Where every Reroute chain ends, and whether it passes a muted node.
+    reroutes: Reroutes,
     op_of: BTreeMap<NodeId, u32>,
     parameter_slots: BTreeMap<&'g str, u16>,
     /// Each name table's index by name: paths, flow fields, targets, tags.
@@ -53,8 +61,10 @@ impl<'g> Builder<'g> {
             .enumerate()
             .map(|(i, name)| (name.as_str(), slot(i)))
             .collect();
+        let reroutes = Reroutes::new(graph, |id| is_muted(graph, id));
         Self {
             graph,
+            reroutes,
             op_of: BTreeMap::new(),
             parameter_slots,
             interned: Default::default(),
@@ -278,27 +288,20 @@ impl<'g> Builder<'g> {
     /// Whether node `id` is muted: listed in the graph's `muted` and not the Output (whose
     /// mute is ignored).
     fn is_muted(&self, id: NodeId) -> bool {
-        self.graph.muted.contains(&id)
-            && !matches!(self.graph.nodes.get(&id), Some(Node::Output { .. }))
+        is_muted(self.graph, id)
     }
 
     /// Whether `link` comes from a node that is not muted, through any Reroutes, none of them
-    /// muted either (a combiner skips muted inputs).
+    /// muted either (a combiner skips muted inputs). Constant time: the chains were resolved
+    /// once ([`Reroutes`]).
     fn live(&self, link: Link) -> bool {
-        let mut at = link.source();
-        for _ in 0..=self.graph.nodes.len() {
-            let Some(id) = at else {
-                return true;
-            };
-            if self.is_muted(id) {
-                return false;
-            }
-            match self.graph.nodes.get(&id) {
-                Some(Node::Reroute { input }) => at = input.source(),
-                _ => return true,
-            }
+        let Some(id) = link.source() else {
+            return true;
+        };
+        match self.reroutes.muted_on_the_way(id) {
+            Some(muted) => !muted,
+            None => !self.is_muted(id),
         }
-        true
     }
 
     /// The op a link reads: its source's, compiled before it (post order).
