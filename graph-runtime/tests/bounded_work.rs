@@ -203,3 +203,28 @@ fn diamonds_and_fans_compile_in_near_linear_time() {
     let took = compile_time(&graph);
     assert!(took < FEW_SECONDS, "fan of a chain: {took:?}");
 }
+
+/// A closed path of two points runs a → b → a over the same segment twice. The projection's
+/// documented rule (the first segment wins ties) must hold for every point, but the second
+/// segment's nearest point, computed from b, rounded differently from the first's and often
+/// won by a hair: agents then read an arc length on the way back, after about 2 s.
+#[test]
+fn a_closed_two_point_path_projects_onto_its_first_segment_on_the_tie() {
+    let path = graph_runtime::Path {
+        points: vec![Vec2::new(-7.3, 1.9), Vec2::new(11.7, -4.1)],
+        radius: 1.0,
+        closed: true,
+    };
+    let first_length = path.points[0].distance(path.points[1]);
+    let mut second = 0;
+    for i in 0..100 {
+        for j in 0..100 {
+            let point = Vec2::new(-20.0 + i as f32 * 0.37, -15.0 + j as f32 * 0.29);
+            let projection = path.project(point).expect("usable");
+            if projection.distance_along > first_length {
+                second += 1;
+            }
+        }
+    }
+    assert_eq!(second, 0, "{second} of 10,000 points projected onto the way back");
+}

@@ -78,14 +78,21 @@ impl Path {
         };
         let mut best_distance_squared = point.distance_squared(first);
         let mut start_length = 0.0;
+        let mut previous: Option<(Vec2, Vec2)> = None;
         for (a, b) in self.segments() {
             let segment = b - a;
             let length_squared = segment.length_squared();
             let t = nearest_parameter(point, a, segment, length_squared);
             let length = length_squared.sqrt();
+            // A segment that runs back over the one before it (`b → a` after `a → b`, as in a
+            // closed path of two points) is the same segment: its points tie with the earlier
+            // one's, which wins. Computed from the other end they would round differently and
+            // win by a hair.
+            let runs_back = previous == Some((b, a));
+            previous = Some((a, b));
             // `t` is NaN only when `point - a` overflows (a query ~1e38 away): that segment
             // cannot be the nearest one that matters, skip it rather than compare NaN.
-            if !t.is_nan() {
+            if !t.is_nan() && !runs_back {
                 let nearest = a + segment * t;
                 let distance_squared = point.distance_squared(nearest);
                 if distance_squared < best_distance_squared {
