@@ -142,7 +142,8 @@ fn swim(
     crowd.steer(world, bodies, &[], TICK, forces);
     for (fish, force) in school.iter_mut().zip(forces.iter()) {
         let before = fish.body.position;
-        fish.body.step(*force, TICK);
+        // Through the world, so solid walls stop the fish as they stop the editor's agents.
+        world.step_vehicle(&mut fish.body, *force, TICK);
         fish.distance_swum += fish.body.position.distance(before);
     }
 }

@@ -39,7 +39,8 @@ pub enum CrowdError {
 ///
 /// The game keeps its own agent structs and its own loop; each tick it passes the agents'
 /// [`Vehicle`]s (in a stable order) and gets one force per agent, then integrates them with
-/// [`Vehicle::step`]. Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
+/// [`World::step_vehicle`] (which stops steps at solid walls and slides them, as a
+/// [`crate::Simulation`] does; [`Vehicle::step`] alone ignores walls). Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
 /// a [`crate::Simulation`] of a scene with that seed, so a game reproduces the editor's motion.
 ///
 /// # Examples
@@ -66,7 +67,7 @@ pub enum CrowdError {
 ///     bodies.extend(birds.iter().map(|b| b.body));
 ///     crowd.steer(&world, &bodies, &[], 1.0 / 60.0, &mut forces);
 ///     for (bird, force) in birds.iter_mut().zip(&forces) {
-///         bird.body.step(*force, 1.0 / 60.0);
+///         world.step_vehicle(&mut bird.body, *force, 1.0 / 60.0);
 ///     }
 /// }
 /// assert!(birds.iter().all(|b| b.body.position.is_finite()));
@@ -298,7 +299,7 @@ impl Crowd {
     }
 
     /// One steering per vehicle for this tick, force and angular acceleration, written into
-    /// `out` (resized to match); integrate each with [`Vehicle::step`]. `tags` is one mask per
+    /// `out` (resized to match); integrate each with [`World::step_vehicle`]. `tags` is one mask per
     /// vehicle, or empty when the graph uses no tags.
     ///
     /// Jumps: when a Jump node's agent reaches its take-off point at the take-off velocity,

@@ -115,6 +115,6 @@ pub use vehicle::{Steering, Turning, TurningParams, Vehicle, VehicleParams};
 #[cfg(feature = "watch")]
 pub use watch::{AssetWatcher, FileWatcher, ReloadError, WATCH_DEBOUNCE, WatchError};
 pub use world::{
-    Brush, FlowField, Gap, JumpLink, Obstacle, Path, Projection, Rect, StrokeKind, Wall, WallHit,
-    WallIndex, WallPoint, World,
+    Brush, FlowField, Gap, JumpLink, Obstacle, Path, Projection, Rect, StrokeKind, WALL_SKIN, Wall,
+    WallHit, WallIndex, WallPoint, World,
 };

@@ -9,7 +9,6 @@
 use glam::Vec2;
 
 use crate::compile::{AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask};
-use crate::world::WallIndex;
 use crate::{SpatialGrid, Steering, Vehicle, World};
 
 /// The grid cell size when no node reads neighbors within a fixed radius (units).
@@ -132,10 +131,11 @@ pub fn prepare_grid<'a>(
     uses_neighbors
 }
 
-/// Advances `vehicle` by its `steering` over `dt` ([`Vehicle::step`]), then its stuck clock
-/// `stuck_for` (`BEHAVIORS.md`, "Stuck agents": from the velocity a Reciprocal node
-/// preferred, `preferred`, or else the one its force asks for); returns whether the step
-/// crossed a wall of `walls`.
+/// Advances `vehicle` by its `steering` over `dt` in `world` ([`World::step_vehicle`]: solid
+/// walls stop and slide it), then its stuck clock `stuck_for` (`BEHAVIORS.md`, "Stuck
+/// agents": from the velocity a Reciprocal node preferred, `preferred`, or else the one its
+/// force asks for); returns whether the step met a wall (blocked, or crossed when the world's
+/// walls are passable).
 #[inline]
 pub fn advance(
     vehicle: &mut Vehicle,
@@ -143,11 +143,11 @@ pub fn advance(
     dt: f32,
     preferred: Option<Vec2>,
     stuck_for: &mut f32,
-    walls: &WallIndex,
+    world: &World,
 ) -> bool {
     let before = *vehicle;
     let force = steering.force;
-    vehicle.step(steering, dt);
+    let met_a_wall = world.step_vehicle(vehicle, steering, dt);
     *stuck_for = match preferred {
         // A Reciprocal node's preference: used as it is.
         Some(preferred) => crate::stuck_clock(
@@ -165,9 +165,5 @@ pub fn advance(
             dt,
         ),
     };
-    let from = before.position;
-    !walls.is_empty()
-        && walls
-            .ray_cast(from, vehicle.position)
-            .is_some_and(|hit| hit.distance > 0.0)
+    met_a_wall
 }

@@ -226,5 +226,8 @@ fn a_closed_two_point_path_projects_onto_its_first_segment_on_the_tie() {
             }
         }
     }
-    assert_eq!(second, 0, "{second} of 10,000 points projected onto the way back");
+    assert_eq!(
+        second, 0,
+        "{second} of 10,000 points projected onto the way back"
+    );
 }

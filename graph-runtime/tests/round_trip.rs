@@ -195,6 +195,7 @@ fn every_feature_scene() -> Scene {
                 Vec2::new(35.0, 8.25),
             ]),
         ],
+        passable_walls: true,
         paths: BTreeMap::from([
             (
                 "loop".to_owned(),

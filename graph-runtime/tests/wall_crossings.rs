@@ -1,5 +1,7 @@
-//! The wall-crossings metric: a step whose segment meets a wall counts once, the total is the
-//! same for any thread count, and a metrics sample reports the crossings since the last one.
+//! The wall-crossings metric, with passable walls (a game's own physics keeps agents out): a
+//! step whose segment meets a wall counts once, the total is the same for any thread count,
+//! and a metrics sample reports the crossings since the last one. Solid walls (the default)
+//! are `tests/solid_walls.rs`.
 
 use graph_runtime::{Graph, MetricsTracker, Scene, SceneAssets, Simulation};
 
@@ -18,9 +20,10 @@ fn assets() -> SceneAssets {
     )
     .expect("graph parses");
     let scene = Scene::from_ron(
-        r#"(format: "steergraph.scene", version: 1,
+        r#"(format: "steergraph.scene", version: 2,
             bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
             walls: [(points: [(0.0, -5.0), (0.0, 5.0)])],
+            passable_walls: true,
             groups: [
                 (name: "through", graph: "arrive.graph.ron",
                  spawn: Agents([(position: (-4.0, 0.0))])),

@@ -28,6 +28,10 @@ pub struct Scene {
     /// Walls: polylines and polygons agents do not cross. Not written when empty, so a scene
     /// without walls saves exactly as before walls existed.
     pub walls: Vec<Wall>,
+    /// Whether agents' steps pass through walls, for a game whose own physics keeps agents
+    /// out (then crossings are counted). By default (`false`, not written) walls are solid: a
+    /// step that would cross one is stopped and slides along it.
+    pub passable_walls: bool,
     /// Gaps: regions walking agents fall into (a chasm, a pit), flown over by jumps. Not
     /// written when empty.
     pub gaps: Vec<Gap>,
@@ -203,6 +207,8 @@ struct SceneFile {
     obstacles: Vec<Obstacle>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     walls: Vec<Wall>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    passable_walls: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     gaps: Vec<Gap>,
     #[serde(default, deserialize_with = "crate::unique::names")]
@@ -248,6 +254,7 @@ impl Scene {
             targets: file.targets,
             obstacles: file.obstacles,
             walls: file.walls,
+            passable_walls: file.passable_walls,
             gaps: file.gaps,
             paths: file.paths,
             jump_links: file.jump_links,
@@ -277,11 +284,12 @@ impl Scene {
         Self::from_ron(&text, &origin)
     }
 
-    /// The oldest format version that holds this scene: 1 unless it has gaps, jump links or
-    /// a group's `turning` ([`FORMAT_VERSION`]).
+    /// The oldest format version that holds this scene: 1 unless it has gaps, jump links,
+    /// a group's `turning` or passable walls ([`FORMAT_VERSION`]).
     pub fn format_version(&self) -> u32 {
         if self.gaps.is_empty()
             && self.jump_links.is_empty()
+            && !self.passable_walls
             && self.groups.iter().all(|group| group.turning.is_none())
         {
             VERSION_1
@@ -302,6 +310,7 @@ impl Scene {
             targets: self.targets.clone(),
             obstacles: self.obstacles.clone(),
             walls: self.walls.clone(),
+            passable_walls: self.passable_walls,
             gaps: self.gaps.clone(),
             paths: self.paths.clone(),
             jump_links: self.jump_links.clone(),

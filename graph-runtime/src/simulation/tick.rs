@@ -157,13 +157,12 @@ fn advance_batch(
         stuck_for,
         agents,
     } = batch;
-    let walls = world.wall_index();
     let mut crossings = 0;
     let each = working.iter_mut().zip(forces).zip(states);
     if motions.is_empty() {
         for (((vehicle, &force), state), stuck) in each.zip(stuck_for.iter_mut()) {
             let preferred = state.preferred();
-            crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
+            crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, world));
         }
         return crossings;
     }
@@ -174,7 +173,7 @@ fn advance_batch(
             continue;
         }
         let preferred = state.preferred();
-        crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, walls));
+        crossings += u64::from(advance(vehicle, force, dt, preferred, stuck, world));
         if world.in_gap(vehicle.position) {
             falls.push(agent);
         }

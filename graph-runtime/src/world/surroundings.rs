@@ -26,6 +26,9 @@ pub struct World {
     flow_fields: Named<FlowField>,
     targets: Named<Vec2>,
     jump_links: Named<JumpLink>,
+    /// Whether steps pass through walls (the game's own physics keeps agents out); by
+    /// default they are stopped and slide ([`World::step_vehicle`]).
+    passable_walls: bool,
 }
 
 impl World {
@@ -61,7 +64,44 @@ impl World {
         for (name, link) in &scene.jump_links {
             world.set_jump_link(name, *link);
         }
+        world.passable_walls = scene.passable_walls;
         world
+    }
+
+    /// Moves `vehicle` by `steering` over `dt` ([`Vehicle::step`]) in this world: with solid
+    /// walls (the default) a step that would cross a wall is stopped at it and slides along
+    /// it (`BEHAVIORS.md`, "Solid walls"). Returns whether the step met a wall: blocked with
+    /// solid walls, crossed with passable ones. Games that move their own agents call this
+    /// for the editor's motion, walls included.
+    pub fn step_vehicle(
+        &self,
+        vehicle: &mut crate::Vehicle,
+        steering: impl Into<crate::Steering>,
+        dt: f32,
+    ) -> bool {
+        let from = vehicle.position;
+        vehicle.step(steering, dt);
+        if self.wall_index.is_empty() {
+            return false;
+        }
+        if self.passable_walls {
+            self.wall_index
+                .ray_cast(from, vehicle.position)
+                .is_some_and(|hit| hit.distance > 0.0)
+        } else {
+            super::solid::keep_to_its_side(&self.wall_index, from, vehicle)
+        }
+    }
+
+    /// Whether steps pass through walls ([`World::set_passable_walls`]).
+    pub fn passable_walls(&self) -> bool {
+        self.passable_walls
+    }
+
+    /// Lets steps pass through walls (`true`), for a game whose own physics keeps agents out
+    /// (crossings are then counted), or makes walls solid again (`false`, the default).
+    pub fn set_passable_walls(&mut self, passable: bool) {
+        self.passable_walls = passable;
     }
 
     /// Replaces the walls and rebuilds their index ([`WallIndex::new`]); the only way walls

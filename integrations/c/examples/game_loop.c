@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
             bodies[i] = school[i].body;
         }
         if (sg_crowd_steer(crowd, world, bodies, NULL, FISH, TICK, steering) != SG_STATUS_OK ||
-            sg_vehicles_step(bodies, steering, FISH, TICK) != SG_STATUS_OK) {
+            sg_vehicles_step(world, bodies, steering, FISH, TICK, NULL) != SG_STATUS_OK) {
             int code = fail("tick");
             sg_crowd_free(crowd);
             sg_world_free(world);

@@ -353,15 +353,17 @@ enum SgStatus sg_crowd_vehicle(struct SgCrowd crowd, float x, float y, float vx,
 // valid for writing `count` elements.
 enum SgStatus sg_crowd_steer(struct SgCrowd crowd, struct SgWorld world, const struct SgVehicle *vehicles, const uint64_t *tags, size_t count, float dt, struct SgSteering *steering);
 
-// Moves `count` vehicles by their steering over `dt` seconds, exactly as the runtime does
-// (force truncated to `max_force`, acceleration `force / mass`, speed truncated to
-// `max_speed`, facing turned within its limits).
+// Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
+// runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
+// to `max_speed`, facing turned within its limits; a step that would cross a wall is
+// stopped at it and slides along it unless the world's walls are passable). `blocked`, when
+// not `NULL`, gets 1 per vehicle whose step met a wall, else 0.
 //
 // # Safety
 //
 // `vehicles` is valid for reading and writing `count` elements, `steering` for reading
-// `count`.
-enum SgStatus sg_vehicles_step(struct SgVehicle *vehicles, const struct SgSteering *steering, size_t count, float dt);
+// `count`, `blocked` (unless `NULL`) for writing `count`.
+enum SgStatus sg_vehicles_step(struct SgWorld world, struct SgVehicle *vehicles, const struct SgSteering *steering, size_t count, float dt, uint8_t *blocked);
 
 // Gives agent `agent` its own point `name` (for nodes whose target is `Own("name")`).
 //

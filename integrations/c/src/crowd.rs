@@ -331,23 +331,29 @@ pub unsafe extern "C" fn sg_crowd_steer(
     })
 }
 
-/// Moves `count` vehicles by their steering over `dt` seconds, exactly as the runtime does
-/// (force truncated to `max_force`, acceleration `force / mass`, speed truncated to
-/// `max_speed`, facing turned within its limits).
+/// Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
+/// runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
+/// to `max_speed`, facing turned within its limits; a step that would cross a wall is
+/// stopped at it and slides along it unless the world's walls are passable). `blocked`, when
+/// not `NULL`, gets 1 per vehicle whose step met a wall, else 0.
 ///
 /// # Safety
 ///
 /// `vehicles` is valid for reading and writing `count` elements, `steering` for reading
-/// `count`.
+/// `count`, `blocked` (unless `NULL`) for writing `count`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn sg_vehicles_step(
+    world: SgWorld,
     vehicles: *mut SgVehicle,
     steering: *const SgSteering,
     count: usize,
     dt: f32,
+    blocked: *mut u8,
 ) -> SgStatus {
     guard(|| {
         let dt = time_step(dt)?;
+        // SAFETY: the caller's pointer, `count` elements unless NULL.
+        let mut blocked = unsafe { Output::optional(blocked, count, "blocked") }?;
         // SAFETY: the caller's pointers; the inputs are copied before anything is written.
         let (bodies, steering) = unsafe {
             (
@@ -360,15 +366,30 @@ pub unsafe extern "C" fn sg_vehicles_step(
             .enumerate()
             .map(|(i, v)| v.to_vehicle(i))
             .collect::<Result<Vec<_>, _>>()?;
-        for (i, (vehicle, s)) in moved.iter_mut().zip(steering).enumerate() {
-            let force = Vec2::new(
-                finite(s.force[0], &format!("steering[{i}].force"))?,
-                finite(s.force[1], &format!("steering[{i}].force"))?,
-            );
-            let angular = finite(s.angular, &format!("steering[{i}].angular"))?;
-            vehicle.step(Steering { force, angular }, dt);
-        }
-        // SAFETY: the caller's pointer, `count` elements.
+        let steering = steering
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let what = format!("steering[{i}]");
+                let force = Vec2::new(finite(s.force[0], &what)?, finite(s.force[1], &what)?);
+                Ok(Steering {
+                    force,
+                    angular: finite(s.angular, &what)?,
+                })
+            })
+            .collect::<Result<Vec<_>, Failure>>()?;
+        let met = with::<World, _>(world.id, "world", |world| {
+            Ok(moved
+                .iter_mut()
+                .zip(&steering)
+                .map(|(vehicle, &s)| world.step_vehicle(vehicle, s, dt))
+                .collect::<Vec<bool>>())
+        })?;
+        if let Some(out) = &mut blocked {
+            for (i, &wall) in met.iter().enumerate() {
+                out.set(i, u8::from(wall));
+            }
+        } // SAFETY: the caller's pointer, `count` elements.
         let mut out = unsafe { Output::new(vehicles, count, "vehicles") }?;
         for (i, vehicle) in moved.iter().enumerate() {
             out.set(i, SgVehicle::from_vehicle(vehicle));

@@ -23,7 +23,7 @@ type Agents<'w, 's> = Query<
 
 /// Steps every agent by one tick of [`SteerSettings::dt`]: every force is computed from the
 /// vehicles at the start of the tick, in stream order, then every vehicle is integrated with
-/// `Vehicle::step`. This is `Simulation::step` (same inputs, same order, same neighbor grid),
+/// `World::step_vehicle` (solid walls included). This is `Simulation::step` (same inputs, same order, same neighbor grid),
 /// so a scene's agents move bit for bit as in `steergraph simulate`. Agents whose graph has
 /// not loaded yet are seen by the others but do not move.
 pub(crate) fn steer_agents(
@@ -133,7 +133,9 @@ pub(crate) fn steer_agents(
             continue;
         };
         if let Ok((_, mut agent, _, _)) = agents.get_mut(entity) {
-            agent.vehicle.step(*force, dt);
+            // As `Simulation::step`: solid walls stop the step and slide it (the world's
+            // `passable_walls` leaves that to the game's own physics).
+            world.step_vehicle(&mut agent.vehicle, *force, dt);
         }
     }
     // The plugin does not fly jumps (games that do use `graph_runtime::Crowd`, which reports

@@ -309,6 +309,7 @@ impl Host {
             // Rebuilds the wall index, so only when the walls changed.
             world.set_walls(scene.walls.clone());
         }
+        world.set_passable_walls(scene.passable_walls);
         for (name, path) in &scene.paths {
             world.set_path(name, path.clone());
         }

@@ -31,6 +31,13 @@ impl Preview {
                 ui.add(egui::DragValue::new(value).speed(0.5));
             }
         });
+        let mut solid = !scene.passable_walls;
+        ui.checkbox(&mut solid, "solid walls").on_hover_text(
+            "On: a step that would cross a wall is stopped and slides along it (counted as a \
+             blocked step). Off: steps pass through walls, for a game whose own physics keeps \
+             agents out; the crossings are counted.",
+        );
+        scene.passable_walls = !solid;
         ui.separator();
         let mut edits = Vec::new();
         targets(ui, scene, self.selected_item.as_ref(), &mut edits);
