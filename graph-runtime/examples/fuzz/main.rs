@@ -19,8 +19,10 @@ use std::time::{Duration, Instant};
 
 use graph_runtime::{
     AssetKind, FlowField, FlowFieldSource, Graph, SaveError, Scene, SceneAssets, Simulation,
-    sniff_kind,
+    Subgraphs, sniff_kind,
 };
+
+mod shapes;
 
 /// Ticks simulated per input.
 const TICKS: usize = 100;
@@ -133,6 +135,8 @@ impl Random {
 struct Corpus {
     files: BTreeMap<String, String>,
     words: Vec<String>,
+    /// The presets' folder: generated Subgraph nodes load their files from it.
+    folder: PathBuf,
 }
 
 fn load_corpus(folder: &Path) -> Result<Corpus, String> {
@@ -159,7 +163,11 @@ fn load_corpus(folder: &Path) -> Result<Corpus, String> {
         .collect();
     words.sort();
     words.dedup();
-    Ok(Corpus { files, words })
+    Ok(Corpus {
+        files,
+        words,
+        folder: folder.to_path_buf(),
+    })
 }
 
 /// Byte ranges of the numbers in `text`.
@@ -371,8 +379,28 @@ fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str)) -> Verdi
         return Verdict::Refused;
     };
     let mut trace = graph_runtime::Trace::default();
+    let solid = !simulation.world().passable_walls() && !simulation.world().walls().is_empty();
+    let mut before: Vec<glam::Vec2> = Vec::new();
     for tick in 0..TICKS {
+        before.clear();
+        before.extend(simulation.vehicles().iter().map(|v| v.position));
         simulation.step(DT);
+        // Solid walls: no walking agent's step crosses one (`BEHAVIORS.md`, "Solid walls").
+        if solid {
+            let walls = simulation.world().wall_index();
+            for (agent, (from, vehicle)) in before.iter().zip(simulation.vehicles()).enumerate() {
+                let walking = simulation.flight(agent).is_none();
+                let crossed = walls
+                    .ray_cast(*from, vehicle.position)
+                    .is_some_and(|hit| hit.distance > 0.0);
+                if walking && crossed {
+                    return Verdict::Finding(format!(
+                        "agent {agent} stepped through a solid wall at tick {tick}: {from} -> {}",
+                        vehicle.position
+                    ));
+                }
+            }
+        }
         if tick % 25 == 0 && !simulation.vehicles().is_empty() {
             // The editor's trace path (guides) must hold as well.
             let _ = simulation.trace(tick % simulation.vehicles().len(), DT, &mut trace);
@@ -417,6 +445,11 @@ fn execute(corpus: &Corpus, file: &str, mutated: &str) -> Verdict {
         return match Graph::from_ron(mutated, file) {
             Ok(graph) => {
                 let _ = graph_runtime::compile(&graph);
+                // Its subgraph files from the presets' folder, under the folder rules.
+                let subgraphs = Subgraphs::load(&graph, &corpus.folder.join(file));
+                if let Err(errors) = subgraphs.compile(&graph) {
+                    let _ = subgraphs.messages(file, &errors);
+                }
                 match round_trip(&graph, Graph::to_ron, |t| Graph::from_ron(t, "again")) {
                     Ok(()) => Verdict::Ran,
                     Err(finding) => Verdict::Finding(finding),
@@ -481,7 +514,13 @@ fn main() -> ExitCode {
             break;
         };
         let original = corpus.files.get(file).map_or("", String::as_str);
-        let mutated = mutate(original, &corpus, &mut random);
+        // One input in four is a hostile shape (`shapes.rs`), the others mutations.
+        let shaped = match random.below(4) {
+            0 if file.ends_with(".graph.ron") => shapes::graph(original, &mut random),
+            0 if file.ends_with(".scene.ron") => shapes::scene(original, &mut random),
+            _ => None,
+        };
+        let mutated = shaped.unwrap_or_else(|| mutate(original, &corpus, &mut random));
         let began = Instant::now();
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| execute(&corpus, file, &mutated)));

@@ -1,0 +1,154 @@
+//! The hostile shapes of issue 28's round, made from the presets through the runtime's own
+//! types (so they parse): long Reroute and Scale chains, muted nodes, stacked crowds, walls of
+//! tiny extent, many own-goal names, fast vehicles against solid or passable walls, and
+//! Subgraph nodes naming files in and out of the presets' folder.
+
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+use graph_runtime::{
+    Area, Graph, Link, Node, NodeId, OwnPoints, Scene, Spawn, VehicleParams, Wall,
+};
+
+use super::Random;
+
+/// Most Reroutes or Scales added to a chain.
+const MAX_CHAIN: usize = 3_000;
+/// Most agents of a stacked group: the neighbor work of a crowd stacked on one point is still
+/// quadratic (issue 28's open part), and a larger stack would only report that as "slow".
+const MAX_STACKED: u32 = 600;
+/// Most own-goal names given to a group.
+const MAX_GOAL_NAMES: usize = 2_000;
+
+/// Files a generated Subgraph node names: inside the folder, absolute, leaving it, another
+/// kind of file, missing, empty.
+pub const SUBGRAPH_FILES: &[&str] = &[
+    "seek.graph.ron",
+    "/seek.graph.ron",
+    "../presets/seek.graph.ron",
+    "boids.scene.ron",
+    "river.flow.ron",
+    "missing.graph.ron",
+    "",
+];
+
+/// `text` (a graph) with one structural change, or `None` when it does not parse.
+pub fn graph(text: &str, random: &mut Random) -> Option<String> {
+    let mut graph = Graph::from_ron(text, "shape").ok()?;
+    let (&output, _) = graph
+        .nodes
+        .iter()
+        .find(|(_, node)| matches!(node, Node::Output { .. }))?;
+    let Some(Node::Output { input }) = graph.nodes.get(&output).cloned() else {
+        return None;
+    };
+    match random.below(4) {
+        // A chain between the Output and what it reads.
+        0 | 1 => {
+            let mut at = input;
+            let scale = random.below(2) == 0;
+            for _ in 0..=random.below(MAX_CHAIN) {
+                let node = if scale {
+                    Node::Scale {
+                        input: at,
+                        factor: 1.0.into(),
+                    }
+                } else {
+                    Node::Reroute { input: at }
+                };
+                at = Link(Some(graph.add(node)));
+            }
+            graph.nodes.insert(output, Node::Output { input: at });
+        }
+        // Some nodes muted (the Output never is).
+        2 => {
+            let ids: Vec<NodeId> = graph.nodes.keys().copied().collect();
+            for _ in 0..=random.below(3) {
+                if let Some(&id) = random.pick(&ids) {
+                    graph.muted.insert(id);
+                }
+            }
+        }
+        // A Subgraph node read by the Output instead.
+        _ => {
+            let file = random.pick(SUBGRAPH_FILES).copied().unwrap_or_default();
+            let sub = graph.add(Node::Subgraph {
+                file: file.to_owned(),
+                parameters: BTreeMap::new(),
+            });
+            graph.nodes.insert(
+                output,
+                Node::Output {
+                    input: Link(Some(sub)),
+                },
+            );
+        }
+    }
+    graph.to_ron().ok()
+}
+
+/// `text` (a scene) with one structural change, or `None` when it does not parse.
+pub fn scene(text: &str, random: &mut Random) -> Option<String> {
+    let mut scene = Scene::from_ron(text, "shape").ok()?;
+    let group_count = scene.groups.len();
+    let group = scene.groups.get_mut(random.below(group_count))?;
+    match random.below(5) {
+        // The group stacked on one point.
+        0 => {
+            let point = Vec2::new(
+                random.below(20) as f32 - 10.0,
+                random.below(20) as f32 - 10.0,
+            );
+            group.spawn = Spawn::Random {
+                count: 1 + random.below(MAX_STACKED as usize) as u32,
+                area: Area::Rect {
+                    min: point,
+                    max: point,
+                },
+                speed: 0.0,
+            };
+        }
+        // Walls of tiny or denormal extent beside the level's.
+        1 => {
+            let size = *random.pick(&[1e-27_f32, 1e-40, 1e-44, 1e-6, 3e-23])?;
+            for i in 0..=random.below(4) {
+                let at = Vec2::splat(i as f32 * size * 3.0);
+                scene
+                    .walls
+                    .push(Wall::polyline(vec![at, at + Vec2::new(size, 0.0)]));
+            }
+        }
+        // Many own-goal names.
+        2 => {
+            let names = 1 + random.below(MAX_GOAL_NAMES);
+            group.goals = (0..names)
+                .map(|i| {
+                    (
+                        format!("goal {i}"),
+                        OwnPoints::Each(vec![Vec2::new(i as f32, 0.0)]),
+                    )
+                })
+                .collect();
+        }
+        // Fast vehicles (the hostile round's speed 30, force 20), walls solid or passable.
+        3 => {
+            group.vehicle = Some(VehicleParams {
+                mass: 1.0,
+                max_force: 20.0,
+                max_speed: 30.0,
+                radius: 0.5,
+            });
+            scene.passable_walls = random.below(4) == 0;
+        }
+        // A wall straight across the level, then fast vehicles meet it.
+        _ => {
+            let (min, max) = (scene.bounds.min, scene.bounds.max);
+            let x = (min.x + max.x) * 0.5;
+            scene.walls.push(Wall::polyline(vec![
+                Vec2::new(x, min.y),
+                Vec2::new(x, max.y),
+            ]));
+        }
+    }
+    scene.to_ron().ok()
+}
