@@ -231,3 +231,27 @@ fn a_closed_two_point_path_projects_onto_its_first_segment_on_the_tie() {
         "{second} of 10,000 points projected onto the way back"
     );
 }
+
+/// Walls about 1e-27 long and 3e-23 apart (ordinary finite numbers) made the wall grid ask
+/// for 30,000 × 30,000 cells, twice (about 7 GB), and a game loading the level died. The
+/// grid's cells are now bounded by the segment count: the whole scene builds in a few MB.
+#[test]
+fn a_scene_with_walls_of_tiny_extent_builds_in_bounded_memory() {
+    let scene = Scene::from_ron(
+        r#"(format: "steergraph.scene", version: 1,
+            bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+            walls: [(points: [(0.0, 0.0), (1e-27, 0.0)]),
+                    (points: [(3e-23, 3e-23), (3.0000001e-23, 3e-23)])],
+            groups: [])"#,
+        "tiny.scene.ron",
+    )
+    .expect("ordinary finite numbers parse");
+    let started = Instant::now();
+    let peak = allocation_counter::measure(|| {
+        let simulation = Simulation::new(&assets(scene, seek_own("goal"))).expect("builds");
+        assert_eq!(simulation.world().walls().len(), 2);
+    })
+    .bytes_max;
+    assert!(peak < 16 * 1024 * 1024, "peak {peak} bytes");
+    assert!(started.elapsed() < FEW_SECONDS);
+}
