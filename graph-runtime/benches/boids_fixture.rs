@@ -56,6 +56,7 @@ pub(crate) fn graph() -> Graph {
         alignment_weight: n(FLOCK_WEIGHTS.2),
         radius: n(FLOCK_RADIUS),
         fov: n(FLOCK_FOV),
+        max_neighbors: 64.0.into(),
     });
     let wander = graph.add(Node::Wander {
         distance: n(WANDER.0),

@@ -142,12 +142,18 @@ impl Workload {
                 let separation = graph.add(Node::Separation {
                     radius: radius.clone(),
                     fov: fov.clone(),
+                    max_neighbors: 64.0.into(),
                 });
                 let cohesion = graph.add(Node::Cohesion {
                     radius: radius.clone(),
                     fov: fov.clone(),
+                    max_neighbors: 64.0.into(),
                 });
-                let alignment = graph.add(Node::Alignment { radius, fov });
+                let alignment = graph.add(Node::Alignment {
+                    radius,
+                    fov,
+                    max_neighbors: 64.0.into(),
+                });
                 let [ws, wc, wa, ww] = FLOCK_WEIGHTS;
                 graph.add(Node::Blend {
                     inputs: vec![
@@ -174,6 +180,7 @@ impl Workload {
                     alignment_weight: n(boids::FLOCK.2),
                     radius: n(boids::RADIUS),
                     fov: n(boids::FOV),
+                    max_neighbors: 64.0.into(),
                 });
                 let blend = graph.add(Node::Blend {
                     inputs: vec![

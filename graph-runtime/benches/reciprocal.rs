@@ -65,6 +65,7 @@ fn separation_graph() -> Graph {
     let separation = graph.add(Node::Separation {
         radius: 1.5.into(),
         fov: 360.0.into(),
+        max_neighbors: 64.0.into(),
     });
     let blend = graph.add(Node::Blend {
         inputs: vec![

@@ -113,6 +113,7 @@ fn large_graph(nodes: u32) -> Graph {
                 1 => Node::Separation {
                     radius: 2.0.into(),
                     fov: 270.0.into(),
+                    max_neighbors: 64.0.into(),
                 },
                 2 => Node::Arrival {
                     target: Target::Named("cursor".into()),

@@ -44,6 +44,7 @@ fn flocking(graph: &mut Graph, spacing: Number) -> NodeId {
         alignment_weight: 1.0.into(),
         radius: 5.0.into(),
         fov: 360.0.into(),
+        max_neighbors: 64.0.into(),
     })
 }
 

@@ -1421,6 +1421,7 @@ fn separation_on_a_grid_with_a_270_degree_view_counts_the_diagonals_behind() {
         Node::Separation {
             radius: 3.0.into(),
             fov: 270.0.into(),
+            max_neighbors: 64.0.into(),
         },
         World::default(),
         vehicles,
@@ -1466,6 +1467,7 @@ fn separation_graph_filters_by_radius_and_field_of_view() {
     let node = |radius: f32, fov: f32| Node::Separation {
         radius: radius.into(),
         fov: fov.into(),
+        max_neighbors: 64.0.into(),
     };
     let me = agent(Vec2::ZERO, v2(1.0, 0.0)); // forward +x
     let others = vec![
@@ -1529,6 +1531,7 @@ fn cohesion_steers_to_the_neighbors_centre() {
             Node::Cohesion {
                 radius: 4.0.into(),
                 fov: 360.0.into(),
+                max_neighbors: 64.0.into(),
             },
             World::default(),
             vec![me, a, far, b, c],
@@ -1552,6 +1555,7 @@ fn alignment_matches_the_neighbors_mean_velocity() {
     let node = |fov: f32| Node::Alignment {
         radius: 3.0.into(),
         fov: fov.into(),
+        max_neighbors: 64.0.into(),
     };
     assert_eq!(
         graph_force(node(360.0), World::default(), vec![me, a, b], &[]),
@@ -1600,6 +1604,7 @@ fn flocking_blends_the_three_normalized_rules() {
                 alignment_weight: 3.0.into(),
                 radius: 5.0.into(),
                 fov: 360.0.into(),
+                max_neighbors: 64.0.into(),
             },
             World::default(),
             vec![me, a, b, c],

@@ -366,6 +366,7 @@ fn negative_distances_and_radii_are_invalid() {
             Node::Separation {
                 radius: Number::Literal(-2.5),
                 fov: Number::Literal(360.0),
+                max_neighbors: 64.0.into(),
             },
         ),
         (
@@ -460,6 +461,7 @@ fn a_field_of_view_above_360_degrees_is_invalid() {
             Node::Cohesion {
                 radius: Number::Literal(5.0),
                 fov: Number::Literal(400.0),
+                max_neighbors: 64.0.into(),
             },
         ),
         (2, output(1)),
@@ -840,6 +842,7 @@ fn tunable() -> Graph {
             Node::Separation {
                 radius: Number::from("radius"),
                 fov: Number::Literal(360.0),
+                max_neighbors: 64.0.into(),
             },
         ),
         (
@@ -984,6 +987,7 @@ fn an_override_is_checked_against_nodes_the_output_does_not_reach() {
     let spare = graph.add(Node::Separation {
         radius: Number::Parameter("speed".into()),
         fov: 360.0.into(),
+        max_neighbors: 64.0.into(),
     });
     let program = compile(&graph).expect("spare nodes do not stop compiling");
     let errors = program

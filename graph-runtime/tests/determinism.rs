@@ -36,6 +36,7 @@ fn boids_graph() -> Graph {
         alignment_weight: Number::Literal(1.0),
         radius: Number::from("flock_radius"),
         fov: Number::Literal(270.0),
+        max_neighbors: 64.0.into(),
     });
     let wander = graph.add(Node::Wander {
         distance: Number::Literal(3.0),

@@ -183,10 +183,12 @@ fn flocking_graph(weights: [f32; 3], radius: f32, fov: f32) -> Graph {
         alignment_weight: Number::Literal(weights[2]),
         radius: Number::Literal(radius),
         fov: Number::Literal(fov),
+        max_neighbors: 64.0.into(),
     });
     let separate = graph.add(Node::Separation {
         radius: Number::Literal(radius),
         fov: Number::Literal(fov),
+        max_neighbors: 64.0.into(),
     });
     let weighted = |node, weight| WeightedInput {
         node: Link(Some(node)),

@@ -23,14 +23,17 @@ fn three_group_nodes(radii: [Number; 3], fov: f32) -> Graph {
     let separation = graph.add(Node::Separation {
         radius: a,
         fov: fov.into(),
+        max_neighbors: 64.0.into(),
     });
     let cohesion = graph.add(Node::Cohesion {
         radius: b,
         fov: fov.into(),
+        max_neighbors: 64.0.into(),
     });
     let alignment = graph.add(Node::Alignment {
         radius: c,
         fov: fov.into(),
+        max_neighbors: 64.0.into(),
     });
     let blend = graph.add(Node::Blend {
         inputs: vec![

@@ -407,6 +407,7 @@ fn a_scene_runs_a_graph_with_subgraphs_bit_for_bit_like_the_flat_graph() {
             alignment_weight: Number::Literal(1.0),
             radius: Number::Literal(4.0),
             fov: Number::Literal(270.0),
+            max_neighbors: 64.0.into(),
         });
         let w = graph.add(Node::Wander {
             distance: Number::Literal(3.0),

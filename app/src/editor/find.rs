@@ -146,6 +146,7 @@ mod tests {
         let separation = Node::Separation {
             radius: Number::Literal(1.0),
             fov: Number::Literal(360.0),
+            max_neighbors: 64.0.into(),
         };
         let field = Node::FlowFieldFollowing {
             field: "river".to_owned(),

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use super::kind::{Category, Reads};
-use super::ports::RECIPROCAL_NEIGHBORS;
+use super::ports::{GROUP_NEIGHBORS, RECIPROCAL_NEIGHBORS};
 use super::shape::{Aim, Corners, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
 use super::values::{default_epsilon, zero};
 use super::{
@@ -208,6 +208,13 @@ node_table! {
         radius: Number = n(2.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
         fov: Number = n(270.0) => Num(Angle),
+        /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
+        /// number from 1 to 4,096; 64 when not written).
+        #[serde(
+            default = "super::ports::default_group_neighbors",
+            skip_serializing_if = "super::ports::is_default_group_neighbors"
+        )]
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
     };
     /// Move towards the neighbors' centre.
     Cohesion: GroupBehavior, Steering, Grid, "Move towards the neighbors' centre." {
@@ -215,6 +222,13 @@ node_table! {
         radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
         fov: Number = n(270.0) => Num(Angle),
+        /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
+        /// number from 1 to 4,096; 64 when not written).
+        #[serde(
+            default = "super::ports::default_group_neighbors",
+            skip_serializing_if = "super::ports::is_default_group_neighbors"
+        )]
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
     };
     /// Match the neighbors' mean velocity.
     Alignment: GroupBehavior, Steering, Grid, "Match the neighbors' heading and speed." {
@@ -222,6 +236,13 @@ node_table! {
         radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
         fov: Number = n(270.0) => Num(Angle),
+        /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
+        /// number from 1 to 4,096; 64 when not written).
+        #[serde(
+            default = "super::ports::default_group_neighbors",
+            skip_serializing_if = "super::ports::is_default_group_neighbors"
+        )]
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
     };
     /// Separation, cohesion and alignment over one neighborhood, normalized and weighted.
     Flocking: GroupBehavior, Steering, Grid, "Separation, cohesion and alignment, weighted." {
@@ -235,6 +256,13 @@ node_table! {
         radius: Number = n(5.0) => Num(NonNegative),
         /// Field of view (degrees, `0..=360`).
         fov: Number = n(270.0) => Num(Angle),
+        /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
+        /// number from 1 to 4,096; 64 when not written).
+        #[serde(
+            default = "super::ports::default_group_neighbors",
+            skip_serializing_if = "super::ports::is_default_group_neighbors"
+        )]
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
     };
     /// Arrive at a point behind a leader, stepping out of its way when in front of it.
     LeaderFollowing: GroupBehavior, Steering, Own,

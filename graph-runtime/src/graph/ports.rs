@@ -9,6 +9,25 @@ pub const RECIPROCAL_NEIGHBORS: Constraint = Constraint::Count {
     max: crate::behaviors::MAX_RECIPROCAL_NEIGHBORS as u16,
 };
 
+/// The range of a group node's `max_neighbors`: 1 to 4,096.
+pub const GROUP_NEIGHBORS: Constraint = Constraint::Count { max: 4_096 };
+
+/// The `max_neighbors` of a group node that does not say: more than any preset's
+/// neighborhoods hold (59 at most), so their motion is the same as before the limit existed,
+/// and few enough that a crowd stacked on one point costs each agent 64 neighbors.
+pub const DEFAULT_GROUP_NEIGHBORS: f32 = 64.0;
+
+/// The default `max_neighbors` of a group node (serde's `default`).
+pub(crate) fn default_group_neighbors() -> Number {
+    Number::Literal(DEFAULT_GROUP_NEIGHBORS)
+}
+
+/// Whether a group node's `max_neighbors` is the default: then it is not written, so files
+/// are byte for byte what they were before the field existed.
+pub(crate) fn is_default_group_neighbors(number: &Number) -> bool {
+    matches!(number, Number::Literal(value) if *value == DEFAULT_GROUP_NEIGHBORS)
+}
+
 /// A numeric field of a node, with the range it must lie in.
 #[derive(Debug)]
 pub struct NumberField<'a> {

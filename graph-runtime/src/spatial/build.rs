@@ -36,6 +36,8 @@ impl SpatialGrid {
         vehicles: &[Vehicle],
         agent_of: impl Fn(usize) -> u32 + Sync,
     ) {
+        // Last tick's tree answers for last tick's positions.
+        self.tree = std::sync::OnceLock::new();
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
         let extent = if parallel {
             // Whole chunks folded by a plain loop: rayon's `fold` asks between agents whether

@@ -6,8 +6,10 @@ use crate::Vehicle;
 
 mod answers;
 mod build;
+mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
+pub(crate) use nearest::Found;
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.
@@ -43,6 +45,9 @@ pub struct SpatialGrid {
     /// Per part of the scatter, its cells that need sorting and room for sorting one
     /// (`build.rs`); keeps its capacity, so a warm rebuild allocates nothing.
     spares: Vec<build::PartSpare>,
+    /// The k-d tree of this tick's agents, built by the first crowded query
+    /// ([`SpatialGrid::nearest`]); a tick without one never builds it.
+    tree: std::sync::OnceLock<nearest::Tree>,
 }
 
 impl SpatialGrid {
@@ -70,6 +75,7 @@ impl SpatialGrid {
             max_speed: 0.0,
             max_radius: 0.0,
             spares: Vec::new(),
+            tree: std::sync::OnceLock::new(),
         }
     }
 
@@ -178,6 +184,37 @@ impl SpatialGrid {
                 out.len += usize::from(inside);
             }
         }
+    }
+
+    /// Whether the cells a query of `radius` around `center` visits hold more than `limit`
+    /// agents in all: counted per row of cells, without looking at the agents.
+    pub(crate) fn crowded(&self, center: Vec2, radius: f32, limit: usize) -> bool {
+        let mut total = 0;
+        for run in self.runs(center, radius) {
+            total += run.agents.len();
+            if total > limit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The at most `k` agents other than `exclude` strictly within `radius` of `center` whose
+    /// position `accept` takes, nearest first (the lower agent index on a tie), into `out`,
+    /// from a k-d tree of the agents built on the first call after a rebuild: a query looks at
+    /// about `k log n` agents however crowded the cells are (`nearest.rs`).
+    pub(crate) fn nearest(
+        &self,
+        center: Vec2,
+        radius: f32,
+        k: usize,
+        exclude: usize,
+        accept: impl Fn(Vec2) -> bool,
+        out: &mut Vec<Found>,
+    ) {
+        self.tree
+            .get_or_init(|| nearest::Tree::new(&self.positions, &self.entries))
+            .nearest(center, radius, k, exclude, accept, out);
     }
 
     /// One run per row of cells that the square around the circle of `radius` at `center`

@@ -204,9 +204,9 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     .map_or(Vec2::ZERO, |f| f.sample(point));
                 Guide::FlowSample { point, vector }
             }
-            Op::Separation(radius, fov)
-            | Op::Cohesion(radius, fov)
-            | Op::Alignment(radius, fov)
+            Op::Separation(radius, fov, _)
+            | Op::Cohesion(radius, fov, _)
+            | Op::Alignment(radius, fov, _)
             | Op::NeighborCount(radius, fov)
             | Op::Flocking { radius, fov, .. } => Guide::Neighborhood {
                 radius: self.num(radius),

@@ -284,16 +284,32 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             keep_right: self.num(keep_right).to_radians(),
         };
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
-        let (vehicles, world) = (self.context.vehicles, self.context.world);
-        let candidates = self.neighbors();
-        let others = candidates
-            .iter()
-            .filter_map(|c| vehicles.get(c.agent()).map(|other| (c.agent(), other)));
+        let (vehicles, world, grid) =
+            (self.context.vehicles, self.context.world, self.context.grid);
         if !(dt > 0.0 && dt.is_finite()) {
             return preferred;
         }
-        let solution =
-            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+        let (radius, most) = (settings.neighbor_radius, settings.max_neighbors);
+        let solution = if grid.crowded(me.position, radius, super::neighbors::crowd_limit(most)) {
+            // A crowded neighborhood: its `max_neighbors` nearest from the k-d tree, the same
+            // agents the scan below would keep, without listing the whole crowd.
+            let mut found = std::mem::take(&mut self.scratch.found);
+            grid.nearest(me.position, radius, most, agent, |_| true, &mut found);
+            let others = found.iter().filter_map(|f| {
+                let other = f.agent as usize;
+                vehicles.get(other).map(|vehicle| (other, vehicle))
+            });
+            let solution =
+                behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+            self.scratch.found = found;
+            solution
+        } else {
+            let candidates = self.neighbors();
+            let others = candidates
+                .iter()
+                .filter_map(|c| vehicles.get(c.agent()).map(|other| (c.agent(), other)));
+            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt)
+        };
         self.state.preferred = Some(solution.preferred);
         if !R::ACTIVE {
             return behaviors::reaching_force(me, solution.chosen, dt);

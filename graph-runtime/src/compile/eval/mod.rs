@@ -172,7 +172,7 @@ impl Program {
                 continue;
             };
             let needed = match op.neighbor_use() {
-                NeighborUse::Sums(r, _) | NeighborUse::Count(r, _) | NeighborUse::Within(r) => {
+                NeighborUse::Sums(r, _, _) | NeighborUse::Count(r, _) | NeighborUse::Within(r) => {
                     r.get(params)
                 }
                 NeighborUse::Predicted(max_time) => {

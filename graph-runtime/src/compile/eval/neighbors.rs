@@ -9,7 +9,7 @@ use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborSums};
 use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
-use crate::spatial::{Candidate, Near, SpatialGrid};
+use crate::spatial::{Candidate, Found, Near, SpatialGrid};
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -39,6 +39,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let Scratch {
                 neighborhoods,
                 near,
+                found,
                 sums,
                 ..
             } = &mut *self.scratch;
@@ -46,7 +47,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let params = self.context.params;
             self.program
                 .with_neighborhoods(params, neighborhoods, |passes, widest| {
-                    take_sums(grid, me, (passes, widest), near, sums);
+                    take_sums(grid, me, (passes, widest), (near, found), sums);
                 });
         }
         let pass = self
@@ -62,20 +63,30 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     }
 }
 
+/// A neighbor pass resolved for an agent: radius, field of view, most neighbors.
+pub(super) type Neighborhood = (f32, FieldOfView, usize);
+
 impl Program {
-    /// Calls `f` with the neighborhood (radius, field of view) of every neighbor pass for
-    /// `params`, and the widest radius. `scratch` holds them when there are several; one (the
-    /// usual case) stays on the stack: building the list per agent cost 4 % of a flocking
-    /// tick.
+    /// Calls `f` with the neighborhood (radius, field of view, most neighbors) of every
+    /// neighbor pass for `params`, and the widest radius. `scratch` holds them when there are
+    /// several; one (the usual case) stays on the stack: building the list per agent cost 4 %
+    /// of a flocking tick.
     pub(super) fn with_neighborhoods<T>(
         &self,
         params: &ParamValues,
-        scratch: &mut Vec<(f32, FieldOfView)>,
-        f: impl FnOnce(&[(f32, FieldOfView)], f32) -> T,
+        scratch: &mut Vec<Neighborhood>,
+        f: impl FnOnce(&[Neighborhood], f32) -> T,
     ) -> T {
-        let resolve = |&(radius, fov): &(Num, Fov)| (radius.get(params), fov.get(params));
+        // A whole number from 1 to 4,096 (checked by the compiler and by overrides).
+        let resolve = |&(radius, fov, most): &(Num, Fov, Num)| {
+            (
+                radius.get(params),
+                fov.get(params),
+                most.get(params) as usize,
+            )
+        };
         let one;
-        let neighborhoods: &[(f32, FieldOfView)] = match &self.passes[..] {
+        let neighborhoods: &[Neighborhood] = match &self.passes[..] {
             [pass] => {
                 one = [resolve(pass)];
                 &one
@@ -91,6 +102,13 @@ impl Program {
     }
 }
 
+/// Above this many agents in the cells a neighborhood's query visits (or four times its most
+/// neighbors, if more), its nearest neighbors come from the grid's k-d tree instead of a scan
+/// of the cells: a scan would cost each agent of a stacked crowd the whole crowd.
+pub(super) fn crowd_limit(most: usize) -> usize {
+    most.saturating_mul(4).max(256)
+}
+
 /// Every neighbor pass's sums for agent `agent` (`me`), into `sums` (one per pass, for
 /// `neighborhoods`, the widest `widest`).
 ///
@@ -101,6 +119,10 @@ impl Program {
 /// ([`behaviors::neighbor_sums_each`]), so the field-of-view test runs on the few within the
 /// radius. Both visit the same agents in the same order and add the same ones, so the sums
 /// are the same to the bit (`BENCHMARKS.md`, issue 15, has the timings of both).
+///
+/// A neighborhood holding more agents than its most neighbors keeps the nearest, the lower
+/// agent index on a tie, summed in the grid's order ([`nearest_sums`]); so does every
+/// neighborhood whose cells are crowded, which is the same when it holds no more than its most.
 #[inline]
 #[expect(
     clippy::needless_bitwise_bool,
@@ -109,11 +131,20 @@ impl Program {
 pub(super) fn take_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
-    (neighborhoods, widest): (&[(f32, FieldOfView)], f32),
-    near: &mut Near,
+    (neighborhoods, widest): (&[Neighborhood], f32),
+    (near, found): (&mut Near, &mut Vec<Found>),
     sums: &mut [NeighborSums],
 ) {
-    if let ([(radius, fov)], [only]) = (neighborhoods, &mut *sums)
+    let crowded = neighborhoods
+        .iter()
+        .any(|&(radius, _, most)| grid.crowded(me.position, radius, crowd_limit(most)));
+    if crowded {
+        for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
+            *pass = nearest_sums(grid, (agent, me), neighborhood, found);
+        }
+        return;
+    }
+    if let ([(radius, fov, _)], [only]) = (neighborhoods, &mut *sums)
         && fov.is_full_circle()
     {
         // Summed in a local: into `only` the compiler stored the sums at every agent.
@@ -127,10 +158,74 @@ pub(super) fn take_sums(
             }
         }
         *only = pass;
-        return;
+    } else {
+        grid.near(me.position, widest, agent, near);
+        let each = |&(radius, fov, _): &Neighborhood| (radius, fov);
+        let mut plain = [(0.0, FieldOfView::from_degrees(360.0)); 4];
+        if neighborhoods.len() <= plain.len() {
+            for (slot, neighborhood) in plain.iter_mut().zip(neighborhoods) {
+                *slot = each(neighborhood);
+            }
+            let plain = plain.get(..neighborhoods.len()).unwrap_or(&[]);
+            behaviors::neighbor_sums_each(me, near.as_slice(), plain, sums);
+        } else {
+            let plain: Vec<(f32, FieldOfView)> = neighborhoods.iter().map(each).collect();
+            behaviors::neighbor_sums_each(me, near.as_slice(), &plain, sums);
+        }
     }
-    grid.near(me.position, widest, agent, near);
-    behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
+    for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
+        if pass.count as usize > neighborhood.2 {
+            *pass = nearest_sums(grid, (agent, me), neighborhood, found);
+        }
+    }
+}
+
+/// The sums over the at most `most` neighbors of `me` within `radius` and `fov` nearest to
+/// it (the lower agent index on a tie), added in the grid's order as a scan adds them: the
+/// k-d tree finds them in crowded cells, a scan of the cells elsewhere (`BEHAVIORS.md`,
+/// "Neighborhoods").
+fn nearest_sums(
+    grid: &SpatialGrid,
+    (agent, me): (usize, &Vehicle),
+    (radius, fov, most): Neighborhood,
+    found: &mut Vec<Found>,
+) -> NeighborSums {
+    let center = me.position;
+    if grid.crowded(center, radius, crowd_limit(most)) {
+        let sees = |position: glam::Vec2| fov.sees(me.forward, position - center);
+        grid.nearest(center, radius, most, agent, sees, found);
+    } else {
+        found.clear();
+        for run in grid.runs(center, radius) {
+            let others = run.positions.iter().zip(run.agents).zip(run.first_slot..);
+            for ((&position, &other), slot) in others {
+                if behaviors::in_neighborhood(me, position, radius, fov) && other as usize != agent
+                {
+                    found.push(Found {
+                        distance_squared: position.distance_squared(center),
+                        agent: other,
+                        slot: slot as u32,
+                    });
+                }
+            }
+        }
+        if found.len() > most && most > 0 {
+            found.select_nth_unstable_by(most - 1, Found::order);
+            found.truncate(most);
+        }
+    }
+    found.sort_unstable_by_key(|f| f.slot);
+    let (positions, velocities) = (grid.positions(), grid.velocities());
+    let mut pass = NeighborSums::default();
+    for f in found.iter() {
+        if let (Some(&position), Some(&velocity)) = (
+            positions.get(f.slot as usize),
+            velocities.get(f.slot as usize),
+        ) {
+            pass.add_if(center, position, velocity, true);
+        }
+    }
+    pass
 }
 
 /// The sums of a neighborhood without neighbors.

@@ -161,9 +161,21 @@ impl<'g> Builder<'g> {
                     keep_right,
                 }
             }
-            Node::Separation { .. } => Op::Separation(self.number(&f, "radius"), self.fov(&f)),
-            Node::Cohesion { .. } => Op::Cohesion(self.number(&f, "radius"), self.fov(&f)),
-            Node::Alignment { .. } => Op::Alignment(self.number(&f, "radius"), self.fov(&f)),
+            Node::Separation { .. } => Op::Separation(
+                self.number(&f, "radius"),
+                self.fov(&f),
+                self.number(&f, "max_neighbors"),
+            ),
+            Node::Cohesion { .. } => Op::Cohesion(
+                self.number(&f, "radius"),
+                self.fov(&f),
+                self.number(&f, "max_neighbors"),
+            ),
+            Node::Alignment { .. } => Op::Alignment(
+                self.number(&f, "radius"),
+                self.fov(&f),
+                self.number(&f, "max_neighbors"),
+            ),
             Node::NeighborCount { .. } => {
                 Op::NeighborCount(self.number(&f, "radius"), self.fov(&f))
             }
@@ -174,6 +186,7 @@ impl<'g> Builder<'g> {
                 ),
                 radius: self.number(&f, "radius"),
                 fov: self.fov(&f),
+                max_neighbors: self.number(&f, "max_neighbors"),
             },
             Node::LeaderFollowing { leader, .. } => {
                 let leader = self.target(&f, "leader", leader);

@@ -59,7 +59,7 @@ pub struct Program {
     /// with the same radius and field of view share one), or [`NO_PASS`].
     pub(crate) pass_of: Vec<u32>,
     /// The neighborhood (radius, field of view) of each neighbor pass.
-    pub(crate) passes: Vec<(Num, Fov)>,
+    pub(crate) passes: Vec<(Num, Fov, Num)>,
     /// How the program is evaluated over a batch of agents (`eval/batch.rs`); `None`: agent
     /// by agent.
     pub(crate) batch_plan: Option<BatchPlan>,
@@ -291,7 +291,7 @@ impl Program {
         self.neighbor_ops
             .iter()
             .filter_map(|&op| match self.ops.get(op as usize)?.neighbor_use() {
-                NeighborUse::Sums(radius, _)
+                NeighborUse::Sums(radius, _, _)
                 | NeighborUse::Count(radius, _)
                 | NeighborUse::Within(radius) => Some(radius.get(params)),
                 NeighborUse::Predicted(_) | NeighborUse::None => None,

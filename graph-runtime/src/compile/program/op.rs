@@ -163,13 +163,15 @@ pub(crate) enum Op {
     },
     /// A muted node: zero (no force, the number `0`, a false condition).
     Muted,
-    Separation(Num, Fov),
-    Cohesion(Num, Fov),
-    Alignment(Num, Fov),
+    /// Radius, field of view, most neighbors.
+    Separation(Num, Fov, Num),
+    Cohesion(Num, Fov, Num),
+    Alignment(Num, Fov, Num),
     Flocking {
         weights: [Num; 3],
         radius: Num,
         fov: Fov,
+        max_neighbors: Num,
     },
     LeaderFollowing {
         leader: TargetRef,
@@ -219,8 +221,9 @@ pub(crate) enum Op {
 pub(crate) enum NeighborUse {
     /// Not at all.
     None,
-    /// Through the sums of a neighbor pass (Separation, Cohesion, Alignment, Flocking).
-    Sums(Num, Fov),
+    /// Through the sums of a neighbor pass (Separation, Cohesion, Alignment, Flocking):
+    /// radius, field of view, most neighbors.
+    Sums(Num, Fov, Num),
     /// Counting the candidates within a radius and field of view (`NeighborCount`).
     Count(Num, Fov),
     /// One by one, within a radius (Reciprocal).
@@ -313,10 +316,15 @@ impl Op {
     /// other agents (`Reads`); this gives the numbers the query needs.
     pub(crate) fn neighbor_use(&self) -> NeighborUse {
         match *self {
-            Self::Separation(radius, fov)
-            | Self::Cohesion(radius, fov)
-            | Self::Alignment(radius, fov)
-            | Self::Flocking { radius, fov, .. } => NeighborUse::Sums(radius, fov),
+            Self::Separation(radius, fov, most)
+            | Self::Cohesion(radius, fov, most)
+            | Self::Alignment(radius, fov, most)
+            | Self::Flocking {
+                radius,
+                fov,
+                max_neighbors: most,
+                ..
+            } => NeighborUse::Sums(radius, fov, most),
             Self::NeighborCount(radius, fov) => NeighborUse::Count(radius, fov),
             Self::Reciprocal {
                 neighbor_radius, ..
@@ -379,11 +387,12 @@ mod tests {
         let target = TargetRef::Named(0);
         let ops = [
             Op::Seek(target),
-            Op::Separation(n, fov),
+            Op::Separation(n, fov, n),
             Op::Flocking {
                 weights: [n; 3],
                 radius: n,
                 fov,
+                max_neighbors: n,
             },
             Op::NeighborCount(n, fov),
             Op::UnalignedCollisionAvoidance(n),

@@ -15,8 +15,11 @@ pub struct Scratch {
     /// Each neighbor pass's sums for this agent (when `sums_ready`).
     pub(crate) sums: Vec<crate::behaviors::NeighborSums>,
     pub(crate) sums_ready: bool,
-    /// The passes' neighborhoods for this agent's parameters (when there are several).
-    pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView)>,
+    /// The passes' neighborhoods for this agent's parameters (when there are several):
+    /// radius, field of view, most neighbors.
+    pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView, usize)>,
+    /// The nearest neighbors of a neighborhood holding more than its most.
+    pub(crate) found: Vec<crate::spatial::Found>,
     /// The agents within the widest of them, in the grid's order.
     pub(crate) near: crate::spatial::Near,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.

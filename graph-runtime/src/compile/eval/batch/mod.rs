@@ -413,6 +413,7 @@ impl Program {
             batch_sums_ready,
             neighborhoods,
             near,
+            found,
             ..
         } = scratch;
         let (Some(ready), Some(agents), Some(vehicles), Some(sums)) = (
@@ -435,7 +436,7 @@ impl Program {
                     context.grid,
                     (agents[i] as usize, &vehicles[i]),
                     (neighborhoods, widest),
-                    near,
+                    (near, found),
                     &mut sums[i * passes..(i + 1) * passes],
                 );
             }

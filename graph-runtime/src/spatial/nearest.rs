@@ -1,0 +1,310 @@
+//! The k nearest agents of a point, for crowds too dense for the grid's cells: a k-d tree over
+//! the grid's agents, built once per tick on the first crowded query (`BEHAVIORS.md`,
+//! "Neighborhoods": at most `max_neighbors`, nearest first, the lower agent index on a tie).
+//!
+//! A cell holds every agent stacked on one point however small it is, so scanning cells costs
+//! each agent of a stacked crowd the whole crowd. The tree splits by position and, where
+//! positions are equal, by agent index, and remembers each subtree's lowest index: a query
+//! skips a subtree when all its agents are farther than the k-th nearest found, or as far and
+//! of higher index. A query then looks at about `k log n` agents, stacked or not.
+
+use std::cmp::Ordering;
+
+use glam::Vec2;
+
+/// Most agents in a leaf.
+const LEAF: usize = 8;
+const NO_CHILD: u32 = u32::MAX;
+
+/// An agent of the tree: its position, index and slot in the grid's cell order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Item {
+    position: Vec2,
+    agent: u32,
+    slot: u32,
+}
+
+/// A subtree: its agents' bounding box and lowest index, its items (`start..end`) and its
+/// children (none for a leaf).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Node {
+    min: Vec2,
+    max: Vec2,
+    lowest_agent: u32,
+    start: u32,
+    end: u32,
+    left: u32,
+    right: u32,
+}
+
+/// One of the k nearest: its squared distance, agent index and grid slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Found {
+    pub(crate) distance_squared: f32,
+    pub(crate) agent: u32,
+    pub(crate) slot: u32,
+}
+
+impl Found {
+    /// Nearest first, the lower agent index on a tie.
+    pub(crate) fn order(&self, other: &Self) -> Ordering {
+        self.distance_squared
+            .total_cmp(&other.distance_squared)
+            .then(self.agent.cmp(&other.agent))
+    }
+}
+
+/// A k-d tree over agents.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Tree {
+    items: Vec<Item>,
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// The tree over the agents at `positions` (slot order), agent `agents[slot]` each.
+    pub(crate) fn new(positions: &[Vec2], agents: &[u32]) -> Self {
+        let mut items: Vec<Item> = positions
+            .iter()
+            .zip(agents)
+            .zip(0_u32..)
+            .map(|((&position, &agent), slot)| Item {
+                position,
+                agent,
+                slot,
+            })
+            .collect();
+        let mut nodes = Vec::with_capacity(2 * items.len() / LEAF + 1);
+        if !items.is_empty() {
+            build(&mut items, 0, &mut nodes);
+        }
+        Self { items, nodes }
+    }
+
+    /// The at most `k` agents other than `exclude` strictly within `radius` of `center` that
+    /// `accept` takes, nearest first (the lower index on a tie), into `out`.
+    pub(crate) fn nearest(
+        &self,
+        center: Vec2,
+        radius: f32,
+        k: usize,
+        exclude: usize,
+        accept: impl Fn(Vec2) -> bool,
+        out: &mut Vec<Found>,
+    ) {
+        out.clear();
+        if k == 0 || self.nodes.is_empty() || radius.is_nan() || radius <= 0.0 {
+            return;
+        }
+        let radius_squared = radius * radius;
+        // `out` is kept sorted, worst last: k is small (at most a few hundred).
+        let mut stack = vec![0_u32];
+        while let Some(index) = stack.pop() {
+            let Some(node) = self.nodes.get(index as usize) else {
+                continue;
+            };
+            let box_distance = box_distance_squared(center, node.min, node.max);
+            if box_distance.is_nan() || box_distance >= radius_squared {
+                continue;
+            }
+            if out.len() == k
+                && let Some(worst) = out.last()
+                && (box_distance > worst.distance_squared
+                    || (box_distance == worst.distance_squared && node.lowest_agent > worst.agent))
+            {
+                continue;
+            }
+            if node.left == NO_CHILD {
+                let items = self
+                    .items
+                    .get(node.start as usize..node.end as usize)
+                    .unwrap_or(&[]);
+                for item in items {
+                    let distance_squared = item.position.distance_squared(center);
+                    if distance_squared < radius_squared
+                        && item.agent as usize != exclude
+                        && accept(item.position)
+                    {
+                        offer(
+                            out,
+                            k,
+                            Found {
+                                distance_squared,
+                                agent: item.agent,
+                                slot: item.slot,
+                            },
+                        );
+                    }
+                }
+                continue;
+            }
+            // The nearer child is looked at first (pushed last).
+            let (left, right) = (node.left, node.right);
+            let distance = |child: u32| {
+                self.nodes.get(child as usize).map_or(f32::INFINITY, |n| {
+                    box_distance_squared(center, n.min, n.max)
+                })
+            };
+            if distance(left) <= distance(right) {
+                stack.push(right);
+                stack.push(left);
+            } else {
+                stack.push(left);
+                stack.push(right);
+            }
+        }
+    }
+}
+
+/// Keeps `found` if it is among the `k` nearest so far; `out` stays sorted.
+fn offer(out: &mut Vec<Found>, k: usize, found: Found) {
+    if out.len() == k {
+        match out.last() {
+            Some(worst) if found.order(worst) == Ordering::Less => {
+                out.pop();
+            }
+            _ => return,
+        }
+    }
+    let at = out.partition_point(|kept| kept.order(&found) == Ordering::Less);
+    out.insert(at, found);
+}
+
+/// The squared distance from `point` to the box `min..max` (zero inside): never more than the
+/// squared distance to any point in the box, rounding included (subtraction is monotone).
+fn box_distance_squared(point: Vec2, min: Vec2, max: Vec2) -> f32 {
+    let dx = (min.x - point.x).max(point.x - max.x).max(0.0);
+    let dy = (min.y - point.y).max(point.y - max.y).max(0.0);
+    dx * dx + dy * dy
+}
+
+/// Builds the subtree over `items` (which start at `offset` in the tree's items) and returns
+/// its node's index.
+fn build(items: &mut [Item], offset: usize, nodes: &mut Vec<Node>) -> u32 {
+    let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+    let mut lowest_agent = u32::MAX;
+    for item in items.iter() {
+        min = min.min(item.position);
+        max = max.max(item.position);
+        lowest_agent = lowest_agent.min(item.agent);
+    }
+    let index = nodes.len() as u32;
+    nodes.push(Node {
+        min,
+        max,
+        lowest_agent,
+        start: offset as u32,
+        end: (offset + items.len()) as u32,
+        left: NO_CHILD,
+        right: NO_CHILD,
+    });
+    if items.len() <= LEAF {
+        return index;
+    }
+    // Split the wider side at the median, by coordinate then agent index: agents stacked on
+    // one point split by index, so the lower half holds the lower indices.
+    let extent = max - min;
+    let x = extent.x >= extent.y;
+    let key = |item: &Item| if x { item.position.x } else { item.position.y };
+    let middle = items.len() / 2;
+    items.select_nth_unstable_by(middle, |a, b| {
+        key(a).total_cmp(&key(b)).then(a.agent.cmp(&b.agent))
+    });
+    let (low, high) = items.split_at_mut(middle);
+    let left = build(low, offset, nodes);
+    let right = build(high, offset + middle, nodes);
+    if let Some(node) = nodes.get_mut(index as usize) {
+        node.left = left;
+        node.right = right;
+    }
+    index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(
+        points: &[Vec2],
+        center: Vec2,
+        radius: f32,
+        k: usize,
+        exclude: usize,
+    ) -> Vec<(u32, u32)> {
+        let mut all: Vec<Found> = points
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| i != exclude && p.distance_squared(center) < radius * radius)
+            .map(|(i, p)| Found {
+                distance_squared: p.distance_squared(center),
+                agent: i as u32,
+                slot: i as u32,
+            })
+            .collect();
+        all.sort_by(Found::order);
+        all.truncate(k);
+        all.iter()
+            .map(|f| (f.agent, f.distance_squared.to_bits()))
+            .collect()
+    }
+
+    #[test]
+    fn the_k_nearest_match_a_scan_scattered_stacked_and_mixed() {
+        let scattered: Vec<Vec2> = (0..500)
+            .map(|i| Vec2::new(((i * 37) % 101) as f32 * 0.3, ((i * 53) % 97) as f32 * 0.3))
+            .collect();
+        let stacked = vec![Vec2::new(2.0, 3.0); 500];
+        let mixed: Vec<Vec2> = (0..500)
+            .map(|i| {
+                if i % 3 == 0 {
+                    Vec2::new(5.0, 5.0)
+                } else {
+                    scattered[i]
+                }
+            })
+            .collect();
+        for points in [&scattered, &stacked, &mixed] {
+            let agents: Vec<u32> = (0..points.len() as u32).collect();
+            let tree = Tree::new(points, &agents);
+            let mut out = Vec::new();
+            for (i, &center) in points.iter().enumerate().step_by(7) {
+                for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
+                    tree.nearest(center, radius, k, i, |_| true, &mut out);
+                    let got: Vec<(u32, u32)> = out
+                        .iter()
+                        .map(|f| (f.agent, f.distance_squared.to_bits()))
+                        .collect();
+                    assert_eq!(
+                        got,
+                        brute(points, center, radius, k, i),
+                        "agent {i}, r {radius}, k {k}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stacked_crowd_answers_its_lowest_indices_looking_at_few() {
+        let stacked = vec![Vec2::ZERO; 100_000];
+        let agents: Vec<u32> = (0..100_000).collect();
+        let tree = Tree::new(&stacked, &agents);
+        let mut out = Vec::new();
+        let looked = std::cell::Cell::new(0);
+        tree.nearest(
+            Vec2::ZERO,
+            1.0,
+            64,
+            3,
+            |_| {
+                looked.set(looked.get() + 1);
+                true
+            },
+            &mut out,
+        );
+        let indices: Vec<u32> = out.iter().map(|f| f.agent).collect();
+        let expected: Vec<u32> = (0..65).filter(|&i| i != 3).collect();
+        assert_eq!(indices, expected);
+        assert!(looked.get() < 1_000, "looked at {} agents", looked.get());
+    }
+}
