@@ -311,13 +311,84 @@ fn own_goals() {
     });
 }
 
+/// Crowds stacked on one point (issue 28's dense-crowd targets: 20,000 in under 20 ms per tick
+/// on 2 threads, 100,000 in under 100 ms), flocking and with Reciprocal: the fastest and the
+/// slowest of the first 10 ticks (the first tick builds the per-tick k-d tree from a single
+/// point; the crowd then spreads).
+fn stacked() {
+    let flocking = one(Node::Flocking {
+        separation_weight: 1.5.into(),
+        cohesion_weight: 1.0.into(),
+        alignment_weight: 1.0.into(),
+        radius: 5.0.into(),
+        fov: 270.0.into(),
+        max_neighbors: 64.0.into(),
+    });
+    let mut reciprocal = Graph::default();
+    let seek = reciprocal.add(seek());
+    let orca = reciprocal.add(Node::Reciprocal {
+        input: Link(Some(seek)),
+        time_horizon: 2.0.into(),
+        obstacle_time_horizon: 1.0.into(),
+        neighbor_radius: 5.0.into(),
+        max_neighbors: 10.0.into(),
+        clearance: 0.0.into(),
+        keep_right: 0.0.into(),
+    });
+    reciprocal.add(Node::Output {
+        input: Link(Some(orca)),
+    });
+    for (name, graph) in [
+        ("Flocking (64 neighbors)", flocking),
+        ("Reciprocal (10 neighbors)", reciprocal),
+    ] {
+        for count in [20_000_u32, 100_000] {
+            let point = Vec2::new(3.0, -2.0);
+            let scene = Scene {
+                bounds: Rect::new(Vec2::splat(-500.0), Vec2::splat(500.0)),
+                groups: vec![group(
+                    "g.graph.ron",
+                    count,
+                    Area::Rect {
+                        min: point,
+                        max: point,
+                    },
+                )],
+                ..Scene::default()
+            };
+            let mut simulation = Simulation::new(&assets_of(scene, graph.clone())).expect("runs");
+            let mut times = Vec::new();
+            for _ in 0..10 {
+                let started = Instant::now();
+                simulation.step(DT);
+                times.push(started.elapsed().as_secs_f64() * 1e3);
+            }
+            let fastest = times.iter().copied().fold(f64::INFINITY, f64::min);
+            let slowest = times.iter().copied().fold(0.0, f64::max);
+            if std::env::var_os("STACKED_TIMES").is_some() {
+                let spread = simulation
+                    .vehicles()
+                    .iter()
+                    .map(|v| v.position.distance(point))
+                    .fold(0.0, f32::max);
+                println!("{times:.1?}, spread {spread}");
+            }
+            println!(
+                "{name}, {count} agents stacked on one point: tick {fastest:.1} ms fastest, {slowest:.1} ms slowest of 10 (first {:.1} ms)",
+                times[0]
+            );
+        }
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument picks sections by name.
     let filter: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let sections: [(&str, fn()); 6] = [
+    let sections: [(&str, fn()); 7] = [
+        ("stacked", stacked),
         ("nodes", nodes),
         ("names", names),
         ("agents", agents),

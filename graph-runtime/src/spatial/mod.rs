@@ -200,7 +200,8 @@ impl SpatialGrid {
     }
 
     /// The at most `k` agents other than `exclude` strictly within `radius` of `center` whose
-    /// position `accept` takes, nearest first (the lower agent index on a tie), into `out`,
+    /// position `accept` takes, the nearest (the lower agent index on a tie), into `out` in
+    /// no particular order,
     /// from a k-d tree of the agents built on the first call after a rebuild: a query looks at
     /// about `k log n` agents however crowded the cells are (`nearest.rs`).
     pub(crate) fn nearest(

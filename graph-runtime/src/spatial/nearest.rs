@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use glam::Vec2;
 
 /// Most agents in a leaf.
-const LEAF: usize = 8;
+const LEAF: usize = 32;
 const NO_CHILD: u32 = u32::MAX;
 
 /// An agent of the tree: its position, index and slot in the grid's cell order.
@@ -48,9 +48,14 @@ pub(crate) struct Found {
 impl Found {
     /// Nearest first, the lower agent index on a tie.
     pub(crate) fn order(&self, other: &Self) -> Ordering {
-        self.distance_squared
-            .total_cmp(&other.distance_squared)
-            .then(self.agent.cmp(&other.agent))
+        self.key().cmp(&other.key())
+    }
+
+    /// The order as one integer: a squared distance is never negative, and the bits of
+    /// non-negative floats order as the floats do.
+    #[inline]
+    fn key(&self) -> u64 {
+        (u64::from(self.distance_squared.to_bits()) << 32) | u64::from(self.agent)
     }
 }
 
@@ -82,7 +87,8 @@ impl Tree {
     }
 
     /// The at most `k` agents other than `exclude` strictly within `radius` of `center` that
-    /// `accept` takes, nearest first (the lower index on a tie), into `out`.
+    /// `accept` takes, the nearest (the lower index on a tie), into `out` in no particular
+    /// order (callers sort them as they need).
     pub(crate) fn nearest(
         &self,
         center: Vec2,
@@ -97,20 +103,32 @@ impl Tree {
             return;
         }
         let radius_squared = radius * radius;
-        // `out` is kept sorted, worst last: k is small (at most a few hundred).
-        let mut stack = vec![0_u32];
-        while let Some(index) = stack.pop() {
-            let Some(node) = self.nodes.get(index as usize) else {
-                continue;
-            };
-            let box_distance = box_distance_squared(center, node.min, node.max);
+        // Candidates gather in `out` until there are twice `k`, then the `k` nearest are kept
+        // (a selection, linear) and the k-th of them bounds what may still enter and which
+        // subtrees are worth a visit: amortized constant work per agent looked at.
+        let mut bound: Option<Found> = None;
+        let beats =
+            |found: &Found, bound: Option<Found>| bound.is_none_or(|b| found.key() < b.key());
+        // Depth first, the nearer child first. The stack holds at most two entries per level
+        // of a tree at most 64 levels deep.
+        let mut stack = [(0_u32, 0.0_f32); 128];
+        let mut depth = 1;
+        stack[0] = (
+            0,
+            box_distance_squared(center, self.nodes[0].min, self.nodes[0].max),
+        );
+        while depth > 0 {
+            depth -= 1;
+            let (index, box_distance) = stack[depth];
             if box_distance.is_nan() || box_distance >= radius_squared {
                 continue;
             }
-            if out.len() == k
-                && let Some(worst) = out.last()
-                && (box_distance > worst.distance_squared
-                    || (box_distance == worst.distance_squared && node.lowest_agent > worst.agent))
+            let Some(node) = self.nodes.get(index as usize) else {
+                continue;
+            };
+            if let Some(b) = bound
+                && (box_distance > b.distance_squared
+                    || (box_distance == b.distance_squared && node.lowest_agent > b.agent))
             {
                 continue;
             }
@@ -120,54 +138,56 @@ impl Tree {
                     .get(node.start as usize..node.end as usize)
                     .unwrap_or(&[]);
                 for item in items {
-                    let distance_squared = item.position.distance_squared(center);
-                    if distance_squared < radius_squared
+                    let found = Found {
+                        distance_squared: item.position.distance_squared(center),
+                        agent: item.agent,
+                        slot: item.slot,
+                    };
+                    if found.distance_squared < radius_squared
                         && item.agent as usize != exclude
+                        && beats(&found, bound)
                         && accept(item.position)
                     {
-                        offer(
-                            out,
-                            k,
-                            Found {
-                                distance_squared,
-                                agent: item.agent,
-                                slot: item.slot,
-                            },
-                        );
+                        out.push(found);
+                        if out.len() >= k + k / 2 + 1 {
+                            bound = keep_nearest(out, k);
+                        }
                     }
                 }
                 continue;
             }
-            // The nearer child is looked at first (pushed last).
-            let (left, right) = (node.left, node.right);
-            let distance = |child: u32| {
-                self.nodes.get(child as usize).map_or(f32::INFINITY, |n| {
+            let child = |child: u32| {
+                let distance = self.nodes.get(child as usize).map_or(f32::INFINITY, |n| {
                     box_distance_squared(center, n.min, n.max)
-                })
+                });
+                (child, distance)
             };
-            if distance(left) <= distance(right) {
-                stack.push(right);
-                stack.push(left);
+            let (left, right) = (child(node.left), child(node.right));
+            // The nearer child is looked at first (pushed last); on a tie the left one, which
+            // holds the lower agent indices of equal positions.
+            let (first, second) = if left.1 <= right.1 {
+                (left, right)
             } else {
-                stack.push(left);
-                stack.push(right);
+                (right, left)
+            };
+            if depth + 2 <= stack.len() {
+                stack[depth] = second;
+                stack[depth + 1] = first;
+                depth += 2;
             }
+        }
+        if out.len() > k {
+            keep_nearest(out, k);
         }
     }
 }
 
-/// Keeps `found` if it is among the `k` nearest so far; `out` stays sorted.
-fn offer(out: &mut Vec<Found>, k: usize, found: Found) {
-    if out.len() == k {
-        match out.last() {
-            Some(worst) if found.order(worst) == Ordering::Less => {
-                out.pop();
-            }
-            _ => return,
-        }
-    }
-    let at = out.partition_point(|kept| kept.order(&found) == Ordering::Less);
-    out.insert(at, found);
+/// Keeps the `k` nearest of `out` (in no order) and returns the k-th of them.
+fn keep_nearest(out: &mut Vec<Found>, k: usize) -> Option<Found> {
+    let kth = k.checked_sub(1)?;
+    out.select_nth_unstable_by_key(kth, Found::key);
+    out.truncate(k);
+    out.get(kth).copied()
 }
 
 /// The squared distance from `point` to the box `min..max` (zero inside): never more than the
@@ -270,6 +290,7 @@ mod tests {
             for (i, &center) in points.iter().enumerate().step_by(7) {
                 for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
                     tree.nearest(center, radius, k, i, |_| true, &mut out);
+                    out.sort_by(Found::order);
                     let got: Vec<(u32, u32)> = out
                         .iter()
                         .map(|f| (f.agent, f.distance_squared.to_bits()))
@@ -302,6 +323,7 @@ mod tests {
             },
             &mut out,
         );
+        out.sort_by(Found::order);
         let indices: Vec<u32> = out.iter().map(|f| f.agent).collect();
         let expected: Vec<u32> = (0..65).filter(|&i| i != 3).collect();
         assert_eq!(indices, expected);

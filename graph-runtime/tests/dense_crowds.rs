@@ -1,0 +1,203 @@
+//! Group nodes count at most `max_neighbors` neighbors: the nearest, the lower agent index on
+//! a tie (`BEHAVIORS.md`, "Neighborhoods"), and a crowd stacked on one point costs each agent
+//! that many, not the whole crowd (issue 28: 20,000 flockers stacked on one point took 3.5 s
+//! per tick).
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+use graph_runtime::{
+    AgentGroup, AgentSpawn, Area, Graph, Link, Node, Number, Scene, SceneAssets, Simulation, Spawn,
+    Target,
+};
+
+/// A debug build is 10 to 30 times slower than release.
+const FEW_SECONDS: Duration = Duration::from_secs(10);
+
+fn one(node: Node) -> Graph {
+    let mut graph = Graph::default();
+    let id = graph.add(node);
+    graph.add(Node::Output {
+        input: Link(Some(id)),
+    });
+    graph
+}
+
+fn cohesion(max_neighbors: f32) -> Graph {
+    one(Node::Cohesion {
+        radius: 10.0.into(),
+        fov: 360.0.into(),
+        max_neighbors: max_neighbors.into(),
+    })
+}
+
+fn scene(spawn: Spawn, graph: Graph) -> SceneAssets {
+    SceneAssets {
+        scene: Scene {
+            bounds: graph_runtime::Rect::new(Vec2::splat(-100.0), Vec2::splat(100.0)),
+            groups: vec![AgentGroup {
+                name: "crowd".to_owned(),
+                graph: "g.graph.ron".to_owned(),
+                spawn,
+                vehicle: None,
+                tags: Vec::new(),
+                parameters: BTreeMap::new(),
+                goals: BTreeMap::new(),
+                turning: None,
+            }],
+            ..Scene::default()
+        },
+        origin: "dense.scene.ron".to_owned(),
+        graphs: [("g.graph.ron".to_owned(), graph)].into(),
+        flow_fields: BTreeMap::new(),
+    }
+}
+
+fn at(points: &[(f32, f32)]) -> Spawn {
+    Spawn::Agents(
+        points
+            .iter()
+            .map(|&(x, y)| AgentSpawn {
+                position: Vec2::new(x, y),
+                velocity: Vec2::ZERO,
+            })
+            .collect(),
+    )
+}
+
+/// Agent 0's steering force after one tick.
+fn force_of_agent_0(assets: &SceneAssets) -> Vec2 {
+    let mut simulation = Simulation::new(assets).expect("runs");
+    simulation.step(1.0 / 60.0);
+    simulation.forces()[0]
+}
+
+#[test]
+fn cohesion_counts_the_nearest_max_neighbors() {
+    // Agent 0 at the origin; the others 1, 2, 3, 4 and about 7.07 units away, all within 10.
+    let points = [
+        (0.0, 0.0),
+        (1.0, 0.0),
+        (0.0, 2.0),
+        (-3.0, 0.0),
+        (0.0, -4.0),
+        (5.0, 5.0),
+    ];
+    // The 3 nearest: (1, 0), (0, 2), (-3, 0): mean (-2/3, 2/3), minus p = (0, 0).
+    let three = force_of_agent_0(&scene(at(&points), cohesion(3.0)));
+    assert_eq!(three, Vec2::new(-2.0 / 3.0, 2.0 / 3.0));
+    // Without a limit that bites (the default 64): all five, mean (3/5, 3/5).
+    let all = force_of_agent_0(&scene(at(&points), cohesion(64.0)));
+    assert_eq!(all, Vec2::new(3.0 / 5.0, 3.0 / 5.0));
+}
+
+#[test]
+fn on_a_tie_the_lower_agent_indices_are_counted() {
+    // Agents 1 to 4 all 1 unit from agent 0: with 2 kept, agents 1 and 2, mean (0.5, 0.5).
+    let points = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+    let two = force_of_agent_0(&scene(at(&points), cohesion(2.0)));
+    assert_eq!(two, Vec2::new(0.5, 0.5));
+}
+
+#[test]
+fn a_group_node_saves_max_neighbors_only_when_it_is_not_the_default() {
+    let default = cohesion(64.0).to_ron().expect("saves");
+    assert!(!default.contains("max_neighbors"), "{default}");
+    let three = cohesion(3.0).to_ron().expect("saves");
+    assert!(three.contains("max_neighbors: 3.0"), "{three}");
+    let back = Graph::from_ron(&three, "again").expect("loads");
+    assert_eq!(back, cohesion(3.0));
+    // A parameter may set it, and 0 or 4,097 are refused by the compiler.
+    let mut graph = cohesion(3.0);
+    graph.parameters.insert("most".to_owned(), 0.0);
+    if let Some(Node::Cohesion { max_neighbors, .. }) = graph.nodes.values_mut().next() {
+        *max_neighbors = Number::Parameter("most".to_owned());
+    }
+    assert!(
+        graph_runtime::compile(&graph).is_err(),
+        "0 neighbors is refused"
+    );
+    assert!(graph_runtime::compile(&cohesion(4_097.0)).is_err());
+}
+
+fn stacked(count: u32, graph: Graph) -> SceneAssets {
+    let point = Vec2::new(3.0, -2.0);
+    scene(
+        Spawn::Random {
+            count,
+            area: Area::Rect {
+                min: point,
+                max: point,
+            },
+            speed: 0.0,
+        },
+        graph,
+    )
+}
+
+fn flocking() -> Graph {
+    one(Node::Flocking {
+        separation_weight: 1.5.into(),
+        cohesion_weight: 1.0.into(),
+        alignment_weight: 1.0.into(),
+        radius: 5.0.into(),
+        fov: 270.0.into(),
+        max_neighbors: 64.0.into(),
+    })
+}
+
+fn reciprocal() -> Graph {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: Target::Point(50.0.into(), 0.0.into()),
+    });
+    let orca = graph.add(Node::Reciprocal {
+        input: Link(Some(seek)),
+        time_horizon: 2.0.into(),
+        obstacle_time_horizon: 1.0.into(),
+        neighbor_radius: 5.0.into(),
+        max_neighbors: 10.0.into(),
+        clearance: 0.0.into(),
+        keep_right: 0.0.into(),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(orca)),
+    });
+    graph
+}
+
+/// 20,000 agents on one point, flocking and with Reciprocal: each tick costs each agent its
+/// 64 (or 10) nearest, found in a k-d tree, and the result is the same on 1 and 2 threads.
+#[test]
+fn a_stacked_crowd_steps_in_bounded_time_the_same_on_any_thread_count() {
+    for graph in [flocking(), reciprocal()] {
+        let assets = stacked(20_000, graph);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("pool");
+            pool.install(|| {
+                let mut simulation = Simulation::new(&assets).expect("runs");
+                let started = Instant::now();
+                for _ in 0..3 {
+                    simulation.step(1.0 / 60.0);
+                }
+                let took = started.elapsed();
+                let bits: Vec<[u32; 4]> = simulation
+                    .vehicles()
+                    .iter()
+                    .map(|v| {
+                        [v.position.x, v.position.y, v.velocity.x, v.velocity.y].map(f32::to_bits)
+                    })
+                    .collect();
+                (took, bits)
+            })
+        };
+        let (took, one_thread) = run(1);
+        assert!(took < FEW_SECONDS, "3 ticks took {took:?}");
+        let (_, two_threads) = run(2);
+        assert!(one_thread == two_threads, "the same on 1 and 2 threads");
+    }
+}
