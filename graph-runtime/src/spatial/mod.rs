@@ -218,6 +218,45 @@ impl SpatialGrid {
             .nearest(center, radius, k, exclude, accept, out);
     }
 
+    /// [`SpatialGrid::near`], unless the cells it visits hold more than `limit` agents: then
+    /// it gives up (after scanning at most `limit` of them) and returns false.
+    #[expect(
+        clippy::needless_bitwise_bool,
+        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
+    )]
+    pub(crate) fn near_within(
+        &self,
+        center: Vec2,
+        radius: f32,
+        exclude: usize,
+        limit: usize,
+        out: &mut Near,
+    ) -> bool {
+        out.len = 0;
+        let radius_squared = radius * radius;
+        let mut seen = 0;
+        for run in self.runs(center, radius) {
+            seen += run.agents.len();
+            if seen > limit {
+                return false;
+            }
+            if out.buffer.len() < out.len + run.agents.len() {
+                out.buffer
+                    .resize(out.len + run.agents.len(), (Vec2::ZERO, Vec2::ZERO));
+            }
+            let others = run.positions.iter().zip(run.velocities).zip(run.agents);
+            for ((&position, &velocity), &agent) in others {
+                let inside = (position.distance_squared(center) < radius_squared)
+                    & (agent as usize != exclude);
+                if let Some(entry) = out.buffer.get_mut(out.len) {
+                    *entry = (position, velocity);
+                }
+                out.len += usize::from(inside);
+            }
+        }
+        true
+    }
+
     /// One run per row of cells that the square around the circle of `radius` at `center`
     /// covers, bottom row first. Each row is one contiguous run of the cell-ordered copies, so
     /// a scan over it reads memory in order. The runs hold every agent of those cells: the

@@ -149,7 +149,7 @@ impl Tree {
                         && accept(item.position)
                     {
                         out.push(found);
-                        if out.len() >= k + k / 2 + 1 {
+                        if out.len() > k + k / 2 {
                             bound = keep_nearest(out, k);
                         }
                     }

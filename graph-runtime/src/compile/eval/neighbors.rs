@@ -135,21 +135,23 @@ pub(super) fn take_sums(
     (near, found): (&mut Near, &mut Vec<Found>),
     sums: &mut [NeighborSums],
 ) {
-    let crowded = neighborhoods
-        .iter()
-        .any(|&(radius, _, most)| grid.crowded(me.position, radius, crowd_limit(most)));
-    if crowded {
-        for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
-            *pass = nearest_sums(grid, (agent, me), neighborhood, found);
-        }
-        return;
-    }
-    if let ([(radius, fov, _)], [only]) = (neighborhoods, &mut *sums)
+    // The scans below give up once the cells they visit hold more agents than this, after
+    // at most this many: then every pass takes its nearest from the k-d tree.
+    let most = neighborhoods.iter().map(|n| n.2).max().unwrap_or(0);
+    let limit = crowd_limit(most);
+    let scanned = if let ([(radius, fov, _)], [only]) = (neighborhoods, &mut *sums)
         && fov.is_full_circle()
     {
         // Summed in a local: into `only` the compiler stored the sums at every agent.
         let mut pass = NeighborSums::default();
+        let mut seen = 0;
+        let mut crowded = false;
         for run in grid.runs(me.position, *radius) {
+            seen += run.agents.len();
+            if seen > limit {
+                crowded = true;
+                break;
+            }
             let others = run.positions.iter().zip(run.velocities).zip(run.agents);
             for ((&position, &velocity), &other) in others {
                 let counts = behaviors::in_neighborhood(me, position, *radius, *fov)
@@ -158,8 +160,8 @@ pub(super) fn take_sums(
             }
         }
         *only = pass;
-    } else {
-        grid.near(me.position, widest, agent, near);
+        !crowded
+    } else if grid.near_within(me.position, widest, agent, limit, near) {
         let each = |&(radius, fov, _): &Neighborhood| (radius, fov);
         let mut plain = [(0.0, FieldOfView::from_degrees(360.0)); 4];
         if neighborhoods.len() <= plain.len() {
@@ -172,9 +174,12 @@ pub(super) fn take_sums(
             let plain: Vec<(f32, FieldOfView)> = neighborhoods.iter().map(each).collect();
             behaviors::neighbor_sums_each(me, near.as_slice(), &plain, sums);
         }
-    }
+        true
+    } else {
+        false
+    };
     for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
-        if pass.count as usize > neighborhood.2 {
+        if !scanned || pass.count as usize > neighborhood.2 {
             *pass = nearest_sums(grid, (agent, me), neighborhood, found);
         }
     }
