@@ -106,6 +106,9 @@ fn a_group_node_saves_max_neighbors_only_when_it_is_not_the_default() {
     assert!(!default.contains("max_neighbors"), "{default}");
     let three = cohesion(3.0).to_ron().expect("saves");
     assert!(three.contains("max_neighbors: 3.0"), "{three}");
+    // A version-1 reader refuses the field: the file says version 2.
+    assert!(three.contains("version: 2"), "{three}");
+    assert!(default.contains("version: 1"), "{default}");
     let back = Graph::from_ron(&three, "again").expect("loads");
     assert_eq!(back, cohesion(3.0));
     // A parameter may set it, and 0 or 4,097 are refused by the compiler.

@@ -71,21 +71,29 @@ impl Graph {
         Self::from_ron(&text, &origin)
     }
 
-    /// The oldest format version that holds this graph: 1 unless it uses the angular layer
-    /// or jumps ([`FORMAT_VERSION`]).
+    /// The oldest format version that holds this graph: 1 unless it uses the angular layer,
+    /// jumps or a group node's `max_neighbors` other than the default ([`FORMAT_VERSION`]).
     pub fn format_version(&self) -> u32 {
         let uses_version_2 = !self.turning.is_default()
             || self.nodes.values().any(|node| {
-                matches!(
-                    node,
-                    Node::ReachOrientation { .. }
-                        | Node::Face { .. }
-                        | Node::LookWhereYouAreGoing { .. }
-                        | Node::MatchVelocity { .. }
-                        | Node::Jump { .. }
-                        | Node::JumpAchievable { .. }
-                        | Node::Wander { face: true, .. }
-                )
+                let most = match node {
+                    Node::Separation { max_neighbors, .. }
+                    | Node::Cohesion { max_neighbors, .. }
+                    | Node::Alignment { max_neighbors, .. }
+                    | Node::Flocking { max_neighbors, .. } => Some(max_neighbors),
+                    _ => None,
+                };
+                most.is_some_and(|most| !super::ports::is_default_group_neighbors(most))
+                    || matches!(
+                        node,
+                        Node::ReachOrientation { .. }
+                            | Node::Face { .. }
+                            | Node::LookWhereYouAreGoing { .. }
+                            | Node::MatchVelocity { .. }
+                            | Node::Jump { .. }
+                            | Node::JumpAchievable { .. }
+                            | Node::Wander { face: true, .. }
+                    )
             });
         if uses_version_2 {
             FORMAT_VERSION
