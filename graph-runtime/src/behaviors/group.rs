@@ -83,19 +83,41 @@ pub fn in_neighborhood(vehicle: &Vehicle, other: Vec2, radius: f32, fov: FieldOf
 /// positions, the cell size and the agent indices alone, so the sums are the same for any
 /// thread count and any order the caller keeps its agents in; a neighborhood's sums do not
 /// depend on the other neighborhoods listed with it.
-pub fn neighbor_sums_each(
+pub fn neighbor_sums_each<N: Neighborhood>(
     vehicle: &Vehicle,
     near: &[(Vec2, Vec2)],
-    neighborhoods: &[(f32, FieldOfView)],
+    neighborhoods: &[N],
     sums: &mut [NeighborSums],
 ) {
-    for (sums, &(radius, fov)) in sums.iter_mut().zip(neighborhoods) {
+    for (sums, neighborhood) in sums.iter_mut().zip(neighborhoods) {
+        let (radius, fov) = neighborhood.radius_and_view();
         let mut pass = NeighborSums::default();
         for &(position, velocity) in near {
             let counts = in_neighborhood(vehicle, position, radius, fov);
             pass.add_if(vehicle.position, position, velocity, counts);
         }
         *sums = pass;
+    }
+}
+
+/// A neighborhood as a neighbor pass lists it: its radius and field of view (a group node's
+/// pass also carries its most neighbors, which the sums over a list do not read).
+pub trait Neighborhood: Copy {
+    /// The radius and the field of view.
+    fn radius_and_view(self) -> (f32, FieldOfView);
+}
+
+impl Neighborhood for (f32, FieldOfView) {
+    #[inline]
+    fn radius_and_view(self) -> (f32, FieldOfView) {
+        self
+    }
+}
+
+impl Neighborhood for (f32, FieldOfView, usize) {
+    #[inline]
+    fn radius_and_view(self) -> (f32, FieldOfView) {
+        (self.0, self.1)
     }
 }
 

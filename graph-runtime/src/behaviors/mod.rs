@@ -28,7 +28,7 @@ pub use facing::{
     Alignment, face, look_where_you_are_going, match_velocity, reach_orientation, wander_facing,
 };
 pub use group::{
-    FOV_COSINE_TOLERANCE, FieldOfView, NeighborSums, alignment, cohesion, flocking,
+    FOV_COSINE_TOLERANCE, FieldOfView, NeighborSums, Neighborhood, alignment, cohesion, flocking,
     in_neighborhood, leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};

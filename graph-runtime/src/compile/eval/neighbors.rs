@@ -162,18 +162,7 @@ pub(super) fn take_sums(
         *only = pass;
         !crowded
     } else if grid.near_within(me.position, widest, agent, limit, near) {
-        let each = |&(radius, fov, _): &Neighborhood| (radius, fov);
-        let mut plain = [(0.0, FieldOfView::from_degrees(360.0)); 4];
-        if neighborhoods.len() <= plain.len() {
-            for (slot, neighborhood) in plain.iter_mut().zip(neighborhoods) {
-                *slot = each(neighborhood);
-            }
-            let plain = plain.get(..neighborhoods.len()).unwrap_or(&[]);
-            behaviors::neighbor_sums_each(me, near.as_slice(), plain, sums);
-        } else {
-            let plain: Vec<(f32, FieldOfView)> = neighborhoods.iter().map(each).collect();
-            behaviors::neighbor_sums_each(me, near.as_slice(), &plain, sums);
-        }
+        behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
         true
     } else {
         false
