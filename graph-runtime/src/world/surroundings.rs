@@ -68,7 +68,7 @@ impl World {
         world
     }
 
-    /// Moves `vehicle` by `steering` over `dt` ([`Vehicle::step`]) in this world: with solid
+    /// Moves `vehicle` by `steering` over `dt` ([`Vehicle::step`](crate::Vehicle::step)) in this world: with solid
     /// walls (the default) a step that would cross a wall is stopped at it and slides along
     /// it (`BEHAVIORS.md`, "Solid walls"). Returns whether the step met a wall: blocked with
     /// solid walls, crossed with passable ones. Games that move their own agents call this
