@@ -74,7 +74,7 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     rate(&|s| s.new_agent_overlaps as u64),
                 ));
                 plot.line(Line::new(
-                    "wall crossings / s",
+                    "steps into walls / s",
                     rate(&|s| s.new_wall_crossings),
                 ));
                 plot.line(Line::new(
@@ -86,7 +86,8 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
     summary(ui, samples);
 }
 
-/// The latest sample in words, and the wall crossings over the plotted window.
+/// The latest sample in words, and the steps into walls over the plotted window (stopped by
+/// solid walls, or through passable ones).
 fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
         let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
@@ -98,7 +99,11 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
             last.obstacle_overlaps,
             last.stuck_agents,
             last.polarization,
-            crate::editor::status::plural(crossings as usize, "wall crossing"),
+            if crossings == 1 {
+                "1 step into a wall".to_owned()
+            } else {
+                format!("{crossings} steps into walls")
+            },
             super::METRICS_SECONDS,
         ));
     }
