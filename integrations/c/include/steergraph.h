@@ -335,14 +335,6 @@ enum SgStatus sg_field_free(struct SgField field);
 // `tag_count` NUL-terminated strings; `crowd` is valid for writing one handle.
 enum SgStatus sg_crowd_create(struct SgProgram program, struct SgWorld world, uint64_t seed, const struct SgParameter *overrides, size_t override_count, const char *const *tag_names, size_t tag_count, struct SgCrowd *crowd);
 
-// A new agent body at `(x, y)` moving at `(vx, vy)`, with the limits and turning the
-// crowd's graph asks for.
-//
-// # Safety
-//
-// `vehicle` is valid for writing one `SgVehicle`.
-enum SgStatus sg_crowd_vehicle(struct SgCrowd crowd, float x, float y, float vx, float vy, struct SgVehicle *vehicle);
-
 // One steering per agent for this tick, into `steering` (room for `count`): `vehicles` are
 // the game's agents in a stable order, `tags` one mask per agent or `NULL` when the graph
 // uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit.
@@ -352,18 +344,6 @@ enum SgStatus sg_crowd_vehicle(struct SgCrowd crowd, float x, float y, float vx,
 // `vehicles` (and `tags` unless `NULL`) are valid for reading `count` elements; `steering` is
 // valid for writing `count` elements.
 enum SgStatus sg_crowd_steer(struct SgCrowd crowd, struct SgWorld world, const struct SgVehicle *vehicles, const uint64_t *tags, size_t count, float dt, struct SgSteering *steering);
-
-// Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
-// runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
-// to `max_speed`, facing turned within its limits; a step that would cross a wall is
-// stopped at it and slides along it unless the world's walls are passable). `blocked`, when
-// not `NULL`, gets 1 per vehicle whose step met a wall, else 0.
-//
-// # Safety
-//
-// `vehicles` is valid for reading and writing `count` elements, `steering` for reading
-// `count`, `blocked` (unless `NULL`) for writing `count`.
-enum SgStatus sg_vehicles_step(struct SgWorld world, struct SgVehicle *vehicles, const struct SgSteering *steering, size_t count, float dt, uint8_t *blocked);
 
 // Gives agent `agent` its own point `name` (for nodes whose target is `Own("name")`).
 //
@@ -404,6 +384,18 @@ enum SgStatus sg_crowd_clear_route(struct SgCrowd crowd, size_t agent, const cha
 // `overrides` is valid for reading `override_count` parameters.
 enum SgStatus sg_crowd_set_program(struct SgCrowd crowd, struct SgProgram program, struct SgWorld world, const struct SgParameter *overrides, size_t override_count);
 
+// Frees a crowd. Zero is accepted and does nothing.
+enum SgStatus sg_crowd_free(struct SgCrowd crowd);
+
+// How many objects are alive: every handle made and not yet freed. A program that frees what
+// it made ends with zero (the examples check it: valgrind cannot, since the library's table
+// of handles still points to a forgotten object).
+//
+// # Safety
+//
+// `count` is valid for writing one `size_t`.
+enum SgStatus sg_live_objects(size_t *count);
+
 // The jump events of the last `sg_crowd_steer` (take-offs the game should fly, landings,
 // falls): their number into `*count`, and the events into `events` (room for `capacity`;
 // `NULL` with `capacity` 0 asks for the number only).
@@ -422,18 +414,6 @@ enum SgStatus sg_crowd_jump_events(struct SgCrowd crowd, struct SgJumpEvent *eve
 // `name` is `NULL` or valid for writing `capacity` bytes; `length` is valid for writing one
 // `size_t`.
 enum SgStatus sg_crowd_jump_event_link(struct SgCrowd crowd, size_t index, char *name, size_t capacity, size_t *length);
-
-// Frees a crowd. Zero is accepted and does nothing.
-enum SgStatus sg_crowd_free(struct SgCrowd crowd);
-
-// How many objects are alive: every handle made and not yet freed. A program that frees what
-// it made ends with zero (the examples check it: valgrind cannot, since the library's table
-// of handles still points to a forgotten object).
-//
-// # Safety
-//
-// `count` is valid for writing one `size_t`.
-enum SgStatus sg_live_objects(size_t *count);
 
 // Loads the graph file at `path`, the subgraph files it uses (from its folder) and compiles
 // it: what a game needs to steer with a graph in one call.
@@ -542,6 +522,26 @@ enum SgStatus sg_simulation_group_name(struct SgSimulation simulation, uint32_t 
 
 // Frees a simulation. Zero is accepted and does nothing.
 enum SgStatus sg_simulation_free(struct SgSimulation simulation);
+
+// A new agent body at `(x, y)` moving at `(vx, vy)`, with the limits and turning the
+// crowd's graph asks for.
+//
+// # Safety
+//
+// `vehicle` is valid for writing one `SgVehicle`.
+enum SgStatus sg_crowd_vehicle(struct SgCrowd crowd, float x, float y, float vx, float vy, struct SgVehicle *vehicle);
+
+// Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
+// runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
+// to `max_speed`, facing turned within its limits; a step that would cross a wall is
+// stopped at it and slides along it unless the world's walls are passable). `blocked`, when
+// not `NULL`, gets 1 per vehicle whose step met a wall, else 0.
+//
+// # Safety
+//
+// `vehicles` is valid for reading and writing `count` elements, `steering` for reading
+// `count`, `blocked` (unless `NULL`) for writing `count`.
+enum SgStatus sg_vehicles_step(struct SgWorld world, struct SgVehicle *vehicles, const struct SgSteering *steering, size_t count, float dt, uint8_t *blocked);
 
 // The library's version (`major.minor.patch`, as the crate's).
 //
