@@ -2,7 +2,10 @@
 //! built in memory, and the time and peak memory of what a game does with it (load, compile,
 //! build the simulation, one tick). Figures in `BENCHMARKS.md`.
 //!
-//! Run with `cargo bench -p graph-runtime --bench limits`.
+//! Run with `cargo bench -p graph-runtime --bench limits [SECTION]` (sections: `stacked`,
+//! `nodes`, `names`, `agents`, `flow_field`, `walls_and_paths`, `own_goals`);
+//! `STACKED_ONLY=Flocking` or `Reciprocal` narrows the stacked crowds, `STACKED_TIMES=1` prints
+//! every tick.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -342,6 +345,9 @@ fn stacked() {
         ("Flocking (64 neighbors)", flocking),
         ("Reciprocal (10 neighbors)", reciprocal),
     ] {
+        if std::env::var("STACKED_ONLY").is_ok_and(|only| !name.starts_with(&only)) {
+            continue;
+        }
         for count in [20_000_u32, 100_000] {
             let point = Vec2::new(3.0, -2.0);
             let scene = Scene {
