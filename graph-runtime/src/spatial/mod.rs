@@ -161,29 +161,8 @@ impl SpatialGrid {
     /// position (at the last rebuild) is closer than `radius` to `center`, in the grid's order
     /// (rows, cells, agent index within a cell; see [`SpatialGrid::runs`]). Allocates nothing
     /// once `out` has grown to fit.
-    #[expect(
-        clippy::needless_bitwise_bool,
-        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
-    )]
     pub fn near(&self, center: Vec2, radius: f32, exclude: usize, out: &mut Near) {
-        out.len = 0;
-        let radius_squared = radius * radius;
-        for run in self.runs(center, radius) {
-            if out.buffer.len() < out.len + run.agents.len() {
-                out.buffer
-                    .resize(out.len + run.agents.len(), (Vec2::ZERO, Vec2::ZERO));
-            }
-            let others = run.positions.iter().zip(run.velocities).zip(run.agents);
-            for ((&position, &velocity), &agent) in others {
-                let inside = (position.distance_squared(center) < radius_squared)
-                    & (agent as usize != exclude);
-                // Written, then kept or not: no branch to mispredict.
-                if let Some(entry) = out.buffer.get_mut(out.len) {
-                    *entry = (position, velocity);
-                }
-                out.len += usize::from(inside);
-            }
-        }
+        self.near_within(center, radius, exclude, usize::MAX, out);
     }
 
     /// Whether the cells a query of `radius` around `center` visits hold more than `limit`
