@@ -10,15 +10,8 @@
 use std::any::Any;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use crate::kinds::Kind;
 use crate::status::{Failure, SgStatus};
-
-/// A kind of object C can hold a handle to.
-pub(crate) trait Kind: Send + 'static {
-    /// Its tag in the handle's top byte (non-zero, unique).
-    const TAG: u8;
-    /// Its name in messages ("graph", "simulation").
-    const NAME: &'static str;
-}
 
 /// One object of any kind.
 type Object = Arc<dyn Any + Send + Sync>;

@@ -9,8 +9,6 @@ use graph_runtime::{
     AssetWatcher, Crowd, FlowField, Graph, Program, SceneAssets, Simulation, World,
 };
 
-use crate::handles::Kind;
-
 /// A graph file loaded (`sg_graph_load`): nodes, parameters and vehicle, not yet compiled.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,6 +72,14 @@ pub struct SgCrowd {
 pub struct SgWatcher {
     /// The handle's number; zero is no object.
     pub id: u64,
+}
+
+/// A kind of object C can hold a handle to (`handles.rs` keeps them).
+pub(crate) trait Kind: Send + 'static {
+    /// Its tag in the handle's top byte (non-zero, unique).
+    const TAG: u8;
+    /// Its name in messages ("graph", "simulation").
+    const NAME: &'static str;
 }
 
 /// The Rust object behind each handle type, its tag and its name in messages.
