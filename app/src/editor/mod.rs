@@ -28,6 +28,7 @@ mod on_disk;
 mod panels;
 mod presets;
 mod preview;
+mod scene_files;
 mod search;
 mod selection;
 mod session;
