@@ -9,6 +9,7 @@ use egui_snarl::{InPin, NodeId as SnarlId, OutPin, Snarl};
 use graph_runtime::{Node, NodeId, PortType};
 
 mod actions;
+mod header;
 mod look;
 mod subgraph;
 
@@ -158,53 +159,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) {
-        let Some(data) = snarl.get_node(node) else {
-            return;
-        };
-        let (id, kind) = (data.id, data.node.kind());
-        if look::is_reroute(&data.node) {
-            let port = super::mirror::output_type(snarl, id).unwrap_or(PortType::Steering);
-            let response = look::reroute_handle(ui, port).on_hover_text(format!(
-                "Reroute {id}: a bend point for a wire; costs nothing at run time"
-            ));
-            if response.clicked() {
-                let add = ui.input(|i| i.modifiers.shift);
-                self.commands.push(Command::Select {
-                    nodes: vec![id],
-                    add,
-                });
-            }
-            return;
-        }
-        let title = self.title(data);
-        let response = ui
-            .horizontal(|ui| {
-                if self.live.is_some() {
-                    ui.colored_label(super::preview::node_color(id), "■")
-                        .on_hover_text("This node's color in the preview's guides");
-                }
-                let response = ui
-                    .add(
-                        egui::Label::new(egui::RichText::new(title).strong())
-                            .selectable(false)
-                            .sense(egui::Sense::click()),
-                    )
-                    .on_hover_text(kind.description());
-                if let Some(entry) = self.live.and_then(|trace| trace.get(id)) {
-                    ui.label(look::live_value(entry));
-                }
-                response
-            })
-            .inner;
-        if response.double_clicked() {
-            self.open_subgraph(snarl, node);
-        } else if response.clicked() {
-            let add = ui.input(|i| i.modifiers.shift);
-            self.commands.push(Command::Select {
-                nodes: vec![id],
-                add,
-            });
-        }
+        self.header(node, ui, snarl);
     }
 
     fn inputs(&mut self, node: &EditorNode) -> usize {
@@ -221,46 +176,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         ui: &mut Ui,
         snarl: &mut Snarl<EditorNode>,
     ) -> impl egui_snarl::ui::SnarlPin + 'static {
-        let Some((slot, accepts)) = Self::port(snarl, pin.id) else {
-            return look::pin(PortType::Steering);
-        };
-        let Some(data) = snarl.get_node(pin.id.node) else {
-            return look::pin(accepts);
-        };
-        let Some(index) = slot.index else {
-            if !look::is_reroute(&data.node) {
-                ui.label(slot.name);
-            }
-            return look::pin(accepts);
-        };
-        let (id, names) = (data.id, self.names);
-        ui.label(format!("{}", index + 1));
-        if let Some((weight, constraint)) = fields::list_weight(&data.node, index) {
-            self.edit_node(ui, id, &data.node, |ui, node| {
-                node.number_mut(weight)
-                    .is_some_and(|number| fields::number(ui, weight, number, constraint, names))
-            });
-        }
-        if has_input_list(&data.node) {
-            if index > 0
-                && ui
-                    .small_button("⏶")
-                    .on_hover_text("Raise priority")
-                    .clicked()
-            {
-                self.commands
-                    .push(Command::EditInputs(id, InputEdit::MoveUp(index)));
-            }
-            if ui
-                .small_button("×")
-                .on_hover_text("Remove this input")
-                .clicked()
-            {
-                self.commands
-                    .push(Command::EditInputs(id, InputEdit::Remove(index)));
-            }
-        }
-        look::pin(accepts)
+        self.input_row(pin, ui, snarl)
     }
 
     fn show_output(
