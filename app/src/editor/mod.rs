@@ -37,6 +37,7 @@ mod status;
 mod sweep;
 mod viewer;
 mod widgets;
+mod window;
 
 use std::path::PathBuf;
 
@@ -65,6 +66,7 @@ pub use selection::Selection;
 pub use session::UNTITLED;
 pub use status::{Status, plural};
 pub use sweep::{Outcome, SweepForm, SweepJob, SweepPlot, SweepState, SweepWindow};
+pub use window::run;
 
 use frame_stats::FrameStats;
 use history::Timeline;
@@ -75,48 +77,6 @@ use on_disk::DiskWatch;
 /// names, and the graph's own marked as missing from the scene.
 pub fn picker_names(scene: &graph_runtime::Scene, graph: &Graph) -> Names {
     Names::from_scene(scene).with_graph(&graph.parameters, graph.nodes.values())
-}
-
-/// Opens the editor window, on `file` or the default preset, and `scene` (with its graph)
-/// in the preview.
-///
-/// With `STEERGRAPH_FRAME_STATS=1` in the environment, a line of frame statistics goes to
-/// stderr every few seconds (for measuring the preview's performance).
-pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
-    let options = eframe::NativeOptions {
-        viewport: egui::ViewportBuilder::default()
-            .with_title("Steergraph")
-            .with_inner_size([1560.0, 960.0])
-            .with_min_inner_size([800.0, 500.0])
-            .with_drag_and_drop(true),
-        renderer: eframe::Renderer::Glow,
-        glow_options: eframe::egui_glow::GlowConfiguration {
-            vsync: std::env::var_os("STEERGRAPH_NO_VSYNC").is_none(),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    eframe::run_native(
-        "Steergraph",
-        options,
-        Box::new(move |cc| {
-            // Ctrl+wheel zooms in the same steps as the wheel does on the graph and preview.
-            cc.egui_ctx.options_mut(|o| {
-                o.input_options.scroll_zoom_speed = preview::viewport::WHEEL_ZOOM;
-            });
-            let settings = cc
-                .storage
-                .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
-                .unwrap_or_default();
-            let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
-            app.files = FileDialogs::from_environment();
-            if let Some(scene) = scene {
-                app.open_scene_with_its_graph(&scene);
-            }
-            app.frame_stats = FrameStats::from_environment();
-            Ok(Box::new(app))
-        }),
-    )
 }
 
 /// The editor application.
@@ -385,32 +345,6 @@ impl EditorApp {
         }
         if self.document.is_dirty() || self.preview.is_dirty() {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(files::AUTOSAVE_SECONDS));
-        }
-    }
-}
-
-impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
-        self.show(ui);
-    }
-
-    fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
-        // Also on eframe's periodic save: one more chance to keep unsaved work.
-        if self.document.is_dirty() {
-            let _ = self.autosave.write(&self.document);
-        }
-        if self.preview.is_dirty() {
-            let _ = self.autosave.write_scene(&self.preview.document);
-        }
-    }
-
-    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        if !self.document.is_dirty() || self.allow_close {
-            self.autosave.clear();
-        }
-        if !self.preview.is_dirty() || self.allow_close {
-            self.autosave.clear_scene();
         }
     }
 }

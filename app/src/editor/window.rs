@@ -1,0 +1,78 @@
+//! The editor in a desktop window: eframe's options and start-up (settings, file dialogs, the
+//! scene given on the command line), and what eframe asks of the app (a frame, a save, the
+//! exit: unsaved work kept in the autosave).
+
+use std::path::PathBuf;
+
+use egui::Ui;
+
+use super::frame_stats::FrameStats;
+use super::{Autosave, EditorApp, FileDialogs, Settings, files, preview};
+
+/// Opens the editor window, on `file` or the default preset, and `scene` (with its graph)
+/// in the preview.
+///
+/// With `STEERGRAPH_FRAME_STATS=1` in the environment, a line of frame statistics goes to
+/// stderr every few seconds (for measuring the preview's performance).
+pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Steergraph")
+            .with_inner_size([1560.0, 960.0])
+            .with_min_inner_size([800.0, 500.0])
+            .with_drag_and_drop(true),
+        renderer: eframe::Renderer::Glow,
+        glow_options: eframe::egui_glow::GlowConfiguration {
+            vsync: std::env::var_os("STEERGRAPH_NO_VSYNC").is_none(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Steergraph",
+        options,
+        Box::new(move |cc| {
+            // Ctrl+wheel zooms in the same steps as the wheel does on the graph and preview.
+            cc.egui_ctx.options_mut(|o| {
+                o.input_options.scroll_zoom_speed = preview::viewport::WHEEL_ZOOM;
+            });
+            let settings = cc
+                .storage
+                .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
+                .unwrap_or_default();
+            let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
+            app.files = FileDialogs::from_environment();
+            if let Some(scene) = scene {
+                app.open_scene_with_its_graph(&scene);
+            }
+            app.frame_stats = FrameStats::from_environment();
+            Ok(Box::new(app))
+        }),
+    )
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
+        // Also on eframe's periodic save: one more chance to keep unsaved work.
+        if self.document.is_dirty() {
+            let _ = self.autosave.write(&self.document);
+        }
+        if self.preview.is_dirty() {
+            let _ = self.autosave.write_scene(&self.preview.document);
+        }
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        if !self.document.is_dirty() || self.allow_close {
+            self.autosave.clear();
+        }
+        if !self.preview.is_dirty() || self.allow_close {
+            self.autosave.clear_scene();
+        }
+    }
+}
