@@ -98,18 +98,20 @@ fn a_simulation_through_c_matches_the_rust_api_bit_for_bit() {
 /// against the static library, prints the same fish positions as the Rust API computes here.
 #[test]
 fn the_c_game_loop_steers_its_fish_exactly_as_the_rust_api() {
-    let target = std::env::current_exe().expect("test path");
-    // target/<profile>/deps/api-<hash> → target/<profile>
-    let profile = target
+    // The test runs from target/<profile>/deps/, where `cargo test` leaves the crate's
+    // libraries (`cargo build` also copies them up to target/<profile>/).
+    let deps = std::env::current_exe()
+        .expect("test path")
         .parent()
-        .and_then(Path::parent)
-        .expect("target folder");
-    let library = profile.join("libsteergraph.a");
-    assert!(
-        library.exists(),
-        "{} is built with the crate",
-        library.display()
-    );
+        .expect("deps folder")
+        .to_path_buf();
+    let library = [
+        deps.join("libsteergraph.a"),
+        deps.join("../libsteergraph.a"),
+    ]
+    .into_iter()
+    .find(|candidate| candidate.exists())
+    .expect("libsteergraph.a is built with the crate's tests");
     let dir = tempfile::tempdir().expect("temp dir");
     let program = dir.path().join("game_loop");
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
