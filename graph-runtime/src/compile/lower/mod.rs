@@ -423,23 +423,8 @@ impl<'g> Builder<'g> {
     fn target(&mut self, fields: &Fields<'_>, field: &str, target: &Target) -> TargetRef {
         match target {
             Target::Point(..) => {
-                let slot = |axis: &str| {
-                    fields
-                        .numbers
-                        .iter()
-                        .find(|f| f.slot.name.strip_prefix(field) == Some(axis))
-                        .map(|f| f.slot)
-                };
-                let (x, y) = (slot(".x"), slot(".y"));
-                debug_assert!(
-                    x.is_some() && y.is_some(),
-                    "node {} target {field}",
-                    fields.id
-                );
-                let (Some(x), Some(y)) = (x, y) else {
-                    return TargetRef::Point(Num::Const(0.0), Num::Const(0.0));
-                };
-                TargetRef::Point(self.number_at(fields, x), self.number_at(fields, y))
+                let [x, y] = self.vector(fields, field);
+                TargetRef::Point(x, y)
             }
             Target::Named(name) => TargetRef::Named(self.intern(Table::Targets, name)),
             Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Table::Tags, tag)),
