@@ -9,7 +9,7 @@ mod build;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use nearest::Found;
+pub(crate) use nearest::{Found, agent_of};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.
@@ -179,8 +179,8 @@ impl SpatialGrid {
     }
 
     /// The at most `k` agents other than `exclude` strictly within `radius` of `center` whose
-    /// position `accept` takes, the nearest (the lower agent index on a tie), into `out` in
-    /// no particular order,
+    /// position `accept` takes, the nearest (the lower agent index on a tie), into `out` as
+    /// keys (squared distance and agent, [`agent_of`] reads the agent) in no particular order,
     /// from a k-d tree of the agents built on the first call after a rebuild: a query looks at
     /// about `k log n` agents however crowded the cells are (`nearest.rs`).
     pub(crate) fn nearest(
@@ -190,11 +190,22 @@ impl SpatialGrid {
         k: usize,
         exclude: usize,
         accept: impl Fn(Vec2) -> bool,
-        out: &mut Vec<Found>,
+        out: &mut Vec<u64>,
     ) {
+        self.tree().nearest(center, radius, k, exclude, accept, out);
+    }
+
+    /// Calls `f` with the position and velocity of each agent of `keys` (an answer of
+    /// [`SpatialGrid::nearest`], sorted in the process) in the grid's order, the order a scan
+    /// of the cells adds them in.
+    pub(crate) fn nearest_in_grid_order(&self, keys: &mut [u64], f: impl FnMut(Vec2, Vec2)) {
+        self.tree().in_grid_order(keys, f);
+    }
+
+    /// This tick's k-d tree, built on first use.
+    fn tree(&self) -> &nearest::Tree {
         self.tree
-            .get_or_init(|| nearest::Tree::new(&self.positions, &self.entries))
-            .nearest(center, radius, k, exclude, accept, out);
+            .get_or_init(|| nearest::Tree::new(&self.positions, &self.velocities, &self.entries))
     }
 
     /// [`SpatialGrid::near`], unless the cells it visits hold more than `limit` agents: then

@@ -37,12 +37,13 @@ struct Node {
     right: u32,
 }
 
-/// One of the k nearest: its squared distance, agent index and grid slot.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One of the k nearest: its squared distance, agent index and place: its item in the tree
+/// (a tree's answer) or its slot in the grid (a scan of the grid's cells).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Found {
     pub(crate) distance_squared: f32,
     pub(crate) agent: u32,
-    pub(crate) slot: u32,
+    pub(crate) place: u32,
 }
 
 impl Found {
@@ -51,24 +52,42 @@ impl Found {
         self.key().cmp(&other.key())
     }
 
-    /// The order as one integer: a squared distance is never negative, and the bits of
-    /// non-negative floats order as the floats do.
     #[inline]
     fn key(&self) -> u64 {
-        (u64::from(self.distance_squared.to_bits()) << 32) | u64::from(self.agent)
+        key(self.distance_squared, self.agent)
     }
+}
+
+/// Nearest first, the lower agent index on a tie, as one integer: a squared distance is never
+/// negative, and the bits of non-negative floats order as the floats do. The tree's answers
+/// are such keys.
+#[inline]
+pub(crate) fn key(distance_squared: f32, agent: u32) -> u64 {
+    (u64::from(distance_squared.to_bits()) << 32) | u64::from(agent)
+}
+
+/// The agent of a key.
+#[inline]
+pub(crate) fn agent_of(key: u64) -> u32 {
+    (key & u64::from(u32::MAX)) as u32
 }
 
 /// A k-d tree over agents.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Tree {
     items: Vec<Item>,
+    /// The items' velocities, in the items' order: summing a neighborhood reads them from
+    /// the few leaves its query visited, not from all over the grid.
+    velocities: Vec<Vec2>,
+    /// Each agent's item (`u32::MAX` for an index no item has).
+    item_of: Vec<u32>,
     nodes: Vec<Node>,
 }
 
 impl Tree {
-    /// The tree over the agents at `positions` (slot order), agent `agents[slot]` each.
-    pub(crate) fn new(positions: &[Vec2], agents: &[u32]) -> Self {
+    /// The tree over the agents at `positions` moving at `velocities` (slot order), agent
+    /// `agents[slot]` each.
+    pub(crate) fn new(positions: &[Vec2], velocities: &[Vec2], agents: &[u32]) -> Self {
         let mut items: Vec<Item> = positions
             .iter()
             .zip(agents)
@@ -83,12 +102,63 @@ impl Tree {
         if !items.is_empty() {
             build(&mut items, 0, &mut nodes);
         }
-        Self { items, nodes }
+        let velocities = items
+            .iter()
+            .map(|item| {
+                velocities
+                    .get(item.slot as usize)
+                    .copied()
+                    .unwrap_or_default()
+            })
+            .collect();
+        // Agent indices are indices into the caller's agents, so this is at most as long.
+        let size = items.iter().map(|item| item.agent as usize + 1).max();
+        let mut item_of = vec![u32::MAX; size.unwrap_or(0)];
+        for (item, place) in items.iter().zip(0_u32..) {
+            if let Some(slot) = item_of.get_mut(item.agent as usize) {
+                *slot = place;
+            }
+        }
+        Self {
+            items,
+            velocities,
+            item_of,
+            nodes,
+        }
+    }
+
+    /// Calls `f` with the position and velocity of each agent of `keys` (this tree's answer,
+    /// which it sorts) in the grid's order (by slot): the sums over a neighborhood are added in
+    /// the order a scan of the cells adds them, to the bit.
+    pub(crate) fn in_grid_order(&self, keys: &mut [u64], mut f: impl FnMut(Vec2, Vec2)) {
+        // Slot and item as one integer each: sorting plain integers costs half as much as
+        // sorting structures by a key.
+        for key in keys.iter_mut() {
+            let place = self.item_of.get(agent_of(*key) as usize).copied();
+            let slot = place.and_then(|place| self.items.get(place as usize));
+            *key = match (place, slot) {
+                (Some(place), Some(item)) => (u64::from(item.slot) << 32) | u64::from(place),
+                _ => u64::MAX,
+            };
+        }
+        keys.sort_unstable();
+        for &key in keys.iter() {
+            let place = (key & u64::from(u32::MAX)) as usize;
+            if let (Some(item), Some(&velocity)) =
+                (self.items.get(place), self.velocities.get(place))
+            {
+                f(item.position, velocity);
+            }
+        }
     }
 
     /// The at most `k` agents other than `exclude` strictly within `radius` of `center` that
-    /// `accept` takes, the nearest (the lower index on a tie), into `out` in no particular
-    /// order (callers sort them as they need).
+    /// `accept` takes, the nearest (the lower index on a tie), into `out` as keys ([`key`])
+    /// in no particular order (callers sort them as they need).
+    #[expect(
+        clippy::needless_bitwise_bool,
+        reason = "`&` keeps a leaf's scan free of branches; the sides are plain comparisons"
+    )]
     pub(crate) fn nearest(
         &self,
         center: Vec2,
@@ -96,19 +166,23 @@ impl Tree {
         k: usize,
         exclude: usize,
         accept: impl Fn(Vec2) -> bool,
-        out: &mut Vec<Found>,
+        out: &mut Vec<u64>,
     ) {
         out.clear();
         if k == 0 || self.nodes.is_empty() || radius.is_nan() || radius <= 0.0 {
             return;
         }
         let radius_squared = radius * radius;
-        // Candidates gather in `out` until there are twice `k`, then the `k` nearest are kept
-        // (a selection, linear) and the k-th of them bounds what may still enter and which
-        // subtrees are worth a visit: amortized constant work per agent looked at.
-        let mut bound: Option<Found> = None;
-        let beats =
-            |found: &Found, bound: Option<Found>| bound.is_none_or(|b| found.key() < b.key());
+        // Candidates gather in `out` until there are more than `k + k / 2`, then the `k`
+        // nearest are kept (a selection, linear) and the k-th of them bounds what may still
+        // enter and which subtrees are worth a visit: amortized constant work per agent looked
+        // at. A leaf's agents are tested without a branch: each is written at `len` and
+        // counted if it passes, so `out` holds room for a leaf beyond the threshold (a branch
+        // per agent that passed or not at random cost a third of a stacked crowd's tick).
+        let threshold = k + k / 2;
+        out.resize(threshold + LEAF, 0);
+        let mut len = 0;
+        let mut bound = u64::MAX;
         // Depth first, the nearer child first. The stack holds at most two entries per level
         // of a tree at most 64 levels deep.
         let mut stack = [(0_u32, 0.0_f32); 128];
@@ -126,10 +200,9 @@ impl Tree {
             let Some(node) = self.nodes.get(index as usize) else {
                 continue;
             };
-            if let Some(b) = bound
-                && (box_distance > b.distance_squared
-                    || (box_distance == b.distance_squared && node.lowest_agent > b.agent))
-            {
+            // Every agent of the subtree is as far as its box or farther, and of index
+            // `lowest_agent` or higher.
+            if key(box_distance, node.lowest_agent) > bound {
                 continue;
             }
             if node.left == NO_CHILD {
@@ -138,21 +211,20 @@ impl Tree {
                     .get(node.start as usize..node.end as usize)
                     .unwrap_or(&[]);
                 for item in items {
-                    let found = Found {
-                        distance_squared: item.position.distance_squared(center),
-                        agent: item.agent,
-                        slot: item.slot,
-                    };
-                    if found.distance_squared < radius_squared
-                        && item.agent as usize != exclude
-                        && beats(&found, bound)
-                        && accept(item.position)
-                    {
-                        out.push(found);
-                        if out.len() > k + k / 2 {
-                            bound = keep_nearest(out, k);
-                        }
+                    let distance_squared = item.position.distance_squared(center);
+                    let found = key(distance_squared, item.agent);
+                    let takes = (distance_squared < radius_squared)
+                        & (item.agent as usize != exclude)
+                        & (found < bound)
+                        & accept(item.position);
+                    if let Some(place) = out.get_mut(len) {
+                        *place = found;
                     }
+                    len += usize::from(takes);
+                }
+                if len > threshold {
+                    bound = keep_nearest(out.get_mut(..len).unwrap_or_default(), k);
+                    len = k;
                 }
                 continue;
             }
@@ -176,18 +248,22 @@ impl Tree {
                 depth += 2;
             }
         }
-        if out.len() > k {
-            keep_nearest(out, k);
+        if len > k {
+            keep_nearest(out.get_mut(..len).unwrap_or_default(), k);
+            len = k;
         }
+        out.truncate(len);
     }
 }
 
-/// Keeps the `k` nearest of `out` (in no order) and returns the k-th of them.
-fn keep_nearest(out: &mut Vec<Found>, k: usize) -> Option<Found> {
-    let kth = k.checked_sub(1)?;
-    out.select_nth_unstable_by_key(kth, Found::key);
-    out.truncate(k);
-    out.get(kth).copied()
+/// Moves the `k` smallest of `keys` to its front (in no order) and returns the k-th of them
+/// (`u64::MAX` if there are not `k`).
+fn keep_nearest(keys: &mut [u64], k: usize) -> u64 {
+    let Some(kth) = k.checked_sub(1).filter(|&kth| kth < keys.len()) else {
+        return u64::MAX;
+    };
+    keys.select_nth_unstable(kth);
+    keys.get(kth).copied().unwrap_or(u64::MAX)
 }
 
 /// The squared distance from `point` to the box `min..max` (zero inside): never more than the
@@ -250,15 +326,18 @@ mod tests {
         radius: f32,
         k: usize,
         exclude: usize,
+        accept: impl Fn(Vec2) -> bool,
     ) -> Vec<(u32, u32)> {
         let mut all: Vec<Found> = points
             .iter()
             .enumerate()
-            .filter(|&(i, p)| i != exclude && p.distance_squared(center) < radius * radius)
+            .filter(|&(i, p)| {
+                i != exclude && p.distance_squared(center) < radius * radius && accept(*p)
+            })
             .map(|(i, p)| Found {
                 distance_squared: p.distance_squared(center),
                 agent: i as u32,
-                slot: i as u32,
+                place: i as u32,
             })
             .collect();
         all.sort_by(Found::order);
@@ -285,21 +364,26 @@ mod tests {
             .collect();
         for points in [&scattered, &stacked, &mixed] {
             let agents: Vec<u32> = (0..points.len() as u32).collect();
-            let tree = Tree::new(points, &agents);
+            let tree = Tree::new(points, points, &agents);
             let mut out = Vec::new();
             for (i, &center) in points.iter().enumerate().step_by(7) {
                 for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
-                    tree.nearest(center, radius, k, i, |_| true, &mut out);
-                    out.sort_by(Found::order);
-                    let got: Vec<(u32, u32)> = out
-                        .iter()
-                        .map(|f| (f.agent, f.distance_squared.to_bits()))
-                        .collect();
-                    assert_eq!(
-                        got,
-                        brute(points, center, radius, k, i),
-                        "agent {i}, r {radius}, k {k}"
-                    );
+                    for ahead in [false, true] {
+                        // Everyone, or only those not behind on x (as a field of view takes
+                        // some and not others).
+                        let accept = |p: Vec2| !ahead || p.x >= center.x;
+                        tree.nearest(center, radius, k, i, accept, &mut out);
+                        out.sort_unstable();
+                        let got: Vec<(u32, u32)> = out
+                            .iter()
+                            .map(|&key| (agent_of(key), (key >> 32) as u32))
+                            .collect();
+                        assert_eq!(
+                            got,
+                            brute(points, center, radius, k, i, accept),
+                            "agent {i}, r {radius}, k {k}, ahead {ahead}"
+                        );
+                    }
                 }
             }
         }
@@ -309,7 +393,7 @@ mod tests {
     fn a_stacked_crowd_answers_its_lowest_indices_looking_at_few() {
         let stacked = vec![Vec2::ZERO; 100_000];
         let agents: Vec<u32> = (0..100_000).collect();
-        let tree = Tree::new(&stacked, &agents);
+        let tree = Tree::new(&stacked, &stacked, &agents);
         let mut out = Vec::new();
         let looked = std::cell::Cell::new(0);
         tree.nearest(
@@ -323,8 +407,8 @@ mod tests {
             },
             &mut out,
         );
-        out.sort_by(Found::order);
-        let indices: Vec<u32> = out.iter().map(|f| f.agent).collect();
+        out.sort_unstable();
+        let indices: Vec<u32> = out.iter().map(|&key| agent_of(key)).collect();
         let expected: Vec<u32> = (0..65).filter(|&i| i != 3).collect();
         assert_eq!(indices, expected);
         assert!(looked.get() < 1_000, "looked at {} agents", looked.get());

@@ -293,15 +293,15 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         let solution = if grid.crowded(me.position, radius, super::neighbors::crowd_limit(most)) {
             // A crowded neighborhood: its `max_neighbors` nearest from the k-d tree, the same
             // agents the scan below would keep, without listing the whole crowd.
-            let mut found = std::mem::take(&mut self.scratch.found);
+            let mut found = std::mem::take(&mut self.scratch.slots);
             grid.nearest(me.position, radius, most, agent, |_| true, &mut found);
-            let others = found.iter().filter_map(|f| {
-                let other = f.agent as usize;
+            let others = found.iter().filter_map(|&key| {
+                let other = crate::spatial::agent_of(key) as usize;
                 vehicles.get(other).map(|vehicle| (other, vehicle))
             });
             let solution =
                 behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
-            self.scratch.found = found;
+            self.scratch.slots = found;
             solution
         } else {
             let candidates = self.neighbors();

@@ -40,6 +40,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                 neighborhoods,
                 near,
                 found,
+                slots,
                 sums,
                 ..
             } = &mut *self.scratch;
@@ -47,7 +48,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let params = self.context.params;
             self.program
                 .with_neighborhoods(params, neighborhoods, |passes, widest| {
-                    take_sums(grid, me, (passes, widest), (near, found), sums);
+                    take_sums(grid, me, (passes, widest), (near, found, slots), sums);
                 });
         }
         let pass = self
@@ -132,7 +133,7 @@ pub(super) fn take_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
     (neighborhoods, widest): (&[Neighborhood], f32),
-    (near, found): (&mut Near, &mut Vec<Found>),
+    (near, found, slots): (&mut Near, &mut Vec<Found>, &mut Vec<u64>),
     sums: &mut [NeighborSums],
 ) {
     // The scans below give up once the cells they visit hold more agents than this, after
@@ -169,7 +170,7 @@ pub(super) fn take_sums(
     };
     for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
         if !scanned || pass.count as usize > neighborhood.2 {
-            *pass = nearest_sums(grid, (agent, me), neighborhood, found);
+            *pass = nearest_sums(grid, (agent, me), neighborhood, (found, slots));
         }
     }
 }
@@ -182,40 +183,40 @@ fn nearest_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
     (radius, fov, most): Neighborhood,
-    found: &mut Vec<Found>,
+    (found, order): (&mut Vec<Found>, &mut Vec<u64>),
 ) -> NeighborSums {
     let center = me.position;
+    let mut pass = NeighborSums::default();
     if grid.crowded(center, radius, crowd_limit(most)) {
         let sees = |position: glam::Vec2| fov.sees(me.forward, position - center);
-        grid.nearest(center, radius, most, agent, sees, found);
-    } else {
-        found.clear();
-        for run in grid.runs(center, radius) {
-            let others = run.positions.iter().zip(run.agents).zip(run.first_slot..);
-            for ((&position, &other), slot) in others {
-                if behaviors::in_neighborhood(me, position, radius, fov) && other as usize != agent
-                {
-                    found.push(Found {
-                        distance_squared: position.distance_squared(center),
-                        agent: other,
-                        slot: slot as u32,
-                    });
-                }
+        grid.nearest(center, radius, most, agent, sees, order);
+        grid.nearest_in_grid_order(order, |position, velocity| {
+            pass.add_if(center, position, velocity, true);
+        });
+        return pass;
+    }
+    found.clear();
+    for run in grid.runs(center, radius) {
+        let others = run.positions.iter().zip(run.agents).zip(run.first_slot..);
+        for ((&position, &other), slot) in others {
+            if behaviors::in_neighborhood(me, position, radius, fov) && other as usize != agent {
+                found.push(Found {
+                    distance_squared: position.distance_squared(center),
+                    agent: other,
+                    place: slot as u32,
+                });
             }
         }
-        if found.len() > most && most > 0 {
-            found.select_nth_unstable_by(most - 1, Found::order);
-            found.truncate(most);
-        }
     }
-    found.sort_unstable_by_key(|f| f.slot);
+    if found.len() > most && most > 0 {
+        found.select_nth_unstable_by(most - 1, Found::order);
+        found.truncate(most);
+    }
+    found.sort_unstable_by_key(|f| f.place);
     let (positions, velocities) = (grid.positions(), grid.velocities());
-    let mut pass = NeighborSums::default();
     for f in found.iter() {
-        if let (Some(&position), Some(&velocity)) = (
-            positions.get(f.slot as usize),
-            velocities.get(f.slot as usize),
-        ) {
+        let slot = f.place as usize;
+        if let (Some(&position), Some(&velocity)) = (positions.get(slot), velocities.get(slot)) {
             pass.add_if(center, position, velocity, true);
         }
     }
@@ -229,3 +230,69 @@ static NO_NEIGHBORS: NeighborSums = NeighborSums {
     velocity: glam::Vec2::ZERO,
     count: 0,
 };
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec2;
+
+    use super::*;
+    use crate::VehicleParams;
+
+    /// The k-d tree's answer in a crowded neighborhood sums the same agents in the same order
+    /// as a scan of the cells keeping the nearest would: the crowd limit is invisible in the
+    /// results, to the bit.
+    #[test]
+    fn a_crowded_neighborhood_sums_what_a_scan_would_to_the_bit() {
+        // 1,200 agents in a 10 x 10 square, heading every way; cells 5 wide hold hundreds.
+        let vehicles: Vec<Vehicle> = (0..1_200_u32)
+            .map(|i| {
+                let position = Vec2::new(
+                    ((i * 37) % 101) as f32 * 0.1 + (i % 7) as f32 * 1e-3,
+                    ((i * 53) % 97) as f32 * 0.1,
+                );
+                let angle = (i as f32) * 0.7;
+                let velocity = Vec2::new(angle.cos(), angle.sin()) * (1.0 + (i % 5) as f32);
+                Vehicle::new(position, velocity, VehicleParams::default())
+            })
+            .collect();
+        let mut grid = SpatialGrid::new(5.0);
+        grid.rebuild(&vehicles);
+        let (positions, velocities) = (grid.positions(), grid.velocities());
+        let (mut found, mut order) = (Vec::new(), Vec::new());
+        for (radius, degrees, most) in [(5.0, 270.0, 64), (2.0, 360.0, 16), (3.0, 120.0, 1)] {
+            let fov = FieldOfView::from_degrees(degrees);
+            for (agent, me) in vehicles.iter().enumerate().step_by(11) {
+                assert!(grid.crowded(me.position, radius, crowd_limit(most)));
+                let tree = nearest_sums(
+                    &grid,
+                    (agent, me),
+                    (radius, fov, most),
+                    (&mut found, &mut order),
+                );
+                // The scan: everyone in the neighborhood, the `most` nearest by (squared
+                // distance, index), summed by slot.
+                let mut scan: Vec<(f32, u32, usize)> = (0..positions.len())
+                    .filter_map(|slot| {
+                        let other = grid.sources().get(slot).copied()?;
+                        let position = positions[slot];
+                        (other as usize != agent
+                            && behaviors::in_neighborhood(me, position, radius, fov))
+                        .then(|| (position.distance_squared(me.position), other, slot))
+                    })
+                    .collect();
+                scan.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                scan.truncate(most);
+                scan.sort_by_key(|s| s.2);
+                let mut expected = NeighborSums::default();
+                for &(_, _, slot) in &scan {
+                    expected.add_if(me.position, positions[slot], velocities[slot], true);
+                }
+                assert_eq!(
+                    tree, expected,
+                    "agent {agent}, radius {radius}, most {most}"
+                );
+                assert_eq!(tree.count as usize, most.min(scan.len()));
+            }
+        }
+    }
+}

@@ -20,6 +20,9 @@ pub struct Scratch {
     pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView, usize)>,
     /// The nearest neighbors of a neighborhood holding more than its most.
     pub(crate) found: Vec<crate::spatial::Found>,
+    /// The nearest neighbors the k-d tree answered (keys: squared distance and agent), then
+    /// sorted into the grid's order.
+    pub(crate) slots: Vec<u64>,
     /// The agents within the widest of them, in the grid's order.
     pub(crate) near: crate::spatial::Near,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.

@@ -414,6 +414,7 @@ impl Program {
             neighborhoods,
             near,
             found,
+            slots,
             ..
         } = scratch;
         let (Some(ready), Some(agents), Some(vehicles), Some(sums)) = (
@@ -436,7 +437,7 @@ impl Program {
                     context.grid,
                     (agents[i] as usize, &vehicles[i]),
                     (neighborhoods, widest),
-                    (near, found),
+                    (near, found, slots),
                     &mut sums[i * passes..(i + 1) * passes],
                 );
             }
