@@ -8,6 +8,8 @@
 //! skips a subtree when all its agents are farther than the k-th nearest found, or as far and
 //! of higher index. A query then looks at about `k log n` agents, stacked or not.
 
+mod search;
+
 use std::cmp::Ordering;
 
 use glam::Vec2;
@@ -155,10 +157,6 @@ impl Tree {
     /// The at most `k` agents other than `exclude` strictly within `radius` of `center` that
     /// `accept` takes, the nearest (the lower index on a tie), into `out` as keys ([`key`])
     /// in no particular order (callers sort them as they need).
-    #[expect(
-        clippy::needless_bitwise_bool,
-        reason = "`&` keeps a leaf's scan free of branches; the sides are plain comparisons"
-    )]
     pub(crate) fn nearest(
         &self,
         center: Vec2,
@@ -172,98 +170,15 @@ impl Tree {
         if k == 0 || self.nodes.is_empty() || radius.is_nan() || radius <= 0.0 {
             return;
         }
-        let radius_squared = radius * radius;
-        // Candidates gather in `out` until there are more than `k + k / 2`, then the `k`
-        // nearest are kept (a selection, linear) and the k-th of them bounds what may still
-        // enter and which subtrees are worth a visit: amortized constant work per agent looked
-        // at. A leaf's agents are tested without a branch: each is written at `len` and
-        // counted if it passes, so `out` holds room for a leaf beyond the threshold (a branch
-        // per agent that passed or not at random cost a third of a stacked crowd's tick).
-        let threshold = k + k / 2;
-        out.resize(threshold + LEAF, 0);
-        let mut len = 0;
-        let mut bound = u64::MAX;
-        // Depth first, the nearer child first. The stack holds at most two entries per level
-        // of a tree at most 64 levels deep.
-        let mut stack = [(0_u32, 0.0_f32); 128];
-        let mut depth = 1;
-        stack[0] = (
-            0,
-            box_distance_squared(center, self.nodes[0].min, self.nodes[0].max),
-        );
-        while depth > 0 {
-            depth -= 1;
-            let (index, box_distance) = stack[depth];
-            if box_distance.is_nan() || box_distance >= radius_squared {
-                continue;
-            }
-            let Some(node) = self.nodes.get(index as usize) else {
-                continue;
-            };
-            // Every agent of the subtree is as far as its box or farther, and of index
-            // `lowest_agent` or higher.
-            if key(box_distance, node.lowest_agent) > bound {
-                continue;
-            }
-            if node.left == NO_CHILD {
-                let items = self
-                    .items
-                    .get(node.start as usize..node.end as usize)
-                    .unwrap_or(&[]);
-                for item in items {
-                    let distance_squared = item.position.distance_squared(center);
-                    let found = key(distance_squared, item.agent);
-                    let takes = (distance_squared < radius_squared)
-                        & (item.agent as usize != exclude)
-                        & (found < bound)
-                        & accept(item.position);
-                    if let Some(place) = out.get_mut(len) {
-                        *place = found;
-                    }
-                    len += usize::from(takes);
-                }
-                if len > threshold {
-                    bound = keep_nearest(out.get_mut(..len).unwrap_or_default(), k);
-                    len = k;
-                }
-                continue;
-            }
-            let child = |child: u32| {
-                let distance = self.nodes.get(child as usize).map_or(f32::INFINITY, |n| {
-                    box_distance_squared(center, n.min, n.max)
-                });
-                (child, distance)
-            };
-            let (left, right) = (child(node.left), child(node.right));
-            // The nearer child is looked at first (pushed last); on a tie the left one, which
-            // holds the lower agent indices of equal positions.
-            let (first, second) = if left.1 <= right.1 {
-                (left, right)
-            } else {
-                (right, left)
-            };
-            if depth + 2 <= stack.len() {
-                stack[depth] = second;
-                stack[depth + 1] = first;
-                depth += 2;
-            }
-        }
-        if len > k {
-            keep_nearest(out.get_mut(..len).unwrap_or_default(), k);
-            len = k;
-        }
-        out.truncate(len);
+        let query = search::Query {
+            center,
+            radius_squared: radius * radius,
+            k,
+            exclude,
+            accept,
+        };
+        search::Search::new(self, query, out).run();
     }
-}
-
-/// Moves the `k` smallest of `keys` to its front (in no order) and returns the k-th of them
-/// (`u64::MAX` if there are not `k`).
-fn keep_nearest(keys: &mut [u64], k: usize) -> u64 {
-    let Some(kth) = k.checked_sub(1).filter(|&kth| kth < keys.len()) else {
-        return u64::MAX;
-    };
-    keys.select_nth_unstable(kth);
-    keys.get(kth).copied().unwrap_or(u64::MAX)
 }
 
 /// The squared distance from `point` to the box `min..max` (zero inside): never more than the
@@ -385,6 +300,37 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// A query whose `accept` refuses nearly everyone waits on more subtrees than the search
+    /// holds (`search::FRONTIER`); those that do not fit are searched depth first, with the
+    /// same answer.
+    #[test]
+    fn a_query_that_accepts_few_searches_everything_it_must() {
+        let points: Vec<Vec2> = (0..20_000)
+            .map(|i| {
+                Vec2::new(
+                    ((i * 37) % 1009) as f32 * 0.1,
+                    ((i * 53) % 997) as f32 * 0.1,
+                )
+            })
+            .collect();
+        let agents: Vec<u32> = (0..points.len() as u32).collect();
+        let tree = Tree::new(&points, &points, &agents);
+        let mut out = Vec::new();
+        for (i, &center) in points.iter().enumerate().step_by(1_999) {
+            for (top, k) in [(99.0, 8), (90.0, 64), (0.0, 3)] {
+                let accept = |p: Vec2| p.y >= top;
+                tree.nearest(center, 1_000.0, k, i, accept, &mut out);
+                out.sort_unstable();
+                let got: Vec<(u32, u32)> = out
+                    .iter()
+                    .map(|&key| (agent_of(key), (key >> 32) as u32))
+                    .collect();
+                assert_eq!(got.len(), k, "agent {i}, top {top}");
+                assert_eq!(got, brute(&points, center, 1_000.0, k, i, accept));
             }
         }
     }
