@@ -74,6 +74,8 @@ mod simulation;
 mod spatial;
 mod stuck;
 pub mod sweep;
+#[cfg(feature = "tune")]
+pub mod tune;
 pub mod tick;
 mod unique;
 mod vehicle;

@@ -278,7 +278,11 @@ fn check_work(spec: &SweepSpec, agents: usize) -> Result<(), SweepError> {
 }
 
 /// Indices of the groups whose graph declares `parameter`.
-fn groups_declaring(assets: &SceneAssets, parameter: &str) -> Result<Vec<usize>, SweepError> {
+/// The groups whose graph declares `parameter` (an error naming the declared ones if none).
+pub(crate) fn groups_declaring(
+    assets: &SceneAssets,
+    parameter: &str,
+) -> Result<Vec<usize>, SweepError> {
     let groups: Vec<usize> = (0..assets.scene.groups.len())
         .filter(|&i| {
             assets
@@ -353,18 +357,44 @@ fn run_one(
     seed: u64,
     control: &SweepControl,
 ) -> Option<[Option<f64>; METRIC_COUNT]> {
+    let overrides = [Override {
+        groups,
+        parameter: &spec.parameter,
+        value,
+    }];
+    run_with(assets, &overrides, seed, spec.ticks(), control)
+}
+
+/// A value for a graph parameter, set on the groups `groups`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Override<'a> {
+    pub(crate) groups: &'a [usize],
+    pub(crate) parameter: &'a str,
+    pub(crate) value: f32,
+}
+
+/// One run of `ticks` ticks with `overrides` and `seed`, reduced to one number per metric
+/// ([`RunSummary`]); `None` when cancelled (or when the scene does not build).
+pub(crate) fn run_with(
+    assets: &SceneAssets,
+    overrides: &[Override<'_>],
+    seed: u64,
+    ticks: u64,
+    control: &SweepControl,
+) -> Option<[Option<f64>; METRIC_COUNT]> {
     if control.cancel.load(Ordering::Relaxed) {
         return None;
     }
     let mut assets = assets.clone();
     assets.scene.seed = seed;
-    for &index in groups {
-        if let Some(group) = assets.scene.groups.get_mut(index) {
-            group.parameters.insert(spec.parameter.clone(), value);
+    for o in overrides {
+        for &index in o.groups {
+            if let Some(group) = assets.scene.groups.get_mut(index) {
+                group.parameters.insert(o.parameter.to_owned(), o.value);
+            }
         }
     }
     let mut simulation = Simulation::new(&assets).ok()?;
-    let ticks = spec.ticks();
     let mut tracker = MetricsTracker::default();
     let mut summary = RunSummary::default();
     tracker.observe(&simulation, 0.0);

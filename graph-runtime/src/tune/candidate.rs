@@ -1,0 +1,323 @@
+//! The search space (the parameters scaled to 0..1, the groups each one is set on) and the
+//! two ways of proposing candidates in it.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+
+use rayon::prelude::*;
+
+use super::{Preference, TuneError, TuneRun, TuneSpec};
+use crate::limits::{MAX_AGENT_TICKS, MAX_SWEEP_SECONDS};
+use crate::sweep::{
+    self, METRIC_COUNT, Metric, Override, SWEEP_DT, Stat, SweepError, run_with,
+};
+use crate::{AgentRng, SceneAssets, Simulation, compile_with};
+
+/// How much the preference weighs against the goals' distance: enough to order candidates
+/// that meet the goals (or miss them equally), too little to trade a goal for it.
+const PREFERENCE_WEIGHT: f64 = 1e-3;
+/// CMA-ES's first step, in the parameters' 0..1 scale.
+const FIRST_STEP: f64 = 0.3;
+
+/// One parameter of the space.
+struct Dimension {
+    name: String,
+    low: f32,
+    high: f32,
+    /// Only whole numbers are accepted (a field such as `max_neighbors` uses it).
+    whole: bool,
+    /// The groups whose graph declares it.
+    groups: Vec<usize>,
+    /// Its value before tuning.
+    current: f32,
+}
+
+/// The parameters being searched, and how to run a candidate.
+pub(super) struct Space<'a> {
+    assets: &'a SceneAssets,
+    dimensions: Vec<Dimension>,
+    ticks: u64,
+    seeds: u32,
+    goals: Vec<super::Goal>,
+    prefer: Preference,
+}
+
+impl<'a> Space<'a> {
+    /// Checks every parameter against the graphs that declare it (both ends of its range and,
+    /// if a fractional value is refused, whole numbers) and the work against the limits.
+    pub(super) fn new(assets: &'a SceneAssets, spec: &TuneSpec) -> Result<Self, TuneError> {
+        if !(spec.seconds.is_finite() && spec.seconds > 0.0 && spec.seconds <= MAX_SWEEP_SECONDS)
+        {
+            return Err(TuneError::Invalid(format!(
+                "seconds must be a finite number > 0 and at most {MAX_SWEEP_SECONDS} (one hour), found {}",
+                spec.seconds
+            )));
+        }
+        let ticks = (f64::from(spec.seconds) / f64::from(SWEEP_DT))
+            .round()
+            .max(1.0) as u64;
+        let agents = Simulation::new(assets)
+            .map_err(|errors| TuneError::Sweep(SweepError::Scene(errors)))?
+            .vehicles()
+            .len() as u64;
+        let work = (spec.budget as u64)
+            .saturating_mul(u64::from(spec.seeds))
+            .saturating_mul(ticks)
+            .saturating_mul(agents);
+        if work > MAX_AGENT_TICKS {
+            return Err(TuneError::Invalid(format!(
+                "a budget of {} × {} seeds × {ticks} ticks × {agents} agents is {work} agent-ticks, more than {MAX_AGENT_TICKS}: a smaller budget, fewer seeds or seconds",
+                spec.budget, spec.seeds
+            )));
+        }
+        let mut programs = BTreeMap::new();
+        let mut dimensions = Vec::new();
+        for parameter in &spec.parameters {
+            let groups = sweep::groups_declaring(assets, &parameter.name)?;
+            let (low, high) = if parameter.from <= parameter.to {
+                (parameter.from, parameter.to)
+            } else {
+                (parameter.to, parameter.from)
+            };
+            // Every group's graph must take both ends; one that refuses a fractional value
+            // in between takes whole numbers only (and then both ends are whole).
+            let fraction = (low.floor() + 0.5).clamp(low, high);
+            let mut whole = false;
+            for &index in &groups {
+                let group = &assets.scene.groups[index];
+                let Some(graph) = assets.graphs.get(&group.graph) else {
+                    continue;
+                };
+                if !programs.contains_key(&group.graph) {
+                    let Ok(program) = compile_with(graph, &group.graph, &assets.graphs) else {
+                        continue;
+                    };
+                    programs.insert(group.graph.clone(), program);
+                }
+                let Some(program) = programs.get(&group.graph) else {
+                    continue;
+                };
+                let check = |value: f32| {
+                    let mut overrides = group.parameters.clone();
+                    overrides.insert(parameter.name.clone(), value);
+                    program.parameters(&overrides)
+                };
+                for value in [low, high] {
+                    if let Err(errors) = check(value) {
+                        return Err(SweepError::Value {
+                            parameter: parameter.name.clone(),
+                            value,
+                            group: group.name.clone(),
+                            errors,
+                        }
+                        .into());
+                    }
+                }
+                whole |= fraction.fract() != 0.0 && check(fraction).is_err();
+            }
+            let first = &assets.scene.groups[groups[0]];
+            let current = first
+                .parameters
+                .get(&parameter.name)
+                .or_else(|| {
+                    let graph = assets.graphs.get(&first.graph)?;
+                    graph.parameters.get(&parameter.name)
+                })
+                .copied()
+                .unwrap_or(low);
+            dimensions.push(Dimension {
+                name: parameter.name.clone(),
+                low,
+                high,
+                whole,
+                groups,
+                current,
+            });
+        }
+        Ok(Self {
+            assets,
+            dimensions,
+            ticks,
+            seeds: spec.seeds,
+            goals: spec.goals.clone(),
+            prefer: spec.prefer,
+        })
+    }
+
+    /// The parameters' values before tuning.
+    pub(super) fn current(&self) -> Vec<f32> {
+        self.dimensions.iter().map(|d| d.current).collect()
+    }
+
+    /// The current values in the 0..1 scale (clamped into the ranges).
+    fn current_unit(&self) -> Vec<f64> {
+        self.dimensions
+            .iter()
+            .map(|d| {
+                let width = f64::from(d.high) - f64::from(d.low);
+                if width > 0.0 {
+                    ((f64::from(d.current) - f64::from(d.low)) / width).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
+
+    /// The values at `unit` (0..1 per parameter, clamped), whole where the graphs want it.
+    fn values(&self, unit: &[f64]) -> Vec<f32> {
+        self.dimensions
+            .iter()
+            .zip(unit)
+            .map(|(d, &u)| {
+                let (low, high) = (f64::from(d.low), f64::from(d.high));
+                let value = (low + (high - low) * u.clamp(0.0, 1.0)) as f32;
+                if d.whole {
+                    value.round().clamp(d.low.ceil(), d.high.floor())
+                } else {
+                    value.clamp(d.low, d.high)
+                }
+            })
+            .collect()
+    }
+
+    /// Runs `values` on every seed (in parallel) and measures them; `None` when cancelled.
+    fn run(&self, values: Vec<f32>, control: &super::TuneControl) -> Option<TuneRun> {
+        let overrides: Vec<Override<'_>> = self
+            .dimensions
+            .iter()
+            .zip(&values)
+            .map(|(d, &value)| Override {
+                groups: &d.groups,
+                parameter: &d.name,
+                value,
+            })
+            .collect();
+        let seeds: Vec<Option<[Option<f64>; METRIC_COUNT]>> = (0..self.seeds)
+            .into_par_iter()
+            .map(|i| {
+                let seed = self.assets.scene.seed.wrapping_add(u64::from(i));
+                run_with(self.assets, &overrides, seed, self.ticks, &control.runs)
+            })
+            .collect();
+        if seeds.iter().any(Option::is_none) {
+            return None;
+        }
+        let metrics =
+            Metric::ALL.map(|m| Stat::of(seeds.iter().map(|r| r.and_then(|r| r[m.index()]))).mean);
+        let distance = self
+            .goals
+            .iter()
+            .map(|goal| goal.shortfall(metrics[goal.metric.index()]))
+            .sum();
+        let cost = self.cost(&values, &metrics);
+        Some(TuneRun {
+            values,
+            metrics,
+            distance,
+            cost,
+        })
+    }
+
+    /// The preference's cost of a candidate, between -1 and 1.
+    fn cost(&self, values: &[f32], metrics: &[Option<f64>; METRIC_COUNT]) -> f64 {
+        // Monotone, and bounded so that it never outweighs a goal.
+        let squash = |x: f64| x / (1.0 + x.abs());
+        match self.prefer {
+            Preference::Closest => {
+                let squares: f64 = self
+                    .dimensions
+                    .iter()
+                    .zip(values)
+                    .map(|(d, &v)| {
+                        let width = f64::from(d.high) - f64::from(d.low);
+                        if width > 0.0 {
+                            ((f64::from(v) - f64::from(d.current)) / width).powi(2)
+                        } else {
+                            0.0
+                        }
+                    })
+                    .sum();
+                squash((squares / self.dimensions.len().max(1) as f64).sqrt())
+            }
+            Preference::Lowest(metric) => metrics[metric.index()].map_or(1.0, squash),
+            Preference::Highest(metric) => metrics[metric.index()].map_or(1.0, |v| -squash(v)),
+        }
+    }
+}
+
+/// CMA-ES from the current values, restarted from the best so far (with the next search
+/// seed) whenever it converges before the budget is spent.
+pub(super) fn cmaes(
+    space: &Space<'_>,
+    spec: &TuneSpec,
+    control: &super::TuneControl,
+    record: &mut dyn FnMut(TuneRun),
+) -> Result<(), TuneError> {
+    let evaluated = Cell::new(0);
+    let best: RefCell<Option<(f64, Vec<f64>)>> = RefCell::new(None);
+    let spent = || evaluated.get() >= spec.budget || control.cancelled();
+    let mut start = space.current_unit();
+    for restart in 0_u64.. {
+        if spent() {
+            break;
+        }
+        let objective = |unit: &cmaes::DVector<f64>| {
+            if spent() {
+                // Past the budget: no run, and a value no candidate beats.
+                return f64::MAX;
+            }
+            let unit: Vec<f64> = unit.iter().copied().collect();
+            let Some(run) = space.run(space.values(&unit), control) else {
+                return f64::MAX;
+            };
+            evaluated.set(evaluated.get() + 1);
+            // Outside 0..1 the values are clamped; the square of the overshoot leads the
+            // search back inside.
+            let outside: f64 = unit.iter().map(|u| (u - u.clamp(0.0, 1.0)).powi(2)).sum();
+            let value = run.distance + PREFERENCE_WEIGHT * run.cost + outside;
+            let mut best = best.borrow_mut();
+            if best.as_ref().is_none_or(|(b, _)| value < *b) {
+                *best = Some((value, unit));
+            }
+            record(run);
+            value
+        };
+        let options = cmaes::CMAESOptions::new(start.clone(), FIRST_STEP)
+            .seed(spec.search_seed.wrapping_add(restart));
+        let mut state = options.build(objective).map_err(|error| {
+            TuneError::Invalid(format!("the search could not start: {error:?}"))
+        })?;
+        // A generation at a time, until the budget is spent or the search converges.
+        while !spent() && state.next().is_none() {}
+        drop(state);
+        if let Some((_, unit)) = best.borrow().as_ref() {
+            start.clone_from(unit);
+        }
+    }
+    Ok(())
+}
+
+/// Uniform random candidates from the search seed.
+pub(super) fn random(
+    space: &Space<'_>,
+    spec: &TuneSpec,
+    control: &super::TuneControl,
+    record: &mut dyn FnMut(TuneRun),
+) {
+    let mut rng = AgentRng::new(spec.search_seed, 0);
+    for _ in 0..spec.budget {
+        if control.cancelled() {
+            break;
+        }
+        let unit: Vec<f64> = space
+            .dimensions
+            .iter()
+            .map(|_| f64::from(rng.unit()))
+            .collect();
+        match space.run(space.values(&unit), control) {
+            Some(run) => record(run),
+            None => break,
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! Goal-driven tuning: a goal the current values miss is met within a small budget, the same
+//! on any number of threads, within the budget, and bad requests are refused by name.
+#![cfg(feature = "tune")]
+
+use graph_runtime::sweep::Metric;
+use graph_runtime::tune::{
+    Goal, Preference, Strategy, TuneControl, TuneError, TuneParameter, TuneResult, TuneSpec, tune,
+};
+use graph_runtime::{Graph, Scene, SceneAssets};
+
+/// Arrive at one shared point, blended with Separation weighted by `push` within `reach`.
+const GRAPH: &str = r#"(format: "steergraph.graph", version: 2,
+    parameters: {"push": 1.0, "reach": 3.0, "most": 64.0},
+    vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Arrival(target: Named("goal"), slowing_distance: 3.0),
+        2: Separation(radius: "reach", fov: 360.0, max_neighbors: "most"),
+        3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
+        4: Output(input: 3),
+    })"#;
+
+/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
+const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
+    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
+    targets: {"goal": (0.0, 0.0)},
+    groups: [(name: "crowd", graph: "gather.graph.ron",
+              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
+
+fn assets() -> SceneAssets {
+    SceneAssets {
+        scene: Scene::from_ron(SCENE, "gather.scene.ron").expect("scene parses"),
+        origin: "gather.scene.ron".to_owned(),
+        graphs: [(
+            "gather.graph.ron".to_owned(),
+            Graph::from_ron(GRAPH, "gather.graph.ron").expect("graph parses"),
+        )]
+        .into(),
+        flow_fields: std::collections::BTreeMap::default(),
+    }
+}
+
+fn parameter(name: &str, from: f32, to: f32) -> TuneParameter {
+    TuneParameter {
+        name: name.to_owned(),
+        from,
+        to,
+    }
+}
+
+fn goal(text: &str) -> Goal {
+    text.parse().expect("a goal")
+}
+
+/// Agents at least 1.2 apart (more than a diameter, 1.0) once settled, searching `push`
+/// (0 to 8) and `reach` (1 to 6).
+fn spacing_spec(strategy: Strategy, budget: usize) -> TuneSpec {
+    TuneSpec {
+        parameters: vec![parameter("push", 0.0, 8.0), parameter("reach", 1.0, 6.0)],
+        goals: vec![goal("min_spacing >= 1.2")],
+        seeds: 2,
+        seconds: 8.0,
+        budget,
+        search_seed: 1,
+        strategy,
+        prefer: Preference::Closest,
+    }
+}
+
+fn on_threads(threads: usize, spec: &TuneSpec) -> TuneResult {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| tune(&assets(), spec, &TuneControl::default(), |_| {}))
+        .expect("the tuning runs")
+}
+
+/// With the graph's values (push 1, reach 3) the crowd piles up closer than 1.2; a stronger or
+/// wider separation holds them apart. The search finds such values within 30 candidates,
+/// and the CSV lists every one of them.
+#[test]
+fn a_goal_the_current_values_miss_is_met_within_the_budget() {
+    let current = on_threads(2, &{
+        let mut spec = spacing_spec(Strategy::Random, 1);
+        spec.parameters = vec![parameter("push", 1.0, 1.0), parameter("reach", 3.0, 3.0)];
+        spec
+    });
+    let before = current.best().expect("one run");
+    assert_eq!(before.values, vec![1.0, 3.0]);
+    let spacing = before.metric(Metric::MinSpacing).expect("measured");
+    assert!(spacing < 1.2, "the current values miss the goal: {spacing}");
+    assert!(!current.met());
+    // 1.2 - spacing over max(1.2, 1) = 1.2.
+    assert!((before.distance - (1.2 - spacing) / 1.2).abs() < 1e-9);
+
+    let result = on_threads(2, &spacing_spec(Strategy::Cmaes, 30));
+    assert_eq!(result.current, vec![1.0, 3.0]);
+    assert!(result.runs.len() <= 30);
+    assert!(result.met(), "best {:?}", result.best());
+    let best = result.best().expect("a best run");
+    assert!(best.metric(Metric::MinSpacing).expect("measured") >= 1.2);
+    assert!(best.values[0] >= 0.0 && best.values[0] <= 8.0);
+    assert!(best.values[1] >= 1.0 && best.values[1] <= 6.0);
+    let distances = result.best_distances();
+    assert!(distances.windows(2).all(|w| w[1] <= w[0]));
+    assert_eq!(distances.last(), Some(&0.0));
+    let csv = result.to_csv();
+    assert!(csv.starts_with("run,push,reach,min_spacing,distance,cost,meets_goals\n"));
+    assert_eq!(csv.lines().count(), result.runs.len() + 1);
+}
+
+#[test]
+fn a_tuning_is_identical_on_one_and_two_threads() {
+    let spec = spacing_spec(Strategy::Cmaes, 12);
+    assert_eq!(on_threads(1, &spec).to_csv(), on_threads(2, &spec).to_csv());
+    let random = spacing_spec(Strategy::Random, 6);
+    let result = on_threads(1, &random);
+    assert_eq!(result.runs.len(), 6, "random search spends the budget");
+    assert_eq!(result.to_csv(), on_threads(2, &random).to_csv());
+}
+
+/// `most` feeds `max_neighbors`, a whole number: the search only proposes whole numbers.
+#[test]
+fn a_parameter_that_takes_whole_numbers_gets_whole_numbers() {
+    let mut spec = spacing_spec(Strategy::Random, 8);
+    spec.parameters = vec![parameter("most", 1.0, 12.0)];
+    let result = on_threads(2, &spec);
+    for run in &result.runs {
+        assert_eq!(run.values[0].fract(), 0.0, "{:?}", run.values);
+        assert!((1.0..=12.0).contains(&run.values[0]));
+    }
+}
+
+#[test]
+fn bad_requests_are_refused_by_name_before_anything_runs() {
+    let control = TuneControl::default();
+    let refuse = |spec: TuneSpec| {
+        tune(&assets(), &spec, &control, |_| panic!("nothing runs"))
+            .expect_err("refused")
+            .to_string()
+    };
+    let mut spec = spacing_spec(Strategy::Cmaes, 10);
+    spec.parameters = vec![parameter("speed", 0.0, 1.0)];
+    let message = refuse(spec);
+    assert!(message.contains("\"speed\"") && message.contains("most, push, reach"), "{message}");
+    let mut spec = spacing_spec(Strategy::Cmaes, 10);
+    spec.parameters = vec![parameter("reach", -1.0, 2.0)];
+    let message = refuse(spec);
+    assert!(message.contains("reach = -1"), "{message}");
+    let mut spec = spacing_spec(Strategy::Cmaes, 10);
+    spec.goals.clear();
+    assert!(refuse(spec).contains("at least one goal"));
+    let mut spec = spacing_spec(Strategy::Cmaes, 0);
+    spec.budget = 0;
+    assert!(refuse(spec).contains("budget"));
+    let mut spec = spacing_spec(Strategy::Cmaes, 10);
+    spec.parameters.push(parameter("push", 0.0, 1.0));
+    assert!(refuse(spec).contains("push is given twice"));
+    let mut spec = spacing_spec(Strategy::Cmaes, 10);
+    spec.parameters = vec![parameter("most", 2.2, 2.8)];
+    let message = refuse(spec);
+    assert!(message.contains("most = 2.2"), "{message}");
+}
+
+#[test]
+fn a_cancelled_tuning_says_so() {
+    let control = TuneControl::default();
+    control.cancel();
+    let error = tune(&assets(), &spacing_spec(Strategy::Cmaes, 10), &control, |_| {})
+        .expect_err("cancelled");
+    assert!(matches!(error, TuneError::Cancelled));
+}
