@@ -74,9 +74,9 @@ mod simulation;
 mod spatial;
 mod stuck;
 pub mod sweep;
+pub mod tick;
 #[cfg(feature = "tune")]
 pub mod tune;
-pub mod tick;
 mod unique;
 mod vehicle;
 #[cfg(feature = "watch")]

@@ -142,7 +142,10 @@ fn bad_requests_are_refused_by_name_before_anything_runs() {
     let mut spec = spacing_spec(Strategy::Cmaes, 10);
     spec.parameters = vec![parameter("speed", 0.0, 1.0)];
     let message = refuse(spec);
-    assert!(message.contains("\"speed\"") && message.contains("most, push, reach"), "{message}");
+    assert!(
+        message.contains("\"speed\"") && message.contains("most, push, reach"),
+        "{message}"
+    );
     let mut spec = spacing_spec(Strategy::Cmaes, 10);
     spec.parameters = vec![parameter("reach", -1.0, 2.0)];
     let message = refuse(spec);
@@ -166,7 +169,12 @@ fn bad_requests_are_refused_by_name_before_anything_runs() {
 fn a_cancelled_tuning_says_so() {
     let control = TuneControl::default();
     control.cancel();
-    let error = tune(&assets(), &spacing_spec(Strategy::Cmaes, 10), &control, |_| {})
-        .expect_err("cancelled");
+    let error = tune(
+        &assets(),
+        &spacing_spec(Strategy::Cmaes, 10),
+        &control,
+        |_| {},
+    )
+    .expect_err("cancelled");
     assert!(matches!(error, TuneError::Cancelled));
 }

@@ -1,10 +1,11 @@
-//! Headless subcommands: `check`, `simulate`, `bench`, `sweep`. They call graph-runtime for everything;
+//! Headless subcommands: `check`, `simulate`, `bench`, `sweep`, `tune`. They call graph-runtime for everything;
 //! no formula lives here.
 
 mod bench;
 mod check;
 mod simulate;
 mod sweep;
+mod tune;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -105,6 +106,13 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Search several graph parameters for values that meet goals on the sweep's metrics
+    /// (CMA-ES from the current values), then prefer the closest to the current values (or
+    /// another `--prefer`). Each candidate runs on `--seeds` seeds, reduced as `sweep` reduces
+    /// a run and averaged. Prints a progress line per candidate on stderr, then the best values
+    /// and each goal's value there; exits 1 when they miss a goal. Identical on any thread
+    /// count for a given `--search-seed`.
+    Tune(tune::Options),
 }
 
 /// Runs a subcommand, printing errors to stderr.
@@ -158,6 +166,7 @@ pub fn run(command: Command) -> ExitCode {
             threads,
             out,
         }),
+        Command::Tune(options) => tune::run(&options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

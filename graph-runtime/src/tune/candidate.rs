@@ -8,9 +8,7 @@ use rayon::prelude::*;
 
 use super::{Preference, TuneError, TuneRun, TuneSpec};
 use crate::limits::{MAX_AGENT_TICKS, MAX_SWEEP_SECONDS};
-use crate::sweep::{
-    self, METRIC_COUNT, Metric, Override, SWEEP_DT, Stat, SweepError, run_with,
-};
+use crate::sweep::{self, METRIC_COUNT, Metric, Override, SWEEP_DT, Stat, SweepError, run_with};
 use crate::{AgentRng, SceneAssets, Simulation, compile_with};
 
 /// How much the preference weighs against the goals' distance: enough to order candidates
@@ -46,8 +44,7 @@ impl<'a> Space<'a> {
     /// Checks every parameter against the graphs that declare it (both ends of its range and,
     /// if a fractional value is refused, whole numbers) and the work against the limits.
     pub(super) fn new(assets: &'a SceneAssets, spec: &TuneSpec) -> Result<Self, TuneError> {
-        if !(spec.seconds.is_finite() && spec.seconds > 0.0 && spec.seconds <= MAX_SWEEP_SECONDS)
-        {
+        if !(spec.seconds.is_finite() && spec.seconds > 0.0 && spec.seconds <= MAX_SWEEP_SECONDS) {
             return Err(TuneError::Invalid(format!(
                 "seconds must be a finite number > 0 and at most {MAX_SWEEP_SECONDS} (one hour), found {}",
                 spec.seconds

@@ -95,7 +95,10 @@ pub enum GoalError {
     #[error("\"{0}\": a goal is METRIC <= NUMBER (or <, >=, >), such as \"min_spacing >= 0.8\"")]
     Shape(String),
     /// The metric is not one of [`Metric::ALL`].
-    #[error("\"{given}\": unknown metric \"{metric}\" (valid: {})", Metric::names())]
+    #[error(
+        "\"{given}\": unknown metric \"{metric}\" (valid: {})",
+        Metric::names()
+    )]
     Metric {
         /// The goal's text.
         given: String,
@@ -170,7 +173,10 @@ mod tests {
         assert_eq!(goal.to_string(), "min_spacing >= 0.8");
         let tight: Goal = "agent_overlaps<0".parse().expect("a goal");
         assert_eq!(tight.comparison, Comparison::Below);
-        assert_eq!("stuck_agents <= 1".parse::<Goal>().expect("a goal").target, 1.0);
+        assert_eq!(
+            "stuck_agents <= 1".parse::<Goal>().expect("a goal").target,
+            1.0
+        );
         assert!(matches!(
             "spacing >= 1".parse::<Goal>(),
             Err(GoalError::Metric { metric, .. }) if metric == "spacing"

@@ -169,13 +169,7 @@ impl TuneResult {
                 let cell = run.metric(goal.metric).map(|v| v.to_string());
                 let _ = write!(csv, ",{}", cell.unwrap_or_default());
             }
-            let _ = writeln!(
-                csv,
-                ",{},{},{}",
-                run.distance,
-                run.cost,
-                run.meets_goals()
-            );
+            let _ = writeln!(csv, ",{},{},{}", run.distance, run.cost, run.meets_goals());
         }
         csv
     }
