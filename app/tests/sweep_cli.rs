@@ -65,7 +65,8 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
          path_distance_mean,path_distance_spread,agent_overlaps_mean,agent_overlaps_spread,\
          obstacle_overlaps_mean,obstacle_overlaps_spread,wall_crossings_mean,\
          wall_crossings_spread,stuck_agents_mean,stuck_agents_spread,polarization_mean,\
-         polarization_spread"
+         polarization_spread,arrived_mean,arrived_spread,arrived_50_mean,arrived_50_spread,\
+         arrived_95_mean,arrived_95_spread"
     );
     let rows = rows(&csv);
     let values: Vec<Option<f64>> = rows.iter().map(|row| row[0]).collect();
@@ -82,6 +83,8 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
     // Two seeds differ, so the spread is measured and positive; no boid follows a path.
     assert!(rows.iter().all(|row| row[16].is_some_and(|s| s > 0.0)));
     assert!(rows.iter().all(|row| row[5].is_none() && row[6].is_none()));
+    // Boids have no goal to arrive at: the arrival columns are empty.
+    assert!(rows.iter().all(|row| row[17..].iter().all(Option::is_none)));
     // The summary names the metric asked for, one line per value.
     let summary = String::from_utf8_lossy(&output.stdout);
     assert_eq!(summary.lines().count(), 3, "{summary}");

@@ -99,7 +99,7 @@ pub use graph::{
     Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource, WallSide, WeightedInput,
 };
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
-pub use metrics::{MetricsTracker, Sample};
+pub use metrics::{ARRIVAL_RADII, ARRIVAL_SHARES, MetricsTracker, Sample};
 pub use own::OwnGoals;
 pub use rng::AgentRng;
 pub use save::{

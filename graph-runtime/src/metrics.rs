@@ -34,7 +34,19 @@ pub struct Sample {
     pub mean_path_distance: Option<f32>,
     /// Polarization: length of the mean heading, 1 when all agents head the same way.
     pub polarization: f32,
+    /// The share (0 to 1) of the agents with a goal ([`crate::Program::goal`]) that have come
+    /// within [`ARRIVAL_RADII`] radii of it at least once so far; `None` when no agent has
+    /// one.
+    pub arrived: Option<f32>,
+    /// When (s) the share arrived first reached each of [`ARRIVAL_SHARES`]; `None` until it
+    /// does.
+    pub arrived_at: [Option<f32>; 2],
 }
+
+/// An agent has arrived once it comes within this many of its radii of its goal.
+pub const ARRIVAL_RADII: f32 = 2.0;
+/// The shares of agents arrived whose time [`Sample::arrived_at`] records: half, and 95 %.
+pub const ARRIVAL_SHARES: [f32; 2] = [0.5, 0.95];
 
 /// Takes [`Sample`]s, remembering which pairs overlapped so that it can count new overlaps.
 #[derive(Debug, Default)]
@@ -44,6 +56,9 @@ pub struct MetricsTracker {
     agent_pairs: HashSet<(u32, u32)>,
     obstacle_pairs: HashSet<(u32, u32)>,
     wall_crossings: u64,
+    /// Per agent: reached its goal at least once.
+    arrived: Vec<bool>,
+    arrived_at: [Option<f32>; 2],
 }
 
 impl MetricsTracker {
@@ -108,11 +123,50 @@ impl MetricsTracker {
             stuck_agents: simulation.stuck_count(),
             mean_path_distance: mean_path_distance(simulation),
             polarization,
+            arrived: self.arrivals(simulation),
+            arrived_at: [None; 2],
+        };
+        if let Some(share) = sample.arrived {
+            for (at, wanted) in self.arrived_at.iter_mut().zip(ARRIVAL_SHARES) {
+                if at.is_none() && share >= wanted {
+                    *at = Some(time);
+                }
+            }
+        }
+        let sample = Sample {
+            arrived_at: self.arrived_at,
+            ..sample
         };
         self.agent_pairs = agent_pairs;
         self.obstacle_pairs = obstacle_pairs;
         self.wall_crossings = simulation.wall_crossings();
         sample
+    }
+}
+
+impl MetricsTracker {
+    /// Marks the agents within [`ARRIVAL_RADII`] radii of their goal and returns the share of
+    /// agents with a goal that ever were; `None` when none has a goal.
+    fn arrivals(&mut self, simulation: &Simulation) -> Option<f32> {
+        let vehicles = simulation.vehicles();
+        self.arrived.resize(vehicles.len(), false);
+        let (mut with_goal, mut arrived) = (0_usize, 0_usize);
+        let nobody = crate::OwnGoals::default();
+        for group in simulation.groups() {
+            for agent in group.agents.clone() {
+                let own = simulation.own(agent).unwrap_or(&nobody);
+                let goal = group.program.goal(&group.params, simulation.world(), own);
+                let (Some(goal), Some(vehicle), Some(done)) =
+                    (goal, vehicles.get(agent), self.arrived.get_mut(agent))
+                else {
+                    continue;
+                };
+                with_goal += 1;
+                *done |= vehicle.position.distance(goal) <= ARRIVAL_RADII * vehicle.radius;
+                arrived += usize::from(*done);
+            }
+        }
+        (with_goal > 0).then(|| arrived as f32 / with_goal as f32)
     }
 }
 

@@ -93,7 +93,7 @@ pub enum Command {
         #[arg(
             long,
             default_value = "min_spacing",
-            help = "The metric printed per value as a summary (the CSV has every metric): mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization"
+            help = "The metric printed per value as a summary (the CSV has every metric): mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95"
         )]
         metric: String,
         /// Runs per value; run i uses the scene's seed + i.
@@ -285,4 +285,35 @@ pub fn with_threads<T: Send>(
         .build()
         .map_err(|e| vec![format!("cannot start worker threads: {e}")])?;
     Ok(pool.install(work))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// The metric lists in `--help` are written out (clap wants them at compile time): they
+    /// must name every metric there is.
+    #[test]
+    fn help_lists_every_metric() {
+        let command = super::Arguments::command();
+        let help = |subcommand: &str, argument: &str| {
+            command
+                .find_subcommand(subcommand)
+                .and_then(|s| s.get_arguments().find(|a| a.get_id() == argument))
+                .and_then(|a| a.get_help())
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        };
+        let names = graph_runtime::sweep::Metric::names();
+        assert!(
+            help("sweep", "metric").ends_with(&names),
+            "{}",
+            help("sweep", "metric")
+        );
+        assert!(
+            help("tune", "goals").ends_with(&names),
+            "{}",
+            help("tune", "goals")
+        );
+    }
 }

@@ -22,7 +22,7 @@ pub struct Options {
     #[arg(
         long = "goal",
         required = true,
-        help = "A goal, METRIC <= NUMBER (or <, >=, >), e.g. \"min_spacing >= 0.8\"; give one --goal per goal. Metrics: mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization"
+        help = "A goal, METRIC <= NUMBER (or <, >=, >), e.g. \"min_spacing >= 0.8\"; give one --goal per goal. Metrics: mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95"
     )]
     goals: Vec<String>,
     /// Runs per candidate; run i uses the scene's seed + i.

@@ -22,10 +22,16 @@ pub enum Metric {
     StuckAgents,
     /// Length of the mean heading: 1 when every agent heads the same way.
     Polarization,
+    /// The share (0 to 1) of agents with a goal that reached it during the run.
+    Arrived,
+    /// Seconds until half the agents with a goal had reached it.
+    Arrived50,
+    /// Seconds until 95 % of the agents with a goal had reached it.
+    Arrived95,
 }
 
 /// Number of [`Metric`]s.
-pub const METRIC_COUNT: usize = 8;
+pub const METRIC_COUNT: usize = 11;
 
 impl Metric {
     /// Every metric, in CSV column order.
@@ -38,6 +44,9 @@ impl Metric {
         Self::WallCrossings,
         Self::StuckAgents,
         Self::Polarization,
+        Self::Arrived,
+        Self::Arrived50,
+        Self::Arrived95,
     ];
 
     /// The name on the command line and in CSV headers (`min_spacing`).
@@ -51,6 +60,9 @@ impl Metric {
             Self::WallCrossings => "wall_crossings",
             Self::StuckAgents => "stuck_agents",
             Self::Polarization => "polarization",
+            Self::Arrived => "arrived",
+            Self::Arrived50 => "arrived_50",
+            Self::Arrived95 => "arrived_95",
         }
     }
 
@@ -65,6 +77,9 @@ impl Metric {
             Self::WallCrossings => "wall crossings / s",
             Self::StuckAgents => "stuck agents",
             Self::Polarization => "polarization",
+            Self::Arrived => "arrived (share)",
+            Self::Arrived50 => "50 % arrived (s)",
+            Self::Arrived95 => "95 % arrived (s)",
         }
     }
 
@@ -94,7 +109,11 @@ impl Metric {
 ///   by its length, giving a rate per second.
 ///
 /// Leaving out the first half keeps the start-up (agents leaving their spawn places) from
-/// masking the behaviour the parameter sets.
+/// masking the behaviour the parameter sets. The arrival metrics are the whole run's, read off
+/// the last sample: the share arrived by the end, and when half and 95 % had arrived; a share
+/// never reached counts as the run's length plus the missing share times that length (so a
+/// run that came closer scores lower, and the value meets the run's length where the share is
+/// reached at its last sample). `None` when no agent has a goal.
 #[derive(Clone, Debug, Default)]
 pub struct RunSummary {
     samples: u32,
@@ -102,6 +121,9 @@ pub struct RunSummary {
     counts: [u32; METRIC_COUNT],
     window_start: Option<f32>,
     window_end: f32,
+    /// The last sample's arrival measurements.
+    arrived: Option<f32>,
+    arrived_at: [Option<f32>; 2],
 }
 
 impl RunSummary {
@@ -135,6 +157,8 @@ impl RunSummary {
         }
         self.samples += 1;
         self.window_end = sample.time;
+        self.arrived = sample.arrived;
+        self.arrived_at = sample.arrived_at;
     }
 
     /// One number per metric, in [`Metric::ALL`] order; `None` where nothing was measured.
@@ -147,9 +171,26 @@ impl RunSummary {
                 Metric::AgentOverlaps | Metric::ObstacleOverlaps | Metric::WallCrossings => {
                     (self.samples > 0 && seconds > 0.0).then(|| sum / seconds)
                 }
+                Metric::Arrived => self.arrived.map(f64::from),
+                Metric::Arrived50 => self.arrival_time(0),
+                Metric::Arrived95 => self.arrival_time(1),
                 _ => (count > 0).then(|| sum / f64::from(count)),
             }
         })
+    }
+}
+
+impl RunSummary {
+    /// When share [`crate::ARRIVAL_SHARES`]`[which]` was reached, or the run's length plus the
+    /// missing share times it.
+    fn arrival_time(&self, which: usize) -> Option<f64> {
+        let share = f64::from(self.arrived?);
+        let length = f64::from(self.window_end);
+        let wanted = f64::from(*crate::ARRIVAL_SHARES.get(which)?);
+        match self.arrived_at.get(which).copied().flatten() {
+            Some(at) => Some(f64::from(at)),
+            None => Some(length + (wanted - share).max(0.0) * length),
+        }
     }
 }
 

@@ -57,6 +57,7 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     "path distance (u)",
                     series(&|s| s.mean_path_distance),
                 ));
+                plot.line(Line::new("arrived (share)", series(&|s| s.arrived)));
             });
         Plot::new("overlaps")
             .height(120.0)
@@ -92,7 +93,7 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
         let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
-            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s",
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s{}",
             last.mean_speed,
             last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
             last.agent_overlaps,
@@ -105,6 +106,21 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
                 format!("{crossings} steps into walls")
             },
             super::METRICS_SECONDS,
+            arrivals(last),
         ));
     }
+}
+
+/// The share of agents arrived at their goal and when half and 95 % had, if any has a goal.
+fn arrivals(last: &Sample) -> String {
+    let Some(share) = last.arrived else {
+        return String::new();
+    };
+    let at = |time: Option<f32>| time.map_or_else(|| "–".to_owned(), |t| format!("{t:.1} s"));
+    format!(
+        " · arrived {:.0} % (half at {}, 95 % at {})",
+        share * 100.0,
+        at(last.arrived_at[0]),
+        at(last.arrived_at[1])
+    )
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+mod goal;
 mod jump;
 mod op;
 mod scratch;
