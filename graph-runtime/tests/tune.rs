@@ -63,6 +63,7 @@ fn spacing_spec(strategy: Strategy, budget: usize) -> TuneSpec {
         search_seed: 1,
         strategy,
         prefer: Preference::Closest,
+        stop_when_met: false,
     }
 }
 
@@ -177,4 +178,29 @@ fn a_cancelled_tuning_says_so() {
     )
     .expect_err("cancelled");
     assert!(matches!(error, TuneError::Cancelled));
+}
+
+/// `most` from 1 to 3 holds three whole numbers: however many times the search proposes them,
+/// each runs once, and the search ends instead of proposing forever.
+#[test]
+fn values_proposed_again_run_once() {
+    let mut spec = spacing_spec(Strategy::Random, 10);
+    spec.parameters = vec![parameter("most", 1.0, 3.0)];
+    let result = on_threads(2, &spec);
+    let mut values: Vec<f32> = result.runs.iter().map(|r| r.values[0]).collect();
+    values.sort_by(f32::total_cmp);
+    assert_eq!(values, vec![1.0, 2.0, 3.0]);
+}
+
+/// Asked to stop when the goals are met, the search ends at the first candidate that meets
+/// them: every run before it misses.
+#[test]
+fn a_search_can_stop_at_the_first_candidate_that_meets_the_goals() {
+    let mut spec = spacing_spec(Strategy::Cmaes, 30);
+    spec.stop_when_met = true;
+    let result = on_threads(2, &spec);
+    let (last, before) = result.runs.split_last().expect("runs");
+    assert!(last.meets_goals());
+    assert!(before.iter().all(|run| !run.meets_goals()));
+    assert!(result.met());
 }

@@ -40,6 +40,10 @@ pub struct Options {
     /// Uniform random search instead of CMA-ES (the baseline it is measured against).
     #[arg(long)]
     random: bool,
+    /// Stop at the first candidate that meets every goal (instead of spending the rest of
+    /// the budget on values closer to the current ones, or another `--prefer`).
+    #[arg(long)]
+    stop_when_met: bool,
     /// Among candidates that meet the goals: `closest` (to the current values),
     /// `lowest:METRIC` or `highest:METRIC`.
     #[arg(long, default_value = "closest")]
@@ -140,6 +144,7 @@ fn spec_of(options: &Options) -> Result<TuneSpec, Vec<String>> {
             Strategy::Cmaes
         },
         prefer: prefer.unwrap_or_default(),
+        stop_when_met: options.stop_when_met,
     })
 }
 

@@ -1,7 +1,7 @@
 //! The search space (the parameters scaled to 0..1, the groups each one is set on) and the
 //! two ways of proposing candidates in it.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -243,6 +243,60 @@ impl<'a> Space<'a> {
     }
 }
 
+/// Candidates proposed more often than this many times the budget (values the search keeps
+/// proposing again, at a range's end or among few whole numbers) end the search.
+const MOST_PROPOSALS: usize = 20;
+
+/// Evaluates proposed candidates within the budget: a candidate proposed again (the same
+/// values, as clamping to a range or rounding to whole numbers makes) is answered from memory
+/// without a run.
+struct Evaluator<'s, 'a, 'r> {
+    space: &'s Space<'a>,
+    spec: &'s TuneSpec,
+    control: &'s super::TuneControl,
+    record: &'r mut dyn FnMut(TuneRun),
+    seen: std::collections::HashMap<Vec<u32>, f64>,
+    evaluated: usize,
+    proposed: usize,
+    met: bool,
+}
+
+impl Evaluator<'_, '_, '_> {
+    /// Whether the search should stop: the budget spent, cancelled, too many proposals, or
+    /// the goals met when asked to stop then.
+    fn done(&self) -> bool {
+        self.evaluated >= self.spec.budget
+            || self.control.cancelled()
+            || self.proposed >= MOST_PROPOSALS.saturating_mul(self.spec.budget)
+            || (self.spec.stop_when_met && self.met)
+    }
+
+    /// The objective at `unit` (0..1 per parameter; outside, the values are clamped and the
+    /// square of the overshoot is added, which leads a search back inside); `f64::MAX` once
+    /// done.
+    fn evaluate(&mut self, unit: &[f64]) -> f64 {
+        if self.done() {
+            return f64::MAX;
+        }
+        self.proposed += 1;
+        let values = self.space.values(unit);
+        let outside: f64 = unit.iter().map(|u| (u - u.clamp(0.0, 1.0)).powi(2)).sum();
+        let key: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
+        if let Some(&known) = self.seen.get(&key) {
+            return known + outside;
+        }
+        let Some(run) = self.space.run(values, self.control) else {
+            return f64::MAX;
+        };
+        self.evaluated += 1;
+        self.met |= run.meets_goals();
+        let value = run.distance + PREFERENCE_WEIGHT * run.cost;
+        self.seen.insert(key, value);
+        (self.record)(run);
+        value + outside
+    }
+}
+
 /// CMA-ES from the current values, restarted from the best so far (with the next search
 /// seed) whenever it converges before the budget is spent.
 pub(super) fn cmaes(
@@ -251,33 +305,29 @@ pub(super) fn cmaes(
     control: &super::TuneControl,
     record: &mut dyn FnMut(TuneRun),
 ) -> Result<(), TuneError> {
-    let evaluated = Cell::new(0);
+    let evaluator = RefCell::new(Evaluator {
+        space,
+        spec,
+        control,
+        record,
+        seen: std::collections::HashMap::new(),
+        evaluated: 0,
+        proposed: 0,
+        met: false,
+    });
     let best: RefCell<Option<(f64, Vec<f64>)>> = RefCell::new(None);
-    let spent = || evaluated.get() >= spec.budget || control.cancelled();
     let mut start = space.current_unit();
     for restart in 0_u64.. {
-        if spent() {
+        if evaluator.borrow().done() {
             break;
         }
         let objective = |unit: &cmaes::DVector<f64>| {
-            if spent() {
-                // Past the budget: no run, and a value no candidate beats.
-                return f64::MAX;
-            }
             let unit: Vec<f64> = unit.iter().copied().collect();
-            let Some(run) = space.run(space.values(&unit), control) else {
-                return f64::MAX;
-            };
-            evaluated.set(evaluated.get() + 1);
-            // Outside 0..1 the values are clamped; the square of the overshoot leads the
-            // search back inside.
-            let outside: f64 = unit.iter().map(|u| (u - u.clamp(0.0, 1.0)).powi(2)).sum();
-            let value = run.distance + PREFERENCE_WEIGHT * run.cost + outside;
+            let value = evaluator.borrow_mut().evaluate(&unit);
             let mut best = best.borrow_mut();
-            if best.as_ref().is_none_or(|(b, _)| value < *b) {
+            if value < f64::MAX && best.as_ref().is_none_or(|(b, _)| value < *b) {
                 *best = Some((value, unit));
             }
-            record(run);
             value
         };
         let options = cmaes::CMAESOptions::new(start.clone(), FIRST_STEP)
@@ -285,8 +335,8 @@ pub(super) fn cmaes(
         let mut state = options.build(objective).map_err(|error| {
             TuneError::Invalid(format!("the search could not start: {error:?}"))
         })?;
-        // A generation at a time, until the budget is spent or the search converges.
-        while !spent() && state.next().is_none() {}
+        // A generation at a time, until done or the search converges.
+        while !evaluator.borrow().done() && state.next().is_none() {}
         drop(state);
         if let Some((_, unit)) = best.borrow().as_ref() {
             start.clone_from(unit);
@@ -302,19 +352,23 @@ pub(super) fn random(
     control: &super::TuneControl,
     record: &mut dyn FnMut(TuneRun),
 ) {
+    let mut evaluator = Evaluator {
+        space,
+        spec,
+        control,
+        record,
+        seen: std::collections::HashMap::new(),
+        evaluated: 0,
+        proposed: 0,
+        met: false,
+    };
     let mut rng = AgentRng::new(spec.search_seed, 0);
-    for _ in 0..spec.budget {
-        if control.cancelled() {
-            break;
-        }
+    while !evaluator.done() {
         let unit: Vec<f64> = space
             .dimensions
             .iter()
             .map(|_| f64::from(rng.unit()))
             .collect();
-        match space.run(space.values(&unit), control) {
-            Some(run) => record(run),
-            None => break,
-        }
+        evaluator.evaluate(&unit);
     }
 }

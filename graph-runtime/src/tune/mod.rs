@@ -78,6 +78,9 @@ pub struct TuneSpec {
     pub strategy: Strategy,
     /// Which of the candidates that meet the goals is best.
     pub prefer: Preference,
+    /// Stop at the first candidate that meets every goal instead of spending the budget on
+    /// a cheaper one.
+    pub stop_when_met: bool,
 }
 
 /// One candidate and what it measured.
