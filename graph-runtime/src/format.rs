@@ -35,6 +35,8 @@ pub enum AssetKind {
     Scene,
     /// A flow field, `format: "steergraph.flow"`.
     FlowField,
+    /// A tuning problem, `format: "steergraph.tune"` (read with the `tune` feature).
+    Tune,
 }
 
 impl AssetKind {
@@ -44,12 +46,13 @@ impl AssetKind {
             Self::Graph => "steergraph.graph",
             Self::Scene => "steergraph.scene",
             Self::FlowField => "steergraph.flow",
+            Self::Tune => "steergraph.tune",
         }
     }
 
     /// Which kind a `format` tag names.
     pub fn from_tag(tag: &str) -> Option<Self> {
-        [Self::Graph, Self::Scene, Self::FlowField]
+        [Self::Graph, Self::Scene, Self::FlowField, Self::Tune]
             .into_iter()
             .find(|kind| kind.tag() == tag)
     }
@@ -215,6 +218,7 @@ fn words(kind: AssetKind) -> &'static str {
         AssetKind::Graph => "graph",
         AssetKind::Scene => "scene",
         AssetKind::FlowField => "flow field",
+        AssetKind::Tune => "tuning problem",
     }
 }
 

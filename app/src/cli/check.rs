@@ -33,6 +33,7 @@ fn kind_of(file: &Path, text: &str) -> Option<AssetKind> {
             (".graph.ron", AssetKind::Graph),
             (".scene.ron", AssetKind::Scene),
             (".flow.ron", AssetKind::FlowField),
+            (".tune.ron", AssetKind::Tune),
         ]
         .into_iter()
         .find(|(suffix, _)| name.ends_with(suffix))
@@ -46,7 +47,7 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
     let text = graph_runtime::read_asset_text(file).map_err(|e| vec![e.to_string()])?;
     let Some(kind) = kind_of(file, &text) else {
         return Err(vec![format!(
-            "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\" or \"steergraph.flow\" field, and no .graph.ron, .scene.ron or .flow.ron name)"
+            "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\", \"steergraph.flow\" or \"steergraph.tune\" field, and no .graph.ron, .scene.ron, .flow.ron or .tune.ron name)"
         )]);
     };
     match kind {
@@ -75,6 +76,7 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
                 field.width, field.height, field.cell_size
             ))
         }
+        AssetKind::Tune => check_tune(file, &text, &origin),
         AssetKind::Scene => {
             let scene = Scene::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
             let directory = file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -93,4 +95,23 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
             ))
         }
     }
+}
+
+/// A tuning problem: it reads, its scene loads and runs, and the search would start (every
+/// parameter declared, both ends of its range accepted, the work within the limits).
+fn check_tune(file: &Path, text: &str, origin: &str) -> Result<String, Vec<String>> {
+    use graph_runtime::tune::{Strategy, TuneFile, validate};
+    let problem = TuneFile::from_ron(text, origin).map_err(|e| vec![e.to_string()])?;
+    let scene = problem.scene_path(file);
+    let assets = SceneAssets::load(&scene)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    validate(&assets, &problem.spec(Strategy::Cmaes, 1))
+        .map_err(|error| vec![format!("{origin}: {error}")])?;
+    Ok(format!(
+        "tuning problem on {}, {}, {}, a budget of {} runs",
+        problem.scene,
+        crate::editor::plural(problem.parameters.len(), "parameter"),
+        crate::editor::plural(problem.goals.len(), "goal"),
+        problem.budget
+    ))
 }

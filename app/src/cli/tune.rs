@@ -5,35 +5,34 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use graph_runtime::sweep::Metric;
 use graph_runtime::tune::{
-    Goal, Preference, Strategy, TuneControl, TuneParameter, TuneResult, TuneSpec, tune,
+    Goal, Preference, Strategy, TuneControl, TuneFile, TuneParameter, TuneResult, TuneSpec, tune,
 };
 
 /// Options of `tune`.
 #[derive(Debug, clap::Args)]
 pub struct Options {
-    /// The scene file.
-    scene: PathBuf,
+    /// The scene file, or a tuning problem (`.tune.ron`) that names its scene, parameters,
+    /// goals and budget; the options below then replace what the file says.
+    input: PathBuf,
     /// A graph parameter and its range, `NAME=FROM..TO`; give one `--param` per parameter.
-    #[arg(long = "param", required = true)]
+    #[arg(long = "param")]
     params: Vec<String>,
     /// A goal on a metric; give one `--goal` per goal.
     #[arg(
         long = "goal",
-        required = true,
         help = "A goal, METRIC <= NUMBER (or <, >=, >), e.g. \"min_spacing >= 0.8\"; give one --goal per goal. Metrics: mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95"
     )]
     goals: Vec<String>,
-    /// Runs per candidate; run i uses the scene's seed + i.
-    #[arg(long, default_value_t = 3)]
-    seeds: u32,
-    /// Simulated seconds per run (ticks of 1/60 s).
-    #[arg(long, default_value_t = 10.0)]
-    seconds: f32,
-    /// Candidates to evaluate at most (each runs on every seed).
-    #[arg(long, default_value_t = 100)]
-    budget: usize,
+    /// Runs per candidate; run i uses the scene's seed + i [default: 3].
+    #[arg(long)]
+    seeds: Option<u32>,
+    /// Simulated seconds per run, ticks of 1/60 s [default: 10].
+    #[arg(long)]
+    seconds: Option<f32>,
+    /// Candidates to evaluate at most, each run on every seed [default: 100].
+    #[arg(long)]
+    budget: Option<usize>,
     /// The search's own seed.
     #[arg(long, default_value_t = 1)]
     search_seed: u64,
@@ -45,9 +44,9 @@ pub struct Options {
     #[arg(long)]
     stop_when_met: bool,
     /// Among candidates that meet the goals: `closest` (to the current values),
-    /// `lowest:METRIC` or `highest:METRIC`.
-    #[arg(long, default_value = "closest")]
-    prefer: String,
+    /// `lowest:METRIC` or `highest:METRIC` [default: closest].
+    #[arg(long)]
+    prefer: Option<String>,
     /// Worker threads (default: all cores; the result is identical for any count).
     #[arg(long)]
     threads: Option<usize>,
@@ -60,11 +59,25 @@ pub struct Options {
 /// CSV of every candidate to `--out` and prints the best values with each goal's value; fails
 /// when the best values miss a goal.
 pub fn run(options: &Options) -> Result<(), Vec<String>> {
-    let spec = spec_of(options)?;
-    let assets = super::load_assets(&options.scene, None, None)?;
+    let problem = problem_of(&options.input)?;
+    let scene = problem.as_ref().map_or_else(
+        || options.input.clone(),
+        |file| file.scene_path(&options.input),
+    );
+    let spec = spec_of(options, problem.as_ref())?;
+    let assets = super::load_assets(&scene, None, None)?;
     if let Some(out) = &options.out {
-        super::refuse_overwriting_inputs(out, &options.scene, &assets)?;
+        super::refuse_overwriting_inputs(out, &scene, &assets)?;
+        if std::fs::canonicalize(out)
+            .is_ok_and(|out| std::fs::canonicalize(&options.input).is_ok_and(|input| input == out))
+        {
+            return Err(vec![format!(
+                "--out {} is the tuning problem; choose another file",
+                out.display()
+            )]);
+        }
     }
+
     let control = TuneControl::default();
     let mut done = 0;
     let mut best = f64::INFINITY;
@@ -80,7 +93,7 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             );
         })
     })?
-    .map_err(|error| vec![format!("{}: {error}", options.scene.display())])?;
+    .map_err(|error| vec![format!("{}: {error}", scene.display())])?;
     if let Some(out) = &options.out {
         graph_runtime::write_atomically(out, result.to_csv().as_bytes())
             .map_err(|error| vec![error.to_string()])?;
@@ -100,10 +113,24 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
     )])
 }
 
-/// The tuning the options ask for, every problem with them listed.
-fn spec_of(options: &Options) -> Result<TuneSpec, Vec<String>> {
+/// The tuning problem `input` holds, if it is one (by its `format` field or its name).
+fn problem_of(input: &std::path::Path) -> Result<Option<TuneFile>, Vec<String>> {
+    let named = input.to_string_lossy().ends_with(".tune.ron");
+    let text = graph_runtime::read_asset_text(input).map_err(|e| vec![e.to_string()])?;
+    if named || graph_runtime::sniff_kind(&text) == Some(graph_runtime::AssetKind::Tune) {
+        let origin = input.display().to_string();
+        return TuneFile::from_ron(&text, &origin)
+            .map(Some)
+            .map_err(|e| vec![e.to_string()]);
+    }
+    Ok(None)
+}
+
+/// The tuning the options (over the problem file, if any) ask for, every problem with them
+/// listed.
+fn spec_of(options: &Options, problem: Option<&TuneFile>) -> Result<TuneSpec, Vec<String>> {
     let mut errors = Vec::new();
-    let parameters: Vec<TuneParameter> = options
+    let mut parameters: Vec<TuneParameter> = options
         .params
         .iter()
         .filter_map(|text| match super::sweep::parse_param(text, 2) {
@@ -118,7 +145,7 @@ fn spec_of(options: &Options) -> Result<TuneSpec, Vec<String>> {
             }
         })
         .collect();
-    let goals: Vec<Goal> = options
+    let mut goals: Vec<Goal> = options
         .goals
         .iter()
         .filter_map(|text| {
@@ -127,45 +154,57 @@ fn spec_of(options: &Options) -> Result<TuneSpec, Vec<String>> {
                 .ok()
         })
         .collect();
-    let prefer = parse_prefer(&options.prefer).map_err(|e| errors.push(e));
+    let prefer = match options.prefer.as_deref() {
+        Some(text) => text
+            .parse::<Preference>()
+            .map_err(|e| errors.push(format!("--prefer {e}")))
+            .unwrap_or_default(),
+        None => problem.map(|file| file.prefer).unwrap_or_default(),
+    };
+    match problem {
+        Some(file) => {
+            if parameters.is_empty() {
+                parameters.clone_from(&file.parameters);
+            }
+            if goals.is_empty() {
+                goals.clone_from(&file.goals);
+            }
+        }
+        None => {
+            if options.params.is_empty() {
+                errors.push(
+                    "give at least one --param NAME=FROM..TO (or a .tune.ron file)".to_owned(),
+                );
+            }
+            if options.goals.is_empty() {
+                errors.push(
+                    "give at least one --goal \"METRIC <= NUMBER\" (or a .tune.ron file)"
+                        .to_owned(),
+                );
+            }
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
     Ok(TuneSpec {
         parameters,
         goals,
-        seeds: options.seeds,
-        seconds: options.seconds,
-        budget: options.budget,
+        seeds: options.seeds.or(problem.map(|f| f.seeds)).unwrap_or(3),
+        seconds: options
+            .seconds
+            .or(problem.map(|f| f.seconds))
+            .unwrap_or(10.0),
+        budget: options.budget.or(problem.map(|f| f.budget)).unwrap_or(100),
         search_seed: options.search_seed,
         strategy: if options.random {
             Strategy::Random
         } else {
             Strategy::Cmaes
         },
-        prefer: prefer.unwrap_or_default(),
+        prefer,
         stop_when_met: options.stop_when_met,
     })
-}
-
-/// `closest`, `lowest:METRIC` or `highest:METRIC`.
-fn parse_prefer(text: &str) -> Result<Preference, String> {
-    let metric = |name: &str| {
-        Metric::from_name(name).ok_or_else(|| {
-            format!(
-                "--prefer {text}: unknown metric \"{name}\" (valid: {})",
-                Metric::names()
-            )
-        })
-    };
-    match text.split_once(':') {
-        None if text == "closest" => Ok(Preference::Closest),
-        Some(("lowest", name)) => metric(name).map(Preference::Lowest),
-        Some(("highest", name)) => metric(name).map(Preference::Highest),
-        _ => Err(format!(
-            "--prefer {text}: expected closest, lowest:METRIC or highest:METRIC"
-        )),
-    }
 }
 
 fn values_text(parameters: &[TuneParameter], values: &[f32]) -> String {
@@ -213,26 +252,4 @@ fn report(spec: &TuneSpec, result: &TuneResult) -> String {
         }
     );
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn preferences_parse_and_say_what_is_wrong() {
-        assert_eq!(parse_prefer("closest"), Ok(Preference::Closest));
-        assert_eq!(
-            parse_prefer("highest:mean_speed"),
-            Ok(Preference::Highest(Metric::MeanSpeed))
-        );
-        assert_eq!(
-            parse_prefer("lowest:stuck_agents"),
-            Ok(Preference::Lowest(Metric::StuckAgents))
-        );
-        assert!(parse_prefer("fastest").is_err_and(|e| e.contains("closest, lowest:METRIC")));
-        assert!(
-            parse_prefer("lowest:speed").is_err_and(|e| e.contains("unknown metric \"speed\""))
-        );
-    }
 }

@@ -14,6 +14,7 @@
 //! Only with the `tune` feature: a game that loads graphs has no use for it.
 
 mod candidate;
+mod file;
 mod goal;
 
 use std::fmt::Write as _;
@@ -24,6 +25,7 @@ use crate::SceneAssets;
 use crate::limits::MAX_SWEEP_RUNS;
 use crate::sweep::{METRIC_COUNT, Metric, SweepControl, SweepError};
 use candidate::Space;
+pub use file::{PreferenceError, TuneFile};
 pub use goal::{Comparison, Goal, GoalError};
 
 /// A graph parameter to search, from `from` to `to` (either order).
@@ -265,6 +267,13 @@ pub fn tune(
         runs,
         best,
     })
+}
+
+/// Checks `spec` against `assets` as [`tune`] does before it runs anything: every parameter
+/// declared, both ends of its range accepted, the work within the limits.
+pub fn validate(assets: &SceneAssets, spec: &TuneSpec) -> Result<(), TuneError> {
+    check_spec(spec)?;
+    Space::new(assets, spec).map(|_| ())
 }
 
 fn check_spec(spec: &TuneSpec) -> Result<(), TuneError> {
