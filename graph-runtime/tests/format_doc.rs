@@ -29,7 +29,11 @@ fn every_example_in_the_format_document_loads() {
         .into_iter()
         .filter(|b| b.trim_start().starts_with('('))
         .collect();
-    assert_eq!(blocks.len(), 3, "a graph, a scene and a flow field example");
+    assert_eq!(
+        blocks.len(),
+        4,
+        "a graph, a scene, a flow field and a tuning problem example"
+    );
     let graph = Graph::from_ron(&blocks[0], "FORMAT.md graph").expect("graph example parses");
     let program = compile(&graph).expect("graph example compiles");
     assert_eq!(program.len(), 6);
@@ -38,4 +42,12 @@ fn every_example_in_the_format_document_loads() {
     assert_eq!(scene.flow_fields.len(), 2);
     let field = FlowField::from_ron(&blocks[2], "FORMAT.md flow").expect("flow example parses");
     assert_eq!((field.width, field.height), (2, 1));
+    #[cfg(feature = "tune")]
+    {
+        let problem = graph_runtime::tune::TuneFile::from_ron(&blocks[3], "FORMAT.md tune")
+            .expect("tuning problem example parses");
+        assert_eq!(problem.parameters.len(), 2);
+        assert_eq!(problem.goals.len(), 2);
+        assert_eq!((problem.seeds, problem.budget), (1, 200));
+    }
 }

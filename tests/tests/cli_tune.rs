@@ -107,7 +107,11 @@ fn bad_requests_are_refused_by_name() {
     );
     refused(
         &with(&["--goal", "polarization >= 0.9", "--prefer", "fastest"]),
-        "--prefer fastest",
+        "--prefer \"fastest\": expected closest, lowest:METRIC or highest:METRIC",
+    );
+    refused(
+        &["tune", "boids.scene.ron", "--param", "alignment=1..8"],
+        "give at least one --goal",
     );
     refused(
         &[
@@ -134,5 +138,35 @@ fn bad_requests_are_refused_by_name() {
     refused(
         &with(&["--goal", "polarization >= 0.9", "--budget", "0"]),
         "the budget must be at least one run",
+    );
+}
+
+/// A problem saved as a `.tune.ron` runs by its name, the options replacing what it says, and
+/// `check` validates it without running.
+#[test]
+fn a_tuning_problem_file_runs_and_checks() {
+    let output = run(&["tune", "errands.tune.ron", "--budget", "2", "--seeds", "1"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("run ").count(), 2, "{stderr}");
+    assert!(stdout.contains("best of 2 runs"), "{stdout}");
+    assert!(stdout.contains("arrived_95 <= 10.5: "), "{stdout}");
+    assert!(
+        stdout.contains("speed = ") && stdout.contains("(was 4)"),
+        "{stdout}"
+    );
+    let checked = run(&[
+        "check",
+        "swap_circle.tune.ron",
+        "errands.tune.ron",
+        "boids.tune.ron",
+    ]);
+    let stdout = String::from_utf8_lossy(&checked.stdout);
+    assert!(checked.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(
+            "tuning problem on swap_circle.scene.ron, 3 parameters, 2 goals, a budget of 200 runs"
+        ),
+        "{stdout}"
     );
 }
