@@ -206,6 +206,16 @@ pub enum Command {
     CancelSweep,
     /// Close the sweep window (cancelling a sweep still running).
     CloseSweep,
+    /// Open the tune window (this parameter alone ticked, or every one).
+    OpenTune(Option<String>),
+    /// Run the tune window's search over the preview's scene and the open graph.
+    RunTune,
+    /// Stop the running search.
+    CancelTune,
+    /// Set the best values found (one undo step).
+    ApplyTune,
+    /// Close the tune window (cancelling a search still running).
+    CloseTune,
 }
 
 impl EditorApp {
@@ -273,6 +283,11 @@ impl EditorApp {
             Command::RunSweep => self.run_sweep(),
             Command::CancelSweep => self.cancel_sweep(),
             Command::CloseSweep => self.sweep = None,
+            Command::OpenTune(parameter) => self.open_tune(parameter.as_deref()),
+            Command::RunTune => self.run_tune(),
+            Command::CancelTune => self.cancel_tune(),
+            Command::ApplyTune => self.apply_tune(),
+            Command::CloseTune => self.tune = None,
             Command::OpenFind => {
                 self.find.open = true;
                 self.canvas.search_popup = None;

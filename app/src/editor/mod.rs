@@ -35,6 +35,7 @@ mod session;
 mod side_panel;
 mod status;
 mod sweep;
+mod tune;
 mod viewer;
 mod widgets;
 mod window;
@@ -66,6 +67,7 @@ pub use selection::Selection;
 pub use session::UNTITLED;
 pub use status::{Status, plural};
 pub use sweep::{Outcome, SweepForm, SweepJob, SweepPlot, SweepState, SweepWindow};
+pub use tune::{ApplyTo, ParameterRow, TuneJob, TuneOutcome, TuneState, TuneWindow};
 pub use window::run;
 
 use frame_stats::FrameStats;
@@ -101,6 +103,8 @@ pub struct EditorApp {
     pub frame_ms: f32,
     /// The sweep window of a graph parameter, when open.
     pub sweep: Option<SweepWindow>,
+    /// The tune window, when open.
+    pub tune: Option<TuneWindow>,
     /// Which of the side panel and the preview are open.
     pub layout: Layout,
     /// The find-node box (Ctrl+F).
@@ -149,6 +153,7 @@ impl EditorApp {
             files: FileDialogs::new(Backend::InApp),
             frame_ms: 0.0,
             sweep: None,
+            tune: None,
             layout: Layout::default(),
             find: find::Find::default(),
             shortcuts_open: false,
@@ -211,6 +216,7 @@ impl EditorApp {
         self.shortcut_sheet(&ctx);
         self.dialogs(&ctx);
         self.sweep_window(&ctx);
+        self.tune_window(&ctx);
         if let Some((purpose, path)) = self.files.show(&ctx) {
             self.push(Command::Picked(purpose, path));
         }

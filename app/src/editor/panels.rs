@@ -170,11 +170,18 @@ pub fn parameters(
             command = Some(Command::SetParameter(name, Some(1.0)));
             new_name.clear();
         }
+        if ui
+            .add_enabled(!parameters.is_empty(), egui::Button::new("Tune…"))
+            .on_hover_text("Say what the crowd must do; the tool searches the parameters")
+            .clicked()
+        {
+            command = Some(Command::OpenTune(None));
+        }
     });
     command
 }
 
-/// The right-click menu of a graph parameter's name or value: "Sweep…".
+/// The right-click menu of a graph parameter's name or value: "Sweep…" and "Tune…".
 fn sweep_menu(response: &egui::Response, name: &str, command: &mut Option<Command>) {
     response.context_menu(|ui| {
         if ui
@@ -183,6 +190,14 @@ fn sweep_menu(response: &egui::Response, name: &str, command: &mut Option<Comman
             .clicked()
         {
             *command = Some(Command::OpenSweep(name.to_owned()));
+            ui.close();
+        }
+        if ui
+            .button("Tune…")
+            .on_hover_text("Search this parameter (and others) for values that meet goals")
+            .clicked()
+        {
+            *command = Some(Command::OpenTune(Some(name.to_owned())));
             ui.close();
         }
     });

@@ -61,7 +61,7 @@ impl EditorApp {
     /// The value of graph parameter `parameter` the preview runs now: the override of the
     /// first scene group running the open graph that sets one, else the graph's default;
     /// `None` when the graph does not declare it.
-    fn value_run(&self, parameter: &str) -> Option<f32> {
+    pub(in crate::editor) fn value_run(&self, parameter: &str) -> Option<f32> {
         let default = self.document.parameters.get(parameter).copied()?;
         let preview = &self.preview;
         let overridden = preview

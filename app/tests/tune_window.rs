@@ -1,0 +1,215 @@
+//! The "Tune…" window, driven headless through `egui_kittest`: opened from a graph
+//! parameter's right-click menu, a goal the graph misses met by a search in the background,
+//! Apply to the graph's defaults or to the scene's overrides as one undo step, and Cancel.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use app::editor::{ApplyTo, Command, EditorApp, TuneState, TuneWindow};
+use common::harness;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable as _};
+use graph_runtime::sweep::Metric;
+use graph_runtime::tune::{Comparison, Goal};
+
+/// Arrive at one shared point, blended with Separation weighted by `push` within `reach`.
+const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
+    parameters: {"push": 1.0, "reach": 3.0},
+    vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Arrival(target: Named("goal"), slowing_distance: 3.0),
+        2: Separation(radius: "reach", fov: 360.0),
+        3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
+        4: Output(input: 3),
+    })"#;
+
+/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
+const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
+    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
+    targets: {"goal": (0.0, 0.0)},
+    groups: [(name: "crowd", graph: "gather.graph.ron",
+              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
+
+/// The editor on the gather graph and scene, paused, with the tune window opened from
+/// `push`'s right-click menu.
+fn tune_window(dir: &Path) -> Harness<'static, EditorApp> {
+    std::fs::write(dir.join("gather.graph.ron"), GRAPH).expect("write the graph");
+    let scene = dir.join("gather.scene.ron");
+    std::fs::write(&scene, SCENE).expect("write the scene");
+    let mut harness = harness(dir);
+    harness.state_mut().open_scene_with_its_graph(&scene);
+    harness.run_steps(4);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    harness
+        .get(By::new().role(Role::TextInput).value("push"))
+        .click_secondary();
+    harness.run_steps(2);
+    // The menu's entry; the side panel's own "Tune…" button comes first.
+    harness
+        .get_all_by_label("Tune…")
+        .last()
+        .expect("the menu's Tune…")
+        .click();
+    harness.run_steps(2);
+    harness
+}
+
+/// Agents at least 1.2 apart once settled (the graph's push 1 and reach 3 pile them closer),
+/// searching push (0 to 8) and reach (1 to 6).
+fn ask_for_room(harness: &mut Harness<'static, EditorApp>, budget: usize, seconds: f32) {
+    let window = harness
+        .state_mut()
+        .tune
+        .as_mut()
+        .expect("the window opened");
+    for row in &mut window.rows {
+        row.ticked = true;
+        (row.from, row.to) = if row.name == "push" {
+            (0.0, 8.0)
+        } else {
+            (1.0, 6.0)
+        };
+    }
+    window.goals = vec![Goal {
+        metric: Metric::MinSpacing,
+        comparison: Comparison::AtLeast,
+        target: 1.2,
+    }];
+    (window.budget, window.seeds, window.seconds) = (budget, 2, seconds);
+    harness.run_steps(1);
+}
+
+/// Steps frames until no search runs, for at most `limit`.
+fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration) {
+    let started = Instant::now();
+    while harness
+        .state()
+        .tune
+        .as_ref()
+        .is_some_and(TuneWindow::is_running)
+    {
+        assert!(
+            started.elapsed() < limit,
+            "the search did not finish in time"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        harness.step();
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tune_window(dir.path());
+    let window = harness.state().tune.as_ref().expect("the window opened");
+    let names: Vec<(&str, bool)> = window
+        .rows
+        .iter()
+        .map(|row| (row.name.as_str(), row.ticked))
+        .collect();
+    assert_eq!(names, [("push", true), ("reach", false)], "opened on push");
+    // Ranges from half to twice the value run now.
+    assert_eq!((window.rows[0].from, window.rows[0].to), (0.5, 2.0));
+    ask_for_room(&mut harness, 30, 8.0);
+    harness.get_by_label("Run").click();
+    harness.run_steps(1);
+    assert!(
+        harness
+            .state()
+            .tune
+            .as_ref()
+            .is_some_and(TuneWindow::is_running)
+    );
+    harness.step();
+    assert!(
+        harness.query_by_label("Cancel").is_some() || harness.query_by_label("Copy CSV").is_some(),
+        "Cancel while it runs"
+    );
+    run_until_finished(&mut harness, Duration::from_secs(180));
+
+    let result = harness
+        .state()
+        .tune
+        .as_ref()
+        .and_then(TuneWindow::result)
+        .expect("a result")
+        .clone();
+    assert!(result.met(), "{:?}", result.best());
+    let best = result.best().expect("a best run").clone();
+    harness.get_by_label_contains("every goal met");
+    harness.get_by_label_contains(": met");
+    assert!(harness.query_by_label("Copy CSV").is_some());
+
+    harness.get_by_label("Apply").click();
+    harness.run_steps(2);
+    let parameters = &harness.state().document.parameters;
+    assert_eq!(parameters.get("push"), Some(&best.values[0]));
+    assert_eq!(parameters.get("reach"), Some(&best.values[1]));
+    harness.state_mut().apply(Command::Undo);
+    harness.run_steps(2);
+    let parameters = &harness.state().document.parameters;
+    assert_eq!(
+        (parameters.get("push"), parameters.get("reach")),
+        (Some(&1.0), Some(&3.0)),
+        "one undo takes both back"
+    );
+}
+
+#[test]
+fn apply_to_the_scene_sets_the_groups_overrides_in_one_undo_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tune_window(dir.path());
+    ask_for_room(&mut harness, 12, 8.0);
+    harness.state_mut().apply(Command::RunTune);
+    harness.run_steps(1);
+    run_until_finished(&mut harness, Duration::from_secs(180));
+    let best = harness
+        .state()
+        .tune
+        .as_ref()
+        .and_then(TuneWindow::result)
+        .and_then(|r| r.best().cloned())
+        .expect("a best run");
+    harness.state_mut().tune.as_mut().expect("open").apply_to = ApplyTo::SceneOverrides;
+    harness.state_mut().apply(Command::ApplyTune);
+    harness.run_steps(3);
+    let overrides = &harness.state().preview.document.scene.groups[0].parameters;
+    assert_eq!(overrides.get("push"), Some(&best.values[0]));
+    assert_eq!(overrides.get("reach"), Some(&best.values[1]));
+    assert_eq!(
+        harness.state().document.parameters.get("push"),
+        Some(&1.0),
+        "the graph's default stays"
+    );
+    harness.state_mut().apply(Command::Undo);
+    harness.run_steps(3);
+    assert!(
+        harness.state().preview.document.scene.groups[0]
+            .parameters
+            .is_empty()
+    );
+}
+
+#[test]
+fn cancel_stops_a_long_search_and_run_is_offered_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tune_window(dir.path());
+    ask_for_room(&mut harness, 2_000, 600.0);
+    harness.state_mut().apply(Command::RunTune);
+    harness.run_steps(2);
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(1);
+    run_until_finished(&mut harness, Duration::from_secs(30));
+    let window = harness.state().tune.as_ref().expect("open");
+    assert!(matches!(window.state, TuneState::Cancelled));
+    harness.get_by_label("Cancelled.");
+    assert!(harness.query_by_label("Run").is_some());
+    harness.state_mut().apply(Command::CloseTune);
+    harness.run_steps(1);
+    assert!(harness.state().tune.is_none());
+}
