@@ -112,11 +112,16 @@ fn a_goal_the_current_values_miss_is_met_within_the_budget() {
 
 #[test]
 fn a_tuning_is_identical_on_one_and_two_threads() {
-    let spec = spacing_spec(Strategy::Cmaes, 12);
-    assert_eq!(on_threads(1, &spec).to_csv(), on_threads(2, &spec).to_csv());
-    let random = spacing_spec(Strategy::Random, 6);
+    // 15 candidates: two generations of 6 in parallel, then 3 one after another.
+    let spec = spacing_spec(Strategy::Cmaes, 15);
+    let one = on_threads(1, &spec);
+    assert_eq!(one.runs.len(), 15);
+    assert_eq!(one.to_csv(), on_threads(2, &spec).to_csv());
+    assert_eq!(one.to_csv(), on_threads(3, &spec).to_csv());
+    // 11 candidates: a batch of 8, then 3.
+    let random = spacing_spec(Strategy::Random, 11);
     let result = on_threads(1, &random);
-    assert_eq!(result.runs.len(), 6, "random search spends the budget");
+    assert_eq!(result.runs.len(), 11, "random search spends the budget");
     assert_eq!(result.to_csv(), on_threads(2, &random).to_csv());
 }
 

@@ -1,7 +1,6 @@
-//! The search space (the parameters scaled to 0..1, the groups each one is set on) and the
-//! two ways of proposing candidates in it.
+//! The search space: the parameters scaled to 0..1, the groups each one is set on, and a
+//! candidate's runs and measures.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
@@ -9,16 +8,14 @@ use rayon::prelude::*;
 use super::{Preference, TuneError, TuneRun, TuneSpec};
 use crate::limits::{MAX_AGENT_TICKS, MAX_SWEEP_SECONDS};
 use crate::sweep::{self, METRIC_COUNT, Metric, Override, SWEEP_DT, Stat, SweepError, run_with};
-use crate::{AgentRng, SceneAssets, Simulation, compile_with};
+use crate::{SceneAssets, Simulation, compile_with};
 
 /// How much the preference weighs against the goals' distance: enough to order candidates
 /// that meet the goals (or miss them equally), too little to trade a goal for it.
-const PREFERENCE_WEIGHT: f64 = 1e-3;
-/// CMA-ES's first step, in the parameters' 0..1 scale.
-const FIRST_STEP: f64 = 0.3;
+pub(super) const PREFERENCE_WEIGHT: f64 = 1e-3;
 
 /// One parameter of the space.
-struct Dimension {
+pub(super) struct Dimension {
     name: String,
     low: f32,
     high: f32,
@@ -33,7 +30,7 @@ struct Dimension {
 /// The parameters being searched, and how to run a candidate.
 pub(super) struct Space<'a> {
     assets: &'a SceneAssets,
-    dimensions: Vec<Dimension>,
+    pub(super) dimensions: Vec<Dimension>,
     ticks: u64,
     seeds: u32,
     goals: Vec<super::Goal>,
@@ -147,7 +144,7 @@ impl<'a> Space<'a> {
     }
 
     /// The current values in the 0..1 scale (clamped into the ranges).
-    fn current_unit(&self) -> Vec<f64> {
+    pub(super) fn current_unit(&self) -> Vec<f64> {
         self.dimensions
             .iter()
             .map(|d| {
@@ -162,7 +159,7 @@ impl<'a> Space<'a> {
     }
 
     /// The values at `unit` (0..1 per parameter, clamped), whole where the graphs want it.
-    fn values(&self, unit: &[f64]) -> Vec<f32> {
+    pub(super) fn values(&self, unit: &[f64]) -> Vec<f32> {
         self.dimensions
             .iter()
             .zip(unit)
@@ -179,7 +176,7 @@ impl<'a> Space<'a> {
     }
 
     /// Runs `values` on every seed (in parallel) and measures them; `None` when cancelled.
-    fn run(&self, values: Vec<f32>, control: &super::TuneControl) -> Option<TuneRun> {
+    pub(super) fn run(&self, values: Vec<f32>, control: &super::TuneControl) -> Option<TuneRun> {
         let overrides: Vec<Override<'_>> = self
             .dimensions
             .iter()
@@ -240,135 +237,5 @@ impl<'a> Space<'a> {
             Preference::Lowest(metric) => metrics[metric.index()].map_or(1.0, squash),
             Preference::Highest(metric) => metrics[metric.index()].map_or(1.0, |v| -squash(v)),
         }
-    }
-}
-
-/// Candidates proposed more often than this many times the budget (values the search keeps
-/// proposing again, at a range's end or among few whole numbers) end the search.
-const MOST_PROPOSALS: usize = 20;
-
-/// Evaluates proposed candidates within the budget: a candidate proposed again (the same
-/// values, as clamping to a range or rounding to whole numbers makes) is answered from memory
-/// without a run.
-struct Evaluator<'s, 'a, 'r> {
-    space: &'s Space<'a>,
-    spec: &'s TuneSpec,
-    control: &'s super::TuneControl,
-    record: &'r mut dyn FnMut(TuneRun),
-    seen: std::collections::HashMap<Vec<u32>, f64>,
-    evaluated: usize,
-    proposed: usize,
-    met: bool,
-}
-
-impl Evaluator<'_, '_, '_> {
-    /// Whether the search should stop: the budget spent, cancelled, too many proposals, or
-    /// the goals met when asked to stop then.
-    fn done(&self) -> bool {
-        self.evaluated >= self.spec.budget
-            || self.control.cancelled()
-            || self.proposed >= MOST_PROPOSALS.saturating_mul(self.spec.budget)
-            || (self.spec.stop_when_met && self.met)
-    }
-
-    /// The objective at `unit` (0..1 per parameter; outside, the values are clamped and the
-    /// square of the overshoot is added, which leads a search back inside); `f64::MAX` once
-    /// done.
-    fn evaluate(&mut self, unit: &[f64]) -> f64 {
-        if self.done() {
-            return f64::MAX;
-        }
-        self.proposed += 1;
-        let values = self.space.values(unit);
-        let outside: f64 = unit.iter().map(|u| (u - u.clamp(0.0, 1.0)).powi(2)).sum();
-        let key: Vec<u32> = values.iter().map(|v| v.to_bits()).collect();
-        if let Some(&known) = self.seen.get(&key) {
-            return known + outside;
-        }
-        let Some(run) = self.space.run(values, self.control) else {
-            return f64::MAX;
-        };
-        self.evaluated += 1;
-        self.met |= run.meets_goals();
-        let value = run.distance + PREFERENCE_WEIGHT * run.cost;
-        self.seen.insert(key, value);
-        (self.record)(run);
-        value + outside
-    }
-}
-
-/// CMA-ES from the current values, restarted from the best so far (with the next search
-/// seed) whenever it converges before the budget is spent.
-pub(super) fn cmaes(
-    space: &Space<'_>,
-    spec: &TuneSpec,
-    control: &super::TuneControl,
-    record: &mut dyn FnMut(TuneRun),
-) -> Result<(), TuneError> {
-    let evaluator = RefCell::new(Evaluator {
-        space,
-        spec,
-        control,
-        record,
-        seen: std::collections::HashMap::new(),
-        evaluated: 0,
-        proposed: 0,
-        met: false,
-    });
-    let best: RefCell<Option<(f64, Vec<f64>)>> = RefCell::new(None);
-    let mut start = space.current_unit();
-    for restart in 0_u64.. {
-        if evaluator.borrow().done() {
-            break;
-        }
-        let objective = |unit: &cmaes::DVector<f64>| {
-            let unit: Vec<f64> = unit.iter().copied().collect();
-            let value = evaluator.borrow_mut().evaluate(&unit);
-            let mut best = best.borrow_mut();
-            if value < f64::MAX && best.as_ref().is_none_or(|(b, _)| value < *b) {
-                *best = Some((value, unit));
-            }
-            value
-        };
-        let options = cmaes::CMAESOptions::new(start.clone(), FIRST_STEP)
-            .seed(spec.search_seed.wrapping_add(restart));
-        let mut state = options.build(objective).map_err(|error| {
-            TuneError::Invalid(format!("the search could not start: {error:?}"))
-        })?;
-        // A generation at a time, until done or the search converges.
-        while !evaluator.borrow().done() && state.next().is_none() {}
-        drop(state);
-        if let Some((_, unit)) = best.borrow().as_ref() {
-            start.clone_from(unit);
-        }
-    }
-    Ok(())
-}
-
-/// Uniform random candidates from the search seed.
-pub(super) fn random(
-    space: &Space<'_>,
-    spec: &TuneSpec,
-    control: &super::TuneControl,
-    record: &mut dyn FnMut(TuneRun),
-) {
-    let mut evaluator = Evaluator {
-        space,
-        spec,
-        control,
-        record,
-        seen: std::collections::HashMap::new(),
-        evaluated: 0,
-        proposed: 0,
-        met: false,
-    };
-    let mut rng = AgentRng::new(spec.search_seed, 0);
-    while !evaluator.done() {
-        let unit: Vec<f64> = space
-            .dimensions
-            .iter()
-            .map(|_| f64::from(rng.unit()))
-            .collect();
-        evaluator.evaluate(&unit);
     }
 }

@@ -7,8 +7,9 @@
 //! *distance* is the sum of the goals' shortfalls ([`Goal::shortfall`]), 0 when every goal is
 //! met. The search is CMA-ES ([`cmaes`], a maintained implementation of Hansen's algorithm:
 //! derivative-free, robust to noisy and ill-scaled objectives, seeded) over the parameters
-//! scaled to 0..1, or uniform random search of the same budget for comparison. Candidates are
-//! evaluated one after another (their seeds and each simulation's agents in parallel), so the
+//! scaled to 0..1, or uniform random search of the same budget for comparison. A CMA-ES
+//! generation's candidates (a random batch of 8) run in parallel, each on its seeds in
+//! parallel, and are recorded in an order fixed by their values (the order drawn), so the
 //! result is the same for a given search seed whatever the thread count.
 //!
 //! Only with the `tune` feature: a game that loads graphs has no use for it.
@@ -16,6 +17,7 @@
 mod candidate;
 mod file;
 mod goal;
+mod search;
 
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -245,8 +247,8 @@ pub fn tune(
         runs.push(run);
     };
     match spec.strategy {
-        Strategy::Cmaes => candidate::cmaes(&space, spec, control, &mut record)?,
-        Strategy::Random => candidate::random(&space, spec, control, &mut record),
+        Strategy::Cmaes => search::cmaes(&space, spec, control, &mut record)?,
+        Strategy::Random => search::random(&space, spec, control, &mut record),
     }
     if control.cancelled() {
         return Err(TuneError::Cancelled);
