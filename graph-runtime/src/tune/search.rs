@@ -45,7 +45,25 @@ struct Ledger<'s, 'r> {
     best: Option<(f64, Vec<f64>)>,
 }
 
-impl Ledger<'_, '_> {
+impl<'s, 'r> Ledger<'s, 'r> {
+    fn new(
+        spec: &'s TuneSpec,
+        control: &'s super::TuneControl,
+        record: &'r mut dyn FnMut(TuneRun),
+    ) -> Self {
+        Self {
+            spec,
+            control,
+            record,
+            seen: HashMap::new(),
+            evaluated: 0,
+            proposed: 0,
+            met: false,
+            best: None,
+        }
+    }
+
+    /// Runs the budget still allows.
     fn left(&self) -> usize {
         self.spec.budget.saturating_sub(self.evaluated)
     }
@@ -184,16 +202,7 @@ pub(super) fn cmaes(
     control: &super::TuneControl,
     record: &mut dyn FnMut(TuneRun),
 ) -> Result<(), TuneError> {
-    let mut ledger = Ledger {
-        spec,
-        control,
-        record,
-        seen: HashMap::new(),
-        evaluated: 0,
-        proposed: 0,
-        met: false,
-        best: None,
-    };
+    let mut ledger = Ledger::new(spec, control, record);
     let mut start = space.current_unit();
     for restart in 0_u64.. {
         if ledger.done() {
@@ -251,16 +260,7 @@ pub(super) fn random(
     control: &super::TuneControl,
     record: &mut dyn FnMut(TuneRun),
 ) {
-    let mut ledger = Ledger {
-        spec,
-        control,
-        record,
-        seen: HashMap::new(),
-        evaluated: 0,
-        proposed: 0,
-        met: false,
-        best: None,
-    };
+    let mut ledger = Ledger::new(spec, control, record);
     let mut rng = AgentRng::new(spec.search_seed, 0);
     while !ledger.done() {
         // Draw candidates until the batch holds as many new ones as it may run.
