@@ -76,6 +76,11 @@ pub fn containment(vehicle: &Vehicle, bounds: &Rect, prediction_time: f32, margi
         .map_or(Vec2::ZERO, |aim| super::seek(vehicle, aim))
 }
 
+/// In a crowd so dense that an agent's query visits more than 256 agents, Unaligned collision
+/// avoidance looks at this many of its candidates, the nearest (the lower index on a tie), in
+/// ascending index (`BEHAVIORS.md`, "`UnalignedCollisionAvoidance`").
+pub const UNALIGNED_CROWD_NEIGHBORS: usize = 64;
+
 /// Steer away from the soonest predicted collision among `others` within `max_time`
 /// (`BEHAVIORS.md`, "`UnalignedCollisionAvoidance`"); none: zero.
 pub fn unaligned_collision_avoidance<'a>(

@@ -21,8 +21,8 @@ mod tactics;
 mod walls;
 
 pub use avoidance::{
-    containment, containment_aim, detection_length, most_threatening_obstacle, obstacle_avoidance,
-    unaligned_collision_avoidance,
+    UNALIGNED_CROWD_NEIGHBORS, containment, containment_aim, detection_length,
+    most_threatening_obstacle, obstacle_avoidance, unaligned_collision_avoidance,
 };
 pub use facing::{
     Alignment, face, look_where_you_are_going, match_velocity, reach_orientation, wander_facing,

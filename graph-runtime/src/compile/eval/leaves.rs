@@ -132,12 +132,29 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::UnalignedCollisionAvoidance(max_time) => {
                 let max_time = self.num(max_time);
                 let vehicles = self.context.vehicles;
-                let candidates = self.neighbors();
-                behaviors::unaligned_collision_avoidance(
-                    me,
-                    candidates.iter().filter_map(|c| vehicles.get(c.agent())),
-                    max_time,
-                )
+                let (grid, agent) = (self.context.grid, self.agent);
+                let radius = self.program.query_radius(me, &self.context);
+                let most = behaviors::UNALIGNED_CROWD_NEIGHBORS;
+                if grid.crowded(me.position, radius, super::neighbors::crowd_limit(most)) {
+                    // A crowded neighborhood: its nearest from the k-d tree, in ascending
+                    // index, instead of the whole crowd.
+                    let mut nearest = std::mem::take(&mut self.scratch.slots);
+                    grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest);
+                    nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
+                    let others = nearest
+                        .iter()
+                        .filter_map(|&key| vehicles.get(crate::spatial::agent_of(key) as usize));
+                    let force = behaviors::unaligned_collision_avoidance(me, others, max_time);
+                    self.scratch.slots = nearest;
+                    force
+                } else {
+                    let candidates = self.neighbors();
+                    behaviors::unaligned_collision_avoidance(
+                        me,
+                        candidates.iter().filter_map(|c| vehicles.get(c.agent())),
+                        max_time,
+                    )
+                }
             }
             Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
                 let params = self.context.params;
