@@ -62,11 +62,12 @@ pub fn show(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
         .zip(&distances)
         .map(|(run, &distance)| [f64::from(run), distance])
         .collect();
+    ui.label("Best distance to the goals (0: every goal met) against runs");
     Plot::new("tune distance")
         .height(140.0)
         .include_y(0.0)
         .x_axis_label("runs")
-        .y_axis_label("best distance to the goals")
+        .y_axis_label("distance")
         .allow_scroll(false)
         .show(ui, |plot| plot.line(Line::new("best distance", points)));
     let Some(result) = window.result() else {
