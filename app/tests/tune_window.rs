@@ -141,7 +141,7 @@ fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
         .clone();
     assert!(result.met(), "{:?}", result.best());
     let best = result.best().expect("a best run").clone();
-    harness.get_by_label_contains("every goal met");
+    harness.get_by_label_contains("): every goal met");
     harness.get_by_label_contains(": met");
     assert!(harness.query_by_label("Copy CSV").is_some());
 
