@@ -36,8 +36,11 @@ impl SpatialGrid {
         vehicles: &[Vehicle],
         agent_of: impl Fn(usize) -> u32 + Sync,
     ) {
-        // Last tick's tree answers for last tick's positions.
-        self.tree = std::sync::OnceLock::new();
+        // Last tick's tree answers for last tick's positions; its buffers are kept for the
+        // next one.
+        if let Some(tree) = self.tree.take() {
+            self.spare_tree.keep(tree);
+        }
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
         let extent = if parallel {
             // Whole chunks folded by a plain loop: rayon's `fold` asks between agents whether

@@ -48,6 +48,8 @@ pub struct SpatialGrid {
     /// The k-d tree of this tick's agents, built by the first crowded query
     /// ([`SpatialGrid::nearest`]); a tick without one never builds it.
     tree: std::sync::OnceLock<nearest::Tree>,
+    /// The tree of an earlier tick, whose buffers the next one is built in.
+    spare_tree: nearest::SpareTree,
 }
 
 impl SpatialGrid {
@@ -76,6 +78,7 @@ impl SpatialGrid {
             max_radius: 0.0,
             spares: Vec::new(),
             tree: std::sync::OnceLock::new(),
+            spare_tree: nearest::SpareTree::default(),
         }
     }
 
@@ -204,8 +207,11 @@ impl SpatialGrid {
 
     /// This tick's k-d tree, built on first use.
     fn tree(&self) -> &nearest::Tree {
-        self.tree
-            .get_or_init(|| nearest::Tree::new(&self.positions, &self.velocities, &self.entries))
+        self.tree.get_or_init(|| {
+            self.spare_tree
+                .take()
+                .rebuilt(&self.positions, &self.velocities, &self.entries)
+        })
     }
 
     /// [`SpatialGrid::near`], unless the cells it visits hold more than `limit` agents: then

@@ -74,6 +74,35 @@ pub(crate) fn agent_of(key: u64) -> u32 {
     (key & u64::from(u32::MAX)) as u32
 }
 
+/// An earlier tick's tree, kept for its buffers (the next tree is built in them); a clone
+/// starts without one.
+#[derive(Debug, Default)]
+pub(crate) struct SpareTree(std::sync::Mutex<Option<Tree>>);
+
+impl Clone for SpareTree {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl SpareTree {
+    /// Keeps `tree` for its buffers.
+    pub(crate) fn keep(&mut self, tree: Tree) {
+        if let Ok(spare) = self.0.get_mut() {
+            *spare = Some(tree);
+        }
+    }
+
+    /// The tree kept, or an empty one.
+    pub(crate) fn take(&self) -> Tree {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut spare| spare.take())
+            .unwrap_or_default()
+    }
+}
+
 /// A k-d tree over agents.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct Tree {
@@ -89,44 +118,56 @@ pub(crate) struct Tree {
 impl Tree {
     /// The tree over the agents at `positions` moving at `velocities` (slot order), agent
     /// `agents[slot]` each.
+    #[cfg(test)]
     pub(crate) fn new(positions: &[Vec2], velocities: &[Vec2], agents: &[u32]) -> Self {
-        let mut items: Vec<Item> = positions
-            .iter()
-            .zip(agents)
-            .zip(0_u32..)
-            .map(|((&position, &agent), slot)| Item {
+        Self::default().rebuilt(positions, velocities, agents)
+    }
+
+    /// This tree rebuilt over the agents at `positions` moving at `velocities` (slot order),
+    /// agent `agents[slot]` each, in the buffers it already has: a crowd that stays crowded
+    /// allocates nothing tick after tick.
+    pub(crate) fn rebuilt(
+        mut self,
+        positions: &[Vec2],
+        velocities: &[Vec2],
+        agents: &[u32],
+    ) -> Self {
+        let Self {
+            items,
+            velocities: moving,
+            item_of,
+            nodes,
+        } = &mut self;
+        items.clear();
+        items.extend(positions.iter().zip(agents).zip(0_u32..).map(
+            |((&position, &agent), slot)| Item {
                 position,
                 agent,
                 slot,
-            })
-            .collect();
-        let mut nodes = Vec::with_capacity(2 * items.len() / LEAF + 1);
+            },
+        ));
+        nodes.clear();
+        nodes.reserve(2 * items.len() / LEAF + 1);
         if !items.is_empty() {
-            build(&mut items, 0, &mut nodes);
+            build(items, 0, nodes);
         }
-        let velocities = items
-            .iter()
-            .map(|item| {
-                velocities
-                    .get(item.slot as usize)
-                    .copied()
-                    .unwrap_or_default()
-            })
-            .collect();
+        moving.clear();
+        moving.extend(items.iter().map(|item| {
+            velocities
+                .get(item.slot as usize)
+                .copied()
+                .unwrap_or_default()
+        }));
         // Agent indices are indices into the caller's agents, so this is at most as long.
         let size = items.iter().map(|item| item.agent as usize + 1).max();
-        let mut item_of = vec![u32::MAX; size.unwrap_or(0)];
+        item_of.clear();
+        item_of.resize(size.unwrap_or(0), u32::MAX);
         for (item, place) in items.iter().zip(0_u32..) {
             if let Some(slot) = item_of.get_mut(item.agent as usize) {
                 *slot = place;
             }
         }
-        Self {
-            items,
-            velocities,
-            item_of,
-            nodes,
-        }
+        self
     }
 
     /// Calls `f` with the position and velocity of each agent of `keys` (this tree's answer,
