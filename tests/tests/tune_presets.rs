@@ -73,7 +73,7 @@ fn the_current_values_miss_a_goal_of_every_problem() {
 
 /// Smaller versions of the problems (the same parameters and ranges, looser goals, so that a
 /// debug build meets them within seconds): the search meets every goal. The problems as saved
-/// take 12 to 86 candidates (`BENCHMARKS.md`, "Tuning").
+/// take 12 to 88 candidates (`BENCHMARKS.md`, "Tuning against random search").
 #[test]
 fn the_search_meets_every_goal_of_smaller_versions_of_every_problem() {
     let looser = [
