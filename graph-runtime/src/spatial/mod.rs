@@ -9,7 +9,7 @@ mod build;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use nearest::{Found, agent_of};
+pub(crate) use nearest::{agent_of, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.

@@ -132,20 +132,17 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::UnalignedCollisionAvoidance(max_time) => {
                 let max_time = self.num(max_time);
                 let vehicles = self.context.vehicles;
-                let (grid, agent) = (self.context.grid, self.agent);
                 let radius = self.program.query_radius(me, &self.context);
-                let most = behaviors::UNALIGNED_CROWD_NEIGHBORS;
-                if grid.crowded(me.position, radius, super::neighbors::crowd_limit(most)) {
-                    // A crowded neighborhood: its nearest from the k-d tree, in ascending
-                    // index, instead of the whole crowd.
-                    let mut nearest = std::mem::take(&mut self.scratch.slots);
-                    grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest);
+                // A crowded neighborhood: its nearest, in ascending index, not the crowd.
+                if let Some(mut nearest) =
+                    self.crowded_nearest(radius, behaviors::UNALIGNED_CROWD_NEIGHBORS)
+                {
                     nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
                     let others = nearest
                         .iter()
                         .filter_map(|&key| vehicles.get(crate::spatial::agent_of(key) as usize));
                     let force = behaviors::unaligned_collision_avoidance(me, others, max_time);
-                    self.scratch.slots = nearest;
+                    self.return_nearest(nearest);
                     force
                 } else {
                     let candidates = self.neighbors();
@@ -301,24 +298,21 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             keep_right: self.num(keep_right).to_radians(),
         };
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
-        let (vehicles, world, grid) =
-            (self.context.vehicles, self.context.world, self.context.grid);
+        let (vehicles, world) = (self.context.vehicles, self.context.world);
         if !(dt > 0.0 && dt.is_finite()) {
             return preferred;
         }
         let (radius, most) = (settings.neighbor_radius, settings.max_neighbors);
-        let solution = if grid.crowded(me.position, radius, super::neighbors::crowd_limit(most)) {
-            // A crowded neighborhood: its `max_neighbors` nearest from the k-d tree, the same
-            // agents the scan below would keep, without listing the whole crowd.
-            let mut found = std::mem::take(&mut self.scratch.slots);
-            grid.nearest(me.position, radius, most, agent, |_| true, &mut found);
-            let others = found.iter().filter_map(|&key| {
+        // A crowded neighborhood: its `max_neighbors` nearest from the k-d tree, the same
+        // agents the scan below would keep, without listing the whole crowd.
+        let solution = if let Some(nearest) = self.crowded_nearest(radius, most) {
+            let others = nearest.iter().filter_map(|&key| {
                 let other = crate::spatial::agent_of(key) as usize;
                 vehicles.get(other).map(|vehicle| (other, vehicle))
             });
             let solution =
                 behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
-            self.scratch.slots = found;
+            self.return_nearest(nearest);
             solution
         } else {
             let candidates = self.neighbors();

@@ -9,7 +9,7 @@ use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborSums};
 use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
-use crate::spatial::{Candidate, Found, Near, SpatialGrid};
+use crate::spatial::{Candidate, Near, SpatialGrid};
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -22,6 +22,25 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             grid.candidates(me.position, radius, self.agent, &mut self.scratch.neighbors);
         }
         self.scratch.neighbors.as_slice()
+    }
+
+    /// When the cells a query of `radius` around this agent visits are crowded (more than
+    /// [`crowd_limit`]`(most)` agents), its `most` nearest neighbors from the tick's k-d tree
+    /// (keys of squared distance and agent, in no order); `None` otherwise, when a scan of
+    /// the cells costs less. Give the list back with [`Evaluator::return_nearest`].
+    pub(super) fn crowded_nearest(&mut self, radius: f32, most: usize) -> Option<Vec<u64>> {
+        let (grid, me, agent) = (self.context.grid, self.me, self.agent);
+        if !grid.crowded(me.position, radius, crowd_limit(most)) {
+            return None;
+        }
+        let mut nearest = std::mem::take(&mut self.scratch.nearest);
+        grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest);
+        Some(nearest)
+    }
+
+    /// Keeps the list [`Evaluator::crowded_nearest`] lent, for its room.
+    pub(super) fn return_nearest(&mut self, nearest: Vec<u64>) {
+        self.scratch.nearest = nearest;
     }
 
     /// The neighbor sums of group op `index` (Separation, Cohesion, Alignment, Flocking). The
@@ -40,7 +59,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                 neighborhoods,
                 near,
                 found,
-                slots,
+                nearest,
                 sums,
                 ..
             } = &mut *self.scratch;
@@ -48,7 +67,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let params = self.context.params;
             self.program
                 .with_neighborhoods(params, neighborhoods, |passes, widest| {
-                    take_sums(grid, me, (passes, widest), (near, found, slots), sums);
+                    take_sums(grid, me, (passes, widest), (near, found, nearest), sums);
                 });
         }
         let pass = self
@@ -133,7 +152,7 @@ pub(super) fn take_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
     (neighborhoods, widest): (&[Neighborhood], f32),
-    (near, found, slots): (&mut Near, &mut Vec<Found>, &mut Vec<u64>),
+    (near, found, nearest): (&mut Near, &mut Vec<(u64, u32)>, &mut Vec<u64>),
     sums: &mut [NeighborSums],
 ) {
     // The scans below give up once the cells they visit hold more agents than this, after
@@ -170,7 +189,7 @@ pub(super) fn take_sums(
     };
     for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
         if !scanned || pass.count as usize > neighborhood.2 {
-            *pass = nearest_sums(grid, (agent, me), neighborhood, (found, slots));
+            *pass = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
         }
     }
 }
@@ -183,7 +202,7 @@ fn nearest_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
     (radius, fov, most): Neighborhood,
-    (found, order): (&mut Vec<Found>, &mut Vec<u64>),
+    (found, order): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
 ) -> NeighborSums {
     let center = me.position;
     let mut pass = NeighborSums::default();
@@ -200,22 +219,19 @@ fn nearest_sums(
         let others = run.positions.iter().zip(run.agents).zip(run.first_slot..);
         for ((&position, &other), slot) in others {
             if behaviors::in_neighborhood(me, position, radius, fov) && other as usize != agent {
-                found.push(Found {
-                    distance_squared: position.distance_squared(center),
-                    agent: other,
-                    place: slot as u32,
-                });
+                let key = crate::spatial::key(position.distance_squared(center), other);
+                found.push((key, slot as u32));
             }
         }
     }
     if found.len() > most && most > 0 {
-        found.select_nth_unstable_by(most - 1, Found::order);
+        found.select_nth_unstable_by_key(most - 1, |&(key, _)| key);
         found.truncate(most);
     }
-    found.sort_unstable_by_key(|f| f.place);
+    found.sort_unstable_by_key(|&(_, slot)| slot);
     let (positions, velocities) = (grid.positions(), grid.velocities());
-    for f in found.iter() {
-        let slot = f.place as usize;
+    for &(_, slot) in found.iter() {
+        let slot = slot as usize;
         if let (Some(&position), Some(&velocity)) = (positions.get(slot), velocities.get(slot)) {
             pass.add_if(center, position, velocity, true);
         }

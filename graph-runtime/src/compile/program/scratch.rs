@@ -18,11 +18,12 @@ pub struct Scratch {
     /// The passes' neighborhoods for this agent's parameters (when there are several):
     /// radius, field of view, most neighbors.
     pub(crate) neighborhoods: Vec<(f32, crate::behaviors::FieldOfView, usize)>,
-    /// The nearest neighbors of a neighborhood holding more than its most.
-    pub(crate) found: Vec<crate::spatial::Found>,
-    /// The nearest neighbors the k-d tree answered (keys: squared distance and agent), then
-    /// sorted into the grid's order.
-    pub(crate) slots: Vec<u64>,
+    /// The neighbors a scan of the cells found, as (key, slot): the key orders them nearest
+    /// first, the lower index on a tie (`spatial::key`).
+    pub(crate) found: Vec<(u64, u32)>,
+    /// The nearest neighbors the k-d tree answered (keys: squared distance and agent; sorted
+    /// into the grid's order for sums).
+    pub(crate) nearest: Vec<u64>,
     /// The agents within the widest of them, in the grid's order.
     pub(crate) near: crate::spatial::Near,
     /// Values of shared ops computed this tick, valid when their stamp is the current one.

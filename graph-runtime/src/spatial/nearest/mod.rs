@@ -10,8 +10,6 @@
 
 mod search;
 
-use std::cmp::Ordering;
-
 use glam::Vec2;
 
 /// Most agents in a leaf.
@@ -37,27 +35,6 @@ struct Node {
     end: u32,
     left: u32,
     right: u32,
-}
-
-/// One of the k nearest: its squared distance, agent index and place: its item in the tree
-/// (a tree's answer) or its slot in the grid (a scan of the grid's cells).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Found {
-    pub(crate) distance_squared: f32,
-    pub(crate) agent: u32,
-    pub(crate) place: u32,
-}
-
-impl Found {
-    /// Nearest first, the lower agent index on a tie.
-    pub(crate) fn order(&self, other: &Self) -> Ordering {
-        self.key().cmp(&other.key())
-    }
-
-    #[inline]
-    fn key(&self) -> u64 {
-        key(self.distance_squared, self.agent)
-    }
 }
 
 /// Nearest first, the lower agent index on a tie, as one integer: a squared distance is never
@@ -284,22 +261,18 @@ mod tests {
         exclude: usize,
         accept: impl Fn(Vec2) -> bool,
     ) -> Vec<(u32, u32)> {
-        let mut all: Vec<Found> = points
+        let mut all: Vec<u64> = points
             .iter()
             .enumerate()
             .filter(|&(i, p)| {
                 i != exclude && p.distance_squared(center) < radius * radius && accept(*p)
             })
-            .map(|(i, p)| Found {
-                distance_squared: p.distance_squared(center),
-                agent: i as u32,
-                place: i as u32,
-            })
+            .map(|(i, p)| key(p.distance_squared(center), i as u32))
             .collect();
-        all.sort_by(Found::order);
+        all.sort_unstable();
         all.truncate(k);
         all.iter()
-            .map(|f| (f.agent, f.distance_squared.to_bits()))
+            .map(|&key| (agent_of(key), (key >> 32) as u32))
             .collect()
     }
 

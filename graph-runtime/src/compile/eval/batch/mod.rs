@@ -414,7 +414,7 @@ impl Program {
             neighborhoods,
             near,
             found,
-            slots,
+            nearest,
             ..
         } = scratch;
         let (Some(ready), Some(agents), Some(vehicles), Some(sums)) = (
@@ -437,7 +437,7 @@ impl Program {
                     context.grid,
                     (agents[i] as usize, &vehicles[i]),
                     (neighborhoods, widest),
-                    (near, found, slots),
+                    (near, found, nearest),
                     &mut sums[i * passes..(i + 1) * passes],
                 );
             }
