@@ -237,9 +237,10 @@ pub fn tune(
     check_spec(spec)?;
     let space = Space::new(assets, spec)?;
     let mut runs: Vec<TuneRun> = Vec::new();
+    let mut best = f64::INFINITY;
     let mut record = |run: TuneRun| {
         control.runs_done.fetch_add(1, Ordering::Relaxed);
-        let best = runs.iter().map(|r| r.distance).fold(run.distance, f64::min);
+        best = best.min(run.distance);
         if let Ok(mut distances) = control.best_distances.lock() {
             distances.push(best);
         }
