@@ -1328,7 +1328,10 @@ fn near(actual: Vec2, expected: Vec2) {
 fn wall_queries_are_the_documented_scans() {
     says("`den = cross(d, s)` with `cross(x, y) = x.x * y.y - x.y * y.x`.");
     says(
-        "`u = cross(w, d) / den`, and the segment is hit when\n  `0 <= t <= 1` and `0 <= u <= 1`.",
+        "`u = cross(w, d) / den`, and the segment is hit when\n  `0 <= t <= 1` and `0 <= u <= 1`;",
+    );
+    says(
+        "a segment whose bounding box does not meet the ray's\n  (from `o` to `o + d`) is not hit",
     );
     says("the smallest `|x - point|²` that is `<= r²` wins, the lower segment index on a tie.");
     // o = (0,0), e = (5,0): d = (5,0). Segment (4,0) → (0,2): s = (-4,2), den = 5*2 - 0 = 10,
@@ -1348,6 +1351,23 @@ fn wall_queries_are_the_documented_scans() {
         (v2(4.0, 0.0), 4.0, 0)
     );
     close(hit.normal, v2(-1.0, -2.0) / 5.0_f32.sqrt());
+    // The boxes are closed: o = (0,0), e = (4,0) ends on the wall (4,-1) → (4,1), whose box
+    // touches the ray's at x = 4; den = 4*2 - 0 = 8, w = (4,-1), t = (4*2 - (-1)*0) / 8 = 1,
+    // u = (4*0 - (-1)*4) / 8 = 0.5: a hit 4 units along. The wall at x = 4.5 is beyond the
+    // ray's box (and t = 1.125): no hit.
+    let end_on = world_with(vec![Wall::polyline(vec![v2(4.0, -1.0), v2(4.0, 1.0)])]);
+    let hit = end_on.wall_index().ray_cast(Vec2::ZERO, v2(4.0, 0.0));
+    assert_eq!(
+        hit.map(|h| (h.point, h.distance)),
+        Some((v2(4.0, 0.0), 4.0))
+    );
+    let beyond = world_with(vec![Wall::polyline(vec![v2(4.5, -1.0), v2(4.5, 1.0)])]);
+    assert!(
+        beyond
+            .wall_index()
+            .ray_cast(Vec2::ZERO, v2(4.0, 0.0))
+            .is_none()
+    );
     // Nearest to (0,0) on segment 0: t = ((0,0) - (4,0)) · (-4,2) / 20 = 0.8, the point
     // (4,0) + (-4,2) * 0.8 = (0.8, 1.6), √3.2 = 1.7889 away; segment 1 ties at (0.8, -1.6) and
     // segment 0 wins.

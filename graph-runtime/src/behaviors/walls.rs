@@ -3,7 +3,7 @@
 use glam::Vec2;
 
 use crate::Vehicle;
-use crate::math::{normalize, rotate, truncate};
+use crate::math::{normalize, truncate};
 use crate::world::{WallHit, WallIndex, WallPoint, facing_normal};
 
 use super::{detection_length, seek};
@@ -39,19 +39,23 @@ pub fn wall_feelers(
     whisker_angle: f32,
 ) -> [Feeler; 3] {
     let length = detection_length(vehicle, min_length, lookahead_time);
-    let angle = whisker_angle.to_radians();
     let forward = vehicle.forward;
+    // One sine and cosine for both whiskers: `sin(-a) = -sin(a)` and `cos(-a) = cos(a)` hold
+    // to the bit (the library computes both on `|a|`), so the right whisker is `forward`
+    // rotated by `-a` exactly (tested).
+    let turn = Vec2::from_angle(whisker_angle.to_radians());
+    let back = Vec2::new(turn.x, -turn.y);
     [
         Feeler {
             direction: forward,
             length,
         },
         Feeler {
-            direction: rotate(forward, angle),
+            direction: turn.rotate(forward),
             length: length * 0.5,
         },
         Feeler {
-            direction: rotate(forward, -angle),
+            direction: back.rotate(forward),
             length: length * 0.5,
         },
     ]
@@ -76,21 +80,24 @@ pub fn wall_avoidance(
     }
     let p = vehicle.position;
     let max_force = vehicle.max_force;
-    let feelers = wall_feelers(vehicle, min_length, lookahead_time, whisker_angle);
     let reach = vehicle.radius + margin;
-    // No wall within the longest feeler or the clearance: nothing below can find one.
-    let far = Vec2::splat(feelers[0].length.max(reach));
+    // No wall within the longest feeler (the central one) or the clearance: nothing below
+    // can find one, and the whiskers' directions need not be worked out.
+    let longest = detection_length(vehicle, min_length, lookahead_time);
+    let far = Vec2::splat(longest.max(reach));
     if far.is_finite() && !walls.may_touch(p - far, p + far) {
         return Vec2::ZERO;
     }
+    let feelers = wall_feelers(vehicle, min_length, lookahead_time, whisker_angle);
     let mut force = Vec2::ZERO;
     let mut free = [0.0_f32; 3];
-    for (feeler, free) in feelers.iter().zip(&mut free) {
+    let hits = walls.ray_casts(p, feelers.map(|feeler| feeler.tip(p)));
+    for ((feeler, free), hit) in feelers.iter().zip(&mut free).zip(hits) {
         *free = feeler.length;
         if feeler.length.is_nan() || feeler.length <= 0.0 {
             continue;
         }
-        if let Some(hit) = walls.ray_cast(p, feeler.tip(p)) {
+        if let Some(hit) = hit {
             *free = hit.distance;
             let penetration = (feeler.length - hit.distance).max(0.0);
             force += hit.normal * (max_force * penetration / feeler.length);
@@ -191,4 +198,33 @@ pub fn wall_following(
 ) -> Vec2 {
     wall_following_aim(vehicle, walls, side, offset, lookahead_time, range)
         .map_or(Vec2::ZERO, |(_, aim)| seek(vehicle, aim))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::VehicleParams;
+    use crate::math::rotate;
+
+    /// The whiskers share one sine and cosine: each is `forward` turned by `±whisker_angle`
+    /// exactly as `rotate` turns it, to the bit, for angles of either sign and any heading.
+    #[test]
+    fn the_whiskers_are_the_heading_rotated_both_ways_to_the_bit() {
+        for heading in 0..64 {
+            let velocity = Vec2::from_angle(heading as f32 * 0.1 + 0.03) * 2.0;
+            let vehicle = Vehicle::new(Vec2::ZERO, velocity, VehicleParams::default());
+            for angle in [
+                -170.0, -40.0, -0.5, 0.0, 1e-3, 12.5, 40.0, 45.0, 90.0, 135.0, 359.0,
+            ] {
+                let [_, left, right] = wall_feelers(&vehicle, 2.0, 1.0, angle);
+                let radians = f32::to_radians(angle);
+                assert_eq!(left.direction, rotate(vehicle.forward, radians), "{angle}");
+                assert_eq!(
+                    right.direction,
+                    rotate(vehicle.forward, -radians),
+                    "{angle}"
+                );
+            }
+        }
+    }
 }

@@ -4,8 +4,19 @@
 use glam::Vec2;
 
 /// The first crossing of the ray `origin + t * d`, `0 <= t <= 1`, with segment `a → b`: `t`.
-/// A ray parallel to the segment (collinear included) or a segment of length zero gives `None`.
+/// A ray parallel to the segment (collinear included) or a segment of length zero gives `None`,
+/// and so does a segment whose bounding box misses the ray's (`origin..origin + d`).
+///
+/// The box test first: a crossing lies in both boxes, and rounding `origin + d` keeps every
+/// point of the exact ray inside the rounded box (rounding is monotone), so it rules out only
+/// crossings that rounding of the formula below would invent, and a step far from a segment
+/// costs no division.
+#[inline]
 pub(crate) fn crossing(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Option<f32> {
+    let end = origin + d;
+    if a.min(b).cmpgt(origin.max(end)).any() || a.max(b).cmplt(origin.min(end)).any() {
+        return None;
+    }
     let e = b - a;
     let denominator = d.perp_dot(e);
     if denominator == 0.0 {

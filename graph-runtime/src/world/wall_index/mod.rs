@@ -81,13 +81,52 @@ impl WallIndex {
         let best = match &self.grid {
             Some(grid) if grid.is_short(d) => {
                 let mut best = None;
-                grid.segments_along(from, to, |index| {
-                    consider(&self.segments, from, d, index, &mut best);
-                });
+                let mut visit = |index| consider(&self.segments, from, d, index, &mut best);
+                if grid.is_within_a_cell(d) {
+                    grid.segments_in_box(from.min(to), from.max(to), &mut visit);
+                } else {
+                    grid.segments_along(from, to, &mut visit);
+                }
                 best
             }
             _ => self.tree.ray_cast(&self.segments, from, d),
         };
+        self.hit(from, d, best)
+    }
+
+    /// [`WallIndex::ray_cast`] from `from` to each of `tips` (the feelers of one agent), with
+    /// the same answers: short rays share one visit of the grid's cells around them.
+    pub fn ray_casts<const N: usize>(&self, from: Vec2, tips: [Vec2; N]) -> [Option<WallHit>; N] {
+        let (mut low, mut high) = (from, from);
+        for tip in tips {
+            low = low.min(tip);
+            high = high.max(tip);
+        }
+        let shared = match &self.grid {
+            Some(grid) if from.is_finite() && (high - low).is_finite() => {
+                grid.is_short(high - low).then_some(grid)
+            }
+            _ => None,
+        };
+        let Some(grid) = shared else {
+            return tips.map(|tip| self.ray_cast(from, tip));
+        };
+        let rays = tips.map(|tip| tip - from);
+        let mut best = [None; N];
+        grid.segments_in_box(low, high, |index| {
+            for (&d, best) in rays.iter().zip(&mut best) {
+                consider(&self.segments, from, d, index, best);
+            }
+        });
+        let mut hits = [None; N];
+        for ((hit, d), best) in hits.iter_mut().zip(rays).zip(best) {
+            *hit = self.hit(from, d, best);
+        }
+        hits
+    }
+
+    /// The hit of the ray `from + t * d` at `best` (its `t` and segment).
+    fn hit(&self, from: Vec2, d: Vec2, best: Option<(f32, usize)>) -> Option<WallHit> {
         let (t, index) = best?;
         let &(a, b) = self.segments.get(index)?;
         Some(WallHit {
@@ -296,6 +335,18 @@ mod tests {
                 brute_ray(&index, from, to).map(|(_, i)| i),
                 "ray {from} -> {to}"
             );
+            // The same ray among feelers (itself turned both ways and shortened, as wall
+            // avoidance's whiskers are) gets the same hit, and so does each whisker.
+            let d = to - from;
+            let fan = [to, from + d.perp() * 0.5, from - d.perp() * 0.5];
+            let hits = index.ray_casts(from, fan);
+            for (tip, fanned) in fan.into_iter().zip(hits) {
+                assert_eq!(
+                    fanned,
+                    index.ray_cast(from, tip),
+                    "ray {from} -> {tip} in a fan"
+                );
+            }
             let mut all: Vec<(f32, usize)> = index
                 .segments()
                 .iter()
