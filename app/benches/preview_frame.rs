@@ -6,11 +6,19 @@
 //! Two ways to grow the crowd: `same density` scales the preset's spawn circle and bounds with
 //! the count (a bigger level), `same area` keeps them (what raising the count in the preset
 //! scene does; density, and so the cost per agent, rise with the count).
+//!
+//! `preview drawing` is the drawing alone, no tick (5,000, 20,000 and 100,000 agents at the
+//! preset's density): the world, the agents and the first agent's guides painted and
+//! tessellated, the agents as an egui mesh (the fallback) or handed to the GPU (the instance
+//! data filled and one paint callback; the upload and draw calls run after the frame, in the
+//! window, and `STEERGRAPH_FRAME_STATS=1` reports their time).
 
 use std::hint::black_box;
 use std::path::Path;
 
-use app::editor::{BlockedCells, Guides, TICK, View, agent_mesh, paint_guides, paint_world};
+use app::editor::{
+    BlockedCells, Guides, TICK, View, agent_instances, agent_mesh, paint_guides, paint_world,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use graph_runtime::{Area, MetricsTracker, SceneAssets, Simulation, Spawn, Trace};
 
@@ -78,49 +86,13 @@ impl Frame {
             );
         }
         self.simulation.trace(0, TICK, &mut self.trace);
-        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, VIEWPORT);
-        let world = self.simulation.world();
-        let view = View::fit(world.bounds, screen);
-        let input = egui::RawInput {
-            screen_rect: Some(screen),
-            ..Default::default()
-        };
-        let simulation = &self.simulation;
-        let trace = &self.trace;
-        let output = self.ctx.run_ui(input, |ui| {
-            let painter = ui.painter();
-            paint_world(
-                painter,
-                screen,
-                &view,
-                simulation.world(),
-                false,
-                &mut BlockedCells::default(),
-            );
-            let mesh = agent_mesh(screen, &view, simulation.vehicles(), &[], |a| {
-                simulation.group_of(a).unwrap_or(0)
-            });
-            painter.add(egui::Shape::mesh(mesh));
-            if let Some(vehicle) = simulation.vehicles().first() {
-                paint_guides(
-                    painter,
-                    screen,
-                    &view,
-                    vehicle,
-                    trace,
-                    None,
-                    &Guides::default(),
-                );
-            }
-        });
-        let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
-        primitives
-            .iter()
-            .map(|p| match &p.primitive {
-                egui::epaint::Primitive::Mesh(mesh) => mesh.indices.len() / 3,
-                egui::epaint::Primitive::Callback(_) => 0,
-            })
-            .sum()
+        draw(
+            &self.ctx,
+            &self.simulation,
+            &self.trace,
+            Agents::Mesh,
+            &mut Vec::new(),
+        )
     }
 }
 
@@ -155,5 +127,103 @@ fn preview_frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, preview_frame);
+/// How the drawing bench hands the agents over.
+#[derive(Clone, Copy, PartialEq)]
+enum Agents {
+    Mesh,
+    Gpu,
+}
+
+/// One frame's drawing of `simulation` (no tick): world, agents, guides, tessellation;
+/// returns the triangle count. `instances` is the GPU path's reused instance buffer.
+fn draw(
+    ctx: &egui::Context,
+    simulation: &Simulation,
+    trace: &Trace,
+    agents: Agents,
+    instances: &mut Vec<app::editor::AgentInstance>,
+) -> usize {
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, VIEWPORT);
+    let view = View::fit(simulation.world().bounds, screen);
+    let input = egui::RawInput {
+        screen_rect: Some(screen),
+        ..Default::default()
+    };
+    let group_of = |a| simulation.group_of(a).unwrap_or(0);
+    let output = ctx.run_ui(input, |ui| {
+        let painter = ui.painter();
+        paint_world(
+            painter,
+            screen,
+            &view,
+            simulation.world(),
+            false,
+            &mut BlockedCells::default(),
+        );
+        match agents {
+            Agents::Mesh => {
+                let mesh = agent_mesh(screen, &view, simulation.vehicles(), &[], group_of);
+                painter.add(egui::Shape::mesh(mesh));
+            }
+            Agents::Gpu => {
+                black_box(agent_instances(
+                    &view,
+                    simulation.vehicles(),
+                    &[],
+                    group_of,
+                    instances,
+                ));
+                // The callback the viewport adds; eframe would call it after the frame.
+                let callback = eframe::egui_glow::CallbackFn::new(|_, _| {});
+                painter.add(egui::PaintCallback {
+                    rect: screen,
+                    callback: std::sync::Arc::new(callback),
+                });
+            }
+        }
+        if let Some(vehicle) = simulation.vehicles().first() {
+            paint_guides(
+                painter,
+                screen,
+                &view,
+                vehicle,
+                trace,
+                None,
+                &Guides::default(),
+            );
+        }
+    });
+    let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
+    primitives
+        .iter()
+        .map(|p| match &p.primitive {
+            egui::epaint::Primitive::Mesh(mesh) => mesh.indices.len() / 3,
+            egui::epaint::Primitive::Callback(_) => 0,
+        })
+        .sum()
+}
+
+fn preview_drawing(c: &mut Criterion) {
+    let mut group = c.benchmark_group("preview drawing");
+    group.sample_size(20);
+    for agents in [5_000, 20_000, 100_000] {
+        group.throughput(Throughput::Elements(u64::from(agents)));
+        let mut simulation = boids(agents, true);
+        let mut trace = Trace::default();
+        simulation.trace(0, TICK, &mut trace);
+        let ctx = egui::Context::default();
+        let mut instances = Vec::new();
+        for (label, how) in [("egui mesh", Agents::Mesh), ("GPU instances", Agents::Gpu)] {
+            group.bench_with_input(BenchmarkId::new(label, agents), &agents, |b, _| {
+                b.iter(|| black_box(draw(&ctx, &simulation, &trace, how, &mut instances)));
+            });
+        }
+        group.bench_with_input(BenchmarkId::new("tick alone", agents), &agents, |b, _| {
+            b.iter(|| simulation.step(black_box(TICK)));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, preview_frame, preview_drawing);
 criterion_main!(benches);

@@ -1,5 +1,6 @@
 //! Frame timing for `STEERGRAPH_FRAME_STATS=1`: a line on stderr every few seconds with
-//! frames per second, the editor's CPU time per frame and the tick time.
+//! frames per second, the editor's CPU time per frame, the tick time and, when agents are
+//! drawn on the GPU, the CPU time of that draw (upload and draw calls, after the frame).
 
 /// Frame timing gathered over one reporting period.
 #[derive(Debug, Default)]
@@ -8,6 +9,7 @@ pub struct FrameStats {
     frames: u32,
     cpu_ms: Vec<f32>,
     tick_ms: Vec<f32>,
+    draw_ms: Vec<f32>,
 }
 
 impl FrameStats {
@@ -20,11 +22,19 @@ impl FrameStats {
     }
 
     /// Adds one frame; prints and restarts once a period has passed.
-    pub fn record(&mut self, now: f64, cpu_ms: f32, tick_ms: f32, agents: usize) {
+    pub fn record(
+        &mut self,
+        now: f64,
+        cpu_ms: f32,
+        tick_ms: f32,
+        agents: usize,
+        gpu_draw_ms: Option<f32>,
+    ) {
         let started = *self.started.get_or_insert(now);
         self.frames += 1;
         self.cpu_ms.push(cpu_ms);
         self.tick_ms.push(tick_ms);
+        self.draw_ms.extend(gpu_draw_ms);
         if now - started < Self::PERIOD {
             return;
         }
@@ -38,8 +48,15 @@ impl FrameStats {
         };
         let (median, p95) = (at(50), at(95));
         let tick = self.tick_ms.iter().sum::<f32>() / self.tick_ms.len().max(1) as f32;
+        let draw = if self.draw_ms.is_empty() {
+            "agents drawn as a mesh".to_owned()
+        } else {
+            self.draw_ms.sort_by(f32::total_cmp);
+            let median = self.draw_ms.get(self.draw_ms.len() / 2).copied();
+            format!("GPU agents' draw median {:.2} ms", median.unwrap_or(0.0))
+        };
         eprintln!(
-            "frame-stats: {agents} agents, {fps:.1} frames/s, editor CPU per frame median {median:.2} ms, p95 {p95:.2} ms, tick {tick:.2} ms"
+            "frame-stats: {agents} agents, {fps:.1} frames/s, editor CPU per frame median {median:.2} ms, p95 {p95:.2} ms, tick {tick:.2} ms, {draw}"
         );
         *self = Self::default();
     }

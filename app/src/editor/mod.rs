@@ -58,9 +58,9 @@ pub use history::{Doc, HISTORY_LIMIT, History};
 pub use inputs::InputEdit;
 pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
 pub use preview::{
-    BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Preview,
-    SceneDocument, SceneEdit, TICK, Tool, View, agent_mesh, paint_guides, paint_world,
-    reciprocal_label,
+    AgentInstance, BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph,
+    Preview, SceneDocument, SceneEdit, TICK, Tool, View, agent_instances, agent_mesh, paint_guides,
+    paint_world, reciprocal_label,
 };
 pub use search::NodeSearch;
 pub use selection::Selection;
@@ -335,6 +335,7 @@ impl EditorApp {
                 self.frame_ms,
                 host.tick_ms,
                 host.agent_count(),
+                self.preview.gpu_agents.last_draw_ms(),
             );
         }
         let title = self.window_title();

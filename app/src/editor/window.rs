@@ -52,7 +52,8 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
 }
 
 impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
+        self.preview.gpu_agents.set_available(frame.gl().is_some());
         self.show(ui);
     }
 
@@ -67,7 +68,10 @@ impl eframe::App for EditorApp {
         }
     }
 
-    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+    fn on_exit(&mut self, gl: Option<&eframe::glow::Context>) {
+        if let Some(gl) = gl {
+            self.preview.gpu_agents.destroy(gl);
+        }
         if !self.document.is_dirty() || self.allow_close {
             self.autosave.clear();
         }

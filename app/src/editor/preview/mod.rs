@@ -29,7 +29,8 @@ pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
 pub use tools::{Item, PaintSettings, Tool, WallDraft};
 pub use view::{
-    BlockedCells, Guides, View, agent_mesh, node_color, paint_guides, paint_world, reciprocal_label,
+    AgentInstance, BlockedCells, Guides, View, agent_instances, agent_mesh, node_color,
+    paint_guides, paint_world, reciprocal_label,
 };
 pub use viewport::viewport_wheel_zoom;
 
@@ -77,6 +78,8 @@ pub struct Preview {
     pub guides: Guides,
     /// Color flow-field arrows by direction.
     pub color_arrows: bool,
+    /// The agents' GPU drawing (a mesh where there is no GPU path).
+    pub gpu_agents: view::GpuAgents,
     /// The paint tool's settings.
     pub paint: PaintSettings,
     last_stroke: Option<Vec2>,
@@ -116,6 +119,7 @@ impl Preview {
             link_draft: None,
             guides: Guides::default(),
             color_arrows: false,
+            gpu_agents: view::GpuAgents::default(),
             paint,
             last_stroke: None,
             cursor: None,

@@ -260,15 +260,25 @@ impl Preview {
     ) {
         let selected = self.host.selected_agent;
         view::paint_flights(painter, screen, &self.view, scene.vehicles, &scene.airborne);
-        let mesh = view::agent_mesh(
+        let on_gpu = self.gpu_agents.paint(
+            painter,
             screen,
             &self.view,
             scene.vehicles,
             &scene.airborne,
             |agent| scene.group_of(agent),
         );
-        painter.add(egui::Shape::mesh(mesh));
-        view::paint_facings(painter, screen, &self.view, scene.vehicles, &scene.airborne);
+        if !on_gpu {
+            let mesh = view::agent_mesh(
+                screen,
+                &self.view,
+                scene.vehicles,
+                &scene.airborne,
+                |agent| scene.group_of(agent),
+            );
+            painter.add(egui::Shape::mesh(mesh));
+            view::paint_facings(painter, screen, &self.view, scene.vehicles, &scene.airborne);
+        }
         view::paint_falls(painter, screen, &self.view, scene.vehicles, &scene.fallen);
         view::paint_stuck_agents(painter, screen, &self.view, scene.vehicles, &scene.stuck);
         if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {

@@ -252,6 +252,16 @@ pub fn paint_falls(
     }
 }
 
+/// The facing drawn for `vehicle` as a line: its own facing when it has one and it turned
+/// more than 3° away from the heading (closer, the line would hide in the triangle's tip).
+pub fn shown_facing(vehicle: &Vehicle) -> Option<Vec2> {
+    if !vehicle.turning.independent_facing {
+        return None;
+    }
+    let facing = vehicle.facing_direction();
+    (facing.dot(vehicle.forward) <= 3f32.to_radians().cos()).then_some(facing)
+}
+
 /// For every agent with independent facing whose facing differs from its heading by more
 /// than 3°, a white line from its centre along the facing with a dot at the end (the triangle
 /// itself points along the heading, where it moves).
@@ -263,15 +273,10 @@ pub fn paint_facings(
     airborne: &[(usize, f32)],
 ) {
     let visible = screen.expand(20.0);
-    let threshold = 3f32.to_radians().cos();
     for (agent, vehicle) in vehicles.iter().enumerate() {
-        if !vehicle.turning.independent_facing {
+        let Some(facing) = shown_facing(vehicle) else {
             continue;
-        }
-        let facing = vehicle.facing_direction();
-        if facing.dot(vehicle.forward) > threshold {
-            continue;
-        }
+        };
         let lift = airborne
             .iter()
             .find(|(a, _)| *a == agent)

@@ -3,13 +3,17 @@
 
 mod blocked;
 mod facing_guides;
+mod gpu_agents;
 mod guides;
+mod instances;
 mod jumps;
 mod own;
 mod reciprocal;
 
 pub use blocked::BlockedCells;
+pub use gpu_agents::GpuAgents;
 pub use guides::{Guides, paint_guides};
+pub use instances::{AgentInstance, agent_instances};
 pub use jumps::{
     lifted, paint_facings, paint_falls, paint_flights, paint_gap_draft, paint_jumps,
     paint_link_draft, paint_selected_gap, paint_selected_link,
