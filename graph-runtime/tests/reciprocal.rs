@@ -459,3 +459,48 @@ fn a_random_crowd_of_reciprocal_agents_stays_finite() {
             .all(|v| v.position.is_finite() && v.velocity.is_finite())
     );
 }
+
+/// 196 agents 0.6 apart (a square 7.8 units wide): every query's cells hold more than
+/// 4 × 10 agents, so each agent's 10 nearest come from the k-d tree. The forces are the
+/// formula's over every other agent of the crowd (`behaviors::reciprocal`, which keeps the
+/// 10 nearest by squared distance and index itself), to the bit.
+#[test]
+fn a_crowd_too_dense_for_a_scan_steers_as_the_formula_over_every_agent_says() {
+    let starts: Vec<Vec2> = (0..196)
+        .map(|i| Vec2::new((i % 14) as f32 * 0.6, (i / 14) as f32 * 0.6))
+        .collect();
+    let goals: Vec<Vec2> = starts.iter().map(|p| Vec2::new(20.0, 0.0) - *p).collect();
+    let mut simulation = simulation(scene(
+        Spawn::Agents(
+            starts
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| AgentSpawn {
+                    position: p,
+                    velocity: Vec2::new(0.3, (i % 5) as f32 * 0.1 - 0.2),
+                })
+                .collect(),
+        ),
+        OwnPoints::Each(goals.clone()),
+        Vec::new(),
+    ));
+    let before = simulation.vehicles().to_vec();
+    simulation.step(DT);
+    let settings = graph_runtime::behaviors::ReciprocalSettings {
+        time_horizon: 2.0,
+        obstacle_time_horizon: 1.0,
+        neighbor_radius: 6.0,
+        max_neighbors: 10,
+        clearance: 0.0,
+        keep_right: 0.0,
+    };
+    let world = simulation.world().clone();
+    for (index, vehicle) in before.iter().enumerate() {
+        let input = graph_runtime::behaviors::arrival(vehicle, goals[index], 2.0);
+        let others = before.iter().enumerate();
+        let expected = graph_runtime::behaviors::reciprocal(
+            vehicle, index, others, &world, input, &settings, DT,
+        );
+        assert_eq!(simulation.forces()[index], expected, "agent {index}");
+    }
+}

@@ -82,29 +82,31 @@ impl<T: Copy, const N: usize> Nearest<T, N> {
         }
     }
 
+    /// Keeps `item` if `(key, index)` is among the `keep` smallest offered (`key` is never
+    /// NaN: callers offer only what is within reach). In a crowd most offers lose to the
+    /// last one kept, and are turned away with one comparison; the others are slid in from
+    /// the end.
     fn offer(&mut self, key: f32, index: usize, item: T, keep: usize) {
         let keep = keep.min(N);
         let before = |slot: &Option<(f32, usize, T)>| {
-            slot.is_some_and(|(k, i, _)| k < key || (k == key && i < index))
+            slot.is_some_and(|(k, i, _)| key < k || (key == k && index < i))
         };
-        let position = self
-            .items
-            .iter()
-            .take(self.len)
-            .take_while(|s| before(s))
-            .count();
-        if position >= keep {
+        if keep == 0 || (self.len >= keep && !self.items.get(keep - 1).is_some_and(before)) {
             return;
         }
-        let end = (self.len + 1).min(keep);
-        if let Some(moved) = self.items.get_mut(position..end) {
-            // The entry past the kept ones (or an empty slot) comes round to the front.
-            moved.rotate_right(1);
-            if let Some(first) = moved.first_mut() {
-                *first = Some((key, index, item));
+        let mut at = self.len.min(keep - 1);
+        while at > 0 && self.items.get(at - 1).is_some_and(before) {
+            if let Some(&moved) = self.items.get(at - 1)
+                && let Some(slot) = self.items.get_mut(at)
+            {
+                *slot = moved;
             }
+            at -= 1;
         }
-        self.len = end;
+        if let Some(slot) = self.items.get_mut(at) {
+            *slot = Some((key, index, item));
+        }
+        self.len = (self.len + 1).min(keep);
     }
 
     fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {

@@ -29,8 +29,19 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// (keys of squared distance and agent, in no order); `None` otherwise, when a scan of
     /// the cells costs less. Give the list back with [`Evaluator::return_nearest`].
     pub(super) fn crowded_nearest(&mut self, radius: f32, most: usize) -> Option<Vec<u64>> {
+        self.nearest_beyond(radius, most, crowd_limit(most))
+    }
+
+    /// [`Evaluator::crowded_nearest`] with its own limit: the k-d tree answers once the cells
+    /// hold more than `limit` agents.
+    pub(super) fn nearest_beyond(
+        &mut self,
+        radius: f32,
+        most: usize,
+        limit: usize,
+    ) -> Option<Vec<u64>> {
         let (grid, me, agent) = (self.context.grid, self.me, self.agent);
-        if !grid.crowded(me.position, radius, crowd_limit(most)) {
+        if !grid.crowded(me.position, radius, limit) {
             return None;
         }
         let mut nearest = std::mem::take(&mut self.scratch.nearest);
