@@ -308,7 +308,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         // The k-d tree once the cells hold more than 4 × `max_neighbors` agents (not the 256
         // of the group nodes): it visits about the nearest few leaves where a scan tests every
         // agent of the cells, and its answer is the same. At 1,000 agents on RVO2's Circle
-        // this took a step from 0.78 to 0.63 ms (`BENCHMARKS.md`, "Reciprocal against RVO2").
+        // this took a fifth off a step (`BENCHMARKS.md`, "Reciprocal against RVO2").
         let limit = most.saturating_mul(4);
         let solution = if let Some(nearest) = self.nearest_beyond(radius, most, limit) {
             let others = nearest.iter().filter_map(|&key| {
