@@ -4,6 +4,7 @@
 mod blocked;
 mod facing_guides;
 mod gpu_agents;
+mod gpu_shader;
 mod guides;
 mod instances;
 mod jumps;
