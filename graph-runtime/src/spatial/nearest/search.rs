@@ -34,13 +34,14 @@ pub(super) struct Search<'t, 'o, F> {
     bound: u64,
     /// Candidates gather until there are more than this many, then the `k` nearest are kept
     /// (a selection, linear) and the k-th of them becomes the bound: amortized constant work
-    /// per agent looked at.
+    /// per agent looked at. At least a leaf's worth: for few neighbors (Reciprocal's 10) a
+    /// selection after every leaf cost more than the looser bound (issue 30).
     threshold: usize,
 }
 
 impl<'t, 'o, F: Fn(Vec2) -> bool> Search<'t, 'o, F> {
     pub(super) fn new(tree: &'t Tree, query: Query<F>, out: &'o mut Vec<u64>) -> Self {
-        let threshold = query.k + query.k / 2;
+        let threshold = (query.k + query.k / 2).max(LEAF);
         // A leaf's agents are written at `len` whether they pass or not, so `out` holds room
         // for a whole leaf beyond the threshold.
         out.clear();
