@@ -132,15 +132,24 @@ impl SpatialGrid {
         out: &mut Vec<u32>,
     ) {
         out.clear();
-        let radius_squared = radius * radius;
-        for run in self.runs(center, radius) {
-            for (position, &agent) in run.positions.iter().zip(run.agents) {
-                if position.distance_squared(center) < radius_squared && agent as usize != exclude {
-                    out.push(agent);
-                }
-            }
-        }
+        out.extend(
+            self.within(center, radius)
+                .filter(|&agent| agent as usize != exclude),
+        );
         out.sort_unstable();
+    }
+
+    /// Every agent whose position (at the last rebuild) is closer than `radius` to `center`,
+    /// in the grid's order (not by index): for a caller that ranks them itself.
+    pub(crate) fn within(&self, center: Vec2, radius: f32) -> impl Iterator<Item = u32> + '_ {
+        let radius_squared = radius * radius;
+        self.runs(center, radius).flat_map(move |run| {
+            run.positions
+                .iter()
+                .zip(run.agents)
+                .filter(move |&(position, _)| position.distance_squared(center) < radius_squared)
+                .map(|(_, &agent)| agent)
+        })
     }
 
     /// Puts in `out` every agent other than `exclude` whose position (at the last rebuild) is

@@ -303,12 +303,11 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             return preferred;
         }
         let (radius, most) = (settings.neighbor_radius, settings.max_neighbors);
-        // A crowded neighborhood: its `max_neighbors` nearest from the k-d tree, the same
-        // agents the scan below would keep, without listing the whole crowd.
-        // The k-d tree once the cells hold more than 4 × `max_neighbors` agents (not the 256
-        // of the group nodes): it visits about the nearest few leaves where a scan tests every
-        // agent of the cells, and its answer is the same. At 1,000 agents on RVO2's Circle
-        // this took a fifth off a step (`BENCHMARKS.md`, "Reciprocal against RVO2").
+        // Once the cells hold more than 4 × `max_neighbors` agents (not the 256 of the group
+        // nodes), the `max_neighbors` nearest come from the k-d tree: the same agents the scan
+        // below would keep, from the nearest few leaves instead of every agent of the cells.
+        // At 1,000 agents on RVO2's Circle this took a fifth off a step (`BENCHMARKS.md`,
+        // "Reciprocal against RVO2").
         let limit = most.saturating_mul(4);
         let solution = if let Some(nearest) = self.nearest_beyond(radius, most, limit) {
             let others = nearest.iter().filter_map(|&key| {
@@ -322,20 +321,14 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         } else {
             // Straight from the cells, without listing and sorting the candidates: the nearest
             // are kept by (squared distance, agent index), in whatever order they come.
-            let (center, grid) = (me.position, self.context.grid);
-            let radius_squared = radius * radius;
-            let others = grid.runs(center, radius).flat_map(|run| {
-                run.agents
-                    .iter()
-                    .zip(run.positions)
-                    .filter(move |&(_, position)| {
-                        position.distance_squared(center) < radius_squared
-                    })
-                    .filter_map(|(&other, _)| {
-                        let other = other as usize;
-                        vehicles.get(other).map(|vehicle| (other, vehicle))
-                    })
-            });
+            let others = self
+                .context
+                .grid
+                .within(me.position, radius)
+                .filter_map(|other| {
+                    let other = other as usize;
+                    vehicles.get(other).map(|vehicle| (other, vehicle))
+                });
             behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt)
         };
         self.state.preferred = Some(solution.preferred);
