@@ -353,7 +353,10 @@ impl Part<'_> {
     /// costs `k log k`, never `k²`.
     fn order_cells_by_agent(&mut self) {
         let PartSpare { unordered, cell } = &mut *self.spare;
-        // A cell noted twice is sorted once: the second time it is in order.
+        // A cell is noted once per agent placed after a higher index: each is visited once (a
+        // check of the whole cell per note made a crowd handed over backwards quadratic).
+        unordered.sort_unstable();
+        unordered.dedup();
         for &local in &*unordered {
             let local = local as usize;
             let (Some(&start), Some(&end)) =
