@@ -127,6 +127,8 @@ pub struct Simulation {
     stuck_for: Vec<f32>,
     /// Jumps and falls, by agent (nothing in a world without gaps or jump links).
     jumps: Jumps,
+    /// The re-sort's list of old slots, kept for its room.
+    resort_sources: Vec<u32>,
 }
 
 impl Simulation {
@@ -189,6 +191,7 @@ impl Simulation {
             stuck_for: Vec::new(),
             warnings: Vec::new(),
             jumps: Jumps::default(),
+            resort_sources: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -352,15 +355,8 @@ impl Simulation {
             let layout = &self.layout;
             self.grid
                 .rebuild_with(&self.working, |slot| layout.agent(slot) as u32);
-            if self.working.len() >= CELL_ORDER_MIN_AGENTS && self.tick.is_multiple_of(RESORT_EVERY)
-            {
-                self.layout.resort(
-                    self.grid.sources(),
-                    &mut self.working,
-                    &mut self.stuck_for,
-                    &mut self.states,
-                );
-            }
+            self.resort();
+            self.grid.prepare_tree();
         }
         // Programs that read other agents by index (targets, Unaligned collision avoidance,
         // Reciprocal) see them in agent order as the last tick left them; for the others
@@ -380,6 +376,38 @@ impl Simulation {
         self.wall_crossings += crossings;
         self.end_jumps(dt);
         self.tick += 1;
+    }
+
+    /// Puts the agents in the order the tick will walk them. While the grid's k-d tree
+    /// answers queries (a crowd too dense for the cells), every tick in the order of last
+    /// tick's tree: it keeps neighbors together inside a crowded cell, so each agent's
+    /// nearest-neighbor search reads the leaves the previous agent's just read (a crowd
+    /// spreads fast, and a re-sort every 8 ticks left most ticks in a stale order: issue 28,
+    /// `BENCHMARKS.md`). Otherwise every [`RESORT_EVERY`] ticks in the grid's cell order. The
+    /// order never changes a result.
+    fn resort(&mut self) {
+        if self.working.len() < CELL_ORDER_MIN_AGENTS {
+            return;
+        }
+        let layout = &self.layout;
+        if let Some(agents) = self.grid.last_tree_order() {
+            self.resort_sources.clear();
+            let slots = agents
+                .iter()
+                .filter_map(|&agent| layout.slot(agent as usize));
+            self.resort_sources.extend(slots.map(|slot| slot as u32));
+        } else if self.tick.is_multiple_of(RESORT_EVERY) {
+            self.resort_sources.clear();
+            self.resort_sources.extend_from_slice(self.grid.sources());
+        } else {
+            return;
+        }
+        self.layout.resort(
+            &self.resort_sources,
+            &mut self.working,
+            &mut self.stuck_for,
+            &mut self.states,
+        );
     }
 
     /// The tick's end in a world with gaps or jump links: flights move on, take-offs leave

@@ -41,6 +41,7 @@ impl SpatialGrid {
         if let Some(tree) = self.tree.take() {
             self.spare_tree.keep(tree);
         }
+        self.tree_wanted = self.tree_used.take();
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
         let extent = if parallel {
             // Whole chunks folded by a plain loop: rayon's `fold` asks between agents whether

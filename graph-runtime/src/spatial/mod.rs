@@ -9,7 +9,7 @@ mod build;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use nearest::{agent_of, key};
+pub(crate) use nearest::{InView, agent_of, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.
@@ -50,6 +50,36 @@ pub struct SpatialGrid {
     tree: std::sync::OnceLock<nearest::Tree>,
     /// The tree of an earlier tick, whose buffers the next one is built in.
     spare_tree: nearest::SpareTree,
+    /// Whether a query asked this tick's tree for neighbors.
+    tree_used: Flag,
+    /// Whether last tick's did: this tick's tree is then built before the tick, on every
+    /// thread ([`SpatialGrid::prepare_tree`]).
+    tree_wanted: bool,
+}
+
+/// A flag any thread may set, cloned with its value.
+#[derive(Debug, Default)]
+struct Flag(std::sync::atomic::AtomicBool);
+
+impl Clone for Flag {
+    fn clone(&self) -> Self {
+        Self(self.0.load(std::sync::atomic::Ordering::Relaxed).into())
+    }
+}
+
+impl Flag {
+    fn set(&self) {
+        use std::sync::atomic::Ordering::Relaxed;
+        // Read first: every query writing the flag would pass its cache line between cores.
+        if !self.0.load(Relaxed) {
+            self.0.store(true, Relaxed);
+        }
+    }
+
+    /// The flag's value, cleared.
+    fn take(&mut self) -> bool {
+        std::mem::take(self.0.get_mut())
+    }
 }
 
 impl SpatialGrid {
@@ -79,6 +109,8 @@ impl SpatialGrid {
             spares: Vec::new(),
             tree: std::sync::OnceLock::new(),
             spare_tree: nearest::SpareTree::default(),
+            tree_used: Flag::default(),
+            tree_wanted: false,
         }
     }
 
@@ -108,6 +140,29 @@ impl SpatialGrid {
     /// from; only the vehicles with a finite position have a slot.
     pub(crate) fn sources(&self) -> &[u32] {
         &self.sources
+    }
+
+    /// The agents of the k-d tree the tick before the last rebuild built (for a crowded
+    /// query), in the tree's order, which keeps agents near in space near in the list, within
+    /// crowded cells too; `None` if that tick built none.
+    pub(crate) fn last_tree_order(&mut self) -> Option<&[u32]> {
+        self.tree_wanted.then(|| self.spare_tree.agents()).flatten()
+    }
+
+    /// Forgets that this tick's tree answered queries: the next tick builds its tree on the
+    /// first crowded query and walks the grid's order (a test compares the two ways).
+    #[cfg(test)]
+    pub(crate) fn forget_tree_use(&mut self) {
+        self.tree_used.take();
+    }
+
+    /// Builds this tick's k-d tree now if last tick's answered a query (a crowd stays a crowd
+    /// from one tick to the next), in parallel on the current rayon pool; otherwise the first
+    /// crowded query builds it, on its own thread while the others wait.
+    pub(crate) fn prepare_tree(&self) {
+        if self.tree_wanted {
+            self.tree();
+        }
     }
 
     /// The agents' positions at the last rebuild, in cell order ([`Candidate::slot`]).
@@ -201,9 +256,10 @@ impl SpatialGrid {
         radius: f32,
         k: usize,
         exclude: usize,
-        accept: impl Fn(Vec2) -> bool,
+        accept: impl nearest::Accept,
         out: &mut Vec<u64>,
     ) {
+        self.tree_used.set();
         self.tree().nearest(center, radius, k, exclude, accept, out);
     }
 

@@ -9,7 +9,7 @@ use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborSums};
 use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
-use crate::spatial::{Candidate, Near, SpatialGrid};
+use crate::spatial::{Candidate, InView, Near, SpatialGrid};
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -218,7 +218,10 @@ fn nearest_sums(
     let center = me.position;
     let mut pass = NeighborSums::default();
     if grid.crowded(center, radius, crowd_limit(most)) {
-        let sees = |position: glam::Vec2| fov.sees(me.forward, position - center);
+        let sees = InView {
+            forward: me.forward,
+            fov,
+        };
         grid.nearest(center, radius, most, agent, sees, order);
         grid.nearest_in_grid_order(order, |position, velocity| {
             pass.add_if(center, position, velocity, true);

@@ -10,10 +10,12 @@
 
 mod search;
 
+pub(crate) use search::{Accept, InView};
+
 use glam::Vec2;
 
 /// Most agents in a leaf.
-const LEAF: usize = 32;
+const LEAF: usize = 64;
 const NO_CHILD: u32 = u32::MAX;
 
 /// An agent of the tree: its position, index and slot in the grid's cell order.
@@ -70,6 +72,13 @@ impl SpareTree {
         }
     }
 
+    /// The agents of the tree kept, in the tree's order (leaf by leaf: agents near in space
+    /// are near in it); `None` without a tree.
+    pub(crate) fn agents(&mut self) -> Option<&[u32]> {
+        let tree = self.0.get_mut().ok()?.as_ref()?;
+        Some(tree.agents.as_slice()).filter(|agents| !agents.is_empty())
+    }
+
     /// The tree kept, or an empty one.
     pub(crate) fn take(&self) -> Tree {
         self.0
@@ -87,6 +96,11 @@ pub(crate) struct Tree {
     /// The items' velocities, in the items' order: summing a neighborhood reads them from
     /// the few leaves its query visited, not from all over the grid.
     velocities: Vec<Vec2>,
+    /// The items' coordinates and agents, each in an array of its own (in the items' order):
+    /// a leaf's test reads them as lanes, four agents per instruction.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    agents: Vec<u32>,
     /// Each agent's item (`u32::MAX` for an index no item has).
     item_of: Vec<u32>,
     nodes: Vec<Node>,
@@ -112,6 +126,9 @@ impl Tree {
         let Self {
             items,
             velocities: moving,
+            xs,
+            ys,
+            agents: lanes,
             item_of,
             nodes,
         } = &mut self;
@@ -124,10 +141,25 @@ impl Tree {
             },
         ));
         nodes.clear();
-        nodes.reserve(2 * items.len() / LEAF + 1);
         if !items.is_empty() {
-            build(items, 0, nodes);
+            let empty = Node {
+                min: Vec2::ZERO,
+                max: Vec2::ZERO,
+                lowest_agent: 0,
+                start: 0,
+                end: 0,
+                left: NO_CHILD,
+                right: NO_CHILD,
+            };
+            nodes.resize(node_count(items.len()), empty);
+            build(items, 0, nodes, 0);
         }
+        xs.clear();
+        xs.extend(items.iter().map(|item| item.position.x));
+        ys.clear();
+        ys.extend(items.iter().map(|item| item.position.y));
+        lanes.clear();
+        lanes.extend(items.iter().map(|item| item.agent));
         moving.clear();
         moving.extend(items.iter().map(|item| {
             velocities
@@ -181,7 +213,7 @@ impl Tree {
         radius: f32,
         k: usize,
         exclude: usize,
-        accept: impl Fn(Vec2) -> bool,
+        accept: impl Accept,
         out: &mut Vec<u64>,
     ) {
         out.clear();
@@ -207,9 +239,24 @@ fn box_distance_squared(point: Vec2, min: Vec2, max: Vec2) -> f32 {
     dx * dx + dy * dy
 }
 
-/// Builds the subtree over `items` (which start at `offset` in the tree's items) and returns
-/// its node's index.
-fn build(items: &mut [Item], offset: usize, nodes: &mut Vec<Node>) -> u32 {
+/// Nodes of a tree over `len` agents: the shape depends on the count alone (halves at the
+/// middle, leaves of at most [`LEAF`]).
+fn node_count(len: usize) -> usize {
+    if len <= LEAF {
+        1
+    } else {
+        1 + node_count(len / 2) + node_count(len - len / 2)
+    }
+}
+
+/// Builds the subtree over `items` (which start at `offset` in the tree's items) into `nodes`,
+/// its [`node_count`] nodes in preorder, the first numbered `first`. The two halves of a large
+/// subtree are built in parallel, each into its own part of `nodes`: the same tree on any
+/// number of threads, and no allocation.
+fn build(items: &mut [Item], offset: usize, nodes: &mut [Node], first: u32) {
+    let Some((root, rest)) = nodes.split_first_mut() else {
+        return;
+    };
     let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
     let mut lowest_agent = u32::MAX;
     for item in items.iter() {
@@ -217,8 +264,7 @@ fn build(items: &mut [Item], offset: usize, nodes: &mut Vec<Node>) -> u32 {
         max = max.max(item.position);
         lowest_agent = lowest_agent.min(item.agent);
     }
-    let index = nodes.len() as u32;
-    nodes.push(Node {
+    *root = Node {
         min,
         max,
         lowest_agent,
@@ -226,12 +272,35 @@ fn build(items: &mut [Item], offset: usize, nodes: &mut Vec<Node>) -> u32 {
         end: (offset + items.len()) as u32,
         left: NO_CHILD,
         right: NO_CHILD,
-    });
+    };
     if items.len() <= LEAF {
-        return index;
+        return;
     }
-    // Split the wider side at the median, by coordinate then agent index: agents stacked on
-    // one point split by index, so the lower half holds the lower indices.
+    let middle = split(items, min, max);
+    let (low, high) = items.split_at_mut(middle);
+    let left_count = node_count(low.len());
+    let (left_nodes, right_nodes) = rest.split_at_mut(left_count.min(rest.len()));
+    root.left = first + 1;
+    root.right = first + 1 + left_count as u32;
+    let right_first = root.right;
+    if low.len() >= PARALLEL_SUBTREE {
+        rayon::join(
+            || build(low, offset, left_nodes, first + 1),
+            || build(high, offset + middle, right_nodes, right_first),
+        );
+    } else {
+        build(low, offset, left_nodes, first + 1);
+        build(high, offset + middle, right_nodes, right_first);
+    }
+}
+
+/// Below this many agents a subtree's two halves are built one after the other.
+const PARALLEL_SUBTREE: usize = 8_192;
+
+/// Splits `items` (within `min..max`) at the median of the wider side, by coordinate then
+/// agent index, and returns where the upper half starts: agents stacked on one point split by
+/// index, so the lower half holds the lower indices.
+fn split(items: &mut [Item], min: Vec2, max: Vec2) -> usize {
     let extent = max - min;
     let x = extent.x >= extent.y;
     let key = |item: &Item| if x { item.position.x } else { item.position.y };
@@ -239,14 +308,7 @@ fn build(items: &mut [Item], offset: usize, nodes: &mut Vec<Node>) -> u32 {
     items.select_nth_unstable_by(middle, |a, b| {
         key(a).total_cmp(&key(b)).then(a.agent.cmp(&b.agent))
     });
-    let (low, high) = items.split_at_mut(middle);
-    let left = build(low, offset, nodes);
-    let right = build(high, offset + middle, nodes);
-    if let Some(node) = nodes.get_mut(index as usize) {
-        node.left = left;
-        node.right = right;
-    }
-    index
+    middle
 }
 
 #[cfg(test)]
