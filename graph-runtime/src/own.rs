@@ -40,6 +40,11 @@ impl OwnGoals {
         self.lists.get_or_insert_with(Box::default)
     }
 
+    /// Whether no point or route was ever set (nothing on the heap).
+    pub(crate) fn is_unset(&self) -> bool {
+        self.lists.is_none()
+    }
+
     /// The agent's own point `name`, if it has one.
     pub fn goal(&self, name: &str) -> Option<Vec2> {
         self.lists.as_ref()?.points.get(name).copied()

@@ -129,6 +129,8 @@ pub struct Simulation {
     jumps: Jumps,
     /// The re-sort's list of old slots, kept for its room.
     resort_sources: Vec<u32>,
+    /// The re-sort's copy of `states`, kept for its room (empty until a re-sort needs it).
+    spare_states: Vec<AgentState>,
 }
 
 impl Simulation {
@@ -192,6 +194,7 @@ impl Simulation {
             warnings: Vec::new(),
             jumps: Jumps::default(),
             resort_sources: Vec::new(),
+            spare_states: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -406,7 +409,11 @@ impl Simulation {
             &self.resort_sources,
             &mut self.working,
             &mut self.stuck_for,
-            &mut self.states,
+            (
+                &mut self.states,
+                &mut self.spare_states,
+                AgentState::is_plain,
+            ),
         );
     }
 

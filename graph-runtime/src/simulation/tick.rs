@@ -265,7 +265,11 @@ mod tests {
         }
         // The first really walked the tree's order: its layout is not the grid's.
         let grid_order = in_tree_order.grid.sources().iter().enumerate();
-        assert!(grid_order.clone().any(|(slot, &source)| slot != source as usize));
+        assert!(
+            grid_order
+                .clone()
+                .any(|(slot, &source)| slot != source as usize)
+        );
     }
 
     /// Every preset runs 60 ticks with its programs evaluated in batches and again agent by

@@ -383,8 +383,14 @@ impl Part<'_> {
                     cell.push((agent, source, position, velocity));
                 }
             }
-            // Agent indices are distinct: an unstable sort gives the one order.
-            cell.sort_unstable_by_key(|&(agent, ..)| agent);
+            // Agent indices are distinct: an unstable sort gives the one order. A crowd of a
+            // cell (a stacked crowd walked in its k-d tree's order is out of index order every
+            // tick) is sorted on every thread.
+            if cell.len() >= PARALLEL_MIN_AGENTS {
+                cell.par_sort_unstable_by_key(|&(agent, ..)| agent);
+            } else {
+                cell.sort_unstable_by_key(|&(agent, ..)| agent);
+            }
             for (at, &(agent, source, position, velocity)) in (start..end).zip(&*cell) {
                 if let (Some(e), Some(s), Some(p), Some(v)) = (
                     self.entries.get_mut(at),

@@ -28,6 +28,12 @@ pub struct AgentState {
 }
 
 impl AgentState {
+    /// Whether the state owns nothing on the heap (no spilled wander angles, no own goals):
+    /// a copy of it allocates nothing.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.wander_spill.is_empty() && self.own.is_unset()
+    }
+
     /// The state of agent `agent_index` in a world seeded with `seed`.
     pub fn new(program: &Program, seed: u64, agent_index: u64) -> Self {
         let mut state = Self {
