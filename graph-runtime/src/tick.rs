@@ -120,12 +120,15 @@ pub fn prepare_grid<'a>(
 ) -> bool {
     let mut uses_neighbors = false;
     let mut radius: f32 = 0.0;
+    let mut summed = 0;
     for (program, params) in groups {
         uses_neighbors |= program.uses_neighbors();
         radius = radius.max(program.neighborhood_radius(params));
+        summed = summed.max(program.summed_neighbors(params));
     }
     if uses_neighbors {
         grid.set_cell_size(neighbor_cell_size(radius));
+        grid.expect_neighbors(summed);
         grid.rebuild(vehicles);
     }
     uses_neighbors

@@ -337,6 +337,11 @@ impl Simulation {
             .fold(0.0, f32::max);
         self.grid
             .set_cell_size(crate::tick::neighbor_cell_size(radius));
+        let summed = self
+            .groups
+            .iter()
+            .map(|g| g.program.summed_neighbors(&g.params));
+        self.grid.expect_neighbors(summed.max().unwrap_or(0));
     }
 
     /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon

@@ -55,6 +55,8 @@ pub struct SpatialGrid {
     /// Whether last tick's did: this tick's tree is then built before the tick, on every
     /// thread ([`SpatialGrid::prepare_tree`]).
     tree_wanted: bool,
+    /// Most agents in a leaf of the tree ([`SpatialGrid::expect_neighbors`]).
+    tree_leaf: usize,
 }
 
 /// A flag any thread may set, cloned with its value.
@@ -111,7 +113,17 @@ impl SpatialGrid {
             spare_tree: nearest::SpareTree::default(),
             tree_used: Flag::default(),
             tree_wanted: false,
+            tree_leaf: nearest::SMALLEST_LEAF,
         }
+    }
+
+    /// Sizes the leaves of the k-d tree crowded queries use for queries of about `most`
+    /// neighbors (the largest neighbor count summed: a Flocking node's 64 by default): leaves
+    /// of `most` agents, from 32 to 64. Leaves of 64 made 100,000 stacked flockers (64
+    /// neighbors) a fifth faster than leaves of 32, and Reciprocal's 10-neighbor queries a
+    /// seventh slower (issue 28). Answers are the same whatever the size.
+    pub fn expect_neighbors(&mut self, most: usize) {
+        self.tree_leaf = most.clamp(nearest::SMALLEST_LEAF, nearest::LARGEST_LEAF);
     }
 
     /// Changes the preferred cell size; takes effect at the next [`SpatialGrid::rebuild`].
@@ -273,9 +285,10 @@ impl SpatialGrid {
     /// This tick's k-d tree, built on first use.
     fn tree(&self) -> &nearest::Tree {
         self.tree.get_or_init(|| {
-            self.spare_tree
-                .take()
-                .rebuilt(&self.positions, &self.velocities, &self.entries)
+            self.spare_tree.take().rebuilt(
+                (&self.positions, &self.velocities, &self.entries),
+                self.tree_leaf,
+            )
         })
     }
 

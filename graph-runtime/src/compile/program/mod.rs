@@ -300,6 +300,20 @@ impl Program {
             .fold(0.0, f32::max)
     }
 
+    /// The most neighbors any of the program's Separation, Cohesion, Alignment and Flocking
+    /// nodes sums under `params` (0 without them): a crowded query's `k`, for which the grid
+    /// sizes its k-d tree's leaves.
+    pub fn summed_neighbors(&self, params: &ParamValues) -> usize {
+        self.neighbor_ops
+            .iter()
+            .filter_map(|&op| match self.ops.get(op as usize)?.neighbor_use() {
+                NeighborUse::Sums(_, _, most) => Some(most.get(params) as usize),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The distinct neighborhoods (radius and field of view) of the program's Separation,
     /// Cohesion, Alignment and Flocking nodes. An agent's one neighbor query per tick feeds
     /// the sums of each; nodes with the same neighborhood share them.

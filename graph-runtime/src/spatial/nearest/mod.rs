@@ -14,8 +14,9 @@ pub(crate) use search::{Accept, InView};
 
 use glam::Vec2;
 
-/// Most agents in a leaf.
-const LEAF: usize = 64;
+/// Most agents in a leaf: from this many to [`LARGEST_LEAF`], as the grid asks.
+pub(crate) const SMALLEST_LEAF: usize = 32;
+pub(crate) const LARGEST_LEAF: usize = 64;
 const NO_CHILD: u32 = u32::MAX;
 
 /// An agent of the tree: its position, index and slot in the grid's cell order.
@@ -104,6 +105,8 @@ pub(crate) struct Tree {
     /// Each agent's item (`u32::MAX` for an index no item has).
     item_of: Vec<u32>,
     nodes: Vec<Node>,
+    /// Most agents in a leaf.
+    leaf: usize,
 }
 
 impl Tree {
@@ -111,7 +114,7 @@ impl Tree {
     /// `agents[slot]` each.
     #[cfg(test)]
     pub(crate) fn new(positions: &[Vec2], velocities: &[Vec2], agents: &[u32]) -> Self {
-        Self::default().rebuilt(positions, velocities, agents)
+        Self::default().rebuilt((positions, velocities, agents), SMALLEST_LEAF)
     }
 
     /// This tree rebuilt over the agents at `positions` moving at `velocities` (slot order),
@@ -119,9 +122,8 @@ impl Tree {
     /// allocates nothing tick after tick.
     pub(crate) fn rebuilt(
         mut self,
-        positions: &[Vec2],
-        velocities: &[Vec2],
-        agents: &[u32],
+        (positions, velocities, agents): (&[Vec2], &[Vec2], &[u32]),
+        leaf: usize,
     ) -> Self {
         let Self {
             items,
@@ -131,7 +133,10 @@ impl Tree {
             agents: lanes,
             item_of,
             nodes,
+            leaf: leaves,
         } = &mut self;
+        let leaf = leaf.max(1);
+        *leaves = leaf;
         items.clear();
         items.extend(positions.iter().zip(agents).zip(0_u32..).map(
             |((&position, &agent), slot)| Item {
@@ -151,8 +156,8 @@ impl Tree {
                 left: NO_CHILD,
                 right: NO_CHILD,
             };
-            nodes.resize(node_count(items.len()), empty);
-            build(items, 0, nodes, 0);
+            nodes.resize(node_count(items.len(), leaf), empty);
+            build(items, (0, leaf), nodes, 0);
         }
         xs.clear();
         xs.extend(items.iter().map(|item| item.position.x));
@@ -240,20 +245,21 @@ fn box_distance_squared(point: Vec2, min: Vec2, max: Vec2) -> f32 {
 }
 
 /// Nodes of a tree over `len` agents: the shape depends on the count alone (halves at the
-/// middle, leaves of at most [`LEAF`]).
-fn node_count(len: usize) -> usize {
-    if len <= LEAF {
+/// middle, leaves of at most `leaf`).
+fn node_count(len: usize, leaf: usize) -> usize {
+    if len <= leaf {
         1
     } else {
-        1 + node_count(len / 2) + node_count(len - len / 2)
+        1 + node_count(len / 2, leaf) + node_count(len - len / 2, leaf)
     }
 }
 
-/// Builds the subtree over `items` (which start at `offset` in the tree's items) into `nodes`,
+/// Builds the subtree over `items` (which start at `offset` in the tree's items; leaves of at
+/// most `leaf`) into `nodes`,
 /// its [`node_count`] nodes in preorder, the first numbered `first`. The two halves of a large
 /// subtree are built in parallel, each into its own part of `nodes`: the same tree on any
 /// number of threads, and no allocation.
-fn build(items: &mut [Item], offset: usize, nodes: &mut [Node], first: u32) {
+fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node], first: u32) {
     let Some((root, rest)) = nodes.split_first_mut() else {
         return;
     };
@@ -273,24 +279,24 @@ fn build(items: &mut [Item], offset: usize, nodes: &mut [Node], first: u32) {
         left: NO_CHILD,
         right: NO_CHILD,
     };
-    if items.len() <= LEAF {
+    if items.len() <= leaf {
         return;
     }
     let middle = split(items, min, max);
     let (low, high) = items.split_at_mut(middle);
-    let left_count = node_count(low.len());
+    let left_count = node_count(low.len(), leaf);
     let (left_nodes, right_nodes) = rest.split_at_mut(left_count.min(rest.len()));
     root.left = first + 1;
     root.right = first + 1 + left_count as u32;
     let right_first = root.right;
     if low.len() >= PARALLEL_SUBTREE {
         rayon::join(
-            || build(low, offset, left_nodes, first + 1),
-            || build(high, offset + middle, right_nodes, right_first),
+            || build(low, (offset, leaf), left_nodes, first + 1),
+            || build(high, (offset + middle, leaf), right_nodes, right_first),
         );
     } else {
-        build(low, offset, left_nodes, first + 1);
-        build(high, offset + middle, right_nodes, right_first);
+        build(low, (offset, leaf), left_nodes, first + 1);
+        build(high, (offset + middle, leaf), right_nodes, right_first);
     }
 }
 
@@ -353,9 +359,13 @@ mod tests {
                 }
             })
             .collect();
-        for points in [&scattered, &stacked, &mixed] {
+        let leaves = [SMALLEST_LEAF, LARGEST_LEAF, 5];
+        for (points, leaf) in [&scattered, &stacked, &mixed]
+            .into_iter()
+            .flat_map(|points| leaves.into_iter().map(move |leaf| (points, leaf)))
+        {
             let agents: Vec<u32> = (0..points.len() as u32).collect();
-            let tree = Tree::new(points, points, &agents);
+            let tree = Tree::default().rebuilt((points, points, &agents), leaf);
             let mut out = Vec::new();
             for (i, &center) in points.iter().enumerate().step_by(7) {
                 for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
@@ -372,7 +382,7 @@ mod tests {
                         assert_eq!(
                             got,
                             brute(points, center, radius, k, i, accept),
-                            "agent {i}, r {radius}, k {k}, ahead {ahead}"
+                            "agent {i}, r {radius}, k {k}, ahead {ahead}, leaf {leaf}"
                         );
                     }
                 }

@@ -12,7 +12,7 @@ use bytemuck::cast;
 use glam::Vec2;
 use wide::{CmpLt, f32x4, u32x4};
 
-use super::{LEAF, NO_CHILD, Node, Tree, box_distance_squared, key};
+use super::{NO_CHILD, Node, Tree, box_distance_squared, key};
 
 /// Subtrees the heap holds at most; a few dozen wait in a usual query.
 const FRONTIER: usize = 64;
@@ -44,12 +44,12 @@ pub(super) struct Search<'t, 'o, F> {
 
 impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
     pub(super) fn new(tree: &'t Tree, query: Query<F>, out: &'o mut Vec<u64>) -> Self {
-        let threshold = (query.k * 2).max(LEAF);
+        let threshold = (query.k * 2).max(tree.leaf);
         // A leaf's agents are written at `len` whether they pass or not, so `out` holds room
         // for a whole leaf beyond the threshold; its old contents stay (every place is written
         // before it is read).
-        if out.len() < threshold + LEAF {
-            out.resize(threshold + LEAF, 0);
+        if out.len() < threshold + tree.leaf {
+            out.resize(threshold + tree.leaf, 0);
         }
         Self {
             tree,
