@@ -213,6 +213,33 @@ fn a_stacked_crowd_steps_in_bounded_time_the_same_on_any_thread_count() {
     }
 }
 
+/// The preview's metrics over 20,000 agents on one point: every pair overlaps, and listing the
+/// 200 million pairs took the editor minutes and gigabytes per sample (found in the editor
+/// under Xvfb). In a crowd each agent counts its 16 nearest: a sample takes seconds at most,
+/// the smallest spacing is still exact (0), and the overlaps are a lower bound between 16 / 2
+/// and 16 per agent (each pair once, found by one side or both).
+#[test]
+fn metrics_of_a_stacked_crowd_take_bounded_work() {
+    let simulation = Simulation::new(&stacked(20_000, flocking())).expect("runs");
+    let mut tracker = graph_runtime::MetricsTracker::default();
+    let started = Instant::now();
+    let first = tracker.observe(&simulation, 0.0);
+    let second = tracker.observe(&simulation, 0.0);
+    let took = started.elapsed();
+    assert!(took < FEW_SECONDS, "two samples took {took:?}");
+    assert_eq!(first.min_spacing, Some(0.0));
+    let neighbors = graph_runtime::MetricsTracker::CROWD_NEIGHBORS;
+    assert!(
+        (20_000 * neighbors / 2..=20_000 * neighbors).contains(&first.agent_overlaps),
+        "{} pairs",
+        first.agent_overlaps
+    );
+    assert_eq!(first.new_agent_overlaps, first.agent_overlaps);
+    // Nothing moved: the same pairs, none new.
+    assert_eq!(second.agent_overlaps, first.agent_overlaps);
+    assert_eq!(second.new_agent_overlaps, 0);
+}
+
 /// 300 agents: 299 in a blob 2 units wide moving together with agent 0 at (1, 0) (no relative
 /// motion, so no collision with them), and agent 299 six units ahead coming head-on at 3 u/s.
 /// Agent 0's query visits all 300, more than 256, so Unaligned collision avoidance looks at its
