@@ -898,8 +898,9 @@ fn sensors_and_comparisons_read_as_documented() {
         assert_eq!(force, if holds { through } else { Vec2::ZERO }, "{test:?}");
     }
     says(
-        "`NeighborCount(radius, fov)`: the number of neighbors within `radius` and the field of view.",
+        "`NeighborCount(radius, fov)`: the number of neighbors within `radius` and the field of view, counted up to 1,024 (a denser neighborhood reads 1,024; counting stops there, so a stacked crowd costs each agent about that many tests).",
     );
+    assert_eq!(graph_runtime::behaviors::MAX_COUNTED_NEIGHBORS, 1_024);
     // Neighbors at (1,0) and (-1,0); fov 180 sees only the one ahead (agent 0 faces +x).
     let others = [
         agent(v2(1.0, 0.0), Vec2::ZERO),

@@ -290,3 +290,52 @@ fn unaligned_collision_avoidance_in_a_crowd_looks_at_the_64_nearest() {
     );
     assert_eq!(force_of_agent_0(&assets), expected);
 }
+
+/// `Gate(Seek, Compare(NeighborCount(5, 360), test, threshold))`.
+fn counting(test: graph_runtime::Comparison, threshold: f32) -> Graph {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: Target::Point(50.0.into(), 0.0.into()),
+    });
+    let count = graph.add(Node::NeighborCount {
+        radius: 5.0.into(),
+        fov: 360.0.into(),
+    });
+    let crowded = graph.add(Node::Compare {
+        sensor: Link(Some(count)),
+        test,
+        threshold: threshold.into(),
+    });
+    let gate = graph.add(Node::Gate {
+        input: Link(Some(seek)),
+        condition: Link(Some(crowded)),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(gate)),
+    });
+    graph
+}
+
+/// 20,000 agents on one point, at rest, each counting its neighbors: every agent has 19,999
+/// within 5 units, and the count reads 1,024, the most it counts (`BEHAVIORS.md`), so a gate
+/// on `count >= 1,024` lets Seek through for every agent and one on `count > 1,024` for none.
+/// Counted in full, one tick took 0.35 s in a release build (each agent listed and sorted the
+/// whole crowd); now a tick stops each count after about 1,024 tests.
+#[test]
+fn neighbor_count_in_a_stacked_crowd_stops_at_its_limit() {
+    use graph_runtime::Comparison::{Greater, GreaterOrEqual};
+    for (test, moves) in [(GreaterOrEqual, true), (Greater, false)] {
+        let mut simulation =
+            Simulation::new(&stacked(20_000, counting(test, 1_024.0))).expect("runs");
+        let started = Instant::now();
+        simulation.step(1.0 / 60.0);
+        let took = started.elapsed();
+        assert!(took < FEW_SECONDS, "one tick took {took:?}");
+        let moving = simulation
+            .vehicles()
+            .iter()
+            .filter(|v| v.velocity != Vec2::ZERO)
+            .count();
+        assert_eq!(moving, if moves { 20_000 } else { 0 }, "{test:?}");
+    }
+}

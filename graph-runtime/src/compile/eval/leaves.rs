@@ -233,15 +233,9 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::NeighborCount(radius, fov) => {
                 let radius = self.num(radius);
                 let fov = fov.get(self.context.params);
-                let positions = self.context.grid.positions();
-                self.neighbors()
-                    .iter()
-                    .filter(|c| {
-                        positions.get(c.slot()).is_some_and(|&position| {
-                            behaviors::in_neighborhood(me, position, radius, fov)
-                        })
-                    })
-                    .count() as f32
+                let runs = self.context.grid.runs(me.position, radius);
+                let candidates = runs.map(|run| (run.positions, run.agents));
+                behaviors::count_neighbors(me, candidates, self.agent, (radius, fov)) as f32
             }
             Op::Speed => me.velocity.length(),
             Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
