@@ -8,6 +8,12 @@ use glam::Vec2;
 /// Vectors shorter than this are treated as zero by [`normalize`] and as "no motion" elsewhere.
 pub const TINY: f32 = 1e-6;
 
+/// The smallest `f32` whose square root is at least [`TINY`] (one step below `TINY * TINY`):
+/// `x.sqrt() >= TINY` exactly when `x >= TINY_SQUARED`, NaN included (both false), since the
+/// square root is correctly rounded and never decreasing. A length compared with `TINY`
+/// through its square skips the root: the neighbor sums test it for every candidate.
+pub const TINY_SQUARED: f32 = f32::from_bits(0x2b8c_bccb);
+
 /// Unit vector along `v`, or exactly [`Vec2::ZERO`] when `|v| < 1e-6` (never NaN).
 #[inline]
 pub fn normalize(v: Vec2) -> Vec2 {
@@ -171,6 +177,19 @@ pub fn wrap(a: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
+
+    /// `TINY_SQUARED` is the boundary: its root reaches `TINY` and the float below's does not
+    /// (the root never decreases, so that settles every other float), and NaN, zero, minus
+    /// zero and infinity agree both ways.
+    #[test]
+    fn tiny_squared_splits_the_floats_whose_root_reaches_tiny() {
+        assert!(TINY_SQUARED.sqrt() >= TINY);
+        assert!(TINY_SQUARED.next_down().sqrt() < TINY);
+        for x in [f32::NAN, 0.0, -0.0, f32::INFINITY, 1e-12, 1.0, TINY_SQUARED.next_up()] {
+            assert_eq!(x.sqrt() >= TINY, x >= TINY_SQUARED, "{x:e}");
+        }
+    }
+
     use super::*;
 
     #[test]

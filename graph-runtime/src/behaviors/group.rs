@@ -6,7 +6,7 @@ use wide::{CmpGe, CmpLt, f32x4};
 
 use super::{Quarry, arrival};
 use crate::Vehicle;
-use crate::math::{TINY, local, normalize, sign};
+use crate::math::{TINY, TINY_SQUARED, local, normalize, sign};
 
 /// How far below `cos(fov / 2)` the cosine of a neighbor's angle may be and still count as on
 /// the edge of the view (`BEHAVIORS.md`, "Neighborhoods"). f32 rounding of positions, of the
@@ -211,10 +211,15 @@ impl NeighborSums {
     /// the distance and add in one straight pass. Adding nothing is exact (`x + 0 = x`), so
     /// the sums equal those of [`NeighborSums::add`] over the counted neighbors alone.
     #[inline]
+    #[expect(
+        clippy::needless_bitwise_bool,
+        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
+    )]
     pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
         let away = me - other_position;
         let distance_squared = away.length_squared();
-        let repels = counts & (distance_squared.sqrt() >= TINY);
+        // `|away| >= TINY`, without the square root (`TINY_SQUARED`).
+        let repels = counts & (distance_squared >= TINY_SQUARED);
         // Masks, not branches: a scan over a cell's agents adds or not without a jump.
         self.separation += masked(away / distance_squared, repels);
         self.position += masked(other_position, counts);
