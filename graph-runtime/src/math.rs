@@ -185,7 +185,15 @@ mod tests {
     fn tiny_squared_splits_the_floats_whose_root_reaches_tiny() {
         assert!(TINY_SQUARED.sqrt() >= TINY);
         assert!(TINY_SQUARED.next_down().sqrt() < TINY);
-        for x in [f32::NAN, 0.0, -0.0, f32::INFINITY, 1e-12, 1.0, TINY_SQUARED.next_up()] {
+        for x in [
+            f32::NAN,
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            1e-12,
+            1.0,
+            TINY_SQUARED.next_up(),
+        ] {
             assert_eq!(x.sqrt() >= TINY, x >= TINY_SQUARED, "{x:e}");
         }
     }
