@@ -122,7 +122,7 @@ impl SpatialGrid {
     /// of `most` agents, from 32 to 64. Leaves of 64 made 100,000 stacked flockers (64
     /// neighbors) a fifth faster than leaves of 32, and Reciprocal's 10-neighbor queries a
     /// seventh slower (issue 28). Answers are the same whatever the size.
-    pub fn expect_neighbors(&mut self, most: usize) {
+    pub(crate) fn expect_neighbors(&mut self, most: usize) {
         self.tree_leaf = most.clamp(nearest::SMALLEST_LEAF, nearest::LARGEST_LEAF);
     }
 
