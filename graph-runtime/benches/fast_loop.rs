@@ -547,6 +547,17 @@ impl SortedView<'_> {
     #[inline]
     fn one_pass(&self, me: &Vehicle, slot: usize, radius: f32, fov: FieldOfView) -> NeighborSums {
         let mut sums = NeighborSums::default();
+        if fov.is_full_circle() {
+            // The distance computed once for the test and the sums (as the graph does).
+            let radius_squared = radius * radius;
+            for run in self.runs(me, radius) {
+                for other in run {
+                    let neighbor = (self.position[other], self.velocity[other]);
+                    sums.add_within(me.position, neighbor, radius_squared, other != slot);
+                }
+            }
+            return sums;
+        }
         for run in self.runs(me, radius) {
             for other in run {
                 let p = self.position[other];

@@ -227,6 +227,34 @@ impl NeighborSums {
         self.count += u32::from(counts);
     }
 
+    /// [`NeighborSums::add_if`] with a full circle's neighborhood test folded in: adds the
+    /// candidate when it is strictly within `radius_squared` (`radius * radius`) of `me` and
+    /// `keep`. The same sums, to the bit, as `add_if(me, p, v, in_neighborhood(..) & keep)`
+    /// with a full-circle view: `p - me` and `me - p` square to the same bits, so the distance
+    /// is computed once instead of twice (a full-circle flock tests every candidate of its
+    /// cells).
+    #[inline]
+    #[expect(
+        clippy::needless_bitwise_bool,
+        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
+    )]
+    pub fn add_within(
+        &mut self,
+        me: Vec2,
+        (other_position, other_velocity): (Vec2, Vec2),
+        radius_squared: f32,
+        keep: bool,
+    ) {
+        let away = me - other_position;
+        let distance_squared = away.length_squared();
+        let counts = (distance_squared < radius_squared) & keep;
+        let repels = counts & (distance_squared >= TINY_SQUARED);
+        self.separation += masked(away / distance_squared, repels);
+        self.position += masked(other_position, counts);
+        self.velocity += masked(other_velocity, counts);
+        self.count += u32::from(counts);
+    }
+
     /// Sums over `neighbors`, in the order given.
     pub fn over<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Self {
         let mut sums = Self::default();
@@ -345,6 +373,43 @@ pub fn leader_behind_point(leader: &Quarry, behind: f32) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Folding the full circle's test into the sums changes no bit: candidates inside,
+    /// outside and exactly on the radius, coincident, nearly coincident, kept or not.
+    #[test]
+    fn the_folded_full_circle_test_sums_what_add_if_sums() {
+        let full = FieldOfView::from_degrees(360.0);
+        for (me, radius) in [(Vec2::new(3.25, -1.5), 2.0), (Vec2::new(-70.1, 0.3), 5.0)] {
+            let me_vehicle = Vehicle::new(me, Vec2::X, crate::VehicleParams::default());
+            let (mut folded, mut expected) = (NeighborSums::default(), NeighborSums::default());
+            for i in 0..3_000_u32 {
+                let angle = i as f32 * 0.618;
+                let reach = match i % 6 {
+                    0 => 0.0,
+                    1 => 5e-7,
+                    2 => radius,
+                    3 => 1e-6,
+                    _ => (i % 17) as f32 * 0.37,
+                };
+                let position = me + Vec2::new(angle.cos(), angle.sin()) * reach;
+                let velocity = Vec2::new(angle.sin(), (i % 5) as f32 - 2.0);
+                let keep = i % 9 != 0;
+                folded.add_within(me, (position, velocity), radius * radius, keep);
+                let counts = in_neighborhood(&me_vehicle, position, radius, full) & keep;
+                expected.add_if(me, position, velocity, counts);
+                let bits = |s: &NeighborSums| {
+                    [s.separation, s.position, s.velocity].map(|v| v.to_array().map(f32::to_bits))
+                };
+                assert_eq!(
+                    bits(&folded),
+                    bits(&expected),
+                    "candidate {i}, radius {radius}"
+                );
+                assert_eq!(folded.count, expected.count);
+            }
+            assert!(expected.count > 100, "{} counted", expected.count);
+        }
+    }
 
     /// Four lanes at once answer as four calls of `sees` would, at the edges included: exactly
     /// on the edge of 270° and 90° views (diagonals behind and beside), coincident and nearly

@@ -155,10 +155,6 @@ pub(super) fn crowd_limit(most: usize) -> usize {
 /// agent index on a tie, summed in the grid's order ([`nearest_sums`]); so does every
 /// neighborhood whose cells are crowded, which is the same when it holds no more than its most.
 #[inline]
-#[expect(
-    clippy::needless_bitwise_bool,
-    reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
-)]
 pub(super) fn take_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
@@ -185,9 +181,8 @@ pub(super) fn take_sums(
             }
             let others = run.positions.iter().zip(run.velocities).zip(run.agents);
             for ((&position, &velocity), &other) in others {
-                let counts = behaviors::in_neighborhood(me, position, *radius, *fov)
-                    & (other as usize != agent);
-                pass.add_if(me.position, position, velocity, counts);
+                let keep = other as usize != agent;
+                pass.add_within(me.position, (position, velocity), radius * radius, keep);
             }
         }
         *only = pass;
