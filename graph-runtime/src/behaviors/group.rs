@@ -211,13 +211,30 @@ impl NeighborSums {
     /// the distance and add in one straight pass. Adding nothing is exact (`x + 0 = x`), so
     /// the sums equal those of [`NeighborSums::add`] over the counted neighbors alone.
     #[inline]
+    pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
+        let away = me - other_position;
+        self.add_away(
+            away,
+            away.length_squared(),
+            (other_position, other_velocity),
+            counts,
+        );
+    }
+
+    /// The sums' one addition: the neighbor at `away` (`me - q.p`, of squared length
+    /// `distance_squared`) when `counts`.
+    #[inline]
     #[expect(
         clippy::needless_bitwise_bool,
         reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
     )]
-    pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
-        let away = me - other_position;
-        let distance_squared = away.length_squared();
+    fn add_away(
+        &mut self,
+        away: Vec2,
+        distance_squared: f32,
+        (other_position, other_velocity): (Vec2, Vec2),
+        counts: bool,
+    ) {
         // `|away| >= TINY`, without the square root (`TINY_SQUARED`).
         let repels = counts & (distance_squared >= TINY_SQUARED);
         // Masks, not branches: a scan over a cell's agents adds or not without a jump.
@@ -234,10 +251,6 @@ impl NeighborSums {
     /// is computed once instead of twice (a full-circle flock tests every candidate of its
     /// cells).
     #[inline]
-    #[expect(
-        clippy::needless_bitwise_bool,
-        reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
-    )]
     pub fn add_within(
         &mut self,
         me: Vec2,
@@ -248,11 +261,12 @@ impl NeighborSums {
         let away = me - other_position;
         let distance_squared = away.length_squared();
         let counts = (distance_squared < radius_squared) & keep;
-        let repels = counts & (distance_squared >= TINY_SQUARED);
-        self.separation += masked(away / distance_squared, repels);
-        self.position += masked(other_position, counts);
-        self.velocity += masked(other_velocity, counts);
-        self.count += u32::from(counts);
+        self.add_away(
+            away,
+            distance_squared,
+            (other_position, other_velocity),
+            counts,
+        );
     }
 
     /// Sums over `neighbors`, in the order given.

@@ -201,10 +201,10 @@ impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
             let passed = (distances.cmp_lt(within) & counted).move_mask() as u32
                 & accept.lanes(x, y, dx, dy)
                 & present;
-            let bits = bits.to_array();
+            let distances = distances.to_array();
             for lane in 0..xs.len() {
                 if let Some(place) = self.out.get_mut(len) {
-                    *place = (u64::from(bits[lane]) << 32) | u64::from(agents[lane]);
+                    *place = key(distances[lane], agents[lane]);
                 }
                 len += ((passed >> lane) & 1) as usize;
             }
