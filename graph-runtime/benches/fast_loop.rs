@@ -15,7 +15,7 @@
 //! (`tests/fast_loop.rs` checks how close).
 
 use glam::Vec2;
-use graph_runtime::behaviors::{self, FieldOfView, NeighborSums};
+use graph_runtime::behaviors::{self, FieldOfView, NeighborLanes, NeighborSums};
 use graph_runtime::{
     AgentGroup, AgentRng, Area, Graph, Link, Node, Obstacle, Rect, Scene, SceneAssets, Simulation,
     Spawn, Turning, Vehicle, VehicleParams, WeightedInput,
@@ -550,13 +550,14 @@ impl SortedView<'_> {
         if fov.is_full_circle() {
             // The distance computed once for the test and the sums (as the graph does).
             let radius_squared = radius * radius;
+            let mut lanes = NeighborLanes::default();
             for run in self.runs(me, radius) {
                 for other in run {
                     let neighbor = (self.position[other], self.velocity[other]);
-                    sums.add_within(me.position, neighbor, radius_squared, other != slot);
+                    lanes.add_within(me.position, neighbor, radius_squared, other != slot);
                 }
             }
-            return sums;
+            return lanes.sums();
         }
         for run in self.runs(me, radius) {
             for other in run {

@@ -28,9 +28,9 @@ pub use facing::{
     Alignment, face, look_where_you_are_going, match_velocity, reach_orientation, wander_facing,
 };
 pub use group::{
-    FOV_COSINE_TOLERANCE, FieldOfView, MAX_COUNTED_NEIGHBORS, NeighborSums, Neighborhood,
-    alignment, cohesion, count_neighbors, flocking, in_neighborhood, leader_behind_point,
-    leader_following, neighbor_sums_each, separation,
+    FOV_COSINE_TOLERANCE, FieldOfView, MAX_COUNTED_NEIGHBORS, NeighborLanes, NeighborSums,
+    Neighborhood, alignment, cohesion, count_neighbors, flocking, in_neighborhood,
+    leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
 pub use jump::{JumpPlan, JumpSettings, flight_height, jump_plan, jump_run_up, ready_to_take_off};

@@ -6,7 +6,7 @@
 
 use super::{Evaluator, Recorder};
 use crate::Vehicle;
-use crate::behaviors::{self, FieldOfView, NeighborSums};
+use crate::behaviors::{self, FieldOfView, NeighborLanes, NeighborSums};
 use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
 use crate::spatial::{Candidate, InView, Near, SpatialGrid};
@@ -170,7 +170,7 @@ pub(super) fn take_sums(
         && fov.is_full_circle()
     {
         // Summed in a local: into `only` the compiler stored the sums at every agent.
-        let mut pass = NeighborSums::default();
+        let mut pass = NeighborLanes::default();
         let mut seen = 0;
         let mut crowded = false;
         for run in grid.runs(me.position, *radius) {
@@ -185,7 +185,7 @@ pub(super) fn take_sums(
                 pass.add_within(me.position, (position, velocity), radius * radius, keep);
             }
         }
-        *only = pass;
+        *only = pass.sums();
         !crowded
     } else if grid.near_within(me.position, widest, agent, limit, near) {
         behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
