@@ -3,7 +3,7 @@
 //! saving keep the mute; a collapsed node stays collapsed in the saved file; a Reroute carries
 //! a wire of any type and refuses to hand a scalar to a force port.
 
-mod common;
+use crate::common;
 
 use app::editor::{Command, Wire};
 use common::harness;

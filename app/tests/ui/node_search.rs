@@ -1,6 +1,6 @@
 //! The node search as a designer uses it: Shift+A over the canvas, a few letters, Enter.
 
-mod common;
+use crate::common;
 
 use egui::{Event, Key, Modifiers};
 use egui_kittest::Harness;

@@ -1,7 +1,5 @@
 //! What the preview's kittests share: the editor in a 1600 × 1000 window, paused, and a click.
 
-#![allow(dead_code, reason = "each test file uses the helpers it needs")]
-
 use std::path::Path;
 
 use app::editor::{EditorApp, Settings};

@@ -2,7 +2,7 @@
 //! parameter's right-click menu, run to the end on a scene whose answer is known, and
 //! cancelled half-way.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The live preview driven headless through `egui_kittest`: tools, agent picking, hot swap
 //! and stepping, checked against the scene and the simulation.
 
-mod common;
+use crate::common;
 
 use app::editor::{Command, EditorApp, Tool};
 use common::{click_at, harness};

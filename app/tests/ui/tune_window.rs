@@ -2,7 +2,7 @@
 //! parameter's right-click menu, a goal the graph misses met by a search in the background,
 //! Apply to the graph's defaults or to the scene's overrides as one undo step, and Cancel.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

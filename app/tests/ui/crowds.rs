@@ -1,7 +1,7 @@
 //! Crowd avoidance in the preview, driven headless through `egui_kittest`: Reciprocal's
 //! half-planes in the inspector, and stuck agents marked, counted and explained.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -2,7 +2,7 @@
 //! stay an egui mesh otherwise (tests, other renderers): either way guides and selection are
 //! painted over them.
 
-mod common;
+use crate::common;
 
 use app::editor::EditorApp;
 use common::{click_at, harness};

@@ -1,0 +1,21 @@
+//! The editor's tests, one module per workflow, in one test binary: sixteen binaries of
+//! about 85 MB each (every one links eframe) filled the disk of a CI run and spent a minute
+//! linking.
+
+mod common;
+mod crowds;
+mod editor;
+mod facing;
+mod gpu_agents;
+mod level_designer;
+mod node_search;
+mod node_tools;
+mod preview;
+mod reload;
+mod solid_walls;
+mod subgraphs;
+mod sweep_cli;
+mod sweep_window;
+mod tune_window;
+mod usage;
+mod workflows;
