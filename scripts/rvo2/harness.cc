@@ -3,7 +3,10 @@
 // as the script asks, timed per step on one thread, with the same arrival and overlap figures
 // as `tests/examples/versus_rvo2.rs`. Not part of the product: built by the script only.
 //
-// usage: harness circle N | harness blocks
+// usage: harness circle N [PHASE] | harness blocks [PHASE]
+// PHASE (radians, default 0) turns every ring (Circle) or the whole scene (Blocks) by that
+// angle: the same scenario with other rounding, for an ensemble of runs. With TRAJECTORY=FILE set, the positions after steps 1, 2,
+// 5, 10, 20, 50, 100, 200, 400, 800 and 1600 go to FILE as lines "step agent x y".
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -27,7 +30,7 @@ struct Scenario {
 
 // Agents on rings 5 units apart from radius `ring` out, 5 units apart along each ring (as the
 // example's 250 on radius 200), each heading for its antipode; one ring when `count` fits.
-Scenario circle(std::size_t count) {
+Scenario circle(std::size_t count, float phase) {
   Scenario s{{}, {}, {}, 15.0F, 10.0F, 10.0F, 1.5F, 2.0F, 10U, 0};
   const float two_pi = 6.28318530717958647692F;
   float ring = 200.0F;
@@ -40,7 +43,7 @@ Scenario circle(std::size_t count) {
     if (count <= 1000) on_ring = count;
     if (on_ring > count - placed) on_ring = count - placed;
     for (std::size_t i = 0; i < on_ring; ++i) {
-      float a = static_cast<float>(i) * two_pi / static_cast<float>(on_ring);
+      float a = static_cast<float>(i) * two_pi / static_cast<float>(on_ring) + phase;
       RVO::Vector2 p = ring * RVO::Vector2(std::cos(a), std::sin(a));
       s.starts.push_back(p);
       s.goals.push_back(-p);
@@ -53,7 +56,13 @@ Scenario circle(std::size_t count) {
   return s;
 }
 
-Scenario blocks() {
+// `p` turned by `angle` about the origin.
+RVO::Vector2 turned(const RVO::Vector2 &p, float angle) {
+  const float c = std::cos(angle), s = std::sin(angle);
+  return RVO::Vector2(p.x() * c - p.y() * s, p.x() * s + p.y() * c);
+}
+
+Scenario blocks(float phase) {
   Scenario s{{}, {}, {}, 15.0F, 5.0F, 5.0F, 2.0F, 2.0F, 10U, 4000};
   for (int i = 0; i < 5; ++i) {
     for (int j = 0; j < 5; ++j) {
@@ -76,6 +85,13 @@ Scenario blocks() {
       {V(10, -40), V(40, -40), V(40, -10), V(10, -10)},
       {V(-10, -40), V(-10, -10), V(-40, -10), V(-40, -40)},
   };
+  if (phase != 0.0F) {
+    for (auto &p : s.starts) p = turned(p, phase);
+    for (auto &p : s.goals) p = turned(p, phase);
+    for (auto &o : s.obstacles) {
+      for (auto &p : o) p = turned(p, phase);
+    }
+  }
   return s;
 }
 
@@ -108,6 +124,14 @@ long overlapping_pairs(const RVO::RVOSimulator &sim, float radius) {
   return pairs;
 }
 
+// The steps after which TRAJECTORY records every position.
+bool traced(long step) {
+  for (long at : {1, 2, 5, 10, 20, 50, 100, 200, 400, 800, 1600}) {
+    if (step == at) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -116,8 +140,12 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string which = argv[1];
-  Scenario s = which == "circle" ? circle(argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 250)
-                                 : blocks();
+  const float phase = argc > 3 ? std::strtof(argv[3], nullptr) : 0.0F;
+  Scenario s = which == "circle"
+                   ? circle(argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 250, phase)
+                   : blocks(argc > 2 ? std::strtof(argv[2], nullptr) : 0.0F);
+  const char *trajectory_path = std::getenv("TRAJECTORY");
+  FILE *trajectory = trajectory_path ? std::fopen(trajectory_path, "w") : nullptr;
   RVO::RVOSimulator sim;
   sim.setTimeStep(0.25F);
   sim.setAgentDefaults(s.neighbor_dist, s.max_neighbors, s.time_horizon, s.time_horizon_obst,
@@ -140,6 +168,12 @@ int main(int argc, char **argv) {
     sim.doStep();
     stepping += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++steps;
+    if (trajectory && traced(steps)) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const RVO::Vector2 &p = sim.getAgentPosition(i);
+        std::fprintf(trajectory, "%ld %zu %.9g %.9g\n", steps, i, p.x(), p.y());
+      }
+    }
     long pairs = overlapping_pairs(sim, s.radius);
     overlaps += pairs;
     if (pairs > most) most = pairs;
@@ -151,6 +185,7 @@ int main(int argc, char **argv) {
       }
     }
   }
+  if (trajectory) std::fclose(trajectory);
   double sum = 0.0;
   for (double t : arrived) sum += t < 0.0 ? steps * 0.25 : t;
   std::printf(

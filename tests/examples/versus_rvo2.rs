@@ -9,7 +9,10 @@
 //! `max_force` far above `2 * max_speed / dt` reaches the chosen velocity in one step, as
 //! RVO2 sets it. Blocks' obstacles are closed walls.
 //!
-//! `cargo run --release -p tests --example versus_rvo2 -- circle 1000` (or `blocks`).
+//! `cargo run --release -p tests --example versus_rvo2 -- circle 1000 [PHASE]` (or `blocks
+//! [PHASE]`): PHASE (radians, default 0) turns every ring (Circle) or the whole scene (Blocks)
+//! by that angle, the same scenario with other rounding, for an ensemble of runs. With `TRAJECTORY=FILE`, the positions after the steps
+//! [`TRACED`] lists go to FILE as lines `step agent x y`, as the harness writes them.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -27,9 +30,12 @@ struct Scenario {
     max_steps: u32,
 }
 
+/// The steps after which `TRAJECTORY` records every position (as the harness's `traced`).
+const TRACED: [u32; 11] = [1, 2, 5, 10, 20, 50, 100, 200, 400, 800, 1600];
+
 /// As `circle` in the RVO2 harness: one ring scaled with the count up to 1,000 agents, rings
 /// 5 units apart from radius 200 beyond, agents 5 units apart on each.
-fn circle(count: usize) -> Scenario {
+fn circle(count: usize, phase: f32) -> Scenario {
     let two_pi = std::f32::consts::TAU;
     let mut ring = if count <= 1000 {
         200.0 * count as f32 / 250.0
@@ -45,7 +51,7 @@ fn circle(count: usize) -> Scenario {
             ((two_pi * ring / 5.0) as usize).min(count - starts.len())
         };
         for i in 0..on_ring {
-            let a = i as f32 * two_pi / on_ring as f32;
+            let a = i as f32 * two_pi / on_ring as f32 + phase;
             let p = ring * Vec2::new(a.cos(), a.sin());
             starts.push(p);
             goals.push(-p);
@@ -63,7 +69,13 @@ fn circle(count: usize) -> Scenario {
     }
 }
 
-fn blocks() -> Scenario {
+/// `p` turned by `angle` about the origin (as the harness's `turned`).
+fn turned(p: Vec2, angle: f32) -> Vec2 {
+    let (c, s) = (angle.cos(), angle.sin());
+    Vec2::new(p.x * c - p.y * s, p.x * s + p.y * c)
+}
+
+fn blocks(phase: f32) -> Scenario {
     let (mut starts, mut goals) = (Vec::new(), Vec::new());
     for i in 0..5 {
         for j in 0..5 {
@@ -87,15 +99,25 @@ fn blocks() -> Scenario {
             Vec2::new(a.0, b.1),
         ]
     };
+    let mut walls = vec![
+        square((-40.0, 10.0), (-10.0, 40.0)),
+        square((10.0, 10.0), (40.0, 40.0)),
+        square((10.0, -40.0), (40.0, -10.0)),
+        square((-40.0, -40.0), (-10.0, -10.0)),
+    ];
+    if phase != 0.0 {
+        for p in starts
+            .iter_mut()
+            .chain(&mut goals)
+            .chain(walls.iter_mut().flatten())
+        {
+            *p = turned(*p, phase);
+        }
+    }
     Scenario {
         starts,
         goals,
-        walls: vec![
-            square((-40.0, 10.0), (-10.0, 40.0)),
-            square((10.0, 10.0), (40.0, 40.0)),
-            square((10.0, -40.0), (40.0, -10.0)),
-            square((-40.0, -40.0), (-10.0, -10.0)),
-        ],
+        walls,
         time_horizon: 5.0,
         radius: 2.0,
         max_steps: 4000,
@@ -184,10 +206,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map_or("circle", String::as_str);
     let scenario = if which == "blocks" {
-        blocks()
+        blocks(args.get(1).map_or(Ok(0.0), |p| p.parse())?)
     } else {
-        circle(args.get(1).map_or(Ok(250), |n| n.parse())?)
+        let phase = args.get(2).map_or(Ok(0.0), |p| p.parse())?;
+        circle(args.get(1).map_or(Ok(250), |n| n.parse())?, phase)
     };
+    let mut trajectory = std::env::var_os("TRAJECTORY")
+        .map(std::fs::File::create)
+        .transpose()?
+        .map(std::io::BufWriter::new);
     let assets = assets(&scenario)?;
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     pool.install(|| -> Result<(), String> {
@@ -202,6 +229,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             simulation.step(0.25);
             stepping += start.elapsed().as_secs_f64();
             steps += 1;
+            if let Some(out) = trajectory.as_mut().filter(|_| TRACED.contains(&steps)) {
+                use std::io::Write as _;
+                for (i, vehicle) in simulation.vehicles().iter().enumerate() {
+                    let p = vehicle.position;
+                    writeln!(out, "{steps} {i} {} {}", p.x, p.y).map_err(|e| e.to_string())?;
+                }
+            }
             let pairs = overlapping_pairs(&simulation, scenario.radius);
             overlaps += pairs;
             most = most.max(pairs);
