@@ -2096,19 +2096,32 @@ fn reciprocal_coincident_agents_separate_by_index_and_only_the_nearest_count() {
 }
 
 #[test]
-fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
-    says("permitted: v · n >= b;  as a line: point = n * b, direction = (n.y, -n.x)");
-    says("b = (radius + clearance - d) / obstacle_time_horizon    when d > radius + clearance");
-    says("b = (radius + clearance - d) / dt                       otherwise (out within one tick)");
-    // A wall from (3,-5) to (3,5); the agent at the origin moving (3,0), τ_o = 1, dt 0.1.
-    // q = (3,0), d = 3, n = (-1,0), b = (0.5 - 3) / 1 = -2.5: v · n >= -2.5, i.e. v.x <= 2.5;
-    // point (2.5,0), direction (0,1). The chosen velocity is (2.5,0): F = (-0.5,0) / 0.1.
+fn reciprocal_a_wall_face_bounds_the_velocity_at_its_line_moved_in_by_r_over_tau() {
+    says("left_of(a, b, p) = det(a - p, b - a) < 0");
+    says(
+        "    onto the cut-off line (0 <= t <= 1, first ≠ second), |v - (c_l + (c_r - c_l) * t)|²:",
+    );
+    says("        direction = -d, point = c_l + (-direction.y, direction.x) * R / τ");
+    says("    0 <= s <= 1 and line² <= R²:  direction = -d");
+    // A wall from (3,-5) to (3,5); the agent at the origin moving (3,0), R = 0.5, τ_o = 1,
+    // dt 0.1. left_of((3,-5), (3,5), 0) = det((3,-5), (0,10)) = 30 > 0: the agent is on the
+    // left, so the edge runs a = (3,5) to b = (3,-5); d = (0,-1); open ends, both convex.
+    // P_a = (3,5), P_b = (3,-5); s = -(3,5) · (0,-10) / 100 = 0.5, line² = |(-3,0)|² = 9 > R².
+    // Legs: |P_a|² = 34, L = sqrt(33.75) = 5.809475; left = (3L - 2.5, 1.5 + 5L) / 34 =
+    // (0.4390728, 0.8984522), right(P_b) = (0.4390728, -0.8984522); neither foreign.
+    // c_l = (3,5), c_r = (3,-5); t = (0,-5) · (0,-10) / 100 = 0.5; t_l = (0,-5) · left < 0,
+    // t_r = (0,5) · right < 0: the cut-off line, |v - (3,0)|² = 0.
+    // direction = (0,1), point = (3,5) + (-1,0) * 0.5 = (2.5,5): v.x <= 2.5.
+    // The chosen velocity is (2.5,0): F = (-0.5,0) / 0.1.
     let mut world = World::default();
     world.set_walls(vec![Wall::polyline(vec![v2(3.0, -5.0), v2(3.0, 5.0)])]);
-    let me = agent(Vec2::ZERO, v2(3.0, 0.0));
     let wall = (v2(3.0, -5.0), v2(3.0, 5.0));
-    let line = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.0, 0.1);
-    close(line.point, v2(2.5, 0.0));
+    let me = agent(Vec2::ZERO, v2(3.0, 0.0));
+    let edge = behaviors::WallEdge::facing(me.position, wall, None, None).expect("a side");
+    assert_eq!((edge.a, edge.b), (v2(3.0, 5.0), v2(3.0, -5.0)));
+    assert!(edge.a_convex && edge.b_convex);
+    let line = behaviors::wall_orca_line(&me, &edge, &[], 1.0, 0.0).expect("a half-plane");
+    close(line.point, v2(2.5, 5.0));
     close(line.direction, v2(0.0, 1.0));
     let lines = behaviors::orca_lines(&me, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
     assert_eq!(lines.as_slice(), [line]);
@@ -2117,15 +2130,59 @@ fn reciprocal_a_wall_bounds_the_velocity_across_its_nearest_point() {
         steer(&reciprocal_graph(2.0, 1.0), &world, &[me], &[], 1),
         v2(-5.0, 0.0),
     );
-    // Closer than its radius (at (2.8,0), d = 0.2): b = (0.5 - 0.2) / 0.1 = 3, v.x <= -3.
+    // Overlapping it (at (2.8,0), at rest): s = 0.5, line² = 0.04 <= 0.25: a line through 0
+    // along -d = (0,1): only moving further in (+x) is forbidden, v.x <= 0.
     let inside = agent(v2(2.8, 0.0), Vec2::ZERO);
-    let line = behaviors::wall_orca_line(&inside, v2(3.0, 0.0), wall, 1.0, 0.0, 0.1);
-    close(line.point, v2(-3.0, 0.0));
-    // With a clearance of 0.2: b = (0.5 + 0.2 - 3) / 1 = -2.3, v.x <= 2.3.
-    let spaced = behaviors::wall_orca_line(&me, v2(3.0, 0.0), wall, 1.0, 0.2, 0.1);
-    close(spaced.point, v2(2.3, 0.0));
+    let edge = behaviors::WallEdge::facing(inside.position, wall, None, None).expect("a side");
+    let line = behaviors::wall_orca_line(&inside, &edge, &[], 1.0, 0.0).expect("a half-plane");
+    assert_eq!((line.point, line.direction), (Vec2::ZERO, v2(0.0, 1.0)));
+    // With a clearance of 0.2, R = 0.7: the same projection, point (3,5) + (-1,0) * 0.7.
+    let spaced = behaviors::wall_orca_line(&me, &edge_of(&me, wall), &[], 1.0, 0.2);
+    close(spaced.expect("a half-plane").point, v2(2.3, 5.0));
+    // On the wall's line there is no side: no half-plane.
+    assert!(behaviors::WallEdge::facing(v2(3.0, 7.0), wall, None, None).is_none());
     // Beyond reach (5 * 1 + 0.5 = 5.5 from the wall): no line.
     let far = agent(v2(-3.0, 0.0), Vec2::ZERO);
     let none = behaviors::orca_lines(&far, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
     assert!(none.as_slice().is_empty());
+}
+
+fn edge_of(me: &Vehicle, wall: (Vec2, Vec2)) -> behaviors::WallEdge {
+    behaviors::WallEdge::facing(me.position, wall, None, None).expect("a side")
+}
+
+#[test]
+fn reciprocal_an_agent_whose_path_clears_a_wall_end_keeps_its_velocity() {
+    says("    left(P)  = (P.x * L - P.y * R,  P.x * R + P.y * L) / |P|²");
+    says(
+        "        nothing if it is foreign, else direction = left, point = c_l + (-left.y, left.x) * R / τ",
+    );
+    // A wall from a = (0,0) down to b = (0,-10); the agent at (-2,2) moving (1,0) passes 2
+    // above its end. R = 0.5, τ_o = 10. left_of(a, b, p) = det((2,-2), (0,-10)) = -20 < 0:
+    // the edge as given. P_a = (2,-2), P_b = (2,-12); s = -(2,-2) · (0,-10) / 100 = -0.2,
+    // line² = |(-2,2) - (0,2)|² = 4 > R²: not oblique; both ends open, so convex.
+    // left(P_a): L = sqrt(7.75) = 2.783882, (2L + 1, 1 - 2L) / 8 = (0.8209705, -0.5709705);
+    // right(P_b): L = sqrt(147.75) = 12.155245, (2L - 6, -1 - 12L) / 148 = (0.1237195,
+    // -0.9923171). Foreign? det(left, -before) = det(left, (0,-1)) = -0.82 < 0: no;
+    // det(right, after) = det(right, (0,1)) = 0.124 > 0: no.
+    // c_l = (0.2,-0.2), c_r = (0.2,-1.2); t = (0.8,0.2) · (0,-1) = -0.2; t_l = (0.8,0.2) ·
+    // left = 0.5425822 >= 0; t_r = (0.8,1.2) · right = -1.0918 < 0. Not round c_l (t_l >= 0),
+    // not round c_r (t < 1), the cut-off line out (t < 0), the right leg out (t_r < 0): the left
+    // leg, direction (0.8209705, -0.5709705), point c_l + (0.5709705, 0.8209705) * 0.05 =
+    // (0.2285485, -0.1589515). det(direction, point - v) = -0.5709705 <= 0: v is permitted, so
+    // the agent keeps (1,0) and the force is zero. (A half-plane across the nearest point,
+    // n = normalize(p - a), would have asked v · n >= (0.5 - 2.83) / 10 and slowed it.)
+    let mut world = World::default();
+    let wall = (v2(0.0, 0.0), v2(0.0, -10.0));
+    world.set_walls(vec![Wall::polyline(vec![wall.0, wall.1])]);
+    let me = agent(v2(-2.0, 2.0), v2(1.0, 0.0));
+    let line =
+        behaviors::wall_orca_line(&me, &edge_of(&me, wall), &[], 10.0, 0.0).expect("a half-plane");
+    close(line.direction, v2(0.820_970_5, -0.570_970_5));
+    close(line.point, v2(0.228_548_5, -0.158_951_5));
+    assert!(line.violation(me.velocity) <= 0.0);
+    close(
+        steer(&reciprocal_graph(2.0, 10.0), &world, &[me], &[], 1),
+        Vec2::ZERO,
+    );
 }

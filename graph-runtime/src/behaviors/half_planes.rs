@@ -6,7 +6,7 @@ use glam::Vec2;
 use super::orca_lines::{OrcaLine, det};
 use crate::Vehicle;
 use crate::math::{TINY, normalize};
-use crate::world::{Obstacle, facing_normal};
+use crate::world::Obstacle;
 
 /// The boundary direction and the smallest change `u` of the relative velocity that leaves
 /// the velocity obstacle of an object at `relative_position` (from the agent), for relative
@@ -114,40 +114,293 @@ pub fn obstacle_orca_line(
     }
 }
 
-/// The half-plane a wall segment imposes, through its point `nearest` (the segment's point
-/// nearest the agent): the line through `nearest` across `n = normalize(p - nearest)` bounds
-/// the whole segment, so keeping out of it is enough. With `d = |p - nearest|` and `R =
-/// radius + clearance`, the agent may approach that line at most `(d - R) / obstacle_time_horizon`
-/// (`(d - R) / dt` when already closer than `R`, which moves it out within one tick):
-/// `v · n >= (R - d) / horizon`. An agent on the segment takes for `n` the segment's normal
-/// that its heading meets (see "Walls"), or `-forward` for a segment of length zero.
+/// A wall segment as ORCA sees an obstacle edge (van den Berg et al.'s, as RVO2 builds it): from
+/// `a` to `b` with the agent on its right, and where the wall goes on at each end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WallEdge {
+    /// The edge's first point, as the agent sees it.
+    pub a: Vec2,
+    /// Its second point.
+    pub b: Vec2,
+    /// The unit direction of the wall arriving at `a` (`normalize(a - b)` at an open end: the
+    /// wall turns back along the edge's other side).
+    pub before: Vec2,
+    /// The unit direction of the wall leaving `b` (`normalize(a - b)` at an open end).
+    pub after: Vec2,
+    /// Whether the wall turns away from the agent at `a` (an open end counts).
+    pub a_convex: bool,
+    /// Whether it turns away at `b`.
+    pub b_convex: bool,
+}
+
+impl WallEdge {
+    /// Segment `(a, b)` as seen from `p`, turned so that `p` lies on its right. `before` is
+    /// the wall's point before `a` and `after` its point after `b` (`None` at an open end).
+    /// A wall is two-sided, so each segment is the edge of whichever side `p` is on. `None`
+    /// when `p` lies on the segment's line (or the segment has no length), where it has no
+    /// side: the step itself keeps the agent out then (solid walls).
+    pub fn facing(
+        p: Vec2,
+        (a, b): (Vec2, Vec2),
+        before: Option<Vec2>,
+        after: Option<Vec2>,
+    ) -> Option<Self> {
+        let side = left_of(a, b, p);
+        let (a, b, before, after) = if side < 0.0 {
+            (a, b, before.unwrap_or(b), after.unwrap_or(a))
+        } else if side > 0.0 {
+            (b, a, after.unwrap_or(a), before.unwrap_or(b))
+        } else {
+            return None;
+        };
+        Some(Self {
+            a,
+            b,
+            before: normalize(a - before),
+            after: normalize(after - b),
+            a_convex: left_of(before, a, b) >= 0.0,
+            b_convex: left_of(a, b, after) >= 0.0,
+        })
+    }
+}
+
+/// `det(a - c, b - a)`: negative when `c` lies on the right of the line from `a` to `b`.
+fn left_of(a: Vec2, b: Vec2, c: Vec2) -> f32 {
+    det(a - c, b - a)
+}
+
+/// How far (in velocity) an edge's cut-off ends may lie inside an earlier half-plane's
+/// forbidden side and still count as kept out by it: RVO2's `RVO_EPSILON`.
+const COVERED_TOLERANCE: f32 = 1e-5;
+
+/// One end of a [`WallEdge`] as the half-plane below uses it: the point, whether the wall
+/// turns away there, the direction the wall leaves it and the direction it arrives.
+#[derive(Clone, Copy, PartialEq)]
+struct Corner {
+    point: Vec2,
+    convex: bool,
+    leaving: Vec2,
+    arriving: Vec2,
+}
+
+/// The half-plane a wall edge imposes (`BEHAVIORS.md`, "Reciprocal", walls): the velocity
+/// obstacle of the edge, a cone from the agent cut off at `obstacle_time_horizon`, left through
+/// the point of its boundary nearest the current velocity; the wall never moves, so the agent
+/// takes all of it. `earlier` are the obstacle half-planes made before it: an edge whose ends
+/// they already keep out gives none, and neither does an edge whose velocity obstacle a
+/// neighboring edge of the wall bounds (a leg into the wall, a corner the wall turns into).
+/// Overlapping the edge, the half-plane only forbids moving further in. This is RVO2's
+/// `Agent::computeNewVelocity` for obstacles, for the radius `radius + clearance`.
 pub fn wall_orca_line(
     vehicle: &Vehicle,
-    nearest: Vec2,
-    segment: (Vec2, Vec2),
+    edge: &WallEdge,
+    earlier: &[OrcaLine],
     obstacle_time_horizon: f32,
     clearance: f32,
-    dt: f32,
-) -> OrcaLine {
+) -> Option<OrcaLine> {
+    let inverse_horizon = 1.0 / obstacle_time_horizon;
+    if !inverse_horizon.is_finite() {
+        return None;
+    }
     let p = vehicle.position;
-    let reach = vehicle.radius + clearance;
-    let offset = p - nearest;
-    let distance = offset.length();
-    let mut n = normalize(offset);
-    if n == Vec2::ZERO {
-        n = facing_normal(p, vehicle.forward, segment.0, segment.1);
+    let radius = vehicle.radius + clearance;
+    let to_a = edge.a - p;
+    let to_b = edge.b - p;
+    let reach = radius * inverse_horizon;
+    let covered = earlier.iter().any(|line| {
+        det(to_a * inverse_horizon - line.point, line.direction) - reach >= -COVERED_TOLERANCE
+            && det(to_b * inverse_horizon - line.point, line.direction) - reach
+                >= -COVERED_TOLERANCE
+    });
+    if covered {
+        return None;
     }
-    if n == Vec2::ZERO {
-        n = -vehicle.forward;
-    }
-    let gap = reach - distance;
-    let least = if distance > reach {
-        gap / obstacle_time_horizon
-    } else {
-        gap / dt
+    let radius_squared = radius * radius;
+    let (a_squared, b_squared) = (to_a.length_squared(), to_b.length_squared());
+    let along = edge.b - edge.a;
+    let direction = normalize(along);
+    let s = (-to_a).dot(along) / along.length_squared();
+    let line_squared = (-to_a - along * s).length_squared();
+    let stop = |towards: Vec2| OrcaLine {
+        point: Vec2::ZERO,
+        direction: towards,
     };
-    OrcaLine {
-        point: n * least,
-        direction: Vec2::new(n.y, -n.x),
+    // Overlapping: only moving further in is forbidden.
+    if s < 0.0 && a_squared <= radius_squared {
+        return edge
+            .a_convex
+            .then(|| stop(normalize(Vec2::new(-to_a.y, to_a.x))));
     }
+    if s > 1.0 && b_squared <= radius_squared {
+        // The next edge takes a corner it faces.
+        return (edge.b_convex && det(to_b, edge.after) >= 0.0)
+            .then(|| stop(normalize(Vec2::new(-to_b.y, to_b.x))));
+    }
+    if (0.0..=1.0).contains(&s) && line_squared <= radius_squared {
+        return Some(stop(-direction));
+    }
+    cone_line(vehicle, edge, (s, line_squared), radius, inverse_horizon)
+}
+
+/// [`wall_orca_line`] for an agent apart from the edge: the legs of the edge's velocity
+/// obstacle, and the half-plane through the boundary point nearest the velocity. `(s,
+/// line_squared)` place the agent along the edge's line and give its squared distance to it.
+fn cone_line(
+    vehicle: &Vehicle,
+    edge: &WallEdge,
+    (s, line_squared): (f32, f32),
+    radius: f32,
+    inverse_horizon: f32,
+) -> Option<OrcaLine> {
+    let p = vehicle.position;
+    let to_a = edge.a - p;
+    let to_b = edge.b - p;
+    let (a_squared, b_squared) = (to_a.length_squared(), to_b.length_squared());
+    let radius_squared = radius * radius;
+    let reach = radius * inverse_horizon;
+    let direction = normalize(edge.b - edge.a);
+    let a = Corner {
+        point: edge.a,
+        convex: edge.a_convex,
+        leaving: direction,
+        arriving: edge.before,
+    };
+    let b = Corner {
+        point: edge.b,
+        convex: edge.b_convex,
+        leaving: edge.after,
+        arriving: direction,
+    };
+    let leg = |to: Vec2, squared: f32, left: bool| {
+        let length = (squared - radius_squared).sqrt();
+        if left {
+            Vec2::new(to.x * length - to.y * radius, to.x * radius + to.y * length) / squared
+        } else {
+            Vec2::new(
+                to.x * length + to.y * radius,
+                -to.x * radius + to.y * length,
+            ) / squared
+        }
+    };
+    // The legs of the cone; seen obliquely, one corner gives both.
+    let (first, second, left_leg, right_leg) = if s < 0.0 && line_squared <= radius_squared {
+        if !a.convex {
+            return None;
+        }
+        (
+            a,
+            a,
+            leg(to_a, a_squared, true),
+            leg(to_a, a_squared, false),
+        )
+    } else if s > 1.0 && line_squared <= radius_squared {
+        if !b.convex {
+            return None;
+        }
+        (
+            b,
+            b,
+            leg(to_b, b_squared, true),
+            leg(to_b, b_squared, false),
+        )
+    } else {
+        // A corner the wall turns into (towards the agent) carries the edge's own line on.
+        let left = if a.convex {
+            leg(to_a, a_squared, true)
+        } else {
+            -direction
+        };
+        let right = if b.convex {
+            leg(to_b, b_squared, false)
+        } else {
+            direction
+        };
+        (a, b, left, right)
+    };
+    let legs = Legs {
+        first,
+        second,
+        left: left_leg,
+        right: right_leg,
+    };
+    leave_cone(vehicle, legs, reach, inverse_horizon)
+}
+
+/// The two ends of an edge's velocity obstacle (the same corner when seen obliquely) and its
+/// left and right legs.
+#[derive(Clone, Copy)]
+struct Legs {
+    first: Corner,
+    second: Corner,
+    left: Vec2,
+    right: Vec2,
+}
+
+/// The half-plane through the point of the velocity obstacle bounded by `legs` nearest the
+/// velocity: on a cut-off circle, the cut-off line or a leg (none on a foreign leg).
+fn leave_cone(vehicle: &Vehicle, legs: Legs, reach: f32, inverse_horizon: f32) -> Option<OrcaLine> {
+    let (p, v) = (vehicle.position, vehicle.velocity);
+    let Legs {
+        first,
+        second,
+        left: mut left_leg,
+        right: mut right_leg,
+    } = legs;
+    let same = first == second;
+    // A leg pointing into the wall's next edge is replaced by that edge ("foreign"): the edge
+    // gives its own half-plane, so none comes from here.
+    let mut left_foreign = false;
+    let mut right_foreign = false;
+    if first.convex && det(left_leg, -first.arriving) >= 0.0 {
+        left_leg = -first.arriving;
+        left_foreign = true;
+    }
+    if second.convex && det(right_leg, second.leaving) <= 0.0 {
+        right_leg = second.leaving;
+        right_foreign = true;
+    }
+    let left_cutoff = (first.point - p) * inverse_horizon;
+    let right_cutoff = (second.point - p) * inverse_horizon;
+    let cutoff = right_cutoff - left_cutoff;
+    let t = if same {
+        0.5
+    } else {
+        (v - left_cutoff).dot(cutoff) / cutoff.length_squared()
+    };
+    let t_left = (v - left_cutoff).dot(left_leg);
+    let t_right = (v - right_cutoff).dot(right_leg);
+    let around = |center: Vec2| {
+        let unit_w = normalize(v - center);
+        OrcaLine {
+            point: center + unit_w * reach,
+            direction: Vec2::new(unit_w.y, -unit_w.x),
+        }
+    };
+    if (t < 0.0 && t_left < 0.0) || (same && t_left < 0.0 && t_right < 0.0) {
+        return Some(around(left_cutoff));
+    }
+    if t > 1.0 && t_right < 0.0 {
+        return Some(around(right_cutoff));
+    }
+    let squared_or_never = |outside: bool, to: Vec2| {
+        if outside {
+            f32::INFINITY
+        } else {
+            (v - to).length_squared()
+        }
+    };
+    let to_cutoff = squared_or_never(!(0.0..=1.0).contains(&t) || same, left_cutoff + cutoff * t);
+    let to_left = squared_or_never(t_left < 0.0, left_cutoff + left_leg * t_left);
+    let to_right = squared_or_never(t_right < 0.0, right_cutoff + right_leg * t_right);
+    let along_line = |from: Vec2, direction: Vec2| OrcaLine {
+        point: from + Vec2::new(-direction.y, direction.x) * reach,
+        direction,
+    };
+    if to_cutoff <= to_left && to_cutoff <= to_right {
+        return Some(along_line(left_cutoff, -first.leaving));
+    }
+    if to_left <= to_right {
+        return (!left_foreign).then(|| along_line(left_cutoff, left_leg));
+    }
+    (!right_foreign).then(|| along_line(right_cutoff, -right_leg))
 }

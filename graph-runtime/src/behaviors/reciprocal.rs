@@ -10,7 +10,7 @@
 
 use glam::Vec2;
 
-use super::half_planes::{agent_orca_line, obstacle_orca_line, wall_orca_line};
+use super::half_planes::{WallEdge, agent_orca_line, obstacle_orca_line, wall_orca_line};
 use super::orca_lines::{
     MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS, OrcaLines,
 };
@@ -157,24 +157,32 @@ pub fn orca_lines<'a>(
             ));
         }
         let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
-        let contacts = walls.nearest_several(p, reach, &mut buffer);
-        for (at, contact) in contacts.iter().enumerate() {
-            // A corner shared by two segments of a wall bounds them both once.
-            let seen = contacts
-                .get(..at)
-                .is_some_and(|earlier| earlier.iter().any(|e| e.point == contact.point));
+        let found = walls.nearest_several(p, reach, &mut buffer).len();
+        let contacts = buffer.get_mut(..found).unwrap_or_default();
+        // Nearest first, the lower segment index on a tie: an edge the nearer ones already
+        // keep out gives no half-plane.
+        contacts.sort_unstable_by(|x, y| {
+            x.distance
+                .total_cmp(&y.distance)
+                .then(x.segment.cmp(&y.segment))
+        });
+        for contact in &*contacts {
             let Some(&segment) = walls.segments().get(contact.segment) else {
                 continue;
             };
-            if !seen {
-                lines.push(wall_orca_line(
-                    vehicle,
-                    contact.point,
-                    segment,
-                    settings.obstacle_time_horizon,
-                    settings.clearance,
-                    dt,
-                ));
+            let (before, after) = walls.around(contact.segment);
+            let Some(edge) = WallEdge::facing(p, segment, before, after) else {
+                continue;
+            };
+            let line = wall_orca_line(
+                vehicle,
+                &edge,
+                lines.as_slice(),
+                settings.obstacle_time_horizon,
+                settings.clearance,
+            );
+            if let Some(line) = line {
+                lines.push(line);
             }
         }
         lines.end_obstacles();

@@ -16,6 +16,40 @@ use super::wall_grid::WallGrid;
 use answers::{consider, offer};
 use tree::Tree;
 
+/// No segment: the link of a segment at an open end of its wall.
+const NO_SEGMENT: u32 = u32::MAX;
+
+/// Links the segments of one wall, `segments[first..]`, each to the one before and after it
+/// along the wall (around the ends too when `closed`), passing over segments of length zero:
+/// two segments are linked only where one ends exactly where the other starts.
+fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, closed: bool) {
+    let proper: Vec<usize> = (first..segments.len())
+        .filter(|&i| segments.get(i).is_some_and(|(a, b)| a != b))
+        .collect();
+    let mut join = |before: usize, after: usize| {
+        if let (Some(&(_, end)), Some(&(start, _))) = (segments.get(before), segments.get(after))
+            && end == start
+            && before != after
+        {
+            if let Some(link) = links.get_mut(before) {
+                link[1] = after as u32;
+            }
+            if let Some(link) = links.get_mut(after) {
+                link[0] = before as u32;
+            }
+        }
+    };
+    for pair in proper.windows(2) {
+        join(pair[0], pair[1]);
+    }
+    if closed
+        && proper.len() >= 2
+        && let (Some(&last), Some(&first)) = (proper.last(), proper.first())
+    {
+        join(last, first);
+    }
+}
+
 /// A static spatial index over the segments of a set of walls: a uniform grid for the short
 /// queries agents make every tick, and a bounding-volume hierarchy for long ones.
 ///
@@ -26,6 +60,9 @@ use tree::Tree;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WallIndex {
     segments: Vec<(Vec2, Vec2)>,
+    /// Per segment, the segments before and after it along its wall (`NO_SEGMENT` at an open
+    /// end): where a segment's wall turns, for Reciprocal's wall half-planes.
+    links: Vec<[u32; 2]>,
     tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
@@ -34,18 +71,35 @@ pub struct WallIndex {
 impl WallIndex {
     /// Indexes every segment of `walls`, in wall order (see [`Wall::segments`]).
     pub fn new(walls: &[Wall]) -> Self {
-        let segments: Vec<(Vec2, Vec2)> = walls
-            .iter()
-            .flat_map(Wall::segments)
-            .filter(|(a, b)| a.is_finite() && b.is_finite())
-            .collect();
+        let mut segments = Vec::new();
+        let mut links = Vec::new();
+        for wall in walls {
+            let first = segments.len();
+            segments.extend(
+                wall.segments()
+                    .filter(|(a, b)| a.is_finite() && b.is_finite()),
+            );
+            links.resize(segments.len(), [NO_SEGMENT; 2]);
+            link_along(&segments, &mut links, first, wall.closed);
+        }
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         Self {
             segments,
+            links,
             tree,
             grid,
         }
+    }
+
+    /// The wall's points just before segment `segment`'s first point and just after its
+    /// second, where its wall goes on (`None` at an open end, or where the wall's next segment
+    /// does not start where this one ends). Segments of length zero are passed over.
+    pub fn around(&self, segment: usize) -> (Option<Vec2>, Option<Vec2>) {
+        let [before, after] = self.links.get(segment).copied().unwrap_or([NO_SEGMENT; 2]);
+        let point =
+            |link: u32, end: fn(&(Vec2, Vec2)) -> Vec2| self.segments.get(link as usize).map(end);
+        (point(before, |s| s.0), point(after, |s| s.1))
     }
 
     /// The indexed segments `(a, b)`, in wall order.
@@ -204,6 +258,26 @@ mod tests {
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
+    }
+
+    /// Each segment knows where its wall goes on: around a closed square, along an open
+    /// polyline (nothing past its ends), over a repeated point, and not across walls or a
+    /// point that is not finite.
+    #[test]
+    fn each_segment_knows_the_points_before_and_after_it_along_its_wall() {
+        let square = Wall::polygon(vec![v(0.0, 0.0), v(4.0, 0.0), v(4.0, 4.0), v(0.0, 4.0)]);
+        let bent = Wall::polyline(vec![v(10.0, 0.0), v(12.0, 0.0), v(12.0, 0.0), v(12.0, 3.0)]);
+        let broken = Wall::polyline(vec![v(20.0, 0.0), v(f32::NAN, 0.0), v(22.0, 1.0)]);
+        let index = WallIndex::new(&[square, bent, broken]);
+        // The square: 0..4; the bent line: 4 (10,0)-(12,0), 5 (12,0)-(12,0), 6 (12,0)-(12,3);
+        // the broken one keeps no segment.
+        assert_eq!(index.segments().len(), 7);
+        assert_eq!(index.around(0), (Some(v(0.0, 4.0)), Some(v(4.0, 4.0))));
+        assert_eq!(index.around(3), (Some(v(4.0, 4.0)), Some(v(4.0, 0.0))));
+        assert_eq!(index.around(4), (None, Some(v(12.0, 3.0))));
+        assert_eq!(index.around(6), (Some(v(10.0, 0.0)), None));
+        assert_eq!(index.around(5), (None, None));
+        assert_eq!(index.around(99), (None, None));
     }
 
     /// The answers of a scan over every segment, ties to the lower index.
