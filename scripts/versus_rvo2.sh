@@ -11,6 +11,14 @@
 #
 # usage: scripts/versus_rvo2.sh [ROUNDS] [SCENARIOS...]   (default: 3 "circle 250" "circle 1000" blocks)
 # `circle 10000` (40 rings) takes several minutes a side.
+#
+# Both crowds are chaotic: the same algorithm in other rounding takes another way through the
+# jam, so one run of each says little about whether they move the same way. PHASES (angles in
+# radians, default "0") runs each scenario turned by each angle, and the figures then go
+# through scripts/rvo2/summary.py (mean and spread per side):
+#   PHASES="$(seq -s ' ' 0 0.001 0.019)" scripts/versus_rvo2.sh 1 blocks
+# TRAJECTORY=FILE in the environment of one side writes its positions after steps 1 to 1600;
+# scripts/rvo2/trajectories.py compares two such files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -26,11 +34,15 @@ fi
 git -C "$src" checkout -q "$commit"
 g++ -std=c++17 -O3 -DNDEBUG -I "$src/src" "$src"/src/*.cc scripts/rvo2/harness.cc -o target/rvo2/harness
 cargo build --release -q -p tests --example versus_rvo2
+phases=${PHASES:-0}
 for scenario in "${scenarios[@]}"; do
     for _ in $(seq "$rounds"); do
-        # shellcheck disable=SC2086
-        target/rvo2/harness $scenario
-        # shellcheck disable=SC2086
-        target/release/examples/versus_rvo2 $scenario
+        for phase in $phases; do
+            # shellcheck disable=SC2086 # the scenario is a word or two on purpose
+            target/rvo2/harness $scenario "$phase"
+            # shellcheck disable=SC2086
+            target/release/examples/versus_rvo2 $scenario "$phase"
+        done
     done
-done
+done | tee target/rvo2/last-run.txt
+python3 scripts/rvo2/summary.py < target/rvo2/last-run.txt

@@ -136,7 +136,7 @@ bool traced(long step) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: harness circle N | harness blocks\n");
+    std::fprintf(stderr, "usage: harness circle N [PHASE] | harness blocks [PHASE]\n");
     return 2;
   }
   std::string which = argv[1];
