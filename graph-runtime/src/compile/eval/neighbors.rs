@@ -169,24 +169,9 @@ pub(super) fn take_sums(
     let scanned = if let ([(radius, fov, _)], [only]) = (neighborhoods, &mut *sums)
         && fov.is_full_circle()
     {
-        // Summed in a local: into `only` the compiler stored the sums at every agent.
-        let mut pass = NeighborLanes::default();
-        let mut seen = 0;
-        let mut crowded = false;
-        for run in grid.runs(me.position, *radius) {
-            seen += run.agents.len();
-            if seen > limit {
-                crowded = true;
-                break;
-            }
-            let others = run.positions.iter().zip(run.velocities).zip(run.agents);
-            for ((&position, &velocity), &other) in others {
-                let keep = other as usize != agent;
-                pass.add_within(me.position, (position, velocity), radius * radius, keep);
-            }
-        }
-        *only = pass.sums();
-        !crowded
+        let (pass, scanned) = full_circle_sums(grid, (agent, me.position), *radius, limit);
+        *only = pass;
+        scanned
     } else if grid.near_within(me.position, widest, agent, limit, near) {
         behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
         true
@@ -198,6 +183,35 @@ pub(super) fn take_sums(
             *pass = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
         }
     }
+}
+
+/// One full-circle neighborhood's sums straight from the cells around `me` (agent `agent`):
+/// every agent of them tested and added or not without a branch, four floats at a time
+/// ([`NeighborLanes`]). `false` when the cells hold more than `limit` agents (then the scan
+/// stopped). Not inlined: the other neighborhoods' path through [`take_sums`] ran 2 % slower
+/// (Boids, 16,000 agents, one thread) with this loop's vector code in the same function.
+#[inline(never)]
+fn full_circle_sums(
+    grid: &SpatialGrid,
+    (agent, me): (usize, glam::Vec2),
+    radius: f32,
+    limit: usize,
+) -> (NeighborSums, bool) {
+    // Summed in a local: into the caller's slot the compiler stored the sums at every agent.
+    let mut pass = NeighborLanes::default();
+    let mut seen = 0;
+    for run in grid.runs(me, radius) {
+        seen += run.agents.len();
+        if seen > limit {
+            return (pass.sums(), false);
+        }
+        let others = run.positions.iter().zip(run.velocities).zip(run.agents);
+        for ((&position, &velocity), &other) in others {
+            let keep = other as usize != agent;
+            pass.add_within(me, (position, velocity), radius * radius, keep);
+        }
+    }
+    (pass.sums(), true)
 }
 
 /// The sums over the at most `most` neighbors of `me` within `radius` and `fov` nearest to
