@@ -48,6 +48,68 @@ fn a_reciprocal_agent_shows_its_half_planes_in_the_inspector() {
     harness.get_by_label("1 half-plane");
 }
 
+/// An agent whose path clears the end of a wall by 2 units walks past it at full speed, and the
+/// inspector lists the wall's half-plane. The half-plane is the wall edge's velocity obstacle
+/// (`BEHAVIORS.md`, "Reciprocal"): moving (4, 0) along y = 2, the agent passes the end (0, 0)
+/// 2 units off, more than its radius 0.5, so (4, 0) is permitted. (A half-plane across the
+/// nearest wall point, n = normalize(p - (0, 0)), asked v · n >= (0.5 - |p|) / 1: at (-2, 2),
+/// v.x <= 3.3; at (-1, 2), v.x <= 3.9. It slowed agents passing corners; Xvfb showed a crowd
+/// rounding a block.)
+#[test]
+fn an_agent_passing_the_end_of_a_wall_keeps_its_speed_and_shows_the_walls_half_plane() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene = r#"(format: "steergraph.scene", version: 1,
+        bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)),
+        walls: [(points: [(0.0, 0.0), (0.0, -10.0)])],
+        groups: [(name: "walker", graph: "crowd.graph.ron",
+                  spawn: Agents([(position: (-12.0, 2.0))]),
+                  goals: {"goal": Each([(19.0, 2.0)])})])"#;
+    let mut harness = open(dir.path(), PLAIN_ORCA, scene);
+    let walker = |harness: &Harness<'static, EditorApp>| {
+        let host = &harness.state().preview.host;
+        host.simulation
+            .as_ref()
+            .expect("the walker runs")
+            .vehicles()[0]
+    };
+    // The wall's end is within the obstacle reach (1 s * 4 u/s + 0.5) once |x| < 4: every tick
+    // there, full speed (Arrival turns it a thousandth towards y = 2 at most).
+    let mut selected = false;
+    for _ in 0..600 {
+        harness.state_mut().preview.host.step_once();
+        let me = walker(&harness);
+        if me.position.x > 1.0 {
+            break;
+        }
+        if me.position.x > -4.0 {
+            assert!(
+                me.velocity.x > 3.99,
+                "slowed to {} at {}",
+                me.velocity,
+                me.position
+            );
+        }
+        if me.position.x > -2.0 && !selected {
+            harness.run_steps(1);
+            let preview = &harness.state().preview;
+            let at = preview
+                .view
+                .to_screen(preview.rect().expect("viewport"), me.position);
+            click_at(&mut harness, at);
+            assert_eq!(harness.state().preview.host.selected_agent, Some(0));
+            harness.get_by_label("Reciprocal #2");
+            harness.get_by_label("1 half-plane");
+            selected = true;
+        }
+    }
+    assert!(
+        selected,
+        "never reached x = -2: at {}",
+        walker(&harness).position
+    );
+    assert!(walker(&harness).position.x > 1.0, "did not pass the wall");
+}
+
 /// 4,000 flockers spawned on one point, opened in the editor: the preview steps them and its
 /// metrics sample the stack in bounded work (each listed every overlapping pair, 8 million
 /// of them here, and 20,000 stacked agents hung the editor's preview under Xvfb), the
