@@ -2117,7 +2117,7 @@ fn reciprocal_a_wall_face_bounds_the_velocity_at_its_line_moved_in_by_r_over_tau
     world.set_walls(vec![Wall::polyline(vec![v2(3.0, -5.0), v2(3.0, 5.0)])]);
     let wall = (v2(3.0, -5.0), v2(3.0, 5.0));
     let me = agent(Vec2::ZERO, v2(3.0, 0.0));
-    let edge = behaviors::WallEdge::facing(me.position, wall, None, None).expect("a side");
+    let edge = facing(&me, wall);
     assert_eq!((edge.a, edge.b), (v2(3.0, 5.0), v2(3.0, -5.0)));
     assert!(edge.a_convex && edge.b_convex);
     let line = behaviors::wall_orca_line(&me, &edge, &[], 1.0, 0.0).expect("a half-plane");
@@ -2133,22 +2133,38 @@ fn reciprocal_a_wall_face_bounds_the_velocity_at_its_line_moved_in_by_r_over_tau
     // Overlapping it (at (2.8,0), at rest): s = 0.5, line² = 0.04 <= 0.25: a line through 0
     // along -d = (0,1): only moving further in (+x) is forbidden, v.x <= 0.
     let inside = agent(v2(2.8, 0.0), Vec2::ZERO);
-    let edge = behaviors::WallEdge::facing(inside.position, wall, None, None).expect("a side");
+    let edge = facing(&inside, wall);
     let line = behaviors::wall_orca_line(&inside, &edge, &[], 1.0, 0.0).expect("a half-plane");
     assert_eq!((line.point, line.direction), (Vec2::ZERO, v2(0.0, 1.0)));
     // With a clearance of 0.2, R = 0.7: the same projection, point (3,5) + (-1,0) * 0.7.
-    let spaced = behaviors::wall_orca_line(&me, &edge_of(&me, wall), &[], 1.0, 0.2);
+    let spaced = behaviors::wall_orca_line(&me, &facing(&me, wall), &[], 1.0, 0.2);
     close(spaced.expect("a half-plane").point, v2(2.3, 5.0));
-    // On the wall's line there is no side: no half-plane.
-    assert!(behaviors::WallEdge::facing(v2(3.0, 7.0), wall, None, None).is_none());
+    // On the wall's line, heading at its end: no side, so the edge runs a = (3,-5) to b = (3,5)
+    // (says the rule below). At (3,7) moving (0,-2): P_a = (0,-12), P_b = (0,-2); s = 1.2,
+    // line² = 0 <= R²: seen obliquely past b, convex (an open end): L = sqrt(3.75) = 1.9364917,
+    // left = (1, -2L) / 4 = (0.25, -0.9682458), right = (-0.25, -0.9682458); neither foreign.
+    // c_l = c_r = (0,-2), t = 0.5, t_l = t_r = 0 (v = c): the left leg, direction (0.25,
+    // -0.9682458), point (0,-2) + (0.9682458, 0.25) * 0.5 = (0.4841229, -1.875);
+    // det(direction, point - v) = 0.25 * 0.125 + 0.9682458 * 0.4841229 = 0.5 > 0: v forbidden.
+    says("right of `a → b` when it moves along the line");
+    let head_on = agent(v2(3.0, 7.0), v2(0.0, -2.0));
+    let edge = facing(&head_on, wall);
+    assert_eq!((edge.a, edge.b), wall);
+    let line = behaviors::wall_orca_line(&head_on, &edge, &[], 1.0, 0.0).expect("a half-plane");
+    close(line.direction, v2(0.25, -0.968_245_8));
+    close(line.point, v2(0.484_122_9, -1.875));
+    assert!((line.violation(head_on.velocity) - 0.5).abs() < 1e-5);
     // Beyond reach (5 * 1 + 0.5 = 5.5 from the wall): no line.
     let far = agent(v2(-3.0, 0.0), Vec2::ZERO);
     let none = behaviors::orca_lines(&far, 0, [], &world, &orca_settings(2.0, 1.0), 0.1);
     assert!(none.as_slice().is_empty());
 }
 
-fn edge_of(me: &Vehicle, wall: (Vec2, Vec2)) -> behaviors::WallEdge {
-    behaviors::WallEdge::facing(me.position, wall, None, None).expect("a side")
+/// Segment `wall` of an open wall as the edge `me` sees.
+fn facing(me: &Vehicle, wall: (Vec2, Vec2)) -> behaviors::WallEdge {
+    let either = behaviors::FacingSide::Either;
+    behaviors::WallEdge::facing((me.position, me.forward), wall, (None, None), either)
+        .expect("a side")
 }
 
 #[test]
@@ -2177,7 +2193,7 @@ fn reciprocal_an_agent_whose_path_clears_a_wall_end_keeps_its_velocity() {
     world.set_walls(vec![Wall::polyline(vec![wall.0, wall.1])]);
     let me = agent(v2(-2.0, 2.0), v2(1.0, 0.0));
     let line =
-        behaviors::wall_orca_line(&me, &edge_of(&me, wall), &[], 10.0, 0.0).expect("a half-plane");
+        behaviors::wall_orca_line(&me, &facing(&me, wall), &[], 10.0, 0.0).expect("a half-plane");
     close(line.direction, v2(0.820_970_5, -0.570_970_5));
     close(line.point, v2(0.228_548_5, -0.158_951_5));
     assert!(line.violation(me.velocity) <= 0.0);

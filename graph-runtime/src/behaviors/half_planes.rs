@@ -117,6 +117,10 @@ pub fn obstacle_orca_line(
 /// A wall segment as ORCA sees an obstacle edge (van den Berg et al.'s, as RVO2 builds it): from
 /// `a` to `b` with the agent on its right, and where the wall goes on at each end.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "two independent facts about each end, as RVO2's obstacle vertices carry them"
+)]
 pub struct WallEdge {
     /// The edge's first point, as the agent sees it.
     pub a: Vec2,
@@ -131,35 +135,128 @@ pub struct WallEdge {
     pub a_convex: bool,
     /// Whether it turns away at `b`.
     pub b_convex: bool,
+    /// Whether the wall's segment before `a` gives its own half-plane (it is among the
+    /// segments the agent avoids); true at an open end, where it is this segment's other side.
+    /// A leg into a segment that gives none is kept: it is the only limit there.
+    pub before_seen: bool,
+    /// Whether the wall's segment after `b` gives its own half-plane.
+    pub after_seen: bool,
+}
+
+/// Which side of a wall segment `a → b` an agent must be on for the segment to face it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FacingSide {
+    /// Either side: a segment of an open wall faces whichever side the agent is on.
+    Either,
+    /// Its right only: its left is the far side of a closed wall, hidden from the agent.
+    Right,
+    /// Its left only.
+    Left,
+}
+
+impl FacingSide {
+    /// The side of segment `(a, b)` of a closed wall that faces an agent at `p`, whose
+    /// interior lies on the left of `a → b` when `interior_left`: the side away from the
+    /// interior when `p` is outside the wall, the side towards it when inside (a room).
+    /// Inside or outside is judged where the wall comes nearest `p`, on this segment: `before`
+    /// and `after` are the wall's points before `a` and after `b`.
+    pub fn of_closed_wall(
+        p: Vec2,
+        (a, b): (Vec2, Vec2),
+        (before, after): (Option<Vec2>, Option<Vec2>),
+        interior_left: bool,
+    ) -> Self {
+        let outside = outside_closed_wall(p, (a, b), (before, after), interior_left);
+        if outside == interior_left {
+            Self::Right
+        } else {
+            Self::Left
+        }
+    }
+}
+
+/// Whether `p` is outside a closed wall whose segment `(a, b)` is the wall's nearest to it
+/// (its interior on the left of `a → b` when `interior_left`). Where the nearest point is a
+/// corner, `p` lies in the corner's own wedge, which is outside exactly when the corner is
+/// convex; elsewhere the segment's side tells (on its line counts as outside).
+fn outside_closed_wall(
+    p: Vec2,
+    (a, b): (Vec2, Vec2),
+    (before, after): (Option<Vec2>, Option<Vec2>),
+    interior_left: bool,
+) -> bool {
+    let along = b - a;
+    let s = (p - a).dot(along) / along.length_squared();
+    let turn = if s <= 0.0 {
+        before.map(|before| left_of(before, a, b))
+    } else if s >= 1.0 {
+        after.map(|after| left_of(a, b, after))
+    } else {
+        None
+    };
+    if let Some(turn) = turn
+        && turn != 0.0
+    {
+        // A left turn is a convex corner when the interior is on the left.
+        return (turn > 0.0) == interior_left;
+    }
+    let side = left_of(a, b, p);
+    if interior_left {
+        side <= 0.0
+    } else {
+        side >= 0.0
+    }
 }
 
 impl WallEdge {
     /// Segment `(a, b)` as seen from `p`, turned so that `p` lies on its right. `before` is
     /// the wall's point before `a` and `after` its point after `b` (`None` at an open end).
-    /// A wall is two-sided, so each segment is the edge of whichever side `p` is on. `None`
-    /// when `p` lies on the segment's line (or the segment has no length), where it has no
-    /// side: the step itself keeps the agent out then (solid walls).
+    /// `side` says which side of `a → b` may face the agent: a segment of an open wall is the
+    /// edge of whichever side `p` is on, a closed wall's segment only of its side facing the
+    /// agent (see [`FacingSide::of_closed_wall`]); `None` when `p` is on the other side, or
+    /// when the segment is shorter than `1e-6`. An agent on the segment's line counts as on
+    /// the side it comes from (behind it along `forward`), or as on the right of `a → b` when
+    /// it moves along the line.
     pub fn facing(
-        p: Vec2,
+        (p, forward): (Vec2, Vec2),
         (a, b): (Vec2, Vec2),
-        before: Option<Vec2>,
-        after: Option<Vec2>,
+        (before, after): (Option<Vec2>, Option<Vec2>),
+        side: FacingSide,
     ) -> Option<Self> {
-        let side = left_of(a, b, p);
-        let (a, b, before, after) = if side < 0.0 {
-            (a, b, before.unwrap_or(b), after.unwrap_or(a))
-        } else if side > 0.0 {
-            (b, a, after.unwrap_or(a), before.unwrap_or(b))
-        } else {
+        if a.distance(b) < TINY {
             return None;
+        }
+        let mut at = left_of(a, b, p);
+        if at == 0.0 {
+            at = left_of(a, b, p - forward);
+        }
+        let on_right = if at == 0.0 {
+            side != FacingSide::Left
+        } else {
+            at < 0.0
         };
+        match (side, on_right) {
+            (FacingSide::Right, false) | (FacingSide::Left, true) => return None,
+            _ => {}
+        }
+        let (a, b, before, after) = if on_right {
+            (a, b, before, after)
+        } else {
+            (b, a, after, before)
+        };
+        // An open end (or a point too near to give a direction) turns back along the edge.
+        let back = normalize(a - b);
+        let before = before.filter(|&point| normalize(a - point) != Vec2::ZERO);
+        let after = after.filter(|&point| normalize(point - b) != Vec2::ZERO);
         Some(Self {
             a,
             b,
-            before: normalize(a - before),
-            after: normalize(after - b),
-            a_convex: left_of(before, a, b) >= 0.0,
-            b_convex: left_of(a, b, after) >= 0.0,
+            before: before.map_or(back, |point| normalize(a - point)),
+            after: after.map_or(back, |point| normalize(point - b)),
+            a_convex: before.is_none_or(|point| left_of(point, a, b) >= 0.0),
+            b_convex: after.is_none_or(|point| left_of(a, b, point) >= 0.0),
+            before_seen: true,
+            after_seen: true,
         })
     }
 }
@@ -181,6 +278,10 @@ struct Corner {
     convex: bool,
     leaving: Vec2,
     arriving: Vec2,
+    /// Whether the segment arriving here gives its own half-plane.
+    arriving_seen: bool,
+    /// Whether the segment leaving here does.
+    leaving_seen: bool,
 }
 
 /// The half-plane a wall edge imposes (`BEHAVIORS.md`, "Reciprocal", walls): the velocity
@@ -264,12 +365,16 @@ fn cone_line(
         convex: edge.a_convex,
         leaving: direction,
         arriving: edge.before,
+        arriving_seen: edge.before_seen,
+        leaving_seen: true,
     };
     let b = Corner {
         point: edge.b,
         convex: edge.b_convex,
         leaving: edge.after,
         arriving: direction,
+        arriving_seen: true,
+        leaving_seen: edge.after_seen,
     };
     let leg = |to: Vec2, squared: f32, left: bool| {
         let length = (squared - radius_squared).sqrt();
@@ -348,7 +453,8 @@ fn leave_cone(vehicle: &Vehicle, legs: Legs, reach: f32, inverse_horizon: f32) -
     } = legs;
     let same = first == second;
     // A leg pointing into the wall's next edge is replaced by that edge ("foreign"): the edge
-    // gives its own half-plane, so none comes from here.
+    // gives its own half-plane, so none comes from here (unless that edge is not among those
+    // the agent avoids: then this one is the only limit there).
     let mut left_foreign = false;
     let mut right_foreign = false;
     if first.convex && det(left_leg, -first.arriving) >= 0.0 {
@@ -400,7 +506,7 @@ fn leave_cone(vehicle: &Vehicle, legs: Legs, reach: f32, inverse_horizon: f32) -
         return Some(along_line(left_cutoff, -first.leaving));
     }
     if to_left <= to_right {
-        return (!left_foreign).then(|| along_line(left_cutoff, left_leg));
+        return (!(left_foreign && first.arriving_seen)).then(|| along_line(left_cutoff, left_leg));
     }
-    (!right_foreign).then(|| along_line(right_cutoff, -right_leg))
+    (!(right_foreign && second.leaving_seen)).then(|| along_line(right_cutoff, -right_leg))
 }

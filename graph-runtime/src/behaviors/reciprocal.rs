@@ -10,7 +10,9 @@
 
 use glam::Vec2;
 
-use super::half_planes::{WallEdge, agent_orca_line, obstacle_orca_line, wall_orca_line};
+use super::half_planes::{
+    FacingSide, WallEdge, agent_orca_line, obstacle_orca_line, wall_orca_line,
+};
 use super::orca_lines::{
     MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS, OrcaLines,
 };
@@ -156,35 +158,7 @@ pub fn orca_lines<'a>(
                 dt,
             ));
         }
-        let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
-        let found = walls.nearest_several(p, reach, &mut buffer).len();
-        let contacts = buffer.get_mut(..found).unwrap_or_default();
-        // Nearest first, the lower segment index on a tie: an edge the nearer ones already
-        // keep out gives no half-plane.
-        contacts.sort_unstable_by(|x, y| {
-            x.distance
-                .total_cmp(&y.distance)
-                .then(x.segment.cmp(&y.segment))
-        });
-        for contact in &*contacts {
-            let Some(&segment) = walls.segments().get(contact.segment) else {
-                continue;
-            };
-            let (before, after) = walls.around(contact.segment);
-            let Some(edge) = WallEdge::facing(p, segment, before, after) else {
-                continue;
-            };
-            let line = wall_orca_line(
-                vehicle,
-                &edge,
-                lines.as_slice(),
-                settings.obstacle_time_horizon,
-                settings.clearance,
-            );
-            if let Some(line) = line {
-                lines.push(line);
-            }
-        }
+        wall_lines(vehicle, walls, reach, settings, &mut lines);
         lines.end_obstacles();
     }
     if settings.time_horizon > 0.0 {
@@ -208,6 +182,78 @@ pub fn orca_lines<'a>(
         }
     }
     lines
+}
+
+/// The half-planes of the wall segments nearest `vehicle` within `reach` (at most
+/// [`MAX_RECIPROCAL_WALLS`]), nearest first, onto `lines` (`BEHAVIORS.md`, "Reciprocal").
+fn wall_lines(
+    vehicle: &Vehicle,
+    walls: &crate::WallIndex,
+    reach: f32,
+    settings: &ReciprocalSettings,
+    lines: &mut OrcaLines,
+) {
+    let p = vehicle.position;
+    let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
+    let found = walls.nearest_several(p, reach, &mut buffer).len();
+    let contacts = buffer.get_mut(..found).unwrap_or_default();
+    // Nearest first, the lower segment index on a tie: an edge the nearer ones already
+    // keep out gives no half-plane.
+    contacts.sort_unstable_by(|x, y| {
+        x.distance
+            .total_cmp(&y.distance)
+            .then(x.segment.cmp(&y.segment))
+    });
+    // Each closed wall's facing side, judged at its nearest segment (the first of its
+    // contacts in this order).
+    let mut sides: [(usize, FacingSide); MAX_RECIPROCAL_WALLS] =
+        [(usize::MAX, FacingSide::Either); MAX_RECIPROCAL_WALLS];
+    let seen = |segment: Option<usize>| {
+        segment.is_none_or(|segment| contacts.iter().any(|c| c.segment == segment))
+    };
+    for (at, contact) in contacts.iter().enumerate() {
+        let Some(&segment) = walls.segments().get(contact.segment) else {
+            continue;
+        };
+        let around = walls.around(contact.segment);
+        let side = match walls.wall_of(contact.segment) {
+            Some((wall, Some(interior_left))) => {
+                let decided = sides
+                    .iter()
+                    .find(|&&(w, _)| w == wall)
+                    .map(|&(_, side)| side);
+                let side = decided.unwrap_or_else(|| {
+                    FacingSide::of_closed_wall(p, segment, around, interior_left)
+                });
+                if let Some(slot) = sides.get_mut(at) {
+                    *slot = (wall, side);
+                }
+                side
+            }
+            _ => FacingSide::Either,
+        };
+        let Some(mut edge) = WallEdge::facing((p, vehicle.forward), segment, around, side) else {
+            continue;
+        };
+        let (before, after) = walls.neighbors(contact.segment);
+        let (before, after) = if edge.a == segment.0 {
+            (before, after)
+        } else {
+            (after, before)
+        };
+        edge.before_seen = seen(before);
+        edge.after_seen = seen(after);
+        let line = wall_orca_line(
+            vehicle,
+            &edge,
+            lines.as_slice(),
+            settings.obstacle_time_horizon,
+            settings.clearance,
+        );
+        if let Some(line) = line {
+            lines.push(line);
+        }
+    }
 }
 
 /// The Reciprocal node's work for agent `index`: preferred velocity from `force`, the

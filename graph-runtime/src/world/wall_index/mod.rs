@@ -13,6 +13,7 @@ pub use answers::{WallHit, WallPoint};
 use super::Wall;
 use super::segment::facing_normal;
 use super::wall_grid::WallGrid;
+use crate::math::TINY;
 use answers::{consider, offer};
 use tree::Tree;
 
@@ -20,15 +21,16 @@ use tree::Tree;
 const NO_SEGMENT: u32 = u32::MAX;
 
 /// Links the segments of one wall, `segments[first..]`, each to the one before and after it
-/// along the wall (around the ends too when `closed`), passing over segments of length zero:
-/// two segments are linked only where one ends exactly where the other starts.
+/// along the wall (around the ends too when `closed`), passing over segments shorter than
+/// [`TINY`] (a repeated point, or one the wall's arithmetic moved by a rounding): two segments
+/// are linked where one ends within `TINY` of where the other starts.
 fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, closed: bool) {
     let proper: Vec<usize> = (first..segments.len())
-        .filter(|&i| segments.get(i).is_some_and(|(a, b)| a != b))
+        .filter(|&i| segments.get(i).is_some_and(|&(a, b)| is_proper((a, b))))
         .collect();
     let mut join = |before: usize, after: usize| {
         if let (Some(&(_, end)), Some(&(start, _))) = (segments.get(before), segments.get(after))
-            && end == start
+            && end.distance(start) < TINY
             && before != after
         {
             if let Some(link) = links.get_mut(before) {
@@ -50,6 +52,32 @@ fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, c
     }
 }
 
+/// Whether a segment is long enough to have a direction: at least [`TINY`].
+pub(crate) fn is_proper((a, b): (Vec2, Vec2)) -> bool {
+    a.distance(b) >= TINY
+}
+
+/// Which way round a closed wall runs: its interior lies on the left of each of its segments
+/// `a → b` when its points go counterclockwise (a positive shoelace area). `None` for an open
+/// wall, or a closed one without area.
+fn interior_on_left(wall: &Wall) -> Option<bool> {
+    if !wall.closed || wall.points.len() < 3 {
+        return None;
+    }
+    let finite: Vec<Vec2> = wall
+        .points
+        .iter()
+        .copied()
+        .filter(|p| p.is_finite())
+        .collect();
+    let twice_area: f64 = finite
+        .iter()
+        .zip(finite.iter().cycle().skip(1))
+        .map(|(a, b)| f64::from(a.x) * f64::from(b.y) - f64::from(b.x) * f64::from(a.y))
+        .sum();
+    (twice_area != 0.0).then_some(twice_area > 0.0)
+}
+
 /// A static spatial index over the segments of a set of walls: a uniform grid for the short
 /// queries agents make every tick, and a bounding-volume hierarchy for long ones.
 ///
@@ -63,6 +91,9 @@ pub struct WallIndex {
     /// Per segment, the segments before and after it along its wall (`NO_SEGMENT` at an open
     /// end): where a segment's wall turns, for Reciprocal's wall half-planes.
     links: Vec<[u32; 2]>,
+    /// Per segment, its wall's index and, for a closed wall with area, whether the wall's
+    /// interior lies on the left of the segment.
+    walls: Vec<(u32, Option<bool>)>,
     tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
@@ -73,7 +104,8 @@ impl WallIndex {
     pub fn new(walls: &[Wall]) -> Self {
         let mut segments = Vec::new();
         let mut links = Vec::new();
-        for wall in walls {
+        let mut of_wall = Vec::new();
+        for (index, wall) in walls.iter().enumerate() {
             let first = segments.len();
             segments.extend(
                 wall.segments()
@@ -81,24 +113,45 @@ impl WallIndex {
             );
             links.resize(segments.len(), [NO_SEGMENT; 2]);
             link_along(&segments, &mut links, first, wall.closed);
+            let side = interior_on_left(wall);
+            of_wall.resize(segments.len(), (index as u32, side));
         }
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         Self {
             segments,
             links,
+            walls: of_wall,
             tree,
             grid,
         }
     }
 
-    /// The wall's points just before segment `segment`'s first point and just after its
-    /// second, where its wall goes on (`None` at an open end, or where the wall's next segment
-    /// does not start where this one ends). Segments of length zero are passed over.
-    pub fn around(&self, segment: usize) -> (Option<Vec2>, Option<Vec2>) {
+    /// The segments just before and after segment `segment` along its wall (`None` at an open
+    /// end, or where the wall's next segment does not start where this one ends). Segments
+    /// shorter than `1e-6` are passed over.
+    pub fn neighbors(&self, segment: usize) -> (Option<usize>, Option<usize>) {
         let [before, after] = self.links.get(segment).copied().unwrap_or([NO_SEGMENT; 2]);
-        let point =
-            |link: u32, end: fn(&(Vec2, Vec2)) -> Vec2| self.segments.get(link as usize).map(end);
+        let some = |link: u32| (link != NO_SEGMENT).then_some(link as usize);
+        (some(before), some(after))
+    }
+
+    /// The index (in the list given to [`WallIndex::new`]) of segment `segment`'s wall and,
+    /// when that wall is closed and has an area, whether its interior lies on the left of
+    /// the segment `a → b` (its points go counterclockwise).
+    pub fn wall_of(&self, segment: usize) -> Option<(usize, Option<bool>)> {
+        self.walls
+            .get(segment)
+            .map(|&(wall, side)| (wall as usize, side))
+    }
+
+    /// The wall's points just before segment `segment`'s first point and just after its
+    /// second, where its wall goes on: the far ends of [`WallIndex::neighbors`].
+    pub fn around(&self, segment: usize) -> (Option<Vec2>, Option<Vec2>) {
+        let (before, after) = self.neighbors(segment);
+        let point = |link: Option<usize>, end: fn(&(Vec2, Vec2)) -> Vec2| {
+            link.and_then(|link| self.segments.get(link)).map(end)
+        };
         (point(before, |s| s.0), point(after, |s| s.1))
     }
 
