@@ -245,16 +245,20 @@ impl WallEdge {
             (b, a, after, before)
         };
         // An open end (or a point too near to give a direction) turns back along the edge.
-        let back = normalize(a - b);
-        let before = before.filter(|&point| normalize(a - point) != Vec2::ZERO);
-        let after = after.filter(|&point| normalize(point - b) != Vec2::ZERO);
+        let before = before
+            .map(|point| (point, normalize(a - point)))
+            .filter(|&(_, direction)| direction != Vec2::ZERO);
+        let after = after
+            .map(|point| (point, normalize(point - b)))
+            .filter(|&(_, direction)| direction != Vec2::ZERO);
+        let back = || normalize(a - b);
         Some(Self {
             a,
             b,
-            before: before.map_or(back, |point| normalize(a - point)),
-            after: after.map_or(back, |point| normalize(point - b)),
-            a_convex: before.is_none_or(|point| left_of(point, a, b) >= 0.0),
-            b_convex: after.is_none_or(|point| left_of(a, b, point) >= 0.0),
+            before: before.map_or_else(back, |(_, direction)| direction),
+            after: after.map_or_else(back, |(_, direction)| direction),
+            a_convex: before.is_none_or(|(point, _)| left_of(point, a, b) >= 0.0),
+            b_convex: after.is_none_or(|(point, _)| left_of(a, b, point) >= 0.0),
             before_seen: true,
             after_seen: true,
         })
@@ -303,19 +307,33 @@ pub fn wall_orca_line(
     if !inverse_horizon.is_finite() {
         return None;
     }
+    if is_covered(
+        vehicle,
+        (edge.a, edge.b),
+        earlier,
+        obstacle_time_horizon,
+        clearance,
+    ) {
+        return None;
+    }
+    uncovered_wall_orca_line(vehicle, edge, obstacle_time_horizon, clearance)
+}
+
+/// [`wall_orca_line`] for an edge that no earlier half-plane covers ([`is_covered`] is false).
+pub fn uncovered_wall_orca_line(
+    vehicle: &Vehicle,
+    edge: &WallEdge,
+    obstacle_time_horizon: f32,
+    clearance: f32,
+) -> Option<OrcaLine> {
+    let inverse_horizon = 1.0 / obstacle_time_horizon;
+    if !inverse_horizon.is_finite() {
+        return None;
+    }
     let p = vehicle.position;
     let radius = vehicle.radius + clearance;
     let to_a = edge.a - p;
     let to_b = edge.b - p;
-    let reach = radius * inverse_horizon;
-    let covered = earlier.iter().any(|line| {
-        det(to_a * inverse_horizon - line.point, line.direction) - reach >= -COVERED_TOLERANCE
-            && det(to_b * inverse_horizon - line.point, line.direction) - reach
-                >= -COVERED_TOLERANCE
-    });
-    if covered {
-        return None;
-    }
     let radius_squared = radius * radius;
     let (a_squared, b_squared) = (to_a.length_squared(), to_b.length_squared());
     let along = edge.b - edge.a;
@@ -341,6 +359,26 @@ pub fn wall_orca_line(
         return Some(stop(-direction));
     }
     cone_line(vehicle, edge, (s, line_squared), radius, inverse_horizon)
+}
+
+/// Whether the half-planes `earlier` already keep out both ends of segment `(a, b)` (either
+/// way round) within `obstacle_time_horizon`, so that it gives no half-plane of its own
+/// (RVO2's "already covered" test; the first step of [`wall_orca_line`]).
+pub fn is_covered(
+    vehicle: &Vehicle,
+    (a, b): (Vec2, Vec2),
+    earlier: &[OrcaLine],
+    obstacle_time_horizon: f32,
+    clearance: f32,
+) -> bool {
+    let inverse_horizon = 1.0 / obstacle_time_horizon;
+    let reach = (vehicle.radius + clearance) * inverse_horizon;
+    let (to_a, to_b) = (a - vehicle.position, b - vehicle.position);
+    earlier.iter().any(|line| {
+        det(to_a * inverse_horizon - line.point, line.direction) - reach >= -COVERED_TOLERANCE
+            && det(to_b * inverse_horizon - line.point, line.direction) - reach
+                >= -COVERED_TOLERANCE
+    })
 }
 
 /// [`wall_orca_line`] for an agent apart from the edge: the legs of the edge's velocity

@@ -32,7 +32,10 @@ pub use group::{
     Neighborhood, alignment, cohesion, count_neighbors, flocking, in_neighborhood,
     leader_behind_point, leader_following, neighbor_sums_each, separation,
 };
-pub use half_planes::{FacingSide, WallEdge, agent_orca_line, obstacle_orca_line, wall_orca_line};
+pub use half_planes::{
+    FacingSide, WallEdge, agent_orca_line, is_covered, obstacle_orca_line,
+    uncovered_wall_orca_line, wall_orca_line,
+};
 pub use jump::{JumpPlan, JumpSettings, flight_height, jump_plan, jump_run_up, ready_to_take_off};
 pub use orca_lines::{
     MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,

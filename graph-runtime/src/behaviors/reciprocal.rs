@@ -11,7 +11,7 @@
 use glam::Vec2;
 
 use super::half_planes::{
-    FacingSide, WallEdge, agent_orca_line, obstacle_orca_line, wall_orca_line,
+    FacingSide, WallEdge, agent_orca_line, is_covered, obstacle_orca_line, uncovered_wall_orca_line,
 };
 use super::orca_lines::{
     MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS, OrcaLines,
@@ -232,6 +232,17 @@ fn wall_lines(
             }
             _ => FacingSide::Either,
         };
+        // An edge the nearer ones already keep out gives nothing: tested before turning it.
+        let covered = is_covered(
+            vehicle,
+            segment,
+            lines.as_slice(),
+            settings.obstacle_time_horizon,
+            settings.clearance,
+        );
+        if covered {
+            continue;
+        }
         let Some(mut edge) = WallEdge::facing((p, vehicle.forward), segment, around, side) else {
             continue;
         };
@@ -243,10 +254,9 @@ fn wall_lines(
         };
         edge.before_seen = seen(before);
         edge.after_seen = seen(after);
-        let line = wall_orca_line(
+        let line = uncovered_wall_orca_line(
             vehicle,
             &edge,
-            lines.as_slice(),
             settings.obstacle_time_horizon,
             settings.clearance,
         );
