@@ -303,23 +303,22 @@ pub fn wall_orca_line(
     obstacle_time_horizon: f32,
     clearance: f32,
 ) -> Option<OrcaLine> {
-    let inverse_horizon = 1.0 / obstacle_time_horizon;
-    if !inverse_horizon.is_finite() {
-        return None;
-    }
-    if is_covered(
+    let covered = is_covered(
         vehicle,
         (edge.a, edge.b),
         earlier,
         obstacle_time_horizon,
         clearance,
-    ) {
+    );
+    if covered {
         return None;
     }
     uncovered_wall_orca_line(vehicle, edge, obstacle_time_horizon, clearance)
 }
 
 /// [`wall_orca_line`] for an edge that no earlier half-plane covers ([`is_covered`] is false).
+/// `None` when `1 / obstacle_time_horizon` is not finite (a horizon under about `3e-39` s):
+/// such a horizon plans nothing ahead.
 pub fn uncovered_wall_orca_line(
     vehicle: &Vehicle,
     edge: &WallEdge,
