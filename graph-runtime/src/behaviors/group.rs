@@ -211,30 +211,13 @@ impl NeighborSums {
     /// the distance and add in one straight pass. Adding nothing is exact (`x + 0 = x`), so
     /// the sums equal those of [`NeighborSums::add`] over the counted neighbors alone.
     #[inline]
-    pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
-        let away = me - other_position;
-        self.add_away(
-            away,
-            away.length_squared(),
-            (other_position, other_velocity),
-            counts,
-        );
-    }
-
-    /// The sums' one addition: the neighbor at `away` (`me - q.p`, of squared length
-    /// `distance_squared`) when `counts`.
-    #[inline]
     #[expect(
         clippy::needless_bitwise_bool,
         reason = "`&` keeps the scan free of branches; both sides are plain comparisons"
     )]
-    fn add_away(
-        &mut self,
-        away: Vec2,
-        distance_squared: f32,
-        (other_position, other_velocity): (Vec2, Vec2),
-        counts: bool,
-    ) {
+    pub fn add_if(&mut self, me: Vec2, other_position: Vec2, other_velocity: Vec2, counts: bool) {
+        let away = me - other_position;
+        let distance_squared = away.length_squared();
         // `|away| >= TINY`, without the square root (`TINY_SQUARED`).
         let repels = counts & (distance_squared >= TINY_SQUARED);
         // Masks, not branches: a scan over a cell's agents adds or not without a jump.
@@ -242,31 +225,6 @@ impl NeighborSums {
         self.position += masked(other_position, counts);
         self.velocity += masked(other_velocity, counts);
         self.count += u32::from(counts);
-    }
-
-    /// [`NeighborSums::add_if`] with a full circle's neighborhood test folded in: adds the
-    /// candidate when it is strictly within `radius_squared` (`radius * radius`) of `me` and
-    /// `keep`. The same sums, to the bit, as `add_if(me, p, v, in_neighborhood(..) & keep)`
-    /// with a full-circle view: `p - me` and `me - p` square to the same bits, so the distance
-    /// is computed once instead of twice (a full-circle flock tests every candidate of its
-    /// cells).
-    #[inline]
-    pub fn add_within(
-        &mut self,
-        me: Vec2,
-        (other_position, other_velocity): (Vec2, Vec2),
-        radius_squared: f32,
-        keep: bool,
-    ) {
-        let away = me - other_position;
-        let distance_squared = away.length_squared();
-        let counts = (distance_squared < radius_squared) & keep;
-        self.add_away(
-            away,
-            distance_squared,
-            (other_position, other_velocity),
-            counts,
-        );
     }
 
     /// Sums over `neighbors`, in the order given.
@@ -327,7 +285,7 @@ impl NeighborSums {
 /// register, the positions and velocities side by side in another, so each candidate costs one
 /// subtraction, one multiplication, one division and two masked additions for all of its
 /// components (SSE2 on x86-64, NEON on ARM, through `glam`'s `Vec4`). Each lane does exactly
-/// the operations [`NeighborSums::add_within`] does on its component, in the same order, so
+/// the operations [`NeighborSums::add_if`] does on its component, in the same order, so
 /// [`NeighborLanes::sums`] equals those sums to the bit (tested).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NeighborLanes {
@@ -340,8 +298,11 @@ pub struct NeighborLanes {
 }
 
 impl NeighborLanes {
-    /// [`NeighborSums::add_within`] on the lanes: adds the candidate `(position, velocity)`
-    /// when it is strictly within `radius_squared` of `me` and `keep`.
+    /// [`NeighborSums::add_if`] on the lanes, with a full circle's neighborhood test folded in:
+    /// adds the candidate `(position, velocity)` when it is strictly within `radius_squared`
+    /// (`radius * radius`) of `me` and `keep`, as `add_if(me, p, v, in_neighborhood(..) & keep)`
+    /// with a full-circle view does (`p - me` and `me - p` square to the same bits, so the
+    /// distance is computed once for the test and the sums).
     #[inline]
     pub fn add_within(
         &mut self,
@@ -367,7 +328,7 @@ impl NeighborLanes {
     /// [`NeighborLanes::add_within`] with the agent at `me` in lanes 0 and 1 and the candidate
     /// as `(q.p.x, q.p.y, q.v.x, q.v.y)`.
     #[inline]
-    pub fn add_lanes(&mut self, me: Vec4, other: Vec4, radius_squared: f32, keep: bool) {
+    fn add_lanes(&mut self, me: Vec4, other: Vec4, radius_squared: f32, keep: bool) {
         // Lanes 0 and 1: `me - q.p`; 2 and 3 are never kept.
         let away = me - other;
         let square = away * away;
@@ -462,15 +423,15 @@ pub fn leader_behind_point(leader: &Quarry, behind: f32) -> Vec2 {
 mod tests {
     use super::*;
 
-    /// Folding the full circle's test into the sums changes no bit, and neither does summing
-    /// four floats at a time: candidates inside, outside and exactly on the radius, coincident,
-    /// nearly coincident, kept or not.
+    /// Summing four floats at a time with the full circle's test folded in changes no bit:
+    /// candidates inside, outside and exactly on the radius, coincident, nearly coincident,
+    /// kept or not.
     #[test]
     fn the_folded_full_circle_test_sums_what_add_if_sums() {
         let full = FieldOfView::from_degrees(360.0);
         for (me, radius) in [(Vec2::new(3.25, -1.5), 2.0), (Vec2::new(-70.1, 0.3), 5.0)] {
             let me_vehicle = Vehicle::new(me, Vec2::X, crate::VehicleParams::default());
-            let (mut folded, mut expected) = (NeighborSums::default(), NeighborSums::default());
+            let mut expected = NeighborSums::default();
             let mut lanes = NeighborLanes::default();
             for i in 0..3_000_u32 {
                 let angle = i as f32 * 0.618;
@@ -484,21 +445,18 @@ mod tests {
                 let position = me + Vec2::new(angle.cos(), angle.sin()) * reach;
                 let velocity = Vec2::new(angle.sin(), (i % 5) as f32 - 2.0);
                 let keep = i % 9 != 0;
-                folded.add_within(me, (position, velocity), radius * radius, keep);
                 lanes.add_within(me, (position, velocity), radius * radius, keep);
                 let counts = in_neighborhood(&me_vehicle, position, radius, full) & keep;
                 expected.add_if(me, position, velocity, counts);
                 let bits = |s: &NeighborSums| {
                     [s.separation, s.position, s.velocity].map(|v| v.to_array().map(f32::to_bits))
                 };
+                let lanes = lanes.sums();
                 assert_eq!(
-                    bits(&folded),
+                    bits(&lanes),
                     bits(&expected),
                     "candidate {i}, radius {radius}"
                 );
-                assert_eq!(folded.count, expected.count);
-                let lanes = lanes.sums();
-                assert_eq!(bits(&lanes), bits(&expected), "lanes, candidate {i}");
                 assert_eq!(lanes.count, expected.count);
             }
             assert!(expected.count > 100, "{} counted", expected.count);

@@ -6,7 +6,7 @@ use glam::Vec2;
 use super::orca_lines::{OrcaLine, det};
 use crate::Vehicle;
 use crate::math::{TINY, normalize};
-use crate::world::Obstacle;
+use crate::world::{Obstacle, has_direction};
 
 /// The boundary direction and the smallest change `u` of the relative velocity that leaves
 /// the velocity obstacle of an object at `relative_position` (from the agent), for relative
@@ -40,12 +40,10 @@ fn leave_velocity_obstacle(
             )
         } else {
             // Nearest boundary point on a leg of the cone.
-            let leg = (distance_squared - reach_squared).sqrt();
-            let (x, y) = (relative_position.x, relative_position.y);
             let direction = if det(relative_position, w) > 0.0 {
-                Vec2::new(x * leg - y * reach, x * reach + y * leg) / distance_squared
+                cone_leg(relative_position, distance_squared, reach, true)
             } else {
-                -Vec2::new(x * leg + y * reach, -x * reach + y * leg) / distance_squared
+                -cone_leg(relative_position, distance_squared, reach, false)
             };
             let u = direction * relative_velocity.dot(direction) - relative_velocity;
             (direction, u)
@@ -60,6 +58,20 @@ fn leave_velocity_obstacle(
             Vec2::new(unit_w.y, -unit_w.x),
             unit_w * (reach * inverse_dt - w_length),
         )
+    }
+}
+
+/// The unit direction of a leg of the cone from the agent tangent to a circle of radius
+/// `radius` at `to` (from the agent, `|to|² = squared > radius²`): the left leg, or the right
+/// one, both pointing away from the agent. With `L = sqrt(|to|² - radius²)`: left
+/// `(x L - y r, x r + y L) / |to|²`, right `(x L + y r, -x r + y L) / |to|²`.
+fn cone_leg(to: Vec2, squared: f32, radius: f32, left: bool) -> Vec2 {
+    let length = (squared - radius * radius).sqrt();
+    let (x, y) = (to.x, to.y);
+    if left {
+        Vec2::new(x * length - y * radius, x * radius + y * length) / squared
+    } else {
+        Vec2::new(x * length + y * radius, -x * radius + y * length) / squared
     }
 }
 
@@ -223,7 +235,7 @@ impl WallEdge {
         (before, after): (Option<Vec2>, Option<Vec2>),
         side: FacingSide,
     ) -> Option<Self> {
-        if a.distance(b) < TINY {
+        if !has_direction((a, b)) {
             return None;
         }
         let mut at = left_of(a, b, p);
@@ -331,33 +343,54 @@ pub fn uncovered_wall_orca_line(
     }
     let p = vehicle.position;
     let radius = vehicle.radius + clearance;
-    let to_a = edge.a - p;
-    let to_b = edge.b - p;
-    let radius_squared = radius * radius;
-    let (a_squared, b_squared) = (to_a.length_squared(), to_b.length_squared());
+    let (to_a, to_b) = (edge.a - p, edge.b - p);
     let along = edge.b - edge.a;
-    let direction = normalize(along);
     let s = (-to_a).dot(along) / along.length_squared();
-    let line_squared = (-to_a - along * s).length_squared();
+    let view = EdgeView {
+        to_a,
+        to_b,
+        a_squared: to_a.length_squared(),
+        b_squared: to_b.length_squared(),
+        direction: normalize(along),
+        s,
+        line_squared: (-to_a - along * s).length_squared(),
+        radius,
+    };
+    let radius_squared = radius * radius;
     let stop = |towards: Vec2| OrcaLine {
         point: Vec2::ZERO,
         direction: towards,
     };
     // Overlapping: only moving further in is forbidden.
-    if s < 0.0 && a_squared <= radius_squared {
+    if s < 0.0 && view.a_squared <= radius_squared {
         return edge
             .a_convex
             .then(|| stop(normalize(Vec2::new(-to_a.y, to_a.x))));
     }
-    if s > 1.0 && b_squared <= radius_squared {
+    if s > 1.0 && view.b_squared <= radius_squared {
         // The next edge takes a corner it faces.
         return (edge.b_convex && det(to_b, edge.after) >= 0.0)
             .then(|| stop(normalize(Vec2::new(-to_b.y, to_b.x))));
     }
-    if (0.0..=1.0).contains(&s) && line_squared <= radius_squared {
-        return Some(stop(-direction));
+    if (0.0..=1.0).contains(&s) && view.line_squared <= radius_squared {
+        return Some(stop(-view.direction));
     }
-    cone_line(vehicle, edge, (s, line_squared), radius, inverse_horizon)
+    cone_line(vehicle, edge, &view, inverse_horizon)
+}
+
+/// An edge as the agent sees it, worked out once for the overlap tests and the cone: the
+/// offsets to its ends and their squared lengths, its unit direction, where the agent lies
+/// along its line (`s`, 0 at `a` and 1 at `b`) and how far from it (squared), and the radius
+/// kept (`radius + clearance`).
+struct EdgeView {
+    to_a: Vec2,
+    to_b: Vec2,
+    a_squared: f32,
+    b_squared: f32,
+    direction: Vec2,
+    s: f32,
+    line_squared: f32,
+    radius: f32,
 }
 
 /// Whether the half-planes `earlier` already keep out both ends of segment `(a, b)` (either
@@ -380,23 +413,25 @@ pub fn is_covered(
     })
 }
 
-/// [`wall_orca_line`] for an agent apart from the edge: the legs of the edge's velocity
-/// obstacle, and the half-plane through the boundary point nearest the velocity. `(s,
-/// line_squared)` place the agent along the edge's line and give its squared distance to it.
+/// [`wall_orca_line`] for an agent apart from the edge (`view`): the legs of the edge's
+/// velocity obstacle, and the half-plane through the boundary point nearest the velocity.
 fn cone_line(
     vehicle: &Vehicle,
     edge: &WallEdge,
-    (s, line_squared): (f32, f32),
-    radius: f32,
+    view: &EdgeView,
     inverse_horizon: f32,
 ) -> Option<OrcaLine> {
-    let p = vehicle.position;
-    let to_a = edge.a - p;
-    let to_b = edge.b - p;
-    let (a_squared, b_squared) = (to_a.length_squared(), to_b.length_squared());
+    let EdgeView {
+        to_a,
+        to_b,
+        a_squared,
+        b_squared,
+        direction,
+        s,
+        line_squared,
+        radius,
+    } = *view;
     let radius_squared = radius * radius;
-    let reach = radius * inverse_horizon;
-    let direction = normalize(edge.b - edge.a);
     let a = Corner {
         point: edge.a,
         convex: edge.a_convex,
@@ -413,17 +448,6 @@ fn cone_line(
         arriving_seen: true,
         leaving_seen: edge.after_seen,
     };
-    let leg = |to: Vec2, squared: f32, left: bool| {
-        let length = (squared - radius_squared).sqrt();
-        if left {
-            Vec2::new(to.x * length - to.y * radius, to.x * radius + to.y * length) / squared
-        } else {
-            Vec2::new(
-                to.x * length + to.y * radius,
-                -to.x * radius + to.y * length,
-            ) / squared
-        }
-    };
     // The legs of the cone; seen obliquely, one corner gives both.
     let (first, second, left_leg, right_leg) = if s < 0.0 && line_squared <= radius_squared {
         if !a.convex {
@@ -432,8 +456,8 @@ fn cone_line(
         (
             a,
             a,
-            leg(to_a, a_squared, true),
-            leg(to_a, a_squared, false),
+            cone_leg(to_a, a_squared, radius, true),
+            cone_leg(to_a, a_squared, radius, false),
         )
     } else if s > 1.0 && line_squared <= radius_squared {
         if !b.convex {
@@ -442,18 +466,18 @@ fn cone_line(
         (
             b,
             b,
-            leg(to_b, b_squared, true),
-            leg(to_b, b_squared, false),
+            cone_leg(to_b, b_squared, radius, true),
+            cone_leg(to_b, b_squared, radius, false),
         )
     } else {
         // A corner the wall turns into (towards the agent) carries the edge's own line on.
         let left = if a.convex {
-            leg(to_a, a_squared, true)
+            cone_leg(to_a, a_squared, radius, true)
         } else {
             -direction
         };
         let right = if b.convex {
-            leg(to_b, b_squared, false)
+            cone_leg(to_b, b_squared, radius, false)
         } else {
             direction
         };
@@ -465,7 +489,7 @@ fn cone_line(
         left: left_leg,
         right: right_leg,
     };
-    leave_cone(vehicle, legs, reach, inverse_horizon)
+    leave_cone(vehicle, legs, radius * inverse_horizon, inverse_horizon)
 }
 
 /// The two ends of an edge's velocity obstacle (the same corner when seen obliquely) and its

@@ -1,6 +1,7 @@
 //! Segment geometry that walls, paths and the flow-field brush share: the nearest point of a
 //! segment, where a ray crosses one, and the normal facing a ray.
 
+use crate::math::TINY;
 use glam::Vec2;
 
 /// The first crossing of the ray `origin + t * d`, `0 <= t <= 1`, with segment `a → b`: `t`.
@@ -57,4 +58,9 @@ pub(crate) fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
     } else {
         normal
     }
+}
+
+/// Whether segment `(a, b)` is long enough to have a direction: at least [`TINY`] (`1e-6`).
+pub(crate) fn has_direction((a, b): (Vec2, Vec2)) -> bool {
+    a.distance(b) >= TINY
 }

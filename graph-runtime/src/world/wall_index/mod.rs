@@ -11,7 +11,7 @@ mod answers;
 pub use answers::{WallHit, WallPoint};
 
 use super::Wall;
-use super::segment::facing_normal;
+use super::segment::{facing_normal, has_direction};
 use super::wall_grid::WallGrid;
 use crate::math::TINY;
 use answers::{consider, offer};
@@ -26,7 +26,11 @@ const NO_SEGMENT: u32 = u32::MAX;
 /// are linked where one ends within `TINY` of where the other starts.
 fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, closed: bool) {
     let proper: Vec<usize> = (first..segments.len())
-        .filter(|&i| segments.get(i).is_some_and(|&(a, b)| is_proper((a, b))))
+        .filter(|&i| {
+            segments
+                .get(i)
+                .is_some_and(|&segment| has_direction(segment))
+        })
         .collect();
     let mut join = |before: usize, after: usize| {
         if let (Some(&(_, end)), Some(&(start, _))) = (segments.get(before), segments.get(after))
@@ -50,11 +54,6 @@ fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, c
     {
         join(last, first);
     }
-}
-
-/// Whether a segment is long enough to have a direction: at least [`TINY`].
-pub(crate) fn is_proper((a, b): (Vec2, Vec2)) -> bool {
-    a.distance(b) >= TINY
 }
 
 /// Which way round a closed wall runs: its interior lies on the left of each of its segments
