@@ -100,6 +100,8 @@ fn sort_few(keys: &mut [Candidate]) {
 /// index.
 #[derive(Clone, Copy, Debug)]
 pub struct Run<'a> {
+    /// The row of cells it is (from the grid's bottom row, 0).
+    pub row: usize,
     /// The slot of the run's first agent.
     pub first_slot: usize,
     /// The agents' indices.

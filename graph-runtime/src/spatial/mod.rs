@@ -359,6 +359,7 @@ impl SpatialGrid {
             let start = self.cell_start.get(first_cell).copied().unwrap_or(0) as usize;
             let end = self.cell_start.get(end_cell).copied().unwrap_or(0) as usize;
             Some(Run {
+                row,
                 first_slot: start,
                 agents: self.entries.get(start..end)?,
                 positions: self.positions.get(start..end)?,

@@ -164,15 +164,15 @@ pub(super) fn take_sums(
 ) {
     // The scans below give up once the cells they visit hold more agents than this, after
     // at most this many: then every pass takes its nearest from the k-d tree.
+    if let ([neighborhood], [only]) = (neighborhoods, &mut *sums)
+        && neighborhood.1.is_full_circle()
+    {
+        *only = full_circle_pass(grid, (agent, me), *neighborhood, (found, nearest));
+        return;
+    }
     let most = neighborhoods.iter().map(|n| n.2).max().unwrap_or(0);
     let limit = crowd_limit(most);
-    let scanned = if let ([(radius, fov, _)], [only]) = (neighborhoods, &mut *sums)
-        && fov.is_full_circle()
-    {
-        let (pass, scanned) = full_circle_sums(grid, (agent, me.position), *radius, limit);
-        *only = pass;
-        scanned
-    } else if grid.near_within(me.position, widest, agent, limit, near) {
+    let scanned = if grid.near_within(me.position, widest, agent, limit, near) {
         behaviors::neighbor_sums_each(me, near.as_slice(), neighborhoods, sums);
         true
     } else {
@@ -182,6 +182,26 @@ pub(super) fn take_sums(
         if !scanned || pass.count as usize > neighborhood.2 {
             *pass = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
         }
+    }
+}
+
+/// [`take_sums`] of a program whose one neighborhood is a full circle (the usual flock):
+/// summed straight from the cells ([`full_circle_sums`]), or from the nearest when they hold
+/// more than its most neighbors or are crowded. Batches of such a program call it for each
+/// agent directly.
+#[inline]
+pub(super) fn full_circle_pass(
+    grid: &SpatialGrid,
+    (agent, me): (usize, &Vehicle),
+    neighborhood: Neighborhood,
+    (found, nearest): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
+) -> NeighborSums {
+    let (radius, _, most) = neighborhood;
+    let (pass, scanned) = full_circle_sums(grid, (agent, me.position), radius, crowd_limit(most));
+    if scanned && pass.count as usize <= most {
+        pass
+    } else {
+        nearest_sums(grid, (agent, me), neighborhood, (found, nearest))
     }
 }
 
@@ -200,15 +220,25 @@ fn full_circle_sums(
     // Summed in a local: into the caller's slot the compiler stored the sums at every agent.
     let mut pass = NeighborLanes::default();
     let mut seen = 0;
+    // The agent itself sits in its own row's run: only there is each candidate compared with
+    // it, which saves a comparison for two candidates in three. (A position the grid did not
+    // place has no runs.)
+    let own_row = grid.row_of(me);
     for run in grid.runs(me, radius) {
         seen += run.agents.len();
         if seen > limit {
             return (pass.sums(), false);
         }
-        let others = run.positions.iter().zip(run.velocities).zip(run.agents);
-        for ((&position, &velocity), &other) in others {
-            let keep = other as usize != agent;
-            pass.add_within(me, (position, velocity), radius * radius, keep);
+        let others = run.positions.iter().zip(run.velocities);
+        if run.row == own_row {
+            for ((&position, &velocity), &other) in others.zip(run.agents) {
+                let keep = other as usize != agent;
+                pass.add_within(me, (position, velocity), radius * radius, keep);
+            }
+        } else {
+            for (&position, &velocity) in others {
+                pass.add_within(me, (position, velocity), radius * radius, true);
+            }
         }
     }
     (pass.sums(), true)
@@ -276,6 +306,51 @@ mod tests {
 
     use super::*;
     use crate::VehicleParams;
+
+    /// The full-circle scan compares candidates with the agent only in the agent's own row
+    /// of cells: on a lattice whose points sit on the cell borders, with two agents on every
+    /// point (each the other's coincident neighbor), every agent's sums equal those of a scan
+    /// of every run comparing every candidate, to the bit, and never count the agent itself.
+    #[test]
+    fn the_full_circle_scan_leaves_out_the_agent_itself_and_no_one_else() {
+        let radius = 2.0;
+        let vehicles: Vec<Vehicle> = (0..2 * 15 * 15_u32)
+            .map(|i| {
+                let point = i / 2;
+                let position = Vec2::new((point % 15) as f32, (point / 15) as f32);
+                let velocity = Vec2::new(1.0 + (i % 3) as f32, (i % 5) as f32 - 2.0);
+                Vehicle::new(position, velocity, VehicleParams::default())
+            })
+            .collect();
+        // Cells as wide as the radius: rows start at every even y.
+        let mut grid = SpatialGrid::new(radius);
+        grid.rebuild(&vehicles);
+        let full = FieldOfView::from_degrees(360.0);
+        let (mut found, mut order) = (Vec::new(), Vec::new());
+        for (agent, me) in vehicles.iter().enumerate() {
+            let sums = full_circle_pass(
+                &grid,
+                (agent, me),
+                (radius, full, 64),
+                (&mut found, &mut order),
+            );
+            let mut expected = NeighborSums::default();
+            for run in grid.runs(me.position, radius) {
+                let others = run.positions.iter().zip(run.velocities).zip(run.agents);
+                for ((&position, &velocity), &other) in others {
+                    let inside = other as usize != agent
+                        && behaviors::in_neighborhood(me, position, radius, full);
+                    expected.add_if(me.position, position, velocity, inside);
+                }
+            }
+            assert_eq!(sums, expected, "agent {agent} at {}", me.position);
+            // Strictly within 2 of an inner point: its own point and the 8 around it (the
+            // points 2 away are not), two agents each, less the agent itself.
+            if (1.0..=13.0).contains(&me.position.x) && (1.0..=13.0).contains(&me.position.y) {
+                assert_eq!(sums.count, 17, "agent {agent}");
+            }
+        }
+    }
 
     /// The k-d tree's answer in a crowded neighborhood sums the same agents in the same order
     /// as a scan of the cells keeping the nearest would: the crowd limit is invisible in the
