@@ -15,7 +15,7 @@ use crate::compile::{
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
-use crate::spatial::SpatialGrid;
+use crate::spatial::{Extent, SpatialGrid};
 use crate::{Flight, JumpEvent, Motion, OwnGoals, Steering, Turning, Vehicle, World};
 use agent_order::AgentOrder;
 use jumps::Jumps;
@@ -131,6 +131,9 @@ pub struct Simulation {
     resort_sources: Vec<u32>,
     /// The re-sort's copy of `states`, kept for its room (empty until a re-sort needs it).
     spare_states: Vec<AgentState>,
+    /// The extent of `working` as the last tick's steps left it, folded while stepping, for
+    /// the next grid rebuild; `None` when something moved the agents since (the API, jumps).
+    extent: Option<Extent>,
 }
 
 impl Simulation {
@@ -195,6 +198,7 @@ impl Simulation {
             jumps: Jumps::default(),
             resort_sources: Vec::new(),
             spare_states: Vec::new(),
+            extent: None,
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -357,12 +361,14 @@ impl Simulation {
                 }
             }
             self.vehicles_changed = false;
+            self.extent = None;
         }
         let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
         if needs_grid {
             let layout = &self.layout;
+            let agent = |slot| layout.agent(slot) as u32;
             self.grid
-                .rebuild_with(&self.working, |slot| layout.agent(slot) as u32);
+                .rebuild_known(&self.working, agent, self.extent.take());
             self.resort();
             self.grid.prepare_tree();
         }
@@ -378,10 +384,12 @@ impl Simulation {
         } else {
             &[]
         };
-        let crossings = self.steer_and_step(dt, agent_vehicles);
+        let (crossings, extent) = self.steer_and_step(dt, agent_vehicles);
         self.agent_order = order;
         self.agent_order.outdate();
         self.wall_crossings += crossings;
+        // Flights, landings and falls move agents after their steps.
+        self.extent = (!self.jumps.active()).then_some(extent);
         self.end_jumps(dt);
         self.tick += 1;
     }

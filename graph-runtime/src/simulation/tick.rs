@@ -5,13 +5,15 @@ use rayon::prelude::*;
 
 use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, Simulation};
 use crate::Motion;
+use crate::spatial::Extent;
 use crate::compile::{BATCH, Scratch};
 use crate::tick::{Group, Tick, advance};
 use crate::{Steering, Vehicle};
 
 impl Simulation {
     /// Steers every agent from the state at the start of the tick and steps it, in slot order;
-    /// returns the wall crossings of this tick. `vehicles` are the agents in agent order at
+    /// returns the wall crossings of this tick and the extent of the agents after their steps
+    /// (for the next grid). `vehicles` are the agents in agent order at
     /// the start of the tick, for programs that read other agents by index (empty when none
     /// does).
     ///
@@ -19,7 +21,7 @@ impl Simulation {
     /// reads the agent's own working vehicle and everything else from the start of the tick
     /// (neighbors from the grid's copies, targets from `vehicles`), so stepping a batch changes
     /// no other agent's force, and the tick needs one parallel pass instead of two.
-    pub(super) fn steer_and_step(&mut self, dt: f32, vehicles: &[Vehicle]) -> u64 {
+    pub(super) fn steer_and_step(&mut self, dt: f32, vehicles: &[Vehicle]) -> (u64, Extent) {
         let tick = Tick {
             world: &self.world,
             vehicles,
@@ -41,8 +43,6 @@ impl Simulation {
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);
         }
-        // A whole number of crossings: the sum is the same in any order, so any thread count
-        // gives the same total.
         self.slot_forces
             .par_chunks_mut(chunk)
             .zip(self.states.par_chunks_mut(chunk))
@@ -53,6 +53,7 @@ impl Simulation {
             .map(
                 |(chunk_index, ((((forces, states), working), stuck_for), scratch))| {
                     let mut crossings = 0;
+                    let mut extent = Extent::EMPTY;
                     let batches = forces
                         .chunks_mut(BATCH)
                         .zip(states.chunks_mut(BATCH))
@@ -121,11 +122,18 @@ impl Simulation {
                             &mut scratch.falls,
                             dt,
                         );
+                        // Each batch's vehicles just stepped, still in the cache.
+                        extent = working.iter().fold(extent, Extent::add);
                     }
-                    crossings
+                    (crossings, extent)
                 },
             )
-            .sum()
+            // A whole number of crossings and an extent (minima and maxima): each the same in
+            // any order, so any thread count gives the same.
+            .reduce(
+                || (0, Extent::EMPTY),
+                |(a, left), (b, right)| (a + b, left.join(right)),
+            )
     }
 }
 
@@ -270,6 +278,40 @@ mod tests {
                 .clone()
                 .any(|(slot, &source)| slot != source as usize)
         );
+    }
+
+    /// The extent a tick folds while stepping is the extent of the agents it leaves, exactly
+    /// what the next rebuild would compute; an edit through the API throws it away, and in a
+    /// world with jumps (flights move after the steps) none is kept.
+    #[test]
+    fn the_extent_folded_while_stepping_is_the_agents_extent() {
+        use crate::spatial::Extent;
+
+        let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+        let assets = SceneAssets::load(&presets.join("boids.scene.ron")).expect("the boids preset");
+        let mut simulation = Simulation::new(&assets).expect("builds");
+        assert_eq!(simulation.extent, None);
+        for _ in 0..5 {
+            simulation.step(1.0 / 60.0);
+            let folded = simulation.working.iter().fold(Extent::EMPTY, Extent::add);
+            assert_eq!(simulation.extent, Some(folded));
+        }
+        if let Some(first) = simulation.vehicles_mut().first_mut() {
+            first.position.x += 1_000.0;
+        }
+        // The next tick starts from the moved agent: its own extent, not the folded one.
+        let mut again = simulation.clone();
+        again.step(1.0 / 60.0);
+        let mut fresh = simulation.clone();
+        fresh.extent = None;
+        fresh.step(1.0 / 60.0);
+        assert!(bits(&again) == bits(&fresh));
+        assert!(again.grid.max_speed() == fresh.grid.max_speed());
+
+        let jumps = SceneAssets::load(&presets.join("chasm.scene.ron")).expect("a jump preset");
+        let mut simulation = Simulation::new(&jumps).expect("builds");
+        simulation.step(1.0 / 60.0);
+        assert_eq!(simulation.extent, None);
     }
 
     /// Every preset runs 60 ticks with its programs evaluated in batches and again agent by

@@ -43,6 +43,18 @@ impl SpatialGrid {
         vehicles: &[Vehicle],
         agent_of: impl Fn(usize) -> u32 + Sync,
     ) {
+        self.rebuild_known(vehicles, agent_of, None);
+    }
+
+    /// [`SpatialGrid::rebuild_with`], given the vehicles' [`Extent`] when the caller knows it
+    /// already (a simulation folds it while stepping the agents, saving a pass over them).
+    /// The grid is the same either way: an extent is exact in any order.
+    pub(crate) fn rebuild_known(
+        &mut self,
+        vehicles: &[Vehicle],
+        agent_of: impl Fn(usize) -> u32 + Sync,
+        known: Option<Extent>,
+    ) {
         // Last tick's tree answers for last tick's positions; its buffers are kept for the
         // next one.
         if let Some(tree) = self.tree.take() {
@@ -50,7 +62,9 @@ impl SpatialGrid {
         }
         self.tree_wanted = self.tree_used.take();
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
-        let extent = if parallel {
+        let extent = if let Some(extent) = known {
+            extent
+        } else if parallel {
             // Whole chunks folded by a plain loop: rayon's `fold` asks between agents whether
             // it may stop early, 20 more instructions per agent (cachegrind, issue 25).
             vehicles
@@ -205,8 +219,8 @@ impl SpatialGrid {
 }
 
 /// The agents' bounding box (finite positions only), largest squared speed and largest radius.
-#[derive(Clone, Copy)]
-struct Extent {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Extent {
     min: Vec2,
     max: Vec2,
     max_speed_squared: f32,
@@ -214,14 +228,17 @@ struct Extent {
 }
 
 impl Extent {
-    const EMPTY: Self = Self {
+    /// No agent.
+    pub(crate) const EMPTY: Self = Self {
         min: Vec2::splat(f32::INFINITY),
         max: Vec2::splat(f32::NEG_INFINITY),
         max_speed_squared: 0.0,
         max_radius: 0.0,
     };
 
-    fn add(mut self, vehicle: &Vehicle) -> Self {
+    /// With `vehicle`.
+    #[inline]
+    pub(crate) fn add(mut self, vehicle: &Vehicle) -> Self {
         if vehicle.position.is_finite() {
             self.min = self.min.min(vehicle.position);
             self.max = self.max.max(vehicle.position);
@@ -235,7 +252,7 @@ impl Extent {
 
     /// Both extents together. Minima and maxima are exact in any grouping (the sign of a zero
     /// may differ, which changes no cell), so the parallel reduction gives the grid one answer.
-    fn join(self, other: Self) -> Self {
+    pub(crate) fn join(self, other: Self) -> Self {
         Self {
             min: self.min.min(other.min),
             max: self.max.max(other.max),
