@@ -551,17 +551,19 @@ impl SortedView<'_> {
             // The distance computed once for the test and the sums (as the graph does).
             let radius_squared = radius * radius;
             let mut lanes = NeighborLanes::default();
-            // The agent's own slot cut out of its run, so no candidate is compared with it
-            // (the graph compares only in the agent's own row).
+            // Candidates are compared with the agent only in the run that holds it, as the
+            // graph compares only in the agent's own row.
             for run in self.runs(me, radius) {
-                let (before, after) = if run.contains(&slot) {
-                    (run.start..slot, slot + 1..run.end)
+                if run.contains(&slot) {
+                    for other in run {
+                        let neighbor = (self.position[other], self.velocity[other]);
+                        lanes.add_within(me.position, neighbor, radius_squared, other != slot);
+                    }
                 } else {
-                    (run, 0..0)
-                };
-                for other in before.chain(after) {
-                    let neighbor = (self.position[other], self.velocity[other]);
-                    lanes.add_within(me.position, neighbor, radius_squared, true);
+                    for other in run {
+                        let neighbor = (self.position[other], self.velocity[other]);
+                        lanes.add_within(me.position, neighbor, radius_squared, true);
+                    }
                 }
             }
             return lanes.sums();
