@@ -233,6 +233,10 @@ impl Vehicle {
     /// and its spin. One test of eight lanes, where five tests of their own were a sixth of a
     /// flocking agent's step: `x - x` is zero for a finite `x` and NaN otherwise.
     #[inline]
+    #[expect(
+        clippy::eq_op,
+        reason = "x - x is the test: zero for a finite x, NaN for NaN and the infinities"
+    )]
     fn state_is_finite(&self) -> bool {
         let motion = Vec4::new(
             self.position.x,

@@ -439,7 +439,8 @@ impl Program {
                     ready[i] = true;
                     *taken += 1;
                     let agent = (agents[i] as usize, &vehicles[i]);
-                    sums[i] = full_circle_pass(context.grid, agent, *neighborhood, (found, nearest));
+                    sums[i] =
+                        full_circle_pass(context.grid, agent, *neighborhood, (found, nearest));
                 }
                 return;
             }
