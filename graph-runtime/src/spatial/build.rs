@@ -26,10 +26,10 @@ type Entry = (u32, u32, Vec2, Vec2);
 
 impl SpatialGrid {
     /// The row of cells an agent at `position` was placed in at the last rebuild, if it was
-    /// placed (the same arithmetic as placing it); any row for a position that was not.
+    /// placed ([`Cells::index`]'s arithmetic); any row for a position that was not.
     #[inline]
     pub(crate) fn row_of(&self, position: Vec2) -> usize {
-        ((position.y - self.origin.y) / self.cell_size) as u32 as usize
+        Cells::of(self).coordinates(position).y as u32 as usize
     }
 
     /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
@@ -281,6 +281,13 @@ impl Cells {
         }
     }
 
+    /// Where `position` falls in cell units from the origin: its column and row are the
+    /// floors of the two coordinates.
+    #[inline]
+    fn coordinates(self, position: Vec2) -> Vec2 {
+        (position - self.origin) / self.cell_size
+    }
+
     /// The cell of `position`, if it is finite and inside the grid.
     #[inline]
     fn index(self, position: Vec2) -> Option<u32> {
@@ -290,7 +297,7 @@ impl Cells {
         // `t as u32` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`;
         // to `u32` it takes fewer instructions than to `usize`, and the grid has fewer cells
         // than agents times four, so fewer than `u32::MAX`.
-        let cell = (position - self.origin) / self.cell_size;
+        let cell = self.coordinates(position);
         if cell.x < 0.0 || cell.y < 0.0 {
             return None;
         }

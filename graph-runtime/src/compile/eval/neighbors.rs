@@ -162,14 +162,14 @@ pub(super) fn take_sums(
     (near, found, nearest): (&mut Near, &mut Vec<(u64, u32)>, &mut Vec<u64>),
     sums: &mut [NeighborSums],
 ) {
-    // The scans below give up once the cells they visit hold more agents than this, after
-    // at most this many: then every pass takes its nearest from the k-d tree.
     if let ([neighborhood], [only]) = (neighborhoods, &mut *sums)
         && neighborhood.1.is_full_circle()
     {
         *only = full_circle_pass(grid, (agent, me), *neighborhood, (found, nearest));
         return;
     }
+    // The scan below gives up once the cells it visits hold more agents than this, after at
+    // most this many: then every pass takes its nearest from the k-d tree.
     let most = neighborhoods.iter().map(|n| n.2).max().unwrap_or(0);
     let limit = crowd_limit(most);
     let scanned = if grid.near_within(me.position, widest, agent, limit, near) {

@@ -427,36 +427,33 @@ impl Program {
         };
         // The neighborhoods are the group's: resolved once for the batch.
         self.with_neighborhoods(context.params, neighborhoods, |neighborhoods, widest| {
-            // One full circle (the usual flock): each agent's sums without `take_sums`'s
-            // choice of path, which cost a seventh as much as the sums themselves.
-            if let ([neighborhood], 1) = (neighborhoods, passes)
-                && neighborhood.1.is_full_circle()
-            {
-                for i in list {
-                    if ready[i] {
-                        continue;
-                    }
-                    ready[i] = true;
-                    *taken += 1;
-                    let agent = (agents[i] as usize, &vehicles[i]);
-                    sums[i] =
-                        full_circle_pass(context.grid, agent, *neighborhood, (found, nearest));
+            // One full circle (the usual flock) is known for the whole batch: each agent's
+            // sums come straight from `full_circle_pass`, without `take_sums`' choice of path
+            // per agent, which cost a seventh as much as the sums themselves.
+            let full_circle = match neighborhoods {
+                [neighborhood] if passes == 1 && neighborhood.1.is_full_circle() => {
+                    Some(*neighborhood)
                 }
-                return;
-            }
+                _ => None,
+            };
             for i in list {
                 if ready[i] {
                     continue;
                 }
                 ready[i] = true;
                 *taken += 1;
-                take_sums(
-                    context.grid,
-                    (agents[i] as usize, &vehicles[i]),
-                    (neighborhoods, widest),
-                    (near, found, nearest),
-                    &mut sums[i * passes..(i + 1) * passes],
-                );
+                let agent = (agents[i] as usize, &vehicles[i]);
+                if let Some(neighborhood) = full_circle {
+                    sums[i] = full_circle_pass(context.grid, agent, neighborhood, (found, nearest));
+                } else {
+                    take_sums(
+                        context.grid,
+                        agent,
+                        (neighborhoods, widest),
+                        (near, found, nearest),
+                        &mut sums[i * passes..(i + 1) * passes],
+                    );
+                }
             }
         });
     }
