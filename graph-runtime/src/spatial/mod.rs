@@ -338,8 +338,29 @@ impl SpatialGrid {
     /// caller tests the distance.
     #[inline]
     pub fn runs(&self, center: Vec2, radius: f32) -> impl Iterator<Item = Run<'_>> {
-        let mut rows = 0..0;
-        let (mut first_column, mut last_column) = (0, 0);
+        let block = self.block(center, radius);
+        block.rows.clone().filter_map(move |row| {
+            let slots = self.row_slots(&block, row)?;
+            Some(Run {
+                row,
+                first_slot: slots.start,
+                agents: self.entries.get(slots.clone())?,
+                positions: self.positions.get(slots.clone())?,
+                velocities: self.velocities.get(slots)?,
+            })
+        })
+    }
+
+    /// The cells a query of `radius` around `center` visits: those of the square around its
+    /// circle, as rows of cells ([`SpatialGrid::runs`] lists their agents).
+    #[inline]
+    pub(crate) fn block(&self, center: Vec2, radius: f32) -> Block {
+        let mut block = Block {
+            rows: 0..0,
+            first_cell: 0,
+            width: 0,
+            columns: self.columns,
+        };
         if !radius.is_nan() && radius > 0.0 && center.is_finite() && self.columns > 0 {
             // Cell coordinates as in `Cells::index` (`build.rs`): truncation is the floor of what is not
             // negative.
@@ -347,27 +368,53 @@ impl SpatialGrid {
             let high = (center + radius - self.origin) / self.cell_size;
             if high.x >= 0.0 && high.y >= 0.0 {
                 let (low, high) = (low.as_uvec2(), high.as_uvec2());
-                first_column = low.x as usize;
-                last_column = (high.x as usize).min(self.columns - 1);
+                let first_column = low.x as usize;
+                let last_column = (high.x as usize).min(self.columns - 1);
                 if first_column <= last_column {
-                    rows = low.y as usize..(high.y as usize).min(self.rows - 1) + 1;
+                    block.rows = low.y as usize..(high.y as usize).min(self.rows - 1) + 1;
+                    block.first_cell = first_column;
+                    block.width = last_column + 1 - first_column;
                 }
             }
         }
-        rows.filter_map(move |row| {
-            let first_cell = row * self.columns + first_column;
-            let end_cell = row * self.columns + last_column + 1;
-            let start = self.cell_start.get(first_cell).copied().unwrap_or(0) as usize;
-            let end = self.cell_start.get(end_cell).copied().unwrap_or(0) as usize;
-            Some(Run {
-                row,
-                first_slot: start,
-                agents: self.entries.get(start..end)?,
-                positions: self.positions.get(start..end)?,
-                velocities: self.velocities.get(start..end)?,
-            })
-        })
+        block
     }
+
+    /// The slots of the agents in row `row` of `block`: consecutive in the cell-ordered
+    /// copies, cell after cell from left to right. `None` for a row the grid does not have.
+    #[inline]
+    pub(crate) fn row_slots(&self, block: &Block, row: usize) -> Option<std::ops::Range<usize>> {
+        let first_cell = row * block.columns + block.first_cell;
+        let start = *self.cell_start.get(first_cell)? as usize;
+        let end = *self.cell_start.get(first_cell + block.width)? as usize;
+        Some(start..end)
+    }
+
+    /// The cell-ordered copies the runs are slices of: positions, velocities and agent
+    /// indices, slot by slot, all of one length.
+    #[inline]
+    pub(crate) fn slots(&self) -> (&[Vec2], &[Vec2], &[u32]) {
+        let n = self.entries.len();
+        (
+            self.positions.get(..n).unwrap_or(&[]),
+            self.velocities.get(..n).unwrap_or(&[]),
+            &self.entries,
+        )
+    }
+}
+
+/// The cells a query visits ([`SpatialGrid::block`]): in each row of `rows`, the `width`
+/// cells from column `first_cell` on.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    /// The rows of cells, bottom first.
+    pub rows: std::ops::Range<usize>,
+    /// The first cell's column.
+    pub first_cell: usize,
+    /// How many cells of each row.
+    pub width: usize,
+    /// The grid's columns.
+    columns: usize,
 }
 
 #[cfg(test)]
