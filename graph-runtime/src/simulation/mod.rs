@@ -15,7 +15,7 @@ use crate::compile::{
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
-use crate::spatial::{Extent, SpatialGrid};
+use crate::spatial::{Body, Extent, SpatialGrid};
 use crate::{Flight, JumpEvent, Motion, OwnGoals, Steering, Turning, Vehicle, World};
 use agent_order::AgentOrder;
 use jumps::Jumps;
@@ -134,6 +134,10 @@ pub struct Simulation {
     /// The extent of `working` as the last tick's steps left it, folded while stepping, for
     /// the next grid rebuild; `None` when something moved the agents since (the API, jumps).
     extent: Option<Extent>,
+    /// By slot: each agent's position and velocity as the last tick's steps left them,
+    /// written with `extent` and valid with it, for the next grid rebuild to read instead of
+    /// the vehicles.
+    bodies: Vec<Body>,
 }
 
 impl Simulation {
@@ -199,6 +203,7 @@ impl Simulation {
             resort_sources: Vec::new(),
             spare_states: Vec::new(),
             extent: None,
+            bodies: Vec::new(),
         };
         let mut programs = std::collections::BTreeMap::new();
         for (group_index, group) in scene.groups.iter().enumerate() {
@@ -367,8 +372,11 @@ impl Simulation {
         if needs_grid {
             let layout = &self.layout;
             let agent = |slot| layout.agent(slot) as u32;
-            self.grid
-                .rebuild_known(&self.working, agent, self.extent.take());
+            self.grid.rebuild_known(
+                &self.working,
+                agent,
+                self.extent.take().map(|extent| (extent, &self.bodies[..])),
+            );
             self.resort();
             self.grid.prepare_tree();
         }

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, Simulation};
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
-use crate::spatial::Extent;
+use crate::spatial::{Body, Extent};
 use crate::tick::{Group, Tick, advance};
 use crate::{Steering, Vehicle};
 
@@ -43,23 +43,27 @@ impl Simulation {
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);
         }
+        // Every slot's body is written below: resized, not cleared.
+        self.bodies.resize(self.slot_forces.len(), Body::default());
         self.slot_forces
             .par_chunks_mut(chunk)
             .zip(self.states.par_chunks_mut(chunk))
             .zip(self.working.par_chunks_mut(chunk))
             .zip(self.stuck_for.par_chunks_mut(chunk))
+            .zip(self.bodies.par_chunks_mut(chunk))
             .zip(self.scratches.par_iter_mut())
             .enumerate()
             .map(
-                |(chunk_index, ((((forces, states), working), stuck_for), scratch))| {
+                |(chunk_index, (((((forces, states), working), stuck_for), bodies), scratch))| {
                     let mut crossings = 0;
                     let mut extent = Extent::EMPTY;
                     let batches = forces
                         .chunks_mut(BATCH)
                         .zip(states.chunks_mut(BATCH))
                         .zip(working.chunks_mut(BATCH))
-                        .zip(stuck_for.chunks_mut(BATCH));
-                    for (batch_index, (((forces, states), working), stuck_for)) in
+                        .zip(stuck_for.chunks_mut(BATCH))
+                        .zip(bodies.chunks_mut(BATCH));
+                    for (batch_index, ((((forces, states), working), stuck_for), bodies)) in
                         batches.enumerate()
                     {
                         let first = chunk_index * chunk + batch_index * BATCH;
@@ -90,8 +94,12 @@ impl Simulation {
                             &mut scratch.falls,
                             dt,
                         );
-                        // Each batch's vehicles just stepped, still in the cache.
-                        extent = working.iter().fold(extent, Extent::add);
+                        // Each batch's vehicles just stepped, still in the cache: their
+                        // extent and bodies for the next grid.
+                        for (vehicle, body) in working.iter().zip(bodies) {
+                            extent = extent.add(vehicle);
+                            *body = Body::from(vehicle);
+                        }
                     }
                     (crossings, extent)
                 },
@@ -293,11 +301,13 @@ mod tests {
     }
 
     /// The extent a tick folds while stepping is the extent of the agents it leaves, exactly
-    /// what the next rebuild would compute; an edit through the API throws it away, and in a
-    /// world with jumps (flights move after the steps) none is kept.
+    /// what the next rebuild would compute, and the bodies it writes are their positions and
+    /// velocities: a grid built from them is the grid built from the vehicles. An edit
+    /// through the API throws them away, and in a world with jumps (flights move after the
+    /// steps) none is kept.
     #[test]
     fn the_extent_folded_while_stepping_is_the_agents_extent() {
-        use crate::spatial::Extent;
+        use crate::spatial::{Body, Extent};
 
         let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
         let assets = SceneAssets::load(&presets.join("boids.scene.ron")).expect("the boids preset");
@@ -307,6 +317,21 @@ mod tests {
             simulation.step(1.0 / 60.0);
             let folded = simulation.working.iter().fold(Extent::EMPTY, Extent::add);
             assert_eq!(simulation.extent, Some(folded));
+            let bodies: Vec<Body> = simulation.working.iter().map(Body::from).collect();
+            assert_eq!(simulation.bodies, bodies);
+            // The next rebuild from the bodies, and one from the vehicles.
+            let mut from_bodies = simulation.clone();
+            from_bodies.step(1.0 / 60.0);
+            let mut from_vehicles = simulation.clone();
+            from_vehicles.extent = None;
+            from_vehicles.step(1.0 / 60.0);
+            let grid = |s: &Simulation| {
+                let (positions, velocities, agents) = s.grid.slots();
+                (positions.to_vec(), velocities.to_vec(), agents.to_vec())
+            };
+            assert_eq!(grid(&from_bodies), grid(&from_vehicles));
+            assert_eq!(from_bodies.grid.sources(), from_vehicles.grid.sources());
+            assert!(bits(&from_bodies) == bits(&from_vehicles));
         }
         if let Some(first) = simulation.vehicles_mut().first_mut() {
             first.position.x += 1_000.0;

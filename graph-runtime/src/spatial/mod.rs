@@ -9,7 +9,7 @@ mod build;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use build::Extent;
+pub(crate) use build::{Body, Extent};
 pub(crate) use nearest::{InView, agent_of, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
