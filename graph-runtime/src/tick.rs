@@ -148,7 +148,10 @@ pub fn advance(
     stuck_for: &mut f32,
     world: &World,
 ) -> bool {
-    let before = *vehicle;
+    // The preferred velocity is that of the vehicle before its step; a step changes its
+    // velocity alone of what that reads (mass and limits stay), so the velocity is all that
+    // is kept, not a copy of the vehicle per step.
+    let velocity_before = vehicle.velocity;
     let force = steering.force;
     let met_a_wall = world.step_vehicle(vehicle, steering, dt);
     *stuck_for = match preferred {
@@ -162,7 +165,13 @@ pub fn advance(
         ),
         None => crate::stuck::stuck_clock_after_step(
             *stuck_for,
-            || crate::behaviors::preferred_velocity(&before, force),
+            || {
+                let before = Vehicle {
+                    velocity: velocity_before,
+                    ..*vehicle
+                };
+                crate::behaviors::preferred_velocity(&before, force)
+            },
             vehicle.velocity,
             vehicle.max_speed,
             dt,
