@@ -187,36 +187,72 @@ pub(super) fn take_sums(
 
 /// [`take_sums`] of a program whose one neighborhood is a full circle (the usual flock):
 /// summed straight from the cells ([`full_circle_sums`]), or from the nearest when they hold
-/// more than its most neighbors or are crowded. Batches of such a program call it for each
-/// agent directly.
+/// more than its most neighbors or are crowded.
 #[inline]
 pub(super) fn full_circle_pass(
     grid: &SpatialGrid,
-    (agent, me): (usize, &Vehicle),
+    me: (usize, &Vehicle),
     neighborhood: Neighborhood,
-    (found, nearest): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
+    scratch: (&mut Vec<(u64, u32)>, &mut Vec<u64>),
 ) -> NeighborSums {
-    let (radius, _, most) = neighborhood;
-    let (pass, scanned) = full_circle_sums(grid, (agent, me.position), radius, crowd_limit(most));
-    if scanned && pass.count as usize <= most {
-        pass
-    } else {
-        nearest_sums(grid, (agent, me), neighborhood, (found, nearest))
+    let mut sums = NeighborSums::default();
+    FullCircle::new(neighborhood).sums_into(grid, me, scratch, &mut sums);
+    sums
+}
+
+/// A full-circle neighborhood resolved once for a batch, with its crowd limit: batches of a
+/// program whose one neighborhood it is take each agent's sums through it directly (its
+/// limit worked out, and the neighborhood unpacked, once per batch instead of per agent).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FullCircle {
+    radius: f32,
+    fov: FieldOfView,
+    most: usize,
+    limit: usize,
+}
+
+impl FullCircle {
+    /// The full circle of `neighborhood` (whose field of view the caller found full).
+    pub(super) fn new((radius, fov, most): Neighborhood) -> Self {
+        Self {
+            radius,
+            fov,
+            most,
+            limit: crowd_limit(most),
+        }
+    }
+
+    /// [`full_circle_pass`] for agent `agent` (`me`), into `out`.
+    #[inline]
+    pub(super) fn sums_into(
+        self,
+        grid: &SpatialGrid,
+        (agent, me): (usize, &Vehicle),
+        (found, nearest): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
+        out: &mut NeighborSums,
+    ) {
+        let scanned = full_circle_sums(grid, (agent, me.position), self.radius, self.limit, out);
+        if !scanned || out.count as usize > self.most {
+            let neighborhood = (self.radius, self.fov, self.most);
+            *out = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
+        }
     }
 }
 
-/// One full-circle neighborhood's sums straight from the cells around `me` (agent `agent`):
-/// every agent of them tested and added or not without a branch, four floats at a time
-/// ([`NeighborLanes`]). `false` when the cells hold more than `limit` agents (then the scan
-/// stopped). Not inlined: the other neighborhoods' path through [`take_sums`] ran 2 % slower
-/// (Boids, 16,000 agents, one thread) with this loop's vector code in the same function.
+/// One full-circle neighborhood's sums straight from the cells around `me` (agent `agent`),
+/// into `out`: every agent of them tested and added or not without a branch, four floats at a
+/// time ([`NeighborLanes`]). `false` when the cells hold more than `limit` agents (then the
+/// scan stopped, and `out` holds what it had summed). Not inlined: the other neighborhoods'
+/// path through [`take_sums`] ran 2 % slower (Boids, 16,000 agents, one thread) with this
+/// loop's vector code in the same function.
 #[inline(never)]
 fn full_circle_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, glam::Vec2),
     radius: f32,
     limit: usize,
-) -> (NeighborSums, bool) {
+    out: &mut NeighborSums,
+) -> bool {
     // Summed in a local: into the caller's slot the compiler stored the sums at every agent.
     let mut pass = NeighborLanes::default();
     let mut seen = 0;
@@ -241,7 +277,8 @@ fn full_circle_sums(
         };
         seen += run_positions.len();
         if seen > limit {
-            return (pass.sums(), false);
+            *out = pass.sums();
+            return false;
         }
         let others = run_positions.iter().zip(run_velocities);
         if row == own_row {
@@ -256,7 +293,8 @@ fn full_circle_sums(
             }
         }
     }
-    (pass.sums(), true)
+    *out = pass.sums();
+    true
 }
 
 /// The sums over the at most `most` neighbors of `me` within `radius` and `fov` nearest to

@@ -22,7 +22,7 @@ mod kernels;
 
 use super::context::Context;
 use super::evaluator::group_force;
-use super::neighbors::{full_circle_pass, take_sums};
+use super::neighbors::{FullCircle, take_sums};
 use super::trace::NoTrace;
 use super::value::Value;
 use crate::behaviors::NeighborSums;
@@ -428,11 +428,11 @@ impl Program {
         // The neighborhoods are the group's: resolved once for the batch.
         self.with_neighborhoods(context.params, neighborhoods, |neighborhoods, widest| {
             // One full circle (the usual flock) is known for the whole batch: each agent's
-            // sums come straight from `full_circle_pass`, without `take_sums`' choice of path
+            // sums come straight from `FullCircle::sums_into`, without `take_sums`' choice of path
             // per agent, which cost a seventh as much as the sums themselves.
             let full_circle = match neighborhoods {
                 [neighborhood] if passes == 1 && neighborhood.1.is_full_circle() => {
-                    Some(*neighborhood)
+                    Some(FullCircle::new(*neighborhood))
                 }
                 _ => None,
             };
@@ -443,8 +443,8 @@ impl Program {
                 ready[i] = true;
                 *taken += 1;
                 let agent = (agents[i] as usize, &vehicles[i]);
-                if let Some(neighborhood) = full_circle {
-                    sums[i] = full_circle_pass(context.grid, agent, neighborhood, (found, nearest));
+                if let Some(circle) = full_circle {
+                    circle.sums_into(context.grid, agent, (found, nearest), &mut sums[i]);
                 } else {
                     take_sums(
                         context.grid,
