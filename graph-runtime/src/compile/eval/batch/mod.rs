@@ -436,24 +436,24 @@ impl Program {
                 }
                 _ => None,
             };
+            if let Some(circle) = full_circle {
+                let agents = (agents, vehicles, ready, taken);
+                circle.batch(context.grid, agents, list, (found, nearest), sums);
+                return;
+            }
             for i in list {
                 if ready[i] {
                     continue;
                 }
                 ready[i] = true;
                 *taken += 1;
-                let agent = (agents[i] as usize, &vehicles[i]);
-                if let Some(circle) = full_circle {
-                    circle.sums_into(context.grid, agent, (found, nearest), &mut sums[i]);
-                } else {
-                    take_sums(
-                        context.grid,
-                        agent,
-                        (neighborhoods, widest),
-                        (near, found, nearest),
-                        &mut sums[i * passes..(i + 1) * passes],
-                    );
-                }
+                take_sums(
+                    context.grid,
+                    (agents[i] as usize, &vehicles[i]),
+                    (neighborhoods, widest),
+                    (near, found, nearest),
+                    &mut sums[i * passes..(i + 1) * passes],
+                );
             }
         });
     }
