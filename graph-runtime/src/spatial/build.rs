@@ -102,7 +102,7 @@ impl SpatialGrid {
         // Extended, not filled first and then overwritten.
         self.cell_of.clear();
         let cells = Cells::of(self);
-        let locate = |agent: &T| cells.index(agent.position()).unwrap_or(u32::MAX);
+        let locate = |agent: &T| cells.index(agent.body().position).unwrap_or(u32::MAX);
         if parallel {
             let located = agents.par_iter().with_min_len(MIN_AGENTS_PER_TASK);
             self.cell_of.par_extend(located.map(locate));
@@ -303,29 +303,21 @@ impl From<&Vehicle> for Body {
 
 /// What the grid reads of an agent it places: a whole [`Vehicle`], or its [`Body`].
 trait Placed: Sync {
-    fn position(&self) -> Vec2;
-    fn velocity(&self) -> Vec2;
+    /// The agent's position and velocity.
+    fn body(&self) -> Body;
 }
 
 impl Placed for Vehicle {
     #[inline]
-    fn position(&self) -> Vec2 {
-        self.position
-    }
-    #[inline]
-    fn velocity(&self) -> Vec2 {
-        self.velocity
+    fn body(&self) -> Body {
+        Body::from(self)
     }
 }
 
 impl Placed for Body {
     #[inline]
-    fn position(&self) -> Vec2 {
-        self.position
-    }
-    #[inline]
-    fn velocity(&self) -> Vec2 {
-        self.velocity
+    fn body(&self) -> Body {
+        *self
     }
 }
 
@@ -436,8 +428,9 @@ impl Part<'_> {
             }
             entries[at] = agent;
             sources[at] = index as u32;
-            positions[at] = placed.position();
-            velocities[at] = placed.velocity();
+            let body = placed.body();
+            positions[at] = body.position;
+            velocities[at] = body.velocity;
         }
     }
 
