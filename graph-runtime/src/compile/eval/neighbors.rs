@@ -325,7 +325,8 @@ fn scan_full_circle(
 ) -> bool {
     // Summed in a local: into the caller's slot the compiler stored the sums at every agent.
     let mut pass = NeighborLanes::default();
-    let mut seen = 0;
+    // How many more agents the scan may look at.
+    let mut budget = limit;
     let radius_squared = radius * radius;
     // The agent itself sits in its own row's run: only there is each candidate compared with
     // it, which saves a comparison for two candidates in three. (A position the grid did not
@@ -345,11 +346,11 @@ fn scan_full_circle(
         else {
             continue;
         };
-        seen += run_positions.len();
-        if seen > limit {
+        let Some(left) = budget.checked_sub(run_positions.len()) else {
             *out = pass.sums();
             return false;
-        }
+        };
+        budget = left;
         let others = run_positions.iter().zip(run_velocities);
         if row == own_row {
             let run_agents = agents.get(slots).unwrap_or(&[]);
