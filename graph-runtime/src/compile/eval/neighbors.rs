@@ -195,8 +195,16 @@ pub(super) fn full_circle_pass(
     neighborhood: Neighborhood,
     scratch: (&mut Vec<(u64, u32)>, &mut Vec<u64>),
 ) -> NeighborSums {
+    let circle = FullCircle::new(neighborhood);
     let mut sums = NeighborSums::default();
-    FullCircle::new(neighborhood).sums_into(grid, me, scratch, &mut sums);
+    let scanned = full_circle_sums(
+        grid,
+        (me.0, me.1.position),
+        circle.radius,
+        circle.limit,
+        &mut sums,
+    );
+    circle.or_nearest(scanned, grid, me, scratch, &mut sums);
     sums
 }
 
@@ -220,18 +228,6 @@ impl FullCircle {
             most,
             limit: crowd_limit(most),
         }
-    }
-
-    /// [`full_circle_pass`] for agent `agent` (`me`), into `out`.
-    fn sums_into(
-        self,
-        grid: &SpatialGrid,
-        (agent, me): (usize, &Vehicle),
-        (found, nearest): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
-        out: &mut NeighborSums,
-    ) {
-        let scanned = full_circle_sums(grid, (agent, me.position), self.radius, self.limit, out);
-        self.or_nearest(scanned, grid, (agent, me), (found, nearest), out);
     }
 
     /// The sums of a batch's agents at positions `list` that have none yet (`ready`, counted
