@@ -392,6 +392,7 @@ impl FastFlock {
             position: &self.position,
             velocity: &self.velocity,
             forward: &self.forward,
+            agent: &self.agent,
             cell_start: &self.cell_start,
             columns: self.columns,
             rows: self.rows,
@@ -442,6 +443,7 @@ struct SortedView<'a> {
     position: &'a [Vec2],
     velocity: &'a [Vec2],
     forward: &'a [Vec2],
+    agent: &'a [u32],
     cell_start: &'a [u32],
     columns: usize,
     rows: usize,
@@ -551,20 +553,12 @@ impl SortedView<'_> {
             // The distance computed once for the test and the sums (as the graph does).
             let radius_squared = radius * radius;
             let mut lanes = NeighborLanes::default();
-            // Candidates are compared with the agent only in the run that holds it, as the
-            // graph compares only in the agent's own row.
+            // Four candidates tested at once, the agent itself left out by its index (as the
+            // graph's scan does).
+            let arrays = (self.position, self.velocity, self.agent);
+            let me_agent = self.agent[slot];
             for run in self.runs(me, radius) {
-                if run.contains(&slot) {
-                    for other in run {
-                        let neighbor = (self.position[other], self.velocity[other]);
-                        lanes.add_within(me.position, neighbor, radius_squared, other != slot);
-                    }
-                } else {
-                    for other in run {
-                        let neighbor = (self.position[other], self.velocity[other]);
-                        lanes.add_within(me.position, neighbor, radius_squared, true);
-                    }
-                }
+                lanes.add_slots(me.position, arrays, run, me_agent, radius_squared);
             }
             return lanes.sums();
         }

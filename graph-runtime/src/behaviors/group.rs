@@ -1,7 +1,7 @@
 //! Group behaviors: neighborhoods (radius and field of view), the neighbor sums every group
 //! node finishes from, separation, cohesion, alignment and flocking (`BEHAVIORS.md`).
 
-use glam::{BVec4A, Vec2, Vec4, Vec4Swizzles};
+use glam::Vec2;
 use wide::{CmpGe, CmpLt, f32x4};
 
 use super::{Quarry, arrival};
@@ -281,82 +281,6 @@ impl NeighborSums {
     }
 }
 
-/// [`NeighborSums`] gathered four floats at a time: the separation in two lanes of one
-/// register, the positions and velocities side by side in another, so each candidate costs one
-/// subtraction, one multiplication, one division and two masked additions for all of its
-/// components (SSE2 on x86-64, NEON on ARM, through `glam`'s `Vec4`). Each lane does exactly
-/// the operations [`NeighborSums::add_if`] does on its component, in the same order, so
-/// [`NeighborLanes::sums`] equals those sums to the bit (tested).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NeighborLanes {
-    /// `Σ (p - q.p) / |p - q.p|²` in lanes 0 and 1 (2 and 3 are unused).
-    separation: Vec4,
-    /// `Σ q.p` in lanes 0 and 1, `Σ q.v` in lanes 2 and 3.
-    sums: Vec4,
-    /// How many neighbors were added.
-    count: u32,
-}
-
-impl NeighborLanes {
-    /// [`NeighborSums::add_if`] on the lanes, with a full circle's neighborhood test folded in:
-    /// adds the candidate `(position, velocity)` when it is strictly within `radius_squared`
-    /// (`radius * radius`) of `me` and `keep`, as `add_if(me, p, v, in_neighborhood(..) & keep)`
-    /// with a full-circle view does (`p - me` and `me - p` square to the same bits, so the
-    /// distance is computed once for the test and the sums).
-    #[inline]
-    pub fn add_within(
-        &mut self,
-        me: Vec2,
-        (other_position, other_velocity): (Vec2, Vec2),
-        radius_squared: f32,
-        keep: bool,
-    ) {
-        let other = Vec4::new(
-            other_position.x,
-            other_position.y,
-            other_velocity.x,
-            other_velocity.y,
-        );
-        self.add_lanes(
-            Vec4::new(me.x, me.y, me.x, me.y),
-            other,
-            radius_squared,
-            keep,
-        );
-    }
-
-    /// [`NeighborLanes::add_within`] with the agent at `me` in lanes 0 and 1 and the candidate
-    /// as `(q.p.x, q.p.y, q.v.x, q.v.y)`.
-    #[inline]
-    fn add_lanes(&mut self, me: Vec4, other: Vec4, radius_squared: f32, keep: bool) {
-        // Lanes 0 and 1: `me - q.p`; 2 and 3 are never kept.
-        let away = me - other;
-        let square = away * away;
-        // `away.x * away.x + away.y * away.y` in every lane, as `Vec2::length_squared` adds.
-        let distance_squared = square.xxxx() + square.yyyy();
-        let counts = distance_squared.cmplt(Vec4::splat(radius_squared)) & BVec4A::splat(keep);
-        // `|away| >= TINY`, without the square root (`TINY_SQUARED`).
-        let repels = counts & distance_squared.cmpge(Vec4::splat(TINY_SQUARED));
-        // Lanes 2 and 3 gather `(me - q.v) / |p - q.p|²`, which nothing reads: masking them
-        // out cost an instruction per candidate.
-        let separation = Vec4::select(repels, away / distance_squared, Vec4::ZERO);
-        self.separation += separation;
-        self.sums += Vec4::select(counts, other, Vec4::ZERO);
-        self.count += counts.bitmask() & 1;
-    }
-
-    /// The sums gathered so far.
-    #[inline]
-    pub fn sums(&self) -> NeighborSums {
-        NeighborSums {
-            separation: self.separation.xy(),
-            position: self.sums.xy(),
-            velocity: self.sums.zw(),
-            count: self.count,
-        }
-    }
-}
-
 /// `F = Σ (p - q.p) / |p - q.p|²` over the neighbors, skipping coincident ones.
 pub fn separation<'a>(vehicle: &Vehicle, neighbors: impl IntoIterator<Item = &'a Vehicle>) -> Vec2 {
     NeighborSums::over(vehicle, neighbors).separation()
@@ -421,46 +345,6 @@ pub fn leader_behind_point(leader: &Quarry, behind: f32) -> Vec2 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Summing four floats at a time with the full circle's test folded in changes no bit:
-    /// candidates inside, outside and exactly on the radius, coincident, nearly coincident,
-    /// kept or not.
-    #[test]
-    fn the_folded_full_circle_test_sums_what_add_if_sums() {
-        let full = FieldOfView::from_degrees(360.0);
-        for (me, radius) in [(Vec2::new(3.25, -1.5), 2.0), (Vec2::new(-70.1, 0.3), 5.0)] {
-            let me_vehicle = Vehicle::new(me, Vec2::X, crate::VehicleParams::default());
-            let mut expected = NeighborSums::default();
-            let mut lanes = NeighborLanes::default();
-            for i in 0..3_000_u32 {
-                let angle = i as f32 * 0.618;
-                let reach = match i % 6 {
-                    0 => 0.0,
-                    1 => 5e-7,
-                    2 => radius,
-                    3 => 1e-6,
-                    _ => (i % 17) as f32 * 0.37,
-                };
-                let position = me + Vec2::new(angle.cos(), angle.sin()) * reach;
-                let velocity = Vec2::new(angle.sin(), (i % 5) as f32 - 2.0);
-                let keep = i % 9 != 0;
-                lanes.add_within(me, (position, velocity), radius * radius, keep);
-                let counts = in_neighborhood(&me_vehicle, position, radius, full) & keep;
-                expected.add_if(me, position, velocity, counts);
-                let bits = |s: &NeighborSums| {
-                    [s.separation, s.position, s.velocity].map(|v| v.to_array().map(f32::to_bits))
-                };
-                let lanes = lanes.sums();
-                assert_eq!(
-                    bits(&lanes),
-                    bits(&expected),
-                    "candidate {i}, radius {radius}"
-                );
-                assert_eq!(lanes.count, expected.count);
-            }
-            assert!(expected.count > 100, "{} counted", expected.count);
-        }
-    }
 
     /// Four lanes at once answer as four calls of `sees` would, at the edges included: exactly
     /// on the edge of 270° and 90° views (diagonals behind and beside), coincident and nearly

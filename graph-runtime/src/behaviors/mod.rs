@@ -11,6 +11,7 @@ mod facing;
 mod group;
 mod half_planes;
 mod jump;
+mod lanes;
 mod orca_lines;
 mod orca_solve;
 mod pursuit;
@@ -28,15 +29,16 @@ pub use facing::{
     Alignment, face, look_where_you_are_going, match_velocity, reach_orientation, wander_facing,
 };
 pub use group::{
-    FOV_COSINE_TOLERANCE, FieldOfView, MAX_COUNTED_NEIGHBORS, NeighborLanes, NeighborSums,
-    Neighborhood, alignment, cohesion, count_neighbors, flocking, in_neighborhood,
-    leader_behind_point, leader_following, neighbor_sums_each, separation,
+    FOV_COSINE_TOLERANCE, FieldOfView, MAX_COUNTED_NEIGHBORS, NeighborSums, Neighborhood,
+    alignment, cohesion, count_neighbors, flocking, in_neighborhood, leader_behind_point,
+    leader_following, neighbor_sums_each, separation,
 };
 pub use half_planes::{
     FacingSide, WallEdge, agent_orca_line, is_covered, obstacle_orca_line,
     uncovered_wall_orca_line, wall_orca_line,
 };
 pub use jump::{JumpPlan, JumpSettings, flight_height, jump_plan, jump_run_up, ready_to_take_off};
+pub use lanes::NeighborLanes;
 pub use orca_lines::{
     MAX_ORCA_LINES, MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS,
     OrcaLine, OrcaLines,

@@ -25,13 +25,6 @@ const MIN_AGENTS_PER_TASK: usize = 4_096;
 type Entry = (u32, u32, Vec2, Vec2);
 
 impl SpatialGrid {
-    /// The row of cells an agent at `position` was placed in at the last rebuild, if it was
-    /// placed ([`Cells::index`]'s arithmetic); any row for a position that was not.
-    #[inline]
-    pub(crate) fn row_of(&self, position: Vec2) -> usize {
-        Cells::of(self).coordinates(position).y as u32 as usize
-    }
-
     /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
     /// index: `vehicles[i]` is agent `agent_of(i)`. The cells, their order and the order
     /// inside each cell (ascending agent index) are the same, so every query answers the

@@ -289,8 +289,8 @@ impl FullCircle {
 }
 
 /// One full-circle neighborhood's sums straight from the cells around `me` (agent `agent`),
-/// into `out`: every agent of them tested and added or not without a branch, four floats at a
-/// time ([`NeighborLanes`]). `false` when the cells hold more than `limit` agents (then the
+/// into `out`: their agents tested four at a time, those within the radius added in slot
+/// order ([`NeighborLanes::add_slots`]). `false` when the cells hold more than `limit` agents (then the
 /// scan stopped, and `out` holds what it had summed). Not inlined: the other neighborhoods'
 /// path through [`take_sums`] ran 2 % slower (Boids, 16,000 agents, one thread) with this
 /// loop's vector code in the same function.
@@ -324,41 +324,20 @@ fn scan_full_circle(
     // How many more agents the scan may look at.
     let mut budget = limit;
     let radius_squared = radius * radius;
-    // The agent itself sits in its own row's run: only there is each candidate compared with
-    // it, which saves a comparison for two candidates in three. (A position the grid did not
-    // place has no runs.)
-    let own_row = grid.row_of(me);
-    // The rows' slots straight from the grid's arrays, not through `runs`: positions and
-    // velocities of one length share one bounds check, and only the own row reads the agent
-    // indices (25 fewer instructions per agent, `BENCHMARKS.md`).
+    // The rows' slots straight from the grid's arrays, not through `runs`: the three arrays
+    // are bounds-checked once per group of four (`NeighborLanes::add_slots`).
     let block = grid.block(me, radius);
-    let (positions, velocities, agents) = grid.slots();
+    let arrays = grid.slots();
     for row in block.rows.clone() {
         let Some(slots) = grid.row_slots(&block, row) else {
             continue;
         };
-        let (Some(run_positions), Some(run_velocities)) =
-            (positions.get(slots.clone()), velocities.get(slots.clone()))
-        else {
-            continue;
-        };
-        let Some(left) = budget.checked_sub(run_positions.len()) else {
+        let Some(left) = budget.checked_sub(slots.len()) else {
             *out = pass.sums();
             return false;
         };
         budget = left;
-        let others = run_positions.iter().zip(run_velocities);
-        if row == own_row {
-            let run_agents = agents.get(slots).unwrap_or(&[]);
-            for ((&position, &velocity), &other) in others.zip(run_agents) {
-                let keep = other as usize != agent;
-                pass.add_within(me, (position, velocity), radius_squared, keep);
-            }
-        } else {
-            for (&position, &velocity) in others {
-                pass.add_within(me, (position, velocity), radius_squared, true);
-            }
-        }
+        pass.add_slots(me, arrays, slots, agent as u32, radius_squared);
     }
     *out = pass.sums();
     true
