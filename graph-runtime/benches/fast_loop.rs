@@ -355,8 +355,11 @@ impl FastFlock {
         for &cell in &self.cell {
             self.cell_start[cell as usize + 1] += 1;
         }
-        for i in 1..self.cell_start.len() {
-            self.cell_start[i] += self.cell_start[i - 1];
+        // The running total in a register, as the grid's rebuild keeps it.
+        let mut total = 0;
+        for start in &mut self.cell_start {
+            total += *start;
+            *start = total;
         }
         self.cursor.clone_from(&self.cell_start);
         let n = self.position.len();
