@@ -92,7 +92,8 @@ impl NeighborLanes {
     }
 
     /// [`NeighborLanes::add_slots`]'s groups of four, in SSE2: returns the first slot it did
-    /// not add (`slots.end`, or a slot less than four before the arrays' end).
+    /// not add (`slots.end` or past it when it added them all; otherwise a slot less than four
+    /// before the arrays' end).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn add_groups(

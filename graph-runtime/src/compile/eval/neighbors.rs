@@ -290,10 +290,10 @@ impl FullCircle {
 
 /// One full-circle neighborhood's sums straight from the cells around `me` (agent `agent`),
 /// into `out`: their agents tested four at a time, those within the radius added in slot
-/// order ([`NeighborLanes::add_slots`]). `false` when the cells hold more than `limit` agents (then the
-/// scan stopped, and `out` holds what it had summed). Not inlined: the other neighborhoods'
-/// path through [`take_sums`] ran 2 % slower (Boids, 16,000 agents, one thread) with this
-/// loop's vector code in the same function.
+/// order ([`NeighborLanes::add_slots`]). `false` when the cells hold more than `limit`
+/// agents (then the scan stopped, and `out` holds what it had summed). Not inlined: the other
+/// neighborhoods' path through [`take_sums`] ran 2 % slower (Boids, 16,000 agents, one
+/// thread) with this loop's vector code in the same function.
 #[inline(never)]
 fn full_circle_sums(
     grid: &SpatialGrid,
