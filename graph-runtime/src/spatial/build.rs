@@ -334,13 +334,6 @@ impl Cells {
         }
     }
 
-    /// Where `position` falls in cell units from the origin: its column and row are the
-    /// floors of the two coordinates.
-    #[inline]
-    fn coordinates(self, position: Vec2) -> Vec2 {
-        (position - self.origin) / self.cell_size
-    }
-
     /// The cell of `position`, if it is finite and inside the grid.
     #[inline]
     fn index(self, position: Vec2) -> Option<u32> {
@@ -350,7 +343,8 @@ impl Cells {
         // `t as u32` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`;
         // to `u32` it takes fewer instructions than to `usize`, and the grid has fewer cells
         // than agents times four, so fewer than `u32::MAX`.
-        let cell = self.coordinates(position);
+        // Where `position` falls in cell units from the origin.
+        let cell = (position - self.origin) / self.cell_size;
         if cell.x < 0.0 || cell.y < 0.0 {
             return None;
         }
