@@ -47,6 +47,7 @@ pub use orca_solve::{orca_aim, solve_orca};
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
 };
+pub(crate) use reciprocal::reciprocal_velocity_into;
 pub use reciprocal::{
     OrcaSolution, PREFERENCE_SECONDS, ReciprocalSettings, orca_lines, preferred_velocity,
     reaching_force, reciprocal, reciprocal_velocity,

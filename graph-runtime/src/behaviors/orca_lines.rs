@@ -64,6 +64,12 @@ impl Default for OrcaLines {
 }
 
 impl OrcaLines {
+    /// No lines (what the entries hold is left as it is: only the first `len` are read).
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.obstacles = 0;
+    }
+
     /// The lines so far are the obstacles' (and walls'); the agents' follow.
     pub(super) fn end_obstacles(&mut self) {
         self.obstacles = self.len;

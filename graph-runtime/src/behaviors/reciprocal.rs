@@ -131,6 +131,22 @@ pub fn orca_lines<'a>(
     dt: f32,
 ) -> OrcaLines {
     let mut lines = OrcaLines::default();
+    orca_lines_into(vehicle, index, others, world, settings, dt, &mut lines);
+    lines
+}
+
+/// [`orca_lines`] written into `lines` (cleared first): a caller that keeps one list for
+/// every agent neither fills nor copies the 56 lines' worth of it per agent.
+fn orca_lines_into<'a>(
+    vehicle: &Vehicle,
+    index: usize,
+    others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
+    world: &World,
+    settings: &ReciprocalSettings,
+    dt: f32,
+    lines: &mut OrcaLines,
+) {
+    lines.clear();
     let (obstacles, walls) = (&world.obstacles, world.wall_index());
     let p = vehicle.position;
     if settings.obstacle_time_horizon > 0.0 {
@@ -158,7 +174,7 @@ pub fn orca_lines<'a>(
                 dt,
             ));
         }
-        wall_lines(vehicle, walls, reach, settings, &mut lines);
+        wall_lines(vehicle, walls, reach, settings, lines);
         lines.end_obstacles();
     }
     if settings.time_horizon > 0.0 {
@@ -181,7 +197,6 @@ pub fn orca_lines<'a>(
             ));
         }
     }
-    lines
 }
 
 /// The half-planes of the wall segments nearest `vehicle` within `reach` (at most
@@ -279,24 +294,44 @@ pub fn reciprocal_velocity<'a>(
     settings: &ReciprocalSettings,
     dt: f32,
 ) -> OrcaSolution {
-    if !(dt > 0.0 && dt.is_finite()) {
-        return OrcaSolution {
-            preferred: vehicle.velocity,
-            chosen: vehicle.velocity,
-            lines: OrcaLines::default(),
-            fallback: false,
-        };
-    }
-    let preferred = preferred_velocity(vehicle, force);
-    let lines = orca_lines(vehicle, index, others, world, settings, dt);
-    let aim = orca_aim(&lines, vehicle.max_speed, preferred, settings.keep_right);
-    let (chosen, fallback) = solve_orca(&lines, vehicle.max_speed, aim);
+    let mut lines = OrcaLines::default();
+    let (preferred, chosen, fallback) = reciprocal_velocity_into(
+        vehicle, index, others, world, force, settings, dt, &mut lines,
+    );
     OrcaSolution {
         preferred,
         chosen,
         lines,
         fallback,
     }
+}
+
+/// [`reciprocal_velocity`] with the half-planes written into `lines` (cleared first):
+/// `(preferred, chosen, fallback)`. The evaluator keeps one list per thread, so an agent's
+/// step neither fills nor copies a whole [`OrcaLines`] (about 900 bytes, three times).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "reciprocal_velocity's arguments and the list it fills"
+)]
+pub(crate) fn reciprocal_velocity_into<'a>(
+    vehicle: &Vehicle,
+    index: usize,
+    others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
+    world: &World,
+    force: Vec2,
+    settings: &ReciprocalSettings,
+    dt: f32,
+    lines: &mut OrcaLines,
+) -> (Vec2, Vec2, bool) {
+    if !(dt > 0.0 && dt.is_finite()) {
+        lines.clear();
+        return (vehicle.velocity, vehicle.velocity, false);
+    }
+    let preferred = preferred_velocity(vehicle, force);
+    orca_lines_into(vehicle, index, others, world, settings, dt, lines);
+    let aim = orca_aim(lines, vehicle.max_speed, preferred, settings.keep_right);
+    let (chosen, fallback) = solve_orca(lines, vehicle.max_speed, aim);
+    (preferred, chosen, fallback)
 }
 
 /// The force that reaches `chosen` in one tick: `truncate((chosen - v) * mass / dt,

@@ -6,6 +6,7 @@ use glam::Vec2;
 use super::evaluator::{Evaluator, containment_rect, group_force};
 use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
 use super::value::Value;
+use crate::behaviors::reciprocal_velocity_into;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::compile::program::{Num, Op};
 use crate::world::Rect;
@@ -303,18 +304,23 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         // At 1,000 agents on RVO2's Circle this took a fifth off a step (`BENCHMARKS.md`,
         // "Reciprocal against RVO2").
         let limit = most.saturating_mul(4);
-        let solution = if let Some(nearest) = self.nearest_beyond(radius, most, limit) {
+        // The half-planes go into the thread's list, neither filled nor copied per agent.
+        let (preferred, chosen, fallback) = if let Some(nearest) =
+            self.nearest_beyond(radius, most, limit)
+        {
             let others = nearest.iter().filter_map(|&key| {
                 let other = crate::spatial::agent_of(key) as usize;
                 vehicles.get(other).map(|vehicle| (other, vehicle))
             });
+            let lines = &mut self.scratch.orca_lines;
             let solution =
-                behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt);
+                reciprocal_velocity_into(me, agent, others, world, preferred, &settings, dt, lines);
             self.return_nearest(nearest);
             solution
         } else {
-            // Straight from the cells, without listing and sorting the candidates: the nearest
-            // are kept by (squared distance, agent index), in whatever order they come.
+            // Straight from the cells, without listing and sorting the candidates: the
+            // nearest are kept by (squared distance, agent index), in whatever order they
+            // come.
             let others = self
                 .context
                 .grid
@@ -323,26 +329,27 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                     let other = other as usize;
                     vehicles.get(other).map(|vehicle| (other, vehicle))
                 });
-            behaviors::reciprocal_velocity(me, agent, others, world, preferred, &settings, dt)
+            let lines = &mut self.scratch.orca_lines;
+            reciprocal_velocity_into(me, agent, others, world, preferred, &settings, dt, lines)
         };
-        self.state.preferred = Some(solution.preferred);
+        self.state.preferred = Some(preferred);
         if !R::ACTIVE {
-            return behaviors::reaching_force(me, solution.chosen, dt);
+            return behaviors::reaching_force(me, chosen, dt);
         }
-        let all = solution.lines.as_slice();
+        let all = self.scratch.orca_lines.as_slice();
         let mut lines = [OrcaLine::default(); GUIDE_ORCA_LINES];
         for (slot, line) in lines.iter_mut().zip(all) {
             *slot = *line;
         }
         self.pending_guide = Some(Guide::Reciprocal {
-            preferred: solution.preferred,
-            chosen: solution.chosen,
+            preferred,
+            chosen,
             lines,
             count: all.len().min(GUIDE_ORCA_LINES) as u8,
             total: all.len().min(usize::from(u8::MAX)) as u8,
-            fallback: solution.fallback,
+            fallback,
         });
-        behaviors::reaching_force(me, solution.chosen, dt)
+        behaviors::reaching_force(me, chosen, dt)
     }
 
     /// The rectangle a containment op keeps agents in.

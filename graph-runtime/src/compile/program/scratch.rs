@@ -41,6 +41,8 @@ pub struct Scratch {
     pub(crate) batch_open: Vec<u16>,
     /// The same buffers for programs that turn the facing (values with an angular part).
     pub(crate) turning: TurningScratch,
+    /// Reciprocal's half-planes of the agent being evaluated (one list for every agent).
+    pub(crate) orca_lines: crate::behaviors::OrcaLines,
     /// The take-offs Jump nodes asked for since the driver last took them, in evaluation
     /// order.
     pub(crate) take_offs: Vec<TakeOff>,
