@@ -47,11 +47,11 @@ pub use orca_solve::{orca_aim, solve_orca};
 pub use pursuit::{
     evasion, offset_pursuit, offset_pursuit_aim, predicted_position, prediction_time, pursuit,
 };
-pub(crate) use reciprocal::reciprocal_velocity_into;
 pub use reciprocal::{
     OrcaSolution, PREFERENCE_SECONDS, ReciprocalSettings, orca_lines, preferred_velocity,
     reaching_force, reciprocal, reciprocal_velocity,
 };
+pub(crate) use reciprocal::{Others, reciprocal_velocity_into};
 pub use route::{
     PathFollowingAim, PathSteer, flow_field_following, future_position, path_following,
     path_following_aim, wander, wander_aim, wander_center, wander_turn,

@@ -131,16 +131,27 @@ pub fn orca_lines<'a>(
     dt: f32,
 ) -> OrcaLines {
     let mut lines = OrcaLines::default();
+    let others = Others::Candidates(others);
     orca_lines_into(vehicle, index, others, world, settings, dt, &mut lines);
     lines
 }
 
+/// The other agents a Reciprocal node is given: `(agent index, vehicle)` pairs.
+pub(crate) enum Others<I> {
+    /// The candidates of the tick's query, in any order: the nearest are chosen among them.
+    Candidates(I),
+    /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared
+    /// distance, then agent index): those within the neighbor radius, not the agent itself,
+    /// at most `max_neighbors` (what the k-d tree answers, its keys sorted).
+    Nearest(I),
+}
+
 /// [`orca_lines`] written into `lines` (cleared first): a caller that keeps one list for
 /// every agent neither fills nor copies the 56 lines' worth of it per agent.
-fn orca_lines_into<'a>(
+fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
     vehicle: &Vehicle,
     index: usize,
-    others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
+    others: Others<I>,
     world: &World,
     settings: &ReciprocalSettings,
     dt: f32,
@@ -178,15 +189,7 @@ fn orca_lines_into<'a>(
         lines.end_obstacles();
     }
     if settings.time_horizon > 0.0 {
-        let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
-        let mut nearest: Nearest<&Vehicle, MAX_RECIPROCAL_NEIGHBORS> = Nearest::new();
-        for (other_index, other) in others {
-            let distance_squared = (other.position - p).length_squared();
-            if other_index != index && distance_squared < radius_squared {
-                nearest.offer(distance_squared, other_index, other, settings.max_neighbors);
-            }
-        }
-        for (other_index, other) in nearest.iter() {
+        let line_to = |(other_index, other): (usize, &Vehicle)| {
             lines.push(agent_orca_line(
                 vehicle,
                 other,
@@ -195,6 +198,23 @@ fn orca_lines_into<'a>(
                 dt,
                 index < other_index,
             ));
+        };
+        match others {
+            Others::Candidates(others) => {
+                let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
+                let mut nearest: Nearest<&Vehicle, MAX_RECIPROCAL_NEIGHBORS> = Nearest::new();
+                for (other_index, other) in others {
+                    let distance_squared = (other.position - p).length_squared();
+                    if other_index != index && distance_squared < radius_squared {
+                        nearest.offer(distance_squared, other_index, other, settings.max_neighbors);
+                    }
+                }
+                nearest.iter().for_each(line_to);
+            }
+            Others::Nearest(nearest) => nearest
+                .into_iter()
+                .take(settings.max_neighbors.min(MAX_RECIPROCAL_NEIGHBORS))
+                .for_each(line_to),
         }
     }
 }
@@ -295,6 +315,7 @@ pub fn reciprocal_velocity<'a>(
     dt: f32,
 ) -> OrcaSolution {
     let mut lines = OrcaLines::default();
+    let others = Others::Candidates(others);
     let (preferred, chosen, fallback) = reciprocal_velocity_into(
         vehicle, index, others, world, force, settings, dt, &mut lines,
     );
@@ -313,10 +334,10 @@ pub fn reciprocal_velocity<'a>(
     clippy::too_many_arguments,
     reason = "reciprocal_velocity's arguments and the list it fills"
 )]
-pub(crate) fn reciprocal_velocity_into<'a>(
+pub(crate) fn reciprocal_velocity_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
     vehicle: &Vehicle,
     index: usize,
-    others: impl IntoIterator<Item = (usize, &'a Vehicle)>,
+    others: Others<I>,
     world: &World,
     force: Vec2,
     settings: &ReciprocalSettings,

@@ -6,8 +6,8 @@ use glam::Vec2;
 use super::evaluator::{Evaluator, containment_rect, group_force};
 use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
 use super::value::Value;
-use crate::behaviors::reciprocal_velocity_into;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
+use crate::behaviors::{Others, reciprocal_velocity_into};
 use crate::compile::program::{Num, Op};
 use crate::world::Rect;
 
@@ -305,13 +305,17 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         // "Reciprocal against RVO2").
         let limit = most.saturating_mul(4);
         // The half-planes go into the thread's list, neither filled nor copied per agent.
-        let (preferred, chosen, fallback) = if let Some(nearest) =
+        let (preferred, chosen, fallback) = if let Some(mut nearest) =
             self.nearest_beyond(radius, most, limit)
         {
-            let others = nearest.iter().filter_map(|&key| {
+            // The tree's keys are (squared distance, agent) in one integer, the distance
+            // computed as Reciprocal computes it: sorted, they are its choice in its order, and
+            // its own selection is skipped.
+            nearest.sort_unstable();
+            let others = Others::Nearest(nearest.iter().filter_map(|&key| {
                 let other = crate::spatial::agent_of(key) as usize;
                 vehicles.get(other).map(|vehicle| (other, vehicle))
-            });
+            }));
             let lines = &mut self.scratch.orca_lines;
             let solution =
                 reciprocal_velocity_into(me, agent, others, world, preferred, &settings, dt, lines);
@@ -321,14 +325,13 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             // Straight from the cells, without listing and sorting the candidates: the
             // nearest are kept by (squared distance, agent index), in whatever order they
             // come.
-            let others = self
-                .context
-                .grid
-                .within(me.position, radius)
-                .filter_map(|other| {
-                    let other = other as usize;
-                    vehicles.get(other).map(|vehicle| (other, vehicle))
-                });
+            let others =
+                Others::Candidates(self.context.grid.within(me.position, radius).filter_map(
+                    |other| {
+                        let other = other as usize;
+                        vehicles.get(other).map(|vehicle| (other, vehicle))
+                    },
+                ));
             let lines = &mut self.scratch.orca_lines;
             reciprocal_velocity_into(me, agent, others, world, preferred, &settings, dt, lines)
         };
