@@ -461,7 +461,7 @@ fn a_random_crowd_of_reciprocal_agents_stays_finite() {
 }
 
 /// 196 agents 0.6 apart (a square 7.8 units wide): every query's cells hold more than
-/// 4 × 10 agents, so each agent's 10 nearest come from the k-d tree. The forces are the
+/// 8 × 10 agents, so each agent's 10 nearest come from the k-d tree. The forces are the
 /// formula's over every other agent of the crowd (`behaviors::reciprocal`, which keeps the
 /// 10 nearest by squared distance and index itself), to the bit.
 #[test]

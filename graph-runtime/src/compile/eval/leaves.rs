@@ -298,12 +298,14 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             return preferred;
         }
         let (radius, most) = (settings.neighbor_radius, settings.max_neighbors);
-        // Once the cells hold more than 4 × `max_neighbors` agents (not the 256 of the group
+        // Once the cells hold more than 8 × `max_neighbors` agents (not the 256 of the group
         // nodes), the `max_neighbors` nearest come from the k-d tree: the same agents the scan
         // below would keep, from the nearest few leaves instead of every agent of the cells.
-        // At 1,000 agents on RVO2's Circle this took a fifth off a step (`BENCHMARKS.md`,
+        // Below that a scan costs less than a search (at 4 × the search ran on RVO2's Blocks,
+        // 1.0 % and 3.7 % more instructions per step on its Circle 1,000 and Blocks, and the
+        // 10,000-agent crowd bench took 9.6–10.7 ms a tick against 7.4–8.6 ms; `BENCHMARKS.md`,
         // "Reciprocal against RVO2").
-        let limit = most.saturating_mul(4);
+        let limit = most.saturating_mul(8);
         // The half-planes go into the thread's list, neither filled nor copied per agent.
         let (preferred, chosen, fallback) = if let Some(mut nearest) =
             self.nearest_beyond(radius, most, limit)
