@@ -215,26 +215,30 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
         let reach = settings.obstacle_time_horizon * vehicle.max_speed
             + vehicle.radius
             + settings.clearance;
-        let mut nearest: Nearest<Obstacle, MAX_RECIPROCAL_OBSTACLES> = Nearest::new();
-        for (at, obstacle) in obstacles.iter().enumerate() {
-            let distance = (obstacle.center - p).length();
-            if distance < reach + obstacle.radius {
-                nearest.offer(
-                    distance - obstacle.radius,
-                    at,
-                    *obstacle,
-                    MAX_RECIPROCAL_OBSTACLES,
-                );
+        // A world without circle obstacles (walls only, or nothing) skips setting up their
+        // list of the nearest.
+        if !obstacles.is_empty() {
+            let mut nearest: Nearest<Obstacle, MAX_RECIPROCAL_OBSTACLES> = Nearest::new();
+            for (at, obstacle) in obstacles.iter().enumerate() {
+                let distance = (obstacle.center - p).length();
+                if distance < reach + obstacle.radius {
+                    nearest.offer(
+                        distance - obstacle.radius,
+                        at,
+                        *obstacle,
+                        MAX_RECIPROCAL_OBSTACLES,
+                    );
+                }
             }
-        }
-        for (_, obstacle) in nearest.iter() {
-            lines.push(obstacle_orca_line(
-                vehicle,
-                &obstacle,
-                settings.obstacle_time_horizon,
-                settings.clearance,
-                dt,
-            ));
+            for (_, obstacle) in nearest.iter() {
+                lines.push(obstacle_orca_line(
+                    vehicle,
+                    &obstacle,
+                    settings.obstacle_time_horizon,
+                    settings.clearance,
+                    dt,
+                ));
+            }
         }
         wall_lines(vehicle, walls, reach, settings, lines);
         lines.end_obstacles();
@@ -279,6 +283,9 @@ fn wall_lines(
     settings: &ReciprocalSettings,
     lines: &mut OrcaLines,
 ) {
+    if walls.is_empty() {
+        return;
+    }
     let p = vehicle.position;
     let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
     let found = walls.nearest_several(p, reach, &mut buffer).len();
@@ -444,7 +451,9 @@ mod tests {
     #[test]
     fn agents_packed_in_one_key_are_kept_as_nearest_keeps_them() {
         let vehicle = Vehicle::new(Vec2::ZERO, Vec2::X, crate::VehicleParams::default());
-        let distances = [4.0, 0.25, 4.0, 0.0, 1e-30, 9.5, 0.25, 2.0, 4.0, 7.0, 1e-30, 3.0];
+        let distances = [
+            4.0, 0.25, 4.0, 0.0, 1e-30, 9.5, 0.25, 2.0, 4.0, 7.0, 1e-30, 3.0,
+        ];
         for keep in 0..=MAX_RECIPROCAL_NEIGHBORS + 2 {
             let mut nearest: Nearest<&Vehicle, MAX_RECIPROCAL_NEIGHBORS> = Nearest::new();
             let mut packed: NearestAgents<'_, MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new();
