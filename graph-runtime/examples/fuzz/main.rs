@@ -31,8 +31,17 @@ const DT: f32 = 1.0 / 60.0;
 /// Inputs spawning more agents than this are loaded and validated but not simulated, so one
 /// input cannot take the whole run (the limits themselves are tested elsewhere).
 const MAX_SIMULATED_AGENTS: u64 = 3_000;
-/// An input taking longer than this is a finding (time was one of issue 10's attacks).
+/// An input taking longer than this, plus what its size allows ([`NANOS_PER_NODE_AGENT_TICK`]),
+/// is a finding (time was one of issue 10's attacks).
 const SLOW: Duration = Duration::from_secs(5);
+/// Nanoseconds each node may take for each agent each tick it runs, on top of [`SLOW`].
+/// Evaluation is linear in nodes × agents × ticks, and a big graph run by many agents takes
+/// long honestly: a 3,000-node chain run by the 600 agents of two scenes for 100 ticks is 177
+/// million node-agent-ticks, which took 2.9–4.7 s on the shared machine (about 20–27 ns each)
+/// and once 5.0 s in CI. Allowing 100 ns keeps such an input from failing on a slow day, while
+/// anything worse than linear (issue 10's N² name check; a quadratic neighbor scan over a
+/// stacked group of small graphs, allowed well under a second) still shows.
+const NANOS_PER_NODE_AGENT_TICK: u64 = 100;
 /// Stop after this many findings.
 const MAX_FINDINGS: usize = 20;
 /// Values spliced over numbers: the edges of `f32`, of the limits and of the integer types.
@@ -77,6 +86,8 @@ struct Options {
     seed: u64,
     presets: PathBuf,
     findings: PathBuf,
+    /// A finding to run again alone (its name says which preset it mutates).
+    replay: Option<PathBuf>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -86,6 +97,7 @@ fn parse_options() -> Result<Options, String> {
         seed: 1,
         presets: manifest.join("../presets"),
         findings: manifest.join("../target/fuzz-findings"),
+        replay: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -95,9 +107,10 @@ fn parse_options() -> Result<Options, String> {
             "--seed" => options.seed = value()?.parse().map_err(|e| format!("{e}"))?,
             "--presets" => options.presets = PathBuf::from(value()?),
             "--findings" => options.findings = PathBuf::from(value()?),
+            "--replay" => options.replay = Some(PathBuf::from(value()?)),
             other => {
                 return Err(format!(
-                    "unknown argument {other}; use --seconds N --seed S [--presets DIR] [--findings DIR]"
+                    "unknown argument {other}; use --seconds N --seed S [--presets DIR] [--findings DIR] or --replay FINDING"
                 ));
             }
         }
@@ -294,8 +307,17 @@ fn mutate(text: &str, corpus: &Corpus, random: &mut Random) -> String {
 /// What happened to one input (anything but `Finding` is fine).
 enum Verdict {
     Refused,
-    Ran,
+    /// Ran, with how many node-agent-ticks it simulated (a graph's nodes × the agents
+    /// running it × ticks, over the scenes run; 0 when nothing was simulated).
+    Ran(u64),
     Finding(String),
+}
+
+/// How long an input that simulated `work` node-agent-ticks may take.
+fn allowed(work: u64) -> Duration {
+    SLOW.saturating_add(Duration::from_nanos(
+        work.saturating_mul(NANOS_PER_NODE_AGENT_TICK),
+    ))
 }
 
 /// save → load → save must give the same text.
@@ -316,6 +338,23 @@ fn round_trip<T: PartialEq>(
         return Err("save → load → save changed the text".to_owned());
     }
     Ok(())
+}
+
+/// The node-agent-ticks simulating `scene` takes: each group's agents × its graph's nodes (the
+/// graph's own, not its subgraphs') × [`TICKS`].
+fn node_agent_ticks(scene: &Scene, graphs: &BTreeMap<String, Graph>) -> u64 {
+    scene
+        .groups
+        .iter()
+        .map(|group| {
+            let nodes = graphs
+                .get(&group.graph)
+                .map_or(0, |graph| graph.nodes.len());
+            (group.spawn.count() as u64)
+                .saturating_mul(nodes as u64)
+                .saturating_mul(TICKS as u64)
+        })
+        .fold(0, u64::saturating_add)
 }
 
 /// Runs the scene `scene_name` of the corpus, with `replaced` (file name, mutated text) in
@@ -369,6 +408,7 @@ fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str)) -> Verdi
     if scene.agent_count() > MAX_SIMULATED_AGENTS {
         return Verdict::Refused;
     }
+    let work = node_agent_ticks(&scene, &graphs);
     let assets = SceneAssets {
         scene,
         origin: scene_name.to_owned(),
@@ -417,7 +457,7 @@ fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str)) -> Verdi
             ));
         }
     }
-    Verdict::Ran
+    Verdict::Ran(work)
 }
 
 /// Which scenes exercise `file` (a scene exercises itself).
@@ -451,7 +491,7 @@ fn execute(corpus: &Corpus, file: &str, mutated: &str) -> Verdict {
                     let _ = subgraphs.messages(file, &errors);
                 }
                 match round_trip(&graph, Graph::to_ron, |t| Graph::from_ron(t, "again")) {
-                    Ok(()) => Verdict::Ran,
+                    Ok(()) => Verdict::Ran(0),
                     Err(finding) => Verdict::Finding(finding),
                 }
             }
@@ -462,11 +502,66 @@ fn execute(corpus: &Corpus, file: &str, mutated: &str) -> Verdict {
     for scene in scenes {
         match run_scene(corpus, &scene, (file, mutated)) {
             Verdict::Finding(finding) => return Verdict::Finding(format!("in {scene}: {finding}")),
-            Verdict::Ran => verdict = Verdict::Ran,
+            Verdict::Ran(work) => {
+                let before = if let Verdict::Ran(before) = verdict {
+                    before
+                } else {
+                    0
+                };
+                verdict = Verdict::Ran(before.saturating_add(work));
+            }
             Verdict::Refused => {}
         }
     }
     verdict
+}
+
+/// What is wrong with an execution that ended with `verdict` after `took`, if anything.
+fn finding_of(verdict: &Verdict, took: Duration) -> Option<String> {
+    match *verdict {
+        Verdict::Finding(ref finding) => Some(finding.clone()),
+        Verdict::Ran(work) if took > allowed(work) => Some(format!(
+            "slow: one input took {took:?}, more than the {:?} its {work} node-agent-ticks allow",
+            allowed(work)
+        )),
+        Verdict::Refused if took > SLOW => {
+            Some(format!("slow: one input took {took:?} to be refused"))
+        }
+        _ => None,
+    }
+}
+
+/// Runs one saved finding again, as the run that found it did, and says what it does now.
+fn replay(corpus: &Corpus, finding: &Path) -> ExitCode {
+    // Findings are saved as `{seed}-{execution}-{preset}`.
+    let name = finding.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let preset = name.splitn(3, '-').nth(2).unwrap_or(name);
+    if !corpus.files.contains_key(preset) {
+        eprintln!("fuzz: {name} does not name a preset after `seed-execution-`");
+        return ExitCode::from(2);
+    }
+    let text = match std::fs::read_to_string(finding) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("fuzz: {}: {error}", finding.display());
+            return ExitCode::from(2);
+        }
+    };
+    let began = Instant::now();
+    let verdict = execute(corpus, preset, &text);
+    let took = began.elapsed();
+    let what = match verdict {
+        Verdict::Ran(work) => format!("ran {work} node-agent-ticks (allowed {:?})", allowed(work)),
+        Verdict::Refused | Verdict::Finding(_) => "refused".to_owned(),
+    };
+    println!("{name} as {preset}: {what} in {took:?}");
+    match finding_of(&verdict, took) {
+        Some(finding) => {
+            println!("FINDING {finding}");
+            ExitCode::FAILURE
+        }
+        None => ExitCode::SUCCESS,
+    }
 }
 
 fn main() -> ExitCode {
@@ -488,6 +583,9 @@ fn main() -> ExitCode {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build_global();
+    if let Some(finding) = &options.replay {
+        return replay(&corpus, finding);
+    }
     // Panics inside an execution are findings, reported below with their input; any other
     // panic is a bug of the fuzzer itself and is printed as usual.
     let last_panic = Arc::new(Mutex::new(String::new()));
@@ -525,25 +623,21 @@ fn main() -> ExitCode {
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| execute(&corpus, file, &mutated)));
         executions += 1;
+        let took = began.elapsed();
         let finding = match outcome {
-            Ok(Verdict::Ran) => {
-                ran += 1;
-                None
+            Ok(verdict) => {
+                match verdict {
+                    Verdict::Ran(_) => ran += 1,
+                    Verdict::Refused => refused += 1,
+                    Verdict::Finding(_) => {}
+                }
+                finding_of(&verdict, took)
             }
-            Ok(Verdict::Refused) => {
-                refused += 1;
-                None
-            }
-            Ok(Verdict::Finding(finding)) => Some(finding),
             Err(_) => Some(format!(
                 "panic: {}",
                 last_panic.lock().map(|m| m.clone()).unwrap_or_default()
             )),
         };
-        let finding = finding.or_else(|| {
-            let took = began.elapsed();
-            (took > SLOW).then(|| format!("slow: one input took {took:?}"))
-        });
         if let Some(finding) = finding {
             let saved = options
                 .findings
