@@ -3,7 +3,7 @@
 //! build the simulation, one tick). Figures in `BENCHMARKS.md`.
 //!
 //! Run with `cargo bench -p graph-runtime --bench limits [SECTION]` (sections: `stacked`,
-//! `nodes`, `names`, `agents`, `flow_field`, `walls_and_paths`, `own_goals`);
+//! `tagged`, `nodes`, `names`, `agents`, `flow_field`, `walls_and_paths`, `own_goals`);
 //! `STACKED_ONLY=Flocking` or `Reciprocal` narrows the stacked crowds, `STACKED_TIMES=1` prints
 //! every tick, `STACKED_TICKS=40` ticks each crowd 40 times instead of 10 (and adds the median
 //! of the ticks after the first two).
@@ -395,14 +395,53 @@ fn stacked() {
     }
 }
 
+/// Crowds following the nearest tagged agent: 10,000 and 40,000 followers of 2 leaders, and
+/// 10,000 followers of 1,000 leaders, each follower a Seek of `NearestTagged("leader")`; the
+/// median of 10 ticks. In the same run, the same crowds seeking a fixed point instead: what a
+/// tick of these agents costs without looking for anyone (the floor).
+fn tagged() {
+    let seek_leader = one(Node::Seek {
+        target: Target::NearestTagged("leader".to_owned()),
+    });
+    for (followers, leaders) in [(10_000_u32, 2_u32), (40_000, 2), (10_000, 1_000)] {
+        for (what, graph) in [
+            ("nearest leader", seek_leader.clone()),
+            ("a fixed point (floor)", one(seek())),
+        ] {
+            let mut leader_group = group("g.graph.ron", leaders, square(200.0));
+            "leaders".clone_into(&mut leader_group.name);
+            leader_group.tags = vec!["leader".to_owned()];
+            let scene = Scene {
+                bounds: Rect::new(Vec2::splat(-500.0), Vec2::splat(500.0)),
+                groups: vec![leader_group, group("g.graph.ron", followers, square(200.0))],
+                ..Scene::default()
+            };
+            let mut simulation = Simulation::new(&assets_of(scene, graph)).expect("runs");
+            let mut times: Vec<f64> = (0..10)
+                .map(|_| {
+                    let started = Instant::now();
+                    simulation.step(DT);
+                    started.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{followers} followers of {leaders} leaders seeking {what}: median tick {:.2} ms (fastest {:.2}, slowest {:.2})",
+                times[5], times[0], times[9]
+            );
+        }
+    }
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter argument picks sections by name.
     let filter: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let sections: [(&str, fn()); 7] = [
+    let sections: [(&str, fn()); 8] = [
         ("stacked", stacked),
+        ("tagged", tagged),
         ("nodes", nodes),
         ("names", names),
         ("agents", agents),

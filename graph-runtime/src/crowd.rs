@@ -6,7 +6,8 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use crate::compile::{
-    AgentState, BindError, Bindings, CompileError, ParamValues, Program, Scratch, TagMask, TagTable,
+    AgentState, BindError, Bindings, CompileError, ParamValues, Program, Scratch, TagMask,
+    TagMembers, TagTable,
 };
 use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, point_in_range};
 use crate::tick::{Group, Tick, neighbor_cell_size, prepare_grid};
@@ -89,6 +90,10 @@ pub struct Crowd {
     flights: BTreeMap<usize, (usize, f32, f32)>,
     /// What happened to jumps in the last call.
     events: Vec<JumpEvent>,
+    /// The agents carrying each tag, and the tags they were listed from (the last call's):
+    /// `NearestTagged` reads these instead of every agent.
+    tag_members: Arc<TagMembers>,
+    listed_tags: Vec<TagMask>,
 }
 
 impl Crowd {
@@ -135,6 +140,8 @@ impl Crowd {
             steerings: Vec::new(),
             flights: BTreeMap::new(),
             events: Vec::new(),
+            tag_members: Arc::default(),
+            listed_tags: Vec::new(),
         })
     }
 
@@ -315,6 +322,7 @@ impl Crowd {
         out: &mut Vec<Steering>,
     ) {
         self.grow_states(vehicles.len());
+        self.list_tag_members(tags);
         self.events.clear();
         self.land_flights(world, vehicles, dt);
         prepare_grid(&mut self.grid, vehicles, [(&*self.program, &self.params)]);
@@ -338,6 +346,24 @@ impl Crowd {
             if let Some(steering) = out.get_mut(agent) {
                 *steering = Steering::ZERO;
             }
+        }
+    }
+
+    /// Lists the agents carrying each tag again when `tags` differ from the last call's, and
+    /// gives the list to the bindings (new ones after [`Crowd::set_program`] too). Nothing
+    /// for a graph that reads no tags.
+    fn list_tag_members(&mut self, tags: &[TagMask]) {
+        if self.bindings.tags.is_empty() {
+            return;
+        }
+        if self.listed_tags != tags {
+            self.listed_tags.clear();
+            self.listed_tags.extend_from_slice(tags);
+            self.tag_members = Arc::new(TagMembers::new(tags));
+            self.bindings.members = None;
+        }
+        if self.bindings.members.is_none() {
+            self.bindings.set_members(Arc::clone(&self.tag_members));
         }
     }
 

@@ -13,6 +13,7 @@ mod reroutes;
 mod subgraph;
 mod validate;
 
+pub(crate) use bindings::TagMembers;
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
 pub use error::CompileError;
 pub(crate) use eval::BATCH;

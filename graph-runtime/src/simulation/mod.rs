@@ -11,7 +11,8 @@ use glam::Vec2;
 
 use crate::compile::BindError;
 use crate::compile::{
-    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagTable, Trace,
+    AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask, TagMembers, TagTable,
+    Trace,
 };
 use crate::rng::AgentRng;
 use crate::scene::{OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
@@ -101,6 +102,9 @@ pub struct Simulation {
     tag_table: TagTable,
     groups: Vec<GroupRuntime>,
     tags: Vec<TagMask>,
+    /// The agents carrying each tag (built from `tags`, which do not change), for the groups'
+    /// bindings.
+    tag_members: Arc<TagMembers>,
     group_of: Vec<u32>,
     /// Where each agent sits in the working layout (grid-cell order); the fields below marked
     /// "by slot" are in that order, the others in agent order.
@@ -185,6 +189,7 @@ impl Simulation {
             tag_table,
             groups: Vec::new(),
             tags: Vec::new(),
+            tag_members: Arc::default(),
             group_of: Vec::new(),
             layout: Layout::default(),
             working: Vec::new(),
@@ -324,6 +329,12 @@ impl Simulation {
                 bindings,
                 agents: start..simulation.working.len(),
             });
+        }
+        simulation.tag_members = Arc::new(TagMembers::new(&simulation.tags));
+        for group in &mut simulation.groups {
+            group
+                .bindings
+                .set_members(Arc::clone(&simulation.tag_members));
         }
         if !errors.is_empty() {
             return Err(errors);
@@ -568,6 +579,7 @@ impl Simulation {
             let (bindings, bind_errors) =
                 Bindings::new(&group.program, &self.world, &self.tag_table);
             group.bindings = bindings;
+            group.bindings.set_members(Arc::clone(&self.tag_members));
             errors.extend(bind_errors.into_iter().map(|e| (group.name.clone(), e)));
         }
         errors
@@ -584,7 +596,8 @@ impl Simulation {
         let Some(runtime) = self.groups.get_mut(group) else {
             return Vec::new();
         };
-        let (bindings, errors) = Bindings::new(&program, &self.world, &self.tag_table);
+        let (mut bindings, errors) = Bindings::new(&program, &self.world, &self.tag_table);
+        bindings.set_members(Arc::clone(&self.tag_members));
         for agent in runtime.agents.clone() {
             if let Some(state) = self
                 .layout

@@ -191,23 +191,35 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
         input.copied().unwrap_or((0, Num::Const(0.0)))
     }
 
-    /// The nearest other agent carrying the program's tag `tag`.
+    /// The nearest other agent carrying the program's tag `tag` (the lower agent on a tie).
+    /// Reads only the tag's members when the bindings have them (a simulation's), every
+    /// agent otherwise: the same agents in the same order, so the same answer.
     pub(super) fn tagged(&self, tag: u16) -> Option<&'c Vehicle> {
-        let mask = (*self.context.bindings.tags.get(tag as usize)?)?;
+        let context = self.context;
+        let mask = (*context.bindings.tags.get(tag as usize)?)?;
         let mut nearest: Option<(f32, &Vehicle)> = None;
-        for (index, (other, tags)) in self
-            .context
-            .vehicles
-            .iter()
-            .zip(self.context.tags)
-            .enumerate()
-        {
-            if index == self.agent || tags & mask == 0 {
-                continue;
+        let mut consider = |index: usize, other: &'c Vehicle| {
+            if index == self.agent {
+                return;
             }
             let distance = other.position.distance_squared(self.me.position);
             if nearest.is_none_or(|(best, _)| distance < best) {
                 nearest = Some((distance, other));
+            }
+        };
+        let members = context.bindings.members.as_deref();
+        if let Some(agents) = members.and_then(|m| m.carrying(mask, context.tags.len())) {
+            for &index in agents {
+                let index = index as usize;
+                if let Some(other) = context.vehicles.get(index) {
+                    consider(index, other);
+                }
+            }
+        } else {
+            for (index, (other, tags)) in context.vehicles.iter().zip(context.tags).enumerate() {
+                if tags & mask != 0 {
+                    consider(index, other);
+                }
             }
         }
         nearest.map(|(_, other)| other)
