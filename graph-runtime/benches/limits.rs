@@ -403,7 +403,12 @@ fn tagged() {
     let seek_leader = one(Node::Seek {
         target: Target::NearestTagged("leader".to_owned()),
     });
-    for (followers, leaders) in [(10_000_u32, 2_u32), (40_000, 2), (10_000, 1_000)] {
+    for (followers, leaders) in [
+        (10_000_u32, 2_u32),
+        (40_000, 2),
+        (10_000, 1_000),
+        (40, 40_000),
+    ] {
         for (what, graph) in [
             ("nearest leader", seek_leader.clone()),
             ("a fixed point (floor)", one(seek())),

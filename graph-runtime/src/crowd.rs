@@ -322,7 +322,7 @@ impl Crowd {
         out: &mut Vec<Steering>,
     ) {
         self.grow_states(vehicles.len());
-        self.list_tag_members(tags);
+        self.list_tag_members(tags, vehicles);
         self.events.clear();
         self.land_flights(world, vehicles, dt);
         prepare_grid(&mut self.grid, vehicles, [(&*self.program, &self.params)]);
@@ -341,6 +341,7 @@ impl Crowd {
         out.clear();
         out.resize(vehicles.len().min(self.states.len()), Steering::ZERO);
         tick.steer_all(group, &mut self.states, &mut self.scratch, out);
+        self.tag_members.end_tick();
         self.take_off(world, vehicles);
         for &agent in self.flights.keys() {
             if let Some(steering) = out.get_mut(agent) {
@@ -349,22 +350,29 @@ impl Crowd {
         }
     }
 
-    /// Lists the agents carrying each tag again when `tags` differ from the last call's, and
-    /// gives the list to the bindings (new ones after [`Crowd::set_program`] too). Nothing
-    /// for a graph that reads no tags.
-    fn list_tag_members(&mut self, tags: &[TagMask]) {
+    /// Lists the agents carrying each tag again when `tags` differ from the last call's, sorts
+    /// by x those of the tags the graph reads from `vehicles` (when there are enough of them:
+    /// [`TagMembers`]), and gives them to the bindings (new ones after [`Crowd::set_program`]
+    /// too). Nothing for a graph that reads no tags.
+    fn list_tag_members(&mut self, tags: &[TagMask], vehicles: &[Vehicle]) {
         if self.bindings.tags.is_empty() {
             return;
         }
+        // The bindings give their handle back so the members can be changed in place.
+        self.bindings.members = None;
         if self.listed_tags != tags {
             self.listed_tags.clear();
             self.listed_tags.extend_from_slice(tags);
             self.tag_members = Arc::new(TagMembers::new(tags));
-            self.bindings.members = None;
         }
-        if self.bindings.members.is_none() {
-            self.bindings.set_members(Arc::clone(&self.tag_members));
+        let mut readers = [0_usize; TagMask::BITS as usize];
+        for mask in self.bindings.tags.iter().flatten() {
+            if let Some(count) = readers.get_mut(mask.trailing_zeros() as usize) {
+                *count = vehicles.len();
+            }
         }
+        Arc::make_mut(&mut self.tag_members).sort_positions(vehicles, &readers);
+        self.bindings.set_members(Arc::clone(&self.tag_members));
     }
 
     /// What happened to jumps in the last call of [`Crowd::steering`] (or

@@ -220,3 +220,54 @@ fn a_crowd_follows_its_games_tags_as_they_change_and_after_a_hot_swap() {
     crowd.steer(&world, &vehicles, &tags, 1.0 / 60.0, &mut forces);
     assert!((forces[3] - Vec2::new(4.889_012, -1.047_645)).length() < 1e-5);
 }
+
+#[test]
+fn with_hundreds_of_leaders_each_agent_still_seeks_the_nearest_and_the_lower_on_a_tie() {
+    // 300 leaders on a lattice of spacing 2 (many followers equidistant from two or four of
+    // them) and 500 followers on a finer lattice: enough readers and members that the
+    // simulation searches the leaders sorted by x. Every force is the one the nearest
+    // leader by reading them all gives, bit for bit.
+    let leaders: Vec<Vec2> = (0..300_u16)
+        .map(|i| {
+            Vec2::new(
+                f32::from(i % 20) * 2.0 - 20.0,
+                f32::from(i / 20) * 2.0 - 15.0,
+            )
+        })
+        .collect();
+    let followers: Vec<Vec2> = (0..500_u16)
+        .map(|i| {
+            Vec2::new(
+                f32::from(i % 25) * 1.5 - 19.0,
+                f32::from(i / 25) * 1.5 - 14.0,
+            )
+        })
+        .collect();
+    let mut assets = crowd();
+    assets.scene.groups = vec![
+        group("leaders", &["leader"], leaders.clone()),
+        group("followers", &[], followers),
+    ];
+    let mut simulation = Simulation::new(&assets).expect("the scene builds");
+    for tick in 0..3 {
+        let start = simulation.vehicles().to_vec();
+        simulation.step(1.0 / 60.0);
+        for (agent, vehicle) in start.iter().enumerate() {
+            let mut nearest: Option<(f32, usize)> = None;
+            for (leader, other) in start.iter().enumerate().take(leaders.len()) {
+                let distance = other.position.distance_squared(vehicle.position);
+                if leader != agent && nearest.is_none_or(|(best, _)| distance < best) {
+                    nearest = Some((distance, leader));
+                }
+            }
+            let (_, leader) = nearest.expect("300 leaders");
+            let expected = behaviors::seek(vehicle, start[leader].position);
+            assert_eq!(
+                simulation.forces()[agent].to_array().map(f32::to_bits),
+                expected.to_array().map(f32::to_bits),
+                "tick {tick}: agent {agent} at {} should seek leader {leader}",
+                vehicle.position
+            );
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::Program;
+use super::{Program, TagMembers};
 use crate::World;
 
 /// Tag names of a population, each given one bit of a [`TagMask`] (at most 64 tags).
@@ -45,49 +45,6 @@ impl TagTable {
     /// The registered names, by bit.
     pub fn names(&self) -> &[String] {
         &self.names
-    }
-}
-
-/// The agents carrying each tag, in agent order: what `NearestTagged` reads instead of every
-/// agent. A simulation builds it once from its agents' tags, which do not change.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct TagMembers {
-    /// How many agents' tags it was built from; it answers only for that many.
-    agents: usize,
-    /// For each tag bit, the agents carrying it, in agent order.
-    by_bit: Vec<Vec<u32>>,
-}
-
-impl TagMembers {
-    /// The members of every tag among the agents whose tags are `tags` (in agent order).
-    pub(crate) fn new(tags: &[TagMask]) -> Self {
-        let mut by_bit: Vec<Vec<u32>> = vec![Vec::new(); TagMask::BITS as usize];
-        for (agent, &mask) in tags.iter().enumerate() {
-            let mut bits = mask;
-            while bits != 0 {
-                let bit = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if let (Some(members), Ok(agent)) = (by_bit.get_mut(bit), u32::try_from(agent)) {
-                    members.push(agent);
-                }
-            }
-        }
-        Self {
-            agents: tags.len(),
-            by_bit,
-        }
-    }
-
-    /// The agents carrying `mask` (one tag's bit), in agent order, when this was built from
-    /// the tags of `agents` agents; `None` tells the caller to read every agent.
-    #[inline]
-    pub(crate) fn carrying(&self, mask: TagMask, agents: usize) -> Option<&[u32]> {
-        if agents != self.agents || mask.count_ones() != 1 {
-            return None;
-        }
-        self.by_bit
-            .get(mask.trailing_zeros() as usize)
-            .map(Vec::as_slice)
     }
 }
 
@@ -208,23 +165,5 @@ impl Bindings {
     /// agents the context will hold).
     pub(crate) fn set_members(&mut self, members: Arc<TagMembers>) {
         self.members = Some(members);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::TagMembers;
-
-    #[test]
-    fn members_are_listed_in_agent_order_and_only_for_the_population_they_came_from() {
-        // Agents 0..4 carry bits {0}, {}, {0, 2}, {2}.
-        let members = TagMembers::new(&[0b001, 0, 0b101, 0b100]);
-        assert_eq!(members.carrying(0b001, 4), Some(&[0, 2][..]));
-        assert_eq!(members.carrying(0b100, 4), Some(&[2, 3][..]));
-        assert_eq!(members.carrying(0b010, 4), Some(&[][..]));
-        // Another number of agents, or a mask of two tags: the caller reads every agent.
-        assert_eq!(members.carrying(0b001, 5), None);
-        assert_eq!(members.carrying(0b101, 4), None);
-        assert_eq!(members.carrying(0, 4), None);
     }
 }

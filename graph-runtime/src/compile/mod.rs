@@ -11,9 +11,10 @@ mod plan;
 mod program;
 mod reroutes;
 mod subgraph;
+mod tag_cells;
+mod tag_members;
 mod validate;
 
-pub(crate) use bindings::TagMembers;
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
 pub use error::CompileError;
 pub(crate) use eval::BATCH;
@@ -21,3 +22,4 @@ pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
 pub use pipeline::{compile, compile_with};
 pub use program::{AgentState, ParamValues, Program, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};
+pub(crate) use tag_members::{Swept, TagMembers};

@@ -8,6 +8,7 @@ use super::trace::{Guide, Recorder};
 use super::value::Value;
 use crate::Vehicle;
 use crate::behaviors::{NeighborSums, Quarry};
+use crate::compile::Swept;
 use crate::compile::program::{
     AgentState, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
 };
@@ -192,23 +193,32 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
     }
 
     /// The nearest other agent carrying the program's tag `tag` (the lower agent on a tie).
-    /// Reads only the tag's members when the bindings have them (a simulation's), every
-    /// agent otherwise: the same agents in the same order, so the same answer.
+    /// Reads only the members near the agent when this tick's members are sorted by x (a tag
+    /// many agents read), only the tag's members when the bindings list them (a simulation's
+    /// or a crowd's), every agent otherwise: the same answer each way.
     pub(super) fn tagged(&self, tag: u16) -> Option<&'c Vehicle> {
         let context = self.context;
         let mask = (*context.bindings.tags.get(tag as usize)?)?;
+        let at = self.me.position;
         let mut nearest: Option<(f32, &Vehicle)> = None;
         let mut consider = |index: usize, other: &'c Vehicle| {
             if index == self.agent {
                 return;
             }
-            let distance = other.position.distance_squared(self.me.position);
+            let distance = other.position.distance_squared(at);
             if nearest.is_none_or(|(best, _)| distance < best) {
                 nearest = Some((distance, other));
             }
         };
         let members = context.bindings.members.as_deref();
-        if let Some(agents) = members.and_then(|m| m.carrying(mask, context.tags.len())) {
+        let agents = context.tags.len();
+        let swept = members.map_or(Swept::Unanswered, |m| {
+            m.nearest(mask, agents, self.agent, at)
+        });
+        if let Swept::Answered(found) = swept {
+            return found.and_then(|agent| context.vehicles.get(agent));
+        }
+        if let Some(agents) = members.and_then(|m| m.carrying(mask, agents)) {
             for &index in agents {
                 let index = index as usize;
                 if let Some(other) = context.vehicles.get(index) {
