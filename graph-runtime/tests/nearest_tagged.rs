@@ -271,3 +271,38 @@ fn with_hundreds_of_leaders_each_agent_still_seeks_the_nearest_and_the_lower_on_
         }
     }
 }
+
+#[test]
+fn a_warm_tick_searching_the_leaders_by_cell_allocates_nothing() {
+    // Placing 300 leaders in cells each tick reuses the cells' buffers. One thread, so every
+    // allocation would happen on the measured thread.
+    let leaders: Vec<Vec2> = (0..300_u16)
+        .map(|i| {
+            Vec2::new(
+                f32::from(i % 20) * 2.0 - 20.0,
+                f32::from(i / 20) * 2.0 - 15.0,
+            )
+        })
+        .collect();
+    let mut assets = crowd();
+    assets.scene.groups = vec![
+        group("leaders", &["leader"], leaders),
+        group("followers", &[], vec![Vec2::new(1.0, 2.0); 40]),
+    ];
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let mut simulation = Simulation::new(&assets).expect("the scene builds");
+        for _ in 0..5 {
+            simulation.step(1.0 / 60.0);
+        }
+        let info = allocation_counter::measure(|| {
+            for _ in 0..5 {
+                simulation.step(1.0 / 60.0);
+            }
+        });
+        assert_eq!(info.count_total, 0, "allocations in 5 warm ticks");
+    });
+}

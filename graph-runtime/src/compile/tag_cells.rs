@@ -40,6 +40,11 @@ pub(crate) struct TagCells {
     starts: Vec<u32>,
     /// The members, cell after cell, each cell's in agent order.
     placed: Vec<Placed>,
+    /// Working space of the sort: each member's cell, where each cell fills next, and the
+    /// members in cell order being written.
+    cell_of_each: Vec<u32>,
+    cursor: Vec<u32>,
+    sorted: Vec<Placed>,
 }
 
 impl TagCells {
@@ -48,25 +53,43 @@ impl TagCells {
     /// reads the members one by one instead.
     pub(crate) fn place(&mut self, members: &[u32], vehicles: &[Vehicle]) -> bool {
         self.clear();
-        let (mut low, mut high) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        self.placed.reserve(members.len());
         for &agent in members {
-            let Some(vehicle) = vehicles.get(agent as usize) else {
-                return false;
-            };
-            let p = vehicle.position;
-            if !p.is_finite() {
-                return false;
+            match vehicles.get(agent as usize).map(|v| v.position) {
+                Some(p) if p.is_finite() => self.placed.push(Placed {
+                    x: p.x,
+                    y: p.y,
+                    agent,
+                }),
+                _ => {
+                    self.clear();
+                    return false;
+                }
             }
+        }
+        if !self.lay_out() {
+            self.clear();
+            return false;
+        }
+        self.sort_into_cells();
+        true
+    }
+
+    /// Chooses the cells for the placed members: about one member per cell over the box
+    /// around them, never finer than rounding allows. `false` when the box is not finite.
+    fn lay_out(&mut self) -> bool {
+        let (mut low, mut high) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for placed in &self.placed {
+            let p = Vec2::new(placed.x, placed.y);
             low = low.min(p);
             high = high.max(p);
         }
         let extent = (high - low).max_element();
-        let magnitude = low.abs().max(high.abs()).max_element();
-        if members.is_empty() || !extent.is_finite() {
+        if self.placed.is_empty() || !extent.is_finite() {
             return false;
         }
-        // About one member per cell, never finer than rounding allows.
-        let per_side = (members.len() as f32).sqrt().ceil();
+        let magnitude = low.abs().max(high.abs()).max_element();
+        let per_side = (self.placed.len() as f32).sqrt().ceil();
         let side = (extent / per_side)
             .max(magnitude * CELL_OVER_COORDINATE)
             .max(f32::MIN_POSITIVE);
@@ -79,15 +102,23 @@ impl TagCells {
         self.side = side;
         self.columns = count(high.x - low.x);
         self.rows = count(high.y - low.y);
-        // A counting sort by cell, walking the members in agent order: each cell keeps them
-        // in agent order.
+        true
+    }
+
+    /// Orders the placed members cell after cell (a counting sort: each cell keeps them in
+    /// agent order) and fills `starts`.
+    fn sort_into_cells(&mut self) {
+        self.starts.clear();
         self.starts.resize(self.columns * self.rows + 1, 0);
-        for &agent in members {
-            if let Some(p) = vehicles.get(agent as usize).map(|v| v.position) {
-                let cell = self.cell_of(p);
-                if let Some(start) = self.starts.get_mut(cell + 1) {
-                    *start += 1;
-                }
+        self.cell_of_each.clear();
+        for index in 0..self.placed.len() {
+            let cell = self
+                .placed
+                .get(index)
+                .map_or(0, |p| self.cell_of(Vec2::new(p.x, p.y)));
+            self.cell_of_each.push(cell as u32);
+            if let Some(count) = self.starts.get_mut(cell + 1) {
+                *count += 1;
             }
         }
         for cell in 1..self.starts.len() {
@@ -96,40 +127,19 @@ impl TagCells {
                 *start += before;
             }
         }
-        self.placed.resize(
-            members.len(),
-            Placed {
-                x: 0.0,
-                y: 0.0,
-                agent: 0,
-            },
-        );
-        // `starts[cell]` walks forward as the cell fills, then is put back.
-        for &agent in members {
-            if let Some(p) = vehicles.get(agent as usize).map(|v| v.position) {
-                let cell = self.cell_of(p);
-                if let Some(next) = self.starts.get_mut(cell) {
-                    if let Some(slot) = self.placed.get_mut(*next as usize) {
-                        *slot = Placed {
-                            x: p.x,
-                            y: p.y,
-                            agent,
-                        };
-                    }
-                    *next += 1;
+        self.sorted.clear();
+        self.sorted.extend_from_slice(&self.placed);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts);
+        for (placed, &cell) in self.placed.iter().zip(&self.cell_of_each) {
+            if let Some(slot) = self.cursor.get_mut(cell as usize) {
+                if let Some(to) = self.sorted.get_mut(*slot as usize) {
+                    *to = *placed;
                 }
+                *slot += 1;
             }
         }
-        for cell in (1..self.starts.len()).rev() {
-            let before = self.starts.get(cell - 1).copied().unwrap_or(0);
-            if let Some(start) = self.starts.get_mut(cell) {
-                *start = before;
-            }
-        }
-        if let Some(first) = self.starts.first_mut() {
-            *first = 0;
-        }
-        true
+        std::mem::swap(&mut self.placed, &mut self.sorted);
     }
 
     /// Forgets the members (keeps the buffers).
