@@ -350,9 +350,9 @@ impl Crowd {
         }
     }
 
-    /// Lists the agents carrying each tag again when `tags` differ from the last call's, sorts
-    /// by x those of the tags the graph reads from `vehicles` (when there are enough of them:
-    /// [`TagMembers`]), and gives them to the bindings (new ones after [`Crowd::set_program`]
+    /// Lists the agents carrying each tag again when `tags` differ from the last call's, places
+    /// in cells those of the tags the graph reads, at their positions in `vehicles` (when
+    /// there are enough of them: [`TagMembers`]), and gives them to the bindings (new ones after [`Crowd::set_program`]
     /// too). Nothing for a graph that reads no tags.
     fn list_tag_members(&mut self, tags: &[TagMask], vehicles: &[Vehicle]) {
         if self.bindings.tags.is_empty() {
@@ -366,12 +366,8 @@ impl Crowd {
             self.tag_members = Arc::new(TagMembers::new(tags));
         }
         let mut readers = [0_usize; TagMask::BITS as usize];
-        for mask in self.bindings.tags.iter().flatten() {
-            if let Some(count) = readers.get_mut(mask.trailing_zeros() as usize) {
-                *count = vehicles.len();
-            }
-        }
-        Arc::make_mut(&mut self.tag_members).sort_positions(vehicles, &readers);
+        TagMembers::add_readers(&mut readers, &self.bindings.tags, vehicles.len());
+        Arc::make_mut(&mut self.tag_members).place_in_cells(vehicles, &readers);
         self.bindings.set_members(Arc::clone(&self.tag_members));
     }
 

@@ -221,28 +221,21 @@ fn a_crowd_follows_its_games_tags_as_they_change_and_after_a_hot_swap() {
     assert!((forces[3] - Vec2::new(4.889_012, -1.047_645)).length() < 1e-5);
 }
 
+/// `count` points in rows of `across`, `spacing` apart, the first at `corner`.
+fn lattice(count: u16, across: u16, spacing: f32, corner: Vec2) -> Vec<Vec2> {
+    (0..count)
+        .map(|i| corner + Vec2::new(f32::from(i % across), f32::from(i / across)) * spacing)
+        .collect()
+}
+
 #[test]
 fn with_hundreds_of_leaders_each_agent_still_seeks_the_nearest_and_the_lower_on_a_tie() {
     // 300 leaders on a lattice of spacing 2 (many followers equidistant from two or four of
     // them) and 500 followers on a finer lattice: enough readers and members that the
-    // simulation searches the leaders sorted by x. Every force is the one the nearest
+    // simulation searches the leaders by cell. Every force is the one the nearest
     // leader by reading them all gives, bit for bit.
-    let leaders: Vec<Vec2> = (0..300_u16)
-        .map(|i| {
-            Vec2::new(
-                f32::from(i % 20) * 2.0 - 20.0,
-                f32::from(i / 20) * 2.0 - 15.0,
-            )
-        })
-        .collect();
-    let followers: Vec<Vec2> = (0..500_u16)
-        .map(|i| {
-            Vec2::new(
-                f32::from(i % 25) * 1.5 - 19.0,
-                f32::from(i / 25) * 1.5 - 14.0,
-            )
-        })
-        .collect();
+    let leaders = lattice(300, 20, 2.0, Vec2::new(-20.0, -15.0));
+    let followers = lattice(500, 25, 1.5, Vec2::new(-19.0, -14.0));
     let mut assets = crowd();
     assets.scene.groups = vec![
         group("leaders", &["leader"], leaders.clone()),
@@ -276,14 +269,7 @@ fn with_hundreds_of_leaders_each_agent_still_seeks_the_nearest_and_the_lower_on_
 fn a_warm_tick_searching_the_leaders_by_cell_allocates_nothing() {
     // Placing 300 leaders in cells each tick reuses the cells' buffers. One thread, so every
     // allocation would happen on the measured thread.
-    let leaders: Vec<Vec2> = (0..300_u16)
-        .map(|i| {
-            Vec2::new(
-                f32::from(i % 20) * 2.0 - 20.0,
-                f32::from(i / 20) * 2.0 - 15.0,
-            )
-        })
-        .collect();
+    let leaders = lattice(300, 20, 2.0, Vec2::new(-20.0, -15.0));
     let mut assets = crowd();
     assets.scene.groups = vec![
         group("leaders", &["leader"], leaders),

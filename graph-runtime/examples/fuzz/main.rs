@@ -552,7 +552,8 @@ fn replay(corpus: &Corpus, finding: &Path) -> ExitCode {
     let took = began.elapsed();
     let what = match verdict {
         Verdict::Ran(work) => format!("ran {work} node-agent-ticks (allowed {:?})", allowed(work)),
-        Verdict::Refused | Verdict::Finding(_) => "refused".to_owned(),
+        Verdict::Refused => "refused".to_owned(),
+        Verdict::Finding(_) => "stopped".to_owned(),
     };
     println!("{name} as {preset}: {what} in {took:?}");
     match finding_of(&verdict, took) {

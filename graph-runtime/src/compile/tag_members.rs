@@ -25,7 +25,7 @@ pub(crate) struct TagMembers {
     /// For each tag bit, its members in cells (none placed when the tag is not).
     cells: Vec<TagCells>,
     /// Whether the cells hold the positions of the agents being steered: set by
-    /// [`TagMembers::sort_positions`] before a tick, cleared by [`TagMembers::end_tick`].
+    /// [`TagMembers::place_in_cells`] before a tick, cleared by [`TagMembers::end_tick`].
     current: AtomicBool,
 }
 
@@ -94,7 +94,7 @@ impl TagMembers {
     /// Before a tick: places in cells the members of each tag that `readers[bit]` agents
     /// read, at their positions in `vehicles` (the agents in agent order, as the tick's
     /// context holds them). A tag with a member off the finite plane is not placed.
-    pub(crate) fn sort_positions(&mut self, vehicles: &[Vehicle], readers: &[usize]) {
+    pub(crate) fn place_in_cells(&mut self, vehicles: &[Vehicle], readers: &[usize]) {
         let agents = self.agents;
         for ((members, cells), &reading) in self.by_bit.iter().zip(&mut self.cells).zip(readers) {
             if reading < CELLS_AT || members.len() < CELLS_AT || vehicles.len() != agents {
@@ -104,6 +104,16 @@ impl TagMembers {
             }
         }
         self.current.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds `agents` readers to each tag a program with tag bindings `tags` reads (`readers`
+    /// indexed by tag bit, as [`TagMembers::place_in_cells`] takes them).
+    pub(crate) fn add_readers(readers: &mut [usize], tags: &[Option<TagMask>], agents: usize) {
+        for mask in tags.iter().flatten() {
+            if let Some(count) = readers.get_mut(mask.trailing_zeros() as usize) {
+                *count += agents;
+            }
+        }
     }
 
     /// After a tick: the agents have moved, so the cells no longer answer (the editor's
@@ -193,7 +203,7 @@ mod tests {
             members.nearest(1, 2_000, 0, positions[0]),
             Swept::Unanswered
         );
-        members.sort_positions(&vehicles, &readers);
+        members.place_in_cells(&vehicles, &readers);
         for me in 0..2_000 {
             assert_eq!(
                 members.nearest(1, 2_000, me, positions[me]),
@@ -220,7 +230,7 @@ mod tests {
         let mut members = TagMembers::new(tags);
         let mut readers = [0; 64];
         readers[0] = positions.len();
-        members.sort_positions(&vehicles, &readers);
+        members.place_in_cells(&vehicles, &readers);
         for (me, &at) in positions.iter().enumerate() {
             assert_eq!(
                 members.nearest(1, positions.len(), me, at),
@@ -281,10 +291,10 @@ mod tests {
         let mut members = TagMembers::new(&tags);
         let mut readers = [0; 64];
         readers[0] = 31;
-        members.sort_positions(&vehicles, &readers);
+        members.place_in_cells(&vehicles, &readers);
         assert_eq!(members.nearest(1, 40, 0, Vec2::ZERO), Swept::Unanswered);
         readers[0] = 32;
-        members.sort_positions(&vehicles, &readers);
+        members.place_in_cells(&vehicles, &readers);
         // Agent 0 at the origin: agent 1 at (1, 0) is nearest.
         assert_eq!(
             members.nearest(1, 40, 0, Vec2::ZERO),

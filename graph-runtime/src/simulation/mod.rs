@@ -403,7 +403,7 @@ impl Simulation {
         } else {
             &[]
         };
-        self.sort_tag_positions(agent_vehicles);
+        self.place_tag_members(agent_vehicles);
         let (crossings, extent) = self.steer_and_step(dt, agent_vehicles);
         self.tag_members.end_tick();
         self.agent_order = order;
@@ -415,26 +415,23 @@ impl Simulation {
         self.tick += 1;
     }
 
-    /// Sorts by x, from `vehicles` (agent order, the tick's), the members of each tag that
-    /// enough agents read for `NearestTagged` to search them that way ([`TagMembers`]).
-    fn sort_tag_positions(&mut self, vehicles: &[Vehicle]) {
+    /// Places in cells, at their positions in `vehicles` (agent order, the tick's), the
+    /// members of each tag that enough agents read for `NearestTagged` to search them that
+    /// way ([`TagMembers`]).
+    fn place_tag_members(&mut self, vehicles: &[Vehicle]) {
         let mut readers = [0_usize; TagMask::BITS as usize];
         for group in &self.groups {
-            for mask in group.bindings.tags.iter().flatten() {
-                if let Some(count) = readers.get_mut(mask.trailing_zeros() as usize) {
-                    *count += group.agents.len();
-                }
-            }
+            TagMembers::add_readers(&mut readers, &group.bindings.tags, group.agents.len());
         }
         if readers.iter().all(|&count| count == 0) {
             return;
         }
-        // The groups give their handles back so the members can be sorted in place (a
+        // The groups give their handles back so the members can be changed in place (a
         // clone of the simulation gets its own copy here).
         for group in &mut self.groups {
             group.bindings.members = None;
         }
-        Arc::make_mut(&mut self.tag_members).sort_positions(vehicles, &readers);
+        Arc::make_mut(&mut self.tag_members).place_in_cells(vehicles, &readers);
         for group in &mut self.groups {
             group.bindings.set_members(Arc::clone(&self.tag_members));
         }
