@@ -163,10 +163,8 @@ impl WallGrid {
             return;
         };
         for row in first_row..=last_row {
-            for column in first..=last {
-                for &index in self.listed(shape.cell_at(column, row)) {
-                    visit(index);
-                }
+            for &index in self.listed_in_row(shape.cell_at(first, row), shape.cell_at(last, row)) {
+                visit(index);
             }
         }
     }
@@ -195,8 +193,14 @@ impl WallGrid {
     }
 
     fn listed(&self, cell: usize) -> &[u32] {
-        let start = self.starts.get(cell).copied().unwrap_or(0) as usize;
-        let end = self.starts.get(cell + 1).copied().unwrap_or(0) as usize;
+        self.listed_in_row(cell, cell)
+    }
+
+    /// What cells `first..=last` of one row list, one after another: the cells of a row are
+    /// numbered in a run, and their lists are stored in that order, so this is one slice.
+    fn listed_in_row(&self, first: usize, last: usize) -> &[u32] {
+        let start = self.starts.get(first).copied().unwrap_or(0) as usize;
+        let end = self.starts.get(last + 1).copied().unwrap_or(0) as usize;
         self.entries.get(start..end).unwrap_or(&[])
     }
 }

@@ -29,14 +29,48 @@ pub struct WallPoint {
     pub segment: usize,
 }
 
+/// How far a nearest-point query reaches: the squared radius its answers must be within,
+/// and, per axis, how far a segment's bounding box may lie from the query point before no
+/// point of the segment can be within the radius, whatever the rounding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Reach {
+    pub(super) radius_squared: f32,
+    /// `radius` plus a rounding allowance (see [`Reach::new`]).
+    beyond: f32,
+}
+
+impl Reach {
+    /// The reach of a query within `radius` (`>= 0`) among segments whose coordinates are at
+    /// most `magnitude` in absolute value.
+    ///
+    /// The box test in [`offer`] rules a segment out only when its box lies more than
+    /// `beyond` from the point along an axis. The computed nearest point `a + (b - a) t`
+    /// stays within two units in the last place of `magnitude` of the exact segment's box,
+    /// and the squared distance computed from it loses at most a few parts in 2^24; the
+    /// allowance, (`radius + magnitude`) / 2^18, covers both many times over. So the test
+    /// leaves out only segments the full computation would leave out too, and the answers
+    /// stay bit for bit those of the full computation.
+    pub(super) fn new(radius: f32, magnitude: f32) -> Self {
+        Self {
+            radius_squared: radius * radius,
+            beyond: radius + (radius + magnitude) * ROUNDING_ALLOWANCE,
+        }
+    }
+}
+
+/// The relative allowance [`Reach::new`] adds for rounding: 2^-18.
+const ROUNDING_ALLOWANCE: f32 = 1.0 / 262_144.0;
+
 /// Puts segment `index`'s nearest point to `point` into `out[..count]`, which holds the
 /// nearest found so far sorted by (squared distance, segment), when it is within reach and
 /// ranks among them. A segment already there (the grid may list it in several cells) is
-/// not taken twice.
+/// not taken twice. A segment whose bounding box is out of reach along an axis costs no
+/// projection (most of those a grid cell lists, for a query that covers a few cells).
+#[inline]
 pub(super) fn offer(
     segments: &[(Vec2, Vec2)],
     point: Vec2,
-    radius_squared: f32,
+    reach: Reach,
     index: u32,
     out: &mut [WallPoint],
     count: &mut usize,
@@ -46,10 +80,14 @@ pub(super) fn offer(
     let Some(&(a, b)) = segments.get(index) else {
         return;
     };
+    let outside = (a.min(b) - point).max(point - a.max(b));
+    let taken = out.get(..*count).unwrap_or(&[]);
+    if outside.cmpgt(Vec2::splat(reach.beyond)).any() || taken.iter().any(|w| w.segment == index) {
+        return;
+    }
     let near = nearest_on_segment(point, a, b);
     let squared = point.distance_squared(near);
-    let taken = out.get(..*count).unwrap_or(&[]);
-    if squared > radius_squared || taken.iter().any(|w| w.segment == index) {
+    if squared > reach.radius_squared {
         return;
     }
     let key = (squared, index);
@@ -85,5 +123,48 @@ pub(super) fn consider(
         && best.is_none_or(|(bt, bi)| t < bt || (t == bt && index < bi))
     {
         *best = Some((t, index));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        /// The box test leaves nothing out that the full computation keeps, at the worst
+        /// place for it: a point straight out from a segment's end along an axis (the box's
+        /// gap there is the whole distance) with the radius the computed distance itself,
+        /// at coordinates up to 10,000 where a rounded point of the segment can leave its box.
+        #[test]
+        fn the_box_test_keeps_every_segment_at_the_edge_of_reach(
+            a in (-1.0e4_f32..1.0e4, -1.0e4_f32..1.0e4),
+            b in (-1.0e4_f32..1.0e4, -1.0e4_f32..1.0e4),
+            out in 1.0e-3_f32..30.0,
+            along_x in any::<bool>(),
+            from_b in any::<bool>(),
+        ) {
+            let (a, b) = (Vec2::from(a), Vec2::from(b));
+            let end = if from_b { b } else { a };
+            let other = if from_b { a } else { b };
+            // Out from the end, away from the rest of the segment.
+            let step = |d: f32| if d >= 0.0 { -out } else { out };
+            let point = if along_x {
+                end + Vec2::new(step(other.x - end.x), 0.0)
+            } else {
+                end + Vec2::new(0.0, step(other.y - end.y))
+            };
+            let squared = point.distance_squared(nearest_on_segment(point, a, b));
+            let mut radius = squared.sqrt();
+            while radius * radius < squared {
+                radius = radius.next_up();
+            }
+            let magnitude = a.abs().max(b.abs()).max_element();
+            let mut out = [WallPoint::default(); 1];
+            let mut count = 0;
+            offer(&[(a, b)], point, Reach::new(radius, magnitude), 0, &mut out, &mut count);
+            prop_assert_eq!(count, 1, "{} → {} from {} within {}", a, b, point, radius);
+        }
     }
 }

@@ -14,7 +14,7 @@ use super::Wall;
 use super::segment::{facing_normal, has_direction};
 use super::wall_grid::WallGrid;
 use crate::math::TINY;
-use answers::{consider, offer};
+use answers::{Reach, consider, offer};
 use tree::Tree;
 
 /// No segment: the link of a segment at an open end of its wall.
@@ -96,6 +96,9 @@ pub struct WallIndex {
     tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
+    /// The largest absolute coordinate of any segment (`0` without segments): how large a
+    /// rounding of a point on a segment can be.
+    magnitude: f32,
 }
 
 impl WallIndex {
@@ -117,12 +120,17 @@ impl WallIndex {
         }
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
+        let magnitude = segments
+            .iter()
+            .map(|(a, b)| a.abs().max(b.abs()).max_element())
+            .fold(0.0, f32::max);
         Self {
             segments,
             links,
             walls: of_wall,
             tree,
             grid,
+            magnitude,
         }
     }
 
@@ -269,26 +277,19 @@ impl WallIndex {
         if !point.is_finite() || radius.is_nan() || radius < 0.0 || capacity == 0 {
             return &[];
         }
-        let radius_squared = radius * radius;
+        let reach = Reach::new(radius, self.magnitude);
         // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
         let mut count = 0_usize;
         match &self.grid {
             Some(grid) if grid.is_short(Vec2::splat(radius * 2.0)) => {
-                let reach = Vec2::splat(radius);
-                grid.segments_in_box(point - reach, point + reach, |index| {
-                    offer(
-                        &self.segments,
-                        point,
-                        radius_squared,
-                        index,
-                        out,
-                        &mut count,
-                    );
+                let span = Vec2::splat(radius);
+                grid.segments_in_box(point - span, point + span, |index| {
+                    offer(&self.segments, point, reach, index, out, &mut count);
                 });
             }
             _ => self
                 .tree
-                .nearest(&self.segments, point, radius_squared, out, &mut count),
+                .nearest(&self.segments, point, reach, out, &mut count),
         }
         let Some(found) = out.get_mut(..count) else {
             return &[];

@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use super::answers::{WallPoint, consider, offer};
+use super::answers::{Reach, WallPoint, consider, offer};
 
 /// Most segments in one leaf of the hierarchy.
 const LEAF_SIZE: usize = 4;
@@ -141,7 +141,7 @@ impl Tree {
         &self,
         segments: &[(Vec2, Vec2)],
         point: Vec2,
-        radius_squared: f32,
+        reach: Reach,
         out: &mut [WallPoint],
         count: &mut usize,
     ) {
@@ -150,13 +150,13 @@ impl Tree {
             Visit::Node(node) => {
                 let limit = match count.checked_sub(1).and_then(|last| out.get(last)) {
                     Some(worst) if *count == capacity => worst.distance,
-                    _ => radius_squared,
+                    _ => reach.radius_squared,
                 };
                 let outside = (node.min - point).max(point - node.max).max(Vec2::ZERO);
                 outside.length_squared() <= limit
             }
             Visit::Segment(index) => {
-                offer(segments, point, radius_squared, index, out, count);
+                offer(segments, point, reach, index, out, count);
                 true
             }
         });
