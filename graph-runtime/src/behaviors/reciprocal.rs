@@ -20,6 +20,7 @@ use super::orca_solve::{orca_aim, solve_orca};
 use crate::Vehicle;
 use crate::World;
 use crate::math::truncate;
+use crate::spatial::SpatialGrid;
 use crate::world::{Obstacle, WallPoint};
 
 /// The numbers of a Reciprocal node.
@@ -188,13 +189,24 @@ pub fn orca_lines<'a>(
 }
 
 /// The other agents a Reciprocal node is given: `(agent index, vehicle)` pairs.
-pub(crate) enum Others<I> {
+pub(crate) enum Others<'g, I> {
     /// The candidates of the tick's query, in any order: the nearest are chosen among them.
     Candidates(I),
+    /// Every agent of the grid's cells around the agent (the grid built from `vehicles`, so
+    /// its positions are theirs): the nearest are chosen among them, as among `Candidates`,
+    /// reading the grid's copies in cell order and a vehicle only once it is kept.
+    InGrid(&'g SpatialGrid, &'g [Vehicle]),
     /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared
     /// distance, then agent index): those within the neighbor radius, not the agent itself,
     /// at most `max_neighbors` (what the k-d tree answers, its keys sorted).
     Nearest(I),
+}
+
+impl<'g> Others<'g, std::iter::Empty<(usize, &'g Vehicle)>> {
+    /// [`Others::InGrid`], with no other kind of list to name.
+    pub(crate) fn in_grid(grid: &'g SpatialGrid, vehicles: &'g [Vehicle]) -> Self {
+        Self::InGrid(grid, vehicles)
+    }
 }
 
 /// [`orca_lines`] written into `lines` (cleared first): a caller that keeps one list for
@@ -202,7 +214,7 @@ pub(crate) enum Others<I> {
 fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
     vehicle: &Vehicle,
     index: usize,
-    others: Others<I>,
+    others: Others<'a, I>,
     world: &World,
     settings: &ReciprocalSettings,
     dt: f32,
@@ -262,6 +274,30 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     let distance_squared = (other.position - p).length_squared();
                     if other_index != index && distance_squared < radius_squared {
                         nearest.offer(distance_squared, other_index, other, settings.max_neighbors);
+                    }
+                }
+                nearest.iter().for_each(line_to);
+            }
+            Others::InGrid(grid, vehicles) => {
+                let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
+                let mut nearest: NearestAgents<'_, MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new();
+                for run in grid.runs(p, settings.neighbor_radius) {
+                    for (position, &other_index) in run.positions.iter().zip(run.agents) {
+                        // The grid's copy of the position, so the same squared distance as
+                        // the vehicle's gives.
+                        let distance_squared = (*position - p).length_squared();
+                        let other_index = other_index as usize;
+                        if other_index != index
+                            && distance_squared < radius_squared
+                            && let Some(other) = vehicles.get(other_index)
+                        {
+                            nearest.offer(
+                                distance_squared,
+                                other_index,
+                                other,
+                                settings.max_neighbors,
+                            );
+                        }
                     }
                 }
                 nearest.iter().for_each(line_to);
@@ -395,7 +431,7 @@ pub fn reciprocal_velocity<'a>(
 pub(crate) fn reciprocal_velocity_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
     vehicle: &Vehicle,
     index: usize,
-    others: Others<I>,
+    others: Others<'a, I>,
     world: &World,
     force: Vec2,
     settings: &ReciprocalSettings,
@@ -469,6 +505,80 @@ mod tests {
             let expected: Vec<usize> = order(nearest.iter().collect());
             assert_eq!(order(packed.iter().collect()), expected, "keep {keep}");
             assert_eq!(expected.len(), keep.min(MAX_RECIPROCAL_NEIGHBORS).min(48));
+        }
+    }
+
+    /// Reading the grid's cells keeps the neighbors a list of every agent keeps, so the
+    /// half-planes and the velocity are the same bit for bit: on a lattice (many equal
+    /// distances, ties to the lower index, some at exactly the radius) with agents stacked on one point and one beyond
+    /// every cell, for `max_neighbors` from none to past the capacity.
+    #[test]
+    fn the_grid_scan_keeps_the_neighbors_a_list_of_every_agent_keeps() {
+        let params = crate::VehicleParams::default();
+        let mut vehicles: Vec<Vehicle> = (0..400_u16)
+            .map(|i| {
+                let position = Vec2::new(f32::from(i % 20), f32::from(i / 20)) * 1.5;
+                let velocity = Vec2::new(f32::from(i * 7 % 5) - 2.0, f32::from(i * 3 % 7) - 3.0);
+                Vehicle::new(position, velocity, params)
+            })
+            .collect();
+        for i in 0..5_u8 {
+            vehicles.push(Vehicle::new(
+                Vec2::splat(7.5),
+                Vec2::X * f32::from(i),
+                params,
+            ));
+        }
+        vehicles.push(Vehicle::new(Vec2::splat(500.0), Vec2::Y, params));
+        let mut grid = SpatialGrid::new(4.0);
+        grid.rebuild(&vehicles);
+        let world = World::default();
+        for max_neighbors in [0, 3, 10, MAX_RECIPROCAL_NEIGHBORS + 5] {
+            let settings = ReciprocalSettings {
+                time_horizon: 2.0,
+                obstacle_time_horizon: 1.0,
+                // Lattice neighbors three steps away are exactly this far.
+                neighbor_radius: 4.5,
+                max_neighbors,
+                clearance: 0.0,
+                keep_right: 0.0,
+            };
+            for (index, vehicle) in vehicles.iter().enumerate() {
+                let (force, dt) = (Vec2::new(3.0, 1.0), 0.1);
+                let listed = reciprocal_velocity(
+                    vehicle,
+                    index,
+                    vehicles.iter().enumerate(),
+                    &world,
+                    force,
+                    &settings,
+                    dt,
+                );
+                let mut lines = OrcaLines::default();
+                let (preferred, chosen, fallback) = reciprocal_velocity_into(
+                    vehicle,
+                    index,
+                    Others::in_grid(&grid, &vehicles),
+                    &world,
+                    force,
+                    &settings,
+                    dt,
+                    &mut lines,
+                );
+                let at = format!("agent {index}, max_neighbors {max_neighbors}");
+                assert_eq!(lines.as_slice(), listed.lines.as_slice(), "{at}");
+                assert_eq!(
+                    preferred.to_array().map(f32::to_bits),
+                    listed.preferred.to_array().map(f32::to_bits),
+                    "{at}"
+                );
+                assert_eq!(
+                    chosen.to_array().map(f32::to_bits),
+                    listed.chosen.to_array().map(f32::to_bits),
+                    "{at}"
+                );
+                assert_eq!(fallback, listed.fallback, "{at}");
+            }
         }
     }
 }

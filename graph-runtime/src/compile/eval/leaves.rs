@@ -327,13 +327,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             // Straight from the cells, without listing and sorting the candidates: the
             // nearest are kept by (squared distance, agent index), in whatever order they
             // come.
-            let others =
-                Others::Candidates(self.context.grid.within(me.position, radius).filter_map(
-                    |other| {
-                        let other = other as usize;
-                        vehicles.get(other).map(|vehicle| (other, vehicle))
-                    },
-                ));
+            let others = Others::in_grid(self.context.grid, vehicles);
             let lines = &mut self.scratch.orca_lines;
             reciprocal_velocity_into(me, agent, others, world, preferred, &settings, dt, lines)
         };
