@@ -125,49 +125,60 @@ impl<T: Copy, const N: usize> Nearest<T, N> {
 /// bits of such floats order as the floats do, so one integer comparison orders by distance
 /// and then index, as `Nearest` does with two, and an entry is 16 bytes instead of 24. An
 /// index from 2³² on (more agents than a crowd's memory can hold) counts as 2³² − 1.
-struct NearestAgents<'a, const N: usize> {
-    items: [(u64, Option<&'a Vehicle>); N],
+struct NearestAgents<T, const N: usize> {
+    keys: [u64; N],
+    /// What came with each key: the vehicle, or nothing for a caller that looks it up by
+    /// index once the nearest are chosen (the shifts then move the keys alone).
+    items: [T; N],
     len: usize,
 }
 
-impl<'a, const N: usize> NearestAgents<'a, N> {
-    fn new() -> Self {
+impl<T: Copy, const N: usize> NearestAgents<T, N> {
+    fn new(empty: T) -> Self {
         Self {
-            items: [(u64::MAX, None); N],
+            keys: [u64::MAX; N],
+            items: [empty; N],
             len: 0,
         }
     }
 
-    /// Keeps `vehicle` if its `(distance_squared, index)` is among the `keep` smallest
-    /// offered; the same choice and order as [`Nearest::offer`].
-    fn offer(&mut self, distance_squared: f32, index: usize, vehicle: &'a Vehicle, keep: usize) {
+    /// Keeps `item` (agent `index`) if its `(distance_squared, index)` is among the `keep`
+    /// smallest offered; the same choice and order as [`Nearest::offer`].
+    fn offer(&mut self, distance_squared: f32, index: usize, item: T, keep: usize) {
         let keep = keep.min(N);
         let index = u32::try_from(index).unwrap_or(u32::MAX);
         let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(index);
-        let before = |slot: Option<&(u64, Option<&Vehicle>)>| slot.is_some_and(|&(k, _)| key < k);
-        if keep == 0 || (self.len >= keep && !before(self.items.get(keep - 1))) {
+        let before = |at: usize| self.keys.get(at).is_some_and(|&k| key < k);
+        if keep == 0 || (self.len >= keep && !before(keep - 1)) {
             return;
         }
         let mut at = self.len.min(keep - 1);
-        while at > 0 && before(self.items.get(at - 1)) {
-            if let Some(&moved) = self.items.get(at - 1)
-                && let Some(slot) = self.items.get_mut(at)
+        while at > 0 && self.keys.get(at - 1).is_some_and(|&k| key < k) {
+            if let (Some(&moved), Some(&carried)) = (self.keys.get(at - 1), self.items.get(at - 1))
             {
-                *slot = moved;
+                if let Some(slot) = self.keys.get_mut(at) {
+                    *slot = moved;
+                }
+                if let Some(slot) = self.items.get_mut(at) {
+                    *slot = carried;
+                }
             }
             at -= 1;
         }
-        if let Some(slot) = self.items.get_mut(at) {
-            *slot = (key, Some(vehicle));
+        if let (Some(slot), Some(carried)) = (self.keys.get_mut(at), self.items.get_mut(at)) {
+            *slot = key;
+            *carried = item;
         }
         self.len = (self.len + 1).min(keep);
     }
 
-    fn iter(&self) -> impl Iterator<Item = (usize, &'a Vehicle)> + '_ {
-        self.items
+    /// The kept agents' indices and items, nearest first.
+    fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
+        self.keys
             .iter()
+            .zip(&self.items)
             .take(self.len)
-            .filter_map(|&(key, vehicle)| vehicle.map(|v| (key as u32 as usize, v)))
+            .map(|(&key, &item)| (key as u32 as usize, item))
     }
 }
 
@@ -269,18 +280,29 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
         match others {
             Others::Candidates(others) => {
                 let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
-                let mut nearest: NearestAgents<'_, MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new();
+                let mut nearest: NearestAgents<Option<&Vehicle>, MAX_RECIPROCAL_NEIGHBORS> =
+                    NearestAgents::new(None);
                 for (other_index, other) in others {
                     let distance_squared = (other.position - p).length_squared();
                     if other_index != index && distance_squared < radius_squared {
-                        nearest.offer(distance_squared, other_index, other, settings.max_neighbors);
+                        nearest.offer(
+                            distance_squared,
+                            other_index,
+                            Some(other),
+                            settings.max_neighbors,
+                        );
                     }
                 }
-                nearest.iter().for_each(line_to);
+                nearest
+                    .iter()
+                    .filter_map(|(other_index, other)| other.map(|other| (other_index, other)))
+                    .for_each(line_to);
             }
             Others::InGrid(grid, vehicles) => {
                 let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
-                let mut nearest: NearestAgents<'_, MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new();
+                // Indices only while choosing: the kept vehicles are read once chosen.
+                let mut nearest: NearestAgents<(), MAX_RECIPROCAL_NEIGHBORS> =
+                    NearestAgents::new(());
                 for run in grid.runs(p, settings.neighbor_radius) {
                     for (position, &other_index) in run.positions.iter().zip(run.agents) {
                         // The grid's copy of the position, so the same squared distance as
@@ -289,18 +311,23 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                         let other_index = other_index as usize;
                         if other_index != index
                             && distance_squared < radius_squared
-                            && let Some(other) = vehicles.get(other_index)
+                            && other_index < vehicles.len()
                         {
                             nearest.offer(
                                 distance_squared,
                                 other_index,
-                                other,
+                                (),
                                 settings.max_neighbors,
                             );
                         }
                     }
                 }
-                nearest.iter().for_each(line_to);
+                nearest
+                    .iter()
+                    .filter_map(|(other_index, ())| {
+                        vehicles.get(other_index).map(|other| (other_index, other))
+                    })
+                    .for_each(line_to);
             }
             Others::Nearest(nearest) => nearest
                 .into_iter()
@@ -492,18 +519,19 @@ mod tests {
         ];
         for keep in 0..=MAX_RECIPROCAL_NEIGHBORS + 2 {
             let mut nearest: Nearest<&Vehicle, MAX_RECIPROCAL_NEIGHBORS> = Nearest::new();
-            let mut packed: NearestAgents<'_, MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new();
+            let mut packed: NearestAgents<(), MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new(());
             for round in 0..4_usize {
                 for (i, &distance) in distances.iter().enumerate() {
                     // Indices scrambled, so a later offer may tie with a lower index.
                     let index = (i * 7 + round * 13) % 53;
                     nearest.offer(distance, index, &vehicle, keep);
-                    packed.offer(distance, index, &vehicle, keep);
+                    packed.offer(distance, index, (), keep);
                 }
             }
             let order = |kept: Vec<(usize, &Vehicle)>| kept.into_iter().map(|(i, _)| i).collect();
             let expected: Vec<usize> = order(nearest.iter().collect());
-            assert_eq!(order(packed.iter().collect()), expected, "keep {keep}");
+            let kept: Vec<usize> = packed.iter().map(|(i, ())| i).collect();
+            assert_eq!(kept, expected, "keep {keep}");
             assert_eq!(expected.len(), keep.min(MAX_RECIPROCAL_NEIGHBORS).min(48));
         }
     }
