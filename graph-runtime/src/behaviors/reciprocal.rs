@@ -220,6 +220,13 @@ impl<'g> Others<'g, std::iter::Empty<(usize, &'g Vehicle)>> {
     }
 }
 
+/// Whether agent `other` at `distance_squared` is a neighbor candidate of agent `me`: another
+/// agent, closer than the neighbor radius.
+#[inline]
+fn is_neighbor(me: usize, other: usize, distance_squared: f32, radius_squared: f32) -> bool {
+    other != me && distance_squared < radius_squared
+}
+
 /// [`orca_lines`] written into `lines` (cleared first): a caller that keeps one list for
 /// every agent neither fills nor copies the 56 lines' worth of it per agent.
 fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
@@ -284,7 +291,7 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     NearestAgents::new(None);
                 for (other_index, other) in others {
                     let distance_squared = (other.position - p).length_squared();
-                    if other_index != index && distance_squared < radius_squared {
+                    if is_neighbor(index, other_index, distance_squared, radius_squared) {
                         nearest.offer(
                             distance_squared,
                             other_index,
@@ -309,8 +316,7 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                         // the vehicle's gives.
                         let distance_squared = (*position - p).length_squared();
                         let other_index = other_index as usize;
-                        if other_index != index
-                            && distance_squared < radius_squared
+                        if is_neighbor(index, other_index, distance_squared, radius_squared)
                             && other_index < vehicles.len()
                         {
                             nearest.offer(
@@ -538,8 +544,9 @@ mod tests {
 
     /// Reading the grid's cells keeps the neighbors a list of every agent keeps, so the
     /// half-planes and the velocity are the same bit for bit: on a lattice (many equal
-    /// distances, ties to the lower index, some at exactly the radius) with agents stacked on one point and one beyond
-    /// every cell, for `max_neighbors` from none to past the capacity.
+    /// distances, ties to the lower index, some at exactly the radius) with agents stacked on
+    /// one point and one beyond every cell, for `max_neighbors` from none to past the
+    /// capacity.
     #[test]
     fn the_grid_scan_keeps_the_neighbors_a_list_of_every_agent_keeps() {
         let params = crate::VehicleParams::default();
