@@ -148,12 +148,12 @@ impl<T: Copy, const N: usize> NearestAgents<T, N> {
         let keep = keep.min(N);
         let index = u32::try_from(index).unwrap_or(u32::MAX);
         let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(index);
-        let before = |at: usize| self.keys.get(at).is_some_and(|&k| key < k);
-        if keep == 0 || (self.len >= keep && !before(keep - 1)) {
+        let before = |&kept: &u64| key < kept;
+        if keep == 0 || (self.len >= keep && !self.keys.get(keep - 1).is_some_and(before)) {
             return;
         }
         let mut at = self.len.min(keep - 1);
-        while at > 0 && self.keys.get(at - 1).is_some_and(|&k| key < k) {
+        while at > 0 && self.keys.get(at - 1).is_some_and(before) {
             if let (Some(&moved), Some(&carried)) = (self.keys.get(at - 1), self.items.get(at - 1))
             {
                 if let Some(slot) = self.keys.get_mut(at) {
