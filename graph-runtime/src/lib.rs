@@ -84,9 +84,9 @@ mod watch;
 mod world;
 
 pub use compile::{
-    AgentState, BindError, Bindings, CompileError, Context, GUIDE_ORCA_LINES, Guide, NodeValue,
-    ParamValues, Program, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry, compile,
-    compile_with, inline_subgraphs, subgraph_key,
+    AgentState, BindError, Bindings, CompileError, CompileWarning, Context, GUIDE_ORCA_LINES,
+    Guide, NodeValue, ParamValues, Program, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry,
+    compile, compile_with, inline_subgraphs, subgraph_key, warnings,
 };
 pub use crowd::{Crowd, CrowdError};
 pub use format::{

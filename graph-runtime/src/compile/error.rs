@@ -287,3 +287,44 @@ impl fmt::Display for CompileError {
 }
 
 impl std::error::Error for CompileError {}
+
+/// What compiles but may not do what the designer expects ([`crate::warnings`]): a node the
+/// `Output` does not reach runs nothing, and its problems do not stop the graph.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompileWarning {
+    /// Nothing reads this node's output, and it is not the `Output`: it (and whatever feeds
+    /// only it) runs nothing.
+    FeedsNothing {
+        /// The node.
+        node: NodeId,
+    },
+    /// A problem of a node the `Output` does not reach; the graph runs without the node.
+    Unreached(CompileError),
+}
+
+impl CompileWarning {
+    /// The node the warning is about.
+    pub fn node(&self) -> Option<NodeId> {
+        match self {
+            Self::FeedsNothing { node } => Some(*node),
+            Self::Unreached(error) => error.node(),
+        }
+    }
+}
+
+impl fmt::Display for CompileWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::FeedsNothing { node } => write!(
+                f,
+                "node {node} feeds nothing, so it does not run: wire its output into the graph, or delete it"
+            ),
+            Self::Unreached(error) => {
+                write!(
+                    f,
+                    "{error} (it does not reach the Output: the graph runs without it)"
+                )
+            }
+        }
+    }
+}

@@ -16,10 +16,10 @@ mod tag_members;
 mod validate;
 
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
-pub use error::CompileError;
+pub use error::{CompileError, CompileWarning};
 pub(crate) use eval::BATCH;
 pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
-pub use pipeline::{compile, compile_with};
+pub use pipeline::{compile, compile_with, warnings};
 pub use program::{AgentState, ParamValues, Program, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};
 pub(crate) use tag_members::{Swept, TagMembers};

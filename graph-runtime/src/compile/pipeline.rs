@@ -1,11 +1,12 @@
 //! The compiler's phases in order: validate the graph as written, write its subgraphs out,
 //! validate again (blaming what fails on the Subgraph node), lower, then plan.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::error::CompileError;
+use super::error::{CompileError, CompileWarning};
 use super::program::Program;
-use super::validate::validate;
+use super::validate::{check, reached, validate};
 use super::{lower, subgraph};
 use crate::graph::{Graph, Node};
 
@@ -13,7 +14,8 @@ use crate::graph::{Graph, Node};
 ///
 /// Checks: exactly one `Output`; no cycle; every link points at an existing node of the right
 /// type; every port connected; every number finite and in range; every parameter declared;
-/// every name given. Nodes not reachable from the `Output` are checked but not compiled.
+/// every name given. Nodes the `Output` does not reach run nothing: they are not compiled,
+/// and their problems do not stop the graph ([`warnings`] lists them).
 ///
 /// # Examples
 ///
@@ -49,18 +51,73 @@ pub fn compile_with(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let graph = reached_part(graph);
     if !graph
         .nodes
         .values()
         .any(|n| matches!(n, Node::Subgraph { .. }))
     {
-        return Ok(lower::lower(graph));
+        return Ok(lower::lower(&graph));
     }
-    let (flat, origins) = subgraph::inline_traced(graph, key, library)?;
+    let (flat, origins) = subgraph::inline_traced(&graph, key, library)?;
     let errors = validate(&flat);
     if !errors.is_empty() {
         let blame = |error| subgraph::blame(error, &origins);
         return Err(errors.into_iter().map(blame).collect());
     }
     Ok(lower::lower(&flat))
+}
+
+/// `graph` without the nodes its Output does not reach: they run nothing (a Subgraph node among
+/// them reads no file).
+fn reached_part(graph: &Graph) -> Cow<'_, Graph> {
+    let reached = reached(graph);
+    if reached.len() == graph.nodes.len() {
+        return Cow::Borrowed(graph);
+    }
+    let mut part = graph.clone();
+    part.nodes.retain(|id, _| reached.contains(id));
+    part.muted.retain(|id| reached.contains(id));
+    Cow::Owned(part)
+}
+
+/// What compiles but runs nothing: each node whose output nothing reads (other than the
+/// `Output`), and every problem of the nodes the `Output` does not reach, which [`compile`]
+/// leaves out. An editor shows them as warnings; a game may ignore them.
+///
+/// # Examples
+///
+/// ```
+/// use graph_runtime::{compile, warnings, CompileWarning, Graph, Link, Node, NodeId, Target};
+///
+/// let mut graph = Graph::default();
+/// let seek = graph.add(Node::Seek { target: Target::Named("cursor".into()) });
+/// graph.add(Node::Output { input: Link(Some(seek)) });
+/// let stray = graph.add(Node::Reroute { input: Link::NONE });
+/// assert!(compile(&graph).is_ok(), "the stray Reroute does not stop the graph");
+/// assert_eq!(warnings(&graph)[0], CompileWarning::FeedsNothing { node: stray });
+/// ```
+pub fn warnings(graph: &Graph) -> Vec<CompileWarning> {
+    let reached = reached(graph);
+    let read: std::collections::BTreeSet<_> = graph
+        .nodes
+        .values()
+        .flat_map(Node::inputs)
+        .filter_map(|port| port.link.source())
+        .collect();
+    let mut warnings: Vec<CompileWarning> = graph
+        .nodes
+        .iter()
+        .filter(|(id, node)| {
+            !reached.contains(id) && !read.contains(id) && !matches!(node, Node::Output { .. })
+        })
+        .map(|(id, _)| CompileWarning::FeedsNothing { node: *id })
+        .collect();
+    warnings.extend(
+        check(graph)
+            .unreached
+            .into_iter()
+            .map(CompileWarning::Unreached),
+    );
+    warnings
 }

@@ -53,16 +53,65 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
     errors
 }
 
+/// Every problem of `graph` that stops it compiling: those of the graph as a whole and of the
+/// nodes its Output reaches.
+pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
+    check(graph).errors
+}
+
+/// What [`check`] found: the problems that stop the graph compiling, and those of nodes the
+/// Output does not reach, which run nothing (warnings).
+pub(super) struct Checked {
+    /// The graph's own problems and those of the nodes the Output reaches.
+    pub(super) errors: Vec<CompileError>,
+    /// Problems of nodes the Output does not reach.
+    pub(super) unreached: Vec<CompileError>,
+}
+
+/// The nodes the single Output reaches through inputs (muted nodes and what feeds them
+/// included: unmuting them runs them); every node when there is not exactly one Output (that
+/// is itself an error, and then every node's problems are).
+pub(crate) fn reached(graph: &Graph) -> BTreeSet<NodeId> {
+    let mut outputs = graph
+        .nodes
+        .iter()
+        .filter(|(_, node)| matches!(node, Node::Output { .. }))
+        .map(|(id, _)| *id);
+    let (Some(output), None) = (outputs.next(), outputs.next()) else {
+        return graph.nodes.keys().copied().collect();
+    };
+    let mut seen = BTreeSet::from([output]);
+    let mut stack = vec![output];
+    while let Some(id) = stack.pop() {
+        for port in graph.nodes.get(&id).map(Node::inputs).unwrap_or_default() {
+            if let Some(source) = port.link.source()
+                && graph.nodes.contains_key(&source)
+                && seen.insert(source)
+            {
+                stack.push(source);
+            }
+        }
+    }
+    seen
+}
+
+/// Every problem of `graph` at once, each with its place, split by whether the Output reaches
+/// its node.
 #[expect(
     clippy::too_many_lines,
     reason = "every check of the compiler in order, one short block each"
 )]
-pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
+pub(super) fn check(graph: &Graph) -> Checked {
     let mut errors = limits(graph);
     if !errors.is_empty() {
         // A graph over a limit is refused before the per-node checks, which it could flood.
-        return errors;
+        return Checked {
+            errors,
+            unreached: Vec::new(),
+        };
     }
+    let reached = reached(graph);
+    let mut unreached = Vec::new();
     for &node in &graph.muted {
         if !graph.nodes.contains_key(&node) {
             errors.push(CompileError::UnknownMuted { node });
@@ -87,11 +136,15 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
         1 => {}
         _ => errors.push(CompileError::MultipleOutputs { nodes: outputs }),
     }
-    errors.extend(
-        cycles(graph)
-            .into_iter()
-            .map(|nodes| CompileError::Cycle { nodes }),
-    );
+    for nodes in cycles(graph) {
+        let runs = nodes.iter().any(|node| reached.contains(node));
+        let cycle = CompileError::Cycle { nodes };
+        if runs {
+            errors.push(cycle);
+        } else {
+            unreached.push(cycle);
+        }
+    }
 
     for field in graph
         .vehicle
@@ -111,6 +164,12 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
 
     let reroutes = super::reroutes::Reroutes::new(graph, |_| false);
     for (&id, node) in &graph.nodes {
+        // A node the Output does not reach runs nothing: its problems are warnings.
+        let errors = if reached.contains(&id) {
+            &mut errors
+        } else {
+            &mut unreached
+        };
         for port in node.inputs() {
             let Some(source) = port.link.source() else {
                 errors.push(CompileError::UnconnectedInput {
@@ -151,7 +210,7 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
                 field.slot,
                 field.number,
                 field.constraint,
-                &mut errors,
+                errors,
             );
         }
         for (field, target) in node.targets() {
@@ -191,7 +250,7 @@ pub(super) fn validate(graph: &Graph) -> Vec<CompileError> {
             _ => {}
         }
     }
-    errors
+    Checked { errors, unreached }
 }
 
 fn check_number(
