@@ -209,3 +209,44 @@ fn a_search_can_stop_at_the_first_candidate_that_meets_the_goals() {
     assert!(before.iter().all(|run| !run.meets_goals()));
     assert!(result.met());
 }
+
+/// "Closest" counts the parameters changed first, then how much each moved as a share of its
+/// range (`README.md`): reach 3 → 5 in a range 5..5 (no width: the whole range) with push left
+/// at 1 is one change of share 1, mean 1 / 2: 1.5, a cost of 1.5 / (1 + 1.5) = 0.6.
+#[test]
+fn closeness_counts_the_parameters_changed_then_how_far() {
+    let mut spec = spacing_spec(Strategy::Random, 1);
+    spec.parameters = vec![parameter("push", 1.0, 1.0), parameter("reach", 5.0, 5.0)];
+    let result = on_threads(1, &spec);
+    let run = result.best().expect("one run");
+    assert_eq!(run.values, vec![1.0, 5.0]);
+    assert!((run.cost - 0.6).abs() < 1e-12, "{}", run.cost);
+}
+
+/// Searching a parameter that changes nothing here (`most`, the neighbors Separation counts,
+/// above the 11 others in the crowd) beside the two that matter: the best that meets the goal
+/// leaves it as it was, and no candidate that meets the goal changes fewer parameters.
+#[test]
+fn closest_puts_back_what_the_goals_do_not_need() {
+    let mut spec = spacing_spec(Strategy::Cmaes, 30);
+    spec.parameters.push(parameter("most", 32.0, 128.0));
+    let result = on_threads(2, &spec);
+    assert!(result.runs.len() <= 30);
+    assert!(result.met(), "best {:?}", result.best());
+    let best = result.best().expect("a best run");
+    assert_eq!(best.values[2], 64.0, "most is unchanged: {:?}", best.values);
+    let changed = |values: &[f32]| {
+        values
+            .iter()
+            .zip(&result.current)
+            .filter(|(v, c)| v != c)
+            .count()
+    };
+    let fewest = result
+        .runs
+        .iter()
+        .filter(|run| run.meets_goals())
+        .map(|run| changed(&run.values))
+        .min();
+    assert_eq!(Some(changed(&best.values)), fewest);
+}

@@ -14,6 +14,10 @@ use crate::{SceneAssets, Simulation, compile_with};
 /// that meet the goals (or miss them equally), too little to trade a goal for it.
 pub(super) const PREFERENCE_WEIGHT: f64 = 1e-3;
 
+/// How near the current value (a share of the range's width) a proposed value is taken as
+/// the current value itself.
+pub(super) const SNAP: f64 = 0.01;
+
 /// One parameter of the space.
 pub(super) struct Dimension {
     name: String,
@@ -158,7 +162,9 @@ impl<'a> Space<'a> {
             .collect()
     }
 
-    /// The values at `unit` (0..1 per parameter, clamped), whole where the graphs want it.
+    /// The values at `unit` (0..1 per parameter, clamped), whole where the graphs want it; a
+    /// value within [`SNAP`] of the range's width from the current value is the current value,
+    /// so a search can leave a parameter unchanged.
     pub(super) fn values(&self, unit: &[f64]) -> Vec<f32> {
         self.dimensions
             .iter()
@@ -166,6 +172,12 @@ impl<'a> Space<'a> {
             .map(|(d, &u)| {
                 let (low, high) = (f64::from(d.low), f64::from(d.high));
                 let value = (low + (high - low) * u.clamp(0.0, 1.0)) as f32;
+                let near = f64::from((value - d.current).abs()) <= SNAP * (high - low);
+                let value = if near && (d.low..=d.high).contains(&d.current) {
+                    d.current
+                } else {
+                    value
+                };
                 if d.whole {
                     value.round().clamp(d.low.ceil(), d.high.floor())
                 } else {
@@ -213,27 +225,36 @@ impl<'a> Space<'a> {
         })
     }
 
+    /// How far `values` are from the current values (`README.md`, "closest"): the number of
+    /// parameters changed, plus the mean of each change as a share of its range's width (so
+    /// changing fewer parameters always counts for more than changing them by less).
+    pub(super) fn change(&self, values: &[f32]) -> f64 {
+        let (count, share) = self.dimensions.iter().zip(values).fold(
+            (0.0, 0.0),
+            |(count, share): (f64, f64), (d, &v)| {
+                if v == d.current {
+                    return (count, share);
+                }
+                let width = f64::from(d.high) - f64::from(d.low);
+                let part = if width > 0.0 {
+                    ((f64::from(v) - f64::from(d.current)) / width)
+                        .abs()
+                        .min(1.0)
+                } else {
+                    1.0
+                };
+                (count + 1.0, share + part)
+            },
+        );
+        count + share / self.dimensions.len().max(1) as f64
+    }
+
     /// The preference's cost of a candidate, between -1 and 1.
     fn cost(&self, values: &[f32], metrics: &[Option<f64>; METRIC_COUNT]) -> f64 {
         // Monotone, and bounded so that it never outweighs a goal.
         let squash = |x: f64| x / (1.0 + x.abs());
         match self.prefer {
-            Preference::Closest => {
-                let squares: f64 = self
-                    .dimensions
-                    .iter()
-                    .zip(values)
-                    .map(|(d, &v)| {
-                        let width = f64::from(d.high) - f64::from(d.low);
-                        if width > 0.0 {
-                            ((f64::from(v) - f64::from(d.current)) / width).powi(2)
-                        } else {
-                            0.0
-                        }
-                    })
-                    .sum();
-                squash((squares / self.dimensions.len().max(1) as f64).sqrt())
-            }
+            Preference::Closest => squash(self.change(values)),
             Preference::Lowest(metric) => metrics[metric.index()].map_or(1.0, squash),
             Preference::Highest(metric) => metrics[metric.index()].map_or(1.0, |v| -squash(v)),
         }

@@ -144,6 +144,19 @@ impl TuneResult {
         self.best().is_some_and(TuneRun::meets_goals)
     }
 
+    /// The index of the best run after each run (nearest the goals, then cheapest).
+    pub fn best_so_far(&self) -> Vec<usize> {
+        let mut best = 0;
+        (0..self.runs.len())
+            .map(|index| {
+                if self.runs[index].better_than(&self.runs[best]) {
+                    best = index;
+                }
+                best
+            })
+            .collect()
+    }
+
     /// The best distance after each run (what the editor plots against runs).
     pub fn best_distances(&self) -> Vec<f64> {
         let mut best = f64::INFINITY;
@@ -192,6 +205,9 @@ pub struct TuneControl {
     pub runs_done: AtomicUsize,
     /// The best distance after each candidate so far.
     pub best_distances: Mutex<Vec<f64>>,
+    /// The best candidate after each candidate so far (nearest the goals, then cheapest):
+    /// what the editor plots while the search runs.
+    pub best_runs: Mutex<Vec<TuneRun>>,
 }
 
 impl TuneControl {
@@ -226,34 +242,81 @@ pub enum TuneError {
     Cancelled,
 }
 
+/// Every candidate as it is evaluated: kept in order, the best so far reported to the control
+/// and `on_run`.
+struct Recorder<'c, F> {
+    control: &'c TuneControl,
+    on_run: F,
+    runs: Vec<TuneRun>,
+    best: Option<TuneRun>,
+}
+
+impl<F: FnMut(&TuneRun)> Recorder<'_, F> {
+    fn record(&mut self, run: TuneRun) {
+        self.control.runs_done.fetch_add(1, Ordering::Relaxed);
+        if self.best.as_ref().is_none_or(|best| run.better_than(best)) {
+            self.best = Some(run.clone());
+        }
+        if let Some(best) = &self.best {
+            if let Ok(mut distances) = self.control.best_distances.lock() {
+                distances.push(best.distance);
+            }
+            if let Ok(mut runs) = self.control.best_runs.lock() {
+                runs.push(best.clone());
+            }
+        }
+        (self.on_run)(&run);
+        self.runs.push(run);
+    }
+}
+
+/// Runs kept aside from the budget to put parameters back (see [`simplify`]): one per
+/// parameter, at most a quarter of the budget; none when asked to stop at the first candidate
+/// that meets the goals, or to prefer by a metric.
+fn simplify_budget(spec: &TuneSpec) -> usize {
+    if spec.prefer == Preference::Closest && !spec.stop_when_met {
+        spec.parameters.len().min(spec.budget / 4)
+    } else {
+        0
+    }
+}
+
 /// Tunes `spec`'s parameters of `assets` until the budget is spent; `on_run` hears of every
-/// candidate as it is evaluated (for progress).
+/// candidate as it is evaluated (for progress). Preferring the closest, the last runs of the
+/// budget go to putting back, one at a time, each parameter the best candidate changed while
+/// the goals stay met ([`simplify`]).
 pub fn tune(
     assets: &SceneAssets,
     spec: &TuneSpec,
     control: &TuneControl,
-    mut on_run: impl FnMut(&TuneRun),
+    on_run: impl FnMut(&TuneRun),
 ) -> Result<TuneResult, TuneError> {
     check_spec(spec)?;
     let space = Space::new(assets, spec)?;
-    let mut runs: Vec<TuneRun> = Vec::new();
-    let mut best = f64::INFINITY;
-    let mut record = |run: TuneRun| {
-        control.runs_done.fetch_add(1, Ordering::Relaxed);
-        best = best.min(run.distance);
-        if let Ok(mut distances) = control.best_distances.lock() {
-            distances.push(best);
-        }
-        on_run(&run);
-        runs.push(run);
+    let mut recorder = Recorder {
+        control,
+        on_run,
+        runs: Vec::new(),
+        best: None,
+    };
+    let kept = simplify_budget(spec);
+    let search = TuneSpec {
+        budget: spec.budget - kept,
+        ..spec.clone()
     };
     match spec.strategy {
-        Strategy::Cmaes => search::cmaes(&space, spec, control, &mut record)?,
-        Strategy::Random => search::random(&space, spec, control, &mut record),
+        Strategy::Cmaes => {
+            search::cmaes(&space, &search, control, &mut |run| recorder.record(run))?;
+        }
+        Strategy::Random => {
+            search::random(&space, &search, control, &mut |run| recorder.record(run));
+        }
     }
+    simplify(&space, control, &mut recorder, kept);
     if control.cancelled() {
         return Err(TuneError::Cancelled);
     }
+    let runs = recorder.runs;
     let best = (0..runs.len())
         .reduce(|best, index| {
             if runs[index].better_than(&runs[best]) {
@@ -270,6 +333,56 @@ pub fn tune(
         runs,
         best,
     })
+}
+
+/// When the best candidate meets every goal: each parameter it changed, the smallest change
+/// (as a share of its range) first, is put back to its current value, and kept back when the
+/// goals stay met; at most `runs` runs. A search seldom lands exactly on a current value, so
+/// this is what makes "closest" change fewer parameters.
+fn simplify<F: FnMut(&TuneRun)>(
+    space: &Space<'_>,
+    control: &TuneControl,
+    recorder: &mut Recorder<'_, F>,
+    mut runs: usize,
+) {
+    let Some(mut best) = recorder.best.clone().filter(TuneRun::meets_goals) else {
+        return;
+    };
+    let current = space.current();
+    let share = |index: usize, value: f32| {
+        let mut values = current.clone();
+        values[index] = value;
+        space.change(&values)
+    };
+    let mut changed: Vec<usize> = (0..current.len())
+        .filter(|&i| best.values[i] != current[i])
+        .collect();
+    changed.sort_by(|&a, &b| {
+        share(a, best.values[a])
+            .total_cmp(&share(b, best.values[b]))
+            .then(a.cmp(&b))
+    });
+    for index in changed {
+        if runs == 0 || control.cancelled() {
+            return;
+        }
+        let mut values = best.values.clone();
+        values[index] = current[index];
+        if let Some(known) = recorder.runs.iter().find(|run| run.values == values) {
+            if known.meets_goals() {
+                best = known.clone();
+            }
+            continue;
+        }
+        let Some(run) = space.run(values, control) else {
+            return;
+        };
+        runs -= 1;
+        if run.meets_goals() {
+            best = run.clone();
+        }
+        recorder.record(run);
+    }
 }
 
 /// Checks `spec` against `assets` as [`tune`] does before it runs anything: every parameter
