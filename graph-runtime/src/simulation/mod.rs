@@ -277,6 +277,13 @@ impl Simulation {
             }
             let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
             let turning = Turning::from(group.turning.unwrap_or_else(|| program.turning(&params)));
+            if turning.independent_facing && !program.turns() {
+                warnings.push(SceneWarning::FacingNeverTurns {
+                    origin: origin.clone(),
+                    group: group.name.clone(),
+                    graph: group.graph.clone(),
+                });
+            }
             let start = simulation.working.len();
             let mut spawn_rng = AgentRng::new(scene.seed ^ SPAWN_SALT, group_index as u64);
             let spawned: Vec<(Vec2, Vec2)> = match &group.spawn {
