@@ -51,7 +51,17 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             Ok(())
         })
     })?;
-    written.map_err(|error| vec![error.to_string()])
+    written.map_err(|error| vec![error.to_string()])?;
+    println!("{}", summary(rows, agents, ticks, dt, &options.out));
+    Ok(())
+}
+
+/// The one line `simulate` prints once the CSV is written.
+fn summary(rows: u64, agents: u64, ticks: u64, dt: f32, out: &std::path::Path) -> String {
+    format!(
+        "wrote {rows} rows ({agents} agents, ticks 0 to {ticks} of {dt} s) to {}",
+        out.display()
+    )
 }
 
 /// One row per agent: `tick,agent,x,y,vx,vy`, floats in shortest round-trip form; with

@@ -106,6 +106,24 @@ impl Canvas {
             .map(|(id, rect)| (*id, self.transform * *rect))
     }
 
+    /// Each node's rectangle (graph space) as last drawn.
+    pub fn drawn_rects(&self) -> &[(NodeId, Rect)] {
+        &self.node_rects
+    }
+
+    /// Where a new node of `size` asked for at `wanted` (graph space) goes: clear of the
+    /// nodes as drawn and wholly inside the canvas in view (`arrange::clear_spot`).
+    pub fn clear_spot(&self, wanted: Pos2, size: egui::Vec2) -> Pos2 {
+        if !self.rect.is_positive() {
+            return wanted;
+        }
+        let to_graph = self.transform.inverse();
+        let visible = Rect::from_min_max(to_graph * self.rect.min, to_graph * self.rect.max)
+            .shrink(10.0 / self.transform.scaling);
+        let taken: Vec<Rect> = self.node_rects.iter().map(|(_, r)| *r).collect();
+        super::arrange::clear_spot(wanted, size, &taken, visible)
+    }
+
     /// The graph-space rectangle around `nodes` (all when empty) as last drawn.
     pub fn drawn_bounds(&self, nodes: &[NodeId]) -> Option<Rect> {
         self.node_rects
@@ -174,6 +192,7 @@ impl EditorApp {
         };
         let id = self.canvas.widget_id();
         let errors = panels::errors_by_node(self.document.problems());
+        let warnings = panels::warnings_by_node(self.document.warnings());
         let live = self.preview.trace_of_open_graph().cloned();
         let mut commands = Vec::new();
         let mut rects = Vec::new();
@@ -182,6 +201,7 @@ impl EditorApp {
         let mut viewer = GraphViewer {
             names,
             errors: &errors,
+            warnings: &warnings,
             selection: &self.selection,
             commands: &mut commands,
             search: &mut self.canvas.menu_search,

@@ -8,6 +8,7 @@ use egui::Pos2;
 use graph_runtime::{Node, NodeId, NodeKind};
 
 use super::EditorApp;
+use super::arrange::Arrange;
 use super::file_dialog::Purpose;
 use super::history::Doc;
 use super::inputs::InputEdit;
@@ -23,6 +24,16 @@ pub enum Then {
     Preset(usize),
     /// Open an embedded preset scene with its first group's graph.
     PresetScene(usize),
+    /// Open the scene at this path with the graph its first group runs.
+    Scene {
+        /// The scene file.
+        path: PathBuf,
+        /// Whether its graph replaces the open graph (it is another file).
+        replaces_graph: bool,
+    },
+    /// Edit the graph this group of the preview's scene runs (its file name), keeping the
+    /// scene.
+    GroupGraph(String),
     /// Close the window.
     Close,
     /// Return from the open subgraph to the graph it was opened from.
@@ -61,10 +72,13 @@ pub enum Command {
     Export,
     /// Export for a game at this path.
     ExportTo(PathBuf),
-    /// Open a scene in the preview with a file dialog.
+    /// Open a scene with a file dialog, with the graph its first group runs.
     OpenScene,
-    /// Open this scene in the preview.
+    /// Open this scene with the graph its first group runs (asking about unsaved work first).
     OpenScenePath(PathBuf),
+    /// Edit the graph this group of the preview's scene runs, keeping the scene (asking about
+    /// unsaved changes to the graph first).
+    EditGroupGraph(String),
     /// Save the scene where it is saved, else ask where.
     SaveScene,
     /// Ask where, then save the scene.
@@ -128,6 +142,8 @@ pub enum Command {
     },
     /// Put a comment frame around the selection.
     CommentAroundSelection,
+    /// Align, distribute or tidy the selected nodes (Tidy with fewer than two selected: all).
+    Arrange(Arrange),
     /// Put the selected nodes into a new subgraph file and one Subgraph node in their place.
     CollapseToSubgraph,
     /// Pick the graph file a Subgraph node uses.
@@ -256,7 +272,14 @@ impl EditorApp {
                 self.export_to(&path);
             }
             Command::OpenScene => self.ask(Purpose::OpenScene),
-            Command::OpenScenePath(path) => self.open_scene(&path),
+            Command::OpenScenePath(path) => {
+                let replaces_graph = self.scene_replaces_graph(&path);
+                self.guard(Then::Scene {
+                    path,
+                    replaces_graph,
+                });
+            }
+            Command::EditGroupGraph(graph) => self.guard(Then::GroupGraph(graph)),
             Command::SaveScene => self.save_scene(None),
             Command::SaveSceneAs => self.ask(Purpose::SaveScene { then: None }),
             Command::SaveSceneTo(path) => {

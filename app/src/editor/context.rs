@@ -250,8 +250,13 @@ impl EditorApp {
     /// subgraph only, not the scene.
     pub(super) fn asks_about(&self, doc: Doc, then: &Then) -> bool {
         match doc {
-            Doc::Graph => self.document.is_dirty(),
-            Doc::Scene => *then != Then::Up && self.preview.is_dirty(),
+            Doc::Graph => match then {
+                Then::Scene { replaces_graph, .. } => *replaces_graph && self.document.is_dirty(),
+                _ => self.document.is_dirty(),
+            },
+            Doc::Scene => {
+                !matches!(then, Then::Up | Then::GroupGraph(_)) && self.preview.is_dirty()
+            }
         }
     }
 }

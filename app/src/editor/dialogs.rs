@@ -1,12 +1,10 @@
 //! The modal dialogs (unsaved changes, crash recovery, errors) and the bar that asks about a
 //! document changed on disk. Their buttons push commands.
 
-use std::path::PathBuf;
-
 use egui::Id;
 
+use super::autosave::{Origin, Recovered};
 use super::command::{Command, Then};
-use super::files::Recovered;
 use super::history::Doc;
 use super::{EditorApp, plural};
 
@@ -35,7 +33,7 @@ impl EditorApp {
             return;
         };
         let mut commands = Vec::new();
-        egui::Modal::new(Id::new("steergraph-dialog")).show(ctx, |ui| {
+        let modal = egui::Modal::new(Id::new("steergraph-dialog")).show(ctx, |ui| {
             ui.set_max_width(480.0);
             match &dialog {
                 Dialog::Unsaved(then) => self.unsaved(ui, then, &mut commands),
@@ -54,6 +52,11 @@ impl EditorApp {
                 }
             }
         });
+        // Esc (or a click beside the dialog) cancels it, as its Cancel or OK button does; the
+        // recovery question is answered only by its buttons, so no work is lost by a stray key.
+        if modal.should_close() && commands.is_empty() && !matches!(dialog, Dialog::Recover(_)) {
+            commands.push(Command::CloseDialog);
+        }
         self.queue.extend(commands);
     }
 
@@ -63,7 +66,7 @@ impl EditorApp {
         let mut commands = Vec::new();
         for &doc in self.disk.asking() {
             let what = match doc {
-                Doc::Graph => format!("The graph {}", self.document.title()),
+                Doc::Graph => format!("The graph {}", self.graph_label()),
                 Doc::Scene => format!("The scene {}", self.preview.document.name()),
             };
             ui.horizontal(|ui| {
@@ -94,7 +97,7 @@ impl EditorApp {
         ui.heading("Unsaved changes");
         let mut unsaved = Vec::new();
         if self.asks_about(Doc::Graph, then) {
-            unsaved.push(format!("the graph {}", self.document.title()));
+            unsaved.push(format!("the graph {}", self.graph_label()));
         }
         if self.asks_about(Doc::Scene, then) {
             unsaved.push(format!("the scene {}", self.preview.document.name()));
@@ -133,22 +136,29 @@ impl EditorApp {
 
 fn recover(ui: &mut egui::Ui, recovered: &Recovered, commands: &mut Vec<Command>) {
     ui.heading("Recover unsaved work?");
-    let describe = |path: &Option<PathBuf>, what: &str| {
-        path.as_ref()
-            .map_or_else(|| format!("an unsaved {what}"), |p| p.display().to_string())
+    let describe = |origin: &Origin, what: &str| match origin {
+        Origin::File(path) => path.display().to_string(),
+        Origin::Preset(file) => format!("{file} (preset)"),
+        Origin::New => format!("a new {what}"),
     };
+    let session = &recovered.session;
     if recovered.graph.is_some() {
         ui.label(format!(
-            "Steergraph closed with unsaved changes to {}.",
-            describe(&recovered.original, "graph")
+            "Steergraph closed with unsaved changes to the graph {}.",
+            describe(&session.graph, "graph")
         ));
     }
     if let Some(scene) = &recovered.scene {
         let agents: usize = scene.groups.iter().map(|g| g.spawn.count()).sum();
         ui.label(format!(
             "The preview's scene had unsaved changes ({}, {}).",
-            describe(&recovered.scene_original, "scene"),
+            describe(&session.scene, "scene"),
             plural(agents, "agent")
+        ));
+    } else if session.scene != Origin::New {
+        ui.label(format!(
+            "It ran in the scene {}, which opens again.",
+            describe(&session.scene, "scene")
         ));
     }
     ui.horizontal(|ui| {

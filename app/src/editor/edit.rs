@@ -4,6 +4,7 @@
 use egui::Pos2;
 use graph_runtime::{Comment, NodeId};
 
+use super::arrange::{self, Arrange};
 use super::command::{Command, Wire};
 use super::history::Doc;
 use super::{EditorApp, clipboard, plural};
@@ -40,6 +41,7 @@ impl EditorApp {
                 }
             }
             Command::CommentAroundSelection => self.comment_around_selection(),
+            Command::Arrange(how) => self.arrange(how),
             Command::Frame(nodes) => self.canvas.frame(nodes),
             Command::AddNode { kind, at, wire } => self.add_node(kind, at, wire),
             Command::Connect { from, to, input } => self.connect(from, to, input),
@@ -201,8 +203,51 @@ impl EditorApp {
             .set(format!("Deleted {}", plural(removed, "node")));
     }
 
+    /// Aligns, distributes or tidies the selection (Tidy with fewer than two: every node),
+    /// by the nodes' drawn sizes; one undo step.
+    fn arrange(&mut self, how: Arrange) {
+        let selected = self.selection.nodes().to_vec();
+        let nodes: Vec<NodeId> = if how == Arrange::Tidy && selected.len() < 2 {
+            self.document.snarl.nodes().map(|n| n.id).collect()
+        } else {
+            selected
+        };
+        if nodes.len() < how.needs() {
+            self.status.set(format!(
+                "Select at least {} to {}.",
+                plural(how.needs(), "node"),
+                how.label().to_lowercase()
+            ));
+            return;
+        }
+        let rects: Vec<(NodeId, egui::Rect)> = self
+            .canvas
+            .drawn_rects()
+            .iter()
+            .filter(|(id, _)| nodes.contains(id))
+            .copied()
+            .collect();
+        let moves: Vec<(NodeId, egui::Vec2)> =
+            arrange::arranged(how, &rects, &self.document.wires())
+                .into_iter()
+                .filter_map(|(id, to)| {
+                    let (_, from) = rects.iter().find(|(i, _)| *i == id)?;
+                    Some((id, to - from.min))
+                })
+                .collect();
+        self.document.shift_nodes(&moves);
+        self.status.set(format!(
+            "{}: moved {}",
+            how.label().trim_end_matches("  (L)"),
+            plural(moves.len(), "node")
+        ));
+    }
+
     fn add_node(&mut self, kind: graph_runtime::NodeKind, at: Pos2, wire: Option<Wire>) {
-        let id = self.document.add_node(kind.instantiate(), at);
+        let node = kind.instantiate();
+        // Clear of the other nodes and wholly in view (not under a panel).
+        let at = self.canvas.clear_spot(at, arrange::estimated_size(&node));
+        let id = self.document.add_node(node, at);
         match wire {
             Some(Wire::FromOutput(source)) => {
                 let source_type = super::mirror::output_type(&self.document.snarl, source);

@@ -11,44 +11,7 @@ use std::path::{Path, PathBuf};
 
 use graph_runtime::{FlowField, FlowFieldSource, Graph, Node, SceneAssets, Subgraphs};
 
-/// The file name a field called `name` is exported as (`"to goal"` → `to_goal.flow.ron`).
-pub fn field_file_name(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    format!("{safe}.flow.ron")
-}
-
-/// A file name for each field name, distinct even where two names make the same safe name
-/// (`"a b"` and `"a_b"`: `a_b.flow.ron`, `a_b_2.flow.ron`).
-fn field_files<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, String> {
-    let mut taken = BTreeSet::new();
-    let mut files = BTreeMap::new();
-    for name in names {
-        let base = field_file_name(name);
-        let stem = base.trim_end_matches(".flow.ron").to_owned();
-        let file = (1..=taken.len() + 1)
-            .map(|n| {
-                if n == 1 {
-                    base.clone()
-                } else {
-                    format!("{stem}_{n}.flow.ron")
-                }
-            })
-            .find(|f| !taken.contains(f))
-            .unwrap_or(base);
-        taken.insert(file.clone());
-        files.insert(name.clone(), file);
-    }
-    files
-}
+use super::field_files::field_files;
 
 /// What an export writes from.
 pub struct Export<'a> {
@@ -283,19 +246,5 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (folder(a), folder(b)) {
         (Some(fa), Some(fb)) => fa == fb && a.file_name() == b.file_name(),
         _ => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::field_files;
-
-    #[test]
-    fn field_names_that_make_the_same_file_name_get_distinct_files() {
-        let names = ["a b".to_owned(), "a_b".to_owned(), "river".to_owned()];
-        let files = field_files(names.iter());
-        assert_eq!(files["a b"], "a_b.flow.ron");
-        assert_eq!(files["a_b"], "a_b_2.flow.ron");
-        assert_eq!(files["river"], "river.flow.ron");
     }
 }

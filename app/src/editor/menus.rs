@@ -2,9 +2,10 @@
 
 use egui::{Event, Key, Modifiers, Ui};
 
+use super::arrange::Arrange;
 use super::command::Command;
 use super::search::Fit;
-use super::{EditorApp, help, presets};
+use super::{EditorApp, help};
 
 impl EditorApp {
     /// The menu bar.
@@ -49,23 +50,7 @@ impl EditorApp {
             ],
         );
         ui.menu_button("Open recent", |ui| self.recent_menu(ui));
-        ui.menu_button("Presets", |ui| {
-            ui.weak("Graphs (each with its scene)");
-            for (index, preset) in presets::GRAPHS.iter().enumerate() {
-                if ui.button(preset.name).clicked() {
-                    self.push(Command::OpenPreset(index));
-                    ui.close();
-                }
-            }
-            ui.separator();
-            ui.weak("Scenes (with the graph they run)");
-            for (index, preset) in presets::SCENES.iter().enumerate() {
-                if preset.file.ends_with(".scene.ron") && ui.button(preset.name).clicked() {
-                    self.push(Command::OpenPresetScene(index));
-                    ui.close();
-                }
-            }
-        });
+        ui.menu_button("Presets", |ui| self.presets_menu(ui));
         ui.separator();
         self.items(
             ui,
@@ -206,6 +191,7 @@ impl EditorApp {
             ],
         );
         ui.separator();
+        ui.menu_button("Arrange", |ui| self.arrange_menu(ui));
         self.items(
             ui,
             vec![
@@ -217,6 +203,25 @@ impl EditorApp {
                 ("Frame all  (Home)", Command::Frame(Vec::new())),
             ],
         );
+    }
+
+    /// Align, Distribute and Tidy for the selection (each greyed out until enough nodes are
+    /// selected; Tidy with none selected tidies every node).
+    fn arrange_menu(&mut self, ui: &mut Ui) {
+        let selected = self.selection.len();
+        for how in Arrange::ALL {
+            if matches!(how, Arrange::Top | Arrange::DistributeX | Arrange::Tidy) {
+                ui.separator();
+            }
+            let enabled = selected >= how.needs() || how == Arrange::Tidy;
+            let button = ui
+                .add_enabled(enabled, egui::Button::new(how.label()))
+                .on_disabled_hover_text(format!("Select at least {} nodes", how.needs()));
+            if button.clicked() {
+                self.push(Command::Arrange(how));
+                ui.close();
+            }
+        }
     }
 
     /// Keyboard shortcuts and clipboard events, as commands.
@@ -266,10 +271,18 @@ impl EditorApp {
                 && !egui::Popup::is_any_open(ctx)
                 && pressed(Modifiers::NONE, Key::Escape)
             {
-                commands.push(Command::DeselectAll);
+                // Esc closes the shortcut sheet first, as it closes a dialog.
+                commands.push(if self.shortcuts_open {
+                    Command::ShowShortcuts
+                } else {
+                    Command::DeselectAll
+                });
             }
             if pressed(Modifiers::NONE, Key::M) {
                 commands.push(Command::ToggleMute);
+            }
+            if pressed(Modifiers::NONE, Key::L) {
+                commands.push(Command::Arrange(Arrange::Tidy));
             }
             if self.context.is_open() && pressed(Modifiers::NONE, Key::U) {
                 commands.push(Command::GoUp(1));

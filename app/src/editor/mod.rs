@@ -3,6 +3,8 @@
 //! a [`Command`] applied in one place (`command.rs`, `edit.rs`, `session.rs`). The graph
 //! model, validation and file format are graph-runtime's.
 
+mod arrange;
+mod autosave;
 mod canvas;
 mod clipboard;
 mod collapse;
@@ -12,6 +14,7 @@ mod dialogs;
 mod document;
 mod edit;
 mod export;
+mod field_files;
 mod fields;
 mod file_dialog;
 mod files;
@@ -26,6 +29,7 @@ mod menus;
 mod mirror;
 mod on_disk;
 mod panels;
+mod preset_menu;
 mod presets;
 mod preview;
 mod scene_files;
@@ -45,20 +49,25 @@ use std::path::PathBuf;
 use egui::Ui;
 use graph_runtime::Graph;
 
+pub use arrange::Arrange;
+pub use autosave::{Autosave, Origin, Recovered, Session};
 pub use canvas::Canvas;
 pub use command::{Command, Then, Wire};
 pub use context::Context;
 pub use dialogs::Dialog;
 pub use document::{Document, EditorNode, Refused};
-pub use export::{Export, Exported, export_for_game, field_file_name};
+pub use export::{Export, Exported, export_for_game};
+pub use field_files::field_file_name;
 pub use fields::{NameList, Names};
 pub use file_dialog::{Backend, FileDialogs, Purpose};
-pub use files::{Autosave, Recovered, Settings};
+pub use files::Settings;
 pub use history::{Doc, HISTORY_LIMIT, History};
 pub use inputs::InputEdit;
-pub use presets::{GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES};
+pub use presets::{
+    FAMILIES as PRESET_FAMILIES, GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES,
+};
 pub use preview::{
-    AgentInstance, BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph,
+    AgentInstance, BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Pacing,
     Preview, SceneDocument, SceneEdit, TICK, Tool, View, agent_instances, agent_mesh, paint_guides,
     paint_world, reciprocal_label,
 };
@@ -113,6 +122,9 @@ pub struct EditorApp {
     pub shortcuts_open: bool,
     /// The graphs above the open subgraph, when one is open in context.
     pub context: context::Context,
+    /// How the preview's clock turns frames into ticks (the window's budget, or exactly, for
+    /// tests).
+    pub pacing: Pacing,
     /// Levels still to go up (a breadcrumb clicked further up, or before New or Open).
     pending_up: usize,
     /// What to do once back at the top graph.
@@ -158,6 +170,7 @@ impl EditorApp {
             find: find::Find::default(),
             shortcuts_open: false,
             context: context::Context::default(),
+            pacing: Pacing::default(),
             pending_up: 0,
             after_up: None,
             autosave,
@@ -193,7 +206,8 @@ impl EditorApp {
         let frame_started = std::time::Instant::now();
         let ctx = ui.ctx().clone();
         let seconds = ctx.input(|i| i.stable_dt);
-        self.with_open_graph(|app, open| app.preview.update(open, seconds));
+        let pacing = self.pacing;
+        self.with_open_graph(|app, open| app.preview.update(open, seconds, pacing));
         self.handle_window_events(&ctx);
         self.check_disk(&ctx);
         self.shortcuts(&ctx);
@@ -344,14 +358,17 @@ impl EditorApp {
             self.title = title;
         }
         let now = ctx.input(|i| i.time);
-        if let Some(error) = self
-            .autosave
-            .tick(now, &self.document, &self.preview.document)
+        let session = self.session();
+        if let Some(error) =
+            self.autosave
+                .tick(now, &self.document, &self.preview.document, &session)
         {
             self.status.set(error);
         }
         if self.document.is_dirty() || self.preview.is_dirty() {
-            ctx.request_repaint_after(std::time::Duration::from_secs_f64(files::AUTOSAVE_SECONDS));
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                autosave::AUTOSAVE_SECONDS,
+            ));
         }
     }
 }

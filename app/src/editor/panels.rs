@@ -4,7 +4,9 @@
 use std::collections::BTreeMap;
 
 use egui::{Color32, Ui};
-use graph_runtime::{Comment, CompileError, Constraint, NodeId, Number, Slot, VehicleSpec};
+use graph_runtime::{
+    Comment, CompileError, CompileWarning, Constraint, NodeId, Number, Slot, VehicleSpec,
+};
 
 use super::command::Command;
 use super::document::Document;
@@ -28,6 +30,22 @@ pub fn errors_by_node(problems: &[CompileError]) -> BTreeMap<NodeId, Vec<String>
                     by_node.entry(node).or_default().push(problem.to_string());
                 }
             }
+        }
+    }
+    by_node
+}
+
+/// How problems that stop the graph are written and outlined.
+pub const ERROR_COLOR: Color32 = Color32::from_rgb(235, 110, 90);
+/// How warnings (the graph runs without the node) are written and outlined.
+pub const WARNING_COLOR: Color32 = Color32::from_rgb(235, 185, 80);
+
+/// Each node's warnings (it feeds nothing, or a problem while the Output does not reach it).
+pub fn warnings_by_node(warnings: &[CompileWarning]) -> BTreeMap<NodeId, Vec<String>> {
+    let mut by_node: BTreeMap<NodeId, Vec<String>> = BTreeMap::new();
+    for warning in warnings {
+        if let Some(node) = warning.node() {
+            by_node.entry(node).or_default().push(warning.to_string());
         }
     }
     by_node
@@ -294,6 +312,7 @@ pub fn turning(
     ui: &mut Ui,
     turning: &graph_runtime::TurningSpec,
     names: &Names,
+    turns: Option<bool>,
 ) -> Option<Command> {
     let mut edited = turning.clone();
     let mut changed = ui
@@ -303,6 +322,21 @@ pub fn turning(
              LookWhereYouAreGoing) turn it, not where it moves",
         )
         .changed();
+    if edited.independent_facing && turns == Some(false) {
+        // Nothing turns the facing: every agent keeps the facing it spawned with, and the
+        // preview marks each one that moves another way.
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(
+                    "No node turns the facing, so agents keep facing where they started. Add \
+                     Face, LookWhereYouAreGoing or ReachOrientation (Add > Facing and jumps) \
+                     and blend it with the forces.",
+                )
+                .color(WARNING_COLOR),
+            )
+            .wrap(),
+        );
+    }
     let mut limited = edited.max_turn_rate.is_some();
     if ui
         .checkbox(&mut limited, "limit the turn rate")
@@ -373,24 +407,35 @@ pub fn description_and_comments(
 }
 
 /// The problems list; returns the node of a clicked problem.
-pub fn problems(ui: &mut Ui, problems: &[CompileError]) -> Option<NodeId> {
+pub fn problems(
+    ui: &mut Ui,
+    problems: &[CompileError],
+    warnings: &[CompileWarning],
+) -> Option<NodeId> {
     let mut clicked = None;
-    if problems.is_empty() {
+    if problems.is_empty() && warnings.is_empty() {
         ui.colored_label(
             Color32::from_rgb(110, 190, 110),
             "No problems: the graph compiles.",
         );
         return None;
     }
+    let lines = problems
+        .iter()
+        .map(|p| (p.to_string(), p.node(), ERROR_COLOR))
+        .chain(
+            warnings
+                .iter()
+                .map(|w| (format!("warning: {w}"), w.node(), WARNING_COLOR)),
+        );
     egui::ScrollArea::vertical().show(ui, |ui| {
-        for problem in problems {
-            let text =
-                egui::RichText::new(format!("• {problem}")).color(Color32::from_rgb(235, 110, 90));
+        for (text, node, color) in lines {
+            let text = egui::RichText::new(format!("• {text}")).color(color);
             let response = ui.add(egui::Button::new(text).frame(false));
             if response.clicked() {
-                clicked = problem.node();
+                clicked = node;
             }
-            if problem.node().is_some() {
+            if node.is_some() {
                 response.on_hover_text("Click to select and frame the node");
             }
         }

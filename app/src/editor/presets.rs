@@ -89,6 +89,101 @@ pub const SCENES: &[Preset] = presets![
     "Chasm (jumps and gaps)" => "chasm.scene.ron",
 ];
 
+/// The Presets menu's families, in menu order: each holds graphs and scenes (by file name)
+/// that show one kind of behavior, so every submenu fits a 640-point-high window.
+pub const FAMILIES: &[(&str, &[&str])] = &[
+    (
+        "Seek, arrive and wander",
+        &[
+            "seek.graph.ron",
+            "arrival.graph.ron",
+            "ship.graph.ron",
+            "wander.graph.ron",
+            "seek.scene.ron",
+            "arrival.scene.ron",
+            "wander.scene.ron",
+        ],
+    ),
+    (
+        "Pursuit, evasion and tactics",
+        &[
+            "predator.graph.ron",
+            "prey.graph.ron",
+            "chaser.graph.ron",
+            "escort.graph.ron",
+            "vip.graph.ron",
+            "bodyguard.graph.ron",
+            "hider.graph.ron",
+            "chase.scene.ron",
+            "escort.scene.ron",
+            "tactics.scene.ron",
+        ],
+    ),
+    (
+        "Flocks and crowds",
+        &[
+            "boids.graph.ron",
+            "leader.graph.ron",
+            "follower.graph.ron",
+            "crossing.graph.ron",
+            "errands.graph.ron",
+            "orca_crowd.graph.ron",
+            "separation_crowd.graph.ron",
+            "boids.scene.ron",
+            "leader.scene.ron",
+            "crossing.scene.ron",
+            "errands.scene.ron",
+            "swap_circle.scene.ron",
+            "four_way.scene.ron",
+            "swap_circle_separation.scene.ron",
+        ],
+    ),
+    (
+        "Paths, flow fields and walls",
+        &[
+            "course.graph.ron",
+            "patrol.graph.ron",
+            "river.graph.ron",
+            "maze.graph.ron",
+            "corridor.graph.ron",
+            "rooms.graph.ron",
+            "perimeter.graph.ron",
+            "course.scene.ron",
+            "patrol.scene.ron",
+            "river.scene.ron",
+            "maze.scene.ron",
+            "corridor.scene.ron",
+            "rooms.scene.ron",
+            "perimeter.scene.ron",
+        ],
+    ),
+    (
+        "Combiners",
+        &[
+            "dither.graph.ron",
+            "budget.graph.ron",
+            "dither.scene.ron",
+            "budget.scene.ron",
+        ],
+    ),
+    (
+        "Facing, turning and jumps",
+        &[
+            "sentry.graph.ron",
+            "intruder.graph.ron",
+            "flyer.graph.ron",
+            "wingman.graph.ron",
+            "car.graph.ron",
+            "jumper.graph.ron",
+            "walker.graph.ron",
+            "sentry.scene.ron",
+            "strafe.scene.ron",
+            "road.scene.ron",
+            "chasm.scene.ron",
+        ],
+    ),
+];
+
 /// The graph the editor opens with.
 pub fn default_graph() -> &'static Preset {
     &GRAPHS[0]
@@ -120,6 +215,27 @@ mod tests {
             .collect();
         embedded.sort();
         assert_eq!(embedded, on_disk);
+    }
+
+    #[test]
+    fn every_graph_and_scene_is_in_exactly_one_family() {
+        let listed: Vec<&str> = FAMILIES
+            .iter()
+            .flat_map(|(_, files)| files.iter().copied())
+            .collect();
+        let menu_files: Vec<&str> = GRAPHS
+            .iter()
+            .chain(SCENES)
+            .map(|p| p.file)
+            .filter(|f| !f.ends_with(".flow.ron"))
+            .collect();
+        for file in &menu_files {
+            let times = listed.iter().filter(|l| *l == file).count();
+            assert_eq!(times, 1, "{file} is in {times} families");
+        }
+        for file in &listed {
+            assert!(menu_files.contains(file), "{file} is no preset");
+        }
     }
 
     #[test]

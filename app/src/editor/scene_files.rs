@@ -4,9 +4,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use graph_runtime::Scene;
+use graph_runtime::{Graph, Scene};
 
 use super::command::{Command, Then};
+use super::document::Document;
 use super::file_dialog::Purpose;
 use super::history::Doc;
 use super::preview::Preview;
@@ -33,7 +34,7 @@ impl EditorApp {
             self.open_preset(graph);
         }
         let bound = self.open_graph_name();
-        let document = super::preview::SceneDocument::new(scene, None, preset.file.to_owned());
+        let document = super::preview::SceneDocument::from_preset(scene, preset.file);
         self.preview = Preview::new(document, &bound);
         self.timeline.forget(Doc::Scene);
         self.autosave.clear_scene();
@@ -41,22 +42,19 @@ impl EditorApp {
             .set(format!("Opened preset scene {}", preset.name));
     }
 
-    /// Opens the scene at `path` in the preview; groups running the open graph's file name
-    /// run the open graph.
+    /// Opens the scene at `path` in the preview, keeping the open graph; groups running the
+    /// open graph's file name run the open graph.
     pub fn open_scene(&mut self, path: &Path) {
         match Scene::load(path) {
             Ok(scene) => {
                 let bound = self.open_graph_name();
                 let runs_open = scene.groups.iter().any(|g| g.graph == bound);
-                self.preview = Preview::open(scene, path.to_path_buf(), &bound);
-                self.timeline.forget(Doc::Scene);
-                self.autosave.clear_scene();
+                self.show_scene(scene, path);
                 let note = if runs_open {
                     String::new()
                 } else {
                     format!(" (no group runs the open graph {bound})")
                 };
-                self.settings.remember_scene(path);
                 self.status
                     .set(format!("Opened scene {}{note}", path.display()));
             }
@@ -64,17 +62,116 @@ impl EditorApp {
         }
     }
 
-    /// Opens the scene at `path` together with the graph its first group runs, which becomes
-    /// the open graph (`steergraph --scene FILE`).
+    /// The scene in the preview, its groups running the open graph's name running the open
+    /// graph; remembered in the recent scenes.
+    fn show_scene(&mut self, scene: Scene, path: &Path) {
+        let bound = self.open_graph_name();
+        self.preview = Preview::open(scene, path.to_path_buf(), &bound);
+        self.timeline.forget(Doc::Scene);
+        self.autosave.clear_scene();
+        self.settings.remember_scene(path);
+    }
+
+    /// Opens the scene at `path` with the graph its first group runs as the open graph
+    /// (unless that file is open already), as File > Open scene, Open recent and
+    /// `steergraph --scene FILE` do. When its groups run several graphs, the status line
+    /// names the others; each group's Edit button in the Scene panel opens its graph.
     pub fn open_scene_with_its_graph(&mut self, path: &Path) {
-        let graph_file = Scene::load(path).ok().and_then(|scene| {
-            let name = scene.groups.first()?.graph.clone();
-            Some(path.parent().unwrap_or(Path::new("")).join(name))
-        });
-        if let Some(graph_file) = graph_file.filter(|f| f.is_file()) {
-            self.open(&graph_file);
+        let scene = match Scene::load(path) {
+            Ok(scene) => scene,
+            Err(error) => return self.error("Could not open the scene.", &error.to_string()),
+        };
+        let graphs = graphs_run(&scene);
+        let mut note = String::new();
+        if let Some(first) = graphs.first() {
+            let file = beside(path, first);
+            if !self.is_open_graph(&file) {
+                match Graph::load(&file) {
+                    Ok(graph) => {
+                        self.take_graph(Document::new(&graph, Some(file.clone())), None);
+                        self.settings.remember(&file);
+                    }
+                    Err(error) => {
+                        let _ = write!(
+                            note,
+                            "; its graph did not open, the editor keeps {} ({error})",
+                            self.open_graph_name()
+                        );
+                    }
+                }
+            }
         }
-        self.open_scene(path);
+        self.show_scene(scene, path);
+        let mut message = format!("Opened scene {}", path.display());
+        if let Some(first) = graphs.first().filter(|_| note.is_empty()) {
+            let _ = write!(message, " with its graph {first}");
+        }
+        message.push_str(&note);
+        if graphs.len() > 1 {
+            let _ = write!(
+                message,
+                "; it also runs {} (Scene panel: the group's Edit button)",
+                graphs[1..].join(", ")
+            );
+        }
+        self.status.set(message);
+    }
+
+    /// Whether opening the scene at `path` would replace the open graph: its first group runs
+    /// another file. An unreadable scene replaces nothing (opening it says why).
+    pub(super) fn scene_replaces_graph(&self, path: &Path) -> bool {
+        Scene::load(path).ok().is_some_and(|scene| {
+            graphs_run(&scene)
+                .first()
+                .is_some_and(|first| !self.is_open_graph(&beside(path, first)))
+        })
+    }
+
+    /// Whether `file` is the open graph's file.
+    fn is_open_graph(&self, file: &Path) -> bool {
+        let same = |a: &Path, b: &Path| {
+            a == b
+                || std::fs::canonicalize(a)
+                    .ok()
+                    .zip(std::fs::canonicalize(b).ok())
+                    .is_some_and(|(a, b)| a == b)
+        };
+        !self.context.is_open() && self.document.path.as_deref().is_some_and(|p| same(p, file))
+    }
+
+    /// Makes the graph `name` (a file beside the preview's scene, or for a preset scene, the
+    /// preset graph of that name) the open graph, keeping the scene running.
+    pub(super) fn edit_group_graph(&mut self, name: &str) {
+        let loaded = match &self.preview.document.path {
+            Some(scene) => {
+                let file = beside(scene, name);
+                Graph::load(&file)
+                    .map(|graph| (Document::new(&graph, Some(file.clone())), None))
+                    .map_err(|error| error.to_string())
+            }
+            None => presets::GRAPHS
+                .iter()
+                .find(|p| p.file == name)
+                .ok_or_else(|| format!("{name} is not beside the scene (save the scene first)"))
+                .and_then(|preset| {
+                    Graph::from_ron(preset.text, preset.file)
+                        .map(|graph| (Document::new(&graph, None), Some(name.to_owned())))
+                        .map_err(|error| error.to_string())
+                }),
+        };
+        match loaded {
+            Ok((document, preset)) => {
+                if let Some(path) = &document.path {
+                    self.settings.remember(path);
+                }
+                self.take_graph(document, preset);
+                self.preview.bind(name);
+                self.status.set(format!(
+                    "Editing {name}, which the scene's groups running it now run as you edit"
+                ));
+            }
+            Err(error) => self.error(&format!("Could not open the graph {name}."), &error),
+        }
     }
 
     /// Saves the scene where it is saved, else asks for a name; then continues with `then`.
@@ -108,6 +205,10 @@ impl EditorApp {
             self.error("Could not save the scene.", &error);
             return false;
         }
+        self.preview
+            .document
+            .fields_saved_as_files(&bundle.field_files);
+        self.preview.host.fields_saved_as_files(&bundle.field_files);
         self.preview.document.mark_saved(path.to_path_buf());
         self.settings.remember_scene(path);
         for (file, _) in &bundle.files {
@@ -116,6 +217,14 @@ impl EditorApp {
         self.disk.answered(Doc::Scene);
         self.autosave.clear_scene();
         let mut message = format!("Saved scene {}", path.display());
+        if !bundle.field_files.is_empty() {
+            let files: Vec<&str> = bundle.field_files.values().map(String::as_str).collect();
+            let _ = write!(
+                message,
+                " with its flow fields beside it ({})",
+                files.join(", ")
+            );
+        }
         if let Some(graph_path) = bundle.open_graph {
             if self.document.path.is_none() {
                 self.document.mark_saved(graph_path.clone());
@@ -138,4 +247,20 @@ impl EditorApp {
 /// Writes every file of a scene save: all or none are replaced (the scene last).
 fn write_bundle(files: &[(PathBuf, String)]) -> Result<(), String> {
     graph_runtime::write_all_atomically(files).map_err(|e| e.to_string())
+}
+
+/// The graph files a scene's groups run, each once, in group order.
+fn graphs_run(scene: &Scene) -> Vec<String> {
+    let mut graphs: Vec<String> = Vec::new();
+    for group in &scene.groups {
+        if !graphs.contains(&group.graph) {
+            graphs.push(group.graph.clone());
+        }
+    }
+    graphs
+}
+
+/// `name` (a graph file a scene names) beside the scene at `scene`.
+fn beside(scene: &Path, name: &str) -> PathBuf {
+    scene.parent().unwrap_or(Path::new("")).join(name)
 }

@@ -1,15 +1,16 @@
 //! The file half of [`EditorApp::apply`]: new, open, save, export, the unsaved-changes
 //! question, file dialogs and crash recovery (scene files: `scene_files.rs`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use graph_runtime::{Graph, Link, Node};
+use graph_runtime::{Graph, Link, Node, Scene};
 
+use super::autosave::{Origin, Recovered, Session};
 use super::command::{Command, Then};
 use super::document::Document;
 use super::file_dialog::{Purpose, Request};
 use super::history::Doc;
-use super::preview::Preview;
+use super::preview::{Preview, SceneDocument};
 use super::{Dialog, EditorApp, Selection, export, presets};
 
 /// The name scene groups use for a graph that was never saved.
@@ -24,6 +25,17 @@ impl EditorApp {
                 .map_or_else(|| UNTITLED.to_owned(), |n| n.to_string_lossy().into_owned()),
             (None, Some(preset)) => preset.clone(),
             (None, None) => UNTITLED.to_owned(),
+        }
+    }
+
+    /// The open graph as prompts name it: its file name (a preset's too), or "new graph".
+    pub fn graph_label(&self) -> String {
+        if self.context.is_open() || self.document.path.is_some() {
+            self.document.title()
+        } else {
+            self.preset_name
+                .clone()
+                .unwrap_or_else(|| "new graph (never saved)".to_owned())
         }
     }
 
@@ -50,6 +62,8 @@ impl EditorApp {
             Then::Open(None) => self.ask(Purpose::OpenGraph),
             Then::Preset(index) => self.open_preset(index),
             Then::PresetScene(index) => self.open_preset_scene(index),
+            Then::Scene { path, .. } => self.open_scene_with_its_graph(&path),
+            Then::GroupGraph(graph) => self.edit_group_graph(&graph),
             Then::Up => self.up_one_level(),
             Then::Close => {
                 self.allow_close = true;
@@ -94,7 +108,7 @@ impl EditorApp {
                 self.preview.document.name(),
                 self.preview.document.path.as_deref().and_then(Path::parent),
             ),
-            Purpose::SaveField(name) => (export::field_file_name(name), None),
+            Purpose::SaveField(name) => (super::field_files::field_file_name(name), None),
             Purpose::SaveSubgraph => (
                 "subgraph.graph.ron".to_owned(),
                 self.document.path.as_deref().and_then(Path::parent),
@@ -127,7 +141,7 @@ impl EditorApp {
             Purpose::Export => {
                 self.export_to(path);
             }
-            Purpose::OpenScene => self.open_scene(path),
+            Purpose::OpenScene => self.push(Command::OpenScenePath(path.to_path_buf())),
             Purpose::SaveScene { then } => {
                 if self.save_scene_to(path)
                     && let Some(then) = then
@@ -265,15 +279,22 @@ impl EditorApp {
     }
 
     fn replace_document(&mut self, document: Document, preset_name: Option<String>) {
-        self.document = document;
-        self.preset_name = preset_name;
-        self.selection = Selection::default();
+        self.take_graph(document, preset_name);
         self.timeline = super::history::Timeline::default();
         let name = self.open_graph_name();
         self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+        self.autosave.clear_scene();
+    }
+
+    /// Makes `document` the open graph, keeping the preview's scene as it is (the caller
+    /// binds or replaces it).
+    pub(super) fn take_graph(&mut self, document: Document, preset_name: Option<String>) {
+        self.document = document;
+        self.preset_name = preset_name;
+        self.selection = Selection::default();
+        self.timeline.forget(Doc::Graph);
         self.canvas.new_document();
         self.autosave.clear();
-        self.autosave.clear_scene();
     }
 
     /// Opens the graph at `path`; a problem opens an error dialog and keeps the current graph.
@@ -310,45 +331,118 @@ impl EditorApp {
         }
     }
 
-    /// Restores autosaved work: the graph (its scene paired as usual), then the scene if it
-    /// was autosaved too. Both stay marked unsaved.
+    /// Restores autosaved work as it was: the graph under its file name (or its preset's),
+    /// in the scene it ran in, each with its unsaved changes where it had any (they stay
+    /// marked unsaved); a document that had none opens again from its file or preset.
     pub(super) fn recover(&mut self) {
         let Some(Dialog::Recover(recovered)) = self.dialog.take() else {
             return;
         };
-        if let Some(graph) = &recovered.graph {
-            let mut document = Document::new(graph, recovered.original.clone());
-            document.mark_unsaved();
-            self.document = document;
-            self.preset_name = None;
-            self.selection = Selection::default();
-            self.canvas.new_document();
-            let name = self.open_graph_name();
-            self.preview = Preview::for_graph(&name, self.document.path.as_deref());
+        let Recovered {
+            graph,
+            scene,
+            session,
+        } = *recovered;
+        let mut recovered_names = Vec::new();
+        let graph = match (graph, &session.graph) {
+            (Some(graph), origin) => {
+                let mut document = Document::new(&graph, origin_file(origin));
+                document.mark_unsaved();
+                Some((document, origin_preset(origin)))
+            }
+            (None, Origin::File(path)) => Graph::load(path)
+                .ok()
+                .map(|graph| (Document::new(&graph, Some(path.clone())), None)),
+            (None, Origin::Preset(file)) => presets::GRAPHS
+                .iter()
+                .find(|p| p.file == file)
+                .and_then(|p| Graph::from_ron(p.text, p.file).ok())
+                .map(|graph| (Document::new(&graph, None), Some(file.clone()))),
+            (None, Origin::New) => None,
+        };
+        if let Some((document, preset)) = graph {
+            self.take_graph(document, preset);
+            if self.document.is_dirty() {
+                recovered_names.push(self.open_graph_name());
+            }
         }
-        if let Some(scene) = &recovered.scene {
-            let label = recovered
-                .scene_original
-                .as_ref()
-                .and_then(|p| p.file_name())
-                .map_or_else(
-                    || "recovered.scene.ron".to_owned(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-            let document = super::preview::SceneDocument::new(
-                scene.clone(),
-                recovered.scene_original.clone(),
-                label,
-            );
-            let mut preview = Preview::new(document, &self.open_graph_name());
-            preview.document.mark_unsaved();
-            self.preview = preview;
-        }
+        self.timeline = super::history::Timeline::default();
+        let bound = self.open_graph_name();
+        let scene = match (scene, &session.scene) {
+            (Some(scene), origin) => {
+                let label = origin_name(origin).unwrap_or_else(|| "recovered.scene.ron".to_owned());
+                let mut document = SceneDocument::new(scene, origin_file(origin), label);
+                document.preset = origin_preset(origin);
+                document.mark_unsaved();
+                recovered_names.push(document.name());
+                Some(document)
+            }
+            (None, Origin::File(path)) => Scene::load(path).ok().map(|scene| {
+                let label = origin_name(&session.scene).unwrap_or_default();
+                SceneDocument::new(scene, Some(path.clone()), label)
+            }),
+            (None, Origin::Preset(file)) => presets::SCENES
+                .iter()
+                .find(|p| p.file == file)
+                .and_then(|p| Scene::from_ron(p.text, p.file).ok())
+                .map(|scene| SceneDocument::from_preset(scene, file)),
+            (None, Origin::New) => None,
+        };
+        self.preview = match scene {
+            Some(document) => Preview::new(document, &bound),
+            None => Preview::for_graph(&bound, self.document.path.as_deref()),
+        };
+        self.status.set(format!(
+            "Recovered the unsaved changes to {}, running in {}",
+            recovered_names.join(" and "),
+            self.preview.document.name()
+        ));
+    }
+
+    /// Where the open graph and the preview's scene came from, for the autosave.
+    pub(super) fn session(&self) -> Session {
+        let graph = match (&self.document.path, &self.preset_name) {
+            (Some(path), _) => Origin::File(path.clone()),
+            (None, Some(preset)) if !self.context.is_open() => Origin::Preset(preset.clone()),
+            _ => Origin::New,
+        };
+        let scene = &self.preview.document;
+        let scene = match (&scene.path, &scene.preset) {
+            (Some(path), _) => Origin::File(path.clone()),
+            (None, Some(preset)) => Origin::Preset(preset.clone()),
+            (None, None) => Origin::New,
+        };
+        Session { graph, scene }
     }
 
     pub(super) fn discard_recovered(&mut self) {
         self.dialog = None;
         self.autosave.clear();
         self.autosave.clear_scene();
+    }
+}
+
+/// The file `origin` names, if it is one.
+fn origin_file(origin: &Origin) -> Option<PathBuf> {
+    match origin {
+        Origin::File(path) => Some(path.clone()),
+        _ => None,
+    }
+}
+
+/// The preset `origin` names, if it is one.
+fn origin_preset(origin: &Origin) -> Option<String> {
+    match origin {
+        Origin::Preset(file) => Some(file.clone()),
+        _ => None,
+    }
+}
+
+/// The file name `origin` goes by, if it has one.
+fn origin_name(origin: &Origin) -> Option<String> {
+    match origin {
+        Origin::File(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
+        Origin::Preset(file) => Some(file.clone()),
+        Origin::New => None,
     }
 }

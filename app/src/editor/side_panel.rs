@@ -32,7 +32,8 @@ impl EditorApp {
                 .show(ui, |ui| {
                     commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
                     ui.separator();
-                    commands.extend(panels::turning(ui, &self.document.turning, names));
+                    let turns = self.document.program().map(|p| p.turns());
+                    commands.extend(panels::turning(ui, &self.document.turning, names, turns));
                 });
             egui::CollapsingHeader::new("Scene")
                 .default_open(false)
@@ -48,13 +49,17 @@ impl EditorApp {
                     ));
                 });
         });
+        if let Some(graph) = self.preview.edit_graph.take() {
+            commands.push(Command::EditGroupGraph(graph));
+        }
         self.queue.extend(commands);
     }
 
     /// The problems list; a click selects and frames the node.
     pub(super) fn problems_panel(&mut self, ui: &mut Ui) {
         ui.strong("Problems");
-        if let Some(node) = panels::problems(ui, self.document.problems()) {
+        if let Some(node) = panels::problems(ui, self.document.problems(), self.document.warnings())
+        {
             self.push(Command::Select {
                 nodes: vec![node],
                 add: false,
@@ -70,10 +75,12 @@ impl EditorApp {
             if problems == 0 {
                 ui.colored_label(egui::Color32::from_rgb(110, 190, 110), "Compiles");
             } else {
-                ui.colored_label(
-                    egui::Color32::from_rgb(235, 110, 90),
-                    plural(problems, "problem"),
-                );
+                ui.colored_label(panels::ERROR_COLOR, plural(problems, "problem"));
+            }
+            let warnings = self.document.warnings().len();
+            if warnings > 0 {
+                ui.colored_label(panels::WARNING_COLOR, plural(warnings, "warning"))
+                    .on_hover_text("Nodes that do not run: the graph runs without them");
             }
             ui.separator();
             let host = &self.preview.host;

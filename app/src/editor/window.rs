@@ -60,11 +60,11 @@ impl eframe::App for EditorApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
         // Also on eframe's periodic save: one more chance to keep unsaved work.
-        if self.document.is_dirty() {
-            let _ = self.autosave.write(&self.document);
-        }
-        if self.preview.is_dirty() {
-            let _ = self.autosave.write_scene(&self.preview.document);
+        if self.document.is_dirty() || self.preview.is_dirty() {
+            let session = self.session();
+            let _ = self
+                .autosave
+                .write_all(&self.document, &self.preview.document, &session);
         }
     }
 

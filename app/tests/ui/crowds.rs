@@ -19,10 +19,26 @@ fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
     harness
         .state_mut()
         .apply(Command::OpenScenePath(scene_path));
-    harness.run_steps(4);
+    // Paused before the first frame builds it: the scene is as spawned.
     harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
+    harness.run_steps(4);
+    assert_eq!(
+        harness.state().open_graph_name(),
+        "crowd.graph.ron",
+        "its graph opened too"
+    );
     harness
+}
+
+/// The agent inspector's line `label` (the canvas shows the open graph's node titles too).
+fn in_the_inspector(harness: &Harness<'static, EditorApp>, label: &str) {
+    let side = harness.state().canvas.rect().min.x;
+    assert!(
+        harness
+            .query_all_by_label(label)
+            .any(|node| node.rect().max.x <= side),
+        "{label} is not in the side panel"
+    );
 }
 
 #[test]
@@ -44,7 +60,7 @@ fn a_reciprocal_agent_shows_its_half_planes_in_the_inspector() {
         .to_screen(rect, simulation.vehicles()[0].position);
     click_at(&mut harness, at);
     assert_eq!(harness.state().preview.host.selected_agent, Some(0));
-    harness.get_by_label("Reciprocal #2");
+    in_the_inspector(&harness, "Reciprocal #2");
     harness.get_by_label("1 half-plane");
 }
 
@@ -90,14 +106,16 @@ fn an_agent_passing_the_end_of_a_wall_keeps_its_speed_and_shows_the_walls_half_p
             );
         }
         if me.position.x > -2.0 && !selected {
-            harness.run_steps(1);
+            // Two frames: the metrics panel grows once it has samples, and the viewport
+            // settles below it.
+            harness.run_steps(2);
             let preview = &harness.state().preview;
             let at = preview
                 .view
                 .to_screen(preview.rect().expect("viewport"), me.position);
             click_at(&mut harness, at);
             assert_eq!(harness.state().preview.host.selected_agent, Some(0));
-            harness.get_by_label("Reciprocal #2");
+            in_the_inspector(&harness, "Reciprocal #2");
             harness.get_by_label("1 half-plane");
             selected = true;
         }
@@ -129,15 +147,11 @@ fn a_crowd_stacked_on_one_point_steps_and_samples_in_the_preview() {
                   spawn: Random(count: 4000, area: Circle(center: (3.0, -2.0), radius: 0.0),
                                 speed: 1.0))])"#;
     let mut harness = open(dir.path(), graph, scene);
-    let started = std::time::Instant::now();
+    // Bounded work per tick and sample is the runtime's to show (`dense_crowds.rs`, and the
+    // time bounds run in release); here, that the preview steps and samples the stack.
     for _ in 0..3 {
         harness.state_mut().preview.host.step_once();
     }
-    let took = started.elapsed();
-    assert!(
-        took.as_secs_f64() < 20.0,
-        "3 ticks and a sample took {took:?}"
-    );
     harness.run_steps(2);
     let host = &harness.state().preview.host;
     let sample = host.samples.back().expect("a sample");

@@ -10,11 +10,12 @@ use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{CompileError, Graph, Link, Node, NodeId, NodeKind};
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1500.0, 950.0))
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(3);
-    harness
+    crate::common::harness_on(
+        app,
+        egui::vec2(1500.0, 950.0),
+        crate::common::QUARTER_SECOND,
+        3,
+    )
 }
 
 fn editor(autosave: &Path) -> EditorApp {
@@ -424,16 +425,8 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
         "the scene edit came back"
     );
     assert!(preview.is_dirty(), "and is still unsaved");
-    // On a loaded machine a tick of the crowd may run on the worker thread: pause and wait
-    // for it to come back before looking at the simulation.
-    harness.state_mut().preview.host.running = false;
-    for _ in 0..500 {
-        if !harness.state().preview.host.is_stepping() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        harness.run_steps(1);
-    }
+    // Paced exactly, the preview steps on this thread: what it runs is there to look at.
+    assert!(!harness.state().preview.host.is_stepping());
     let preview = &harness.state().preview;
     assert!(
         preview

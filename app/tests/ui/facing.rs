@@ -17,12 +17,7 @@ fn harness(dir: &Path) -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
     app.files = FileDialogs::new(Backend::InApp);
     app.files.set_default_directory(dir.to_path_buf());
-    let mut harness = Harness::builder()
-        .with_size(WINDOW)
-        .with_step_dt(1.0 / 60.0)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(4);
-    harness
+    crate::common::harness_on(app, WINDOW, crate::common::SIXTIETH, 4)
 }
 
 fn open_preset(harness: &mut Harness<'static, EditorApp>, file: &str) {

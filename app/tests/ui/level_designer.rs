@@ -22,12 +22,7 @@ fn editor(dir: &Path) -> EditorApp {
 }
 
 fn harness_sized(app: EditorApp, size: egui::Vec2) -> Harness<'static, EditorApp> {
-    let mut harness = Harness::builder()
-        .with_size(size)
-        .with_step_dt(1.0 / 60.0)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(4);
-    harness
+    crate::common::harness_on(app, size, crate::common::SIXTIETH, 4)
 }
 
 fn harness(dir: &Path) -> Harness<'static, EditorApp> {
@@ -753,7 +748,7 @@ fn ctrl_f_finds_a_node_by_name_selects_it_and_frames_it() {
 }
 
 #[test]
-fn open_recent_lists_scenes_and_the_presets_menu_has_every_preset_scene() {
+fn open_recent_lists_the_scenes_saved() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
     let scene = dir.path().join("mine.scene.ron");
@@ -770,26 +765,6 @@ fn open_recent_lists_scenes_and_the_presets_menu_has_every_preset_scene() {
     harness.get_by_label("Open recent ⏵").hover();
     harness.run_steps(2);
     harness.get_by_label(&scene.display().to_string());
-    harness.get_by_label("Presets ⏵").hover();
-    harness.run_steps(2);
-    for preset in app::editor::PRESET_SCENES
-        .iter()
-        .filter(|p| p.file.ends_with(".scene.ron"))
-    {
-        assert!(
-            harness.query_all_by_label(preset.name).count() >= 1,
-            "{}",
-            preset.name
-        );
-    }
-    harness
-        .get_by_label("Four-way crossing (4 × 100 agents)")
-        .click_accesskit();
-    harness.run_steps(4);
-    assert_eq!(harness.state().dialog, None);
-    let app = harness.state();
-    assert_eq!(app.preview.document.name(), "four_way.scene.ron");
-    assert_eq!(app.preview.agent_count(), 400);
 }
 
 #[test]

@@ -141,10 +141,12 @@ fn a_new_top_speed_in_the_vehicle_panel_reaches_the_running_agents() {
     vehicle.max_speed = Number::Literal(1.0);
     harness.state_mut().apply(Command::SetVehicle(vehicle));
     harness.run_steps(3);
+    let before = running(&harness).tick();
     harness.state_mut().preview.host.running = true;
     harness.run_steps(8);
     let simulation = running(&harness);
-    assert!(simulation.tick() > 30, "{} ticks", simulation.tick());
+    // Eight frames of a quarter second: 15 ticks due each, six run (a frame's most).
+    assert_eq!(simulation.tick(), before + 48);
     for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
         assert_eq!(vehicle.max_speed, 1.0, "agent {agent}");
         // The preset's boids flew at about 3.5 u/s before: now none beats the new limit.

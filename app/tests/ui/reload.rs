@@ -14,7 +14,7 @@ use graph_runtime::{Graph, write_atomically};
 /// The editor window's default size (less the title bar).
 const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
 /// How long a change on disk may take to show on a busy machine.
-const DEADLINE: Duration = Duration::from_secs(10);
+const DEADLINE: Duration = Duration::from_secs(60);
 /// How long to watch for a prompt that must not come (several debounce times).
 const QUIET: Duration = Duration::from_millis(600);
 
@@ -40,11 +40,7 @@ fn editor_on(dir: &Path, file: &Path) -> Harness<'static, EditorApp> {
         Some(file.to_path_buf()),
     );
     app.files = FileDialogs::new(Backend::InApp);
-    let mut harness = Harness::builder()
-        .with_size(WINDOW)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(3);
-    harness
+    crate::common::harness_on(app, WINDOW, crate::common::QUARTER_SECOND, 3)
 }
 
 /// Runs frames until `done` holds, or panics at the deadline.

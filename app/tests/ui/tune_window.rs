@@ -204,7 +204,7 @@ fn cancel_stops_a_long_search_and_run_is_offered_again() {
     harness.run_steps(2);
     harness.get_by_label("Cancel").click();
     harness.run_steps(1);
-    run_until_finished(&mut harness, Duration::from_secs(30));
+    run_until_finished(&mut harness, Duration::from_secs(60));
     let window = harness.state().tune.as_ref().expect("open");
     assert!(matches!(window.state, TuneState::Cancelled));
     harness.get_by_label("Cancelled.");
@@ -212,4 +212,59 @@ fn cancel_stops_a_long_search_and_run_is_offered_again() {
     harness.state_mut().apply(Command::CloseTune);
     harness.run_steps(1);
     assert!(harness.state().tune.is_none());
+}
+
+/// At 1024 × 640 the search's progress shows as the distance of the best so far on a log
+/// scale and each goal's value against its target, and Apply stays in view under the
+/// window's scrolling part (it was below the fold).
+#[test]
+fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("gather.graph.ron"), GRAPH).expect("write the graph");
+    let scene = dir.path().join("gather.scene.ron");
+    std::fs::write(&scene, SCENE).expect("write the scene");
+    let size = egui::vec2(1024.0, 640.0);
+    let app = EditorApp::new(
+        app::editor::Settings::default(),
+        Some(dir.path().join("a")),
+        None,
+    );
+    let mut harness = common::harness_on(app, size, common::QUARTER_SECOND, 3);
+    harness.state_mut().open_scene_with_its_graph(&scene);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(3);
+    harness
+        .state_mut()
+        .apply(Command::OpenTune(Some("push".to_owned())));
+    harness.run_steps(2);
+    ask_for_room(&mut harness, 12, 8.0);
+    harness.state_mut().apply(Command::RunTune);
+    harness.run_steps(1);
+    run_until_finished(&mut harness, Duration::from_secs(180));
+    harness.get_by_label_contains("Distance to the goals of the best so far (log scale");
+    harness.get_by_label_contains("Each goal's value of the best so far, as a share of its target");
+    let result = harness
+        .state()
+        .tune
+        .as_ref()
+        .and_then(TuneWindow::result)
+        .expect("a result")
+        .clone();
+    // One point a run, each the best so far: the distance never grows.
+    let best = result.best_so_far();
+    assert_eq!(best.len(), result.runs.len());
+    assert!(
+        best.windows(2)
+            .all(|w| result.runs[w[1]].distance <= result.runs[w[0]].distance)
+    );
+    let apply = harness.get_by_label("Apply").rect();
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, size);
+    assert!(window.contains_rect(apply), "Apply at {apply:?}");
+    harness.get_by_label("Apply").click();
+    harness.run_steps(2);
+    let best = result.best().expect("a best run");
+    assert_eq!(
+        harness.state().document.parameters.get("push"),
+        Some(&best.values[0])
+    );
 }

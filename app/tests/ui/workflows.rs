@@ -13,11 +13,7 @@ use graph_runtime::{Graph, NodeId, NodeKind, SceneAssets, Simulation, Spawn};
 const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
 
 fn harness_with(app: EditorApp) -> Harness<'static, EditorApp> {
-    let mut harness = Harness::builder()
-        .with_size(WINDOW)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(3);
-    harness
+    crate::common::harness_on(app, WINDOW, crate::common::QUARTER_SECOND, 3)
 }
 
 fn editor(dir: &Path) -> EditorApp {
@@ -291,7 +287,9 @@ fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
     assert_eq!(count(&harness), 12_000);
     assert_eq!(harness.state().preview.agent_count(), 12_000);
     // Ticks of this crowd are too slow for a frame: they run on the worker thread, and the
-    // window keeps answering meanwhile.
+    // window keeps answering meanwhile. The window's pacing, for once: a crowd over 5,000 that
+    // was never measured starts on the worker however fast the machine is.
+    harness.state_mut().pacing = app::editor::Pacing::Budgeted;
     harness.run_steps(2);
     assert!(
         harness.state().preview.host.is_stepping(),
@@ -378,6 +376,8 @@ fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
 fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness_with(editor(dir.path()));
+    // Only the autosave matters here: 5,000 boids need not run.
+    harness.state_mut().preview.host.running = false;
     let set_count = |h: &mut Harness<'static, EditorApp>, n: u32| {
         if let Spawn::Random { count, .. } =
             &mut h.state_mut().preview.document.scene.groups[0].spawn

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use egui::Pos2;
 use egui_snarl::{NodeId as SnarlId, Snarl};
 use graph_runtime::{
-    Comment, CompileError, EditorSection, Graph, Link, Node, NodeId, Program, TurningSpec,
-    VehicleSpec,
+    Comment, CompileError, CompileWarning, EditorSection, Graph, Link, Node, NodeId, Program,
+    TurningSpec, VehicleSpec,
 };
 
 mod refused;
@@ -46,6 +46,8 @@ pub struct Document {
     /// The graph as last compiled (without layout) and the result.
     compiled_graph: Option<Graph>,
     compiled: Result<Arc<Program>, Vec<CompileError>>,
+    /// What compiles but runs nothing (nodes the Output does not reach), from the last compile.
+    warnings: Vec<CompileWarning>,
     revision: u64,
     /// The subgraph files the graph uses, read from beside its file.
     subgraphs: graph_runtime::Subgraphs,
@@ -65,6 +67,7 @@ impl Document {
             history: History::new(Graph::default()),
             compiled_graph: None,
             compiled: Err(Vec::new()),
+            warnings: Vec::new(),
             revision: 0,
             subgraphs: graph_runtime::Subgraphs::default(),
         };
@@ -175,12 +178,19 @@ impl Document {
         }
     }
 
+    /// Warnings of the latest compile: nodes that feed nothing, and problems of nodes the
+    /// Output does not reach (the graph runs without them).
+    pub fn warnings(&self) -> &[CompileWarning] {
+        &self.warnings
+    }
+
     /// Compiles `graph` (layout aside) unless it is what was last compiled.
     fn compile_if_changed(&mut self, mut graph: Graph) {
         graph.editor = None;
         self.find_subgraphs(&graph);
         if self.compiled_graph.as_ref() != Some(&graph) {
             self.compiled = self.subgraphs.compile(&graph).map(Arc::new);
+            self.warnings = graph_runtime::warnings(&graph);
             self.compiled_graph = Some(graph);
             self.revision += 1;
         }
@@ -325,6 +335,31 @@ impl Document {
             rebuild_wires(&mut self.snarl, snarl_id);
         }
         removed.len()
+    }
+
+    /// Moves each node by its offset (graph units).
+    pub fn shift_nodes(&mut self, moves: &[(NodeId, egui::Vec2)]) {
+        for (id, by) in moves {
+            if let Some(snarl_id) = self.snarl_id(*id)
+                && let Some(info) = self.snarl.get_node_info_mut(snarl_id)
+            {
+                info.pos += *by;
+            }
+        }
+    }
+
+    /// Every wire as (the node it comes from, the node it goes into).
+    pub fn wires(&self) -> Vec<(NodeId, NodeId)> {
+        self.snarl
+            .nodes()
+            .flat_map(|data| {
+                data.node
+                    .inputs()
+                    .into_iter()
+                    .filter_map(|port| port.link.source())
+                    .map(move |source| (source, data.id))
+            })
+            .collect()
     }
 
     /// Graph-space rectangle around the given nodes (all nodes when empty), with an allowance

@@ -23,7 +23,7 @@ use egui::{Rect, Ui};
 use glam::Vec2;
 use graph_runtime::{AgentGroup, Area, Graph, Program, Rect as WorldRect, Scene, Spawn};
 
-pub use host::{Host, METRICS_SECONDS, TICK};
+pub use host::{Host, METRICS_SECONDS, Pacing, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
@@ -94,6 +94,8 @@ pub struct Preview {
     pub blocked: BlockedCells,
     /// A message for the status line (an edit that was refused, and why).
     pub notice: Option<String>,
+    /// The graph (a file name the scene uses) a group's Edit button asked to open.
+    pub edit_graph: Option<String>,
     /// Where the viewport's context menu was opened (world) and the item there.
     context: Option<(Vec2, Option<Item>)>,
 }
@@ -129,6 +131,7 @@ impl Preview {
             edits: Vec::new(),
             blocked: BlockedCells::default(),
             notice: None,
+            edit_graph: None,
             context: None,
         }
     }
@@ -157,7 +160,7 @@ impl Preview {
                 .map(|scene| (scene, p.file))
         });
         if let Some((scene, file)) = preset {
-            return Self::new(SceneDocument::new(scene, None, file.to_owned()), graph_name);
+            return Self::new(SceneDocument::from_preset(scene, file), graph_name);
         }
         let document = SceneDocument::new(default_scene(graph_name), None, scene_name);
         Self::new(document, graph_name)
@@ -180,6 +183,12 @@ impl Preview {
         let old = std::mem::replace(&mut self.bound, name.to_owned());
         self.document.rename_graph(&old, name);
         self.host.rename_graph(&old, name);
+    }
+
+    /// The open graph is now the file `name`: the groups that run `name` run it (nothing is
+    /// renamed; the host rebuilds what they run).
+    pub fn bind(&mut self, name: &str) {
+        name.clone_into(&mut self.bound);
     }
 
     /// Number of agents running.
@@ -225,12 +234,12 @@ impl Preview {
 
     /// Per-frame work before drawing: follow the open graph and the scene, move the cursor
     /// target, run time.
-    pub fn update(&mut self, open: &OpenGraph<'_>, frame_seconds: f32) {
+    pub fn update(&mut self, open: &OpenGraph<'_>, frame_seconds: f32, pacing: Pacing) {
         self.host.follow(&self.document, open);
         if let Some(cursor) = self.cursor {
             self.host.set_cursor(cursor);
         }
-        self.host.run(frame_seconds);
+        self.host.run(frame_seconds, pacing);
     }
 
     /// The preview panel: title, toolbar, problems, field panel, metrics and viewport.

@@ -2,13 +2,14 @@
 //! is saved, its undo history, and the files a save must write so the scene works outside the
 //! editor too.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use graph_runtime::{
     FileAccess, FlowField, FlowFieldSource, Graph, Scene, SceneAssets, load_subgraphs,
 };
 
+use super::super::field_files::free_field_file;
 use super::super::history::History;
 use super::super::presets;
 use super::OpenGraph;
@@ -30,6 +31,8 @@ pub struct SceneDocument {
     pub path: Option<PathBuf>,
     /// Shown when the scene has no path (a preset's file name, or "untitled").
     pub label: String,
+    /// The embedded preset scene it was opened from (its file name), if any.
+    pub preset: Option<String>,
     /// Flow fields that could not be loaded (with places).
     pub problems: Vec<String>,
     history: History<Snapshot>,
@@ -44,12 +47,20 @@ impl SceneDocument {
             fields: BTreeMap::new(),
             path,
             label,
+            preset: None,
             problems: Vec::new(),
             history: History::new(Snapshot::default()),
             fields_revision: 1,
         };
         document.load_fields();
         document.history = History::new(document.snapshot());
+        document
+    }
+
+    /// The embedded preset scene `file`, unsaved.
+    pub fn from_preset(scene: Scene, file: &str) -> Self {
+        let mut document = Self::new(scene, None, file.to_owned());
+        document.preset = Some(file.to_owned());
         document
     }
 
@@ -259,6 +270,23 @@ impl SceneDocument {
         self.history.rewrite(|snapshot| rename(&mut snapshot.scene));
     }
 
+    /// The fields in `files` (name, file) were saved as those files: the scene names them so
+    /// from now on, in every undo step too (the data stays in the working copies).
+    pub fn fields_saved_as_files(&mut self, files: &BTreeMap<String, String>) {
+        let name_files = |scene: &mut Scene| {
+            for (name, file) in files {
+                if let Some(source) = scene.flow_fields.get_mut(name)
+                    && matches!(source, FlowFieldSource::Inline(_))
+                {
+                    *source = FlowFieldSource::File(file.clone());
+                }
+            }
+        };
+        name_files(&mut self.scene);
+        self.history
+            .rewrite(|snapshot| name_files(&mut snapshot.scene));
+    }
+
     /// The scene with its working fields inline (for the autosave).
     pub fn with_fields_inline(&self) -> Scene {
         let mut scene = self.scene.clone();
@@ -277,19 +305,32 @@ impl SceneDocument {
         let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut bundle = Bundle::default();
         let mut scene = self.scene.clone();
+        // A field painted or made here is saved as `<name>.flow.ron` beside the scene, as a
+        // game loads it, not inline in the scene; never over a file the scene does not name.
+        let mut named: BTreeSet<String> = scene
+            .flow_fields
+            .values()
+            .filter_map(|source| match source {
+                FlowFieldSource::File(file) => Some(file.clone()),
+                FlowFieldSource::Inline(_) => None,
+            })
+            .collect();
         for (name, source) in &mut scene.flow_fields {
-            let Some(field) = self.fields.get(name) else {
+            if matches!(source, FlowFieldSource::Inline(_)) && self.fields.contains_key(name) {
+                let file =
+                    free_field_file(name, |f| named.contains(f) || directory.join(f).exists());
+                named.insert(file.clone());
+                bundle.field_files.insert(name.clone(), file.clone());
+                *source = FlowFieldSource::File(file);
+            }
+            let (Some(field), FlowFieldSource::File(file)) = (self.fields.get(name), &*source)
+            else {
                 continue;
             };
-            match source {
-                FlowFieldSource::Inline(stored) => stored.clone_from(field),
-                FlowFieldSource::File(file) => {
-                    let text = field
-                        .to_ron()
-                        .map_err(|e| format!("flow field \"{name}\": {e}"))?;
-                    bundle.files.push((directory.join(&*file), text));
-                }
-            }
+            let text = field
+                .to_ron()
+                .map_err(|e| format!("flow field \"{name}\": {e}"))?;
+            bundle.files.push((directory.join(file), text));
         }
         let mut graphs: Vec<&str> = scene.groups.iter().map(|g| g.graph.as_str()).collect();
         graphs.sort_unstable();
@@ -344,4 +385,6 @@ pub struct Bundle {
     pub files: Vec<(PathBuf, String)>,
     /// Where the open graph is written, when the bundle writes it.
     pub open_graph: Option<PathBuf>,
+    /// The fields that were inline in the scene and are now files beside it (name, file).
+    pub field_files: BTreeMap<String, String>,
 }

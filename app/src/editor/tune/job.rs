@@ -62,6 +62,15 @@ impl TuneJob {
             .unwrap_or_default()
     }
 
+    /// The best candidate after each candidate evaluated so far.
+    pub fn best_runs(&self) -> Vec<graph_runtime::tune::TuneRun> {
+        self.control
+            .best_runs
+            .lock()
+            .map(|runs| runs.clone())
+            .unwrap_or_default()
+    }
+
     /// Asks the tuning to stop; [`TuneJob::poll`] then reports it cancelled.
     pub fn cancel(&self) {
         self.control.cancel();

@@ -174,15 +174,21 @@ impl TuneWindow {
             .open(&mut open)
             .default_width(600.0)
             .default_height(680.0)
-            .vscroll(true)
+            .max_height(ctx.content_rect().height() - 60.0)
             .pivot(egui::Align2::CENTER_TOP)
             .default_pos(ctx.content_rect().center_top() + egui::vec2(-120.0, 40.0))
             .show(ctx, |ui| {
-                let running = self.is_running();
-                ui.add_enabled_ui(!running, |ui| self.fields(ui));
-                ui.separator();
-                results::status(self, ui, commands);
-                results::show(self, ui, commands);
+                if self.result().is_some_and(|r| r.best().is_some()) {
+                    egui::Panel::bottom("tune apply")
+                        .show(ui, |ui| results::apply_row(self, ui, commands));
+                }
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let running = self.is_running();
+                    ui.add_enabled_ui(!running, |ui| self.fields(ui));
+                    ui.separator();
+                    results::status(self, ui, commands);
+                    results::show(self, ui);
+                });
             });
         if !open {
             commands.push(Command::CloseTune);

@@ -1,8 +1,10 @@
 //! What the tune window shows of its search: Run, or the progress and Cancel; the best
-//! distance to the goals against runs; the best values with every goal's value; Apply.
+//! distance to the goals (log scale) and each goal's value of the best so far against runs;
+//! the best values with every goal's value; Apply, pinned in view.
 
 use egui::Ui;
-use egui_plot::{Line, Plot};
+use egui_plot::{HLine, Legend, Line, Plot};
+use graph_runtime::tune::{Goal, TuneRun};
 
 use super::{ApplyTo, TuneState, TuneWindow};
 use crate::editor::command::Command;
@@ -51,25 +53,23 @@ pub fn status(window: &TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
     });
 }
 
-/// The best distance against runs (live while running) and, once done, the best values.
-pub fn show(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
-    let distances = match &window.state {
-        TuneState::Running(job) => job.best_distances(),
-        TuneState::Done(result) => result.best_distances(),
+/// How the search went, live while it runs: the best distance to the goals on a log scale,
+/// and each goal's value of the best candidate so far against its target; once done, the
+/// best values with how much they change. (A plot of the distance alone was a flat line at 0
+/// whenever the first candidate met the goals.)
+pub fn show(window: &TuneWindow, ui: &mut Ui) {
+    let best: Vec<TuneRun> = match &window.state {
+        TuneState::Running(job) => job.best_runs(),
+        TuneState::Done(result) => result
+            .best_so_far()
+            .into_iter()
+            .filter_map(|index| result.runs.get(index).cloned())
+            .collect(),
         _ => return,
     };
-    let points: Vec<[f64; 2]> = (1..)
-        .zip(&distances)
-        .map(|(run, &distance)| [f64::from(run), distance])
-        .collect();
-    ui.label("Best distance to the goals (0: every goal met) against runs");
-    Plot::new("tune distance")
-        .height(140.0)
-        .include_y(0.0)
-        .x_axis_label("runs")
-        .y_axis_label("distance")
-        .allow_scroll(false)
-        .show(ui, |plot| plot.line(Line::new("best distance", points)));
+    let goals = window.spec().goals;
+    distance_plot(ui, &best);
+    goals_plot(ui, &best, &goals);
     let Some(result) = window.result() else {
         return;
     };
@@ -87,6 +87,16 @@ pub fn show(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
             "not every goal met"
         }
     ));
+    let changed = best
+        .values
+        .iter()
+        .zip(&result.current)
+        .filter(|(value, current)| value != current)
+        .count();
+    ui.label(format!(
+        "It changes {changed} of {} parameters.",
+        result.parameters.len()
+    ));
     egui::Grid::new("tune best").num_columns(2).show(ui, |ui| {
         for ((name, value), current) in result
             .parameters
@@ -95,7 +105,11 @@ pub fn show(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
             .zip(&result.current)
         {
             ui.label(name);
-            ui.label(format!("{value:.3} (now {current})"));
+            if value == current {
+                ui.weak(format!("{value:.3} (unchanged)"));
+            } else {
+                ui.label(format!("{value:.3} (now {current})"));
+            }
             ui.end_row();
         }
         for goal in &result.goals {
@@ -110,7 +124,69 @@ pub fn show(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
             ui.end_row();
         }
     });
-    ui.horizontal(|ui| {
+}
+
+/// The smallest distance the log plot shows; a candidate that meets every goal (0) sits on it.
+const FLOOR: f64 = 1e-4;
+
+/// The best distance to the goals after each run, on a log scale (met: the floor).
+fn distance_plot(ui: &mut Ui, best: &[TuneRun]) {
+    let points: Vec<[f64; 2]> = (1..)
+        .zip(best)
+        .map(|(run, b)| [f64::from(run), b.distance.max(FLOOR).log10()])
+        .collect();
+    ui.label(
+        "Distance to the goals of the best so far (log scale; the bottom line: every goal met)",
+    );
+    Plot::new("tune distance")
+        .height(110.0)
+        .include_y(FLOOR.log10())
+        .include_y(0.0)
+        .x_axis_label("runs")
+        .y_axis_formatter(|mark, _| {
+            if mark.value <= FLOOR.log10() + 1e-9 {
+                "met".to_owned()
+            } else {
+                format!("{}", 10f64.powf(mark.value))
+            }
+        })
+        .allow_scroll(false)
+        .show(ui, |plot| plot.line(Line::new("best distance", points)));
+}
+
+/// Each goal's value of the best so far as a share of its target (1: the target; which side
+/// meets it is in the goal's name).
+fn goals_plot(ui: &mut Ui, best: &[TuneRun], goals: &[Goal]) {
+    ui.label("Each goal's value of the best so far, as a share of its target (1)");
+    Plot::new("tune goals")
+        .height(110.0)
+        .include_y(0.0)
+        .include_y(1.0)
+        .x_axis_label("runs")
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.hline(HLine::new("target", 1.0).style(egui_plot::LineStyle::dashed_loose()));
+            for goal in goals {
+                let target = goal.target;
+                let points: Vec<[f64; 2]> = (1..)
+                    .zip(best)
+                    .filter_map(|(run, b)| {
+                        let value = b.metric(goal.metric)?;
+                        let share = if target == 0.0 { value } else { value / target };
+                        share.is_finite().then_some([f64::from(run), share])
+                    })
+                    .collect();
+                plot.line(Line::new(goal.to_string(), points));
+            }
+        });
+}
+
+/// Where the best values go, and Apply: pinned under the window's scrolling part, so it is in
+/// view however small the window.
+pub fn apply_row(window: &mut TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Apply the best values to");
         ui.radio_value(
             &mut window.apply_to,
             ApplyTo::GraphDefaults,

@@ -14,7 +14,7 @@ use crate::editor::inputs::{InputEdit, has_input_list};
 
 impl GraphViewer<'_> {
     /// Shows node `node`'s header; a click selects it (Shift adds), a double click opens a
-    /// Subgraph node's file.
+    /// Subgraph node's file, a right-click opens the node's menu.
     pub(super) fn header(&mut self, node: SnarlId, ui: &mut Ui, snarl: &mut Snarl<EditorNode>) {
         let Some(data) = snarl.get_node(node) else {
             return;
@@ -32,6 +32,7 @@ impl GraphViewer<'_> {
                     add,
                 });
             }
+            response.context_menu(|ui| self.node_menu(node, ui, snarl));
             return;
         }
         let title = self.title(data);
@@ -63,6 +64,8 @@ impl GraphViewer<'_> {
                 add,
             });
         }
+        // The title takes the clicks, so the body's right-click menu is offered here too.
+        response.context_menu(|ui| self.node_menu(node, ui, snarl));
     }
 
     /// Shows input `pin`'s row and returns its pin.

@@ -34,6 +34,8 @@ pub struct GraphViewer<'a> {
     pub names: &'a Names,
     /// Problems by node.
     pub errors: &'a BTreeMap<NodeId, Vec<String>>,
+    /// Warnings by node (the graph runs without the node).
+    pub warnings: &'a BTreeMap<NodeId, Vec<String>>,
     /// The editor's selection (drawn with a yellow outline).
     pub selection: &'a Selection,
     /// What the user asked for this frame.
@@ -87,6 +89,8 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             frame.stroke(Stroke::new(2.5, SELECTED))
         } else if self.errors.contains_key(&id) {
             frame.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        } else if self.warnings.contains_key(&id) {
+            frame.stroke(Stroke::new(2.0, super::panels::WARNING_COLOR))
         } else {
             frame
         }
@@ -242,7 +246,7 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
     }
 
     fn has_on_hover_popup(&mut self, node: &EditorNode) -> bool {
-        self.errors.contains_key(&node.id)
+        self.errors.contains_key(&node.id) || self.warnings.contains_key(&node.id)
     }
 
     fn show_on_hover_popup(
@@ -258,6 +262,9 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
         };
         for message in self.errors.get(&id).into_iter().flatten() {
             ui.colored_label(Color32::from_rgb(230, 80, 80), message);
+        }
+        for message in self.warnings.get(&id).into_iter().flatten() {
+            ui.colored_label(super::panels::WARNING_COLOR, message);
         }
     }
 

@@ -8,8 +8,8 @@ use graph_runtime::Sample;
 
 use super::super::worker::Worker;
 use super::{
-    Host, MAX_TICKS_PER_FRAME, METRICS_PERIOD, METRICS_SECONDS, STEP_BUDGET, SYNC_TICK_LIMIT_MS,
-    TICK,
+    Host, MAX_TICKS_PER_FRAME, METRICS_PERIOD, METRICS_SECONDS, Pacing, STEP_BUDGET,
+    SYNC_TICK_LIMIT_MS, TICK,
 };
 
 impl Host {
@@ -78,26 +78,34 @@ impl Host {
         self.worker = Some(Worker::start(simulation, metrics, TICK, sample_at));
     }
 
-    /// Runs the ticks due after `frame_seconds` of real time, within the frame's time budget,
-    /// then traces the selected agent. Ticks too slow for a frame run on a worker thread.
-    pub fn run(&mut self, frame_seconds: f32) {
+    /// Runs the ticks due after `frame_seconds`, paced by `pacing`, then traces the selected
+    /// agent. Paced by the budget, stepping stops when the frame's time budget is spent and
+    /// ticks too slow for a frame run on a worker thread; paced exactly, every tick due runs
+    /// here, however long it takes.
+    pub fn run(&mut self, frame_seconds: f32, pacing: Pacing) {
         self.collect();
         let started = Instant::now();
+        let budgeted = pacing == Pacing::Budgeted;
         let mut ticks = 0;
-        if self.running && self.simulation.is_some() && self.tick_ms > SYNC_TICK_LIMIT_MS {
+        if self.running
+            && self.simulation.is_some()
+            && budgeted
+            && self.tick_ms > SYNC_TICK_LIMIT_MS
+        {
             self.accumulator = 0.0;
             self.step_elsewhere();
         } else if self.running && self.simulation.is_some() {
             self.accumulator += frame_seconds.min(0.25) * self.time_scale;
+            let over_budget = || budgeted && started.elapsed() >= STEP_BUDGET;
             while self.accumulator >= TICK && ticks < MAX_TICKS_PER_FRAME {
                 self.step_once();
                 self.accumulator -= TICK;
                 ticks += 1;
-                if started.elapsed() >= STEP_BUDGET {
+                if over_budget() {
                     break;
                 }
             }
-            if ticks == MAX_TICKS_PER_FRAME || started.elapsed() >= STEP_BUDGET {
+            if ticks == MAX_TICKS_PER_FRAME || over_budget() {
                 // Behind real time: drop the backlog rather than chase it.
                 self.accumulator = self.accumulator.min(TICK);
             }

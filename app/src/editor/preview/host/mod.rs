@@ -35,6 +35,20 @@ pub const METRICS_SECONDS: f32 = 30.0;
 /// Seconds between metric samples (overlap onsets are counted between samples).
 const METRICS_PERIOD: f32 = 0.1;
 
+/// How the clock turns a frame's seconds into ticks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pacing {
+    /// The window's: the ticks due, cut short once stepping has used the frame's time budget
+    /// (at least one runs), and ticks too slow for a frame run on a worker thread, so the
+    /// window keeps answering however large the crowd.
+    #[default]
+    Budgeted,
+    /// Every tick due from the frames' seconds runs (at most six a frame), on this thread,
+    /// however long it takes: how far the preview gets depends on the frames alone, never on
+    /// how fast the machine is (the editor's tests run this way).
+    Exact,
+}
+
 /// The running simulation and its clock.
 pub struct Host {
     /// The running simulation, when the scene builds.
@@ -340,6 +354,19 @@ impl Host {
         for group in &mut scene.groups {
             if group.graph == old {
                 new.clone_into(&mut group.graph);
+            }
+        }
+    }
+
+    /// The scene's fields in `files` (name, file) were inline and are now those files, with
+    /// the same data: the running scene names them so too, so nothing restarts.
+    pub fn fields_saved_as_files(&mut self, files: &std::collections::BTreeMap<String, String>) {
+        let Some((scene, _)) = self.built.as_mut() else {
+            return;
+        };
+        for (name, file) in files {
+            if let Some(source) = scene.flow_fields.get_mut(name) {
+                *source = FlowFieldSource::File(file.clone());
             }
         }
     }

@@ -17,14 +17,18 @@ const TICKS_PER_FRAME_BUDGET_MS: f32 = 1000.0 / 30.0;
 pub enum GroupEdit {
     /// Remove this group.
     Remove,
+    /// Open the graph this group runs in the editor.
+    EditGraph,
 }
 
-/// Edits `group` in place; `estimate` gives the expected milliseconds per tick for a count.
+/// Edits `group` in place; `estimate` gives the expected milliseconds per tick for a count,
+/// `bound` is the open graph's file name.
 pub fn group_editor(
     ui: &mut Ui,
     index: usize,
     group: &mut AgentGroup,
     estimate: &dyn Fn(usize) -> Option<f32>,
+    bound: &str,
 ) -> Option<GroupEdit> {
     let mut edit = None;
     ui.horizontal(|ui| {
@@ -55,6 +59,16 @@ pub fn group_editor(
     ui.horizontal(|ui| {
         ui.label("graph");
         ui.add(egui::TextEdit::singleline(&mut group.graph).desired_width(150.0));
+        if group.graph == bound {
+            ui.weak("open")
+                .on_hover_text("This is the graph in the editor");
+        } else if ui
+            .small_button("Edit")
+            .on_hover_text("Open this graph in the editor; the scene keeps running")
+            .clicked()
+        {
+            edit = Some(GroupEdit::EditGraph);
+        }
     });
     tags(ui, group);
     vehicle(ui, group);

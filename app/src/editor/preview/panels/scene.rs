@@ -46,7 +46,9 @@ impl Preview {
         ui.separator();
         let host = &self.host;
         let estimate = |agents: usize| host.estimated_tick_ms(agents);
-        groups(ui, scene, &estimate, &self.bound);
+        if let Some(graph) = groups(ui, scene, &estimate, &self.bound) {
+            self.edit_graph = Some(graph);
+        }
         if edited != self.document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }
@@ -165,15 +167,23 @@ fn jumps(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<Sc
     }
 }
 
-/// Every group's editor, and "+ group".
-fn groups(ui: &mut Ui, scene: &mut Scene, estimate: &dyn Fn(usize) -> Option<f32>, bound: &str) {
+/// Every group's editor, and "+ group"; the graph a group's Edit button asks to edit.
+fn groups(
+    ui: &mut Ui,
+    scene: &mut Scene,
+    estimate: &dyn Fn(usize) -> Option<f32>,
+    bound: &str,
+) -> Option<String> {
     let mut remove = None;
+    let mut edit_graph = None;
     for (index, group) in scene.groups.iter_mut().enumerate() {
         let edit = ui
-            .push_id(index, |ui| group_editor(ui, index, group, estimate))
+            .push_id(index, |ui| group_editor(ui, index, group, estimate, bound))
             .inner;
-        if edit == Some(GroupEdit::Remove) {
-            remove = Some(index);
+        match edit {
+            Some(GroupEdit::Remove) => remove = Some(index),
+            Some(GroupEdit::EditGraph) => edit_graph = Some(group.graph.clone()),
+            None => {}
         }
     }
     if let Some(index) = remove {
@@ -202,4 +212,5 @@ fn groups(ui: &mut Ui, scene: &mut Scene, estimate: &dyn Fn(usize) -> Option<f32
             parameters: BTreeMap::new(),
         });
     }
+    edit_graph
 }

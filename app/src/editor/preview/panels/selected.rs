@@ -11,41 +11,51 @@ use super::super::tools::Item;
 use super::super::{Preview, SceneEdit};
 
 impl Preview {
-    /// One line of settings for the selected item, when one is selected.
-    /// Always one line high, so the viewport below never moves: the tool's hint when
-    /// nothing is selected.
+    /// The settings of the selected item, when one is selected, else the tool's hint: always
+    /// two lines high, so the viewport below never moves, and wrapped to the preview's width,
+    /// so every field shows (a jump link's landing was cut off at the right).
     pub fn selected_item_bar(&mut self, ui: &mut Ui) {
+        let spacing = ui.spacing();
+        let height = 2.0 * spacing.interact_size.y + spacing.item_spacing.y;
+        let width = ui.available_width();
+        ui.allocate_ui_with_layout(
+            egui::vec2(width, height),
+            egui::Layout::top_down(egui::Align::Min),
+            |ui| {
+                ui.set_min_size(egui::vec2(width, height));
+                // Narrower than two lines can hold (a preview at its narrowest): scroll.
+                egui::ScrollArea::vertical()
+                    .id_salt("selected-item")
+                    .max_height(height)
+                    .show(ui, |ui| self.item_settings(ui));
+            },
+        );
+    }
+
+    fn item_settings(&mut self, ui: &mut Ui) {
         let Some(item) = self.selected_item.clone() else {
-            ui.horizontal(|ui| {
-                ui.add(egui::Label::new(egui::RichText::new(self.tool.hint()).weak()).truncate());
-            });
+            ui.add(egui::Label::new(egui::RichText::new(self.tool.hint()).weak()).wrap());
             return;
         };
         let mut edits = Vec::new();
         let mut edited = self.document.scene.clone();
-        // One line however narrow the panel: what does not fit scrolls sideways.
-        egui::ScrollArea::horizontal()
-            .id_salt("selected-item")
-            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysHidden)
-            .show(ui, |ui| {
-                ui.horizontal(|ui| {
-                    match &item {
-                        Item::Target(name) => target_settings(ui, &edited, name, &mut edits),
-                        Item::Obstacle(index) => obstacle_settings(ui, &mut edited, *index),
-                        Item::Path(name, _) => path_settings(ui, &mut edited, name),
-                        Item::Wall(index, _) => wall_settings(ui, &mut edited, *index),
-                        Item::Gap(index, _) => gap_settings(ui, &edited, *index),
-                        Item::JumpLink(name, _) => link_settings(ui, &mut edited, name, &mut edits),
-                    }
-                    if ui
-                        .small_button("Delete")
-                        .on_hover_text(format!("Delete the {} (Del)", item.describe()))
-                        .clicked()
-                    {
-                        edits.push(SceneEdit::Delete(item.clone()));
-                    }
-                })
-            });
+        ui.horizontal_wrapped(|ui| {
+            match &item {
+                Item::Target(name) => target_settings(ui, &edited, name, &mut edits),
+                Item::Obstacle(index) => obstacle_settings(ui, &mut edited, *index),
+                Item::Path(name, _) => path_settings(ui, &mut edited, name),
+                Item::Wall(index, _) => wall_settings(ui, &mut edited, *index),
+                Item::Gap(index, _) => gap_settings(ui, &edited, *index),
+                Item::JumpLink(name, _) => link_settings(ui, &mut edited, name, &mut edits),
+            }
+            if ui
+                .small_button("Delete")
+                .on_hover_text(format!("Delete the {} (Del)", item.describe()))
+                .clicked()
+            {
+                edits.push(SceneEdit::Delete(item.clone()));
+            }
+        });
         if edited != self.document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }

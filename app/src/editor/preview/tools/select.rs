@@ -77,16 +77,26 @@ impl super::super::Preview {
             .map(|index| Item::Gap(index, None))
     }
 
-    /// The agent under screen point `at`, the nearest if several.
+    /// The agent drawn under screen point `at`, the nearest if several: an agent in the air
+    /// where it is drawn, lifted above its shadow.
     pub fn pick_agent(&self, screen: Rect, at: Pos2) -> Option<usize> {
         let scene = self.host.view()?;
+        let lift = |agent: usize| {
+            scene
+                .airborne
+                .iter()
+                .find(|(a, _)| *a == agent)
+                .map_or(egui::Vec2::ZERO, |(_, height)| {
+                    super::super::view::lifted(&self.view, *height)
+                })
+        };
         scene
             .vehicles
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                let distance = self.view.to_screen(screen, v.position).distance(at);
-                (i, distance, v.radius * self.view.zoom)
+                let drawn = self.view.to_screen(screen, v.position) + lift(i);
+                (i, drawn.distance(at), v.radius * self.view.zoom)
             })
             .filter(|(_, distance, radius)| *distance <= radius.max(4.0) + 4.0)
             .min_by(|a, b| a.1.total_cmp(&b.1))
