@@ -15,8 +15,9 @@ use graph_runtime::{
     write_atomically,
 };
 
-/// How long a change may take to arrive on a busy machine.
-const DEADLINE: Duration = Duration::from_secs(10);
+/// How long a change may take to arrive on a busy machine before the test gives up: a wait,
+/// not a speed check (a change arrives in milliseconds; issue 42 asks a minute at least).
+const DEADLINE: Duration = Duration::from_secs(60);
 /// Pause between polls, as a game's frame would be.
 const FRAME: Duration = Duration::from_millis(10);
 
@@ -131,7 +132,10 @@ fn the_same_bytes_written_again_and_other_files_are_not_changes() {
     files.watch(&path).expect("watch");
     write(&path, &seek_graph(1.0));
     write(&other, &seek_graph(2.0));
-    // Give the events time to arrive and settle; none of them is a change.
+    // Give the events time to arrive and settle; none of them is a change. The window checks
+    // that nothing is reported, not how fast anything ran: on a busy machine an event may come
+    // after it, and is still no change (the file's content is compared), so the test cannot
+    // fail for being slow.
     let started = Instant::now();
     while started.elapsed() < Duration::from_millis(300) {
         assert_eq!(files.poll(), Vec::<PathBuf>::new());

@@ -201,7 +201,8 @@ fn a_watcher_hands_back_the_new_program_and_keeps_the_last_good_one() {
     ok(unsafe { sg_watcher_poll(watcher, &raw mut program) });
     assert_eq!(program.id, 0, "nothing changed yet");
 
-    // Polls until the watcher answers (file events arrive on another thread).
+    // Polls until the watcher answers (file events arrive on another thread), a minute at most:
+    // a wait for the watcher's thread on a busy machine, not a speed check.
     let poll_until_answer = |program: &mut SgProgram| -> SgStatus {
         let start = Instant::now();
         loop {
@@ -209,7 +210,7 @@ fn a_watcher_hands_back_the_new_program_and_keeps_the_last_good_one() {
             let status = unsafe { sg_watcher_poll(watcher, program) };
             if status != SgStatus::Ok
                 || program.id != 0
-                || start.elapsed() > Duration::from_secs(10)
+                || start.elapsed() > Duration::from_secs(60)
             {
                 return status;
             }
