@@ -235,8 +235,17 @@ impl EditorApp {
         }
         draw_comments(ui, &comments, self.canvas.transform, self.canvas.rect);
         self.canvas.node_rects = rects;
-        if commands.is_empty() && self.clicked_empty_canvas(ui) {
-            commands.push(Command::DeselectAll);
+        if commands.is_empty() {
+            if let Some(node) = self.clicked_node(ui) {
+                // A click anywhere on a node selects it, as in Blender: a Reroute's small dot
+                // need not be hit exactly, nor a title.
+                commands.push(Command::Select {
+                    nodes: vec![node],
+                    add: false,
+                });
+            } else if self.clicked_empty_canvas(ui) {
+                commands.push(Command::DeselectAll);
+            }
         }
         self.queue.extend(commands);
         self.follow_widget_selection(ui, id);
@@ -280,6 +289,30 @@ impl EditorApp {
         );
         self.canvas.frame_request = None;
         transform
+    }
+
+    /// The node this frame's plain primary click landed on (the one drawn on top), unless the
+    /// click was on a popup; Shift and Ctrl clicks are the widget's own selection.
+    fn clicked_node(&self, ui: &Ui) -> Option<NodeId> {
+        let ctx = ui.ctx();
+        let at = ctx.input(|i| {
+            i.pointer
+                .primary_clicked()
+                .then(|| i.pointer.interact_pos())
+                .flatten()
+        })?;
+        let over_popup = ctx
+            .layer_id_at(at)
+            .is_some_and(|layer| layer.order != egui::Order::Background);
+        let modifiers = ctx.input(|i| i.modifiers);
+        if over_popup || modifiers.shift || modifiers.command || !self.canvas.rect.contains(at) {
+            return None;
+        }
+        self.canvas
+            .node_screen_rects()
+            .filter(|(_, rect)| rect.contains(at))
+            .last()
+            .map(|(id, _)| id)
     }
 
     /// Whether this frame's primary click landed on the canvas itself: no node, no popup,

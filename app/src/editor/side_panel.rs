@@ -8,19 +8,52 @@ use super::fields::Names;
 use super::preview::OpenGraph;
 use super::{EditorApp, panels, plural};
 
+/// The narrowest the side panel's content is laid out (points): narrower panels scroll
+/// sideways rather than cut fields off.
+const SIDE_CONTENT: f32 = 236.0;
+
+/// A section exactly `height` high whatever it holds: its content scrolls inside it.
+fn steady_section(ui: &mut Ui, id: &str, height: f32, content: impl FnOnce(&mut Ui)) {
+    egui::ScrollArea::vertical()
+        .id_salt(id)
+        .min_scrolled_height(height)
+        .max_height(height)
+        .auto_shrink([false, false])
+        .show(ui, content);
+}
+
 impl EditorApp {
-    /// The side panel: node inspector, agent, parameters, vehicle, scene, comments.
+    /// The side panel: node inspector, agent, parameters, vehicle, scene, comments. The node
+    /// and agent sections keep one height whatever is selected (their content scrolls), so
+    /// the sections below never move under the pointer; the panel scrolls sideways where a
+    /// row is wider than it (at 1024 points the panel is 240 wide).
     pub(super) fn side_panel(&mut self, ui: &mut Ui, names: &Names) {
         let mut commands = Vec::new();
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        let (width, height) = (ui.available_width(), ui.available_height());
+        let steady = |share: f32, least: f32, most: f32| (height * share).clamp(least, most);
+        let (node_height, agent_height) = (steady(0.3, 150.0, 340.0), steady(0.2, 110.0, 240.0));
+        egui::ScrollArea::both().show(ui, |ui| {
+            ui.set_max_width(width.max(SIDE_CONTENT));
             egui::CollapsingHeader::new("Node")
                 .default_open(true)
                 .show(ui, |ui| {
-                    panels::inspector(ui, &self.document, &self.selection, names, &mut commands);
+                    steady_section(ui, "node-inspector", node_height, |ui| {
+                        panels::inspector(
+                            ui,
+                            &self.document,
+                            &self.selection,
+                            names,
+                            &mut commands,
+                        );
+                    });
                 });
             egui::CollapsingHeader::new("Agent")
                 .default_open(true)
-                .show(ui, |ui| self.preview.agent_inspector(ui));
+                .show(ui, |ui| {
+                    steady_section(ui, "agent-inspector", agent_height, |ui| {
+                        self.preview.agent_inspector(ui);
+                    });
+                });
             egui::CollapsingHeader::new("Graph parameters")
                 .default_open(true)
                 .show(ui, |ui| {

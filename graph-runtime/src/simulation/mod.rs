@@ -277,7 +277,7 @@ impl Simulation {
             }
             let vehicle_params = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
             let turning = Turning::from(group.turning.unwrap_or_else(|| program.turning(&params)));
-            if turning.independent_facing && !program.turns() {
+            if program.leaves_facing_unturned(&turning) {
                 warnings.push(SceneWarning::FacingNeverTurns {
                     origin: origin.clone(),
                     group: group.name.clone(),

@@ -160,16 +160,19 @@ impl SceneDocument {
         if !problems.is_empty() {
             return Err(problems);
         }
-        let origin = self
-            .path
-            .as_ref()
-            .map_or_else(|| self.label.clone(), |p| p.display().to_string());
         Ok(SceneAssets {
             scene,
-            origin,
+            origin: self.origin(),
             graphs,
             flow_fields: self.fields.clone(),
         })
+    }
+
+    /// How messages about the scene name it: its path, else its label.
+    pub fn origin(&self) -> String {
+        self.path
+            .as_ref()
+            .map_or_else(|| self.label.clone(), |p| p.display().to_string())
     }
 
     /// The folder subgraph files are read from: the scene's, or, for a scene not saved yet,

@@ -38,6 +38,9 @@ impl GraphViewer<'_> {
         let title = self.title(data);
         let response = ui
             .horizontal(|ui| {
+                // Room at the left, where the title meets the header's clip (zoomed out, a first
+                // letter drawn a fraction of a pixel out of it was lost: "-low Field Following").
+                ui.add_space(2.0);
                 if self.live.is_some() {
                     ui.colored_label(crate::editor::preview::node_color(id), "■")
                         .on_hover_text("This node's color in the preview's guides");

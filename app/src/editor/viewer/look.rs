@@ -35,6 +35,16 @@ pub(super) fn reroute_handle(ui: &mut egui::Ui, port: PortType) -> egui::Respons
     response
 }
 
+/// The word beside a node's output pin: short, so nodes stay narrow (the pin's color and
+/// shape say the type too; hovering the word says it in full).
+pub(super) fn output_label(port: PortType) -> &'static str {
+    match port {
+        PortType::Steering => "force",
+        PortType::Scalar => "value",
+        PortType::Condition => "condition",
+    }
+}
+
 /// The color of wires and pins carrying `port`.
 pub fn port_color(port: PortType) -> Color32 {
     match port {

@@ -24,6 +24,9 @@ use super::selection::Selection;
 /// The outline of selected nodes.
 pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
 
+/// Room kept between a label and the edge it would otherwise touch (graph units).
+const LABEL_ROOM: f32 = 3.0;
+
 /// How much of a muted node's frame shows (it is drawn dimmed).
 const MUTED_OPACITY: f32 = 0.45;
 
@@ -199,7 +202,10 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             // A Reroute's pins carry no label: it is a dot on the wire.
             Some(Ok(output)) if is_reroute => look::pin(output),
             Some(Ok(output)) => {
-                ui.label(output.to_string());
+                ui.label(look::output_label(output))
+                    .on_hover_text(format!("Gives a {output}"));
+                // Room before the pin, so the label's last letter is never under it.
+                ui.add_space(LABEL_ROOM);
                 look::pin(output)
             }
             // An unconnected Reroute: it passes on whatever it will be given.
@@ -227,7 +233,10 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             return;
         };
         let (id, names) = (data.id, self.names);
-        // One field per row, so a node stays narrow however many fields it has.
+        // One field per row, so a node stays narrow however many fields it has; a little room
+        // at the left, where the body meets the node's clip (a first letter drawn a fraction
+        // of a pixel out of it, zoomed out, was lost).
+        ui.add_space(LABEL_ROOM);
         ui.push_id(id.0, |ui| {
             ui.vertical(|ui| {
                 ui.set_max_width(260.0);

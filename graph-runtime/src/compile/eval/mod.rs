@@ -102,6 +102,13 @@ impl Program {
         self.turns
     }
 
+    /// Whether a vehicle turning as `turning` and steered by this program keeps the facing it
+    /// started with: it faces independently, and no node turns the facing
+    /// ([`crate::SceneWarning::FacingNeverTurns`]).
+    pub fn leaves_facing_unturned(&self, turning: &crate::Turning) -> bool {
+        turning.independent_facing && !self.turns
+    }
+
     fn run<'c, R: Recorder>(
         &self,
         context: &Context<'c>,

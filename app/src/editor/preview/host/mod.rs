@@ -276,6 +276,17 @@ impl Host {
             let turning = graph_runtime::Turning::from(
                 group.turning.unwrap_or_else(|| program.turning(&params)),
             );
+            // The scene's warning that nothing turns the facing follows the graph as edited.
+            let warning = graph_runtime::SceneWarning::FacingNeverTurns {
+                origin: document.origin(),
+                group: group.name.clone(),
+                graph: group.graph.clone(),
+            }
+            .to_string();
+            self.warnings.retain(|w| *w != warning);
+            if program.leaves_facing_unturned(&turning) {
+                self.warnings.push(warning);
+            }
             for error in simulation.set_program(index, Arc::clone(&program), params) {
                 self.problems
                     .push(format!("group \"{}\": {error}", group.name));

@@ -1,0 +1,288 @@
+//! The editor's second hour (issue 42), as a person meets it: a stray node does not stop the
+//! preview, a Reroute selects by a click anywhere on it, a node's title has its menu, new nodes
+//! land clear of others and in view, Align and Distribute, Esc closes the shortcut sheet and
+//! dialogs, the side panel keeps its sections in place, independent facing that nothing turns
+//! says what to add, and an agent in the air is picked where it is drawn.
+
+use app::editor::{Arrange, Command, Dialog, EditorApp, PRESET_SCENES, Then};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use graph_runtime::{NodeId, NodeKind};
+
+use crate::common::{click_at, harness};
+
+fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
+    harness
+        .state()
+        .canvas
+        .node_screen_rects()
+        .find(|(node, _)| *node == id)
+        .map(|(_, rect)| rect)
+        .expect("the node is drawn")
+}
+
+fn added(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: Pos2) -> NodeId {
+    let before: Vec<NodeId> = harness
+        .state()
+        .document
+        .snarl
+        .nodes()
+        .map(|n| n.id)
+        .collect();
+    harness.state_mut().apply(Command::AddNode {
+        kind,
+        at,
+        wire: None,
+    });
+    harness.run_steps(3);
+    harness
+        .state()
+        .document
+        .snarl
+        .nodes()
+        .map(|n| n.id)
+        .find(|id| !before.contains(id))
+        .expect("a new node")
+}
+
+#[test]
+fn a_reroute_that_feeds_nothing_is_a_warning_the_preview_runs_and_a_click_on_it_selects_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let canvas = harness.state().canvas.rect();
+    let at = harness.state().canvas.to_graph(canvas.center());
+    let bend = added(&mut harness, NodeKind::Reroute, at);
+    let app = harness.state();
+    assert!(
+        app.document.problems().is_empty(),
+        "{:?}",
+        app.document.problems()
+    );
+    assert_eq!(
+        app.document.warnings().len(),
+        2,
+        "{:?}",
+        app.document.warnings()
+    );
+    assert!(app.preview.host.problems.is_empty(), "the scene runs");
+    assert_eq!(app.preview.agent_count(), 400);
+    harness.get_by_label("2 warnings");
+    harness.get_by_label_contains("warning: node #11 feeds nothing, so it does not run");
+    // Nothing selected, then a click on the Reroute's frame beside its dot selects it.
+    harness.state_mut().apply(Command::DeselectAll);
+    harness.run_steps(2);
+    let rect = node_rect(&harness, bend);
+    click_at(&mut harness, rect.left_bottom() + egui::vec2(3.0, -3.0));
+    assert_eq!(harness.state().selection.nodes(), &[bend]);
+}
+
+#[test]
+fn a_right_click_on_a_nodes_title_opens_the_node_menu() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    // The boids' Wander #4: its title is the label "Wander #4".
+    // The title sits centred in the header, the node's top line (the canvas is a zoomed
+    // layer: its screen rectangle, not the text's own).
+    let node = node_rect(&harness, NodeId(4));
+    let title = egui::pos2(node.center().x, node.top() + 10.0);
+    harness.event(Event::PointerMoved(title));
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos: title,
+            button: PointerButton::Secondary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        harness.step();
+    }
+    harness.run_steps(2);
+    harness.get_by_label("Mute  (M)").click();
+    harness.run_steps(2);
+    assert!(
+        harness
+            .state()
+            .document
+            .to_graph()
+            .muted
+            .contains(&NodeId(4))
+    );
+}
+
+#[test]
+fn a_new_node_lands_clear_of_the_others_and_wholly_in_view() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    // Asked for right on top of Blend #5, and at the canvas's right edge, under the preview.
+    let blend = node_rect(&harness, NodeId(5));
+    let on_blend = harness.state().canvas.to_graph(blend.min);
+    let edge = harness
+        .state()
+        .canvas
+        .to_graph(harness.state().canvas.rect().right_center());
+    for at in [on_blend, edge] {
+        let new = added(&mut harness, NodeKind::Seek, at);
+        let app = harness.state();
+        let rect = node_rect(&harness, new);
+        assert!(
+            app.canvas.rect().contains_rect(rect),
+            "{rect:?} is out of view"
+        );
+        for (id, other) in app.canvas.node_screen_rects().filter(|(id, _)| *id != new) {
+            assert!(!rect.intersects(other), "the new node covers node {id}");
+        }
+    }
+}
+
+#[test]
+fn align_and_distribute_move_the_selection_in_one_undo_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    // The boids' Obstacle Avoidance #1, Containment #2 and Wander #4, one above the other at
+    // x = 40, and Scale #10 at x = 440.
+    let picked = vec![NodeId(1), NodeId(2), NodeId(10)];
+    harness.state_mut().apply(Command::Select {
+        nodes: picked.clone(),
+        add: false,
+    });
+    harness.run_steps(2);
+    harness.get_by_label("Edit").click();
+    harness.run_steps(2);
+    harness.get_by_label("Arrange ⏵").hover();
+    harness.run_steps(2);
+    harness.get_by_label("Align right edges").click();
+    harness.run_steps(3);
+    let right = |h: &Harness<'static, EditorApp>, id: u32| node_rect(h, NodeId(id)).right();
+    let edge = right(&harness, 10);
+    for id in [1, 2] {
+        assert!((right(&harness, id) - edge).abs() < 0.5, "node {id}");
+    }
+    harness.state_mut().apply(Command::Undo);
+    harness.run_steps(3);
+    assert!(
+        (right(&harness, 1) - edge).abs() > 10.0,
+        "one undo puts them back"
+    );
+    // Distribute vertically: the middle one goes to where the gaps are equal.
+    harness
+        .state_mut()
+        .apply(Command::Arrange(Arrange::DistributeY));
+    harness.run_steps(3);
+    let mut rects: Vec<egui::Rect> = picked.iter().map(|id| node_rect(&harness, *id)).collect();
+    rects.sort_by(|a, b| a.center().y.total_cmp(&b.center().y));
+    let gaps = [
+        rects[1].top() - rects[0].bottom(),
+        rects[2].top() - rects[1].bottom(),
+    ];
+    assert!((gaps[0] - gaps[1]).abs() < 0.5, "{gaps:?}");
+}
+
+#[test]
+fn esc_closes_the_shortcut_sheet_and_cancels_a_dialog() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    harness.key_press(Key::F1);
+    harness.run_steps(2);
+    assert!(harness.state().shortcuts_open);
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert!(!harness.state().shortcuts_open);
+    harness.state_mut().apply(Command::SelectAll);
+    harness.state_mut().apply(Command::Delete);
+    harness.run_steps(2);
+    harness.state_mut().guard(Then::New);
+    harness.run_steps(2);
+    assert!(matches!(harness.state().dialog, Some(Dialog::Unsaved(_))));
+    harness.key_press(Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(harness.state().dialog, None);
+    assert!(
+        harness.state().document.is_dirty(),
+        "cancelled: nothing discarded"
+    );
+}
+
+#[test]
+fn the_side_panel_keeps_its_sections_in_place_when_the_selection_changes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let top = |h: &Harness<'static, EditorApp>| h.get_by_label("Graph parameters").rect().top();
+    let before = top(&harness);
+    // Flocking #3 has six fields, Output #7 none: the sections below do not move.
+    for node in [3, 7, 3] {
+        harness.state_mut().apply(Command::Select {
+            nodes: vec![NodeId(node)],
+            add: false,
+        });
+        harness.run_steps(2);
+        assert_eq!(top(&harness), before, "selecting node {node}");
+    }
+}
+
+#[test]
+fn independent_facing_that_nothing_turns_says_what_to_add() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let mut turning = harness.state().document.turning.clone();
+    turning.independent_facing = true;
+    harness.state_mut().apply(Command::SetTurning(turning));
+    harness.run_steps(3);
+    // In the preview, where the marks are, and in the Vehicle panel.
+    harness.get_by_label_contains("independent facing, but no node turns it");
+    harness.get_by_label("Vehicle and turning").click();
+    harness.run_steps(2);
+    harness.get_by_label_contains(
+        "No node turns the facing, so agents keep facing where they started",
+    );
+}
+
+#[test]
+fn an_agent_in_the_air_is_picked_where_it_is_drawn_not_by_its_shadow() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    let chasm = PRESET_SCENES
+        .iter()
+        .position(|p| p.file == "chasm.scene.ron")
+        .expect("the chasm");
+    harness.state_mut().apply(Command::OpenPresetScene(chasm));
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(3);
+    // Zoomed in (40 points a unit), a jump's height lifts the drawn agent well off its shadow.
+    harness.state_mut().preview.view.zoom = 40.0;
+    // Step until a jumper is drawn at least 3 radii above its shadow.
+    let zoom = harness.state().preview.view.zoom;
+    let mut flying = None;
+    for _ in 0..1200 {
+        harness.state_mut().preview.host.step_once();
+        let view = harness.state().preview.host.view().expect("runs");
+        if let Some(&(agent, height)) = view.airborne.iter().find(|(agent, height)| {
+            height * 0.7 > 3.0 * view.vehicles[*agent].radius.max(8.0 / zoom)
+        }) {
+            flying = Some((agent, height));
+            break;
+        }
+    }
+    let (agent, _) = flying.expect("a jumper took off within 20 s");
+    harness.run_steps(1);
+    let preview = &harness.state().preview;
+    let rect = preview.rect().expect("viewport");
+    let position = preview.simulation().expect("runs").vehicles()[agent].position;
+    let shadow = preview.view.to_screen(rect, position);
+    let height = preview
+        .host
+        .view()
+        .expect("runs")
+        .airborne
+        .iter()
+        .find(|(a, _)| *a == agent)
+        .expect("in the air")
+        .1;
+    // Lifted up the screen by 0.7 of its height (`view/jumps.rs`, `lifted`).
+    let drawn = shadow + egui::vec2(0.0, -height * preview.view.zoom * 0.7);
+    assert!(
+        shadow.distance(drawn) > 3.0 * 4.0,
+        "drawn well above the shadow, beyond its pick radius"
+    );
+    assert_eq!(preview.pick_agent(rect, drawn), Some(agent));
+}
