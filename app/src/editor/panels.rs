@@ -66,7 +66,7 @@ pub fn inspector(
     let Some(node) = document.node(id) else {
         return;
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.heading(format!("{} {}", spaced(node.kind().name()), id));
         if ui.small_button("Frame").clicked() {
             commands.push(Command::Frame(vec![id]));
@@ -112,7 +112,7 @@ fn input_list(
         let Some(index) = port.slot.index else {
             continue;
         };
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let source = port
                 .link
                 .source()
@@ -150,7 +150,7 @@ pub fn parameters(
 ) -> Option<Command> {
     let mut command = None;
     for (name, value) in parameters {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let id = ui.id().with(("parameter-name", name));
             let (field, renamed) = super::widgets::committed_text(ui, id, name, 130.0);
             let field = field.on_hover_text("Rename (Enter): every field using it follows");
@@ -176,7 +176,7 @@ pub fn parameters(
             }
         });
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::TextEdit::singleline(new_name)
                 .hint_text("new parameter")
@@ -354,15 +354,16 @@ pub fn turning(
         .iter()
         .map(|f| (f.slot, f.constraint))
         .collect();
-    egui::Grid::new("turning").num_columns(2).show(ui, |ui| {
-        for (slot, constraint) in fields {
+    // A row each, wrapping the field under its label where the panel is narrow (the labels
+    // are long: at 1024 points the values were cut off).
+    for (slot, constraint) in fields {
+        ui.horizontal_wrapped(|ui| {
             ui.label(fields::label(slot));
             if let Some(number) = edited.number_mut(slot) {
                 changed |= fields::number(ui, slot, number, constraint, names);
             }
-            ui.end_row();
-        }
-    });
+        });
+    }
     changed.then_some(Command::SetTurning(edited))
 }
 
@@ -384,7 +385,7 @@ pub fn description_and_comments(
     let mut changed = false;
     let mut remove = None;
     for (index, comment) in edited.iter_mut().enumerate() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             changed |= ui
                 .add(egui::TextEdit::singleline(&mut comment.text).desired_width(180.0))
                 .changed();

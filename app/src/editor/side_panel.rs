@@ -8,9 +8,9 @@ use super::fields::Names;
 use super::preview::OpenGraph;
 use super::{EditorApp, panels, plural};
 
-/// The narrowest the side panel's content is laid out (points): narrower panels scroll
-/// sideways rather than cut fields off.
-const SIDE_CONTENT: f32 = 236.0;
+/// The narrowest the side panel's content is laid out (points; the panel is at least 200
+/// wide): narrower, it scrolls sideways rather than cut fields off.
+const SIDE_CONTENT: f32 = 190.0;
 
 /// A section exactly `height` high whatever it holds: its content scrolls inside it.
 fn steady_section(ui: &mut Ui, id: &str, height: f32, content: impl FnOnce(&mut Ui)) {
@@ -31,7 +31,7 @@ impl EditorApp {
         let mut commands = Vec::new();
         let (width, height) = (ui.available_width(), ui.available_height());
         let steady = |share: f32, least: f32, most: f32| (height * share).clamp(least, most);
-        let (node_height, agent_height) = (steady(0.3, 150.0, 340.0), steady(0.2, 110.0, 240.0));
+        let (node_height, agent_height) = (steady(0.24, 110.0, 320.0), steady(0.15, 80.0, 220.0));
         egui::ScrollArea::both().show(ui, |ui| {
             ui.set_max_width(width.max(SIDE_CONTENT));
             egui::CollapsingHeader::new("Node")

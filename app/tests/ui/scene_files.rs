@@ -102,9 +102,13 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
         status.contains("it also runs b.graph.ron (Scene panel: the group's Edit button)"),
         "{status}"
     );
-    // One click in the Scene panel opens the guards' graph; the scene keeps running.
-    harness.get_by_label("Scene").click();
-    harness.run_steps(2);
+    // One click in the Scene panel opens the guards' graph; the scene keeps running. (The
+    // Node and Agent sections folded first, so the groups are in view.)
+    for section in ["Node", "Agent", "Scene"] {
+        harness.get_by_label(section).click();
+        harness.run_steps(2);
+    }
+
     // The side panel's Edit buttons (the menu bar has an Edit menu too).
     let side = harness.state().canvas.rect().min.x;
     let edits: Vec<_> = harness
@@ -114,6 +118,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
     assert_eq!(edits.len(), 1, "only b is not open: a shows \"open\"");
     edits[0].click();
     harness.run_steps(3);
+
     let app = harness.state();
     assert_eq!(
         app.document.path.as_deref(),

@@ -286,3 +286,49 @@ fn an_agent_in_the_air_is_picked_where_it_is_drawn_not_by_its_shadow() {
     );
     assert_eq!(preview.pick_agent(rect, drawn), Some(agent));
 }
+
+#[test]
+fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = EditorApp::new(
+        app::editor::Settings::default(),
+        Some(dir.path().to_path_buf()),
+        None,
+    );
+    let mut harness = crate::common::harness_on(
+        app,
+        egui::vec2(1024.0, 640.0),
+        crate::common::QUARTER_SECOND,
+        3,
+    );
+    let chasm = PRESET_SCENES
+        .iter()
+        .position(|p| p.file == "chasm.scene.ron")
+        .expect("the chasm");
+    harness.state_mut().apply(Command::OpenPresetScene(chasm));
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(2);
+    harness.state_mut().preview.selected_item =
+        Some(app::editor::Item::JumpLink("north".to_owned(), None));
+    harness.run_steps(3);
+    let viewport = harness.state().preview.rect().expect("viewport");
+    // Every field of the bar (the link's name, take-off and landing with their heights, and
+    // Delete) lies within the preview's width.
+    let canvas = harness.state().canvas.rect();
+    for label in ["jump link", "take-off", "landing", "Delete"] {
+        // The preview's, not the Jump nodes' fields on the canvas.
+        let rect = harness
+            .query_all_by_label(label)
+            .map(|node| node.rect())
+            .find(|rect| rect.left() > canvas.right())
+            .unwrap_or_else(|| panic!("{label} is not in the preview"));
+        assert!(
+            rect.left() >= viewport.left() - 1.0 && rect.right() <= viewport.right() + 1.0,
+            "{label} at {rect:?}, the viewport {viewport:?}"
+        );
+    }
+    // The bar keeps two lines whether or not something is selected: the viewport stays put.
+    harness.state_mut().preview.selected_item = None;
+    harness.run_steps(3);
+    assert_eq!(harness.state().preview.rect(), Some(viewport));
+}

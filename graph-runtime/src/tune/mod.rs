@@ -270,10 +270,11 @@ impl<F: FnMut(&TuneRun)> Recorder<'_, F> {
     }
 }
 
-/// Runs kept aside from the budget to put parameters back (see [`simplify`]): one per
-/// parameter, at most a quarter of the budget; none when asked to stop at the first candidate
-/// that meets the goals, or to prefer by a metric.
-fn simplify_budget(spec: &TuneSpec) -> usize {
+/// Runs kept from the budget, once a candidate meets the goals, to put parameters back (see
+/// [`simplify`]): one per parameter, at most a quarter of the budget; none when asked to stop
+/// at the first candidate that meets the goals, or to prefer by a metric. Until a candidate
+/// meets the goals the search may spend them.
+pub(super) fn simplify_budget(spec: &TuneSpec) -> usize {
     if spec.prefer == Preference::Closest && !spec.stop_when_met {
         spec.parameters.len().min(spec.budget / 4)
     } else {
@@ -299,20 +300,21 @@ pub fn tune(
         runs: Vec::new(),
         best: None,
     };
-    let kept = simplify_budget(spec);
-    let search = TuneSpec {
-        budget: spec.budget - kept,
-        ..spec.clone()
-    };
     match spec.strategy {
         Strategy::Cmaes => {
-            search::cmaes(&space, &search, control, &mut |run| recorder.record(run))?;
+            search::cmaes(&space, spec, control, &mut |run| recorder.record(run))?;
         }
         Strategy::Random => {
-            search::random(&space, &search, control, &mut |run| recorder.record(run));
+            search::random(&space, spec, control, &mut |run| recorder.record(run));
         }
     }
-    simplify(&space, control, &mut recorder, kept);
+    let left = spec.budget.saturating_sub(recorder.runs.len());
+    simplify(
+        &space,
+        control,
+        &mut recorder,
+        left.min(simplify_budget(spec)),
+    );
     if control.cancelled() {
         return Err(TuneError::Cancelled);
     }

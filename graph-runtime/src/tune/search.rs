@@ -43,6 +43,8 @@ struct Ledger<'s, 'r> {
     met: bool,
     /// The best objective so far and where (CMA-ES restarts there).
     best: Option<(f64, Vec<f64>)>,
+    /// Runs left for after the search once a candidate meets the goals.
+    kept: usize,
 }
 
 impl<'s, 'r> Ledger<'s, 'r> {
@@ -60,12 +62,15 @@ impl<'s, 'r> Ledger<'s, 'r> {
             proposed: 0,
             met: false,
             best: None,
+            kept: super::simplify_budget(spec),
         }
     }
 
-    /// Runs the budget still allows.
+    /// Runs the budget still allows the search: all of it until a candidate meets the goals,
+    /// then all but the runs kept for putting parameters back ([`super::simplify_budget`]).
     fn left(&self) -> usize {
-        self.spec.budget.saturating_sub(self.evaluated)
+        let kept = if self.met { self.kept } else { 0 };
+        self.spec.budget.saturating_sub(self.evaluated + kept)
     }
 
     /// Whether the search should stop: the budget spent, cancelled, too many proposals, or

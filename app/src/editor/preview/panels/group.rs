@@ -31,7 +31,8 @@ pub fn group_editor(
     bound: &str,
 ) -> Option<GroupEdit> {
     let mut edit = None;
-    ui.horizontal(|ui| {
+    // Wrapped: at 1024 points the × was cut off.
+    ui.horizontal_wrapped(|ui| {
         ui.colored_label(group_color(index), "■");
         ui.add(egui::TextEdit::singleline(&mut group.name).desired_width(90.0));
         if let Spawn::Random { count, .. } = &mut group.spawn {
@@ -56,9 +57,10 @@ pub fn group_editor(
             ),
         );
     }
-    ui.horizontal(|ui| {
+    // Wrapped, so the Edit button stays in a narrow panel (at 1024 points it was cut off).
+    ui.horizontal_wrapped(|ui| {
         ui.label("graph");
-        ui.add(egui::TextEdit::singleline(&mut group.graph).desired_width(150.0));
+        ui.add(egui::TextEdit::singleline(&mut group.graph).desired_width(130.0));
         if group.graph == bound {
             ui.weak("open")
                 .on_hover_text("This is the graph in the editor");
@@ -107,7 +109,7 @@ fn count_field(ui: &mut Ui, count: &mut u32) {
 }
 
 fn tags(ui: &mut Ui, group: &mut AgentGroup) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("tags");
         let mut tags = group.tags.join(", ");
         if ui
@@ -132,7 +134,7 @@ fn vehicle(ui: &mut Ui, group: &mut AgentGroup) {
     let Some(vehicle) = &mut group.vehicle else {
         return;
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (value, range, speed, prefix) in [
             (&mut vehicle.mass, 0.01..=1000.0, 0.01, "mass "),
             (&mut vehicle.max_speed, 0.0..=1000.0, 0.05, "speed "),
@@ -165,14 +167,14 @@ fn turning(ui: &mut Ui, group: &mut AgentGroup) {
     let Some(turning) = &mut group.turning else {
         return;
     };
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut turning.independent_facing, "independent facing");
         let mut limited = turning.max_turn_rate.is_some();
         if ui.checkbox(&mut limited, "turn-rate limit").changed() {
             turning.max_turn_rate = limited.then_some(90.0);
         }
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::DragValue::new(&mut turning.max_angular_speed)
                 .range(0.0..=100_000.0)
@@ -203,7 +205,7 @@ fn overrides(ui: &mut Ui, group: &mut AgentGroup) {
     ui.label("parameter overrides");
     let mut remove = None;
     for (name, value) in &mut group.parameters {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(name.as_str());
             ui.add(egui::DragValue::new(value).speed(0.05));
             if ui.small_button("×").clicked() {
@@ -216,7 +218,7 @@ fn overrides(ui: &mut Ui, group: &mut AgentGroup) {
     }
     let id = ui.id().with("new-override");
     let mut new_name: String = ui.data_mut(|d| d.get_temp(id).unwrap_or_default());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::TextEdit::singleline(&mut new_name)
                 .hint_text("parameter")

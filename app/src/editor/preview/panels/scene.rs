@@ -16,11 +16,11 @@ impl Preview {
         // The panel edits a copy; a change goes in as one scene edit.
         let mut edited = self.document.scene.clone();
         let scene = &mut edited;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("seed");
             ui.add(egui::DragValue::new(&mut scene.seed));
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("bounds");
             for value in [
                 &mut scene.bounds.min.x,
@@ -66,7 +66,8 @@ fn targets(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<
         if name == CURSOR {
             continue;
         }
-        ui.horizontal(|ui| {
+        // Wrapped: at 1024 points the y field and × were cut off.
+        ui.horizontal_wrapped(|ui| {
             let item = Item::Target(name.clone());
             if ui
                 .selectable_label(selected == Some(&item), "◎")
@@ -119,7 +120,7 @@ fn jumps(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<Sc
         return;
     }
     for name in scene.jump_links.keys() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let item = Item::JumpLink(name.clone(), None);
             if ui
                 .selectable_label(selected == Some(&item), "◎")
@@ -145,7 +146,7 @@ fn jumps(ui: &mut Ui, scene: &Scene, selected: Option<&Item>, edits: &mut Vec<Sc
         });
     }
     for (index, gap) in scene.gaps.iter().enumerate() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let item = Item::Gap(index, None);
             if ui
                 .selectable_label(

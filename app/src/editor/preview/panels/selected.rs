@@ -17,19 +17,22 @@ impl Preview {
     pub fn selected_item_bar(&mut self, ui: &mut Ui) {
         let spacing = ui.spacing();
         let height = 2.0 * spacing.interact_size.y + spacing.item_spacing.y;
-        let width = ui.available_width();
-        ui.allocate_ui_with_layout(
-            egui::vec2(width, height),
-            egui::Layout::top_down(egui::Align::Min),
-            |ui| {
-                ui.set_min_size(egui::vec2(width, height));
-                // Narrower than two lines can hold (a preview at its narrowest): scroll.
-                egui::ScrollArea::vertical()
-                    .id_salt("selected-item")
-                    .max_height(height)
-                    .show(ui, |ui| self.item_settings(ui));
-            },
+        let (rect, _) = ui.allocate_exact_size(
+            egui::vec2(ui.available_width(), height),
+            egui::Sense::hover(),
         );
+        let mut bar = ui.new_child(
+            egui::UiBuilder::new()
+                .max_rect(rect)
+                .layout(egui::Layout::top_down(egui::Align::Min)),
+        );
+        bar.set_clip_rect(rect.intersect(ui.clip_rect()));
+        // More than two lines hold (a jump link in a narrow preview): it scrolls.
+        egui::ScrollArea::vertical()
+            .id_salt("selected-item")
+            .max_height(height)
+            .auto_shrink([false, false])
+            .show(&mut bar, |ui| self.item_settings(ui));
     }
 
     fn item_settings(&mut self, ui: &mut Ui) {

@@ -95,13 +95,14 @@ void main() {
         vec2 quad[6] = vec2[6](vec2(0.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0),
                                vec2(0.0, -1.0), vec2(1.0, 1.0), vec2(0.0, 1.0));
         vec2 corner = quad[gl_VertexID - (gl_VertexID / 6) * 6];
-        float length = size * 2.2;
+        float length = size * 1.8;
         if (gl_VertexID < 6) {
-            p = centre + g * (corner.x * length) + n * corner.y;
+            p = centre + g * (corner.x * length) + n * (corner.y * 0.6);
         } else {
-            p = centre + g * (length + (corner.x * 2.0 - 1.0) * 2.5) + n * (corner.y * 2.5);
+            p = centre + g * (length + (corner.x * 2.0 - 1.0) * 1.75) + n * (corner.y * 1.75);
         }
-        v_color = vec4(250.0, 250.0, 250.0, 255.0) / 255.0;
+        // Thin and translucent white (premultiplied), so a crowd's marks stay readable.
+        v_color = vec4(0.6, 0.6, 0.6, 0.6);
     }
     gl_Position = vec4(p.x / u_half.x, -p.y / u_half.y, 0.0, 1.0);
 }

@@ -15,8 +15,8 @@ pub const GAP_COLOR: Color32 = Color32::from_rgb(120, 150, 215);
 pub const LINK_COLOR: Color32 = Color32::from_rgb(240, 200, 90);
 /// The color of fallen agents' marks.
 pub const FALL_COLOR: Color32 = Color32::from_rgb(235, 90, 80);
-/// The color of the facing mark.
-pub const FACING_COLOR: Color32 = Color32::from_rgb(250, 250, 250);
+/// The color of the facing mark: translucent white, thin, so a crowd's marks stay readable.
+pub const FACING_COLOR: Color32 = Color32::from_rgba_premultiplied(150, 150, 150, 150);
 
 /// Screen points between the hatch lines of a gap.
 const HATCH: f32 = 7.0;
@@ -285,9 +285,9 @@ pub fn paint_facings(
         if !visible.contains(centre) {
             continue;
         }
-        let length = (vehicle.radius * view.zoom).max(3.0) * 2.2;
+        let length = (vehicle.radius * view.zoom).max(3.0) * 1.8;
         let tip = centre + vec2(facing.x, -facing.y) * length;
-        painter.line_segment([centre, tip], Stroke::new(2.0, FACING_COLOR));
-        painter.circle_filled(tip, 2.5, FACING_COLOR);
+        painter.line_segment([centre, tip], Stroke::new(1.2, FACING_COLOR));
+        painter.circle_filled(tip, 1.75, FACING_COLOR);
     }
 }
