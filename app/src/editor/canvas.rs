@@ -28,6 +28,10 @@ pub struct Canvas {
     /// The search of the Add menu.
     pub menu_search: NodeSearch,
     frame_request: Option<FrameRequest>,
+    /// The canvas rectangle and the transform a graph was framed with as it opened, until the
+    /// user moves the view: a canvas that then changes size (the window maximized, panels
+    /// restored) frames the graph again.
+    opened_frame: Option<(Rect, TSTransform)>,
     /// Each node's rectangle (graph space) as last drawn.
     node_rects: Vec<(NodeId, Rect)>,
     transform: TSTransform,
@@ -50,6 +54,7 @@ impl Default for Canvas {
             popup_search: NodeSearch::default(),
             menu_search: NodeSearch::default(),
             frame_request: Some(FrameRequest::Open),
+            opened_frame: None,
             node_rects: Vec::new(),
             transform: TSTransform::IDENTITY,
             generation: 0,
@@ -66,6 +71,7 @@ impl Default for Canvas {
 impl Canvas {
     /// A new document: fresh widget state, framed.
     pub fn new_document(&mut self) {
+        self.opened_frame = None;
         self.generation += 1;
         self.restore_transform = false;
         self.widget_selection.clear();
@@ -88,6 +94,19 @@ impl Canvas {
         self.generation += 1;
         self.restore_transform = true;
         self.widget_selection.clear();
+    }
+
+    /// Frames the graph again as it opened when the canvas changed size or place since it
+    /// was framed so, and the view has not been moved since.
+    fn keep_opened_frame(&mut self) {
+        let Some((rect, transform)) = self.opened_frame else {
+            return;
+        };
+        if self.transform != transform {
+            self.opened_frame = None;
+        } else if self.rect != rect && self.frame_request.is_none() {
+            self.frame_request = Some(FrameRequest::Open);
+        }
     }
 
     /// Frames `nodes` (all when empty) on the next frame.
@@ -233,6 +252,7 @@ impl EditorApp {
         if let Some(transform) = viewer.transform {
             self.canvas.transform = transform;
         }
+        self.canvas.keep_opened_frame();
         draw_comments(ui, &comments, self.canvas.transform, self.canvas.rect);
         self.canvas.node_rects = rects;
         if commands.is_empty() {
@@ -287,6 +307,10 @@ impl EditorApp {
             output,
             self.canvas.rect,
         );
+        self.canvas.opened_frame = match (request, transform) {
+            (FrameRequest::Open, Some(transform)) => Some((self.canvas.rect, transform)),
+            _ => None,
+        };
         self.canvas.frame_request = None;
         transform
     }

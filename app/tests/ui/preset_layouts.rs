@@ -54,3 +54,35 @@ fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A window that grows after a graph opened (maximized by the desktop, or restored at another
+/// size) frames the graph again, as long as the view was not moved: the corridor, anchored on
+/// its Output at 1024 × 640, is whole once the window is 1560 × 930.
+#[test]
+fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = EditorApp::new(Settings::default(), Some(dir.path().to_path_buf()), None);
+    let mut harness = harness_on(app, egui::vec2(1024.0, 640.0), QUARTER_SECOND, 3);
+    let corridor = PRESET_GRAPHS
+        .iter()
+        .position(|p| p.file == "corridor.graph.ron")
+        .expect("corridor");
+    harness.state_mut().apply(Command::OpenPreset(corridor));
+    harness.run_steps(4);
+    let out_of_view = |h: &egui_kittest::Harness<'static, EditorApp>| {
+        let canvas = h.state().canvas.rect();
+        h.state()
+            .canvas
+            .node_screen_rects()
+            .filter(|(_, rect)| !canvas.contains_rect(*rect))
+            .count()
+    };
+    assert!(
+        out_of_view(&harness) > 0,
+        "too wide to read whole at 1024 × 640"
+    );
+    harness.set_size(egui::vec2(1560.0, 930.0));
+    harness.run_steps(4);
+    assert_eq!(out_of_view(&harness), 0);
+    assert!(harness.state().canvas.transform().scaling >= READABLE - 1e-4);
+}
