@@ -8,10 +8,6 @@ use super::fields::Names;
 use super::preview::OpenGraph;
 use super::{EditorApp, panels, plural};
 
-/// The narrowest the side panel's content is laid out (points; the panel is at least 200
-/// wide): narrower, it scrolls sideways rather than cut fields off.
-const SIDE_CONTENT: f32 = 190.0;
-
 /// A section exactly `height` high whatever it holds: its content scrolls inside it.
 fn steady_section(ui: &mut Ui, id: &str, height: f32, content: impl FnOnce(&mut Ui)) {
     egui::ScrollArea::vertical()
@@ -25,15 +21,17 @@ fn steady_section(ui: &mut Ui, id: &str, height: f32, content: impl FnOnce(&mut 
 impl EditorApp {
     /// The side panel: node inspector, agent, parameters, vehicle, scene, comments. The node
     /// and agent sections keep one height whatever is selected (their content scrolls), so
-    /// the sections below never move under the pointer; the panel scrolls sideways where a
-    /// row is wider than it (at 1024 points the panel is 240 wide).
+    /// the sections below never move under the pointer; rows wrap to the panel's width (at
+    /// 1024 points it is about 240 wide), and what cannot wrap scrolls sideways.
     pub(super) fn side_panel(&mut self, ui: &mut Ui, names: &Names) {
         let mut commands = Vec::new();
         let (width, height) = (ui.available_width(), ui.available_height());
         let steady = |share: f32, least: f32, most: f32| (height * share).clamp(least, most);
         let (node_height, agent_height) = (steady(0.24, 110.0, 320.0), steady(0.15, 80.0, 220.0));
         egui::ScrollArea::both().show(ui, |ui| {
-            ui.set_max_width(width.max(SIDE_CONTENT));
+            // Clear of the vertical scroll bar, which is drawn over the content's right edge.
+            let bar = ui.spacing().scroll.allocated_width() + ui.spacing().item_spacing.x;
+            ui.set_max_width(width - bar);
             egui::CollapsingHeader::new("Node")
                 .default_open(true)
                 .show(ui, |ui| {

@@ -332,3 +332,60 @@ fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
     harness.run_steps(3);
     assert_eq!(harness.state().preview.rect(), Some(viewport));
 }
+
+#[test]
+fn at_1024_by_640_the_side_panels_rows_fit_its_width() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let app = EditorApp::new(
+        app::editor::Settings::default(),
+        Some(dir.path().to_path_buf()),
+        None,
+    );
+    let mut harness = crate::common::harness_on(
+        app,
+        egui::vec2(1024.0, 640.0),
+        crate::common::QUARTER_SECOND,
+        3,
+    );
+    harness.state_mut().preview.host.running = false;
+    for section in [
+        "Node",
+        "Agent",
+        "Graph parameters",
+        "Vehicle and turning",
+        "Scene",
+    ] {
+        harness.get_by_label(section).click();
+        harness.run_steps(2);
+    }
+    let mut turning = harness.state().document.turning.clone();
+    turning.independent_facing = true;
+    harness.state_mut().apply(Command::SetTurning(turning));
+    // An empty canvas: its nodes' widgets report unzoomed rectangles that could fall anywhere.
+    harness.state_mut().apply(Command::SelectAll);
+    harness.state_mut().apply(Command::Delete);
+    harness.run_steps(3);
+    // The panel's right edge: where the canvas begins, less its resize handle.
+    let side = harness.state().canvas.rect().left() - 2.0;
+    let within = |label: &str, rect: egui::Rect| {
+        assert!(
+            rect.right() <= side,
+            "{label} at {rect:?} runs past the panel ({side})"
+        );
+    };
+    // The last widget of each row: a group's ×, the group's graph marked "open", and the P
+    // (bind to a parameter) that ends every number row, the angular fields' among them; each
+    // was cut off at the right before.
+    let mut checked = 0;
+    for label in ["×", "P", "open", "+ group"] {
+        for node in harness.query_all_by_label(label) {
+            let rect = node.rect();
+            if rect.left() < side {
+                within(label, rect);
+                checked += 1;
+            }
+        }
+    }
+    // At least the vehicle's four numbers, the group's × and + group.
+    assert!(checked >= 6, "{checked} rows checked");
+}
