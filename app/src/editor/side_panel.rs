@@ -28,58 +28,64 @@ impl EditorApp {
         let (width, height) = (ui.available_width(), ui.available_height());
         let steady = |share: f32, least: f32, most: f32| (height * share).clamp(least, most);
         let (node_height, agent_height) = (steady(0.24, 110.0, 320.0), steady(0.15, 80.0, 220.0));
-        egui::ScrollArea::both().show(ui, |ui| {
-            // Clear of the vertical scroll bar, which is drawn over the content's right edge.
-            let bar = ui.spacing().scroll.allocated_width() + ui.spacing().item_spacing.x;
-            ui.set_max_width(width - bar);
-            egui::CollapsingHeader::new("Node")
-                .default_open(true)
-                .show(ui, |ui| {
-                    steady_section(ui, "node-inspector", node_height, |ui| {
-                        panels::inspector(
+        egui::ScrollArea::both()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                // Clear of the vertical scroll bar, which is drawn over the content's right edge.
+                let bar = ui.spacing().scroll.allocated_width() + ui.spacing().item_spacing.x;
+                ui.set_max_width(width - bar);
+                egui::CollapsingHeader::new("Node")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        steady_section(ui, "node-inspector", node_height, |ui| {
+                            panels::inspector(
+                                ui,
+                                &self.document,
+                                &self.selection,
+                                names,
+                                &mut commands,
+                            );
+                        });
+                    });
+                egui::CollapsingHeader::new("Agent")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        steady_section(ui, "agent-inspector", agent_height, |ui| {
+                            self.preview.agent_inspector(ui);
+                        });
+                    });
+                egui::CollapsingHeader::new("Graph parameters")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        let parameters = &self.document.parameters;
+                        commands.extend(panels::parameters(
                             ui,
-                            &self.document,
-                            &self.selection,
-                            names,
-                            &mut commands,
-                        );
+                            parameters,
+                            &mut self.new_parameter,
+                        ));
                     });
-                });
-            egui::CollapsingHeader::new("Agent")
-                .default_open(true)
-                .show(ui, |ui| {
-                    steady_section(ui, "agent-inspector", agent_height, |ui| {
-                        self.preview.agent_inspector(ui);
+                egui::CollapsingHeader::new("Vehicle and turning")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
+                        ui.separator();
+                        let turns = self.document.program().map(|p| p.turns());
+                        commands.extend(panels::turning(ui, &self.document.turning, names, turns));
                     });
-                });
-            egui::CollapsingHeader::new("Graph parameters")
-                .default_open(true)
-                .show(ui, |ui| {
-                    let parameters = &self.document.parameters;
-                    commands.extend(panels::parameters(ui, parameters, &mut self.new_parameter));
-                });
-            egui::CollapsingHeader::new("Vehicle and turning")
-                .default_open(false)
-                .show(ui, |ui| {
-                    commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
-                    ui.separator();
-                    let turns = self.document.program().map(|p| p.turns());
-                    commands.extend(panels::turning(ui, &self.document.turning, names, turns));
-                });
-            egui::CollapsingHeader::new("Scene")
-                .default_open(false)
-                .show(ui, |ui| self.preview.scene_panel(ui));
-            egui::CollapsingHeader::new("Description and comments")
-                .default_open(false)
-                .show(ui, |ui| {
-                    let document = &self.document;
-                    commands.extend(panels::description_and_comments(
-                        ui,
-                        &document.description,
-                        &document.comments,
-                    ));
-                });
-        });
+                egui::CollapsingHeader::new("Scene")
+                    .default_open(false)
+                    .show(ui, |ui| self.preview.scene_panel(ui));
+                egui::CollapsingHeader::new("Description and comments")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        let document = &self.document;
+                        commands.extend(panels::description_and_comments(
+                            ui,
+                            &document.description,
+                            &document.comments,
+                        ));
+                    });
+            });
         if let Some(graph) = self.preview.edit_graph.take() {
             commands.push(Command::EditGroupGraph(graph));
         }

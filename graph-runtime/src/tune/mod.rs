@@ -285,7 +285,7 @@ pub(super) fn simplify_budget(spec: &TuneSpec) -> usize {
 /// Tunes `spec`'s parameters of `assets` until the budget is spent; `on_run` hears of every
 /// candidate as it is evaluated (for progress). Preferring the closest, the last runs of the
 /// budget go to putting back, one at a time, each parameter the best candidate changed while
-/// the goals stay met ([`simplify`]).
+/// the goals stay met.
 pub fn tune(
     assets: &SceneAssets,
     spec: &TuneSpec,
