@@ -73,7 +73,7 @@ impl EditorApp {
     }
 
     /// Opens the scene at `path` with the graph its first group runs as the open graph
-    /// (unless that file is open already), as File > Open scene, Open recent and
+    /// (unless that file is open already with unsaved edits, which are kept), as File > Open scene, Open recent and
     /// `steergraph --scene FILE` do. When its groups run several graphs, the status line
     /// names the others; each group's Edit button in the Scene panel opens its graph.
     pub fn open_scene_with_its_graph(&mut self, path: &Path) {
@@ -85,7 +85,7 @@ impl EditorApp {
         let mut note = String::new();
         if let Some(first) = graphs.first() {
             let file = beside(path, first);
-            if !self.is_open_graph(&file) {
+            if !self.keeps_open_graph(&file) {
                 match Graph::load(&file) {
                     Ok(graph) => {
                         self.take_graph(Document::new(&graph, Some(file.clone())), None);
@@ -123,8 +123,17 @@ impl EditorApp {
         Scene::load(path).ok().is_some_and(|scene| {
             graphs_run(&scene)
                 .first()
-                .is_some_and(|first| !self.is_open_graph(&beside(path, first)))
+                .is_some_and(|first| !self.keeps_open_graph(&beside(path, first)))
         })
+    }
+
+    /// Whether opening a scene that runs `file` keeps the open graph as it is: it is that file,
+    /// and either has edits not yet saved (they are kept) or matches the file on disk. A clean
+    /// graph whose file changed on disk since it was opened is read again.
+    fn keeps_open_graph(&self, file: &Path) -> bool {
+        self.is_open_graph(file)
+            && (self.document.is_dirty()
+                || Graph::load(file).map_or(true, |graph| graph == self.document.to_graph()))
     }
 
     /// Whether `file` is the open graph's file.
