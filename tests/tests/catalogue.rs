@@ -21,19 +21,19 @@ const WITHOUT_PRESET: &[(NodeKind, &str)] = &[
     ),
     (
         NodeKind::NeighborCount,
-        "a sensor; combiners.rs and behaviors_doc.rs cover it",
+        "a sensor; combiners.rs and behaviors_doc cover it",
     ),
     (
         NodeKind::Speed,
-        "a sensor; combiners.rs and behaviors_doc.rs cover it",
+        "a sensor; combiners.rs and behaviors_doc cover it",
     ),
     (
         NodeKind::WallDistance,
-        "a sensor; walls.rs and behaviors_doc.rs cover it",
+        "a sensor; walls.rs and behaviors_doc cover it",
     ),
     (
         NodeKind::WallAhead,
-        "a condition; the wall tests in behaviors_doc.rs cover it",
+        "a condition; the wall tests in behaviors_doc cover it",
     ),
     (
         NodeKind::All,

@@ -1,0 +1,109 @@
+//! `BEHAVIORS.md` is the specification a game engine in another language follows, so each test
+//! here quotes a sentence or formula of it verbatim (the test fails if the text changes) and
+//! checks the code against numbers worked out by hand from that text.
+//!
+//! Unless said otherwise the agent has mass 1, `max_force` 8, `max_speed` 5 and radius 0.5.
+
+use glam::Vec2;
+use graph_runtime::{
+    AgentState, Bindings, Context, Graph, Link, Node, NodeId, Scratch, SpatialGrid, TagMask,
+    TagTable, Target, Vehicle, VehicleParams, World, compile,
+};
+
+const DOC: &str = include_str!("../../BEHAVIORS.md");
+
+const PARAMS: VehicleParams = VehicleParams {
+    mass: 1.0,
+    max_force: 8.0,
+    max_speed: 5.0,
+    radius: 0.5,
+};
+
+/// Asserts that `BEHAVIORS.md` says `quote`, word for word.
+#[track_caller]
+fn says(quote: &str) {
+    assert!(DOC.contains(quote), "BEHAVIORS.md no longer says: {quote}");
+}
+
+fn v2(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn agent(position: Vec2, velocity: Vec2) -> Vehicle {
+    Vehicle::new(position, velocity, PARAMS)
+}
+
+#[track_caller]
+fn close(actual: Vec2, expected: Vec2) {
+    assert!(
+        (actual - expected).abs().max_element() <= 1e-5,
+        "expected {expected}, got {actual}"
+    );
+}
+
+fn link(id: NodeId) -> Link {
+    Link(Some(id))
+}
+
+/// Agent 0's force under `graph` among `vehicles` (`tags[i]` is agent `i`'s tag, `""` for
+/// none), with RNG seed `seed`, `ticks` ticks of 0.1 s without moving anyone.
+fn steer(graph: &Graph, world: &World, vehicles: &[Vehicle], tags: &[&str], seed: u64) -> Vec2 {
+    steer_ticks(graph, world, vehicles, tags, seed, 1)
+        .pop()
+        .expect("one tick")
+}
+
+fn steer_ticks(
+    graph: &Graph,
+    world: &World,
+    vehicles: &[Vehicle],
+    tags: &[&str],
+    seed: u64,
+    ticks: usize,
+) -> Vec<Vec2> {
+    let program = compile(graph).expect("the test graph compiles");
+    let mut table = TagTable::default();
+    let masks: Vec<TagMask> = (0..vehicles.len())
+        .map(|i| match tags.get(i) {
+            Some(tag) if !tag.is_empty() => table.mask(&[tag]).expect("few tags"),
+            _ => 0,
+        })
+        .collect();
+    let (bindings, _) = Bindings::new(&program, world, &table);
+    let params = program.default_parameters();
+    let mut grid = SpatialGrid::new(4.0);
+    grid.rebuild(vehicles);
+    let context = Context {
+        world,
+        vehicles,
+        tags: &masks,
+        grid: &grid,
+        bindings: &bindings,
+        params: &params,
+        dt: 0.1,
+    };
+    let mut state = AgentState::new(&program, seed, 0);
+    let mut scratch = Scratch::default();
+    (0..ticks)
+        .map(|_| program.steer(&context, 0, &mut state, &mut scratch))
+        .collect()
+}
+
+/// A graph of `node` into the Output.
+fn one(node: Node) -> Graph {
+    let mut graph = Graph::default();
+    let id = graph.add(node);
+    graph.add(Node::Output { input: link(id) });
+    graph
+}
+
+fn point(x: f32, y: f32) -> Target {
+    Target::Point(x.into(), y.into())
+}
+
+mod conventions;
+mod randomness;
+mod reciprocal;
+mod sensors_combiners;
+mod steering;
+mod walls;
