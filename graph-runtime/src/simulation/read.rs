@@ -1,0 +1,210 @@
+//! Reading a [`Simulation`]: its agents in agent order, their groups, tags, jumps and stuck
+//! clocks, and a traced evaluation of one agent.
+
+use glam::Vec2;
+
+use super::{GroupRuntime, Simulation};
+use crate::compile::{Context, Scratch, TagMask, Trace};
+use crate::scene::SceneWarning;
+use crate::{Flight, JumpEvent, Motion, OwnGoals, Steering, Turning, Vehicle, World};
+
+impl Simulation {
+    /// The steering force agent `agent` would get now, with every evaluated node recorded in
+    /// `trace`. Does not change the simulation's RNG or wander state (it works on a copy).
+    pub fn trace(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Vec2> {
+        self.trace_steering(agent, dt, trace)
+            .map(|steering| steering.force)
+    }
+
+    /// Like [`Simulation::trace`], with the angular part.
+    pub fn trace_steering(&self, agent: usize, dt: f32, trace: &mut Trace) -> Option<Steering> {
+        let group = self.groups.get(*self.group_of.get(agent)? as usize)?;
+        let mut state = self.states.get(self.layout.slot(agent)?)?.clone();
+        let vehicles = self.vehicles();
+        let mut grid = self.grid.clone();
+        grid.rebuild(vehicles);
+        let context = Context {
+            world: &self.world,
+            vehicles,
+            tags: &self.tags,
+            grid: &grid,
+            bindings: &group.bindings,
+            params: &group.params,
+            dt,
+        };
+        Some(group.program.steering_traced(
+            &context,
+            agent,
+            &mut state,
+            &mut Scratch::default(),
+            trace,
+        ))
+    }
+
+    /// What [`Simulation::new`] found that runs but is probably not meant (a tag no agent
+    /// carries yet), for `steergraph check` and the editor to show.
+    pub fn warnings(&self) -> &[SceneWarning] {
+        &self.warnings
+    }
+
+    /// Every agent's vehicle, in agent order.
+    ///
+    /// Written back from the simulation's working order on the first call after a tick (a
+    /// pass over every agent), then read as it is.
+    pub fn vehicles(&self) -> &[Vehicle] {
+        &self
+            .agent_order
+            .get(&self.working, &self.slot_forces, &self.layout)
+            .vehicles
+    }
+
+    /// Mutable vehicles (to place or drag agents).
+    pub fn vehicles_mut(&mut self) -> &mut [Vehicle] {
+        self.vehicles_changed = true;
+        let copy = self
+            .agent_order
+            .get_mut(&self.working, &self.slot_forces, &self.layout);
+        copy.map_or(&mut [], |copy| copy.vehicles.as_mut_slice())
+    }
+
+    /// Steering forces applied in the last tick, in agent order.
+    pub fn forces(&self) -> &[Vec2] {
+        &self
+            .agent_order
+            .get(&self.working, &self.slot_forces, &self.layout)
+            .forces
+    }
+
+    /// The groups.
+    pub fn groups(&self) -> &[GroupRuntime] {
+        &self.groups
+    }
+
+    /// Every agent's tags, in agent order: bit `b` set means the agent carries the tag
+    /// [`Simulation::tag_names`]`()[b]`.
+    pub fn tags(&self) -> &[TagMask] {
+        &self.tags
+    }
+
+    /// The scene's tag names, by bit.
+    pub fn tag_names(&self) -> &[String] {
+        self.tag_table.names()
+    }
+
+    /// The group index of agent `agent`.
+    pub fn group_of(&self, agent: usize) -> Option<usize> {
+        self.group_of.get(agent).map(|&g| g as usize)
+    }
+
+    /// The world (obstacles, paths, fields, targets).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Mutable world: move targets (the cursor), edit obstacles, paint fields. Renaming or
+    /// adding paths, fields or targets needs [`Simulation::rebind`].
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Ticks stepped since the start.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The scene seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Agent `agent`'s own points and routes (from its group's `goals`, or set since).
+    pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
+        let slot = self.layout.slot(agent)?;
+        self.states.get(slot).map(|state| &state.own)
+    }
+
+    /// Agent `agent`'s own points and routes, to change them (as a game does with
+    /// [`crate::Crowd::set_goal`]). Points should be finite: the `Crowd` setters check that.
+    pub fn own_mut(&mut self, agent: usize) -> Option<&mut OwnGoals> {
+        let slot = self.layout.slot(agent)?;
+        self.states.get_mut(slot).map(|state| &mut state.own)
+    }
+
+    /// Whether the scene uses the angular layer or jumps: an agent with independent facing or
+    /// a turn-rate limit, a graph with angular nodes, or a world with gaps or jump links. A
+    /// scene that uses none moves exactly as before they existed (and `steergraph simulate`
+    /// writes its trajectories as before).
+    pub fn uses_facing_or_jumps(&self) -> bool {
+        self.jumps.active()
+            || self.groups.iter().any(|group| group.program.turns())
+            || self
+                .working
+                .iter()
+                .any(|vehicle| vehicle.turning != Turning::DEFAULT)
+    }
+
+    /// How agent `agent` moves now: walking, in the air on a jump, or fallen into a gap.
+    pub fn motion(&self, agent: usize) -> Motion {
+        self.jumps.motion(agent)
+    }
+
+    /// Agent `agent`'s jump, while it is in the air.
+    pub fn flight(&self, agent: usize) -> Option<&Flight> {
+        self.jumps.flight(agent)
+    }
+
+    /// The agents in the air now, ascending, with their flights.
+    pub fn airborne(&self) -> impl Iterator<Item = (usize, &Flight)> {
+        self.jumps.flights()
+    }
+
+    /// The agents that have fallen into a gap, ascending.
+    pub fn fallen(&self) -> impl Iterator<Item = usize> + '_ {
+        self.jumps.fallen()
+    }
+
+    /// What happened to jumps in the last tick: take-offs, landings and falls, in agent order
+    /// within each kind (take-offs, then landings, then falls are not interleaved by time:
+    /// they all happened during the tick).
+    pub fn jump_events(&self) -> &[JumpEvent] {
+        self.jumps.events()
+    }
+
+    /// Walking agents that entered a gap since the start (each falls once and stays).
+    pub fn falls(&self) -> u64 {
+        self.jumps.falls()
+    }
+
+    /// Wall crossings since the start: steps whose segment, from an agent's position before
+    /// the step to its position after, meets a wall (see `BEHAVIORS.md`, "Walls", for the
+    /// ray cast). A step that ends exactly on a wall counts; the step that then leaves it
+    /// (a ray from a wall hits it at distance 0) does not count again.
+    pub fn wall_crossings(&self) -> u64 {
+        self.wall_crossings
+    }
+
+    /// How long agent `agent` has been stuck (s): wanting to move, per its preferred velocity,
+    /// but moving at under 5 % of it (see [`crate::stuck_clock`]). The preferred velocity is
+    /// the one its graph's Reciprocal node preferred, or, without one, the velocity its
+    /// steering force asks for. `0` for an unknown agent.
+    pub fn stuck_for(&self, agent: usize) -> f32 {
+        self.layout
+            .slot(agent)
+            .and_then(|slot| self.stuck_for.get(slot))
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The agents stuck now (stuck for at least [`crate::STUCK_SECONDS`]), ascending.
+    pub fn stuck_agents(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.working.len()).filter(|&agent| crate::is_stuck(self.stuck_for(agent)))
+    }
+
+    /// How many agents are stuck now (stuck for at least [`crate::STUCK_SECONDS`]).
+    pub fn stuck_count(&self) -> usize {
+        self.stuck_for
+            .iter()
+            .filter(|&&clock| crate::is_stuck(clock))
+            .count()
+    }
+}
