@@ -7,6 +7,7 @@ use graph_runtime::{Comment, NodeId};
 use super::arrange::{self, Arrange};
 use super::command::{Command, Wire};
 use super::history::Doc;
+use super::placement;
 use super::{EditorApp, clipboard, plural};
 
 /// Offset of pasted and duplicated nodes from the originals (editor units).
@@ -246,7 +247,7 @@ impl EditorApp {
     fn add_node(&mut self, kind: graph_runtime::NodeKind, at: Pos2, wire: Option<Wire>) {
         let node = kind.instantiate();
         // Clear of the other nodes and wholly in view (not under a panel).
-        let at = self.canvas.clear_spot(at, arrange::estimated_size(&node));
+        let at = self.canvas.clear_spot(at, placement::estimated_size(&node));
         let id = self.document.add_node(node, at);
         match wire {
             Some(Wire::FromOutput(source)) => {

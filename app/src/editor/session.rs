@@ -1,16 +1,15 @@
 //! The file half of [`EditorApp::apply`]: new, open, save, export, the unsaved-changes
-//! question, file dialogs and crash recovery (scene files: `scene_files.rs`).
+//! question and file dialogs (scene files: `scene_files.rs`, crash recovery: `recovery.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use graph_runtime::{Graph, Link, Node, Scene};
+use graph_runtime::{Graph, Link, Node};
 
-use super::autosave::{Origin, Recovered, Session};
 use super::command::{Command, Then};
 use super::document::Document;
 use super::file_dialog::{Purpose, Request};
 use super::history::Doc;
-use super::preview::{Preview, SceneDocument};
+use super::preview::Preview;
 use super::{Dialog, EditorApp, Selection, export, presets};
 
 /// The name scene groups use for a graph that was never saved.
@@ -329,120 +328,5 @@ impl EditorApp {
             }
             Err(error) => self.error("Could not open the preset.", &error.to_string()),
         }
-    }
-
-    /// Restores autosaved work as it was: the graph under its file name (or its preset's),
-    /// in the scene it ran in, each with its unsaved changes where it had any (they stay
-    /// marked unsaved); a document that had none opens again from its file or preset.
-    pub(super) fn recover(&mut self) {
-        let Some(Dialog::Recover(recovered)) = self.dialog.take() else {
-            return;
-        };
-        let Recovered {
-            graph,
-            scene,
-            session,
-        } = *recovered;
-        let mut recovered_names = Vec::new();
-        let graph = match (graph, &session.graph) {
-            (Some(graph), origin) => {
-                let mut document = Document::new(&graph, origin_file(origin));
-                document.mark_unsaved();
-                Some((document, origin_preset(origin)))
-            }
-            (None, Origin::File(path)) => Graph::load(path)
-                .ok()
-                .map(|graph| (Document::new(&graph, Some(path.clone())), None)),
-            (None, Origin::Preset(file)) => presets::GRAPHS
-                .iter()
-                .find(|p| p.file == file)
-                .and_then(|p| Graph::from_ron(p.text, p.file).ok())
-                .map(|graph| (Document::new(&graph, None), Some(file.clone()))),
-            (None, Origin::New) => None,
-        };
-        if let Some((document, preset)) = graph {
-            self.take_graph(document, preset);
-            if self.document.is_dirty() {
-                recovered_names.push(self.open_graph_name());
-            }
-        }
-        self.timeline = super::history::Timeline::default();
-        let bound = self.open_graph_name();
-        let scene = match (scene, &session.scene) {
-            (Some(scene), origin) => {
-                let label = origin_name(origin).unwrap_or_else(|| "recovered.scene.ron".to_owned());
-                let mut document = SceneDocument::new(scene, origin_file(origin), label);
-                document.preset = origin_preset(origin);
-                document.mark_unsaved();
-                recovered_names.push(document.name());
-                Some(document)
-            }
-            (None, Origin::File(path)) => Scene::load(path).ok().map(|scene| {
-                let label = origin_name(&session.scene).unwrap_or_default();
-                SceneDocument::new(scene, Some(path.clone()), label)
-            }),
-            (None, Origin::Preset(file)) => presets::SCENES
-                .iter()
-                .find(|p| p.file == file)
-                .and_then(|p| Scene::from_ron(p.text, p.file).ok())
-                .map(|scene| SceneDocument::from_preset(scene, file)),
-            (None, Origin::New) => None,
-        };
-        self.preview = match scene {
-            Some(document) => Preview::new(document, &bound),
-            None => Preview::for_graph(&bound, self.document.path.as_deref()),
-        };
-        self.status.set(format!(
-            "Recovered the unsaved changes to {}, running in {}",
-            recovered_names.join(" and "),
-            self.preview.document.name()
-        ));
-    }
-
-    /// Where the open graph and the preview's scene came from, for the autosave.
-    pub(super) fn session(&self) -> Session {
-        let graph = match (&self.document.path, &self.preset_name) {
-            (Some(path), _) => Origin::File(path.clone()),
-            (None, Some(preset)) if !self.context.is_open() => Origin::Preset(preset.clone()),
-            _ => Origin::New,
-        };
-        let scene = &self.preview.document;
-        let scene = match (&scene.path, &scene.preset) {
-            (Some(path), _) => Origin::File(path.clone()),
-            (None, Some(preset)) => Origin::Preset(preset.clone()),
-            (None, None) => Origin::New,
-        };
-        Session { graph, scene }
-    }
-
-    pub(super) fn discard_recovered(&mut self) {
-        self.dialog = None;
-        self.autosave.clear();
-        self.autosave.clear_scene();
-    }
-}
-
-/// The file `origin` names, if it is one.
-fn origin_file(origin: &Origin) -> Option<PathBuf> {
-    match origin {
-        Origin::File(path) => Some(path.clone()),
-        _ => None,
-    }
-}
-
-/// The preset `origin` names, if it is one.
-fn origin_preset(origin: &Origin) -> Option<String> {
-    match origin {
-        Origin::Preset(file) => Some(file.clone()),
-        _ => None,
-    }
-}
-
-/// The file name `origin` goes by, if it has one.
-fn origin_name(origin: &Origin) -> Option<String> {
-    match origin {
-        Origin::File(path) => path.file_name().map(|n| n.to_string_lossy().into_owned()),
-        Origin::Preset(file) => Some(file.clone()),
-        Origin::New => None,
     }
 }

@@ -3,7 +3,6 @@
 //! 60 Hz clock within a time budget, samples metrics and traces the selected agent.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::time::Duration;
 
 use glam::Vec2;
@@ -17,6 +16,7 @@ use super::worker::{SceneView, Worker};
 use clock::crowd_growth;
 
 mod clock;
+mod follow;
 mod subgraphs;
 
 /// The preview's fixed tick (s).
@@ -203,157 +203,6 @@ impl Host {
         }
     }
 
-    /// Follows the open graph and the scene: a changed program is swapped in with agents kept
-    /// where they are; edits that need no reset (obstacles, walls, targets, paths, bounds,
-    /// fields) go into the running world; anything else rebuilds. A scene that did not build
-    /// is rebuilt as soon as the graph changes, so fixing the graph starts it.
-    pub fn follow(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
-        self.collect();
-        let graph_changed = self.applied_revision != Some(open.revision);
-        if self.needs_reset(document, open)
-            || (self.simulation.is_none() && self.worker.is_none() && graph_changed)
-        {
-            self.reset(document, open);
-            return;
-        }
-        if self.worker.is_some() {
-            // Edits and a new program go in once the tick in progress is back.
-            return;
-        }
-        if graph_changed {
-            self.hot_swap(document, open);
-        }
-        self.apply_edits(document);
-    }
-
-    fn needs_reset(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
-        let Some((built, name)) = &self.built else {
-            return true;
-        };
-        let scene = &document.scene;
-        // A new target goes into the running world (its index follows the others', so
-        // programs stay bound); a target renamed or deleted rebuilds, as does any change
-        // while the scene does not run (the name may be what it lacked).
-        let targets_changed = if self.simulation.is_some() || self.worker.is_some() {
-            built.targets.keys().any(|k| !scene.targets.contains_key(k))
-        } else {
-            built.targets.keys().ne(scene.targets.keys())
-        };
-        built.groups != scene.groups
-            || built.seed != scene.seed
-            || field_sources(built) != field_sources(scene)
-            || name != open.name
-            || built.paths.keys().ne(scene.paths.keys())
-            // Programs bind jump links by name, and only a world with gaps or links keeps
-            // jump bookkeeping: adding the first or removing the last rebuilds.
-            || built.jump_links.keys().ne(scene.jump_links.keys())
-            || built.gaps.is_empty() != scene.gaps.is_empty()
-            || targets_changed
-    }
-
-    fn hot_swap(&mut self, document: &SceneDocument, open: &OpenGraph<'_>) {
-        self.applied_revision = Some(open.revision);
-        // Without a program (the graph has problems) the last good one keeps running.
-        let (Some(program), Some(simulation)) = (open.program.clone(), self.simulation.as_mut())
-        else {
-            return;
-        };
-        for (index, group) in document.scene.groups.iter().enumerate() {
-            if group.graph != open.name {
-                continue;
-            }
-            let params = match program.parameters(&group.parameters) {
-                Ok(params) => params,
-                Err(errors) => {
-                    for error in errors {
-                        self.problems
-                            .push(format!("group \"{}\": {error}", group.name));
-                    }
-                    continue;
-                }
-            };
-            let vehicle = group.vehicle.unwrap_or_else(|| program.vehicle(&params));
-            let turning = graph_runtime::Turning::from(
-                group.turning.unwrap_or_else(|| program.turning(&params)),
-            );
-            // The scene's warning that nothing turns the facing follows the graph as edited.
-            let warning = graph_runtime::SceneWarning::FacingNeverTurns {
-                origin: document.origin(),
-                group: group.name.clone(),
-                graph: group.graph.clone(),
-            }
-            .to_string();
-            self.warnings.retain(|w| *w != warning);
-            if program.leaves_facing_unturned(&turning) {
-                self.warnings.push(warning);
-            }
-            for error in simulation.set_program(index, Arc::clone(&program), params) {
-                self.problems
-                    .push(format!("group \"{}\": {error}", group.name));
-            }
-            let agents = simulation.groups().get(index).map(|g| g.agents.clone());
-            for agent in agents
-                .and_then(|a| simulation.vehicles_mut().get_mut(a))
-                .into_iter()
-                .flatten()
-            {
-                agent.mass = vehicle.mass;
-                agent.max_force = vehicle.max_force;
-                agent.max_speed = vehicle.max_speed;
-                agent.radius = vehicle.radius;
-                if turning != agent.turning {
-                    // Switching independent facing on starts the facing along the heading.
-                    let facing = agent.facing();
-                    agent.turning = turning;
-                    agent.orientation = facing;
-                    if !turning.independent_facing {
-                        agent.angular_velocity = 0.0;
-                    }
-                }
-            }
-        }
-    }
-
-    fn apply_edits(&mut self, document: &SceneDocument) {
-        let Some(simulation) = self.simulation.as_mut() else {
-            return;
-        };
-        let world = simulation.world_mut();
-        if self.applied_fields_revision != document.fields_revision() {
-            for (name, field) in &document.fields {
-                if let Some(live) = world.flow_field_mut(name) {
-                    live.clone_from(field);
-                }
-            }
-            self.applied_fields_revision = document.fields_revision();
-        }
-        let scene = &document.scene;
-        world.bounds = scene.bounds;
-        world.obstacles.clone_from(&scene.obstacles);
-        if world.walls() != scene.walls.as_slice() {
-            // Rebuilds the wall index, so only when the walls changed.
-            world.set_walls(scene.walls.clone());
-        }
-        world.set_passable_walls(scene.passable_walls);
-        for (name, path) in &scene.paths {
-            world.set_path(name, path.clone());
-        }
-        if world.gaps() != scene.gaps.as_slice() {
-            world.set_gaps(scene.gaps.clone());
-        }
-        for (name, link) in &scene.jump_links {
-            world.set_jump_link(name, *link);
-        }
-        for (name, position) in &scene.targets {
-            if name != "cursor" {
-                world.set_target(name, *position);
-            }
-        }
-        if let Some((built, _)) = self.built.as_mut() {
-            built.clone_from(scene);
-        }
-    }
-
     /// The open graph was renamed from `old` to `new`: follow it without a rebuild.
     pub fn rename_graph(&mut self, old: &str, new: &str) {
         let Some((scene, name)) = self.built.as_mut() else {
@@ -397,16 +246,4 @@ impl Host {
             .get(self.simulation.as_ref()?.group_of(agent)?)?;
         (group.graph == open_name && !self.trace.entries.is_empty()).then_some(&self.trace)
     }
-}
-
-/// The names of a scene's flow fields and where each comes from (their data aside).
-fn field_sources(scene: &Scene) -> Vec<(&String, Option<&String>)> {
-    scene
-        .flow_fields
-        .iter()
-        .map(|(name, source)| match source {
-            FlowFieldSource::File(file) => (name, Some(file)),
-            FlowFieldSource::Inline(_) => (name, None),
-        })
-        .collect()
 }

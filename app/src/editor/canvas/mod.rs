@@ -9,13 +9,15 @@ use egui_snarl::NodeId as SnarlId;
 use egui_snarl::ui::{SelectionStyle, SnarlStyle, SnarlWidget};
 use graph_runtime::{Comment, NodeId};
 
-use super::command::Command;
-use super::fields::Names;
-use super::framing::{FrameRequest, SCALE_RANGE, ViewChange, framed};
-use super::preview::viewport_wheel_zoom;
-use super::search::{Fit, NodeSearch};
-use super::viewer::GraphViewer;
-use super::{EditorApp, panels};
+mod selection;
+
+use crate::editor::command::Command;
+use crate::editor::fields::Names;
+use crate::editor::framing::{FrameRequest, SCALE_RANGE, ViewChange, framed};
+use crate::editor::preview::viewport_wheel_zoom;
+use crate::editor::search::{Fit, NodeSearch};
+use crate::editor::viewer::GraphViewer;
+use crate::editor::{EditorApp, panels};
 
 /// Id of the node widget.
 const GRAPH_WIDGET: &str = "steergraph-graph";
@@ -131,7 +133,7 @@ impl Canvas {
     }
 
     /// Where a new node of `size` asked for at `wanted` (graph space) goes: clear of the
-    /// nodes as drawn and wholly inside the canvas in view (`arrange::clear_spot`).
+    /// nodes as drawn and wholly inside the canvas in view (`placement::clear_spot`).
     pub fn clear_spot(&self, wanted: Pos2, size: egui::Vec2) -> Pos2 {
         if !self.rect.is_positive() {
             return wanted;
@@ -140,7 +142,7 @@ impl Canvas {
         let visible = Rect::from_min_max(to_graph * self.rect.min, to_graph * self.rect.max)
             .shrink(10.0 / self.transform.scaling);
         let taken: Vec<Rect> = self.node_rects.iter().map(|(_, r)| *r).collect();
-        super::arrange::clear_spot(wanted, size, &taken, visible)
+        super::placement::clear_spot(wanted, size, &taken, visible)
     }
 
     /// The graph-space rectangle around `nodes` (all when empty) as last drawn.
@@ -313,96 +315,6 @@ impl EditorApp {
         };
         self.canvas.frame_request = None;
         transform
-    }
-
-    /// The node this frame's plain primary click landed on (the one drawn on top), unless the
-    /// click was on a popup; Shift and Ctrl clicks are the widget's own selection.
-    fn clicked_node(&self, ui: &Ui) -> Option<NodeId> {
-        let ctx = ui.ctx();
-        let at = ctx.input(|i| {
-            i.pointer
-                .primary_clicked()
-                .then(|| i.pointer.interact_pos())
-                .flatten()
-        })?;
-        let over_popup = ctx
-            .layer_id_at(at)
-            .is_some_and(|layer| layer.order != egui::Order::Background);
-        let modifiers = ctx.input(|i| i.modifiers);
-        if over_popup || modifiers.shift || modifiers.command || !self.canvas.rect.contains(at) {
-            return None;
-        }
-        self.canvas
-            .node_screen_rects()
-            .filter(|(_, rect)| rect.contains(at))
-            .last()
-            .map(|(id, _)| id)
-    }
-
-    /// Whether this frame's primary click landed on the canvas itself: no node, no popup,
-    /// no dragged wire or box (those are drags, not clicks).
-    fn clicked_empty_canvas(&self, ui: &Ui) -> bool {
-        let ctx = ui.ctx();
-        let Some(at) = ctx.input(|i| {
-            i.pointer
-                .primary_clicked()
-                .then(|| i.pointer.interact_pos())
-                .flatten()
-        }) else {
-            return false;
-        };
-        let over_popup = ctx
-            .layer_id_at(at)
-            .is_some_and(|layer| layer.order != egui::Order::Background);
-        let modifiers = ctx.input(|i| i.modifiers);
-        self.canvas.rect.contains(at)
-            && !over_popup
-            && !modifiers.shift
-            && !modifiers.command
-            && !self.canvas.node_screen_rects().any(|(_, r)| r.contains(at))
-    }
-
-    /// Shift-click and box selection happen inside the widget: take what it added or removed
-    /// into the editor's selection. When the editor's selection moves on without the widget
-    /// (a plain click, a problem clicked, a new node), the widget's is dropped.
-    fn follow_widget_selection(&mut self, ui: &Ui, id: Id) {
-        let now = egui_snarl::ui::get_selected_nodes(id, ui.ctx());
-        if now == self.canvas.widget_selection {
-            return;
-        }
-        let graph_id = |s: &SnarlId| self.document.snarl.get_node(*s).map(|n| n.id);
-        let added: Vec<NodeId> = now
-            .iter()
-            .filter(|s| !self.canvas.widget_selection.contains(s))
-            .filter_map(graph_id)
-            .collect();
-        let removed: Vec<NodeId> = self
-            .canvas
-            .widget_selection
-            .iter()
-            .filter(|s| !now.contains(s))
-            .filter_map(graph_id)
-            .collect();
-        for node in removed {
-            self.selection.remove(node);
-        }
-        for node in added {
-            self.selection.add(node);
-        }
-        self.canvas.widget_selection = now;
-    }
-
-    /// Drops the widget's own selection when it holds nodes the editor's does not.
-    pub(super) fn reconcile_widget_selection(&mut self) {
-        let stray = self.canvas.widget_selection.iter().any(|s| {
-            self.document
-                .snarl
-                .get_node(*s)
-                .is_none_or(|n| !self.selection.contains(n.id))
-        });
-        if stray {
-            self.canvas.forget_widget_state();
-        }
     }
 
     /// The node search popup, when open.
