@@ -300,10 +300,6 @@ impl FastFlock {
     }
 
     /// Positions by agent index.
-    #[allow(
-        dead_code,
-        reason = "tests/fast_loop.rs compares them; the bench only times"
-    )]
     pub(crate) fn positions(&self) -> Vec<Vec2> {
         let mut out = vec![Vec2::ZERO; self.position.len()];
         for (&agent, &position) in self.agent.iter().zip(&self.position) {

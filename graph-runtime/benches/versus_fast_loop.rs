@@ -70,6 +70,18 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
             simulation.step(DT);
             fast.tick();
         }
+        // An honest baseline moves the agents as the graph does (`tests/fast_loop.rs` holds
+        // it to 1e-3 units after 30 ticks); a baseline that drifted would time other work.
+        let gap = simulation
+            .vehicles()
+            .iter()
+            .zip(fast.positions())
+            .map(|(vehicle, position)| vehicle.position.distance(position))
+            .fold(0.0, f32::max);
+        assert!(
+            gap < 1e-3,
+            "{workload:?}: the fast loop left the graph's motion by {gap} units"
+        );
         let ticks = ticks.unwrap_or((AGENT_TICKS / agents).clamp(3 * WINDOW, 3_000));
         let only = std::env::var("STEERGRAPH_BENCH_ONLY").unwrap_or_default();
         // A game reads its agents every frame: with this set, each graph tick includes the

@@ -6,7 +6,6 @@
 //! `cargo run --release -p graph-runtime --example time_bounds`.
 
 #[path = "../tests/workloads/mod.rs"]
-#[allow(dead_code, reason = "the tests' helpers this check does not time")]
 mod workloads;
 
 use std::process::ExitCode;

@@ -4,7 +4,7 @@
 //! the large ones take is a release check, `examples/time_bounds.rs` (`.ci/run`): a debug
 //! build on a busy machine says nothing about speed.
 
-#[allow(dead_code, reason = "each test file uses the workloads it checks")]
+#[expect(dead_code, reason = "each test file uses the workloads it checks")]
 mod workloads;
 
 use std::collections::BTreeMap;

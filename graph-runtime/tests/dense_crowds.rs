@@ -4,7 +4,7 @@
 //! per tick). The stacked crowds are `workloads/`'s; these tests check what they give, and
 //! `examples/time_bounds.rs` times them in release.
 
-#[allow(dead_code, reason = "each test file uses the workloads it checks")]
+#[expect(dead_code, reason = "each test file uses the workloads it checks")]
 mod workloads;
 
 use glam::Vec2;

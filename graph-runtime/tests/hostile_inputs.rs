@@ -1,7 +1,7 @@
 //! Regression tests for issue 10's hostile inputs, each named after its input. Inputs too large
 //! to commit are generated here; the small ones also live in `tests/fixtures/hostile/`.
 
-#[allow(dead_code, reason = "each test file uses the workloads it checks")]
+#[expect(dead_code, reason = "each test file uses the workloads it checks")]
 mod workloads;
 
 use std::fmt::Write as _;

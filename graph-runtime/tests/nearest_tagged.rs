@@ -3,7 +3,7 @@
 //! agents' tags do not change), so a crowd following a few tagged agents costs what the
 //! tagged agents cost, not the whole crowd; the answer is the one reading every agent gives.
 
-#[allow(dead_code, reason = "each test file uses the workloads it checks")]
+#[expect(dead_code, reason = "each test file uses the workloads it checks")]
 mod workloads;
 
 use std::collections::BTreeMap;

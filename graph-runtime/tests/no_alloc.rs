@@ -9,7 +9,7 @@
 mod boids_fixture;
 
 #[path = "../benches/fast_loop.rs"]
-#[allow(dead_code, reason = "this test only builds the workload's simulation")]
+#[expect(dead_code, reason = "this test only builds the workload's simulation")]
 mod fast_loop;
 
 use glam::Vec2;

@@ -3,7 +3,7 @@
 //! parameters are the node's fields; missing files, loops of files and bad values are errors
 //! naming the node and the file.
 
-#[allow(dead_code, reason = "each test file uses the workloads it checks")]
+#[expect(dead_code, reason = "each test file uses the workloads it checks")]
 mod workloads;
 
 use std::collections::BTreeMap;

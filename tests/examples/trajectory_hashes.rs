@@ -8,7 +8,7 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 #[path = "../../graph-runtime/benches/fast_loop.rs"]
-#[allow(dead_code, reason = "only the Flock workload's simulation is run here")]
+#[expect(dead_code, reason = "only the Flock workload's simulation is run here")]
 mod fast_loop;
 
 use fast_loop::DT;

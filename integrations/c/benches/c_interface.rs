@@ -5,7 +5,7 @@
 //! Both run on the library's worker pool (all cores) and must end bit-identical.
 //!
 //! Run with `cargo bench -p steergraph-c --bench c_interface`.
-#![allow(
+#![expect(
     unsafe_code,
     reason = "calls the library's extern \"C\" functions exactly as a C program does"
 )]

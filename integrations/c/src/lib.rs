@@ -7,7 +7,7 @@
 //! programmer relies on. Each file here is one family of entry points; every entry point runs
 //! its body through `status::guard`, so no panic unwinds into C, and reaches the caller's
 //! memory only through `ptr.rs`.
-#![allow(
+#![expect(
     unsafe_code,
     reason = "the C boundary: exported `#[no_mangle]` functions and the caller's raw pointers, each dereference in `ptr.rs` behind a NULL and alignment check"
 )]

@@ -1,7 +1,7 @@
 //! The C interface called as C calls it (the same `extern "C"` functions), held against the
 //! Rust API: the same numbers bit for bit, hot reload through a watcher, calls from several
 //! threads, and the rule that every entry point runs inside the panic guard.
-#![allow(
+#![expect(
     unsafe_code,
     reason = "calls the library's extern \"C\" functions exactly as a C program does"
 )]
