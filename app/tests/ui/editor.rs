@@ -4,18 +4,17 @@
 use std::path::Path;
 
 use app::editor::{Command, Dialog, EditorApp, Settings, Then};
+
+use crate::common::EditorHarness;
 use egui::{Event, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{CompileError, Graph, Link, Node, NodeId, NodeKind};
 
 fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
-    crate::common::harness_on(
-        app,
-        egui::vec2(1500.0, 950.0),
-        crate::common::QUARTER_SECOND,
-        3,
-    )
+    EditorHarness::on(app)
+        .size(egui::vec2(1500.0, 950.0))
+        .build()
 }
 
 fn editor(autosave: &Path) -> EditorApp {

@@ -5,57 +5,29 @@
 
 use std::path::Path;
 
-use app::editor::{Backend, Command, EditorApp, FileDialogs, Settings};
-use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use app::editor::{Command, EditorApp};
+
+use crate::common::{EditorHarness, click_at, type_text};
+use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Heading, Motion, Node, Target};
 
-const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
-
-fn harness(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
-    app.files = FileDialogs::new(Backend::InApp);
-    app.files.set_default_directory(dir.to_path_buf());
-    crate::common::harness_on(app, WINDOW, crate::common::SIXTIETH, 4)
-}
-
-fn open_preset(harness: &mut Harness<'static, EditorApp>, file: &str) {
-    let index = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == file)
-        .expect("preset");
-    harness.state_mut().apply(Command::OpenPreset(index));
-    harness.run_steps(4);
-    harness.state_mut().preview.host.running = false;
-}
-
-fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2) {
-    harness.event(Event::PointerMoved(at));
-    harness.step();
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos: at,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        harness.step();
-    }
-    harness.run_steps(2);
-}
-
-fn type_text(harness: &mut Harness<'static, EditorApp>, text: &str) {
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.event(Event::Text(text.to_owned()));
-    harness.step();
+/// The editor on the preset graph `file`, paused, frames of a sixtieth of a second.
+fn harness(dir: &Path, file: &'static str) -> Harness<'static, EditorApp> {
+    EditorHarness::new(&dir.join("autosave"))
+        .window()
+        .sixtieth()
+        .in_app_dialogs(dir)
+        .preset(file)
+        .paused()
+        .build()
 }
 
 #[test]
 fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "seek.graph.ron");
+    let mut harness = harness(dir.path(), "seek.graph.ron");
     assert!(harness.state().preview.document.scene.gaps.is_empty());
     harness.get_by_label("Draw gap").click_accesskit();
     harness.run_steps(2);
@@ -108,8 +80,7 @@ fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
 #[test]
 fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "jumper.graph.ron");
+    let mut harness = harness(dir.path(), "jumper.graph.ron");
     let before = harness.state().preview.document.scene.jump_links.len();
     assert_eq!(before, 2, "the chasm's north and south links");
     harness.get_by_label("Add jump link").click_accesskit();
@@ -160,8 +131,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
 #[test]
 fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "seek.graph.ron");
+    let mut harness = harness(dir.path(), "seek.graph.ron");
     harness
         .get_by_label("Vehicle and turning")
         .click_accesskit();
@@ -196,8 +166,7 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
 #[test]
 fn jumpers_fly_in_the_preview_and_the_inspector_shows_facing_and_jump_phase() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "jumper.graph.ron");
+    let mut harness = harness(dir.path(), "jumper.graph.ron");
     let mut airborne = None;
     for _ in 0..600 {
         let host = &mut harness.state_mut().preview.host;
@@ -238,8 +207,7 @@ fn jumpers_fly_in_the_preview_and_the_inspector_shows_facing_and_jump_phase() {
 #[test]
 fn a_sentry_shows_its_facing_and_the_face_node_its_live_angular_value() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "sentry.graph.ron");
+    let mut harness = harness(dir.path(), "sentry.graph.ron");
     for _ in 0..120 {
         harness.state_mut().preview.host.step_once();
     }
@@ -256,8 +224,7 @@ fn a_sentry_shows_its_facing_and_the_face_node_its_live_angular_value() {
 #[test]
 fn reach_orientation_switches_to_an_agents_facing_in_its_fields() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    open_preset(&mut harness, "wingman.graph.ron");
+    let mut harness = harness(dir.path(), "wingman.graph.ron");
     // Select the ReachOrientation node (#3), switch it to an angle, then back to an agent.
     harness.state_mut().apply(Command::Select {
         nodes: vec![graph_runtime::NodeId(3)],

@@ -4,57 +4,23 @@
 
 use std::path::Path;
 
-use app::editor::{Backend, Command, Dialog, EditorApp, FileDialogs, Settings};
+use crate::common::{EditorHarness, click_with, preset_index, type_text};
+use app::editor::{Command, Dialog, EditorApp};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use glam::Vec2;
 use graph_runtime::{FlowFieldSource, Graph, Node, NodeId, SceneAssets, Simulation, Target};
 
-/// The editor window's default size (less the title bar).
-const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
-
-fn editor(dir: &Path) -> EditorApp {
-    let mut app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
-    app.files = FileDialogs::new(Backend::InApp);
-    app.files.set_default_directory(dir.to_path_buf());
-    app
-}
-
-fn harness_sized(app: EditorApp, size: egui::Vec2) -> Harness<'static, EditorApp> {
-    crate::common::harness_on(app, size, crate::common::SIXTIETH, 4)
+/// The level designer's editor: its autosave and in-app dialogs in `dir`.
+fn editor(dir: &Path) -> EditorHarness {
+    EditorHarness::new(&dir.join("autosave"))
+        .in_app_dialogs(dir)
+        .sixtieth()
 }
 
 fn harness(dir: &Path) -> Harness<'static, EditorApp> {
-    harness_sized(editor(dir), WINDOW)
-}
-
-fn preset(file: &str) -> usize {
-    app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == file)
-        .expect("preset")
-}
-
-fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2, button: PointerButton) {
-    harness.event(Event::PointerMoved(at));
-    harness.step();
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos: at,
-            button,
-            pressed,
-            modifiers: Modifiers::NONE,
-        });
-        harness.step();
-    }
-    harness.run_steps(2);
-}
-
-fn type_text(harness: &mut Harness<'static, EditorApp>, text: &str) {
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.event(Event::Text(text.to_owned()));
-    harness.step();
+    editor(dir).window().build()
 }
 
 /// Every node's rectangle on screen lies inside the canvas.
@@ -88,7 +54,7 @@ fn frame_all_with_nothing_selected_shows_every_node_of_the_corridor() {
     let mut harness = harness(dir.path());
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("corridor.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("corridor.graph.ron")));
     harness.run_steps(4);
     // Zoom in over the canvas so that most nodes leave it, as after working on one.
     let centre = harness.state().canvas.rect().center();
@@ -137,7 +103,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     let mut harness = harness(dir.path());
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("seek.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("seek.graph.ron")));
     harness.run_steps(4);
     harness.state_mut().preview.host.running = false;
     let before = harness.state().preview.document.scene.targets.len();
@@ -145,7 +111,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     harness.run_steps(2);
     let viewport = harness.state().preview.rect().expect("viewport");
     let at = viewport.center() + egui::vec2(-60.0, 40.0);
-    click_at(&mut harness, at, PointerButton::Primary);
+    click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
     let preview = &harness.state().preview;
     let world = preview.view.to_world(viewport, at);
     assert_eq!(preview.document.scene.targets.len(), before + 1);
@@ -258,7 +224,7 @@ fn right_click_in_the_viewport_adds_a_target_there() {
     harness.state_mut().preview.host.running = false;
     let viewport = harness.state().preview.rect().expect("viewport");
     let at = viewport.center() + egui::vec2(80.0, -50.0);
-    click_at(&mut harness, at, PointerButton::Secondary);
+    click_with(&mut harness, at, PointerButton::Secondary, Modifiers::NONE);
     harness.get_by_label("Add target here").click_accesskit();
     harness.run_steps(3);
     let preview = &harness.state().preview;
@@ -273,7 +239,7 @@ fn toward_target_on_the_cursor_leads_to_where_the_cursor_is_drawn() {
     // The seek scene stores a position for `cursor` (10, 5); the marker follows the mouse.
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("seek.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("seek.graph.ron")));
     harness.run_steps(4);
     harness.get_by_label("Paint field").click_accesskit();
     harness.run_steps(2);
@@ -395,7 +361,7 @@ fn a_click_on_empty_canvas_and_esc_clear_the_selection_and_delete_then_deletes_n
         .fold(f32::MIN, f32::max);
     let empty = Pos2::new(canvas.center().x, (lowest + canvas.max.y) * 0.5 + 20.0);
     assert!(canvas.contains(empty));
-    click_at(&mut harness, empty, PointerButton::Primary);
+    click_with(&mut harness, empty, PointerButton::Primary, Modifiers::NONE);
     assert!(
         harness.state().selection.is_empty(),
         "a click on empty canvas"
@@ -458,9 +424,9 @@ fn agent_velocity(harness: &Harness<'static, EditorApp>) -> Vec2 {
 fn a_subgraph_opens_in_context_the_parents_scene_runs_it_and_one_click_goes_back() {
     let dir = tempfile::tempdir().expect("temp dir");
     let main = level(dir.path());
-    let mut app = editor(dir.path());
-    app.open(&main);
-    let mut harness = harness_sized(app, WINDOW);
+    let mut editor = editor(dir.path()).window();
+    editor.app().open(&main);
+    let mut harness = editor.build();
     harness.state_mut().apply(Command::Select {
         nodes: vec![NodeId(2)],
         add: false,
@@ -536,9 +502,9 @@ fn a_collapsed_subgraph_node_overlaps_no_other_node() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("boids.graph.ron");
     std::fs::write(&file, app::editor::PRESET_GRAPHS[0].text).expect("write");
-    let mut app = editor(dir.path());
-    app.open(&file);
-    let mut harness = harness_sized(app, WINDOW);
+    let mut editor = editor(dir.path()).window();
+    editor.app().open(&file);
+    let mut harness = editor.build();
     // Flocking, Wander and Separation #8 feed the Blend; cutting them with the Blend leaves
     // the Subgraph node where they were, among the Containment and the Priority.
     harness.state_mut().apply(Command::Select {
@@ -567,7 +533,7 @@ fn a_collapsed_subgraph_node_overlaps_no_other_node() {
 #[test]
 fn at_1024_by_640_the_canvas_side_panel_and_preview_are_all_usable() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_sized(editor(dir.path()), egui::vec2(1024.0, 640.0));
+    let mut harness = editor(dir.path()).size(egui::vec2(1024.0, 640.0)).build();
     let canvas = harness.state().canvas.rect();
     let preview = harness
         .state()
@@ -592,7 +558,7 @@ fn at_1024_by_640_the_canvas_side_panel_and_preview_are_all_usable() {
     harness.run_steps(12);
     assert_eq!(harness.state().canvas.rect(), canvas);
     // The smallest window still has a canvas.
-    let small = harness_sized(editor(dir.path()), egui::vec2(800.0, 500.0));
+    let small = editor(dir.path()).size(egui::vec2(800.0, 500.0)).build();
     let canvas = small.state().canvas.rect();
     assert!(
         canvas.width() >= 300.0 && canvas.height() >= 250.0,
@@ -608,7 +574,7 @@ fn export_for_game_writes_a_folder_that_runs_with_consistent_names() {
     let mut harness = harness(dir.path());
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("river.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("river.graph.ron")));
     harness.run_steps(3);
     // A new field painted in this scene, followed by the graph under its name "field 1".
     harness.get_by_label("Paint field").click_accesskit();
@@ -662,7 +628,8 @@ fn export_refuses_to_replace_the_graphs_own_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("boids.graph.ron");
     std::fs::write(&file, app::editor::PRESET_GRAPHS[0].text).expect("write");
-    let mut app = editor(dir.path());
+    let mut editor = editor(dir.path());
+    let app = editor.app();
     app.open(&file);
     assert!(!app.export_to(&file));
     let Some(Dialog::Error(message)) = &app.dialog else {
@@ -914,7 +881,7 @@ fn the_river_preset_keeps_flowing_in_the_preview() {
     let mut harness = harness(dir.path());
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("river.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("river.graph.ron")));
     harness.run_steps(3);
     let host = &mut harness.state_mut().preview.host;
     host.running = false;

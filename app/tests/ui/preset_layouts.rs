@@ -3,10 +3,10 @@
 //! is readable (issue 42: the ORCA preset's nodes lay on each other; corridor and jumper
 //! opened half off-screen).
 
-use app::editor::{Command, EditorApp, PRESET_GRAPHS, Settings};
+use app::editor::{Command, EditorApp, PRESET_GRAPHS};
 use egui::Rect;
 
-use crate::common::{QUARTER_SECOND, harness_on};
+use crate::common::{EditorHarness, SMALL};
 
 /// The smallest zoom at which node text stays readable (`framing.rs`).
 const READABLE: f32 = 0.72;
@@ -14,8 +14,7 @@ const READABLE: f32 = 0.72;
 #[test]
 fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = EditorApp::new(Settings::default(), Some(dir.path().to_path_buf()), None);
-    let mut harness = harness_on(app, egui::vec2(1560.0, 930.0), QUARTER_SECOND, 3);
+    let mut harness = EditorHarness::new(dir.path()).window().build();
     let mut failures = Vec::new();
     for (index, preset) in PRESET_GRAPHS.iter().enumerate() {
         harness.state_mut().apply(Command::OpenPreset(index));
@@ -61,8 +60,7 @@ fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
 #[test]
 fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = EditorApp::new(Settings::default(), Some(dir.path().to_path_buf()), None);
-    let mut harness = harness_on(app, egui::vec2(1024.0, 640.0), QUARTER_SECOND, 3);
+    let mut harness = EditorHarness::new(dir.path()).size(SMALL).build();
     let corridor = PRESET_GRAPHS
         .iter()
         .position(|p| p.file == "corridor.graph.ron")

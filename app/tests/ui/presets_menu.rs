@@ -3,16 +3,16 @@
 //! menu was one long list that ran off a 1000-point-high window: corridor, rooms, perimeter,
 //! swap circle, four-way, sentry, strafe, road and chasm could not be clicked).
 
-use app::editor::{EditorApp, PRESET_FAMILIES, PRESET_GRAPHS, PRESET_SCENES, Settings};
+use app::editor::{EditorApp, PRESET_FAMILIES, PRESET_GRAPHS, PRESET_SCENES};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
-use crate::common::{QUARTER_SECOND, click_at, harness_on};
+use crate::common::{EditorHarness, click_at};
 
 fn editor(size: egui::Vec2) -> (tempfile::TempDir, Harness<'static, EditorApp>) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = EditorApp::new(Settings::default(), Some(dir.path().to_path_buf()), None);
-    (dir, harness_on(app, size, QUARTER_SECOND, 3))
+    let harness = EditorHarness::new(dir.path()).size(size).build();
+    (dir, harness)
 }
 
 /// Opens File > Presets > `family` by pointing, as a person does.

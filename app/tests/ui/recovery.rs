@@ -4,16 +4,15 @@
 
 use std::path::Path;
 
-use app::editor::{Command, Dialog, EditorApp, PRESET_SCENES, Settings, Then};
+use app::editor::{Command, Dialog, EditorApp, PRESET_SCENES, Then};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::NodeKind;
 
-use crate::common::{QUARTER_SECOND, harness_on};
+use crate::common::EditorHarness;
 
 fn editor(dir: &Path) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Settings::default(), Some(dir.to_path_buf()), None);
-    harness_on(app, egui::vec2(1600.0, 1000.0), QUARTER_SECOND, 3)
+    EditorHarness::new(dir).build()
 }
 
 fn preset_scene(file: &str) -> usize {

@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use app::editor::{Backend, Command, Doc, EditorApp, FileDialogs, Settings};
+use app::editor::{Command, Doc, EditorApp};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Graph, write_atomically};
 
-/// The editor window's default size (less the title bar).
-const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
+use crate::common::EditorHarness;
+
 /// How long a change on disk may take to show on a busy machine.
 const DEADLINE: Duration = Duration::from_secs(60);
 /// How long to watch for a prompt that must not come (several debounce times).
@@ -34,13 +34,10 @@ fn seek_graph(description: &str, x: f32) -> String {
 
 /// An editor on `file`, autosaving into `dir`.
 fn editor_on(dir: &Path, file: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(
-        Settings::default(),
-        Some(dir.join("autosave")),
-        Some(file.to_path_buf()),
-    );
-    app.files = FileDialogs::new(Backend::InApp);
-    crate::common::harness_on(app, WINDOW, crate::common::QUARTER_SECOND, 3)
+    EditorHarness::opening(&dir.join("autosave"), file.to_path_buf())
+        .window()
+        .in_app_dialogs(dir)
+        .build()
 }
 
 /// Runs frames until `done` holds, or panics at the deadline.

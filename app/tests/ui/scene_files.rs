@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use app::editor::{Command, Dialog, EditorApp, Settings, Then};
+use app::editor::{Command, Dialog, EditorApp, Then};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{FlowFieldSource, Graph, Link, Node, Scene, Target};
 
-use crate::common::{QUARTER_SECOND, harness_on};
+use crate::common::EditorHarness;
 
 /// A graph seeking the named target `target`.
 fn seeker(target: &str) -> Graph {
@@ -56,8 +56,7 @@ fn level(dir: &Path) {
 }
 
 fn editor(dir: &Path) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
-    harness_on(app, egui::vec2(1600.0, 1000.0), QUARTER_SECOND, 3)
+    EditorHarness::new(&dir.join("autosave")).build()
 }
 
 #[test]

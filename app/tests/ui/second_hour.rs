@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{NodeId, NodeKind};
 
-use crate::common::{click_at, harness};
+use crate::common::{EditorHarness, SMALL, click_at, harness};
 
 fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
     harness
@@ -290,17 +290,7 @@ fn an_agent_in_the_air_is_picked_where_it_is_drawn_not_by_its_shadow() {
 #[test]
 fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = EditorApp::new(
-        app::editor::Settings::default(),
-        Some(dir.path().to_path_buf()),
-        None,
-    );
-    let mut harness = crate::common::harness_on(
-        app,
-        egui::vec2(1024.0, 640.0),
-        crate::common::QUARTER_SECOND,
-        3,
-    );
+    let mut harness = EditorHarness::new(dir.path()).size(SMALL).build();
     let chasm = PRESET_SCENES
         .iter()
         .position(|p| p.file == "chasm.scene.ron")
@@ -336,17 +326,7 @@ fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
 #[test]
 fn at_1024_by_640_the_side_panels_rows_fit_its_width() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let app = EditorApp::new(
-        app::editor::Settings::default(),
-        Some(dir.path().to_path_buf()),
-        None,
-    );
-    let mut harness = crate::common::harness_on(
-        app,
-        egui::vec2(1024.0, 640.0),
-        crate::common::QUARTER_SECOND,
-        3,
-    );
+    let mut harness = EditorHarness::new(dir.path()).size(SMALL).build();
     harness.state_mut().preview.host.running = false;
     for section in [
         "Node",

@@ -4,15 +4,18 @@
 
 use std::path::Path;
 
-use app::editor::{Backend, Command, EditorApp, FileDialogs, Settings};
+use app::editor::{Command, EditorApp};
+
+use crate::common::EditorHarness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
 fn harness(dir: &Path) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
-    app.files = FileDialogs::new(Backend::InApp);
-    app.files.set_default_directory(dir.to_path_buf());
-    crate::common::harness_on(app, egui::vec2(1560.0, 930.0), crate::common::SIXTIETH, 4)
+    EditorHarness::new(&dir.join("autosave"))
+        .window()
+        .sixtieth()
+        .in_app_dialogs(dir)
+        .build()
 }
 
 fn live_walls_passable(harness: &Harness<'static, EditorApp>) -> bool {

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::common::EditorHarness;
 use app::editor::{Backend, Command, EditorApp, FileDialogs, Purpose, Settings};
 use egui::{Event, Modifiers, PointerButton};
 use egui_kittest::Harness;
@@ -92,10 +93,11 @@ fn editor_on(dir: &Path) -> (Harness<'static, EditorApp>, PathBuf) {
     app.files = FileDialogs::new(Backend::InApp);
     // A frame as long as the window's (the default quarter second would part a
     // double-click's two clicks by more than egui's 0.3 s).
-    let mut harness =
-        crate::common::harness_on(app, egui::vec2(1600.0, 1000.0), crate::common::SIXTIETH, 3);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
+    let harness = EditorHarness::on(app)
+        .sixtieth()
+        .warm_up(3)
+        .paused()
+        .build();
     (harness, file)
 }
 
@@ -405,10 +407,11 @@ fn another_groups_graph_follows_its_subgraph_file_in_the_preview() {
     );
     app.files = FileDialogs::new(Backend::InApp);
     app.open_scene(&root.join("two.scene.ron"));
-    let mut harness =
-        crate::common::harness_on(app, egui::vec2(1600.0, 1000.0), crate::common::SIXTIETH, 3);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
+    let mut harness = EditorHarness::on(app)
+        .sixtieth()
+        .warm_up(3)
+        .paused()
+        .build();
     let force_of_b = |harness: &mut Harness<'static, EditorApp>| {
         let host = &mut harness.state_mut().preview.host;
         host.step_once();

@@ -224,12 +224,9 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
     let scene = dir.path().join("gather.scene.ron");
     std::fs::write(&scene, SCENE).expect("write the scene");
     let size = egui::vec2(1024.0, 640.0);
-    let app = EditorApp::new(
-        app::editor::Settings::default(),
-        Some(dir.path().join("a")),
-        None,
-    );
-    let mut harness = common::harness_on(app, size, common::QUARTER_SECOND, 3);
+    let mut harness = common::EditorHarness::new(&dir.path().join("a"))
+        .size(size)
+        .build();
     harness.state_mut().open_scene_with_its_graph(&scene);
     harness.state_mut().preview.host.running = false;
     harness.run_steps(3);

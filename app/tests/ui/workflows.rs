@@ -3,31 +3,18 @@
 
 use std::path::Path;
 
-use app::editor::{Backend, Command, Dialog, EditorApp, FileDialogs, Settings, Then};
+use crate::common::{EditorHarness, click_with, preset_index};
+use app::editor::{Command, Dialog, EditorApp, Then};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Graph, NodeId, NodeKind, SceneAssets, Simulation, Spawn};
 
-/// The editor window's default size (less the title bar).
-const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
-
-fn harness_with(app: EditorApp) -> Harness<'static, EditorApp> {
-    crate::common::harness_on(app, WINDOW, crate::common::QUARTER_SECOND, 3)
-}
-
-fn editor(dir: &Path) -> EditorApp {
-    let mut app = EditorApp::new(Settings::default(), Some(dir.join("autosave")), None);
-    app.files = FileDialogs::new(Backend::InApp);
-    app.files.set_default_directory(dir.to_path_buf());
-    app
-}
-
-fn preset(file: &str) -> usize {
-    app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == file)
-        .expect("preset")
+/// The editor with its autosave and in-app dialogs in `dir`, in the default window.
+fn editor(dir: &Path) -> EditorHarness {
+    EditorHarness::new(&dir.join("autosave"))
+        .window()
+        .in_app_dialogs(dir)
 }
 
 /// A new graph with Seek (toward the cursor) wired into its Output.
@@ -40,21 +27,6 @@ fn seeking_graph(harness: &mut Harness<'static, EditorApp>) {
         wire: Some(app::editor::Wire::IntoInput(NodeId(1), 0)),
     });
     harness.run_steps(3);
-}
-
-fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2, modifiers: Modifiers) {
-    harness.event(Event::PointerMoved(at));
-    harness.step();
-    for pressed in [true, false] {
-        harness.event(Event::PointerButton {
-            pos: at,
-            button: PointerButton::Primary,
-            pressed,
-            modifiers,
-        });
-        harness.step();
-    }
-    harness.run_steps(2);
 }
 
 /// Screen point of a node's title (past the collapse triangle at the header's left).
@@ -87,7 +59,7 @@ fn copied_text(harness: &Harness<'static, EditorApp>) -> Vec<String> {
 #[test]
 fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     seeking_graph(&mut harness);
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     harness.run_steps(3);
@@ -121,7 +93,7 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
 #[test]
 fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     seeking_graph(&mut harness);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
@@ -145,7 +117,7 @@ fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
 #[test]
 fn saving_a_new_graph_keeps_the_preview_running() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     seeking_graph(&mut harness);
     assert_eq!(harness.state().preview.agent_count(), 30);
     let file = dir.path().join("mine.graph.ron");
@@ -168,7 +140,7 @@ fn saving_a_new_graph_keeps_the_preview_running() {
 #[test]
 fn a_new_graph_starts_in_the_preview_once_it_compiles() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness.state_mut().apply(Command::New);
     harness.run_steps(3);
     assert_eq!(
@@ -198,14 +170,14 @@ fn a_new_graph_starts_in_the_preview_once_it_compiles() {
 #[test]
 fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     // Shift-click a node of the boids graph: the widget's own selection.
     let at = title_of(&harness, NodeId(4));
-    click_at(&mut harness, at, Modifiers::SHIFT);
+    click_with(&mut harness, at, PointerButton::Primary, Modifiers::SHIFT);
     assert!(harness.state().selection.contains(NodeId(4)));
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("arrival.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("arrival.graph.ron")));
     // The fresh node widget places itself over a few frames.
     harness.run_steps(8);
     assert!(
@@ -215,7 +187,7 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
     let before = harness.state().document.to_graph();
     let shown = *before.nodes.keys().last().expect("a node");
     let at = title_of(&harness, shown);
-    click_at(&mut harness, at, Modifiers::NONE);
+    click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
     harness.run_steps(2);
     assert_eq!(
         harness.state().selection.primary(),
@@ -235,9 +207,9 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
 #[test]
 fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     let at = title_of(&harness, NodeId(4));
-    click_at(&mut harness, at, Modifiers::NONE);
+    click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
     assert_eq!(harness.state().selection.primary(), Some(NodeId(4)));
     harness.event(Event::Copy);
     harness.step();
@@ -261,7 +233,7 @@ fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
 #[test]
 fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness.get_by_label("Scene").click_accesskit();
     harness.run_steps(2);
     harness
@@ -318,10 +290,10 @@ fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
 #[test]
 fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness
         .state_mut()
-        .apply(Command::OpenPreset(preset("river.graph.ron")));
+        .apply(Command::OpenPreset(preset_index("river.graph.ron")));
     harness.run_steps(3);
     let scene = dir.path().join("my river.scene.ron");
     harness
@@ -341,7 +313,7 @@ fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
 #[test]
 fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness.state_mut().preview.document.scene.groups[0].graph = "lost.graph.ron".to_owned();
     let scene = dir.path().join("lost.scene.ron");
     harness
@@ -358,7 +330,7 @@ fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
 #[test]
 fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness.state_mut().preview.document.scene.groups[0].graph = "../boids.graph.ron".to_owned();
     let scene = dir.path().join("outside.scene.ron");
     harness
@@ -375,7 +347,7 @@ fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
 #[test]
 fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     // Only the autosave matters here: 5,000 boids need not run.
     harness.state_mut().preview.host.running = false;
     let set_count = |h: &mut Harness<'static, EditorApp>, n: u32| {
@@ -397,7 +369,7 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     set_count(&mut harness, 400);
     pass_autosave(&mut harness);
     drop(harness);
-    let restarted = harness_with(editor(dir.path()));
+    let restarted = editor(dir.path()).build();
     assert_eq!(restarted.state().dialog, None, "nothing stale to recover");
 }
 
@@ -405,7 +377,7 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
 #[test]
 fn new_asks_before_dropping_an_unsaved_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness
         .state_mut()
         .preview
@@ -425,7 +397,7 @@ fn new_asks_before_dropping_an_unsaved_scene_edit() {
 #[test]
 fn the_wheel_zooms_the_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     let before = harness.state().canvas.transform();
     let at = harness.state().canvas.rect().center();
     harness.event(Event::PointerMoved(at));
@@ -450,7 +422,7 @@ fn the_wheel_zooms_the_graph() {
 #[test]
 fn frame_all_keeps_node_text_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     harness.event(Event::PointerMoved(harness.state().canvas.rect().center()));
     harness.key_press(Key::F);
     harness.run_steps(3);
@@ -498,7 +470,7 @@ fn every_symbol_the_ui_shows_has_a_glyph() {
 #[test]
 fn dragging_a_title_moves_the_node() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness_with(editor(dir.path()));
+    let mut harness = editor(dir.path()).build();
     let position = |h: &Harness<'static, EditorApp>| {
         h.state()
             .document

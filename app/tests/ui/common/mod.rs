@@ -1,11 +1,12 @@
-//! What the editor's kittests share: a harness on an editor whose preview is paced exactly
-//! (how far it runs depends on the frames alone, never on how busy the machine is), the
-//! editor in a 1600 × 1000 window, paused, and a click.
+//! What the editor's kittests share: one harness builder ([`EditorHarness`]: window size,
+//! frame length, preset, paused preview, in-app file dialogs) on an editor whose preview is
+//! paced exactly (how far it runs depends on the frames alone, never on how busy the machine
+//! is), and the clicks and typing a person does.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use app::editor::{EditorApp, Pacing, Settings};
-use egui::{Event, Modifiers, PointerButton, Pos2};
+use app::editor::{Backend, Command, EditorApp, FileDialogs, PRESET_GRAPHS, Pacing, Settings};
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 
 /// Seconds a frame lasts unless a test says otherwise (kittest's own default: a quarter
@@ -15,33 +16,145 @@ pub const QUARTER_SECOND: f32 = 0.25;
 /// and each running frame ticks the preview once).
 pub const SIXTIETH: f32 = 1.0 / 60.0;
 
-/// A harness on `app` in a window of `size`, each frame `step_dt` seconds long, the preview
-/// paced exactly; `warm_up` frames have run.
-pub fn harness_on(
-    mut app: EditorApp,
+/// The editor window's default size, less the title bar.
+pub const WINDOW: egui::Vec2 = egui::vec2(1560.0, 930.0);
+/// A large desktop window.
+pub const LARGE: egui::Vec2 = egui::vec2(1600.0, 1000.0);
+/// The smallest window the editor promises to fit (a laptop's).
+pub const SMALL: egui::Vec2 = egui::vec2(1024.0, 640.0);
+
+/// The editor as a test wants it, built into a harness by [`EditorHarness::build`].
+///
+/// ```ignore
+/// let harness = EditorHarness::new(dir).window().sixtieth().preset("seek.graph.ron").paused().build();
+/// ```
+pub struct EditorHarness {
+    app: EditorApp,
     size: egui::Vec2,
-    step_dt: f32,
+    frame: f32,
     warm_up: usize,
-) -> Harness<'static, EditorApp> {
-    app.pacing = Pacing::Exact;
-    let mut harness = Harness::builder()
-        .with_size(size)
-        .with_step_dt(step_dt)
-        .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), app);
-    harness.run_steps(warm_up);
-    harness
+    preset: Option<&'static str>,
+    paused: bool,
+}
+
+impl EditorHarness {
+    /// The editor on its default preset, autosaving into `autosave`, in a [`LARGE`] window,
+    /// frames of [`QUARTER_SECOND`], three frames run, the preview running.
+    pub fn new(autosave: &Path) -> Self {
+        Self::on(EditorApp::new(
+            Settings::default(),
+            Some(autosave.to_path_buf()),
+            None,
+        ))
+    }
+
+    /// The editor opened on the graph `file`, autosaving into `autosave`.
+    pub fn opening(autosave: &Path, file: PathBuf) -> Self {
+        Self::on(EditorApp::new(
+            Settings::default(),
+            Some(autosave.to_path_buf()),
+            Some(file),
+        ))
+    }
+
+    /// A harness on `app` as it is.
+    pub fn on(app: EditorApp) -> Self {
+        Self {
+            app,
+            size: LARGE,
+            frame: QUARTER_SECOND,
+            warm_up: 3,
+            preset: None,
+            paused: false,
+        }
+    }
+
+    /// The editor before its window opens, to set it up as a test needs.
+    pub fn app(&mut self) -> &mut EditorApp {
+        &mut self.app
+    }
+
+    /// A window of `size` points.
+    pub fn size(mut self, size: egui::Vec2) -> Self {
+        self.size = size;
+        self
+    }
+
+    /// The editor window's default size ([`WINDOW`]).
+    pub fn window(self) -> Self {
+        self.size(WINDOW)
+    }
+
+    /// Frames of a sixtieth of a second ([`SIXTIETH`]: a double click stays a double click,
+    /// a running frame is one tick), four of them run first.
+    pub fn sixtieth(mut self) -> Self {
+        self.frame = SIXTIETH;
+        self.warm_up = 4;
+        self
+    }
+
+    /// `frames` frames run before anything else (three unless said).
+    pub fn warm_up(mut self, frames: usize) -> Self {
+        self.warm_up = frames;
+        self
+    }
+
+    /// The preset graph `file` (with its scene) opened once the window is up.
+    pub fn preset(mut self, file: &'static str) -> Self {
+        self.preset = Some(file);
+        self
+    }
+
+    /// The preview paused once the window is up (and the preset, if any, opened).
+    pub fn paused(mut self) -> Self {
+        self.paused = true;
+        self
+    }
+
+    /// File dialogs drawn inside the window (no portal, as on a plain X11 desktop), starting
+    /// in `dir`.
+    pub fn in_app_dialogs(mut self, dir: &Path) -> Self {
+        self.app.files = FileDialogs::new(Backend::InApp);
+        self.app.files.set_default_directory(dir.to_path_buf());
+        self
+    }
+
+    /// The harness, its first frames run.
+    pub fn build(mut self) -> Harness<'static, EditorApp> {
+        self.app.pacing = Pacing::Exact;
+        let mut harness = Harness::builder()
+            .with_size(self.size)
+            .with_step_dt(self.frame)
+            .build_ui_state(|ui, app: &mut EditorApp| app.show(ui), self.app);
+        harness.run_steps(self.warm_up);
+        if let Some(file) = self.preset {
+            harness
+                .state_mut()
+                .apply(Command::OpenPreset(preset_index(file)));
+            harness.run_steps(4);
+        }
+        if self.paused {
+            harness.state_mut().preview.host.running = false;
+            harness.run_steps(2);
+        }
+        harness
+    }
 }
 
 /// The editor on its default preset, its autosave in `autosave`, the preview paused.
 pub fn harness(autosave: &Path) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(Settings::default(), Some(autosave.to_path_buf()), None);
-    let mut harness = harness_on(app, egui::vec2(1600.0, 1000.0), QUARTER_SECOND, 3);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
-    harness
+    EditorHarness::new(autosave).paused().build()
 }
 
-/// A primary click at `at` (screen points), then two frames.
+/// The index of the preset graph `file` in File > Presets.
+pub fn preset_index(file: &str) -> usize {
+    PRESET_GRAPHS
+        .iter()
+        .position(|p| p.file == file)
+        .unwrap_or_else(|| panic!("no preset graph {file}"))
+}
+
+/// A primary click at `at` (screen points), press and release in one frame, then two frames.
 pub fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2) {
     harness.event(Event::PointerMoved(at));
     for pressed in [true, false] {
@@ -53,4 +166,33 @@ pub fn click_at(harness: &mut Harness<'static, EditorApp>, at: Pos2) {
         });
     }
     harness.run_steps(2);
+}
+
+/// A click of `button` with `modifiers` held at `at` as a hand makes it: the pointer arrives
+/// (a frame), presses (a frame), releases (a frame), then two frames.
+pub fn click_with(
+    harness: &mut Harness<'static, EditorApp>,
+    at: Pos2,
+    button: PointerButton,
+    modifiers: Modifiers,
+) {
+    harness.event(Event::PointerMoved(at));
+    harness.step();
+    for pressed in [true, false] {
+        harness.event(Event::PointerButton {
+            pos: at,
+            button,
+            pressed,
+            modifiers,
+        });
+        harness.step();
+    }
+    harness.run_steps(2);
+}
+
+/// Replaces the text of the focused field with `text` (select all, type), then a frame.
+pub fn type_text(harness: &mut Harness<'static, EditorApp>, text: &str) {
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.event(Event::Text(text.to_owned()));
+    harness.step();
 }
