@@ -146,6 +146,10 @@ impl AgentShader {
             ));
         }
         let program = link(gl, shading)?;
+        // SAFETY: called from eframe's paint callback, where `gl` is current on this thread;
+        // the program was just linked on it, and the vertex array and buffer are made and
+        // bound here, their attribute layout read from `ATTRIBUTES` (offsets inside
+        // `AgentInstance`, a `#[repr(C)]` plain-old-data type).
         unsafe {
             let (vertex_array, buffer) = match (gl.create_vertex_array(), gl.create_buffer()) {
                 (Ok(vertex_array), Ok(buffer)) => (vertex_array, buffer),
@@ -204,6 +208,10 @@ impl AgentShader {
             return;
         }
         let bytes: &[u8] = bytemuck::cast_slice(instances);
+        // SAFETY: called from eframe's paint callback with `gl` current; program, vertex array
+        // and buffer are this module's, made on the same context; the buffer is resized to at
+        // least `bytes.len()` before `bytes` is written at offset 0, and the draws read
+        // `count` instances, all of them in it.
         unsafe {
             gl.use_program(Some(self.program));
             gl.uniform_2_f32(self.center.as_ref(), center.x, center.y);
@@ -232,6 +240,8 @@ impl AgentShader {
     }
 
     pub(super) fn destroy(self, gl: &glow::Context) {
+        // SAFETY: eframe's exit hook calls this with the context the objects were made on
+        // current, once (`self` is consumed): nothing uses them after.
         unsafe {
             gl.delete_program(self.program);
             gl.delete_vertex_array(self.vertex_array);
@@ -248,6 +258,8 @@ fn link(gl: &glow::Context, shading: egui_glow::ShaderVersion) -> Result<glow::P
     } else {
         ""
     };
+    // SAFETY: called with `gl` current (from `new`, inside the paint callback); every object
+    // is made here on that context and deleted on each failure path before returning.
     unsafe {
         let program = gl.create_program()?;
         let mut shaders = Vec::new();
