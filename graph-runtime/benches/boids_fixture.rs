@@ -175,15 +175,14 @@ impl Flock {
     /// One tick through the compiled graph, on this thread.
     pub(crate) fn tick_graph(&mut self) {
         self.grid.rebuild(&self.vehicles);
-        let context = Context {
-            world: &self.world,
-            vehicles: &self.vehicles,
-            tags: &[],
-            grid: &self.grid,
-            bindings: &self.bindings,
-            params: &self.params,
-            dt: DT,
-        };
+        let context = Context::new(
+            &self.world,
+            &self.vehicles,
+            &self.grid,
+            &self.bindings,
+            &self.params,
+            DT,
+        );
         self.program.steer_all(
             &context,
             &mut self.states,

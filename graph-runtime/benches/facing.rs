@@ -65,21 +65,19 @@ fn simulation(graph: Graph, agents: usize) -> Simulation {
         seed: SEED,
         obstacles,
         groups: vec![AgentGroup {
-            name: "flock".to_owned(),
-            graph: "flock.graph.ron".to_owned(),
-            spawn: Spawn::Random {
-                count: agents as u32,
-                area: Area::Rect {
-                    min: bounds.min,
-                    max: bounds.max,
-                },
-                speed: workload.vehicle().max_speed * 0.5,
-            },
             vehicle: Some(workload.vehicle()),
-            turning: None,
-            tags: Vec::new(),
-            parameters: std::collections::BTreeMap::new(),
-            goals: std::collections::BTreeMap::new(),
+            ..AgentGroup::new(
+                "flock",
+                "flock.graph.ron",
+                Spawn::Random {
+                    count: agents as u32,
+                    area: Area::Rect {
+                        min: bounds.min,
+                        max: bounds.max,
+                    },
+                    speed: workload.vehicle().max_speed * 0.5,
+                },
+            )
         }],
         ..Scene::default()
     };

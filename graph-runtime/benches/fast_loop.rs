@@ -208,21 +208,19 @@ impl Workload {
             seed: SEED,
             obstacles,
             groups: vec![AgentGroup {
-                goals: std::collections::BTreeMap::new(),
-                name: "flock".to_owned(),
-                graph: "flock.graph.ron".to_owned(),
-                spawn: Spawn::Random {
-                    count: agents as u32,
-                    area: Area::Rect {
-                        min: bounds.min,
-                        max: bounds.max,
-                    },
-                    speed: self.vehicle().max_speed * 0.5,
-                },
                 vehicle: Some(self.vehicle()),
-                tags: Vec::new(),
-                parameters: std::collections::BTreeMap::default(),
-                turning: None,
+                ..AgentGroup::new(
+                    "flock",
+                    "flock.graph.ron",
+                    Spawn::Random {
+                        count: agents as u32,
+                        area: Area::Rect {
+                            min: bounds.min,
+                            max: bounds.max,
+                        },
+                        speed: self.vehicle().max_speed * 0.5,
+                    },
+                )
             }],
             ..Scene::default()
         };

@@ -39,20 +39,15 @@ fn measure<T>(what: &str, work: impl FnOnce() -> T) -> T {
 }
 
 fn group(graph: &str, count: u32, area: Area) -> AgentGroup {
-    AgentGroup {
-        name: "g".to_owned(),
-        graph: graph.to_owned(),
-        spawn: Spawn::Random {
+    AgentGroup::new(
+        "g",
+        graph,
+        Spawn::Random {
             count,
             area,
             speed: 1.0,
         },
-        vehicle: None,
-        tags: Vec::new(),
-        parameters: BTreeMap::new(),
-        goals: BTreeMap::new(),
-        turning: None,
-    }
+    )
 }
 
 fn square(half: f32) -> Area {

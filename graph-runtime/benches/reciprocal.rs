@@ -94,18 +94,17 @@ fn simulation(graph: Graph) -> Simulation {
         bounds: Rect::new(Vec2::splat(-HALF_SIZE), Vec2::splat(HALF_SIZE)),
         seed: 13,
         groups: vec![AgentGroup {
-            name: "crowd".to_owned(),
-            graph: "crowd.graph.ron".to_owned(),
-            spawn: Spawn::Random {
-                count: AGENTS,
-                area,
-                speed: 0.0,
-            },
             vehicle: Some(VEHICLE),
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
             goals: [("goal".to_owned(), OwnPoints::Random(area))].into(),
-            turning: None,
+            ..AgentGroup::new(
+                "crowd",
+                "crowd.graph.ron",
+                Spawn::Random {
+                    count: AGENTS,
+                    area,
+                    speed: 0.0,
+                },
+            )
         }],
         ..Scene::default()
     };

@@ -28,21 +28,19 @@ fn boids_simulation(agents: usize) -> Simulation {
         seed: boids_fixture::SEED,
         obstacles: world.obstacles.clone(),
         groups: vec![AgentGroup {
-            goals: std::collections::BTreeMap::new(),
-            name: "boids".to_owned(),
-            graph: "boids.graph.ron".to_owned(),
-            spawn: Spawn::Random {
-                count: agents as u32,
-                area: Area::Rect {
-                    min: world.bounds.min,
-                    max: world.bounds.max,
-                },
-                speed: 3.0,
-            },
             vehicle: Some(boids_fixture::VEHICLE),
-            tags: Vec::new(),
-            parameters: std::collections::BTreeMap::default(),
-            turning: None,
+            ..AgentGroup::new(
+                "boids",
+                "boids.graph.ron",
+                Spawn::Random {
+                    count: agents as u32,
+                    area: Area::Rect {
+                        min: world.bounds.min,
+                        max: world.bounds.max,
+                    },
+                    speed: 3.0,
+                },
+            )
         }],
         ..Scene::default()
     };

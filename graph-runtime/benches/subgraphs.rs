@@ -129,20 +129,15 @@ fn simulation(graph: Graph, library: &BTreeMap<String, Graph>) -> Simulation {
     let scene = Scene {
         bounds: Rect::new(Vec2::splat(-HALF_SIZE), Vec2::splat(HALF_SIZE)),
         seed: 14,
-        groups: vec![AgentGroup {
-            name: "boids".to_owned(),
-            graph: "boids.graph.ron".to_owned(),
-            spawn: Spawn::Random {
+        groups: vec![AgentGroup::new(
+            "boids",
+            "boids.graph.ron",
+            Spawn::Random {
                 count: AGENTS,
                 area,
                 speed: 1.0,
             },
-            vehicle: None,
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
-            goals: BTreeMap::new(),
-            turning: None,
-        }],
+        )],
         ..Scene::default()
     };
     let mut graphs = library.clone();

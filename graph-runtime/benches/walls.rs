@@ -77,21 +77,19 @@ fn simulation(walls: Vec<Wall>) -> Simulation {
         obstacles: world.obstacles.clone(),
         walls,
         groups: vec![AgentGroup {
-            goals: std::collections::BTreeMap::new(),
-            name: "boids".to_owned(),
-            graph: "walls.graph.ron".to_owned(),
-            spawn: Spawn::Random {
-                count: AGENTS as u32,
-                area: Area::Rect {
-                    min: world.bounds.min,
-                    max: world.bounds.max,
-                },
-                speed: 3.0,
-            },
             vehicle: Some(boids_fixture::VEHICLE),
-            tags: Vec::new(),
-            parameters: std::collections::BTreeMap::default(),
-            turning: None,
+            ..AgentGroup::new(
+                "boids",
+                "walls.graph.ron",
+                Spawn::Random {
+                    count: AGENTS as u32,
+                    area: Area::Rect {
+                        min: world.bounds.min,
+                        max: world.bounds.max,
+                    },
+                    speed: 3.0,
+                },
+            )
         }],
         ..Scene::default()
     };

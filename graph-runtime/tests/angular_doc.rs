@@ -86,15 +86,7 @@ fn steering(graph: &Graph, vehicles: &[Vehicle]) -> Steering {
     let params = program.default_parameters();
     let mut grid = SpatialGrid::new(4.0);
     grid.rebuild(vehicles);
-    let context = Context {
-        world: &world,
-        vehicles,
-        tags: &[],
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 0.1,
-    };
+    let context = Context::new(&world, vehicles, &grid, &bindings, &params, 0.1);
     let mut state = AgentState::new(&program, 1, 0);
     program.steering(&context, 0, &mut state, &mut Scratch::default())
 }
@@ -351,13 +343,8 @@ fn reach_orientation_turns_to_another_agents_facing_or_a_direction() {
     let mut grid = SpatialGrid::new(4.0);
     grid.rebuild(&vehicles);
     let context = Context {
-        world: &world,
-        vehicles: &vehicles,
         tags: &[0, leader_mask],
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 0.1,
+        ..Context::new(&world, &vehicles, &grid, &bindings, &params, 0.1)
     };
     let mut state = AgentState::new(&program, 1, 0);
     let steering = program.steering(&context, 0, &mut state, &mut Scratch::default());
@@ -642,19 +629,14 @@ fn jump_scene(walls: Vec<Wall>, gaps: Vec<Gap>) -> SceneAssets {
         walls,
         gaps,
         jump_links: [("leap".to_owned(), level_link())].into(),
-        groups: vec![AgentGroup {
-            name: "jumper".to_owned(),
-            graph: "jump.graph.ron".to_owned(),
-            spawn: Spawn::Agents(vec![AgentSpawn {
+        groups: vec![AgentGroup::new(
+            "jumper",
+            "jump.graph.ron",
+            Spawn::Agents(vec![AgentSpawn {
                 position: Vec2::new(-0.05, 0.0),
                 velocity: Vec2::new(7.5, 0.0),
             }]),
-            vehicle: None,
-            turning: None,
-            tags: Vec::new(),
-            parameters: std::collections::BTreeMap::new(),
-            goals: std::collections::BTreeMap::new(),
-        }],
+        )],
         ..Scene::default()
     };
     SceneAssets {

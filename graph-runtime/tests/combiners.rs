@@ -161,13 +161,15 @@ impl Harness {
 
     fn context(&self) -> Context<'_> {
         Context {
-            world: &self.world,
-            vehicles: &self.vehicles,
             tags: &self.tags,
-            grid: &self.grid,
-            bindings: &self.bindings,
-            params: &self.params,
-            dt: 1.0 / 60.0,
+            ..Context::new(
+                &self.world,
+                &self.vehicles,
+                &self.grid,
+                &self.bindings,
+                &self.params,
+                1.0 / 60.0,
+            )
         }
     }
 

@@ -85,14 +85,8 @@ fn scene(seed: u64, spawn: Spawn) -> Scene {
             },
         ],
         groups: vec![AgentGroup {
-            goals: std::collections::BTreeMap::new(),
-            name: "boids".to_owned(),
-            graph: GRAPH_FILE.to_owned(),
-            spawn,
-            vehicle: None,
             tags: vec!["boid".to_owned()],
-            parameters: BTreeMap::new(),
-            turning: None,
+            ..AgentGroup::new("boids", GRAPH_FILE, spawn)
         }],
         ..Scene::default()
     }
@@ -227,22 +221,19 @@ fn a_crowd_large_enough_for_the_parallel_grid_is_the_same_on_any_thread_count() 
     // 10,000 agents: the grid is built in as many parts as threads (up to 8) and the
     // simulation keeps its agents in cell order. Half run the lazy boids graph (agent by
     // agent), half its Blend alone (in batches), mixed in space.
-    let group = |name: &str, graph: &str| AgentGroup {
-        goals: BTreeMap::new(),
-        name: name.to_owned(),
-        graph: graph.to_owned(),
-        spawn: Spawn::Random {
-            count: 5_000,
-            area: Area::Circle {
-                center: Vec2::ZERO,
-                radius: 280.0,
+    let group = |name: &str, graph: &str| {
+        AgentGroup::new(
+            name,
+            graph,
+            Spawn::Random {
+                count: 5_000,
+                area: Area::Circle {
+                    center: Vec2::ZERO,
+                    radius: 280.0,
+                },
+                speed: 3.0,
             },
-            speed: 3.0,
-        },
-        vehicle: None,
-        tags: Vec::new(),
-        parameters: BTreeMap::new(),
-        turning: None,
+        )
     };
     let crowd = |threads: usize| {
         let scene = Scene {

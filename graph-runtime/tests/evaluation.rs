@@ -55,15 +55,14 @@ impl Lone {
     /// Steers agent 0 once (traced when `trace` is given) with `state`.
     fn steer(&self, state: &mut AgentState, trace: Option<&mut Trace>) -> Vec2 {
         let params = self.program.default_parameters();
-        let context = Context {
-            world: &self.world,
-            vehicles: &self.vehicles,
-            tags: &[],
-            grid: &self.grid,
-            bindings: &self.bindings,
-            params: &params,
-            dt: 0.1,
-        };
+        let context = Context::new(
+            &self.world,
+            &self.vehicles,
+            &self.grid,
+            &self.bindings,
+            &params,
+            0.1,
+        );
         let mut scratch = Scratch::default();
         match trace {
             Some(trace) => self

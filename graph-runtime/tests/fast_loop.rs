@@ -138,15 +138,14 @@ fn the_cell_ordered_layout_changes_no_bit() {
     for _ in 0..20 {
         pool.install(|| simulation.step(DT));
         grid.rebuild(&vehicles);
-        let context = graph_runtime::Context {
-            world: simulation.world(),
-            vehicles: &vehicles,
-            tags: &[],
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt: DT,
-        };
+        let context = graph_runtime::Context::new(
+            simulation.world(),
+            &vehicles,
+            &grid,
+            &bindings,
+            &params,
+            DT,
+        );
         let forces: Vec<Vec2> = states
             .iter_mut()
             .enumerate()

@@ -37,11 +37,10 @@ fn path_following_simulation(direction: PathDirection) -> Simulation {
                 closed: false,
             },
         )]),
-        groups: vec![AgentGroup {
-            goals: std::collections::BTreeMap::new(),
-            name: "walkers".to_owned(),
-            graph: "walk.graph.ron".to_owned(),
-            spawn: Spawn::Agents(vec![
+        groups: vec![AgentGroup::new(
+            "walkers",
+            "walk.graph.ron",
+            Spawn::Agents(vec![
                 AgentSpawn {
                     position: Vec2::new(1.0, 2.0),
                     velocity: Vec2::new(1.0, 0.0),
@@ -51,11 +50,7 @@ fn path_following_simulation(direction: PathDirection) -> Simulation {
                     velocity: Vec2::ZERO,
                 },
             ]),
-            vehicle: None,
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
-            turning: None,
-        }],
+        )],
         ..Scene::default()
     };
     let assets = SceneAssets {

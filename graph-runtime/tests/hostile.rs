@@ -231,23 +231,21 @@ fn harness(graph: Graph, field: Option<FlowField>) -> SceneAssets {
         },
     );
     scene.groups.push(AgentGroup {
-        goals: std::collections::BTreeMap::new(),
-        name: "probe".to_owned(),
-        graph: graph_name.clone(),
-        spawn: Spawn::Agents(vec![
-            AgentSpawn {
-                position: Vec2::ZERO,
-                velocity: Vec2::new(1.0, 0.0),
-            },
-            AgentSpawn {
-                position: Vec2::new(3.0, 1.0),
-                velocity: Vec2::ZERO,
-            },
-        ]),
-        vehicle: None,
         tags: vec!["prey".to_owned()],
-        parameters: BTreeMap::new(),
-        turning: None,
+        ..AgentGroup::new(
+            "probe",
+            graph_name.clone(),
+            Spawn::Agents(vec![
+                AgentSpawn {
+                    position: Vec2::ZERO,
+                    velocity: Vec2::new(1.0, 0.0),
+                },
+                AgentSpawn {
+                    position: Vec2::new(3.0, 1.0),
+                    velocity: Vec2::ZERO,
+                },
+            ]),
+        )
     });
     let mut flow_fields = BTreeMap::new();
     if let Some(field) = field {

@@ -302,15 +302,9 @@ fn the_65536th_named_target_is_the_one_sought() {
         Vec2::ZERO,
         program.vehicle(&params),
     )];
-    let context = graph_runtime::Context {
-        world: &world,
-        vehicles: &vehicles,
-        tags: &[],
-        grid: &SpatialGrid::new(1.0),
-        bindings: &bindings,
-        params: &params,
-        dt: 1.0 / 60.0,
-    };
+    let grid = SpatialGrid::new(1.0);
+    let context =
+        graph_runtime::Context::new(&world, &vehicles, &grid, &bindings, &params, 1.0 / 60.0);
     let mut state = AgentState::new(&program, 1, 0);
     let force = program.steer(&context, 0, &mut state, &mut Scratch::default());
     assert!(force.x > 0.0 && force.y == 0.0, "{force}");

@@ -251,15 +251,7 @@ fn steer_all(program: &Program, world: &World, vehicles: &[Vehicle]) -> Vec<Vec2
     assert!(unbound.is_empty(), "{unbound:?}");
     let mut grid = SpatialGrid::new(program.neighborhood_radius(&params));
     grid.rebuild(vehicles);
-    let context = Context {
-        world,
-        vehicles,
-        tags: &[],
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 1.0 / 60.0,
-    };
+    let context = Context::new(world, vehicles, &grid, &bindings, &params, 1.0 / 60.0);
     let mut scratch = Scratch::default();
     (0..vehicles.len())
         .map(|agent| {

@@ -34,21 +34,20 @@ fn seek_nearest(tag: &str) -> Graph {
 
 fn group(name: &str, tags: &[&str], at: Vec<Vec2>) -> AgentGroup {
     AgentGroup {
-        name: name.to_owned(),
-        graph: "seek_leader.graph.ron".to_owned(),
-        spawn: Spawn::Agents(
-            at.into_iter()
-                .map(|position| AgentSpawn {
-                    position,
-                    velocity: Vec2::ZERO,
-                })
-                .collect(),
-        ),
         vehicle: Some(PARAMS),
-        turning: None,
         tags: tags.iter().map(|&tag| tag.to_owned()).collect(),
-        parameters: BTreeMap::new(),
-        goals: BTreeMap::new(),
+        ..AgentGroup::new(
+            name,
+            "seek_leader.graph.ron",
+            Spawn::Agents(
+                at.into_iter()
+                    .map(|position| AgentSpawn {
+                        position,
+                        velocity: Vec2::ZERO,
+                    })
+                    .collect(),
+            ),
+        )
     }
 }
 

@@ -124,15 +124,7 @@ fn steer(program: &Program, vehicles: &[Vehicle]) -> Vec2 {
     let mut grid = SpatialGrid::new(2.0);
     grid.rebuild(vehicles);
     let params = program.default_parameters();
-    let context = Context {
-        world: &world,
-        vehicles,
-        tags: &[],
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 1.0 / 60.0,
-    };
+    let context = Context::new(&world, vehicles, &grid, &bindings, &params, 1.0 / 60.0);
     let mut state = AgentState::new(program, 1, 0);
     program.steer(&context, 0, &mut state, &mut Scratch::default())
 }

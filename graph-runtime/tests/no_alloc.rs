@@ -160,13 +160,8 @@ fn dither_tags_sensors_and_shared_nodes_allocate_nothing_once_warm() {
     let mut tick = |vehicles: &mut Vec<Vehicle>| {
         grid.rebuild(vehicles);
         let context = Context {
-            world: &world,
-            vehicles,
             tags: &agent_tags,
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt: 0.05,
+            ..Context::new(&world, vehicles, &grid, &bindings, &params, 0.05)
         };
         for (agent, (force, state)) in forces.iter_mut().zip(&mut states).enumerate() {
             *force = program.steer(&context, agent, state, &mut scratch);

@@ -143,21 +143,19 @@ fn scene(goals: BTreeMap<String, OwnPoints>) -> SceneAssets {
     let scene = Scene {
         seed: 5,
         groups: vec![AgentGroup {
-            name: "walkers".to_owned(),
-            graph: "seek.graph.ron".to_owned(),
-            spawn: Spawn::Random {
-                count: 5,
-                area: Area::Rect {
-                    min: Vec2::new(-5.0, -5.0),
-                    max: Vec2::new(5.0, 5.0),
-                },
-                speed: 0.0,
-            },
-            vehicle: None,
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
             goals,
-            turning: None,
+            ..AgentGroup::new(
+                "walkers",
+                "seek.graph.ron",
+                Spawn::Random {
+                    count: 5,
+                    area: Area::Rect {
+                        min: Vec2::new(-5.0, -5.0),
+                        max: Vec2::new(5.0, 5.0),
+                    },
+                    speed: 0.0,
+                },
+            )
         }],
         ..Scene::default()
     };

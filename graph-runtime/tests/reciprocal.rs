@@ -55,13 +55,7 @@ fn scene(spawn: Spawn, goals: OwnPoints, obstacles: Vec<Obstacle>) -> Scene {
         obstacles,
         groups: vec![AgentGroup {
             goals: BTreeMap::from([("goal".to_owned(), goals)]),
-            name: "walkers".to_owned(),
-            graph: GRAPH_FILE.to_owned(),
-            spawn,
-            vehicle: None,
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
-            turning: None,
+            ..AgentGroup::new("walkers", GRAPH_FILE, spawn)
         }],
         ..Scene::default()
     }
@@ -298,15 +292,7 @@ fn a_warm_reciprocal_tick_with_walls_allocates_nothing_and_the_trace_draws_its_h
     let mut forces = vec![Vec2::ZERO; vehicles.len()];
     let mut tick = |vehicles: &mut Vec<Vehicle>| {
         grid.rebuild(vehicles);
-        let context = Context {
-            world: &world,
-            vehicles,
-            tags: &[],
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt: DT,
-        };
+        let context = Context::new(&world, vehicles, &grid, &bindings, &params, DT);
         for (agent, (force, state)) in forces.iter_mut().zip(&mut states).enumerate() {
             *force = program.steer(&context, agent, state, &mut scratch);
         }
@@ -326,15 +312,7 @@ fn a_warm_reciprocal_tick_with_walls_allocates_nothing_and_the_trace_draws_its_h
 
     // The traced force is the untraced one, and its guide carries the same solution.
     grid.rebuild(&vehicles);
-    let context = Context {
-        world: &world,
-        vehicles: &vehicles,
-        tags: &[],
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: DT,
-    };
+    let context = Context::new(&world, &vehicles, &grid, &bindings, &params, DT);
     let agent = 110;
     let plain = program.steer(&context, agent, &mut states[agent].clone(), &mut scratch);
     let mut trace = Trace::default();

@@ -223,27 +223,25 @@ fn every_feature_scene() -> Scene {
         ]),
         groups: vec![
             AgentGroup {
-                goals: std::collections::BTreeMap::new(),
-                name: "flock".to_owned(),
-                graph: "boids.graph.ron".to_owned(),
-                spawn: Spawn::Random {
-                    count: 400,
-                    area: Area::Circle {
-                        center: Vec2::new(0.5, -0.5),
-                        radius: 45.0,
-                    },
-                    speed: 3.0,
-                },
-                vehicle: None,
                 tags: vec!["boid".to_owned(), "prey".to_owned()],
                 parameters: BTreeMap::from([("flock_radius".to_owned(), 5.5)]),
-                turning: None,
+                ..AgentGroup::new(
+                    "flock",
+                    "boids.graph.ron",
+                    Spawn::Random {
+                        count: 400,
+                        area: Area::Circle {
+                            center: Vec2::new(0.5, -0.5),
+                            radius: 45.0,
+                        },
+                        speed: 3.0,
+                    },
+                )
             },
-            AgentGroup {
-                goals: std::collections::BTreeMap::new(),
-                name: "herd".to_owned(),
-                graph: "graphs/herd.graph.ron".to_owned(),
-                spawn: Spawn::Random {
+            AgentGroup::new(
+                "herd",
+                "graphs/herd.graph.ron",
+                Spawn::Random {
                     count: 0,
                     area: Area::Rect {
                         min: Vec2::new(-5.0, -5.0),
@@ -251,25 +249,8 @@ fn every_feature_scene() -> Scene {
                     },
                     speed: 0.0,
                 },
-                vehicle: None,
-                tags: Vec::new(),
-                parameters: BTreeMap::new(),
-                turning: None,
-            },
+            ),
             AgentGroup {
-                goals: std::collections::BTreeMap::new(),
-                name: "wolves".to_owned(),
-                graph: "wolf.graph.ron".to_owned(),
-                spawn: Spawn::Agents(vec![
-                    AgentSpawn {
-                        position: Vec2::new(30.0, 30.0),
-                        velocity: Vec2::new(-1.0, 0.5),
-                    },
-                    AgentSpawn {
-                        position: Vec2::new(-30.0, 30.0),
-                        velocity: Vec2::ZERO,
-                    },
-                ]),
                 vehicle: Some(VehicleParams {
                     mass: 2.0,
                     max_force: 20.0,
@@ -281,7 +262,20 @@ fn every_feature_scene() -> Scene {
                     ("hunger".to_owned(), 0.9),
                     ("sight".to_owned(), 12.0),
                 ]),
-                turning: None,
+                ..AgentGroup::new(
+                    "wolves",
+                    "wolf.graph.ron",
+                    Spawn::Agents(vec![
+                        AgentSpawn {
+                            position: Vec2::new(30.0, 30.0),
+                            velocity: Vec2::new(-1.0, 0.5),
+                        },
+                        AgentSpawn {
+                            position: Vec2::new(-30.0, 30.0),
+                            velocity: Vec2::ZERO,
+                        },
+                    ]),
+                )
             },
         ],
         gaps: Vec::new(),

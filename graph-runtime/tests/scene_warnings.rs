@@ -13,19 +13,14 @@ use graph_runtime::{
 fn scene_running(graph: Graph) -> SceneAssets {
     SceneAssets {
         scene: Scene {
-            groups: vec![AgentGroup {
-                name: "walkers".to_owned(),
-                graph: "walk.graph.ron".to_owned(),
-                spawn: Spawn::Agents(vec![AgentSpawn {
+            groups: vec![AgentGroup::new(
+                "walkers",
+                "walk.graph.ron",
+                Spawn::Agents(vec![AgentSpawn {
                     position: Vec2::ZERO,
                     velocity: Vec2::ZERO,
                 }]),
-                vehicle: None,
-                tags: Vec::new(),
-                parameters: BTreeMap::new(),
-                goals: BTreeMap::new(),
-                turning: None,
-            }],
+            )],
             targets: BTreeMap::from([("door".to_owned(), Vec2::new(5.0, 0.0))]),
             ..Scene::default()
         },

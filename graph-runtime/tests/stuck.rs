@@ -67,21 +67,19 @@ fn rock(keep_right: f32) -> Simulation {
             radius: 1.0,
         }],
         groups: vec![AgentGroup {
-            name: "walker".to_owned(),
-            graph: "walker.graph.ron".to_owned(),
-            spawn: Spawn::Agents(vec![AgentSpawn {
-                position: Vec2::new(-5.0, 0.0),
-                velocity: Vec2::ZERO,
-            }]),
-            vehicle: None,
-            tags: Vec::new(),
-            parameters: BTreeMap::new(),
             goals: [(
                 "goal".to_owned(),
                 OwnPoints::Each(vec![Vec2::new(5.0, 0.0)]),
             )]
             .into(),
-            turning: None,
+            ..AgentGroup::new(
+                "walker",
+                "walker.graph.ron",
+                Spawn::Agents(vec![AgentSpawn {
+                    position: Vec2::new(-5.0, 0.0),
+                    velocity: Vec2::ZERO,
+                }]),
+            )
         }],
         ..Scene::default()
     };

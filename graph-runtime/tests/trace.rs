@@ -20,15 +20,14 @@ fn a_traced_evaluation_gives_the_same_force_and_records_guides() {
         flock.tick_graph();
     }
     flock.grid.rebuild(&flock.vehicles);
-    let context = Context {
-        world: &flock.world,
-        vehicles: &flock.vehicles,
-        tags: &[],
-        grid: &flock.grid,
-        bindings: &flock.bindings,
-        params: &flock.params,
-        dt: boids_fixture::DT,
-    };
+    let context = Context::new(
+        &flock.world,
+        &flock.vehicles,
+        &flock.grid,
+        &flock.bindings,
+        &flock.params,
+        boids_fixture::DT,
+    );
     let mut found_flock = false;
     for agent in 0..300 {
         let mut plain_state = flock.states[agent].clone();
@@ -110,13 +109,8 @@ fn trace_one(node: Node, world: &World, vehicles: &[Vehicle], tags: &[&str]) -> 
     let mut grid = SpatialGrid::new(4.0);
     grid.rebuild(vehicles);
     let context = Context {
-        world,
-        vehicles,
         tags: &masks,
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 0.1,
+        ..Context::new(world, vehicles, &grid, &bindings, &params, 0.1)
     };
     let mut trace = Trace::default();
     let mut state = AgentState::new(&program, 3, 0);

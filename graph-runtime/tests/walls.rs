@@ -204,15 +204,7 @@ fn wall_avoidance_and_wall_distance_allocate_nothing_once_warm() {
     let mut scratch = Scratch::default();
     let mut forces = vec![Vec2::ZERO; vehicles.len()];
     let mut tick = |vehicles: &mut Vec<Vehicle>| {
-        let context = Context {
-            world: &world,
-            vehicles,
-            tags: &[],
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt: 0.05,
-        };
+        let context = Context::new(&world, vehicles, &grid, &bindings, &params, 0.05);
         for (agent, (state, force)) in states.iter_mut().zip(&mut forces).enumerate() {
             *force = program.steer(&context, agent, state, &mut scratch);
         }

@@ -4,7 +4,6 @@
 //! blocks), so this program, not a hand, writes them. Run it from the workspace root:
 //! `cargo run -p tests --example crowd_scenes`.
 
-use std::collections::BTreeMap;
 use std::f32::consts::TAU;
 
 use glam::Vec2;
@@ -15,22 +14,20 @@ const COMPARISON: &str = "separation_crowd.graph.ron";
 
 fn group(name: &str, graph: &str, starts: &[Vec2], goals: Vec<Vec2>) -> AgentGroup {
     AgentGroup {
-        name: name.to_owned(),
-        graph: graph.to_owned(),
-        spawn: Spawn::Agents(
-            starts
-                .iter()
-                .map(|&position| AgentSpawn {
-                    position,
-                    velocity: Vec2::ZERO,
-                })
-                .collect(),
-        ),
-        vehicle: None,
-        turning: None,
-        tags: Vec::new(),
-        parameters: BTreeMap::new(),
         goals: [("goal".to_owned(), OwnPoints::Each(goals))].into(),
+        ..AgentGroup::new(
+            name,
+            graph,
+            Spawn::Agents(
+                starts
+                    .iter()
+                    .map(|&position| AgentSpawn {
+                        position,
+                        velocity: Vec2::ZERO,
+                    })
+                    .collect(),
+            ),
+        )
     }
 }
 

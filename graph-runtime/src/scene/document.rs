@@ -108,6 +108,25 @@ pub struct AgentGroup {
     pub goals: BTreeMap<String, OwnPoints>,
 }
 
+impl AgentGroup {
+    /// A group `name` running the graph file `graph` (relative to the scene file), placed by
+    /// `spawn`, with its graph's vehicle limits and turning, and no tags, parameter overrides
+    /// or own points; set those fields for more:
+    /// `AgentGroup { tags: vec!["leader".into()], ..AgentGroup::new("a", "a.graph.ron", spawn) }`.
+    pub fn new(name: impl Into<String>, graph: impl Into<String>, spawn: Spawn) -> Self {
+        Self {
+            name: name.into(),
+            graph: graph.into(),
+            spawn,
+            vehicle: None,
+            turning: None,
+            tags: Vec::new(),
+            parameters: BTreeMap::new(),
+            goals: BTreeMap::new(),
+        }
+    }
+}
+
 /// How a group gives each of its agents an own point of one name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum OwnPoints {

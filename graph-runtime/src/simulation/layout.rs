@@ -3,7 +3,7 @@
 //! A tick walks the agents in this order, so consecutive agents are neighbors in space and
 //! their neighbor queries read cells the previous agent's query has just brought into the
 //! cache; each agent's own vehicle, state and stuck clock sit next to the previous agent's.
-//! Every 8 ticks (`RESORT_EVERY` in `simulation.rs`) the grid re-sorts the agents from the
+//! Every 8 ticks (`RESORT_EVERY` in `simulation/mod.rs`) the grid re-sorts the agents from the
 //! previous order, which is almost sorted already (agents move little in a few ticks); in
 //! between, the order ages by a fraction of a cell, which costs the tick nothing measurable,
 //! while re-sorting every tick cost 6 % of it. The grid itself is rebuilt every tick. Agent

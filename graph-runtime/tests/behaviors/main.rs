@@ -109,13 +109,15 @@ impl Harness {
 
     fn steer(&mut self, agent: usize, state: &mut AgentState) -> Vec2 {
         let context = Context {
-            world: &self.world,
-            vehicles: &self.vehicles,
             tags: &self.tags,
-            grid: &self.grid,
-            bindings: &self.bindings,
-            params: &self.params,
-            dt: self.dt,
+            ..Context::new(
+                &self.world,
+                &self.vehicles,
+                &self.grid,
+                &self.bindings,
+                &self.params,
+                self.dt,
+            )
         };
         self.program
             .steer(&context, agent, state, &mut self.scratch)

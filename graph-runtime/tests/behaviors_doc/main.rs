@@ -74,13 +74,8 @@ fn steer_ticks(
     let mut grid = SpatialGrid::new(4.0);
     grid.rebuild(vehicles);
     let context = Context {
-        world,
-        vehicles,
         tags: &masks,
-        grid: &grid,
-        bindings: &bindings,
-        params: &params,
-        dt: 0.1,
+        ..Context::new(world, vehicles, &grid, &bindings, &params, 0.1)
     };
     let mut state = AgentState::new(&program, seed, 0);
     let mut scratch = Scratch::default();

@@ -103,21 +103,19 @@ fn a_random_rectangle_spawn_draws_positions_then_the_heading() {
         target: point(0.0, 0.0),
     });
     let group = |name: &str, count| AgentGroup {
-        goals: std::collections::BTreeMap::new(),
-        name: name.to_owned(),
-        graph: "idle.graph.ron".to_owned(),
-        spawn: Spawn::Random {
-            count,
-            area: Area::Rect {
-                min: v2(-10.0, 0.0),
-                max: v2(30.0, 20.0),
-            },
-            speed: 2.0,
-        },
         vehicle: Some(PARAMS),
-        tags: Vec::new(),
-        parameters: std::collections::BTreeMap::new(),
-        turning: None,
+        ..AgentGroup::new(
+            name,
+            "idle.graph.ron",
+            Spawn::Random {
+                count,
+                area: Area::Rect {
+                    min: v2(-10.0, 0.0),
+                    max: v2(30.0, 20.0),
+                },
+                speed: 2.0,
+            },
+        )
     };
     let seed = 77;
     let assets = SceneAssets {

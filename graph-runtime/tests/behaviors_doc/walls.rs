@@ -334,15 +334,7 @@ fn run_alone(
     let mut scratch = Scratch::default();
     let dt = 1.0 / 60.0;
     for _ in 0..ticks {
-        let context = Context {
-            world,
-            vehicles: &vehicles,
-            tags: &[],
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt,
-        };
+        let context = Context::new(world, &vehicles, &grid, &bindings, &params, dt);
         let force = program.steer(&context, 0, &mut state, &mut scratch);
         vehicles[0].step(force, dt);
         each(vehicles[0].position);
@@ -424,15 +416,7 @@ fn ticks_to_leave_a_corner(half_slope: f32, y: f32) -> Option<usize> {
     let mut scratch = Scratch::default();
     let dt = 1.0 / 60.0;
     for tick in 0..1_200 {
-        let context = Context {
-            world: &world,
-            vehicles: &vehicles,
-            tags: &[],
-            grid: &grid,
-            bindings: &bindings,
-            params: &params,
-            dt,
-        };
+        let context = Context::new(&world, &vehicles, &grid, &bindings, &params, dt);
         let force = program.steer(&context, 0, &mut state, &mut scratch);
         let before = vehicles[0].position;
         vehicles[0].step(force, dt);

@@ -32,16 +32,7 @@ pub fn crowd_scene(spawn: Spawn, graph: Graph) -> SceneAssets {
     SceneAssets {
         scene: Scene {
             bounds: graph_runtime::Rect::new(Vec2::splat(-100.0), Vec2::splat(100.0)),
-            groups: vec![AgentGroup {
-                name: "crowd".to_owned(),
-                graph: "g.graph.ron".to_owned(),
-                spawn,
-                vehicle: None,
-                tags: Vec::new(),
-                parameters: BTreeMap::new(),
-                goals: BTreeMap::new(),
-                turning: None,
-            }],
+            groups: vec![AgentGroup::new("crowd", "g.graph.ron", spawn)],
             ..Scene::default()
         },
         origin: "dense.scene.ron".to_owned(),
@@ -146,21 +137,19 @@ pub fn seek_own(name: &str) -> Graph {
 /// `count` agents at rest in a 100 × 100 square, each with every goal of `goals`.
 pub fn walkers(count: u32, goals: BTreeMap<String, OwnPoints>) -> AgentGroup {
     AgentGroup {
-        name: "walkers".to_owned(),
-        graph: "seek.graph.ron".to_owned(),
-        spawn: Spawn::Random {
-            count,
-            area: Area::Rect {
-                min: Vec2::new(-50.0, -50.0),
-                max: Vec2::new(50.0, 50.0),
-            },
-            speed: 0.0,
-        },
-        vehicle: None,
-        tags: Vec::new(),
-        parameters: BTreeMap::new(),
         goals,
-        turning: None,
+        ..AgentGroup::new(
+            "walkers",
+            "seek.graph.ron",
+            Spawn::Random {
+                count,
+                area: Area::Rect {
+                    min: Vec2::new(-50.0, -50.0),
+                    max: Vec2::new(50.0, 50.0),
+                },
+                speed: 0.0,
+            },
+        )
     }
 }
 
@@ -331,19 +320,14 @@ pub fn many_targets_scene() -> Scene {
             Vec2::new(if index == last { 10.0 } else { -10.0 }, 0.0),
         );
     }
-    scene.groups = vec![AgentGroup {
-        goals: BTreeMap::new(),
-        name: "seekers".into(),
-        graph: "last.graph.ron".into(),
-        spawn: Spawn::Agents(vec![AgentSpawn {
+    scene.groups = vec![AgentGroup::new(
+        "seekers",
+        "last.graph.ron",
+        Spawn::Agents(vec![AgentSpawn {
             position: Vec2::new(0.0, 5.0),
             velocity: Vec2::ZERO,
         }]),
-        vehicle: None,
-        tags: Vec::new(),
-        parameters: BTreeMap::new(),
-        turning: None,
-    }];
+    )];
     scene
 }
 
@@ -377,14 +361,9 @@ pub const FOLLOWERS: u32 = 40_000;
 /// agent for every follower was 40,000² = 1.6 billion distance tests a tick).
 pub fn followers_of_two_leaders() -> SceneAssets {
     let group = |name: &str, tags: &[&str], spawn: Spawn| AgentGroup {
-        name: name.to_owned(),
-        graph: "seek_leader.graph.ron".to_owned(),
-        spawn,
         vehicle: Some(FOLLOWER),
-        turning: None,
         tags: tags.iter().map(|&tag| (*tag).to_owned()).collect(),
-        parameters: BTreeMap::new(),
-        goals: BTreeMap::new(),
+        ..AgentGroup::new(name, "seek_leader.graph.ron", spawn)
     };
     let leaders = [Vec2::new(10.0, 0.0), Vec2::new(-10.0, 0.0)]
         .into_iter()

@@ -23,3 +23,29 @@ pub struct Context<'a> {
     /// Tick length (s).
     pub dt: f32,
 }
+
+impl<'a> Context<'a> {
+    /// What a program bound as `bindings` with parameter values `params` reads this tick:
+    /// `world`, every agent's vehicle (`vehicles`, by agent index), the grid built over them,
+    /// and the tick length `dt` (s). No agent carries a tag; set [`Context::tags`] for a
+    /// program that looks for tagged agents:
+    /// `Context { tags: &tags, ..Context::new(…) }`.
+    pub fn new(
+        world: &'a World,
+        vehicles: &'a [Vehicle],
+        grid: &'a SpatialGrid,
+        bindings: &'a Bindings,
+        params: &'a ParamValues,
+        dt: f32,
+    ) -> Self {
+        Self {
+            world,
+            vehicles,
+            tags: &[],
+            grid,
+            bindings,
+            params,
+            dt,
+        }
+    }
+}
