@@ -7,7 +7,6 @@ use std::sync::Arc;
 use glam::Vec2;
 
 use super::agent_order::AgentOrder;
-use super::jumps::Jumps;
 use super::layout::Layout;
 use super::{GroupRuntime, Simulation};
 use crate::compile::{
@@ -16,6 +15,7 @@ use crate::compile::{
 use crate::rng::AgentRng;
 use crate::scene::{AgentGroup, OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
+use crate::tick::jumps::Jumps;
 use crate::{Steering, Turning, Vehicle, World};
 
 /// Salt separating the spawn RNG streams from the agents' own streams.

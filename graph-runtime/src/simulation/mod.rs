@@ -2,7 +2,6 @@
 
 mod agent_order;
 mod build;
-mod jumps;
 mod layout;
 mod read;
 mod tick;
@@ -14,9 +13,9 @@ use crate::compile::{
 };
 use crate::scene::SceneWarning;
 use crate::spatial::{Body, Extent, SpatialGrid};
+use crate::tick::jumps::{self, Jumps};
 use crate::{Steering, Vehicle, World};
 use agent_order::AgentOrder;
-use jumps::Jumps;
 use layout::Layout;
 
 /// Agents are evaluated in at most this many parallel chunks (of at least
@@ -285,7 +284,7 @@ impl Simulation {
     }
 
     /// Re-resolves every group's names against the world; returns what did not resolve
-    /// ([`BindError::is_warning`] tells a tag no agent carries from a missing name).
+    /// ([`BindError::is_warning`](crate::BindError::is_warning) tells a tag no agent carries from a missing name).
     pub fn rebind(&mut self) -> Vec<(String, crate::BindError)> {
         let mut errors = Vec::new();
         for group in &mut self.groups {

@@ -5,13 +5,16 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
+mod step;
+
 use crate::compile::{
     AgentState, BindError, Bindings, CompileError, ParamValues, Program, Scratch, TagMask,
     TagMembers, TagTable,
 };
 use crate::limits::{MAX_AGENTS, MAX_COORDINATE, MAX_PATH_POINTS, point_in_range};
-use crate::tick::{Group, Tick, neighbor_cell_size, prepare_grid};
-use crate::{JumpEvent, JumpEventKind, OwnGoals, Path, SpatialGrid, Steering, Vehicle, World};
+use crate::tick::jumps::Jumps;
+use crate::tick::neighbor_cell_size;
+use crate::{OwnGoals, Path, SpatialGrid, Steering, World};
 
 /// Why a [`Crowd`] could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -39,9 +42,9 @@ pub enum CrowdError {
 /// The steering of a group of game agents by one graph.
 ///
 /// The game keeps its own agent structs and its own loop; each tick it passes the agents'
-/// [`Vehicle`]s (in a stable order) and gets one force per agent, then integrates them with
+/// [`Vehicle`](crate::Vehicle)s (in a stable order) and gets one force per agent, then integrates them with
 /// [`World::step_vehicle`] (which stops steps at solid walls and slides them, as a
-/// [`crate::Simulation`] does; [`Vehicle::step`] alone ignores walls). Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
+/// [`crate::Simulation`] does; [`Vehicle::step`](crate::Vehicle::step) alone ignores walls). Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
 /// a [`crate::Simulation`] of a scene with that seed, so a game reproduces the editor's motion.
 ///
 /// # Examples
@@ -76,9 +79,11 @@ pub enum CrowdError {
 /// ```
 #[derive(Debug)]
 pub struct Crowd {
-    program: Arc<Program>,
-    params: ParamValues,
-    bindings: Bindings,
+    /// The programs the agents run: group 0 is the one the crowd was made with, the others
+    /// were added ([`Crowd::add_program`]).
+    groups: Vec<CrowdGroup>,
+    /// Each agent's group (agents not listed run group 0).
+    group_of: Vec<u32>,
     grid: SpatialGrid,
     scratch: Scratch,
     states: Vec<AgentState>,
@@ -86,14 +91,27 @@ pub struct Crowd {
     tags: TagTable,
     /// The steering of the last call, before the forces are handed out.
     steerings: Vec<Steering>,
-    /// Agents in the air on a jump the game is flying: `(link, flight time, time so far)`.
-    flights: BTreeMap<usize, (usize, f32, f32)>,
-    /// What happened to jumps in the last call.
-    events: Vec<JumpEvent>,
+    /// Each agent's stuck clock (s), kept by [`Crowd::step`].
+    stuck_for: Vec<f32>,
+    /// Jumps and falls: the flights the game flies ([`Crowd::steering`]) or the crowd flies
+    /// ([`Crowd::step`]), the events of the last call.
+    jumps: Jumps,
+    /// Steps of [`Crowd::step`] that met a wall, since the start.
+    wall_crossings: u64,
     /// The agents carrying each tag, and the tags they were listed from (the last call's):
     /// `NearestTagged` reads these instead of every agent.
     tag_members: Arc<TagMembers>,
     listed_tags: Vec<TagMask>,
+    /// Agent indices `0..n`, for steering runs of one group.
+    indices: Vec<u32>,
+}
+
+/// One program of a crowd, with its parameter values and its names bound to the world.
+#[derive(Debug)]
+struct CrowdGroup {
+    program: Arc<Program>,
+    params: ParamValues,
+    bindings: Bindings,
 }
 
 impl Crowd {
@@ -116,32 +134,23 @@ impl Crowd {
         seed: u64,
         overrides: &BTreeMap<String, f32>,
     ) -> Result<Self, Vec<CrowdError>> {
-        let program = program.into();
-        let params = program.parameters(overrides).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(CrowdError::Parameters)
-                .collect::<Vec<_>>()
-        })?;
-        let (bindings, errors) = Bindings::new(&program, world, tags);
-        if !errors.is_empty() {
-            return Err(errors.into_iter().map(CrowdError::Bind).collect());
-        }
-        let radius = program.neighborhood_radius(&params);
+        let group = CrowdGroup::new(program.into(), world, tags, overrides)?;
+        let radius = group.program.neighborhood_radius(&group.params);
         Ok(Self {
             grid: SpatialGrid::new(neighbor_cell_size(radius)),
-            program,
-            params,
-            bindings,
+            groups: vec![group],
+            group_of: Vec::new(),
             scratch: Scratch::default(),
             states: Vec::new(),
             seed,
             tags: tags.clone(),
             steerings: Vec::new(),
-            flights: BTreeMap::new(),
-            events: Vec::new(),
+            stuck_for: Vec::new(),
+            jumps: Jumps::default(),
+            wall_crossings: 0,
             tag_members: Arc::default(),
             listed_tags: Vec::new(),
+            indices: Vec::new(),
         })
     }
 
@@ -157,26 +166,77 @@ impl Crowd {
         world: &World,
         overrides: &BTreeMap<String, f32>,
     ) -> Result<(), Vec<CrowdError>> {
-        let replacement = Self::with_tags(program, world, &self.tags, self.seed, overrides)?;
-        for state in &mut self.states {
-            state.fit(&replacement.program);
+        self.set_group_program(0, program, world, overrides)
+    }
+
+    /// Adds a program some agents run ([`Crowd::set_group`]), with parameter `overrides`;
+    /// returns its group number. Agents of every group see each other as neighbors; each is
+    /// steered by its own group's program, as the groups of a scene are.
+    pub fn add_program(
+        &mut self,
+        program: impl Into<Arc<Program>>,
+        world: &World,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<usize, Vec<CrowdError>> {
+        let group = CrowdGroup::new(program.into(), world, &self.tags, overrides)?;
+        self.groups.push(group);
+        Ok(self.groups.len() - 1)
+    }
+
+    /// Runs `program` for group `group` from now on (hot reload of one of the programs); like
+    /// [`Crowd::set_program`], which does it for group 0. An unknown group changes nothing.
+    pub fn set_group_program(
+        &mut self,
+        group: usize,
+        program: impl Into<Arc<Program>>,
+        world: &World,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<(), Vec<CrowdError>> {
+        if group >= self.groups.len() {
+            return Ok(());
         }
-        self.grid = replacement.grid;
-        self.program = replacement.program;
-        self.params = replacement.params;
-        self.bindings = replacement.bindings;
+        let replacement = CrowdGroup::new(program.into(), world, &self.tags, overrides)?;
+        for (agent, state) in self.states.iter_mut().enumerate() {
+            if self.group_of.get(agent).map_or(0, |&g| g as usize) == group {
+                state.fit(&replacement.program);
+            }
+        }
+        self.groups[group] = replacement;
         Ok(())
+    }
+
+    /// Makes agent `agent` run group `group`'s program from now on (its state is fitted to
+    /// it, as after a hot reload). Refused (`false`, nothing changes) for an unknown group or
+    /// an agent index not below [`MAX_AGENTS`].
+    pub fn set_group(&mut self, agent: usize, group: usize) -> bool {
+        let (Some(target), true) = (self.groups.get(group), agent < MAX_AGENTS) else {
+            return false;
+        };
+        let program = Arc::clone(&target.program);
+        if self.group_of.len() <= agent {
+            self.group_of.resize(agent + 1, 0);
+        }
+        self.group_of[agent] = group as u32;
+        if let Some(state) = self.states.get_mut(agent) {
+            state.fit(&program);
+        }
+        true
+    }
+
+    /// The group agent `agent` runs (0 unless [`Crowd::set_group`] said otherwise).
+    pub fn group_of(&self, agent: usize) -> usize {
+        self.group_of.get(agent).map_or(0, |&g| g as usize)
     }
 
     /// The vehicle limits the graph asks for (with the overrides applied).
     pub fn vehicle_params(&self) -> crate::VehicleParams {
-        self.program.vehicle(&self.params)
+        self.first().program.vehicle(&self.first().params)
     }
 
     /// How the graph's vehicles turn (with the overrides applied): give the game's vehicles
-    /// this with [`Vehicle::with_turning`] when the graph uses facing nodes.
+    /// this with [`Vehicle::with_turning`](crate::Vehicle::with_turning) when the graph uses facing nodes.
     pub fn turning(&self) -> crate::Turning {
-        crate::Turning::from(self.program.turning(&self.params))
+        crate::Turning::from(self.first().program.turning(&self.first().params))
     }
 
     /// Agent `agent`'s own goals and routes, if it has steered or been given one.
@@ -281,161 +341,47 @@ impl Crowd {
 
     fn grow_states(&mut self, count: usize) {
         while self.states.len() < count {
-            let index = self.states.len() as u64;
+            let index = self.states.len();
+            let group = self.group_of.get(index).map_or(0, |&g| g as usize);
+            let program = &self.groups.get(group).unwrap_or(self.first()).program;
             self.states
-                .push(AgentState::new(&self.program, self.seed, index));
+                .push(AgentState::new(program, self.seed, index as u64));
         }
     }
 
-    /// One steering force per vehicle for this tick, written into `forces` (resized to
-    /// match): the linear part of [`Crowd::steering`], for vehicles that face where they move.
-    /// `tags` is one mask per vehicle, or empty when the graph uses no tags.
-    pub fn steer(
-        &mut self,
-        world: &World,
-        vehicles: &[Vehicle],
-        tags: &[TagMask],
-        dt: f32,
-        forces: &mut Vec<Vec2>,
-    ) {
-        let mut steerings = std::mem::take(&mut self.steerings);
-        self.steering(world, vehicles, tags, dt, &mut steerings);
-        forces.clear();
-        forces.extend(steerings.iter().map(|steering| steering.force));
-        self.steerings = steerings;
-    }
-
-    /// One steering per vehicle for this tick, force and angular acceleration, written into
-    /// `out` (resized to match); integrate each with [`World::step_vehicle`]. `tags` is one mask per
-    /// vehicle, or empty when the graph uses no tags.
-    ///
-    /// Jumps: when a Jump node's agent reaches its take-off point at the take-off velocity,
-    /// [`Crowd::jump_events`] reports the take-off (its velocity, vertical velocity and time
-    /// in the air) and the game flies the agent (its own physics or animation). Until the
-    /// flight time has passed the agent gets zero steering; then the landing is reported.
-    pub fn steering(
-        &mut self,
-        world: &World,
-        vehicles: &[Vehicle],
-        tags: &[TagMask],
-        dt: f32,
-        out: &mut Vec<Steering>,
-    ) {
-        self.grow_states(vehicles.len());
-        self.list_tag_members(tags, vehicles);
-        self.events.clear();
-        self.land_flights(world, vehicles, dt);
-        prepare_grid(&mut self.grid, vehicles, [(&*self.program, &self.params)]);
-        let tick = Tick {
-            world,
-            vehicles,
-            tags,
-            grid: &self.grid,
-            dt,
-        };
-        let group = Group {
-            program: &self.program,
-            bindings: &self.bindings,
-            params: &self.params,
-        };
-        out.clear();
-        out.resize(vehicles.len().min(self.states.len()), Steering::ZERO);
-        tick.steer_all(group, &mut self.states, &mut self.scratch, out);
-        self.tag_members.end_tick();
-        self.take_off(world, vehicles);
-        for &agent in self.flights.keys() {
-            if let Some(steering) = out.get_mut(agent) {
-                *steering = Steering::ZERO;
-            }
-        }
-    }
-
-    /// Lists the agents carrying each tag again when `tags` differ from the last call's, places
-    /// in cells those of the tags the graph reads, at their positions in `vehicles` (when
-    /// there are enough of them: [`TagMembers`]), and gives them to the bindings (new ones after [`Crowd::set_program`]
-    /// too). Nothing for a graph that reads no tags.
-    fn list_tag_members(&mut self, tags: &[TagMask], vehicles: &[Vehicle]) {
-        if self.bindings.tags.is_empty() {
-            return;
-        }
-        // The bindings give their handle back so the members can be changed in place.
-        self.bindings.members = None;
-        if self.listed_tags != tags {
-            self.listed_tags.clear();
-            self.listed_tags.extend_from_slice(tags);
-            self.tag_members = Arc::new(TagMembers::new(tags));
-        }
-        let mut readers = [0_usize; TagMask::BITS as usize];
-        TagMembers::add_readers(&mut readers, &self.bindings.tags, vehicles.len());
-        Arc::make_mut(&mut self.tag_members).place_in_cells(vehicles, &readers);
-        self.bindings.set_members(Arc::clone(&self.tag_members));
-    }
-
-    /// What happened to jumps in the last call of [`Crowd::steering`] (or
-    /// [`Crowd::steer`]): take-offs the game should fly, and landings.
-    pub fn jump_events(&self) -> &[JumpEvent] {
-        &self.events
-    }
-
-    /// Whether agent `agent` is in the air on a jump (the game flies it; its steering is zero).
-    pub fn is_airborne(&self, agent: usize) -> bool {
-        self.flights.contains_key(&agent)
-    }
-
-    /// Flights whose time has passed land: reported where the game's vehicle now is.
-    fn land_flights(&mut self, world: &World, vehicles: &[Vehicle], dt: f32) {
-        let mut landed = Vec::new();
-        for (&agent, flight) in &mut self.flights {
-            flight.2 += dt;
-            if flight.2 >= flight.1 {
-                landed.push((agent, flight.0));
-            }
-        }
-        for (agent, link) in landed {
-            self.flights.remove(&agent);
-            self.events.push(JumpEvent {
-                agent,
-                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
-                kind: JumpEventKind::Landed {
-                    link: world.jump_link_name(link).unwrap_or_default().to_owned(),
-                    completed: true,
-                },
-            });
-        }
-    }
-
-    /// This call's take-offs: the agents leave the ground (the game flies them).
-    fn take_off(&mut self, world: &World, vehicles: &[Vehicle]) {
-        let mut take_offs = self.scratch.take_offs();
-        take_offs.sort_by_key(|take_off| take_off.agent);
-        take_offs.dedup_by_key(|take_off| take_off.agent);
-        for take_off in take_offs {
-            let agent = take_off.agent as usize;
-            if self.flights.contains_key(&agent) {
-                continue;
-            }
-            if let Some(state) = self.states.get_mut(agent) {
-                state.mark_jumped(take_off.link);
-            }
-            self.flights
-                .insert(agent, (take_off.link, take_off.plan.flight_time, 0.0));
-            self.events.push(JumpEvent {
-                agent,
-                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
-                kind: JumpEventKind::TakeOff {
-                    link: world
-                        .jump_link_name(take_off.link)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    velocity: take_off.plan.velocity,
-                    vertical_velocity: take_off.plan.vertical_velocity,
-                    flight_time: take_off.plan.flight_time,
-                },
-            });
-        }
+    /// Group 0, the program the crowd was made with.
+    fn first(&self) -> &CrowdGroup {
+        // A crowd is made with one group and never loses it.
+        &self.groups[0]
     }
 }
 
 fn too_many() -> String {
     format!("agent indices go up to {}", MAX_AGENTS - 1)
+}
+
+impl CrowdGroup {
+    /// `program` with `overrides`, its names bound to `world` and `tags`.
+    fn new(
+        program: Arc<Program>,
+        world: &World,
+        tags: &TagTable,
+        overrides: &BTreeMap<String, f32>,
+    ) -> Result<Self, Vec<CrowdError>> {
+        let params = program.parameters(overrides).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(CrowdError::Parameters)
+                .collect::<Vec<_>>()
+        })?;
+        let (bindings, errors) = Bindings::new(&program, world, tags);
+        if !errors.is_empty() {
+            return Err(errors.into_iter().map(CrowdError::Bind).collect());
+        }
+        Ok(Self {
+            program,
+            params,
+            bindings,
+        })
+    }
 }

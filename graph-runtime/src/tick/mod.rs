@@ -6,6 +6,8 @@
 //! by its program ([`Group`]); then each agent advances ([`advance`]: integration, its stuck
 //! clock, whether its step crossed a wall).
 
+pub(crate) mod jumps;
+
 use glam::Vec2;
 
 use crate::compile::{AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask};

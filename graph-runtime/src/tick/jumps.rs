@@ -1,6 +1,9 @@
-//! Jumps and falls in a simulation (`BEHAVIORS.md`, "Jump"): which agents are airborne or
-//! have fallen into a gap, their flights, and the events of the last tick. Only a world with
-//! gaps or jump links keeps any of it; every other simulation skips it.
+//! Jumps and falls (`BEHAVIORS.md`, "Jump"), the one flights table of every driver: which
+//! agents are airborne or have fallen into a gap, their flights, and the events of the last
+//! tick. Flights are flown here ([`Jumps::end_tick`], for [`crate::Simulation`] and
+//! [`crate::Crowd::step`]) or by the game ([`Jumps::land_game_flights`] and
+//! [`Jumps::take_off_for_game`], for [`crate::Crowd::steering`]). Only a world with gaps or
+//! jump links keeps any of it; every other driver skips it.
 
 use std::collections::BTreeMap;
 
@@ -12,16 +15,16 @@ use crate::{Vehicle, World};
 
 /// What the tick's parallel pass left for its end: the take-offs Jump nodes asked for and the
 /// walkers whose step ended in a gap.
-pub(super) struct Asked {
-    pub(super) take_offs: Vec<TakeOff>,
-    pub(super) falls: Vec<u32>,
+pub(crate) struct Asked {
+    pub(crate) take_offs: Vec<TakeOff>,
+    pub(crate) falls: Vec<u32>,
 }
 
 /// The simulation's jump and fall bookkeeping, by agent index.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Jumps {
+pub(crate) struct Jumps {
     /// Each agent's motion (empty in a world without gaps or jump links).
-    pub(super) motion: Vec<Motion>,
+    pub(crate) motion: Vec<Motion>,
     flights: BTreeMap<u32, Flight>,
     events: Vec<JumpEvent>,
     falls: u64,
@@ -29,7 +32,7 @@ pub(super) struct Jumps {
 
 impl Jumps {
     /// Bookkeeping for `agents` agents in `world`: none unless it has gaps or jump links.
-    pub(super) fn new(world: &World, agents: usize) -> Self {
+    pub(crate) fn new(world: &World, agents: usize) -> Self {
         Self {
             motion: if world.has_jumps() {
                 vec![Motion::Walking; agents]
@@ -40,26 +43,121 @@ impl Jumps {
         }
     }
 
+    /// Keeps room for `agents` agents in `world` (a crowd's count grows with the game's):
+    /// motions start walking; nothing in a world without gaps or jump links.
+    pub(crate) fn fit(&mut self, world: &World, agents: usize) {
+        if world.has_jumps() && self.motion.len() < agents {
+            self.motion.resize(agents, Motion::Walking);
+        }
+    }
+
+    /// The start of a tick whose flights the game flies (its own physics or animation):
+    /// flights whose time has passed land, reported where the game's vehicle now is.
+    pub(crate) fn land_game_flights(&mut self, world: &World, vehicles: &[Vehicle], dt: f32) {
+        self.events.clear();
+        let mut landed = Vec::new();
+        for (&agent, flight) in &mut self.flights {
+            flight.elapsed += dt;
+            if flight.elapsed >= flight.flight_time {
+                landed.push((agent, flight.link));
+            }
+        }
+        for (agent, link) in landed {
+            self.flights.remove(&agent);
+            if let Some(motion) = self.motion.get_mut(agent as usize) {
+                *motion = Motion::Walking;
+            }
+            self.events.push(JumpEvent {
+                agent: agent as usize,
+                at: vehicles
+                    .get(agent as usize)
+                    .map_or(Vec2::ZERO, |v| v.position),
+                kind: JumpEventKind::Landed {
+                    link: world.jump_link_name(link).unwrap_or_default().to_owned(),
+                    completed: true,
+                },
+            });
+        }
+    }
+
+    /// This tick's take-offs for a game that flies them: the agents leave the ground (their
+    /// steering is zero until they land) and the game is told how to fly them.
+    pub(crate) fn take_off_for_game(
+        &mut self,
+        world: &World,
+        mut take_offs: Vec<TakeOff>,
+        vehicles: &[Vehicle],
+        states: &mut [AgentState],
+    ) {
+        take_offs.sort_by_key(|take_off| take_off.agent);
+        take_offs.dedup_by_key(|take_off| take_off.agent);
+        for take_off in take_offs {
+            let agent = take_off.agent as usize;
+            if self.flights.contains_key(&take_off.agent) {
+                continue;
+            }
+            if let Some(state) = states.get_mut(agent) {
+                state.mark_jumped(take_off.link);
+            }
+            let from_height = world
+                .jump_link_at(take_off.link)
+                .map_or(0.0, |link| link.from_height);
+            self.flights.insert(
+                take_off.agent,
+                Flight {
+                    link: take_off.link,
+                    velocity: take_off.plan.velocity,
+                    vertical_velocity: take_off.plan.vertical_velocity,
+                    gravity: take_off.gravity,
+                    from_height,
+                    flight_time: take_off.plan.flight_time,
+                    elapsed: 0.0,
+                },
+            );
+            if let Some(motion) = self.motion.get_mut(agent) {
+                *motion = Motion::Airborne;
+            }
+            self.events.push(JumpEvent {
+                agent,
+                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
+                kind: JumpEventKind::TakeOff {
+                    link: world
+                        .jump_link_name(take_off.link)
+                        .unwrap_or_default()
+                        .to_owned(),
+                    velocity: take_off.plan.velocity,
+                    vertical_velocity: take_off.plan.vertical_velocity,
+                    flight_time: take_off.plan.flight_time,
+                },
+            });
+        }
+    }
+
+    /// Whether agent `agent` is in the air (flown here or by the game).
+    pub(crate) fn is_airborne(&self, agent: usize) -> bool {
+        self.flights.contains_key(&(agent as u32))
+    }
+
     /// Whether agents may jump or fall.
-    pub(super) fn active(&self) -> bool {
+    pub(crate) fn active(&self) -> bool {
         !self.motion.is_empty()
     }
 
-    pub(super) fn motion(&self, agent: usize) -> Motion {
+    pub(crate) fn motion(&self, agent: usize) -> Motion {
         self.motion.get(agent).copied().unwrap_or_default()
     }
 
-    pub(super) fn flight(&self, agent: usize) -> Option<&Flight> {
+    pub(crate) fn flight(&self, agent: usize) -> Option<&Flight> {
         self.flights.get(&(agent as u32))
     }
 
-    pub(super) fn flights(&self) -> impl Iterator<Item = (usize, &Flight)> {
+    pub(crate) fn flights(&self) -> impl Iterator<Item = (usize, &Flight)> {
         self.flights
             .iter()
             .map(|(&agent, flight)| (agent as usize, flight))
     }
 
-    pub(super) fn fallen(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn fallen(&self) -> impl Iterator<Item = usize> + '_ {
         self.motion
             .iter()
             .enumerate()
@@ -67,11 +165,11 @@ impl Jumps {
             .map(|(agent, _)| agent)
     }
 
-    pub(super) fn events(&self) -> &[JumpEvent] {
+    pub(crate) fn events(&self) -> &[JumpEvent] {
         &self.events
     }
 
-    pub(super) fn falls(&self) -> u64 {
+    pub(crate) fn falls(&self) -> u64 {
         self.falls
     }
 
@@ -83,7 +181,7 @@ impl Jumps {
         clippy::too_many_lines,
         reason = "the three phases of the tick's end, in order"
     )]
-    pub(super) fn end_tick(
+    pub(crate) fn end_tick(
         &mut self,
         world: &World,
         dt: f32,

@@ -1,0 +1,243 @@
+//! A crowd's tick, in the tick core's phases (`tick/`): list the tags' members, prepare the
+//! neighbor grid, steer every agent by its group's program; then either hand the steering to
+//! the game ([`Crowd::steering`]: the game integrates and flies jumps) or advance every agent
+//! here ([`Crowd::step`]: walls, stuck clocks, jumps and falls, as [`crate::Simulation`]).
+
+use std::sync::Arc;
+
+use super::Crowd;
+use crate::compile::{TagMask, TagMembers};
+use crate::tick::jumps::Asked;
+use crate::tick::{Group, Tick, advance, prepare_grid};
+use crate::{JumpEvent, Motion, Steering, Vehicle, World};
+
+impl Crowd {
+    /// One steering force per vehicle for this tick, written into `forces` (resized to
+    /// match): the linear part of [`Crowd::steering`], for vehicles that face where they move.
+    /// `tags` is one mask per vehicle, or empty when the graph uses no tags.
+    pub fn steer(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        tags: &[TagMask],
+        dt: f32,
+        forces: &mut Vec<glam::Vec2>,
+    ) {
+        let mut steerings = std::mem::take(&mut self.steerings);
+        self.steering(world, vehicles, tags, dt, &mut steerings);
+        forces.clear();
+        forces.extend(steerings.iter().map(|steering| steering.force));
+        self.steerings = steerings;
+    }
+
+    /// One steering per vehicle for this tick, force and angular acceleration, written into
+    /// `out` (resized to match); integrate each with [`World::step_vehicle`]. `tags` is one
+    /// mask per vehicle, or empty when the graph uses no tags.
+    ///
+    /// Jumps: when a Jump node's agent reaches its take-off point at the take-off velocity,
+    /// [`Crowd::jump_events`] reports the take-off (its velocity, vertical velocity and time
+    /// in the air) and the game flies the agent (its own physics or animation). Until the
+    /// flight time has passed the agent gets zero steering; then the landing is reported.
+    pub fn steering(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        tags: &[TagMask],
+        dt: f32,
+        out: &mut Vec<Steering>,
+    ) {
+        self.jumps.fit(world, vehicles.len());
+        self.jumps.land_game_flights(world, vehicles, dt);
+        self.steer_all(world, vehicles, tags, dt, out);
+        let take_offs = self.scratch.take_offs();
+        self.jumps
+            .take_off_for_game(world, take_offs, vehicles, &mut self.states);
+        for (agent, _) in self.jumps.flights() {
+            if let Some(steering) = out.get_mut(agent) {
+                *steering = Steering::ZERO;
+            }
+        }
+    }
+
+    /// Steps every agent of `vehicles` by one tick of `dt` seconds, as a
+    /// [`crate::Simulation`] of the same agents does, bit for bit: each is steered by its
+    /// group's program from the state at the start of the tick, then advanced
+    /// ([`World::step_vehicle`]: solid walls stop and slide it) with its stuck clock; in a
+    /// world with gaps or jump links, Jump nodes' agents take off and fly here, and walkers
+    /// whose step ends in a gap fall ([`Crowd::jump_events`], [`Crowd::motion`]). `tags` is one
+    /// mask per vehicle, or empty when the graphs use no tags. [`Crowd::forces`] holds the
+    /// steering applied.
+    pub fn step(&mut self, world: &World, vehicles: &mut [Vehicle], tags: &[TagMask], dt: f32) {
+        self.jumps.fit(world, vehicles.len());
+        let mut steerings = std::mem::take(&mut self.steerings);
+        self.steer_all(world, vehicles, tags, dt, &mut steerings);
+        self.steerings = steerings;
+        if self.stuck_for.len() < vehicles.len() {
+            self.stuck_for.resize(vehicles.len(), 0.0);
+        }
+        let jumps = self.jumps.active();
+        let mut falls = Vec::new();
+        let each = vehicles
+            .iter_mut()
+            .zip(&self.steerings)
+            .zip(&self.states)
+            .zip(&mut self.stuck_for);
+        for (agent, (((vehicle, &steering), state), stuck)) in each.enumerate() {
+            if jumps && self.jumps.motion(agent) != Motion::Walking {
+                continue;
+            }
+            let met = advance(vehicle, steering, dt, state.preferred(), stuck, world);
+            self.wall_crossings += u64::from(met);
+            if jumps && world.in_gap(vehicle.position) {
+                falls.push(agent as u32);
+            }
+        }
+        let take_offs = self.scratch.take_offs();
+        if jumps {
+            let asked = Asked { take_offs, falls };
+            let states = &mut self.states;
+            self.jumps
+                .end_tick(world, dt, asked, vehicles, states, Some);
+        }
+    }
+
+    /// Steers every agent from `vehicles` as they are (the tick's start) into `out`: the
+    /// tick core's prepare and steer phases.
+    fn steer_all(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        tags: &[TagMask],
+        dt: f32,
+        out: &mut Vec<Steering>,
+    ) {
+        self.grow_states(vehicles.len());
+        self.list_tag_members(tags, vehicles);
+        let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
+        prepare_grid(&mut self.grid, vehicles, programs);
+        let tick = Tick {
+            world,
+            vehicles,
+            tags,
+            grid: &self.grid,
+            dt,
+        };
+        let count = vehicles.len().min(self.states.len());
+        out.clear();
+        out.resize(count, Steering::ZERO);
+        let states = &mut self.states[..count];
+        if self.groups.len() == 1 || self.group_of.iter().all(|&g| g == 0) {
+            let group = &self.groups[0];
+            let group = Group {
+                program: &group.program,
+                bindings: &group.bindings,
+                params: &group.params,
+            };
+            tick.steer_all(group, states, &mut self.scratch, out);
+        } else {
+            // Runs of agents of one group, in agent order.
+            if self.indices.len() < count {
+                self.indices.extend(self.indices.len() as u32..count as u32);
+            }
+            let mut start = 0;
+            while start < count {
+                let group = self.group_of.get(start).map_or(0, |&g| g as usize);
+                let same = (start..count)
+                    .take_while(|&a| self.group_of.get(a).map_or(0, |&g| g as usize) == group)
+                    .count();
+                let run = start..start + same;
+                start += same;
+                let Some(group) = self.groups.get(group) else {
+                    continue;
+                };
+                let group = Group {
+                    program: &group.program,
+                    bindings: &group.bindings,
+                    params: &group.params,
+                };
+                tick.steer_agents(
+                    group,
+                    &self.indices[run.clone()],
+                    &vehicles[run.clone()],
+                    &mut states[run.clone()],
+                    &mut self.scratch,
+                    &mut out[run],
+                );
+            }
+        }
+        self.tag_members.end_tick();
+    }
+
+    /// Lists the agents carrying each tag again when `tags` differ from the last call's, places
+    /// in cells those of the tags the graphs read, at their positions in `vehicles` (when
+    /// there are enough of them: [`TagMembers`]), and gives them to every group's bindings
+    /// (new ones after [`Crowd::set_program`] too). Nothing when no graph reads tags.
+    fn list_tag_members(&mut self, tags: &[TagMask], vehicles: &[Vehicle]) {
+        if self
+            .groups
+            .iter()
+            .all(|group| group.bindings.tags.is_empty())
+        {
+            return;
+        }
+        // The bindings give their handle back so the members can be changed in place.
+        for group in &mut self.groups {
+            group.bindings.members = None;
+        }
+        if self.listed_tags != tags {
+            self.listed_tags.clear();
+            self.listed_tags.extend_from_slice(tags);
+            self.tag_members = Arc::new(TagMembers::new(tags));
+        }
+        let mut readers = [0_usize; TagMask::BITS as usize];
+        for (index, group) in self.groups.iter().enumerate() {
+            let agents = (0..vehicles.len())
+                .filter(|&agent| self.group_of.get(agent).map_or(0, |&g| g as usize) == index)
+                .count();
+            TagMembers::add_readers(&mut readers, &group.bindings.tags, agents);
+        }
+        Arc::make_mut(&mut self.tag_members).place_in_cells(vehicles, &readers);
+        for group in &mut self.groups {
+            group.bindings.set_members(Arc::clone(&self.tag_members));
+        }
+    }
+
+    /// What happened to jumps in the last call of [`Crowd::steering`], [`Crowd::steer`] or
+    /// [`Crowd::step`]: take-offs (the game flies them after `steering`; `step` flies them
+    /// itself), landings and falls.
+    pub fn jump_events(&self) -> &[JumpEvent] {
+        self.jumps.events()
+    }
+
+    /// Whether agent `agent` is in the air on a jump (its steering is zero).
+    pub fn is_airborne(&self, agent: usize) -> bool {
+        self.jumps.is_airborne(agent)
+    }
+
+    /// How agent `agent` moves now: walking, in the air, or fallen into a gap (kept by
+    /// [`Crowd::step`]; [`Crowd::steering`] tells walking from airborne only).
+    pub fn motion(&self, agent: usize) -> Motion {
+        if self.jumps.is_airborne(agent) {
+            Motion::Airborne
+        } else {
+            self.jumps.motion(agent)
+        }
+    }
+
+    /// The steering of the last call, by agent (what [`Crowd::step`] applied).
+    pub fn forces(&self) -> &[Steering] {
+        &self.steerings
+    }
+
+    /// How long agent `agent` has been stuck (s), kept by [`Crowd::step`] as
+    /// [`crate::Simulation::stuck_for`] keeps it; `0` for an unknown agent.
+    pub fn stuck_for(&self, agent: usize) -> f32 {
+        self.stuck_for.get(agent).copied().unwrap_or(0.0)
+    }
+
+    /// Steps of [`Crowd::step`] that met a wall since the start (see
+    /// [`crate::Simulation::wall_crossings`]).
+    pub fn wall_crossings(&self) -> u64 {
+        self.wall_crossings
+    }
+}
