@@ -99,37 +99,8 @@ impl Jumps {
             if let Some(state) = states.get_mut(agent) {
                 state.mark_jumped(take_off.link);
             }
-            let from_height = world
-                .jump_link_at(take_off.link)
-                .map_or(0.0, |link| link.from_height);
-            self.flights.insert(
-                take_off.agent,
-                Flight {
-                    link: take_off.link,
-                    velocity: take_off.plan.velocity,
-                    vertical_velocity: take_off.plan.vertical_velocity,
-                    gravity: take_off.gravity,
-                    from_height,
-                    flight_time: take_off.plan.flight_time,
-                    elapsed: 0.0,
-                },
-            );
-            if let Some(motion) = self.motion.get_mut(agent) {
-                *motion = Motion::Airborne;
-            }
-            self.events.push(JumpEvent {
-                agent,
-                at: vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position),
-                kind: JumpEventKind::TakeOff {
-                    link: world
-                        .jump_link_name(take_off.link)
-                        .unwrap_or_default()
-                        .to_owned(),
-                    velocity: take_off.plan.velocity,
-                    vertical_velocity: take_off.plan.vertical_velocity,
-                    flight_time: take_off.plan.flight_time,
-                },
-            });
+            let position = vehicles.get(agent).map_or(Vec2::ZERO, |v| v.position);
+            self.launch(world, &take_off, position);
         }
     }
 
@@ -177,10 +148,6 @@ impl Jumps {
     /// walkers), then this tick's take-offs leave the ground, then the walkers whose step
     /// ended in a gap fall (a walker that took off this tick does not). `working` and
     /// `states` are by slot; `slot` gives an agent's.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "the three phases of the tick's end, in order"
-    )]
     pub(crate) fn end_tick(
         &mut self,
         world: &World,
@@ -257,34 +224,8 @@ impl Jumps {
             };
             state.mark_jumped(take_off.link);
             me.velocity = take_off.plan.velocity;
-            let from_height = world
-                .jump_link_at(take_off.link)
-                .map_or(0.0, |link| link.from_height);
-            self.flights.insert(
-                take_off.agent,
-                Flight {
-                    link: take_off.link,
-                    velocity: take_off.plan.velocity,
-                    vertical_velocity: take_off.plan.vertical_velocity,
-                    gravity: take_off.gravity,
-                    from_height,
-                    flight_time: take_off.plan.flight_time,
-                    elapsed: 0.0,
-                },
-            );
-            if let Some(motion) = self.motion.get_mut(agent) {
-                *motion = Motion::Airborne;
-            }
-            self.events.push(JumpEvent {
-                agent,
-                at: me.position,
-                kind: JumpEventKind::TakeOff {
-                    link: link_name(take_off.link),
-                    velocity: take_off.plan.velocity,
-                    vertical_velocity: take_off.plan.vertical_velocity,
-                    flight_time: take_off.plan.flight_time,
-                },
-            });
+            let position = me.position;
+            self.launch(world, take_off, position);
         }
         falls.sort_unstable();
         falls.dedup();
@@ -306,6 +247,43 @@ impl Jumps {
                 kind: JumpEventKind::Fell,
             });
         }
+    }
+
+    /// `take_off`'s agent leaves the ground at `position`: its flight is listed, it is
+    /// airborne, and the take-off is reported.
+    fn launch(&mut self, world: &World, take_off: &TakeOff, position: Vec2) {
+        let from_height = world
+            .jump_link_at(take_off.link)
+            .map_or(0.0, |link| link.from_height);
+        self.flights.insert(
+            take_off.agent,
+            Flight {
+                link: take_off.link,
+                velocity: take_off.plan.velocity,
+                vertical_velocity: take_off.plan.vertical_velocity,
+                gravity: take_off.gravity,
+                from_height,
+                flight_time: take_off.plan.flight_time,
+                elapsed: 0.0,
+            },
+        );
+        let agent = take_off.agent as usize;
+        if let Some(motion) = self.motion.get_mut(agent) {
+            *motion = Motion::Airborne;
+        }
+        self.events.push(JumpEvent {
+            agent,
+            at: position,
+            kind: JumpEventKind::TakeOff {
+                link: world
+                    .jump_link_name(take_off.link)
+                    .unwrap_or_default()
+                    .to_owned(),
+                velocity: take_off.plan.velocity,
+                vertical_velocity: take_off.plan.vertical_velocity,
+                flight_time: take_off.plan.flight_time,
+            },
+        });
     }
 }
 
