@@ -340,6 +340,10 @@ impl Crowd {
     }
 
     fn grow_states(&mut self, count: usize) {
+        // Every agent has a group (0 unless set), as the tick core's runs read it.
+        if self.group_of.len() < count {
+            self.group_of.resize(count, 0);
+        }
         while self.states.len() < count {
             let index = self.states.len();
             let group = self.group_of.get(index).map_or(0, |&g| g as usize);

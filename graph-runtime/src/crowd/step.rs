@@ -126,45 +126,23 @@ impl Crowd {
         out.clear();
         out.resize(count, Steering::ZERO);
         let states = &mut self.states[..count];
-        if self.groups.len() == 1 || self.group_of.iter().all(|&g| g == 0) {
-            let group = &self.groups[0];
-            let group = Group {
+        if self.indices.len() < count {
+            self.indices.extend(self.indices.len() as u32..count as u32);
+        }
+        let groups = &self.groups;
+        let group = |index: usize| {
+            groups.get(index).map(|group| Group {
                 program: &group.program,
                 bindings: &group.bindings,
                 params: &group.params,
-            };
-            tick.steer_all(group, states, &mut self.scratch, out);
-        } else {
-            // Runs of agents of one group, in agent order.
-            if self.indices.len() < count {
-                self.indices.extend(self.indices.len() as u32..count as u32);
-            }
-            let mut start = 0;
-            while start < count {
-                let group = self.group_of.get(start).map_or(0, |&g| g as usize);
-                let same = (start..count)
-                    .take_while(|&a| self.group_of.get(a).map_or(0, |&g| g as usize) == group)
-                    .count();
-                let run = start..start + same;
-                start += same;
-                let Some(group) = self.groups.get(group) else {
-                    continue;
-                };
-                let group = Group {
-                    program: &group.program,
-                    bindings: &group.bindings,
-                    params: &group.params,
-                };
-                tick.steer_agents(
-                    group,
-                    &self.indices[run.clone()],
-                    &vehicles[run.clone()],
-                    &mut states[run.clone()],
-                    &mut self.scratch,
-                    &mut out[run],
-                );
-            }
-        }
+            })
+        };
+        tick.steer_runs(
+            (groups.len(), &self.group_of, group),
+            &self.indices[..count],
+            (&vehicles[..count], states, out),
+            &mut self.scratch,
+        );
         self.tag_members.end_tick();
     }
 

@@ -75,8 +75,15 @@ impl Simulation {
                             forces.fill(Steering::ZERO);
                             &[]
                         });
-                        steer_runs(
-                            (&tick, groups, group_of),
+                        let group = |index: usize| {
+                            groups.get(index).map(|group| Group {
+                                program: &group.program,
+                                bindings: &group.bindings,
+                                params: &group.params,
+                            })
+                        };
+                        tick.steer_runs(
+                            (groups.len(), group_of, group),
                             agents,
                             (working, states, forces),
                             scratch,
@@ -110,50 +117,6 @@ impl Simulation {
                 || (0, Extent::EMPTY),
                 |(a, left), (b, right)| (a + b, left.join(right)),
             )
-    }
-}
-
-/// Steers a batch's agents (`agents`, with their working vehicles, states and steering by
-/// slot): agents of one group are evaluated together, and a batch that mixes groups goes a run
-/// of one group at a time. With one group (every agent is in it) the batch is one run, found
-/// without looking agents up. An agent without a group gets no force.
-fn steer_runs(
-    (tick, groups, group_of): (&Tick<'_>, &[super::GroupRuntime], &[u32]),
-    agents: &[u32],
-    (working, states, forces): (&[Vehicle], &mut [crate::AgentState], &mut [Steering]),
-    scratch: &mut Scratch,
-) {
-    let mut start = 0;
-    while let Some(&agent) = agents.get(start) {
-        let (group_index, same) = if groups.len() == 1 {
-            (Some(0), agents.len() - start)
-        } else {
-            let group_index = group_of.get(agent as usize).copied();
-            let same = agents[start..]
-                .iter()
-                .take_while(|&&a| group_of.get(a as usize).copied() == group_index)
-                .count();
-            (group_index, same)
-        };
-        let run = start..start + same;
-        start += same;
-        let Some(group) = group_index.and_then(|g| groups.get(g as usize)) else {
-            forces[run].fill(Steering::ZERO);
-            continue;
-        };
-        let group = Group {
-            program: &group.program,
-            bindings: &group.bindings,
-            params: &group.params,
-        };
-        tick.steer_agents(
-            group,
-            &agents[run.clone()],
-            &working[run.clone()],
-            &mut states[run.clone()],
-            scratch,
-            &mut forces[run],
-        );
     }
 }
 

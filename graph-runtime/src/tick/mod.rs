@@ -87,6 +87,48 @@ impl<'a> Tick<'a> {
             .steer_batch(&context, agents, working, states, scratch, out);
     }
 
+    /// The steering of the agents `agents` (with their working vehicles, states and steering
+    /// parallel, as in [`Tick::steer_agents`]) of several groups: agent `a` runs group
+    /// `group_of[a]`, whose program `group(g)` gives; agents of one group are steered together,
+    /// a run of one group at a time, in order. With one group (`groups` is 1) every agent is in
+    /// it and the batch is one run, found without looking agents up. An agent whose group is
+    /// unknown gets no force.
+    pub fn steer_runs(
+        &self,
+        (groups, group_of, group): (usize, &[u32], impl Fn(usize) -> Option<Group<'a>>),
+        agents: &[u32],
+        (working, states, out): (&'a [Vehicle], &mut [AgentState], &mut [Steering]),
+        scratch: &mut Scratch,
+    ) {
+        let mut start = 0;
+        while let Some(&agent) = agents.get(start) {
+            let (index, same) = if groups == 1 {
+                (Some(0), agents.len() - start)
+            } else {
+                let index = group_of.get(agent as usize).copied();
+                let same = agents[start..]
+                    .iter()
+                    .take_while(|&&a| group_of.get(a as usize).copied() == index)
+                    .count();
+                (index, same)
+            };
+            let run = start..start + same;
+            start += same;
+            let Some(group) = index.and_then(|g| group(g as usize)) else {
+                out[run].fill(Steering::ZERO);
+                continue;
+            };
+            self.steer_agents(
+                group,
+                &agents[run.clone()],
+                &working[run.clone()],
+                &mut states[run.clone()],
+                scratch,
+                &mut out[run],
+            );
+        }
+    }
+
     /// The steering of every agent of [`Tick::vehicles`] running `group` (agent `i` with
     /// state `states[i]`), into `out`.
     pub fn steer_all(
