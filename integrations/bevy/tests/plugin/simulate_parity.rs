@@ -2,8 +2,6 @@
 //! agent on the same bits as `steergraph simulate`: as the runtime's `Simulation` (what
 //! `simulate` runs) and as a CSV written once by the `steergraph` binary.
 
-mod common;
-
 use std::path::Path;
 
 use bevy_asset::{AssetServer, Assets, Handle};
@@ -12,7 +10,7 @@ use bevy_steergraph::{SteerAgent, SteerClock, SteerScene, spawn_scene};
 use bevy_transform::components::Transform;
 use graph_runtime::{SceneAssets, Simulation, Vehicle};
 
-use common::{headless_app, run_ticks, wait_for_load};
+use crate::common::{headless_app, run_ticks, wait_for_load};
 
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets");
 const SCENE: &str = "boids.scene.ron";

@@ -1,7 +1,5 @@
 //! The asset loaders read what the runtime reads, and fail with the runtime's places.
 
-mod common;
-
 use std::path::Path;
 
 use bevy_app::App;
@@ -9,7 +7,7 @@ use bevy_asset::{Asset, AssetServer, Assets, Handle, LoadState};
 use bevy_steergraph::{SteerFlowField, SteerScene};
 use graph_runtime::{FlowField, SceneAssets};
 
-use common::{headless_app, update_until, wait_for_load};
+use crate::common::{headless_app, update_until, wait_for_load};
 
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets");
 

@@ -57,7 +57,6 @@ pub fn wait_for_load<A: bevy_asset::Asset>(app: &mut App, handle: &Handle<A>) {
     });
 }
 
-#[expect(dead_code, reason = "each test file uses the helpers it needs")]
 /// Advances time by exactly one fixed timestep per update, so each update runs exactly one
 /// `FixedUpdate`, until the plugin has stepped `ticks` ticks in all.
 pub fn run_ticks(app: &mut App, ticks: u64) {

@@ -1,8 +1,5 @@
 //! Saving a graph while the game runs: a broken save keeps the last good program (and says
 //! where the problem is), a good save takes over where the agent stands.
-#![cfg(feature = "file_watcher")]
-
-mod common;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -17,7 +14,7 @@ use bevy_steergraph::{AgentBrain, SteerAgent, SteerGraph};
 use glam::Vec2;
 use graph_runtime::{Program, Vehicle, write_atomically};
 
-use common::{headless_app, run_ticks, update_until, wait_for_load};
+use crate::common::{headless_app, run_ticks, update_until, wait_for_load};
 
 const GRAPH: &str = "walker.graph.ron";
 /// The walker's top speed (units/s). Seek steers by `desired - velocity` (mass 1, under
