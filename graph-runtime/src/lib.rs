@@ -88,7 +88,7 @@ pub use compile::{
     Guide, NodeValue, ParamValues, Program, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry,
     compile, compile_with, inline_subgraphs, subgraph_key, warnings,
 };
-pub use crowd::{Crowd, CrowdError};
+pub use crowd::{Crowd, CrowdAgent, CrowdError, CrowdProgram};
 pub use format::{
     AssetKind, FORMAT_VERSION, LoadError, SaveError, TextPosition, read_asset_text, sniff_kind,
     text_from_bytes,

@@ -2,9 +2,13 @@
 //! `Simulation` and, from the same start, by a `Crowd` holding the scene's programs as its
 //! groups (`Crowd::step`: the game's own vehicles, stepped with walls, stuck clocks, jumps and
 //! falls) move bit for bit alike every tick, with the same stuck clocks, motions and jump
-//! events.
+//! events. A game that keeps each agent's crowd memory itself (`CrowdAgent`, moved in and
+//! out around every step, as the Bevy plugin keeps it on entities) moves them the same, even
+//! when its crowd is made again from nothing now and then.
 
-use graph_runtime::{Crowd, Simulation, TagTable, Vehicle, World, compile_with};
+use graph_runtime::{
+    AgentState, Crowd, CrowdAgent, Simulation, TagTable, Vehicle, World, compile_with,
+};
 use tests::{presets_with_suffix, run_preset};
 
 /// The tick of the editor and `steergraph simulate`.
@@ -125,4 +129,112 @@ fn simulation_and_crowd_step_move_every_preset_alike() {
         checked.push(name);
     }
     assert_eq!(checked.len(), scenes.len());
+}
+
+/// How often the kept-agents driver makes its crowd again from nothing (as the Bevy plugin
+/// does when the world changes): a prime, so the rebuilds fall on every phase of a preset.
+const REBUILD_EVERY: u32 = 97;
+
+#[test]
+fn agents_kept_by_the_game_move_as_in_the_simulation() {
+    let scenes = presets_with_suffix(".scene.ron");
+    for scene in &scenes {
+        let name = scene
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let (assets, mut simulation) = run_preset(&name);
+        let (mut crowd, world, mut vehicles) = crowd_of(&assets, &simulation);
+        let tags = simulation.tags().to_vec();
+        let placeholder = || {
+            let graph = &assets.graphs[&assets.scene.groups[0].graph];
+            let program = compile_with(graph, "placeholder", &assets.graphs).expect("compiles");
+            CrowdAgent::new(AgentState::new(&program, 0, 0))
+        };
+        // The game takes every agent's memory out of the crowd that set it up.
+        let mut kept: Vec<CrowdAgent> = (0..vehicles.len())
+            .map(|agent| {
+                let mut slot = placeholder();
+                assert!(crowd.swap_agent(agent, &mut slot));
+                slot
+            })
+            .collect();
+        for tick in 1..=TICKS {
+            if tick % REBUILD_EVERY == 0 {
+                crowd = crowd_of(&assets, &simulation).0;
+            }
+            for (agent, memory) in kept.iter_mut().enumerate() {
+                assert!(crowd.swap_agent(agent, memory));
+            }
+            simulation.step(DT);
+            crowd.step(&world, &mut vehicles, &tags, DT);
+            for (agent, memory) in kept.iter_mut().enumerate() {
+                assert!(crowd.swap_agent(agent, memory));
+            }
+            for (agent, ((ours, theirs), memory)) in vehicles
+                .iter()
+                .zip(simulation.vehicles())
+                .zip(&kept)
+                .enumerate()
+            {
+                assert_eq!(
+                    bits(ours),
+                    bits(theirs),
+                    "{name}: agent {agent} parts at tick {tick}"
+                );
+                assert_eq!(
+                    memory.stuck_for.to_bits(),
+                    simulation.stuck_for(agent).to_bits(),
+                    "{name}: agent {agent}'s kept stuck clock at tick {tick}"
+                );
+                assert_eq!(
+                    memory.motion,
+                    simulation.motion(agent),
+                    "{name}: agent {agent}'s kept motion at tick {tick}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_held_agent_stays_put_and_is_still_a_neighbor() {
+    let (assets, simulation) = run_preset("boids.scene.ron");
+    let (mut crowd, world, mut vehicles) = crowd_of(&assets, &simulation);
+    let held = 3;
+    let start = vehicles[held];
+    assert!(crowd.hold(held));
+    assert!(crowd.is_held(held));
+    for _ in 0..60 {
+        crowd.step(&world, &mut vehicles, &[], DT);
+    }
+    assert_eq!(bits(&vehicles[held]), bits(&start), "a held agent moved");
+    assert_eq!(
+        crowd.stuck_for(held),
+        0.0,
+        "a held agent is waiting, not stuck"
+    );
+    // The same run with the agent gone from the world: the others move differently, so they
+    // saw the held agent as a neighbor.
+    let (mut alone, _, mut without) = crowd_of(&assets, &simulation);
+    without[held].position = glam::Vec2::splat(1.0e4);
+    assert!(alone.hold(held));
+    for _ in 0..60 {
+        alone.step(&world, &mut without, &[], DT);
+    }
+    let parted = (0..vehicles.len())
+        .filter(|&a| a != held && bits(&vehicles[a]) != bits(&without[a]))
+        .count();
+    assert!(parted > 0, "no agent noticed the held one");
+    // Given its group back, it moves again.
+    assert!(crowd.set_group(held, 0));
+    for _ in 0..30 {
+        crowd.step(&world, &mut vehicles, &[], DT);
+    }
+    assert_ne!(
+        bits(&vehicles[held]),
+        bits(&start),
+        "released, it still stands"
+    );
 }

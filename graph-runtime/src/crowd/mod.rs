@@ -5,7 +5,10 @@ use std::sync::Arc;
 
 use glam::Vec2;
 
+mod agents;
 mod step;
+
+pub use agents::CrowdAgent;
 
 use crate::compile::{
     AgentState, BindError, Bindings, CompileError, ParamValues, Program, Scratch, TagMask,
@@ -81,7 +84,7 @@ pub enum CrowdError {
 pub struct Crowd {
     /// The programs the agents run: group 0 is the one the crowd was made with, the others
     /// were added ([`Crowd::add_program`]).
-    groups: Vec<CrowdGroup>,
+    groups: Vec<CrowdProgram>,
     /// Each agent's group (agents not listed run group 0).
     group_of: Vec<u32>,
     grid: SpatialGrid,
@@ -106,9 +109,10 @@ pub struct Crowd {
     indices: Vec<u32>,
 }
 
-/// One program of a crowd, with its parameter values and its names bound to the world.
-#[derive(Debug)]
-struct CrowdGroup {
+/// One program of a crowd, with its parameter values and its names bound to the world: what
+/// the agents of one group run ([`Crowd::add_group`]).
+#[derive(Debug, Clone)]
+pub struct CrowdProgram {
     program: Arc<Program>,
     params: ParamValues,
     bindings: Bindings,
@@ -134,9 +138,18 @@ impl Crowd {
         seed: u64,
         overrides: &BTreeMap<String, f32>,
     ) -> Result<Self, Vec<CrowdError>> {
-        let group = CrowdGroup::new(program.into(), world, tags, overrides)?;
+        let group = CrowdProgram::new(program.into(), world, tags, overrides)?;
+        Ok(Self::from_program(group, tags, seed))
+    }
+
+    /// A crowd whose group 0 runs `first`, resolving `NearestTagged` targets against `tags`;
+    /// agents the crowd makes itself draw random numbers from the streams of `(seed, i)`.
+    /// For a game that binds its programs itself ([`CrowdProgram::from_parts`]), as the Bevy
+    /// plugin does.
+    pub fn from_program(first: CrowdProgram, tags: &TagTable, seed: u64) -> Self {
+        let group = first;
         let radius = group.program.neighborhood_radius(&group.params);
-        Ok(Self {
+        Self {
             grid: SpatialGrid::new(neighbor_cell_size(radius)),
             groups: vec![group],
             group_of: Vec::new(),
@@ -151,7 +164,7 @@ impl Crowd {
             tag_members: Arc::default(),
             listed_tags: Vec::new(),
             indices: Vec::new(),
-        })
+        }
     }
 
     /// Runs `program` from now on, for the same agents: they keep their positions (the game's
@@ -178,9 +191,15 @@ impl Crowd {
         world: &World,
         overrides: &BTreeMap<String, f32>,
     ) -> Result<usize, Vec<CrowdError>> {
-        let group = CrowdGroup::new(program.into(), world, &self.tags, overrides)?;
-        self.groups.push(group);
-        Ok(self.groups.len() - 1)
+        let group = CrowdProgram::new(program.into(), world, &self.tags, overrides)?;
+        Ok(self.add_group(group))
+    }
+
+    /// Adds a group running `program` (made by [`CrowdProgram::new`] or
+    /// [`CrowdProgram::from_parts`]); returns its number, for [`Crowd::set_group`].
+    pub fn add_group(&mut self, program: CrowdProgram) -> usize {
+        self.groups.push(program);
+        self.groups.len() - 1
     }
 
     /// Runs `program` for group `group` from now on (hot reload of one of the programs); like
@@ -195,7 +214,7 @@ impl Crowd {
         if group >= self.groups.len() {
             return Ok(());
         }
-        let replacement = CrowdGroup::new(program.into(), world, &self.tags, overrides)?;
+        let replacement = CrowdProgram::new(program.into(), world, &self.tags, overrides)?;
         for (agent, state) in self.states.iter_mut().enumerate() {
             if self.group_of.get(agent).map_or(0, |&g| g as usize) == group {
                 state.fit(&replacement.program);
@@ -223,7 +242,8 @@ impl Crowd {
         true
     }
 
-    /// The group agent `agent` runs (0 unless [`Crowd::set_group`] said otherwise).
+    /// The group agent `agent` runs (0 unless [`Crowd::set_group`] said otherwise; beyond
+    /// every group, `u32::MAX`, while [`Crowd::hold`] keeps it still).
     pub fn group_of(&self, agent: usize) -> usize {
         self.group_of.get(agent).map_or(0, |&g| g as usize)
     }
@@ -354,7 +374,7 @@ impl Crowd {
     }
 
     /// Group 0, the program the crowd was made with.
-    fn first(&self) -> &CrowdGroup {
+    fn first(&self) -> &CrowdProgram {
         // A crowd is made with one group and never loses it.
         &self.groups[0]
     }
@@ -364,9 +384,10 @@ fn too_many() -> String {
     format!("agent indices go up to {}", MAX_AGENTS - 1)
 }
 
-impl CrowdGroup {
-    /// `program` with `overrides`, its names bound to `world` and `tags`.
-    fn new(
+impl CrowdProgram {
+    /// `program` with `overrides`, its names bound to `world` and `tags`; refused when an
+    /// override does not fit or a name is missing (a tag no agent carries included).
+    pub fn new(
         program: Arc<Program>,
         world: &World,
         tags: &TagTable,
@@ -382,10 +403,27 @@ impl CrowdGroup {
         if !errors.is_empty() {
             return Err(errors.into_iter().map(CrowdError::Bind).collect());
         }
-        Ok(Self {
+        Ok(Self::from_parts(program, params, bindings))
+    }
+
+    /// `program` with parameter values and bindings the game made itself: say, bindings
+    /// whose problems ([`Bindings::new`]'s errors) it logged and runs with anyway, the
+    /// unbound names giving nothing, as the Bevy plugin does.
+    pub fn from_parts(program: Arc<Program>, params: ParamValues, bindings: Bindings) -> Self {
+        Self {
             program,
             params,
             bindings,
-        })
+        }
+    }
+
+    /// The program.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// Its parameter values.
+    pub fn params(&self) -> &ParamValues {
+        &self.params
     }
 }

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use super::Crowd;
+use super::agents::HELD;
 use crate::compile::{TagMask, TagMembers};
 use crate::tick::jumps::Asked;
 use crate::tick::{Group, Tick, advance, prepare_grid};
@@ -84,6 +85,9 @@ impl Crowd {
             .zip(&mut self.stuck_for);
         for (agent, (((vehicle, &steering), state), stuck)) in each.enumerate() {
             if jumps && self.jumps.motion(agent) != Motion::Walking {
+                continue;
+            }
+            if self.group_of.get(agent) == Some(&HELD) {
                 continue;
             }
             let met = advance(vehicle, steering, dt, state.preferred(), stuck, world);

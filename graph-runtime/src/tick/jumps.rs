@@ -122,6 +122,33 @@ impl Jumps {
         self.flights.get(&(agent as u32))
     }
 
+    /// Swaps agent `agent`'s motion and flight with `motion` and `flight` (an agent a game
+    /// keeps between ticks, moved in before a step and out after it). A walking agent's
+    /// motion takes no room in a world without gaps or jump links.
+    pub(crate) fn swap_agent(
+        &mut self,
+        agent: usize,
+        motion: &mut Motion,
+        flight: &mut Option<Flight>,
+    ) {
+        // Only agents of a world with gaps or jump links ever leave walking; a crowd made
+        // again from nothing has not been fitted to its world yet when they are moved in.
+        if self.motion.len() <= agent && *motion != Motion::Walking {
+            self.motion.resize(agent + 1, Motion::Walking);
+        }
+        if let Some(kept) = self.motion.get_mut(agent) {
+            std::mem::swap(kept, motion);
+        } else {
+            *motion = Motion::Walking;
+        }
+        let key = agent as u32;
+        let kept = self.flights.remove(&key);
+        if let Some(incoming) = flight.take() {
+            self.flights.insert(key, incoming);
+        }
+        *flight = kept;
+    }
+
     pub(crate) fn flights(&self) -> impl Iterator<Item = (usize, &Flight)> {
         self.flights
             .iter()
