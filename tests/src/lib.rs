@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod drivers;
+
 /// The workspace's `presets/` folder.
 pub fn presets_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

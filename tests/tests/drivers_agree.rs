@@ -2,17 +2,13 @@
 //! `Simulation` and, from the same start, by a `Crowd` holding the scene's programs as its
 //! groups (`Crowd::step`: the game's own vehicles, stepped with walls, stuck clocks, jumps and
 //! falls) move bit for bit alike every tick, with the same stuck clocks, motions and jump
-//! events. A game that keeps each agent's crowd memory itself (`CrowdAgent`, moved in and
+//! events; the C interface's crowd (`sg_crowd_step`) too, by trajectory hash. A game that keeps each agent's crowd memory itself (`CrowdAgent`, moved in and
 //! out around every step, as the Bevy plugin keeps it on entities) moves them the same, even
 //! when its crowd is made again from nothing now and then.
 
-use graph_runtime::{
-    AgentState, Crowd, CrowdAgent, Simulation, TagTable, Vehicle, World, compile_with,
-};
+use graph_runtime::{AgentState, CrowdAgent, Vehicle, compile_with};
+use tests::drivers::{DT, c_hash, crowd_hash, crowd_of, simulation_hash};
 use tests::{presets_with_suffix, run_preset};
-
-/// The tick of the editor and `steergraph simulate`.
-const DT: f32 = 1.0 / 60.0;
 /// Ten seconds: long enough for arrivals, jams, jumps and falls in the presets that have them.
 const TICKS: u32 = 600;
 
@@ -32,45 +28,6 @@ fn bits(vehicle: &Vehicle) -> [u32; 8] {
         vehicle.angular_velocity,
     ]
     .map(f32::to_bits)
-}
-
-/// A crowd running `simulation`'s scene as it stands (its start): the scene's programs as its
-/// groups, every agent in its group with its own goals, and the vehicles and tags to step.
-fn crowd_of(
-    assets: &graph_runtime::SceneAssets,
-    simulation: &Simulation,
-) -> (Crowd, World, Vec<Vehicle>) {
-    let scene = &assets.scene;
-    let world = World::from_scene(scene, &assets.flow_fields);
-    let mut tags = TagTable::default();
-    for group in &scene.groups {
-        tags.mask(&group.tags).expect("the preset's tags fit");
-    }
-    let program = |index: usize| {
-        let group = &scene.groups[index];
-        let graph = &assets.graphs[&group.graph];
-        compile_with(graph, &group.graph, &assets.graphs).expect("the preset compiles")
-    };
-    let first = &scene.groups[0];
-    let mut crowd = Crowd::with_tags(program(0), &world, &tags, scene.seed, &first.parameters)
-        .expect("the crowd binds");
-    for (index, group) in scene.groups.iter().enumerate().skip(1) {
-        let added = crowd
-            .add_program(program(index), &world, &group.parameters)
-            .expect("the group binds");
-        assert_eq!(added, index);
-    }
-    for agent in 0..simulation.vehicles().len() {
-        let group = simulation.group_of(agent).expect("every agent has a group");
-        assert!(crowd.set_group(agent, group));
-        let own = simulation.own(agent).expect("every agent has a state");
-        for (name, point) in own.goals() {
-            crowd
-                .set_goal(agent, name, point)
-                .expect("a scene's goal is valid");
-        }
-    }
-    (crowd, world, simulation.vehicles().to_vec())
 }
 
 #[test]
@@ -237,4 +194,32 @@ fn a_held_agent_stays_put_and_is_still_a_neighbor() {
         bits(&start),
         "released, it still stands"
     );
+}
+
+/// Five seconds of every preset, by the three drivers of this workspace (the Bevy plugin's
+/// tests add the fourth, against the same hashes).
+const HASHED_TICKS: u32 = 300;
+
+#[test]
+fn simulation_crowd_and_the_c_interface_give_every_preset_one_trajectory_hash() {
+    let scenes = presets_with_suffix(".scene.ron");
+    assert!(scenes.len() >= 20, "{} presets", scenes.len());
+    for scene in &scenes {
+        let name = scene
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let simulation = simulation_hash(&name, HASHED_TICKS);
+        assert_eq!(
+            crowd_hash(&name, HASHED_TICKS),
+            simulation,
+            "{name}: Crowd::step"
+        );
+        assert_eq!(
+            c_hash(&name, HASHED_TICKS),
+            simulation,
+            "{name}: sg_crowd_step"
+        );
+    }
 }

@@ -84,6 +84,16 @@ typedef enum SgStatus {
   SG_STATUS_PANIC = 9,
 } SgStatus;
 
+// How an agent moves now.
+typedef enum SgMotion {
+  // On the ground, steered.
+  SG_MOTION_WALKING = 0,
+  // In the air on a jump: steering is ignored.
+  SG_MOTION_AIRBORNE = 1,
+  // Fell into a gap: it stays where it fell.
+  SG_MOTION_FALLEN = 2,
+} SgMotion;
+
 // What happened to a jump.
 typedef enum SgJumpKind {
   // The agent took off on a jump link: the game flies it (its steering is zero) for
@@ -180,7 +190,16 @@ typedef struct SgSteering {
   float angular;
 } SgSteering;
 
-// A jump event of the last `sg_crowd_steer`.
+// What a crowd keeps of one agent between ticks, besides its vehicle.
+typedef struct SgAgentStatus {
+  // How long the agent has been stuck (s): asking to move and hardly moving, as the
+  // editor's preview counts it. Kept by `sg_crowd_step`.
+  float stuck_for;
+  // Walking, airborne or fallen.
+  enum SgMotion motion;
+} SgAgentStatus;
+
+// A jump event of the last `sg_crowd_steer` or `sg_crowd_step`.
 typedef struct SgJumpEvent {
   // The agent (its index in the array passed to `sg_crowd_steer`).
   size_t agent;
@@ -387,6 +406,40 @@ enum SgStatus sg_crowd_set_program(struct SgCrowd crowd, struct SgProgram progra
 // Frees a crowd. Zero is accepted and does nothing.
 enum SgStatus sg_crowd_free(struct SgCrowd crowd);
 
+// Adds `program` to the crowd as one more group (with `override_count` parameter
+// `overrides`), for agents that run another graph than the crowd's first, as a scene's
+// groups do; its number goes into `*group` (the first program is group 0). Agents see every
+// group's agents as neighbors. A name the graph uses that the world lacks is refused.
+//
+// # Safety
+//
+// `overrides` is valid for reading `override_count` parameters; `group` is valid for writing
+// one `size_t`.
+enum SgStatus sg_crowd_add_program(struct SgCrowd crowd, struct SgProgram program, struct SgWorld world, const struct SgParameter *overrides, size_t override_count, size_t *group);
+
+// Makes agent `agent` run group `group`'s program from now on (0 until set).
+enum SgStatus sg_crowd_set_group(struct SgCrowd crowd, size_t agent, size_t group);
+
+// Steps the game's `count` agents `vehicles` by one tick of `dt` seconds, in place, as a
+// simulation of the same agents does, bit for bit: each is steered from the state at the
+// start of the tick, then moved (solid walls stop and slide it) with its stuck clock, and in
+// a world with gaps or jump links Jump nodes' agents take off and fly here and walkers that
+// step into a gap fall (`sg_crowd_jump_events`, `sg_crowd_agent_status`). `tags` is one mask
+// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes.
+//
+// # Safety
+//
+// `vehicles` is valid for reading and writing `count` vehicles, `tags` (unless `NULL`) for
+// reading `count` masks.
+enum SgStatus sg_crowd_step(struct SgCrowd crowd, struct SgWorld world, struct SgVehicle *vehicles, const uint64_t *tags, size_t count, float dt);
+
+// Agent `agent`'s stuck clock and motion, into `*status`.
+//
+// # Safety
+//
+// `status` is valid for writing one `SgAgentStatus`.
+enum SgStatus sg_crowd_agent_status(struct SgCrowd crowd, size_t agent, struct SgAgentStatus *status);
+
 // How many objects are alive: every handle made and not yet freed. A program that frees what
 // it made ends with zero (the examples check it: valgrind cannot, since the library's table
 // of handles still points to a forgotten object).
@@ -396,7 +449,7 @@ enum SgStatus sg_crowd_free(struct SgCrowd crowd);
 // `count` is valid for writing one `size_t`.
 enum SgStatus sg_live_objects(size_t *count);
 
-// The jump events of the last `sg_crowd_steer` (take-offs the game should fly, landings,
+// The jump events of the last `sg_crowd_steer` or `sg_crowd_step` (take-offs the game should fly, landings,
 // falls): their number into `*count`, and the events into `events` (room for `capacity`;
 // `NULL` with `capacity` 0 asks for the number only).
 //
@@ -406,7 +459,7 @@ enum SgStatus sg_live_objects(size_t *count);
 // `size_t`.
 enum SgStatus sg_crowd_jump_events(struct SgCrowd crowd, struct SgJumpEvent *events, size_t capacity, size_t *count);
 
-// The name of the jump link of event `index` of the last `sg_crowd_steer` (empty for a
+// The name of the jump link of event `index` of the last `sg_crowd_steer` or `sg_crowd_step` (empty for a
 // fall), copied as `sg_last_error` copies text.
 //
 // # Safety

@@ -32,7 +32,7 @@ pub struct SgParameter {
 /// # Safety
 ///
 /// `overrides` is valid for reading `count` parameters whose names are NUL-terminated strings.
-unsafe fn overrides_of(
+pub(crate) unsafe fn overrides_of(
     overrides: *const SgParameter,
     count: usize,
 ) -> Result<BTreeMap<String, f32>, Failure> {
@@ -47,7 +47,7 @@ unsafe fn overrides_of(
     Ok(map)
 }
 
-fn program_of(program: SgProgram) -> Result<Arc<Program>, Failure> {
+pub(crate) fn program_of(program: SgProgram) -> Result<Arc<Program>, Failure> {
     with::<Arc<Program>, _>(program.id, "program", |p| Ok(Arc::clone(p)))
 }
 

@@ -22,7 +22,7 @@ pub enum SgJumpKind {
     Fell = 2,
 }
 
-/// A jump event of the last `sg_crowd_steer`.
+/// A jump event of the last `sg_crowd_steer` or `sg_crowd_step`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SgJumpEvent {
@@ -42,7 +42,7 @@ pub struct SgJumpEvent {
     pub completed: bool,
 }
 
-/// The jump events of the last `sg_crowd_steer` (take-offs the game should fly, landings,
+/// The jump events of the last `sg_crowd_steer` or `sg_crowd_step` (take-offs the game should fly, landings,
 /// falls): their number into `*count`, and the events into `events` (room for `capacity`;
 /// `NULL` with `capacity` 0 asks for the number only).
 ///
@@ -110,7 +110,7 @@ pub unsafe extern "C" fn sg_crowd_jump_events(
     })
 }
 
-/// The name of the jump link of event `index` of the last `sg_crowd_steer` (empty for a
+/// The name of the jump link of event `index` of the last `sg_crowd_steer` or `sg_crowd_step` (empty for a
 /// fall), copied as `sg_last_error` copies text.
 ///
 /// # Safety

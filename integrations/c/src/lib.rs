@@ -14,6 +14,7 @@
 
 mod assets;
 mod crowd;
+mod crowd_step;
 mod handles;
 mod jumps;
 mod kinds;
@@ -28,6 +29,7 @@ mod world;
 
 pub use assets::*;
 pub use crowd::*;
+pub use crowd_step::*;
 pub use handles::sg_live_objects;
 pub use jumps::*;
 pub use kinds::*;
