@@ -6,10 +6,12 @@ use bevy_ecs::schedule::{IntoScheduleConfigs as _, SystemSet};
 use bevy_time::{Fixed, Time};
 use bevy_transform::TransformSystems;
 
-use crate::systems::{adopt_programs, report_failed_graphs, steer_agents, write_transforms};
+use crate::systems::{
+    CrowdRun, adopt_programs, report_failed_graphs, step_crowd, sync_in, sync_out, write_transforms,
+};
 use crate::{
     FlowFieldLoader, GraphLoader, Plane, SceneLoader, SteerClock, SteerFlowField, SteerGraph,
-    SteerScene, SteerSettings, SteerWorld,
+    SteerJumps, SteerScene, SteerSettings, SteerWorld,
 };
 
 /// Loads Steergraph assets and steers every [`crate::SteerAgent`] in `FixedUpdate`.
@@ -34,11 +36,19 @@ impl Default for SteergraphPlugin {
     }
 }
 
-/// The plugin's systems, for ordering a game's own systems around them.
+/// The plugin's systems, for ordering a game's own systems around them. In `FixedUpdate` a
+/// tick is `SyncIn`, `Step`, `SyncOut`, chained: a game that moves agents or changes their
+/// goals does it before `SyncIn`, and one that reads where they went, after `SyncOut`.
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SteerSystems {
-    /// In `FixedUpdate`: adopt newly loaded or saved programs, then step every agent.
+    /// In `FixedUpdate`: adopt newly loaded or saved programs, then move every agent (vehicle,
+    /// tags, memory) into the runtime's crowd, in stream order.
+    SyncIn,
+    /// In `FixedUpdate`: `Crowd::step`, the tick of `steergraph simulate`.
     Step,
+    /// In `FixedUpdate`: every stepped agent's vehicle and memory back to its entity, the
+    /// tick's jump events into [`SteerJumps`].
+    SyncOut,
     /// In `PostUpdate`, before transform propagation: write moved agents' `Transform`s.
     WriteTransforms,
 }
@@ -67,11 +77,26 @@ impl Plugin for SteergraphPlugin {
             })
             .init_resource::<SteerWorld>()
             .init_resource::<SteerClock>()
+            .init_resource::<SteerJumps>()
+            .init_resource::<CrowdRun>()
+            .configure_sets(
+                FixedUpdate,
+                (
+                    SteerSystems::SyncIn,
+                    SteerSystems::Step,
+                    SteerSystems::SyncOut,
+                )
+                    .chain(),
+            )
             .add_systems(
                 FixedUpdate,
-                (adopt_programs, steer_agents)
-                    .chain()
-                    .in_set(SteerSystems::Step),
+                (
+                    (adopt_programs, sync_in)
+                        .chain()
+                        .in_set(SteerSystems::SyncIn),
+                    step_crowd.in_set(SteerSystems::Step),
+                    sync_out.in_set(SteerSystems::SyncOut),
+                ),
             )
             .add_systems(
                 PostUpdate,

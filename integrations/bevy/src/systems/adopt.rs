@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bevy_asset::Assets;
 use bevy_ecs::entity::Entity;
 use bevy_ecs::system::{Commands, Local, Query, Res};
-use graph_runtime::{AgentState, Program};
+use graph_runtime::{AgentState, CrowdAgent, Program};
 
 use crate::{AgentBrain, SteerAgent, SteerGoals, SteerGraph};
 
@@ -57,7 +57,7 @@ pub(crate) fn adopt_programs(
         let radius = program.neighborhood_radius(&params);
         if let Some(mut brain) = brain {
             let brain = &mut *brain;
-            brain.state.fit(program);
+            brain.memory.state.fit(program);
             brain.program = Arc::clone(program);
             brain.params = params;
             brain.radius = radius;
@@ -69,7 +69,7 @@ pub(crate) fn adopt_programs(
                 state.own.clone_from(&goals.0);
             }
             commands.entity(entity).insert(AgentBrain {
-                state,
+                memory: CrowdAgent::new(state),
                 program: Arc::<Program>::clone(program),
                 params,
                 radius,

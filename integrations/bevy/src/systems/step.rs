@@ -1,0 +1,30 @@
+//! The second of the three step systems: the runtime's `Crowd::step`, the tick core every
+//! driver shares.
+
+use bevy_ecs::system::{Res, ResMut};
+
+use super::crowd_run::CrowdRun;
+use crate::{SteerClock, SteerSettings, SteerWorld};
+
+/// Steps every agent by one tick of [`SteerSettings::dt`] with `Crowd::step`: every force
+/// from the vehicles at the start of the tick, in stream order, then each vehicle advanced
+/// with solid walls, its stuck clock, and jumps and falls in a world with gaps or jump links.
+/// This is `Simulation::step` (same inputs, same order, same neighbor grid), so a scene's
+/// agents move bit for bit as in `steergraph simulate`.
+pub(crate) fn step_crowd(
+    steer_world: Res<SteerWorld>,
+    settings: Res<SteerSettings>,
+    mut clock: ResMut<SteerClock>,
+    mut run: ResMut<CrowdRun>,
+) {
+    let CrowdRun {
+        crowd,
+        vehicles,
+        tags,
+        ..
+    } = &mut *run;
+    if let Some(crowd) = crowd {
+        crowd.step(&steer_world.world, vehicles, tags, settings.dt);
+    }
+    clock.ticks += 1;
+}
