@@ -11,28 +11,6 @@ pub fn presets_dir() -> PathBuf {
         .join("presets")
 }
 
-/// The `steergraph` binary built by `cargo test --workspace` (the `app` crate's integration
-/// tests make cargo build it before any test runs).
-///
-/// # Panics
-///
-/// When the binary has not been built, with a message saying how to build it.
-pub fn steergraph() -> PathBuf {
-    let executable = std::env::current_exe().expect("path of the test executable");
-    // target/<profile>/deps/<test> -> target/<profile>/steergraph
-    let profile_dir = executable
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>");
-    let binary = profile_dir.join(format!("steergraph{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.exists(),
-        "{} is missing: run the whole suite with `cargo test --workspace` (or `cargo build -p app` first)",
-        binary.display()
-    );
-    binary
-}
-
 /// Every file in `presets/` whose name ends with `suffix`, sorted.
 ///
 /// # Panics

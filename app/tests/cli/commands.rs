@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::process::Command;
 
 use graph_runtime::{SceneAssets, Simulation};
-use tests::{presets_dir, steergraph};
+use tests::presets_dir;
+
+use crate::steergraph;
 
 #[test]
 fn check_accepts_every_preset() {

@@ -4,7 +4,9 @@
 
 use std::process::{Command, Output};
 
-use tests::{presets_dir, steergraph};
+use tests::presets_dir;
+
+use crate::steergraph;
 
 fn run(arguments: &[&str]) -> Output {
     Command::new(steergraph())

@@ -7,7 +7,9 @@ use std::io::Read;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use tests::{presets_dir, steergraph};
+use tests::presets_dir;
+
+use crate::steergraph;
 
 /// How long a command may run before it is killed and the test fails. A refusal takes
 /// milliseconds; a command that started the work it should refuse (hours of ticks, a disk

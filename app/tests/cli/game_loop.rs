@@ -6,7 +6,9 @@ use std::process::Command;
 
 use glam::Vec2;
 use graph_runtime::{Crowd, FlowField, Graph, Rect, Scene, Vehicle, World, compile};
-use tests::{presets_dir, steergraph};
+use tests::presets_dir;
+
+use crate::steergraph;
 
 const TICKS: usize = 120;
 
