@@ -223,7 +223,7 @@ pub fn c_hash(scene: &str, ticks: u32) -> u64 {
             }
         }
     }
-    let mut vehicles: Vec<SgVehicle> = simulation.vehicles().iter().map(c_vehicle).collect();
+    let mut vehicles: Vec<SgVehicle> = simulation.vehicles().iter().map(SgVehicle::from).collect();
     let masks = simulation.tags().to_vec();
     let mut trajectory = Trajectory::default();
     for _ in 0..ticks {
@@ -250,23 +250,4 @@ pub fn c_hash(scene: &str, ticks: u32) -> u64 {
         ok(sg_program_free(program));
     }
     trajectory.finish()
-}
-
-/// `vehicle` as a C program holds it.
-fn c_vehicle(vehicle: &Vehicle) -> SgVehicle {
-    SgVehicle {
-        position: vehicle.position.to_array(),
-        velocity: vehicle.velocity.to_array(),
-        forward: vehicle.forward.to_array(),
-        mass: vehicle.mass,
-        max_force: vehicle.max_force,
-        max_speed: vehicle.max_speed,
-        radius: vehicle.radius,
-        orientation: vehicle.orientation,
-        angular_velocity: vehicle.angular_velocity,
-        independent_facing: vehicle.turning.independent_facing,
-        max_angular_speed: vehicle.turning.max_angular_speed,
-        max_angular_acceleration: vehicle.turning.max_angular_acceleration,
-        max_turn_rate: vehicle.turning.max_turn_rate,
-    }
 }

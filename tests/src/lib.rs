@@ -26,6 +26,23 @@ pub fn presets_with_suffix(suffix: &str) -> Vec<PathBuf> {
     files
 }
 
+/// The file names of every preset scene (`*.scene.ron`), sorted.
+///
+/// # Panics
+///
+/// When `presets/` cannot be read or a name is not UTF-8.
+pub fn preset_scene_names() -> Vec<String> {
+    presets_with_suffix(".scene.ron")
+        .iter()
+        .map(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .expect("a UTF-8 file name")
+                .to_owned()
+        })
+        .collect()
+}
+
 /// The preset scene `scene` of `presets/`, loaded with its files, and a simulation of it at
 /// its start.
 ///

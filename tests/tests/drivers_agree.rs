@@ -8,7 +8,7 @@
 
 use graph_runtime::{AgentState, CrowdAgent, Vehicle, compile_with};
 use tests::drivers::{DT, c_hash, crowd_hash, crowd_of, simulation_hash};
-use tests::{presets_with_suffix, run_preset};
+use tests::{preset_scene_names, run_preset};
 /// Ten seconds: long enough for arrivals, jams, jumps and falls in the presets that have them.
 const TICKS: u32 = 600;
 
@@ -32,15 +32,10 @@ fn bits(vehicle: &Vehicle) -> [u32; 8] {
 
 #[test]
 fn simulation_and_crowd_step_move_every_preset_alike() {
-    let scenes = presets_with_suffix(".scene.ron");
+    let scenes = preset_scene_names();
     assert!(scenes.len() >= 20, "{} presets", scenes.len());
     let mut checked = Vec::new();
-    for scene in &scenes {
-        let name = scene
-            .file_name()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
+    for name in scenes.iter().cloned() {
         let (assets, mut simulation) = run_preset(&name);
         let (mut crowd, world, mut vehicles) = crowd_of(&assets, &simulation);
         let tags = simulation.tags().to_vec();
@@ -94,13 +89,7 @@ const REBUILD_EVERY: u32 = 97;
 
 #[test]
 fn agents_kept_by_the_game_move_as_in_the_simulation() {
-    let scenes = presets_with_suffix(".scene.ron");
-    for scene in &scenes {
-        let name = scene
-            .file_name()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
+    for name in preset_scene_names() {
         let (assets, mut simulation) = run_preset(&name);
         let (mut crowd, world, mut vehicles) = crowd_of(&assets, &simulation);
         let tags = simulation.tags().to_vec();
@@ -202,22 +191,17 @@ const HASHED_TICKS: u32 = 300;
 
 #[test]
 fn simulation_crowd_and_the_c_interface_give_every_preset_one_trajectory_hash() {
-    let scenes = presets_with_suffix(".scene.ron");
+    let scenes = preset_scene_names();
     assert!(scenes.len() >= 20, "{} presets", scenes.len());
-    for scene in &scenes {
-        let name = scene
-            .file_name()
-            .expect("a name")
-            .to_string_lossy()
-            .into_owned();
-        let simulation = simulation_hash(&name, HASHED_TICKS);
+    for name in &scenes {
+        let simulation = simulation_hash(name, HASHED_TICKS);
         assert_eq!(
-            crowd_hash(&name, HASHED_TICKS),
+            crowd_hash(name, HASHED_TICKS),
             simulation,
             "{name}: Crowd::step"
         );
         assert_eq!(
-            c_hash(&name, HASHED_TICKS),
+            c_hash(name, HASHED_TICKS),
             simulation,
             "{name}: sg_crowd_step"
         );

@@ -55,6 +55,13 @@ pub struct SgSteering {
     pub angular: f32,
 }
 
+impl From<&Vehicle> for SgVehicle {
+    /// The runtime's vehicle as C holds it (for a Rust caller of these functions).
+    fn from(vehicle: &Vehicle) -> Self {
+        Self::from_vehicle(vehicle)
+    }
+}
+
 impl SgVehicle {
     pub(crate) fn from_vehicle(vehicle: &Vehicle) -> Self {
         Self {

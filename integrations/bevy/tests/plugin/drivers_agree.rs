@@ -6,37 +6,16 @@
 use std::path::Path;
 
 use bevy_app::App;
-use bevy_asset::{AssetServer, Assets, Handle};
 use bevy_ecs::entity::Entity;
-use bevy_steergraph::{AgentBrain, SteerAgent, SteerScene, spawn_scene};
+use bevy_steergraph::{AgentBrain, SteerAgent};
 use graph_runtime::{SceneAssets, Simulation, Vehicle};
 use tests::drivers::{Trajectory, c_hash, crowd_hash, simulation_hash};
 
-use crate::common::{headless_app, run_ticks, wait_for_load};
+use crate::common::{run_ticks, spawn};
 
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets");
 /// Five seconds of every preset.
 const TICKS: u64 = 300;
-
-/// `scene` (a file of `root`) spawned in a headless app: the app and the agents' entities in
-/// agent order.
-fn spawn(root: &Path, scene: &str) -> (App, Vec<Entity>) {
-    let mut app = headless_app(root);
-    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(scene.to_owned());
-    wait_for_load(&mut app, &handle);
-    let scene = app
-        .world()
-        .resource::<Assets<SteerScene>>()
-        .get(&handle)
-        .cloned()
-        .expect("loaded");
-    let entities = {
-        let mut commands = app.world_mut().commands();
-        spawn_scene(&mut commands, &scene)
-    };
-    app.world_mut().flush();
-    (app, entities)
-}
 
 fn vehicles(app: &App, entities: &[Entity]) -> Vec<Vehicle> {
     entities
@@ -63,12 +42,7 @@ fn bevy_hash(scene: &str, ticks: u64) -> u64 {
 
 #[test]
 fn simulation_crowd_c_and_bevy_give_every_preset_one_trajectory_hash() {
-    let mut scenes: Vec<String> = std::fs::read_dir(PRESETS)
-        .expect("presets")
-        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| name.ends_with(".scene.ron"))
-        .collect();
-    scenes.sort();
+    let scenes = tests::preset_scene_names();
     assert!(scenes.len() >= 20, "{} presets", scenes.len());
     let ticks = TICKS as u32;
     for scene in &scenes {

@@ -4,13 +4,12 @@
 
 use std::path::Path;
 
-use bevy_asset::{AssetServer, Assets, Handle};
 use bevy_ecs::entity::Entity;
-use bevy_steergraph::{SteerAgent, SteerClock, SteerScene, spawn_scene};
+use bevy_steergraph::{SteerAgent, SteerClock};
 use bevy_transform::components::Transform;
 use graph_runtime::{SceneAssets, Simulation, Vehicle};
 
-use crate::common::{headless_app, run_ticks, wait_for_load};
+use crate::common::{run_ticks, spawn};
 
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../presets");
 const SCENE: &str = "boids.scene.ron";
@@ -21,20 +20,7 @@ const DT: f32 = 1.0 / 60.0;
 /// Spawns the scene in a headless app, runs `TICKS` fixed ticks and returns the vehicles in
 /// agent order, with their entities.
 fn run_in_bevy(scene: &'static str) -> (Vec<(Entity, Vehicle)>, bevy_app::App) {
-    let mut app = headless_app(Path::new(PRESETS));
-    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(scene);
-    wait_for_load(&mut app, &handle);
-    let scene = app
-        .world()
-        .resource::<Assets<SteerScene>>()
-        .get(&handle)
-        .cloned()
-        .expect("loaded");
-    let entities = {
-        let mut commands = app.world_mut().commands();
-        spawn_scene(&mut commands, &scene)
-    };
-    app.world_mut().flush();
+    let (mut app, entities) = spawn(Path::new(PRESETS), scene);
     run_ticks(&mut app, TICKS);
     assert_eq!(app.world().resource::<SteerClock>().ticks, TICKS);
     let vehicles = entities

@@ -4,8 +4,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bevy_app::{App, TaskPoolPlugin};
-use bevy_asset::{AssetPlugin, AssetServer, Handle, LoadState};
-use bevy_steergraph::SteergraphPlugin;
+use bevy_asset::{AssetPlugin, AssetServer, Assets, Handle, LoadState};
+use bevy_ecs::entity::Entity;
+use bevy_steergraph::{SteerScene, SteergraphPlugin, spawn_scene};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 
 /// Longest a test waits for the asset server or the file watcher, on a loaded 2-core machine.
@@ -69,4 +70,24 @@ pub fn run_ticks(app: &mut App, ticks: u64) {
         assert!(updates <= 2 * ticks + 10, "the fixed schedule does not run");
     }
     app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::ZERO));
+}
+
+/// The scene file `scene` of `root` loaded and spawned in a headless app: the app and the
+/// agents' entities in agent order.
+pub fn spawn(root: &Path, scene: &str) -> (App, Vec<Entity>) {
+    let mut app = headless_app(root);
+    let handle: Handle<SteerScene> = app.world().resource::<AssetServer>().load(scene.to_owned());
+    wait_for_load(&mut app, &handle);
+    let scene = app
+        .world()
+        .resource::<Assets<SteerScene>>()
+        .get(&handle)
+        .cloned()
+        .expect("loaded");
+    let entities = {
+        let mut commands = app.world_mut().commands();
+        spawn_scene(&mut commands, &scene)
+    };
+    app.world_mut().flush();
+    (app, entities)
 }
