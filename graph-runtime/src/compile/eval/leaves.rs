@@ -8,7 +8,9 @@ use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
 use super::value::Value;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::behaviors::{Others, reciprocal_velocity_into};
-use crate::compile::program::{Num, Op};
+use crate::compile::program::{
+    Num, Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+};
 use crate::world::Rect;
 
 impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
@@ -197,29 +199,10 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             }
             Op::Jump { link, numbers } => self.jump(link, &numbers),
             // Angular only (no force), or not a behavior.
-            Op::ReachOrientation(..)
-            | Op::Face(..)
-            | Op::LookWhereYouAreGoing(_)
-            | Op::Blend(_)
-            | Op::Priority(..)
-            | Op::Dither(..)
-            | Op::Budget(_)
-            | Op::Gate(..)
-            | Op::Scale(..)
-            | Op::Truncate(..)
-            | Op::Reciprocal { .. }
-            | Op::Output(_)
-            | Op::Distance(_)
-            | Op::NeighborCount(..)
-            | Op::Speed
-            | Op::WallDistance
-            | Op::Value(_)
-            | Op::Compare(..)
-            | Op::WallAhead(_)
-            | Op::JumpAchievable { .. }
-            | Op::All(_)
-            | Op::Any(_)
-            | Op::Not(_)
+            angular_leaf_ops!()
+            | sensor_ops!()
+            | condition_leaf_ops!()
+            | combiner_ops!()
             | Op::Muted => Vec2::ZERO,
         }
     }
@@ -242,7 +225,11 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
             Op::Value(value) => self.num(value),
             // Only ops whose output is a scalar (the node table's) are read as sensors.
-            _ => {
+            force_leaf_ops!()
+            | angular_leaf_ops!()
+            | condition_leaf_ops!()
+            | combiner_ops!()
+            | Op::Muted => {
                 debug_assert!(false, "{:?} is no sensor", op.kind());
                 0.0
             }
@@ -261,7 +248,11 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                 max_vertical_velocity,
             } => self.jump_achievable(link, gravity, max_vertical_velocity),
             // Only leaves whose output is a condition (the node table's) are asked.
-            _ => {
+            force_leaf_ops!()
+            | angular_leaf_ops!()
+            | sensor_ops!()
+            | combiner_ops!()
+            | Op::Muted => {
                 debug_assert!(false, "{:?} is no condition leaf", op.kind());
                 false
             }

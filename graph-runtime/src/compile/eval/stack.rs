@@ -4,7 +4,9 @@
 use super::evaluator::{Evaluator, answer, holds};
 use super::trace::{NodeValue, Recorder, TraceEntry};
 use super::value::Value;
-use crate::compile::program::{Frame, Op};
+use crate::compile::program::{
+    Frame, Op, angular_leaf_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+};
 use crate::graph::PortType;
 
 /// What starting an op takes (see [`Evaluator::start`]).
@@ -95,8 +97,23 @@ impl<'p, R: Recorder, V: Value> Evaluator<'p, '_, '_, R, V> {
         Start::Frame(match *op {
             Op::Priority(_, epsilon) | Op::Dither(_, epsilon) => self.num(epsilon),
             Op::Budget(_) => self.me.max_force,
-            // What `left` means is each combiner's own (`Frame`); the others start at zero.
-            _ => 0.0,
+            // What `left` means is each combiner's own (`Frame`); the others start at zero
+            // (and leaves returned above).
+            Op::Blend(_)
+            | Op::Gate(..)
+            | Op::Scale(..)
+            | Op::Truncate(..)
+            | Op::Reciprocal { .. }
+            | Op::Compare(..)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_)
+            | Op::Output(_)
+            | force_leaf_ops!()
+            | angular_leaf_ops!()
+            | sensor_ops!()
+            | condition_leaf_ops!()
+            | Op::Muted => 0.0,
         })
     }
 
@@ -289,8 +306,12 @@ impl<'p, R: Recorder, V: Value> Evaluator<'p, '_, '_, R, V> {
                 }
                 Step::Finished(answer(!holds(value)))
             }
-            // A leaf never gets a frame (`start`); a combiner without an arm here is a bug.
-            _ => {
+            // A leaf never gets a frame (`start`).
+            force_leaf_ops!()
+            | angular_leaf_ops!()
+            | sensor_ops!()
+            | condition_leaf_ops!()
+            | Op::Muted => {
                 debug_assert!(false, "{:?} is not evaluated on a frame", op.kind());
                 Step::Finished(V::ZERO)
             }

@@ -2,7 +2,10 @@
 //! agent, that order (and for `Output(Priority[…])`, one per input), so a batch of agents
 //! runs op by op (`eval/batch/`).
 
-use crate::compile::program::{BatchPlan, MAX_BATCH_OPS, Op, Program};
+use crate::compile::program::{
+    BatchPlan, MAX_BATCH_OPS, Op, Program, angular_leaf_ops, condition_leaf_ops, force_leaf_ops,
+    sensor_ops,
+};
 use crate::graph::PortType;
 
 impl Program {
@@ -72,9 +75,22 @@ fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> 
                 .iter()
                 .map(|&(input, _)| input)
                 .collect(),
-            // Any other combiner is lazy (which inputs run depends on values: Priority,
-            // Dither, Budget, Gate, Reciprocal), or unknown to the batch: agent by agent.
-            _ => return None,
+            // Lazy combiners (which inputs run depends on values), and conditions over
+            // their inputs: agent by agent. (Leaves returned above.)
+            Op::Priority(..)
+            | Op::Dither(..)
+            | Op::Budget(_)
+            | Op::Gate(..)
+            | Op::Reciprocal { .. }
+            | Op::Compare(..)
+            | Op::All(_)
+            | Op::Any(_)
+            | Op::Not(_)
+            | force_leaf_ops!()
+            | angular_leaf_ops!()
+            | sensor_ops!()
+            | condition_leaf_ops!()
+            | Op::Muted => return None,
         })
     };
     // Whether `op` was not reached before; `None` if another subtree has it.

@@ -3,12 +3,16 @@
 
 use std::collections::BTreeMap;
 
+mod families;
 mod goal;
 mod jump;
 mod op;
 mod scratch;
 mod state;
 
+pub(crate) use families::{
+    angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+};
 pub use jump::TakeOff;
 pub(crate) use op::{
     AlignNums, Fov, HeadingRef, JumpNums, NeighborUse, Num, Op, Span, TargetRef, VelocityRef,

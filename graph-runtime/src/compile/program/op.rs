@@ -6,6 +6,7 @@ use crate::behaviors::FieldOfView;
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::ParamValues;
+use super::families::{angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops};
 
 /// A number resolved by the compiler: a constant or a parameter slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -306,9 +307,34 @@ impl Op {
     /// facing variant. A program with none runs on forces alone.
     pub(crate) fn turns(&self) -> bool {
         match *self {
-            Self::ReachOrientation(..) | Self::Face(..) | Self::LookWhereYouAreGoing(_) => true,
+            angular_leaf_ops!() => true,
             Self::Wander { face, .. } => face,
-            _ => false,
+            Self::Seek(_)
+            | Self::Flee(..)
+            | Self::Arrival(..)
+            | Self::Pursuit(..)
+            | Self::Evasion(..)
+            | Self::OffsetPursuit(..)
+            | Self::ObstacleAvoidance(..)
+            | Self::WallAvoidance { .. }
+            | Self::WallFollowing { .. }
+            | Self::PathFollowing { .. }
+            | Self::Containment { .. }
+            | Self::FlowFieldFollowing { .. }
+            | Self::UnalignedCollisionAvoidance(_)
+            | Self::Separation(..)
+            | Self::Cohesion(..)
+            | Self::Alignment(..)
+            | Self::Flocking { .. }
+            | Self::LeaderFollowing { .. }
+            | Self::Interpose(..)
+            | Self::Hide(..)
+            | Self::MatchVelocity(..)
+            | Self::Jump { .. }
+            | sensor_ops!()
+            | condition_leaf_ops!()
+            | combiner_ops!()
+            | Self::Muted => false,
         }
     }
 
