@@ -5,7 +5,7 @@ use std::path::Path;
 
 use app::editor::{Command, Dialog, EditorApp, Settings, Then};
 
-use crate::common::EditorHarness;
+use crate::common::{EditorHarness, preset_index};
 use egui::{Event, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
@@ -480,10 +480,7 @@ fn a_malformed_file_opens_an_error_with_its_position_and_keeps_the_work() {
 fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut app = editor(dir.path());
-    let maze = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "maze.graph.ron")
-        .expect("maze");
+    let maze = preset_index("maze.graph.ron");
     app.open_preset(maze);
     let out = dir.path().join("export");
     std::fs::create_dir(&out).expect("dir");

@@ -6,7 +6,7 @@
 use app::editor::{Command, EditorApp, PRESET_GRAPHS};
 use egui::Rect;
 
-use crate::common::{EditorHarness, SMALL};
+use crate::common::{EditorHarness, SMALL, preset_index};
 
 /// The smallest zoom at which node text stays readable (`framing.rs`).
 const READABLE: f32 = 0.72;
@@ -61,10 +61,7 @@ fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
 fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = EditorHarness::new(dir.path()).size(SMALL).build();
-    let corridor = PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "corridor.graph.ron")
-        .expect("corridor");
+    let corridor = preset_index("corridor.graph.ron");
     harness.state_mut().apply(Command::OpenPreset(corridor));
     harness.run_steps(4);
     let out_of_view = |h: &egui_kittest::Harness<'static, EditorApp>| {

@@ -190,10 +190,7 @@ fn the_cursor_target_follows_the_mouse() {
 fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let maze = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "maze.graph.ron")
-        .expect("maze preset");
+    let maze = common::preset_index("maze.graph.ron");
     harness.state_mut().open_preset(maze);
     harness.run_steps(3);
     harness.state_mut().preview.host.running = false;
@@ -563,10 +560,7 @@ fn the_errands_preset_gives_each_agent_its_own_goal_and_the_inspector_shows_it()
     use app::editor::Command;
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let errands = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "errands.graph.ron")
-        .expect("the errands preset");
+    let errands = common::preset_index("errands.graph.ron");
     harness.state_mut().apply(Command::OpenPreset(errands));
     harness.run_steps(4);
     harness.state_mut().preview.host.running = false;

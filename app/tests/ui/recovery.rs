@@ -4,22 +4,15 @@
 
 use std::path::Path;
 
-use app::editor::{Command, Dialog, EditorApp, PRESET_SCENES, Then};
+use app::editor::{Command, Dialog, EditorApp, Then};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::NodeKind;
 
-use crate::common::EditorHarness;
+use crate::common::{EditorHarness, preset_scene_index};
 
 fn editor(dir: &Path) -> Harness<'static, EditorApp> {
     EditorHarness::new(dir).build()
-}
-
-fn preset_scene(file: &str) -> usize {
-    PRESET_SCENES
-        .iter()
-        .position(|p| p.file == file)
-        .expect("a preset scene")
 }
 
 /// Adds a Wander node to the open graph: an unsaved change.
@@ -58,7 +51,9 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
     harness.state_mut().preview.host.running = false;
     harness
         .state_mut()
-        .apply(Command::OpenPresetScene(preset_scene("chasm.scene.ron")));
+        .apply(Command::OpenPresetScene(preset_scene_index(
+            "chasm.scene.ron",
+        )));
     harness.run_steps(3);
     let graph = harness.state().open_graph_name();
     assert_eq!(graph, "jumper.graph.ron");
@@ -112,7 +107,9 @@ fn recovery_opens_again_the_scene_that_had_no_unsaved_changes() {
     // circle: recovery must not pair the graph with that one.
     harness
         .state_mut()
-        .apply(Command::OpenPresetScene(preset_scene("four_way.scene.ron")));
+        .apply(Command::OpenPresetScene(preset_scene_index(
+            "four_way.scene.ron",
+        )));
     harness.run_steps(3);
     edit_the_graph(&mut harness);
     pass_the_autosave(&mut harness);

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{FlowFieldSource, Graph, Link, Node, Scene, Target};
 
-use crate::common::EditorHarness;
+use crate::common::{EditorHarness, preset_index};
 
 /// A graph seeking the named target `target`.
 fn seeker(target: &str) -> Graph {
@@ -178,10 +178,7 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
 fn a_painted_field_is_saved_as_its_own_file_beside_the_scene() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path());
-    let river = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "river.graph.ron")
-        .expect("river");
+    let river = preset_index("river.graph.ron");
     harness.state_mut().apply(Command::OpenPreset(river));
     harness.run_steps(3);
     harness.get_by_label("Paint field").click_accesskit();

@@ -4,13 +4,13 @@
 //! dialogs, the side panel keeps its sections in place, independent facing that nothing turns
 //! says what to add, and an agent in the air is picked where it is drawn.
 
-use app::editor::{Arrange, Command, Dialog, EditorApp, PRESET_SCENES, Then};
+use app::editor::{Arrange, Command, Dialog, EditorApp, Then};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{NodeId, NodeKind};
 
-use crate::common::{EditorHarness, SMALL, click_at, harness};
+use crate::common::{EditorHarness, SMALL, click_at, harness, preset_scene_index};
 
 fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
     harness
@@ -241,10 +241,7 @@ fn independent_facing_that_nothing_turns_says_what_to_add() {
 fn an_agent_in_the_air_is_picked_where_it_is_drawn_not_by_its_shadow() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let chasm = PRESET_SCENES
-        .iter()
-        .position(|p| p.file == "chasm.scene.ron")
-        .expect("the chasm");
+    let chasm = preset_scene_index("chasm.scene.ron");
     harness.state_mut().apply(Command::OpenPresetScene(chasm));
     harness.state_mut().preview.host.running = false;
     harness.run_steps(3);
@@ -291,10 +288,7 @@ fn an_agent_in_the_air_is_picked_where_it_is_drawn_not_by_its_shadow() {
 fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = EditorHarness::new(dir.path()).size(SMALL).build();
-    let chasm = PRESET_SCENES
-        .iter()
-        .position(|p| p.file == "chasm.scene.ron")
-        .expect("the chasm");
+    let chasm = preset_scene_index("chasm.scene.ron");
     harness.state_mut().apply(Command::OpenPresetScene(chasm));
     harness.state_mut().preview.host.running = false;
     harness.run_steps(2);

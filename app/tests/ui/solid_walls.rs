@@ -6,7 +6,7 @@ use std::path::Path;
 
 use app::editor::{Command, EditorApp};
 
-use crate::common::EditorHarness;
+use crate::common::{EditorHarness, preset_index};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 
@@ -31,10 +31,7 @@ fn live_walls_passable(harness: &Harness<'static, EditorApp>) -> bool {
 fn the_solid_walls_box_lets_steps_through_walls_and_undo_makes_them_solid_again() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let index = app::editor::PRESET_GRAPHS
-        .iter()
-        .position(|p| p.file == "rooms.graph.ron")
-        .expect("the rooms preset");
+    let index = preset_index("rooms.graph.ron");
     harness.state_mut().apply(Command::OpenPreset(index));
     harness.run_steps(4);
     assert!(

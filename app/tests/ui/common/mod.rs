@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use app::editor::{Backend, Command, EditorApp, FileDialogs, PRESET_GRAPHS, Pacing, Settings};
+use app::editor::{
+    Backend, Command, EditorApp, FileDialogs, PRESET_GRAPHS, PRESET_SCENES, Pacing, Settings,
+};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 
@@ -152,6 +154,14 @@ pub fn preset_index(file: &str) -> usize {
         .iter()
         .position(|p| p.file == file)
         .unwrap_or_else(|| panic!("no preset graph {file}"))
+}
+
+/// The index of the preset scene `file` in `PRESET_SCENES`.
+pub fn preset_scene_index(file: &str) -> usize {
+    PRESET_SCENES
+        .iter()
+        .position(|p| p.file == file)
+        .unwrap_or_else(|| panic!("no preset scene {file}"))
 }
 
 /// A primary click at `at` (screen points), press and release in one frame, then two frames.
