@@ -59,7 +59,50 @@ pub fn apply(node: &mut Node, edit: InputEdit) -> bool {
         | Node::Budget { inputs }
         | Node::All { inputs }
         | Node::Any { inputs } => edit_list(inputs, edit, || Link::NONE),
-        _ => false,
+        // Kinds whose inputs are fixed ports, or that have none: named, so a new kind is
+        // decided here.
+        Node::Seek { .. }
+        | Node::Flee { .. }
+        | Node::Arrival { .. }
+        | Node::Pursuit { .. }
+        | Node::Evasion { .. }
+        | Node::OffsetPursuit { .. }
+        | Node::ObstacleAvoidance { .. }
+        | Node::WallAvoidance { .. }
+        | Node::WallFollowing { .. }
+        | Node::Wander { .. }
+        | Node::PathFollowing { .. }
+        | Node::Containment { .. }
+        | Node::FlowFieldFollowing { .. }
+        | Node::UnalignedCollisionAvoidance { .. }
+        | Node::Reciprocal { .. }
+        | Node::Separation { .. }
+        | Node::Cohesion { .. }
+        | Node::Alignment { .. }
+        | Node::Flocking { .. }
+        | Node::LeaderFollowing { .. }
+        | Node::Interpose { .. }
+        | Node::Hide { .. }
+        | Node::ReachOrientation { .. }
+        | Node::Face { .. }
+        | Node::LookWhereYouAreGoing { .. }
+        | Node::MatchVelocity { .. }
+        | Node::Jump { .. }
+        | Node::Gate { .. }
+        | Node::Scale { .. }
+        | Node::Truncate { .. }
+        | Node::Distance { .. }
+        | Node::NeighborCount { .. }
+        | Node::Speed
+        | Node::WallDistance
+        | Node::Value { .. }
+        | Node::Compare { .. }
+        | Node::WallAhead { .. }
+        | Node::JumpAchievable { .. }
+        | Node::Not { .. }
+        | Node::Subgraph { .. }
+        | Node::Reroute { .. }
+        | Node::Output { .. } => false,
     }
 }
 
@@ -84,5 +127,15 @@ mod tests {
                 epsilon: 1e-3.into()
             }
         );
+    }
+
+    /// The kinds the side panel offers list editing for are exactly those `apply` edits.
+    #[test]
+    fn every_kind_with_an_input_list_can_be_edited_and_no_other() {
+        for &kind in graph_runtime::NodeKind::ALL {
+            let mut node = kind.instantiate();
+            let listed = has_input_list(&node);
+            assert_eq!(apply(&mut node, InputEdit::Add), listed, "{}", kind.name());
+        }
     }
 }

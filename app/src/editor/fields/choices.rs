@@ -11,9 +11,14 @@ use graph_runtime::{
 
 use super::{Names, name, number};
 
-/// Choices that only some kinds have.
+/// Choices that only some kinds have (the angular layer's and the jump's among them), by kind:
+/// every kind is named, so a new one fails to build until it is decided here.
+#[expect(
+    clippy::too_many_lines,
+    reason = "every node kind is named, most in one arm of kinds without choices"
+)]
 pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
-    let mut changed = angular_choices(ui, node, names);
+    let mut changed = false;
     match node {
         Node::PathFollowing {
             path,
@@ -21,29 +26,7 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
             corrective,
             own,
             ..
-        } => {
-            ui.horizontal(|ui| {
-                ui.label(if *own { "own route" } else { "path" });
-                let known = if *own { &names.own } else { &names.paths };
-                changed |= name(ui, "path-name", path, known);
-            });
-            changed |= ui
-                .checkbox(own, "the agent's own route")
-                .on_hover_text(
-                    "Each agent follows its own route of this name, set by the game \
-                     (Crowd::set_route); an agent without one gets zero",
-                )
-                .changed();
-            ui.horizontal(|ui| {
-                changed |= ui
-                    .selectable_value(direction, PathDirection::Forward, "Forward")
-                    .changed();
-                changed |= ui
-                    .selectable_value(direction, PathDirection::Backward, "Backward")
-                    .changed();
-                changed |= ui.checkbox(corrective, "corrective").changed();
-            });
-        }
+        } => changed |= path_choices(ui, (path, direction, corrective, own), names),
         Node::WallFollowing { side, .. } => {
             ui.horizontal(|ui| {
                 ui.label("wall on the");
@@ -72,31 +55,7 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
                 changed = true;
             }
         }
-        Node::Compare { test, .. } => {
-            egui::ComboBox::from_id_salt("compare-test")
-                .selected_text(comparison_symbol(*test))
-                .show_ui(ui, |ui| {
-                    for option in [
-                        Comparison::Less,
-                        Comparison::LessOrEqual,
-                        Comparison::Greater,
-                        Comparison::GreaterOrEqual,
-                    ] {
-                        changed |= ui
-                            .selectable_value(test, option, comparison_symbol(option))
-                            .changed();
-                    }
-                });
-        }
-        _ => {}
-    }
-    changed
-}
-
-/// The choices of the angular layer's and the jump's nodes, and Wander's facing variant.
-fn angular_choices(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
-    let mut changed = false;
-    match node {
+        Node::Compare { test, .. } => changed |= comparison(ui, test),
         Node::ReachOrientation { orientation, .. } => changed |= heading(ui, orientation, names),
         Node::MatchVelocity { velocity, .. } => changed |= velocity_source(ui, velocity, names),
         Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
@@ -114,13 +73,99 @@ fn angular_choices(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
                 )
                 .changed();
         }
-        _ => {}
+        // Every other kind: its fields (numbers, targets, inputs) are all it has. Listed by
+        // name, so a new kind is decided here.
+        Node::Seek { .. }
+        | Node::Arrival { .. }
+        | Node::Pursuit { .. }
+        | Node::OffsetPursuit { .. }
+        | Node::ObstacleAvoidance { .. }
+        | Node::WallAvoidance { .. }
+        | Node::UnalignedCollisionAvoidance { .. }
+        | Node::Reciprocal { .. }
+        | Node::Separation { .. }
+        | Node::Cohesion { .. }
+        | Node::Alignment { .. }
+        | Node::Flocking { .. }
+        | Node::LeaderFollowing { .. }
+        | Node::Interpose { .. }
+        | Node::Hide { .. }
+        | Node::Face { .. }
+        | Node::LookWhereYouAreGoing { .. }
+        | Node::Blend { .. }
+        | Node::Priority { .. }
+        | Node::Dither { .. }
+        | Node::Budget { .. }
+        | Node::Gate { .. }
+        | Node::Scale { .. }
+        | Node::Truncate { .. }
+        | Node::Distance { .. }
+        | Node::NeighborCount { .. }
+        | Node::Speed
+        | Node::WallDistance
+        | Node::Value { .. }
+        | Node::WallAhead { .. }
+        | Node::All { .. }
+        | Node::Any { .. }
+        | Node::Not { .. }
+        | Node::Subgraph { .. }
+        | Node::Reroute { .. }
+        | Node::Output { .. } => {}
     }
     changed
 }
 
-/// Where a `ReachOrientation` turns: an angle, a direction, or an agent's facing. Switching
-/// keeps what it can: the angle of the direction, a tag for the agent.
+/// A path follower's path or own route, its direction and whether it corrects.
+fn path_choices(
+    ui: &mut Ui,
+    (path, direction, corrective, own): (&mut String, &mut PathDirection, &mut bool, &mut bool),
+    names: &Names,
+) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label(if *own { "own route" } else { "path" });
+        let known = if *own { &names.own } else { &names.paths };
+        changed |= name(ui, "path-name", path, known);
+    });
+    changed |= ui
+        .checkbox(own, "the agent's own route")
+        .on_hover_text(
+            "Each agent follows its own route of this name, set by the game \
+                 (Crowd::set_route); an agent without one gets zero",
+        )
+        .changed();
+    ui.horizontal(|ui| {
+        changed |= ui
+            .selectable_value(direction, PathDirection::Forward, "Forward")
+            .changed();
+        changed |= ui
+            .selectable_value(direction, PathDirection::Backward, "Backward")
+            .changed();
+        changed |= ui.checkbox(corrective, "corrective").changed();
+    });
+    changed
+}
+
+/// A Compare node's test.
+fn comparison(ui: &mut Ui, test: &mut Comparison) -> bool {
+    let mut changed = false;
+    egui::ComboBox::from_id_salt("compare-test")
+        .selected_text(comparison_symbol(*test))
+        .show_ui(ui, |ui| {
+            for option in [
+                Comparison::Less,
+                Comparison::LessOrEqual,
+                Comparison::Greater,
+                Comparison::GreaterOrEqual,
+            ] {
+                changed |= ui
+                    .selectable_value(test, option, comparison_symbol(option))
+                    .changed();
+            }
+        });
+    changed
+}
+
 fn heading(ui: &mut Ui, heading: &mut Heading, names: &Names) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
