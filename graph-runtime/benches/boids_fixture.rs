@@ -5,8 +5,9 @@
 use glam::Vec2;
 use graph_runtime::behaviors::{self, FieldOfView};
 use graph_runtime::{
-    AgentRng, AgentState, Bindings, Context, Graph, Link, Node, Obstacle, Program, Rect, Scratch,
-    SpatialGrid, TagTable, Vehicle, VehicleParams, WeightedInput, World, compile,
+    AgentGroup, AgentRng, AgentState, Area, Bindings, Context, Graph, Link, Node, Obstacle,
+    Program, Rect, Scene, SceneAssets, Scratch, SpatialGrid, Spawn, TagTable, Vehicle,
+    VehicleParams, Wall, WeightedInput, World, compile,
 };
 
 /// Neighborhood radius of the flock (units).
@@ -36,6 +37,40 @@ pub(crate) const VEHICLE: VehicleParams = VehicleParams {
 pub(crate) const DT: f32 = 1.0 / 60.0;
 /// Seed of the agents' RNGs and of the spawn.
 pub(crate) const SEED: u64 = 42;
+
+/// A scene of the boids world with `agents` spread over it at 3 units/s, running `graph`, with
+/// `walls` added: what the simulation benchmarks step.
+pub(crate) fn scene_assets(agents: usize, graph: Graph, walls: Vec<Wall>) -> SceneAssets {
+    let world = world(agents);
+    let scene = Scene {
+        bounds: world.bounds,
+        seed: SEED,
+        obstacles: world.obstacles.clone(),
+        walls,
+        groups: vec![AgentGroup {
+            vehicle: Some(VEHICLE),
+            ..AgentGroup::new(
+                "boids",
+                "boids.graph.ron",
+                Spawn::Random {
+                    count: agents as u32,
+                    area: Area::Rect {
+                        min: world.bounds.min,
+                        max: world.bounds.max,
+                    },
+                    speed: 3.0,
+                },
+            )
+        }],
+        ..Scene::default()
+    };
+    SceneAssets {
+        scene,
+        origin: "bench".to_owned(),
+        graphs: [("boids.graph.ron".to_owned(), graph)].into(),
+        flow_fields: std::collections::BTreeMap::default(),
+    }
+}
 
 /// The boids graph.
 pub(crate) fn graph() -> Graph {

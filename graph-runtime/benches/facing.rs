@@ -23,10 +23,8 @@ mod fast_loop;
 
 use std::time::{Duration, Instant};
 
-use fast_loop::{DT, SEED, Workload};
-use graph_runtime::{
-    AgentGroup, Area, Graph, Link, Node, Scene, SceneAssets, Simulation, Spawn, WeightedInput,
-};
+use fast_loop::{DT, Workload};
+use graph_runtime::{Graph, Link, Node, Simulation, WeightedInput};
 
 /// Ticks before measuring.
 const WARM_UP_TICKS: usize = 20;
@@ -58,36 +56,7 @@ fn graph(look: bool, facing: bool) -> Graph {
 
 /// The Flock workload's scene of `agents` running `graph`.
 fn simulation(graph: Graph, agents: usize) -> Simulation {
-    let workload = Workload::Flock;
-    let (bounds, obstacles) = workload.world(agents);
-    let scene = Scene {
-        bounds,
-        seed: SEED,
-        obstacles,
-        groups: vec![AgentGroup {
-            vehicle: Some(workload.vehicle()),
-            ..AgentGroup::new(
-                "flock",
-                "flock.graph.ron",
-                Spawn::Random {
-                    count: agents as u32,
-                    area: Area::Rect {
-                        min: bounds.min,
-                        max: bounds.max,
-                    },
-                    speed: workload.vehicle().max_speed * 0.5,
-                },
-            )
-        }],
-        ..Scene::default()
-    };
-    let assets = SceneAssets {
-        scene,
-        origin: "bench".to_owned(),
-        graphs: [("flock.graph.ron".to_owned(), graph)].into(),
-        flow_fields: std::collections::BTreeMap::new(),
-    };
-    Simulation::new(&assets).expect("the workload's scene builds")
+    Workload::Flock.simulation_of(graph, agents)
 }
 
 fn at(times: &[Duration], fraction: f64) -> Duration {

@@ -202,6 +202,12 @@ impl Workload {
 
     /// A scene of `agents` spread over the world, heading every way at half speed.
     pub(crate) fn simulation(self, agents: usize) -> Simulation {
+        self.simulation_of(self.graph(), agents)
+    }
+
+    /// The same scene with every agent running `graph` instead of the workload's own (the
+    /// facing bench's variants of the Flock graph).
+    pub(crate) fn simulation_of(self, graph: Graph, agents: usize) -> Simulation {
         let (bounds, obstacles) = self.world(agents);
         let scene = Scene {
             bounds,
@@ -227,7 +233,7 @@ impl Workload {
         let assets = SceneAssets {
             scene,
             origin: "bench".to_owned(),
-            graphs: [("flock.graph.ron".to_owned(), self.graph())].into(),
+            graphs: [("flock.graph.ron".to_owned(), graph)].into(),
             flow_fields: std::collections::BTreeMap::default(),
         };
         Simulation::new(&assets).expect("the workload's scene builds")

@@ -5,6 +5,10 @@
 //! Run with `cargo bench -p graph-runtime --bench interleaved`.
 
 #[path = "boids_fixture.rs"]
+#[expect(
+    dead_code,
+    reason = "this benchmark runs the fixture's hand-written flock, not its scene"
+)]
 mod boids_fixture;
 
 use std::time::{Duration, Instant};

@@ -9,10 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use graph_runtime::{
-    AgentGroup, Area, Graph, Link, Node, NodeId, Scene, SceneAssets, Simulation, Spawn, Target,
-    WeightedInput, compile,
-};
+use graph_runtime::{Graph, Link, Node, NodeId, Simulation, Target, WeightedInput, compile};
 
 /// Agent counts of the scaling benchmark.
 const AGENT_COUNTS: [usize; 3] = [1_000, 4_000, 16_000];
@@ -22,34 +19,7 @@ const COMPARISON_AGENTS: usize = 4_000;
 const COMPILE_NODES: u32 = 500;
 
 fn boids_simulation(agents: usize) -> Simulation {
-    let world = boids_fixture::world(agents);
-    let scene = Scene {
-        bounds: world.bounds,
-        seed: boids_fixture::SEED,
-        obstacles: world.obstacles.clone(),
-        groups: vec![AgentGroup {
-            vehicle: Some(boids_fixture::VEHICLE),
-            ..AgentGroup::new(
-                "boids",
-                "boids.graph.ron",
-                Spawn::Random {
-                    count: agents as u32,
-                    area: Area::Rect {
-                        min: world.bounds.min,
-                        max: world.bounds.max,
-                    },
-                    speed: 3.0,
-                },
-            )
-        }],
-        ..Scene::default()
-    };
-    let assets = SceneAssets {
-        scene,
-        origin: "bench".to_owned(),
-        graphs: [("boids.graph.ron".to_owned(), boids_fixture::graph())].into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    };
+    let assets = boids_fixture::scene_assets(agents, boids_fixture::graph(), Vec::new());
     let mut simulation = Simulation::new(&assets).expect("bench scene");
     // Let the flock form before measuring.
     for _ in 0..30 {

@@ -22,9 +22,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
-use graph_runtime::{
-    AgentGroup, AgentRng, Area, Link, Node, Scene, SceneAssets, Simulation, Spawn, Wall, WallIndex,
-};
+use graph_runtime::{AgentRng, Link, Node, Simulation, Wall, WallIndex};
 
 /// Agents in the tick benchmark.
 const AGENTS: usize = 10_000;
@@ -70,35 +68,7 @@ fn graph() -> graph_runtime::Graph {
 }
 
 fn simulation(walls: Vec<Wall>) -> Simulation {
-    let world = boids_fixture::world(AGENTS);
-    let scene = Scene {
-        bounds: world.bounds,
-        seed: boids_fixture::SEED,
-        obstacles: world.obstacles.clone(),
-        walls,
-        groups: vec![AgentGroup {
-            vehicle: Some(boids_fixture::VEHICLE),
-            ..AgentGroup::new(
-                "boids",
-                "walls.graph.ron",
-                Spawn::Random {
-                    count: AGENTS as u32,
-                    area: Area::Rect {
-                        min: world.bounds.min,
-                        max: world.bounds.max,
-                    },
-                    speed: 3.0,
-                },
-            )
-        }],
-        ..Scene::default()
-    };
-    let assets = SceneAssets {
-        scene,
-        origin: "bench".to_owned(),
-        graphs: [("walls.graph.ron".to_owned(), graph())].into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    };
+    let assets = boids_fixture::scene_assets(AGENTS, graph(), walls);
     let mut simulation = Simulation::new(&assets).expect("bench scene");
     for _ in 0..30 {
         simulation.step(boids_fixture::DT);

@@ -2,6 +2,10 @@
 //! against the behavior functions (the benchmark compares their speed, this their result).
 
 #[path = "../benches/boids_fixture.rs"]
+#[expect(
+    dead_code,
+    reason = "this test holds the fixture's flock to its loop, not its scene"
+)]
 mod boids_fixture;
 
 #[test]
