@@ -9,6 +9,7 @@ use graph_runtime::{Node, NodeId, NodeKind};
 
 use super::EditorApp;
 use super::arrange::Arrange;
+use super::effect::Effect;
 use super::file_dialog::Purpose;
 use super::history::Doc;
 use super::inputs::InputEdit;
@@ -85,8 +86,12 @@ pub enum Command {
     SaveSceneAs,
     /// Save the scene at this path.
     SaveSceneTo(PathBuf),
+    /// Ask for a file with the file dialogs (a panel's button: save or load a flow field).
+    Ask(Purpose),
     /// A file dialog answered.
     Picked(Purpose, PathBuf),
+    /// Show this on the status line (a scene edit the preview refused, and why).
+    Notice(String),
     /// Save whatever is unsaved (asking for names as needed), then do `Then`.
     SaveAllThen(Then),
     /// Drop unsaved work, then do `Then`.
@@ -235,17 +240,20 @@ pub enum Command {
 }
 
 impl EditorApp {
-    /// Applies every queued command, in order.
-    pub fn apply_queued(&mut self) {
+    /// Applies every queued command, in order, and returns what they asked of the clipboard
+    /// and the window, in order.
+    pub fn apply_queued(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
         // A command may queue more (a save that continues the unsaved-changes flow).
         for _ in 0..16 {
             if self.queue.is_empty() {
-                return;
+                break;
             }
             for command in std::mem::take(&mut self.queue) {
-                self.apply(command);
+                effects.extend(self.apply(command));
             }
         }
+        effects
     }
 
     /// Queues `command` for the end of the frame.
@@ -253,8 +261,14 @@ impl EditorApp {
         self.queue.push(command);
     }
 
-    /// Does what `command` asks, now.
-    pub fn apply(&mut self, command: Command) {
+    /// Does what `command` asks to the editor's state, now, and returns what it asks of the
+    /// clipboard and the window (the frame carries those out at its end).
+    pub fn apply(&mut self, command: Command) -> Vec<Effect> {
+        self.apply_to_state(command);
+        std::mem::take(&mut self.effects)
+    }
+
+    fn apply_to_state(&mut self, command: Command) {
         match command {
             Command::New => self.guard(Then::New),
             Command::Open => self.guard(Then::Open(None)),
@@ -285,7 +299,9 @@ impl EditorApp {
             Command::SaveSceneTo(path) => {
                 self.save_scene_to(&path);
             }
+            Command::Ask(purpose) => self.ask(purpose),
             Command::Picked(purpose, path) => self.picked(purpose, &path),
+            Command::Notice(text) => self.status.set(text),
             Command::SaveAllThen(then) => self.save_all_then(then),
             Command::Discard(then) => self.discard_then(then),
             Command::Recover => self.recover(),

@@ -6,6 +6,7 @@ use graph_runtime::{Comment, NodeId};
 
 use super::arrange::{self, Arrange};
 use super::command::{Command, Wire};
+use super::effect::Effect;
 use super::history::Doc;
 use super::placement;
 use super::{EditorApp, clipboard, plural};
@@ -23,7 +24,7 @@ impl EditorApp {
                 self.copy_selection();
             }
             Command::Cut if self.copy_selection() => self.delete_selection(),
-            Command::RequestPaste => self.canvas.request_paste = true,
+            Command::RequestPaste => self.effects.push(Effect::RequestPaste),
             Command::Paste { text, at } => self.paste(&text, at),
             Command::Duplicate => self.duplicate(),
             Command::ToggleMute => self.toggle_mute(),
@@ -142,7 +143,7 @@ impl EditorApp {
     fn copy_selection(&mut self) -> bool {
         match self.copy_text() {
             Some(text) => {
-                self.canvas.copied = Some(text);
+                self.effects.push(Effect::CopyText(text));
                 self.status
                     .set(format!("Copied {}", plural(self.selection.len(), "node")));
                 true

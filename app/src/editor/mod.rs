@@ -13,6 +13,7 @@ mod context;
 mod dialogs;
 mod document;
 mod edit;
+mod effect;
 mod export;
 mod field_files;
 mod fields;
@@ -58,6 +59,7 @@ pub use command::{Command, Then, Wire};
 pub use context::Context;
 pub use dialogs::Dialog;
 pub use document::{Document, EditorNode, Refused};
+pub use effect::Effect;
 pub use export::{Export, Exported, export_for_game};
 pub use field_files::field_file_name;
 pub use fields::{NameList, Names};
@@ -137,7 +139,9 @@ pub struct EditorApp {
     preset_name: Option<String>,
     new_parameter: String,
     allow_close: bool,
-    close_requested: bool,
+    /// What the command being applied asked of the clipboard or the window; `apply` hands
+    /// them back.
+    effects: Vec<Effect>,
     title: String,
     frame_stats: Option<FrameStats>,
     /// The open files, watched for changes by other programs.
@@ -181,7 +185,7 @@ impl EditorApp {
             preset_name: Some(preset.file.to_owned()),
             new_parameter: String::new(),
             allow_close: false,
-            close_requested: false,
+            effects: Vec::new(),
             title: String::new(),
             frame_stats: None,
             disk: DiskWatch::default(),
@@ -236,8 +240,9 @@ impl EditorApp {
         if let Some((purpose, path)) = self.files.show(&ctx) {
             self.push(Command::Picked(purpose, path));
         }
-        self.apply_queued();
+        let effects = self.apply_queued();
         self.reconcile_widget_selection();
+        effect::carry_out(&ctx, effects);
         self.end_frame(&ctx, frame_started);
     }
 
@@ -322,17 +327,8 @@ impl EditorApp {
         }
     }
 
-    /// After the commands: clipboard, undo steps, repaint, title, autosave, statistics.
+    /// After the commands and their effects: undo steps, repaint, title, autosave, statistics.
     fn end_frame(&mut self, ctx: &egui::Context, frame_started: std::time::Instant) {
-        if let Some(text) = self.canvas.copied.take() {
-            ctx.copy_text(text);
-        }
-        if std::mem::take(&mut self.canvas.request_paste) {
-            ctx.send_viewport_cmd(egui::ViewportCommand::RequestPaste);
-        }
-        if std::mem::take(&mut self.close_requested) {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-        }
         // A drag or a field being typed in is one gesture: it becomes one undo step when the
         // pointer is released or the field is left (Enter, a click elsewhere).
         if ctx.input(|i| i.pointer.any_down()) || ctx.egui_wants_keyboard_input() {

@@ -7,6 +7,7 @@ use graph_runtime::{Graph, Link, Node};
 
 use super::command::{Command, Then};
 use super::document::Document;
+use super::effect::Effect;
 use super::file_dialog::{Purpose, Request};
 use super::history::Doc;
 use super::preview::Preview;
@@ -68,7 +69,7 @@ impl EditorApp {
                 self.allow_close = true;
                 self.autosave.clear();
                 self.autosave.clear_scene();
-                self.close_requested = true;
+                self.effects.push(Effect::CloseWindow);
             }
         }
     }

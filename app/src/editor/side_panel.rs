@@ -74,7 +74,7 @@ impl EditorApp {
                     });
                 egui::CollapsingHeader::new("Scene")
                     .default_open(false)
-                    .show(ui, |ui| self.preview.scene_panel(ui));
+                    .show(ui, |ui| commands.extend(self.preview.scene_panel(ui)));
                 egui::CollapsingHeader::new("Description and comments")
                     .default_open(false)
                     .show(ui, |ui| {
@@ -86,9 +86,6 @@ impl EditorApp {
                         ));
                     });
             });
-        if let Some(graph) = self.preview.edit_graph.take() {
-            commands.push(Command::EditGroupGraph(graph));
-        }
         self.queue.extend(commands);
     }
 
@@ -172,12 +169,7 @@ impl EditorApp {
 
     /// The preview panel.
     pub(super) fn preview_panel(&mut self, ui: &mut Ui) {
-        self.with_open_graph(|app, open| app.preview.ui(ui, open));
-        for purpose in std::mem::take(&mut self.preview.file_requests) {
-            self.ask(purpose);
-        }
-        if let Some(notice) = self.preview.notice.take() {
-            self.status.set(notice);
-        }
+        let commands = self.with_open_graph(|app, open| app.preview.ui(ui, open));
+        self.queue.extend(commands);
     }
 }

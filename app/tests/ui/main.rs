@@ -5,6 +5,7 @@
 mod common;
 mod crowds;
 mod editor;
+mod effects;
 mod facing;
 mod gpu_agents;
 mod level_designer;

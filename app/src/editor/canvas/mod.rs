@@ -43,10 +43,6 @@ pub struct Canvas {
     widget_selection: Vec<SnarlId>,
     zoom: Option<(f32, Pos2)>,
     rect: Rect,
-    /// Text to put on the clipboard this frame.
-    pub copied: Option<String>,
-    /// Ask the system for its clipboard text this frame.
-    pub request_paste: bool,
 }
 
 impl Default for Canvas {
@@ -64,8 +60,6 @@ impl Default for Canvas {
             widget_selection: Vec::new(),
             zoom: None,
             rect: Rect::NOTHING,
-            copied: None,
-            request_paste: false,
         }
     }
 }

@@ -34,7 +34,7 @@ pub use view::{
 };
 pub use viewport::viewport_wheel_zoom;
 
-use super::file_dialog::Purpose;
+use super::command::Command;
 use super::presets;
 
 /// The graph open in the editor, as the preview needs it.
@@ -87,15 +87,9 @@ pub struct Preview {
     /// The graph file name that stands for the open graph in this scene.
     pub bound: String,
     rect: Option<Rect>,
-    /// Files the panels asked for, for the editor's file dialogs.
-    pub file_requests: Vec<Purpose>,
     edits: Vec<SceneEdit>,
     /// Flow-field cells the walls block, kept between frames.
     pub blocked: BlockedCells,
-    /// A message for the status line (an edit that was refused, and why).
-    pub notice: Option<String>,
-    /// The graph (a file name the scene uses) a group's Edit button asked to open.
-    pub edit_graph: Option<String>,
     /// Where the viewport's context menu was opened (world) and the item there.
     context: Option<(Vec2, Option<Item>)>,
 }
@@ -127,11 +121,8 @@ impl Preview {
             cursor: None,
             bound: bound.to_owned(),
             rect: None,
-            file_requests: Vec::new(),
             edits: Vec::new(),
             blocked: BlockedCells::default(),
-            notice: None,
-            edit_graph: None,
             context: None,
         }
     }
@@ -242,8 +233,10 @@ impl Preview {
         self.host.run(frame_seconds, pacing);
     }
 
-    /// The preview panel: title, toolbar, problems, field panel, metrics and viewport.
-    pub fn ui(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) {
+    /// The preview panel: title, toolbar, problems, field panel, metrics and viewport. Returns
+    /// what it asks of the editor: a file dialog, a refused edit's reason for the status line.
+    pub fn ui(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) -> Vec<Command> {
+        let mut commands = Vec::new();
         ui.horizontal(|ui| {
             ui.strong("Preview");
             let dirty = if self.is_dirty() { " •" } else { "" };
@@ -264,14 +257,15 @@ impl Preview {
             );
         }
         if self.tool == Tool::PaintField {
-            self.field_panel(ui);
+            commands.extend(self.field_panel(ui));
         }
         egui::Panel::bottom("metrics")
             .resizable(true)
             .default_size(170.0)
             .show(ui, |ui| plots::show(ui, &self.host.samples, self.host.time));
         self.viewport(ui);
-        self.apply_edits();
+        commands.extend(self.apply_edits().into_iter().map(Command::Notice));
+        commands
     }
 }
 

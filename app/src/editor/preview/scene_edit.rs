@@ -71,15 +71,12 @@ impl Preview {
         self.edits.push(edit);
     }
 
-    /// Makes `edit` now.
-    pub fn apply(&mut self, edit: SceneEdit) {
+    /// Makes `edit` now; an edit the scene refuses (a name taken, a gap of two corners)
+    /// leaves it as it was, and the error says why.
+    pub fn apply(&mut self, edit: SceneEdit) -> Result<(), String> {
         match edit {
             SceneEdit::AddTarget(at) => self.add_target(at),
-            SceneEdit::RenameTarget { old, new } => {
-                if let Err(reason) = self.rename_target(&old, &new) {
-                    self.notice = Some(reason);
-                }
-            }
+            SceneEdit::RenameTarget { old, new } => return self.rename_target(&old, &new),
             SceneEdit::Select(item) => self.selected_item = item,
             SceneEdit::Delete(item) => {
                 self.selected_item = Some(item);
@@ -91,13 +88,9 @@ impl Preview {
             SceneEdit::CloseWall => self.close_wall(),
             SceneEdit::FinishWall => self.finish_wall(),
             SceneEdit::AddGapPoint(at) => self.add_gap_point(at),
-            SceneEdit::CloseGap => self.close_gap(),
+            SceneEdit::CloseGap => return self.close_gap(),
             SceneEdit::AddJumpLink(from, to) => self.add_jump_link(from, to),
-            SceneEdit::RenameJumpLink { old, new } => {
-                if let Err(reason) = self.rename_jump_link(&old, &new) {
-                    self.notice = Some(reason);
-                }
-            }
+            SceneEdit::RenameJumpLink { old, new } => return self.rename_jump_link(&old, &new),
             SceneEdit::Move(item, to) => self.move_item(&item, to),
             SceneEdit::Shift(item, by) => self.shift_item(&item, by),
             SceneEdit::DeleteSelected => self.delete_selected(),
@@ -119,12 +112,14 @@ impl Preview {
                 self.document.fields_changed();
             }
         }
+        Ok(())
     }
 
-    /// Makes every edit asked for this frame, in order.
-    pub(super) fn apply_edits(&mut self) {
-        for edit in std::mem::take(&mut self.edits) {
-            self.apply(edit);
-        }
+    /// Makes every edit asked for this frame, in order; returns why each refused one was.
+    pub(super) fn apply_edits(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.edits)
+            .into_iter()
+            .filter_map(|edit| self.apply(edit).err())
+            .collect()
     }
 }

@@ -5,35 +5,39 @@ use egui::Ui;
 use glam::Vec2;
 use graph_runtime::{FlowField, FlowFieldSource, StrokeKind, WallIndex};
 
+use super::super::super::command::Command;
 use super::super::super::file_dialog::Purpose;
 use super::super::{Preview, SceneEdit};
 
 impl Preview {
-    /// The panel shown with the paint tool.
-    pub fn field_panel(&mut self, ui: &mut Ui) {
+    /// The panel shown with the paint tool; returns the file the user asked to save the field
+    /// to or load it from (the editor's file dialogs ask where).
+    pub fn field_panel(&mut self, ui: &mut Ui) -> Option<Command> {
         self.field_picker(ui);
         let Some(name) = self.paint.field.clone() else {
             ui.weak("No flow field: create one over the scene's bounds.");
-            return;
+            return None;
         };
         self.brush_settings(ui);
         // Operations work on a copy; a change goes in as one scene edit.
-        let Some(mut field) = self.document.fields.get(&name).cloned() else {
-            return;
-        };
+        let mut field = self.document.fields.get(&name).cloned()?;
         let mut changed = field_operations(ui, &mut field, &mut self.paint);
         changed |= self.generators(ui, &mut field);
-        ui.horizontal(|ui| {
-            if ui.button("Save field as…").clicked() {
-                self.file_requests.push(Purpose::SaveField(name.clone()));
-            }
-            if ui.button("Load field…").clicked() {
-                self.file_requests.push(Purpose::LoadField(name.clone()));
-            }
-        });
+        let asked = ui
+            .horizontal(|ui| {
+                if ui.button("Save field as…").clicked() {
+                    Some(Command::Ask(Purpose::SaveField(name.clone())))
+                } else if ui.button("Load field…").clicked() {
+                    Some(Command::Ask(Purpose::LoadField(name.clone())))
+                } else {
+                    None
+                }
+            })
+            .inner;
         if changed {
             self.push_edit(SceneEdit::Field(name, Box::new(field)));
         }
+        asked
     }
 
     fn field_picker(&mut self, ui: &mut Ui) {

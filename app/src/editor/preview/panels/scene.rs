@@ -5,14 +5,16 @@ use std::collections::BTreeMap;
 use egui::Ui;
 use graph_runtime::{AgentGroup, Area, Scene, Spawn};
 
+use super::super::super::command::Command;
 use super::super::super::widgets::committed_text;
 use super::super::tools::{CURSOR, Item};
 use super::super::{Preview, SceneEdit};
 use super::group::{GroupEdit, group_editor};
 
 impl Preview {
-    /// Seed, bounds, the selected item's settings and every group.
-    pub fn scene_panel(&mut self, ui: &mut Ui) {
+    /// Seed, bounds, the selected item's settings and every group; returns the editing of a
+    /// group's graph when its Edit button was clicked.
+    pub fn scene_panel(&mut self, ui: &mut Ui) -> Option<Command> {
         // The panel edits a copy; a change goes in as one scene edit.
         let mut edited = self.document.scene.clone();
         let scene = &mut edited;
@@ -46,15 +48,14 @@ impl Preview {
         ui.separator();
         let host = &self.host;
         let estimate = |agents: usize| host.estimated_tick_ms(agents);
-        if let Some(graph) = groups(ui, scene, &estimate, &self.bound) {
-            self.edit_graph = Some(graph);
-        }
+        let edit_graph = groups(ui, scene, &estimate, &self.bound);
         if edited != self.document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }
         for edit in edits {
             self.push_edit(edit);
         }
+        edit_graph.map(Command::EditGroupGraph)
     }
 }
 

@@ -31,16 +31,16 @@ impl super::super::Preview {
     }
 
     /// Puts the gap being drawn into the scene (three corners or more), selected; a draft of
-    /// fewer corners is dropped.
-    pub fn close_gap(&mut self) {
+    /// fewer corners is dropped, and the error says why.
+    pub fn close_gap(&mut self) -> Result<(), String> {
         let corners = std::mem::take(&mut self.gap_draft);
         if corners.len() < 3 {
-            self.notice = Some("A gap needs at least three corners.".to_owned());
-            return;
+            return Err("A gap needs at least three corners.".to_owned());
         }
         let gaps = &mut self.document.scene.gaps;
         gaps.push(Gap::new(corners));
         self.selected_item = Some(Item::Gap(gaps.len() - 1, None));
+        Ok(())
     }
 
     /// Drops the gap being drawn.
