@@ -135,19 +135,10 @@ pub struct Simulation {
 }
 
 impl Simulation {
+    /// Sizes the grid for the groups as they are now (the tick core's [`crate::tick::size_grid`]).
     fn update_cell_size(&mut self) {
-        let radius = self
-            .groups
-            .iter()
-            .map(|g| g.program.neighborhood_radius(&g.params))
-            .fold(0.0, f32::max);
-        self.grid
-            .set_cell_size(crate::tick::neighbor_cell_size(radius));
-        let summed = self
-            .groups
-            .iter()
-            .map(|g| g.program.summed_neighbors(&g.params));
-        self.grid.expect_neighbors(summed.max().unwrap_or(0));
+        let groups = self.groups.iter().map(|g| (&*g.program, &g.params));
+        crate::tick::size_grid(&mut self.grid, groups);
     }
 
     /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon

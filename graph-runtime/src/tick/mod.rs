@@ -155,11 +155,12 @@ impl<'a> Tick<'a> {
     }
 }
 
-/// Builds `grid` over `vehicles` for this tick when any of `groups` reads neighbors, with
-/// cells as wide as the widest of their neighborhoods; returns whether it did.
-pub fn prepare_grid<'a>(
+/// Sizes `grid` for `groups` when any of them reads neighbors: cells as wide as the widest
+/// of their neighborhoods, room for the most neighbors one of them sums; returns whether any
+/// reads neighbors. The simulation calls it when its groups or parameters change, a crowd
+/// every tick ([`prepare_grid`]).
+pub fn size_grid<'a>(
     grid: &mut SpatialGrid,
-    vehicles: &[Vehicle],
     groups: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
 ) -> bool {
     let mut uses_neighbors = false;
@@ -173,6 +174,19 @@ pub fn prepare_grid<'a>(
     if uses_neighbors {
         grid.set_cell_size(neighbor_cell_size(radius));
         grid.expect_neighbors(summed);
+    }
+    uses_neighbors
+}
+
+/// Builds `grid` over `vehicles` for this tick when any of `groups` reads neighbors, sized
+/// by [`size_grid`]; returns whether it did.
+pub fn prepare_grid<'a>(
+    grid: &mut SpatialGrid,
+    vehicles: &[Vehicle],
+    groups: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
+) -> bool {
+    let uses_neighbors = size_grid(grid, groups);
+    if uses_neighbors {
         grid.rebuild(vehicles);
     }
     uses_neighbors
