@@ -30,6 +30,9 @@ pub(crate) struct CrowdRun {
     groups: Vec<(Arc<Program>, ParamValues)>,
     /// Whether a group ran an agent this tick.
     used: Vec<bool>,
+    /// The group the last agent asked for: agents come in stream order, and neighbors in it
+    /// (one spawn's) mostly run the same program, so most lookups end here.
+    last: Option<usize>,
     /// Programs whose binding problems were logged, so a crowd made again does not log them
     /// twice.
     logged: Vec<Weak<Program>>,
@@ -42,6 +45,7 @@ impl CrowdRun {
         self.crowd = None;
         self.groups.clear();
         self.used.clear();
+        self.last = None;
     }
 
     /// The group of the crowd running `program` with `params`, added (the crowd made, with
@@ -54,12 +58,14 @@ impl CrowdRun {
         world: &World,
         tags: &TagTable,
     ) -> usize {
+        let runs = |(p, v): &(Arc<Program>, ParamValues)| Arc::ptr_eq(p, program) && v == params;
         let found = self
-            .groups
-            .iter()
-            .position(|(p, v)| Arc::ptr_eq(p, program) && v == params);
+            .last
+            .filter(|&group| self.groups.get(group).is_some_and(runs))
+            .or_else(|| self.groups.iter().position(runs));
         if let Some(group) = found {
             self.used[group] = true;
+            self.last = Some(group);
             return group;
         }
         let (bindings, errors) = Bindings::new(program, world, tags);
@@ -90,6 +96,7 @@ impl CrowdRun {
         debug_assert_eq!(group, self.groups.len());
         self.groups.push((Arc::clone(program), params.clone()));
         self.used.push(true);
+        self.last = Some(group);
         group
     }
 
