@@ -95,8 +95,9 @@ pub use format::{
 };
 pub use graph::{
     Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, Heading,
-    InputPort, Link, Node, NodeId, NodeKind, Number, NumberField, PathDirection, PortType, Reads,
-    Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource, WallSide, WeightedInput,
+    InputPort, Link, NameField, NameKind, Node, NodeId, NodeKind, Number, NumberField,
+    PathDirection, PortType, Reads, Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource,
+    WallSide, WeightedInput,
 };
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
 pub use metrics::{ARRIVAL_RADII, ARRIVAL_SHARES, MetricsTracker, Sample};

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use graph_runtime::{FlowField, FlowFieldSource, Graph, Node, SceneAssets, Subgraphs};
+use graph_runtime::{FlowField, FlowFieldSource, Graph, NameKind, Node, SceneAssets, Subgraphs};
 
 use super::field_files::field_files;
 
@@ -137,10 +137,9 @@ impl Plan {
         let used: BTreeSet<String> = graphs
             .iter()
             .flat_map(|g| g.nodes.values())
-            .filter_map(|node| match node {
-                Node::FlowFieldFollowing { field, .. } => Some(field.clone()),
-                _ => None,
-            })
+            .flat_map(Node::names)
+            .filter(|named| named.kind == NameKind::FlowField)
+            .map(|named| named.name.to_owned())
             .collect();
         let missing: Vec<&str> = used
             .iter()

@@ -26,14 +26,9 @@ pub fn node_words(id: NodeId, node: &Node) -> String {
             Target::Point(..) => {}
         }
     }
-    match node {
-        Node::PathFollowing { path: name, .. }
-        | Node::FlowFieldFollowing { field: name, .. }
-        | Node::Subgraph { file: name, .. } => {
-            words.push(' ');
-            words.push_str(name);
-        }
-        _ => {}
+    for named in node.names() {
+        words.push(' ');
+        words.push_str(named.name);
     }
     words
 }
@@ -139,7 +134,7 @@ impl EditorApp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use graph_runtime::Number;
+    use graph_runtime::{NodeKind, Number};
 
     #[test]
     fn nodes_are_found_by_id_title_and_the_names_they_hold() {
@@ -152,10 +147,15 @@ mod tests {
             field: "river".to_owned(),
             prediction_time: Number::Literal(0.2),
         };
+        let mut jump = NodeKind::Jump.instantiate();
+        if let Node::Jump { link, .. } = &mut jump {
+            "north ledge".clone_into(link);
+        }
         let nodes = [
             (NodeId(3), &separation),
             (NodeId(9), &field),
             (NodeId(12), &separation),
+            (NodeId(15), &jump),
         ];
         let ids = |query: &str| -> Vec<u32> {
             find_nodes(query, nodes.iter().copied())
@@ -163,11 +163,12 @@ mod tests {
                 .map(|(id, _)| id.0)
                 .collect()
         };
-        assert_eq!(ids(""), [3, 9, 12]);
+        assert_eq!(ids(""), [3, 9, 12, 15]);
         assert_eq!(ids("#9"), [9]);
         assert_eq!(ids("9")[0], 9);
         assert_eq!(ids("12")[0], 12);
         assert_eq!(ids("river"), [9]);
+        assert_eq!(ids("ledge")[0], 15, "a jump by the link it names, first");
         assert_eq!(ids("sep"), [3, 12]);
         assert!(ids("zebra").is_empty());
     }

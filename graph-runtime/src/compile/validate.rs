@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::CompileError;
-use crate::graph::{Constraint, Graph, Heading, Node, NodeId, Number, Slot, Target};
+use crate::graph::{Constraint, Graph, Heading, NameKind, Node, NodeId, Number, Slot, Target};
 use crate::limits::{MAX_JUMP_LINKS, MAX_NAMES, MAX_NODES};
 
 /// The sizes a program can address: nodes, parameters and each name table.
@@ -32,17 +32,17 @@ fn limits(graph: &Graph) -> Vec<CompileError> {
                 Target::Point(..) => false,
             };
         }
-        match node {
-            Node::PathFollowing {
-                path, own: true, ..
-            } => own.insert(path.as_str()),
-            Node::PathFollowing { path, .. } => paths.insert(path.as_str()),
-            Node::FlowFieldFollowing { field, .. } => fields.insert(field.as_str()),
-            Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
-                links.insert(link.as_str())
-            }
-            _ => false,
-        };
+        for named in node.names() {
+            let table = match named.kind {
+                NameKind::Path if node.follows_own_path() => &mut own,
+                NameKind::Path => &mut paths,
+                NameKind::FlowField => &mut fields,
+                NameKind::JumpLink => &mut links,
+                // Subgraph files are read before compiling, not named in the program.
+                NameKind::GraphFile => continue,
+            };
+            table.insert(named.name);
+        }
     }
     over("jump link names", links.len(), MAX_JUMP_LINKS);
     over("path names", paths.len(), MAX_NAMES);
@@ -220,27 +220,21 @@ pub(super) fn check(graph: &Graph) -> Checked {
                 errors.push(CompileError::MissingName { node: id, field });
             }
         }
+        for named in node.names() {
+            // A subgraph's file is checked where subgraphs are read (an empty one is a file
+            // that cannot be found, with its path).
+            let needed = match named.kind {
+                NameKind::Path | NameKind::FlowField | NameKind::JumpLink => true,
+                NameKind::GraphFile => false,
+            };
+            if needed && named.name.trim().is_empty() {
+                errors.push(CompileError::MissingName {
+                    node: id,
+                    field: named.field,
+                });
+            }
+        }
         match node {
-            Node::PathFollowing { path, .. } if path.trim().is_empty() => {
-                errors.push(CompileError::MissingName {
-                    node: id,
-                    field: "path",
-                });
-            }
-            Node::FlowFieldFollowing { field, .. } if field.trim().is_empty() => {
-                errors.push(CompileError::MissingName {
-                    node: id,
-                    field: "field",
-                });
-            }
-            Node::Jump { link, .. } | Node::JumpAchievable { link, .. }
-                if link.trim().is_empty() =>
-            {
-                errors.push(CompileError::MissingName {
-                    node: id,
-                    field: "link",
-                });
-            }
             Node::ReachOrientation {
                 orientation: Heading::Of(target),
                 ..

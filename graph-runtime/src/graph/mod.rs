@@ -19,7 +19,7 @@ pub use kind::{Category, Reads};
 pub use link::{Link, NodeId};
 pub use node::{Node, NodeKind};
 pub use number::Number;
-pub use ports::{InputPort, NumberField};
+pub use ports::{InputPort, NameField, NameKind, NumberField};
 pub use target::{Heading, Target, VelocitySource};
 pub use values::{
     ChanceInput, Comparison, Constraint, PathDirection, PortType, Region, Slot, WallSide,

@@ -10,11 +10,12 @@
 use std::collections::BTreeMap;
 
 use super::kind::{Category, Reads};
+use super::ports::NameKind;
 use super::ports::{GROUP_NEIGHBORS, RECIPROCAL_NEIGHBORS};
-use super::shape::{Aim, Corners, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
+use super::shape::{Aim, Corners, Named, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
 use super::values::{default_epsilon, zero};
 use super::{
-    ChanceInput, Comparison, Constraint, Heading, InputPort, Link, Number, NumberField,
+    ChanceInput, Comparison, Constraint, Heading, InputPort, Link, NameField, Number, NumberField,
     PathDirection, PortType, Region, Slot, Target, VelocitySource, WallSide, WeightedInput,
 };
 
@@ -136,7 +137,7 @@ node_table! {
     /// Follow a named path of the world.
     PathFollowing: Behavior, Steering, Own, "Travel along a named path." {
         /// Name of the path.
-        path: String = String::new() => Plain,
+        path: String = String::new() => Named(NameKind::Path),
         /// How far ahead the position is predicted (s, `>= 0`).
         prediction_time: Number = n(0.5) => Num(NonNegative),
         /// How far along the path the aim point lies (units, `>= 0`).
@@ -166,7 +167,7 @@ node_table! {
     /// Match the velocity that a named flow field asks for at the predicted position.
     FlowFieldFollowing: Behavior, Steering, Own, "Move with the velocity a flow field asks for." {
         /// Name of the flow field.
-        field: String = String::new() => Plain,
+        field: String = String::new() => Named(NameKind::FlowField),
         /// How far ahead the position is predicted (s, `>= 0`).
         prediction_time: Number = n(0.2) => Num(NonNegative),
     };
@@ -345,7 +346,7 @@ node_table! {
     /// agent has made the jump, or when the jump is not achievable.
     Jump: Facing, Steering, Own, "Run up to a jump link and jump it." {
         /// Name of the jump link.
-        link: String = String::new() => Plain,
+        link: String = String::new() => Named(NameKind::JumpLink),
         /// Gravity on the jump's height (units / s², `> 0`).
         gravity: Number = n(20.0) => Num(Positive),
         /// Vertical take-off speed (units / s, `>= 0`).
@@ -453,7 +454,7 @@ node_table! {
     /// a take-off velocity within its top speed), with the same numbers a Jump node uses.
     JumpAchievable: Condition, Condition, Own, "Holds when the agent can make a jump link's jump." {
         /// Name of the jump link.
-        link: String = String::new() => Plain,
+        link: String = String::new() => Named(NameKind::JumpLink),
         /// Gravity on the jump's height (units / s², `> 0`).
         gravity: Number = n(20.0) => Num(Positive),
         /// Vertical take-off speed (units / s, `>= 0`).
@@ -480,7 +481,7 @@ node_table! {
     Subgraph: Combiner, Steering, Own,
         "Another graph file as one node: its parameters are the fields, its Output the output." {
         /// The graph file, relative to the folder of the graph that uses it.
-        file: String = String::new() => Plain,
+        file: String = String::new() => Named(NameKind::GraphFile),
         /// Values for the subgraph's parameters, by name: a literal or one of this graph's
         /// parameters. A parameter not listed keeps the subgraph's default.
         #[serde(

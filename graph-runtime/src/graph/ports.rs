@@ -39,6 +39,38 @@ pub struct NumberField<'a> {
     pub constraint: Constraint,
 }
 
+/// What a name field of a node names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NameKind {
+    /// A path of the world (or, with `PathFollowing`'s `own`, the agent's own route).
+    Path,
+    /// A flow field of the scene.
+    FlowField,
+    /// A jump link of the world.
+    JumpLink,
+    /// A graph file, relative to the graph that uses it (a subgraph).
+    GraphFile,
+}
+
+/// A field of a node that names something outside the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameField<'a> {
+    /// The field's name as written in RON (`path`, `link`).
+    pub field: &'static str,
+    /// What it names.
+    pub kind: NameKind,
+    /// The name (possibly empty: not chosen yet).
+    pub name: &'a str,
+}
+
+impl super::Node {
+    /// Whether its [`NameKind::Path`] name is the agent's own route (`PathFollowing` with
+    /// `own`), which each agent brings, rather than a path of the world.
+    pub fn follows_own_path(&self) -> bool {
+        matches!(self, Self::PathFollowing { own: true, .. })
+    }
+}
+
 /// An input port of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InputPort {
@@ -90,4 +122,57 @@ mod tests {
     }
 
     use Node as Self_;
+
+    /// The kinds that name something outside the graph, and which field: the validator's
+    /// name tables, the editor's name pickers, Find and the export read them from `names()`.
+    #[test]
+    fn names_lists_every_name_field_with_what_it_names() {
+        let mut named = Vec::new();
+        for kind in NodeKind::ALL {
+            for field in kind.instantiate().names() {
+                assert_eq!(field.name, "", "{kind}: a new node names nothing yet");
+                named.push((kind.name(), field.field, field.kind));
+            }
+        }
+        assert_eq!(
+            named,
+            [
+                ("PathFollowing", "path", NameKind::Path),
+                ("FlowFieldFollowing", "field", NameKind::FlowField),
+                ("Jump", "link", NameKind::JumpLink),
+                ("JumpAchievable", "link", NameKind::JumpLink),
+                ("Subgraph", "file", NameKind::GraphFile),
+            ]
+        );
+        for kind in NodeKind::ALL {
+            let mut node = kind.instantiate();
+            let fields: Vec<&str> = node.names().iter().map(|named| named.field).collect();
+            for field in fields {
+                "edited".clone_into(node.name_mut(field).expect("a listed name is editable"));
+                assert!(
+                    node.names()
+                        .iter()
+                        .any(|n| n.field == field && n.name == "edited")
+                );
+            }
+            assert_eq!(node.name_mut("no such field"), None);
+        }
+        let own = Node::PathFollowing {
+            path: "patrol".into(),
+            prediction_time: 0.5.into(),
+            ahead_distance: 2.0.into(),
+            direction: crate::PathDirection::Forward,
+            corrective: true,
+            own: true,
+        };
+        assert!(own.follows_own_path());
+        assert_eq!(
+            own.names(),
+            [NameField {
+                field: "path",
+                kind: NameKind::Path,
+                name: "patrol"
+            }]
+        );
+    }
 }

@@ -12,7 +12,7 @@ use super::{
     ChanceInput, Constraint, Heading, Link, Number, PortType, Region, Slot, Target, VelocitySource,
     WeightedInput,
 };
-use super::{InputPort, NumberField};
+use super::{InputPort, NameField, NameKind, NumberField};
 
 /// The names a field's slots take: the field's own, and its parts' (`target.x`,
 /// `bounds.min_x`), made by the table's macro with `concat!`.
@@ -76,6 +76,19 @@ pub trait Shape<T: ?Sized> {
         None
     }
 
+    /// Appends the field's name of something outside the graph, if it is one.
+    fn names<'a>(&self, _names: &FieldNames, _value: &'a T, _out: &mut Vec<NameField<'a>>) {}
+
+    /// The field's name, if it is the name field called `field`.
+    fn name_mut<'a>(
+        &self,
+        _names: &FieldNames,
+        _value: &'a mut T,
+        _field: &str,
+    ) -> Option<&'a mut String> {
+        None
+    }
+
     /// Whether the field is an input port or a list of them.
     fn is_input(&self) -> bool {
         false
@@ -84,6 +97,28 @@ pub trait Shape<T: ?Sized> {
     /// Whether the field is a target (which may be another agent).
     fn is_target(&self) -> bool {
         false
+    }
+}
+
+/// The name of something outside the graph: a path, a flow field, a jump link, a file.
+pub struct Named(pub NameKind);
+
+impl Shape<String> for Named {
+    fn names<'a>(&self, names: &FieldNames, value: &'a String, out: &mut Vec<NameField<'a>>) {
+        out.push(NameField {
+            field: names.field,
+            kind: self.0,
+            name: value,
+        });
+    }
+
+    fn name_mut<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut String,
+        field: &str,
+    ) -> Option<&'a mut String> {
+        (names.field == field).then_some(value)
     }
 }
 

@@ -184,6 +184,34 @@ macro_rules! node_table {
                 out
             }
 
+            /// The names of things outside the graph the node refers to (paths, flow fields,
+            /// jump links, graph files), in field order.
+            pub fn names(&self) -> Vec<NameField<'_>> {
+                let mut out = Vec::new();
+                match self {
+                    $(Self::$kind $({ $($field),* })? => {
+                        $($( Shape::<$ty>::names(&$shape, &field_names!($field), $field, &mut out); )*)?
+                    })*
+                }
+                out
+            }
+
+            /// The name in field `wanted` (as listed by [`Node::names`]), for editing.
+            pub fn name_mut(&mut self, wanted: &str) -> Option<&mut String> {
+                match self {
+                    $(Self::$kind $({ $($field),* })? => {
+                        $($(
+                            if let Some(name) =
+                                Shape::<$ty>::name_mut(&$shape, &field_names!($field), $field, wanted)
+                            {
+                                return Some(name);
+                            }
+                        )*)?
+                    })*
+                }
+                None
+            }
+
             /// The target in field `field` (as listed by [`Node::targets`]), for editing.
             pub fn target_mut(&mut self, wanted: &str) -> Option<&mut Target> {
                 match self {

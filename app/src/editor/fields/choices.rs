@@ -1,11 +1,11 @@
-//! Choices that only some node kinds have: a path's direction, a field's name, a
-//! Containment's rectangle, a panic distance, a comparison, a wall's side, where a
-//! `ReachOrientation` turns, what velocity a `MatchVelocity` matches, a jump link's name and
-//! Wander's facing variant.
+//! Choices that only some node kinds have: the names the node table marks (a flow field's, a
+//! jump link's, from `Node::names`), a path's direction, a Containment's rectangle, a panic
+//! distance, a comparison, a wall's side, where a `ReachOrientation` turns, what velocity a
+//! `MatchVelocity` matches and Wander's facing variant.
 
 use egui::Ui;
 use graph_runtime::{
-    Comparison, Constraint, Heading, Node, Number, PathDirection, Region, Slot, Target,
+    Comparison, Constraint, Heading, NameKind, Node, Number, PathDirection, Region, Slot, Target,
     VelocitySource,
 };
 
@@ -18,7 +18,7 @@ use super::{Names, name, number};
     reason = "every node kind is named, most in one arm of kinds without choices"
 )]
 pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
-    let mut changed = false;
+    let mut changed = name_fields(ui, node, names);
     match node {
         Node::PathFollowing {
             path,
@@ -38,12 +38,6 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
                     .changed();
             });
         }
-        Node::FlowFieldFollowing { field, .. } => {
-            ui.horizontal(|ui| {
-                ui.label("field");
-                changed |= name(ui, "field-name", field, &names.flow_fields);
-            });
-        }
         Node::Containment { bounds, .. } => changed |= containment_bounds(ui, bounds, names),
         Node::Flee { panic_distance, .. } | Node::Evasion { panic_distance, .. } => {
             let mut limited = panic_distance.is_some();
@@ -58,12 +52,6 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
         Node::Compare { test, .. } => changed |= comparison(ui, test),
         Node::ReachOrientation { orientation, .. } => changed |= heading(ui, orientation, names),
         Node::MatchVelocity { velocity, .. } => changed |= velocity_source(ui, velocity, names),
-        Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
-            ui.horizontal(|ui| {
-                ui.label("jump link");
-                changed |= name(ui, "jump-link-name", link, &names.jump_links);
-            });
-        }
         Node::Wander { face, .. } => {
             changed |= ui
                 .checkbox(face, "face the wander target")
@@ -73,9 +61,12 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
                 )
                 .changed();
         }
-        // Every other kind: its fields (numbers, targets, inputs) are all it has. Listed by
-        // name, so a new kind is decided here.
-        Node::Seek { .. }
+        // Every other kind: its fields (numbers, targets, inputs, names) are all it has.
+        // Listed by name, so a new kind is decided here.
+        Node::FlowFieldFollowing { .. }
+        | Node::Jump { .. }
+        | Node::JumpAchievable { .. }
+        | Node::Seek { .. }
         | Node::Arrival { .. }
         | Node::Pursuit { .. }
         | Node::OffsetPursuit { .. }
@@ -111,6 +102,32 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
         | Node::Subgraph { .. }
         | Node::Reroute { .. }
         | Node::Output { .. } => {}
+    }
+    changed
+}
+
+/// A picker for each name field the table gives the node (`Node::names`), offering the open
+/// scene's names of that kind: a flow field's, a jump link's. A path's is drawn with its
+/// direction and own-route switch ([`path_choices`]), a subgraph's file by its own row.
+fn name_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
+    let fields: Vec<(&'static str, NameKind)> = node
+        .names()
+        .iter()
+        .map(|named| (named.field, named.kind))
+        .collect();
+    let mut changed = false;
+    for (field, kind) in fields {
+        let (label, known) = match kind {
+            NameKind::FlowField => ("field", &names.flow_fields),
+            NameKind::JumpLink => ("jump link", &names.jump_links),
+            NameKind::Path | NameKind::GraphFile => continue,
+        };
+        if let Some(value) = node.name_mut(field) {
+            ui.horizontal(|ui| {
+                ui.label(label);
+                changed |= name(ui, (field, "name"), value, known);
+            });
+        }
     }
     changed
 }

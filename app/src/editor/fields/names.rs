@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use graph_runtime::{Node, Target};
+use graph_runtime::{NameKind, Node, Target};
 
 /// Names of one kind a picker offers: those the open scene has, and those only the graph
 /// names (offered too, marked as missing from the scene).
@@ -101,18 +101,16 @@ impl Names {
                     Target::Point(..) => {}
                 }
             }
-            match node {
-                Node::PathFollowing {
-                    path, own: true, ..
-                } => self.own.graph_only.push(path.clone()),
-                Node::PathFollowing { path, .. } => self.paths.graph_only.push(path.clone()),
-                Node::FlowFieldFollowing { field, .. } => {
-                    self.flow_fields.graph_only.push(field.clone());
-                }
-                Node::Jump { link, .. } | Node::JumpAchievable { link, .. } => {
-                    self.jump_links.graph_only.push(link.clone());
-                }
-                _ => {}
+            for named in node.names() {
+                let list = match named.kind {
+                    NameKind::Path if node.follows_own_path() => &mut self.own,
+                    NameKind::Path => &mut self.paths,
+                    NameKind::FlowField => &mut self.flow_fields,
+                    NameKind::JumpLink => &mut self.jump_links,
+                    // Files are picked with the file dialog, not from the scene's names.
+                    NameKind::GraphFile => continue,
+                };
+                list.graph_only.push(named.name.to_owned());
             }
         }
         self.tidy();
