@@ -132,15 +132,10 @@ fn the_same_bytes_written_again_and_other_files_are_not_changes() {
     files.watch(&path).expect("watch");
     write(&path, &seek_graph(1.0));
     write(&other, &seek_graph(2.0));
-    // Give the events time to arrive and settle; none of them is a change. The window checks
-    // that nothing is reported, not how fast anything ran: on a busy machine an event may come
-    // after it, and is still no change (the file's content is compared), so the test cannot
-    // fail for being slow.
-    let started = Instant::now();
-    while started.elapsed() < Duration::from_millis(300) {
-        assert_eq!(files.poll(), Vec::<PathBuf>::new());
-        std::thread::sleep(FRAME);
-    }
+    // Wait for the watched file's events to arrive and settle (the watcher compares its
+    // content, `checked` moves), however long a busy machine takes; none is a change, and the
+    // other file's are not looked at.
+    quiet_until_checked(&mut files, 0);
     // A real change in place (no rename) is reported once, under the name it was given.
     std::fs::write(&path, seek_graph(3.0)).expect("write in place");
     let started = Instant::now();
@@ -156,14 +151,26 @@ fn the_same_bytes_written_again_and_other_files_are_not_changes() {
         std::thread::sleep(FRAME);
     };
     assert_eq!(changed, vec![path.clone()]);
-    // Our own save, announced, is not reported.
+    // Our own save, announced, is looked at and not reported.
+    let checked = files.checked();
     write(&path, &seek_graph(4.0));
     files.refresh(&path);
+    quiet_until_checked(&mut files, checked);
+}
+
+/// Polls until the watcher has compared a settled file once more than `checked` times,
+/// asserting that nothing is reported meanwhile.
+fn quiet_until_checked(files: &mut FileWatcher, checked: u64) {
     let started = Instant::now();
-    while started.elapsed() < Duration::from_millis(300) {
+    while files.checked() <= checked {
         assert_eq!(files.poll(), Vec::<PathBuf>::new());
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the write was not seen within {DEADLINE:?}"
+        );
         std::thread::sleep(FRAME);
     }
+    assert_eq!(files.poll(), Vec::<PathBuf>::new());
 }
 
 #[test]

@@ -107,6 +107,12 @@ impl DiskWatch {
     pub fn asking(&self) -> &[Doc] {
         &self.asking
     }
+
+    /// How many settled changes of the watched files were compared with what was last seen
+    /// ([`FileWatcher::checked`]; 0 without a watcher).
+    fn checked(&self) -> u64 {
+        self.watcher.as_ref().map_or(0, FileWatcher::checked)
+    }
 }
 
 impl EditorApp {
@@ -134,6 +140,12 @@ impl EditorApp {
     /// Documents changed on disk while they had unsaved changes (the bar shows them).
     pub fn changed_on_disk(&self) -> &[Doc] {
         self.disk.asking()
+    }
+
+    /// How many times a watched file's events settled and its content was compared, taken for
+    /// a change or not: a test waits for it to move to show a save was looked at and let be.
+    pub fn disk_checks(&self) -> u64 {
+        self.disk.checked()
     }
 
     /// `file` changed on disk: reloads the document it holds, or asks when that document has

@@ -64,6 +64,8 @@ pub struct FileWatcher {
     /// By canonical path.
     files: BTreeMap<PathBuf, Watched>,
     debounce: Duration,
+    /// How many settled changes [`FileWatcher::poll`] has compared, reported or not.
+    checked: u64,
 }
 
 impl std::fmt::Debug for FileWatcher {
@@ -96,6 +98,7 @@ impl FileWatcher {
             events,
             files: BTreeMap::new(),
             debounce: WATCH_DEBOUNCE,
+            checked: 0,
         })
     }
 
@@ -175,6 +178,7 @@ impl FileWatcher {
                 continue;
             }
             watched.changed_at = None;
+            self.checked += 1;
             let seen = fingerprint(key);
             if seen.is_some() && seen != watched.fingerprint {
                 changed.push(watched.given.clone());
@@ -184,6 +188,14 @@ impl FileWatcher {
             }
         }
         changed
+    }
+
+    /// How many times a file's events settled and [`FileWatcher::poll`] compared its content,
+    /// whether it then reported a change or found the content it had seen (the caller's own
+    /// save, the same bytes). A test that must show a save is *not* reported waits for this
+    /// to move instead of waiting for a while.
+    pub fn checked(&self) -> u64 {
+        self.checked
     }
 
     /// How long until a change waiting for quiet may be reported (`None`: nothing waits). A
