@@ -6,23 +6,14 @@ use std::process::Command;
 use graph_runtime::{SceneAssets, Simulation};
 use tests::presets_dir;
 
-use crate::steergraph;
+use crate::{steergraph, succeeds};
 
 #[test]
 fn check_accepts_every_preset() {
     let mut files = tests::presets_with_suffix(".ron");
     assert!(!files.is_empty());
     files.sort();
-    let output = Command::new(steergraph())
-        .arg("check")
-        .args(&files)
-        .output()
-        .expect("run");
-    assert!(
-        output.status.success(),
-        "check failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = succeeds(Command::new(steergraph()).arg("check").args(&files));
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("ok: ")).count(),
@@ -87,7 +78,8 @@ fn check_prints_every_error_and_exits_1() {
 }
 
 fn simulate(threads: usize, out: &std::path::Path) {
-    let output = Command::new(steergraph())
+    let mut command = Command::new(steergraph());
+    command
         .args(["simulate"])
         .arg(presets_dir().join("boids.scene.ron"))
         .args([
@@ -99,14 +91,8 @@ fn simulate(threads: usize, out: &std::path::Path) {
             &threads.to_string(),
             "--out",
         ])
-        .arg(out)
-        .output()
-        .expect("run");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+        .arg(out);
+    succeeds(&mut command);
 }
 
 #[test]
@@ -175,16 +161,11 @@ fn simulate_refuses_a_bad_scene_without_writing_output() {
 
 #[test]
 fn bench_prints_agent_ticks_per_second() {
-    let output = Command::new(steergraph())
-        .arg("bench")
-        .arg(presets_dir().join("boids.scene.ron"))
-        .args(["--agents", "300", "--ticks", "5", "--threads", "1"])
-        .output()
-        .expect("run");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeeds(
+        Command::new(steergraph())
+            .arg("bench")
+            .arg(presets_dir().join("boids.scene.ron"))
+            .args(["--agents", "300", "--ticks", "5", "--threads", "1"]),
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
@@ -198,17 +179,12 @@ fn bench_prints_agent_ticks_per_second() {
 fn simulate_appends_facing_and_height_for_a_scene_that_jumps() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("chasm.csv");
-    let output = Command::new(steergraph())
-        .arg("simulate")
-        .arg(presets_dir().join("chasm.scene.ron"))
-        .args(["--ticks", "300", "--out"])
-        .arg(&out)
-        .output()
-        .expect("run");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeeds(
+        Command::new(steergraph())
+            .arg("simulate")
+            .arg(presets_dir().join("chasm.scene.ron"))
+            .args(["--ticks", "300", "--out"])
+            .arg(&out),
     );
     let csv = std::fs::read_to_string(&out).expect("csv");
     // One line on success: rows, agents, ticks and the file (the chasm's 21 agents, in 301

@@ -8,7 +8,7 @@ use glam::Vec2;
 use graph_runtime::{Crowd, FlowField, Graph, Rect, Scene, Vehicle, World, compile};
 use tests::presets_dir;
 
-use crate::steergraph;
+use crate::{steergraph, succeeds};
 
 const TICKS: usize = 120;
 
@@ -16,17 +16,12 @@ const TICKS: usize = 120;
 fn a_game_loop_with_crowd_matches_steergraph_simulate_bit_for_bit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let csv = dir.path().join("river.csv");
-    let output = Command::new(steergraph())
-        .arg("simulate")
-        .arg(presets_dir().join("river.scene.ron"))
-        .args(["--ticks", &TICKS.to_string(), "--out"])
-        .arg(&csv)
-        .output()
-        .expect("run");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let output = succeeds(
+        Command::new(steergraph())
+            .arg("simulate")
+            .arg(presets_dir().join("river.scene.ron"))
+            .args(["--ticks", &TICKS.to_string(), "--out"])
+            .arg(&csv),
     );
     let expected = std::fs::read_to_string(&csv).expect("csv");
 

@@ -13,3 +13,15 @@ mod tune;
 fn steergraph() -> &'static str {
     env!("CARGO_BIN_EXE_steergraph")
 }
+
+/// Runs `command` and returns its output, failing the test with the command and its stderr
+/// unless it exited successfully.
+fn succeeds(command: &mut std::process::Command) -> std::process::Output {
+    let output = command.output().expect("run");
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
