@@ -16,7 +16,7 @@ const TICKS: usize = 120;
 fn a_game_loop_with_crowd_matches_steergraph_simulate_bit_for_bit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let csv = dir.path().join("river.csv");
-    let output = succeeds(
+    succeeds(
         Command::new(steergraph())
             .arg("simulate")
             .arg(presets_dir().join("river.scene.ron"))
