@@ -40,13 +40,7 @@ fn editor_on(dir: &Path, file: &Path) -> Harness<'static, EditorApp> {
 
 /// Runs frames until `done` holds, or panics at the deadline.
 fn run_until(harness: &mut Harness<'static, EditorApp>, done: impl Fn(&EditorApp) -> bool) {
-    let started = Instant::now();
-    while !done(harness.state()) {
-        assert!(started.elapsed() < DEADLINE, "not within {DEADLINE:?}");
-        std::thread::sleep(Duration::from_millis(10));
-        harness.step();
-    }
-    harness.run_steps(2);
+    crate::common::run_while(harness, DEADLINE, "the change on disk", |app| !done(app));
 }
 
 /// Runs frames until the watcher has looked at the file once more than `checks_before` (the

@@ -8,10 +8,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use app::editor::{Command, EditorApp, SweepState, SweepWindow};
-use common::harness;
-use egui::accesskit::Role;
+use common::GATHER_SCENE;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use graph_runtime::sweep::Metric;
 
 /// Arrive at one shared point, blended with Separation weighted by the parameter `push`.
@@ -25,29 +24,11 @@ const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
         4: Output(input: 3),
     })"#;
 
-/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
-const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
-    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
-    targets: {"goal": (0.0, 0.0)},
-    groups: [(name: "crowd", graph: "gather.graph.ron",
-              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
-
 /// The editor on the gather graph and scene, paused, with the sweep window of `push` opened
 /// from the parameter's right-click menu in the side panel.
 fn sweep_window_of_push(dir: &Path, scene_text: &str) -> Harness<'static, EditorApp> {
-    std::fs::write(dir.join("gather.graph.ron"), GRAPH).expect("write the graph");
-    let scene = dir.join("gather.scene.ron");
-    std::fs::write(&scene, scene_text).expect("write the scene");
-    let mut harness = harness(dir);
-    harness.state_mut().open_scene_with_its_graph(&scene);
-    harness.run_steps(4);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
-    // The name field in "Graph parameters" (its text is a child node with the same value).
-    harness
-        .get(By::new().role(Role::TextInput).value("push"))
-        .click_secondary();
-    harness.run_steps(2);
+    let mut harness = common::editor_on_gather(dir, GRAPH, scene_text);
+    common::open_parameter_menu(&mut harness, "push");
     harness.get_by_label("Sweep…").click();
     harness.run_steps(2);
     harness
@@ -55,21 +36,9 @@ fn sweep_window_of_push(dir: &Path, scene_text: &str) -> Harness<'static, Editor
 
 /// Steps frames until no sweep runs, for at most `limit`.
 fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration) {
-    let started = Instant::now();
-    while harness
-        .state()
-        .sweep
-        .as_ref()
-        .is_some_and(SweepWindow::is_running)
-    {
-        assert!(
-            started.elapsed() < limit,
-            "the sweep did not finish in time"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        harness.step();
-    }
-    harness.run_steps(2);
+    common::run_while(harness, limit, "the sweep", |app| {
+        app.sweep.as_ref().is_some_and(SweepWindow::is_running)
+    });
 }
 
 /// Without Separation (`push` 0) the twelve agents pile up on the goal; Separation's push
@@ -77,7 +46,7 @@ fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration
 #[test]
 fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = sweep_window_of_push(dir.path(), SCENE);
+    let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);
     let window = harness.state().sweep.as_ref().expect("the window opened");
     assert_eq!(window.parameter, "push");
     assert_eq!(window.current, Some(1.0));
@@ -135,7 +104,7 @@ fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
 #[test]
 fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = sweep_window_of_push(dir.path(), SCENE);
+    let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);
     let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
     // 9 values × 8 seeds × 10 minutes: far longer than the test waits.
     (form.steps, form.seconds, form.seeds) = (9, 600.0, 8);
@@ -175,7 +144,7 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
 #[test]
 fn the_marked_value_is_the_scene_groups_override_when_it_has_one() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let scene = SCENE.replace(
+    let scene = GATHER_SCENE.replace(
         "spawn: Random(",
         "parameters: {\"push\": 4.0}, spawn: Random(",
     );
@@ -206,7 +175,7 @@ fn a_graph_using_a_subgraph_file_is_swept_through_it() {
         })"#;
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("separate.graph.ron"), SEPARATE).expect("write");
-    let mut harness = sweep_window_of_push(dir.path(), SCENE);
+    let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);
     // Make the gather graph the one using the subgraph, as if edited elsewhere, and open it
     // again with its scene.
     std::fs::write(dir.path().join("gather.graph.ron"), USER).expect("write");

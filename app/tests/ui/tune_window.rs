@@ -5,13 +5,12 @@
 use crate::common;
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use app::editor::{ApplyTo, Command, EditorApp, TuneState, TuneWindow};
-use common::harness;
-use egui::accesskit::Role;
+use common::GATHER_SCENE;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use graph_runtime::sweep::Metric;
 use graph_runtime::tune::{Comparison, Goal};
 
@@ -26,28 +25,11 @@ const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
         4: Output(input: 3),
     })"#;
 
-/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
-const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
-    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
-    targets: {"goal": (0.0, 0.0)},
-    groups: [(name: "crowd", graph: "gather.graph.ron",
-              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
-
 /// The editor on the gather graph and scene, paused, with the tune window opened from
 /// `push`'s right-click menu.
 fn tune_window(dir: &Path) -> Harness<'static, EditorApp> {
-    std::fs::write(dir.join("gather.graph.ron"), GRAPH).expect("write the graph");
-    let scene = dir.join("gather.scene.ron");
-    std::fs::write(&scene, SCENE).expect("write the scene");
-    let mut harness = harness(dir);
-    harness.state_mut().open_scene_with_its_graph(&scene);
-    harness.run_steps(4);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(2);
-    harness
-        .get(By::new().role(Role::TextInput).value("push"))
-        .click_secondary();
-    harness.run_steps(2);
+    let mut harness = common::editor_on_gather(dir, GRAPH, GATHER_SCENE);
+    common::open_parameter_menu(&mut harness, "push");
     // The menu's entry; the side panel's own "Tune…" button comes first.
     harness
         .get_all_by_label("Tune…")
@@ -85,21 +67,9 @@ fn ask_for_room(harness: &mut Harness<'static, EditorApp>, budget: usize, second
 
 /// Steps frames until no search runs, for at most `limit`.
 fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration) {
-    let started = Instant::now();
-    while harness
-        .state()
-        .tune
-        .as_ref()
-        .is_some_and(TuneWindow::is_running)
-    {
-        assert!(
-            started.elapsed() < limit,
-            "the search did not finish in time"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-        harness.step();
-    }
-    harness.run_steps(2);
+    common::run_while(harness, limit, "the search", |app| {
+        app.tune.as_ref().is_some_and(TuneWindow::is_running)
+    });
 }
 
 #[test]
@@ -222,7 +192,7 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("gather.graph.ron"), GRAPH).expect("write the graph");
     let scene = dir.path().join("gather.scene.ron");
-    std::fs::write(&scene, SCENE).expect("write the scene");
+    std::fs::write(&scene, GATHER_SCENE).expect("write the scene");
     let size = egui::vec2(1024.0, 640.0);
     let mut harness = common::EditorHarness::new(&dir.path().join("a"))
         .size(size)

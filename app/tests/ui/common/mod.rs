@@ -3,11 +3,16 @@
 //! paced exactly (how far it runs depends on the frames alone, never on how busy the machine
 //! is), and the clicks and typing a person does.
 
+mod gather;
+
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use app::editor::{
     Backend, Command, EditorApp, FileDialogs, PRESET_GRAPHS, PRESET_SCENES, Pacing, Settings,
 };
+pub use gather::{GATHER_SCENE, editor_on_gather, open_parameter_menu};
+
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 
@@ -205,4 +210,21 @@ pub fn type_text(harness: &mut Harness<'static, EditorApp>, text: &str) {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
     harness.event(Event::Text(text.to_owned()));
     harness.step();
+}
+
+/// Steps frames while `busy` holds (a sweep or a search running), for at most `limit`, then two
+/// frames; fails naming `what` if it is still busy then.
+pub fn run_while(
+    harness: &mut Harness<'static, EditorApp>,
+    limit: Duration,
+    what: &str,
+    busy: impl Fn(&EditorApp) -> bool,
+) {
+    let started = Instant::now();
+    while busy(harness.state()) {
+        assert!(started.elapsed() < limit, "{what} did not finish in time");
+        std::thread::sleep(Duration::from_millis(20));
+        harness.step();
+    }
+    harness.run_steps(2);
 }
