@@ -27,7 +27,8 @@ pub use host::{Host, METRICS_SECONDS, Pacing, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
-pub use tools::{Item, PaintSettings, Tool, WallDraft};
+use tools::Gestures;
+pub use tools::{Item, PaintSettings, Tool};
 pub use view::{
     AgentInstance, BlockedCells, Guides, View, agent_instances, agent_mesh, node_color,
     paint_guides, paint_world, reciprocal_label,
@@ -67,13 +68,9 @@ pub struct Preview {
     pub tool: Tool,
     /// The selected scene item.
     pub selected_item: Option<Item>,
-    dragging: Option<Item>,
-    drag_anchor: Option<Vec2>,
-    wall_draft: Option<WallDraft>,
-    /// The corners of the gap being drawn (not in the scene until it is closed).
-    gap_draft: Vec<Vec2>,
-    /// The take-off point of the jump link being placed.
-    link_draft: Option<Vec2>,
+    /// What the pointer is in the middle of: a drag, a wall, gap or link half drawn, a paint
+    /// stroke, the viewport's context menu.
+    gestures: Gestures,
     /// Guides to draw.
     pub guides: Guides,
     /// Color flow-field arrows by direction.
@@ -82,7 +79,6 @@ pub struct Preview {
     pub gpu_agents: view::GpuAgents,
     /// The paint tool's settings.
     pub paint: PaintSettings,
-    last_stroke: Option<Vec2>,
     cursor: Option<Vec2>,
     /// The graph file name that stands for the open graph in this scene.
     pub bound: String,
@@ -90,8 +86,6 @@ pub struct Preview {
     edits: Vec<SceneEdit>,
     /// Flow-field cells the walls block, kept between frames.
     pub blocked: BlockedCells,
-    /// Where the viewport's context menu was opened (world) and the item there.
-    context: Option<(Vec2, Option<Item>)>,
 }
 
 impl Preview {
@@ -108,22 +102,16 @@ impl Preview {
             fit_pending: true,
             tool: Tool::Select,
             selected_item: None,
-            dragging: None,
-            drag_anchor: None,
-            wall_draft: None,
-            gap_draft: Vec::new(),
-            link_draft: None,
+            gestures: Gestures::default(),
             guides: Guides::default(),
             color_arrows: false,
             gpu_agents: view::GpuAgents::default(),
             paint,
-            last_stroke: None,
             cursor: None,
             bound: bound.to_owned(),
             rect: None,
             edits: Vec::new(),
             blocked: BlockedCells::default(),
-            context: None,
         }
     }
 

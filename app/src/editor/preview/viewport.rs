@@ -21,7 +21,7 @@ impl Preview {
         let (screen, response) =
             ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = Some(screen);
-        if self.tool != Tool::DrawWall && self.wall_draft.is_some() {
+        if self.tool != Tool::DrawWall && self.gestures.wall_draft.is_some() {
             self.push_edit(SceneEdit::FinishWall);
         }
         // A gap or link half drawn is dropped when the tool changes.
@@ -50,7 +50,7 @@ impl Preview {
         {
             self.push_edit(SceneEdit::DeleteSelected);
         }
-        if self.wall_draft.is_some()
+        if self.gestures.wall_draft.is_some()
             && !ui.ctx().egui_wants_keyboard_input()
             && ui.input(|i| i.key_pressed(Key::Enter) || i.key_pressed(Key::Escape))
         {
@@ -88,9 +88,9 @@ impl Preview {
             if item.is_some() {
                 self.selected_item.clone_from(&item);
             }
-            self.context = Some((self.view.to_world(screen, p), item));
+            self.gestures.context = Some((self.view.to_world(screen, p), item));
         }
-        let Some((at, item)) = self.context.clone() else {
+        let Some((at, item)) = self.gestures.context.clone() else {
             return;
         };
         response.context_menu(|ui| {
@@ -162,23 +162,25 @@ impl Preview {
             // What is under the press, not under the pointer once it has moved far enough
             // to count as a drag.
             let origin = response.ctx.input(|i| i.pointer.press_origin());
-            self.dragging = origin
+            self.gestures.dragging = origin
                 .or_else(|| response.interact_pointer_pos())
                 .and_then(|p| self.pick_item(screen, p));
-            if self.dragging.is_some() {
-                self.selected_item.clone_from(&self.dragging);
+            if self.gestures.dragging.is_some() {
+                self.selected_item.clone_from(&self.gestures.dragging);
             }
-            self.drag_anchor = origin.map(|p| self.view.to_world(screen, p));
+            self.gestures.drag_anchor = origin.map(|p| self.view.to_world(screen, p));
         }
-        if let (Some(item), Some(p)) = (self.dragging.clone(), response.interact_pointer_pos())
-            && response.dragged_by(PointerButton::Primary)
+        if let (Some(item), Some(p)) = (
+            self.gestures.dragging.clone(),
+            response.interact_pointer_pos(),
+        ) && response.dragged_by(PointerButton::Primary)
         {
             let at = self.view.to_world(screen, p);
             match item {
                 // A whole wall or path follows the pointer from where it was grabbed.
                 Item::Wall(_, None) | Item::Path(_, None) => {
-                    let from = self.drag_anchor.unwrap_or(at);
-                    self.drag_anchor = Some(at);
+                    let from = self.gestures.drag_anchor.unwrap_or(at);
+                    self.gestures.drag_anchor = Some(at);
                     if at != from {
                         self.push_edit(SceneEdit::Shift(item, at - from));
                     }
@@ -187,8 +189,8 @@ impl Preview {
             }
         }
         if response.drag_stopped() {
-            self.dragging = None;
-            self.drag_anchor = None;
+            self.gestures.dragging = None;
+            self.gestures.drag_anchor = None;
         }
         if response.clicked()
             && let Some(p) = response.interact_pointer_pos()

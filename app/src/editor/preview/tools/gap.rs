@@ -13,8 +13,9 @@ impl super::super::Preview {
     /// click is on the first corner of three or more, else add a corner.
     pub fn gap_click(&self, at: Vec2) -> super::super::SceneEdit {
         let reach = PICK_DISTANCE / self.view.zoom;
-        if self.gap_draft.len() >= 3
+        if self.gestures.gap_draft.len() >= 3
             && self
+                .gestures
                 .gap_draft
                 .first()
                 .is_some_and(|first| first.distance(at) <= reach)
@@ -26,14 +27,14 @@ impl super::super::Preview {
 
     /// Adds corner `at` to the gap being drawn.
     pub fn add_gap_point(&mut self, at: Vec2) {
-        self.gap_draft.push(at);
+        self.gestures.gap_draft.push(at);
         self.selected_item = None;
     }
 
     /// Puts the gap being drawn into the scene (three corners or more), selected; a draft of
     /// fewer corners is dropped, and the error says why.
     pub fn close_gap(&mut self) -> Result<(), String> {
-        let corners = std::mem::take(&mut self.gap_draft);
+        let corners = std::mem::take(&mut self.gestures.gap_draft);
         if corners.len() < 3 {
             return Err("A gap needs at least three corners.".to_owned());
         }
@@ -45,11 +46,11 @@ impl super::super::Preview {
 
     /// Drops the gap being drawn.
     pub fn drop_gap_draft(&mut self) {
-        self.gap_draft.clear();
+        self.gestures.gap_draft.clear();
     }
 
     /// The corners of the gap being drawn, for the viewport.
     pub fn gap_draft(&self) -> &[Vec2] {
-        &self.gap_draft
+        &self.gestures.gap_draft
     }
 }

@@ -55,9 +55,9 @@ impl super::super::Preview {
     /// A click of the jump-link tool at `at`: the take-off point first, then the landing
     /// point, which adds the link.
     pub fn link_click(&mut self, at: Vec2) {
-        match self.link_draft.take() {
+        match self.gestures.link_draft.take() {
             None => {
-                self.link_draft = Some(at);
+                self.gestures.link_draft = Some(at);
                 self.selected_item = None;
             }
             Some(from) => self.push_edit(super::super::SceneEdit::AddJumpLink(from, at)),
@@ -98,12 +98,12 @@ impl super::super::Preview {
 
     /// The take-off point placed by the jump-link tool, waiting for its landing point.
     pub fn link_draft(&self) -> Option<Vec2> {
-        self.link_draft
+        self.gestures.link_draft
     }
 
     /// Drops the half-placed jump link.
     pub fn drop_link_draft(&mut self) {
-        self.link_draft = None;
+        self.gestures.link_draft = None;
     }
 }
 

@@ -2,6 +2,8 @@
 //! obstacle, draw path, draw wall, draw gap, add jump link and paint field. Each changes only
 //! the scene document; the host applies the change to the running world once per frame.
 
+use glam::Vec2;
+
 mod gap;
 mod jump_link;
 mod obstacle;
@@ -15,6 +17,27 @@ pub use jump_link::LinkEnd;
 pub use paint::PaintSettings;
 pub use target::CURSOR;
 pub use wall::WallDraft;
+
+/// What the pointer is in the middle of in the viewport, kept between frames until the
+/// gesture ends (a release, a closing click, Enter or Escape, another tool): none of it is in
+/// the scene until then.
+#[derive(Debug, Default)]
+pub(super) struct Gestures {
+    /// The scene item being dragged.
+    pub dragging: Option<Item>,
+    /// Where the drag grabbed the item, relative to it (world).
+    pub drag_anchor: Option<Vec2>,
+    /// The wall being drawn.
+    pub wall_draft: Option<WallDraft>,
+    /// The corners of the gap being drawn.
+    pub gap_draft: Vec<Vec2>,
+    /// The take-off point of the jump link being placed.
+    pub link_draft: Option<Vec2>,
+    /// The end of the paint stroke so far (world).
+    pub last_stroke: Option<Vec2>,
+    /// Where the viewport's context menu was opened (world) and the item there.
+    pub context: Option<(Vec2, Option<Item>)>,
+}
 
 /// What the scene tools do on a click in the viewport.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

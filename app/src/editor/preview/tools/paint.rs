@@ -61,18 +61,18 @@ impl super::super::Preview {
     /// The brush under the pointer during a drag: starts, continues or ends a stroke.
     pub fn brush_drag(&mut self, response: &egui::Response, at: Option<Vec2>) {
         if response.drag_started_by(egui::PointerButton::Primary) {
-            self.last_stroke = at;
+            self.gestures.last_stroke = at;
             if let Some(at) = at {
                 self.push_edit(super::super::SceneEdit::Stroke(at, at));
             }
         } else if response.dragged_by(egui::PointerButton::Primary)
-            && let (Some(from), Some(to)) = (self.last_stroke, at)
+            && let (Some(from), Some(to)) = (self.gestures.last_stroke, at)
         {
             self.push_edit(super::super::SceneEdit::Stroke(from, to));
-            self.last_stroke = Some(to);
+            self.gestures.last_stroke = Some(to);
         }
         if response.drag_stopped() {
-            self.last_stroke = None;
+            self.gestures.last_stroke = None;
         }
     }
 }

@@ -198,7 +198,7 @@ impl super::super::Preview {
                 if corner.is_none() || wall.points.len() < 2 {
                     scene.walls.remove(index);
                     // Later walls move down one place: the drawn one is finished.
-                    self.wall_draft = None;
+                    self.gestures.wall_draft = None;
                 }
             }
             Some(Item::Gap(index, corner)) => {

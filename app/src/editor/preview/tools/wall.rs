@@ -23,7 +23,7 @@ impl super::super::Preview {
     /// The wall being drawn, if it is still there to draw (an undo or a delete may have
     /// taken it away, or closed it).
     pub fn wall_draft(&self) -> Option<WallDraft> {
-        match self.wall_draft? {
+        match self.gestures.wall_draft? {
             WallDraft::Wall(index) => self
                 .document
                 .scene
@@ -66,11 +66,11 @@ impl super::super::Preview {
             Some(WallDraft::Start(first)) => {
                 walls.push(Wall::polyline(vec![first, at]));
                 let index = walls.len() - 1;
-                self.wall_draft = Some(WallDraft::Wall(index));
+                self.gestures.wall_draft = Some(WallDraft::Wall(index));
                 self.selected_item = Some(Item::Wall(index, Some(1)));
             }
             None => {
-                self.wall_draft = Some(WallDraft::Start(at));
+                self.gestures.wall_draft = Some(WallDraft::Start(at));
                 self.selected_item = None;
             }
         }
@@ -84,13 +84,13 @@ impl super::super::Preview {
         {
             wall.closed = true;
             self.selected_item = Some(Item::Wall(index, None));
-            self.wall_draft = None;
+            self.gestures.wall_draft = None;
         }
     }
 
     /// Finishes the wall being drawn as it is (a lone first corner is dropped).
     pub fn finish_wall(&mut self) {
-        self.wall_draft = None;
+        self.gestures.wall_draft = None;
     }
 
     /// The last corner of the wall being drawn, for the rubber band to the pointer.
