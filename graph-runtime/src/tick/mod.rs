@@ -155,8 +155,8 @@ impl<'a> Tick<'a> {
     }
 }
 
-/// Sizes `grid` for `groups` when any of them reads neighbors: cells as wide as the widest
-/// of their neighborhoods, room for the most neighbors one of them sums; returns whether any
+/// Sizes `grid` for `groups`: cells as wide as the widest of their neighborhoods (the
+/// default without one), room for the most neighbors one of them sums; returns whether any
 /// reads neighbors. The simulation calls it when its groups or parameters change, a crowd
 /// every tick ([`prepare_grid`]).
 pub fn size_grid<'a>(
@@ -171,10 +171,8 @@ pub fn size_grid<'a>(
         radius = radius.max(program.neighborhood_radius(params));
         summed = summed.max(program.summed_neighbors(params));
     }
-    if uses_neighbors {
-        grid.set_cell_size(neighbor_cell_size(radius));
-        grid.expect_neighbors(summed);
-    }
+    grid.set_cell_size(neighbor_cell_size(radius));
+    grid.expect_neighbors(summed);
     uses_neighbors
 }
 
