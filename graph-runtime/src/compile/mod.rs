@@ -5,6 +5,7 @@
 mod bindings;
 mod error;
 mod eval;
+mod guide;
 mod lower;
 mod pipeline;
 mod plan;
@@ -18,7 +19,8 @@ mod validate;
 pub use bindings::{BindError, Bindings, TagMask, TagTable};
 pub use error::{CompileError, CompileWarning};
 pub(crate) use eval::BATCH;
-pub use eval::{Context, GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
+pub use eval::{Context, NodeValue, Trace, TraceEntry};
+pub use guide::{GUIDE_ORCA_LINES, Guide};
 pub use pipeline::{compile, compile_with, warnings};
 pub use program::{AgentState, ParamValues, Program, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};

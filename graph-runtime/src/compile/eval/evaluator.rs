@@ -4,16 +4,17 @@
 use glam::Vec2;
 
 use super::context::Context;
-use super::trace::{Guide, Recorder};
+use super::trace::Recorder;
 use super::value::Value;
-use crate::Vehicle;
 use crate::behaviors::{NeighborSums, Quarry};
 use crate::compile::Swept;
+use crate::compile::guide::Guide;
 use crate::compile::program::{
-    AgentState, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
+    AgentState, Leaf, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
 };
 use crate::graph::NodeId;
 use crate::world::Rect;
+use crate::{Vehicle, World};
 
 /// The force of group op `op` (Separation, Cohesion, Alignment, Flocking; zero for any other)
 /// from its neighborhood's `sums`.
@@ -257,5 +258,28 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
             }
             TargetRef::Tagged(tag) => self.tagged(tag).map(Quarry::from),
         }
+    }
+}
+
+/// What a family file's leaf reads (`program/family/`): the evaluator's own answers.
+impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
+    #[inline]
+    fn me(&self) -> &Vehicle {
+        self.me
+    }
+
+    #[inline]
+    fn num(&self, number: Num) -> f32 {
+        Evaluator::num(self, number)
+    }
+
+    #[inline]
+    fn quarry(&self, target: TargetRef) -> Option<Quarry> {
+        Evaluator::quarry(self, target)
+    }
+
+    #[inline]
+    fn world(&self) -> &World {
+        self.context.world
     }
 }

@@ -4,8 +4,9 @@
 use glam::Vec2;
 
 use super::evaluator::Evaluator;
-use super::trace::{Guide, Recorder};
+use super::trace::Recorder;
 use crate::behaviors;
+use crate::compile::guide::Guide;
 use crate::compile::program::Op;
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
@@ -77,27 +78,8 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
         let Some(&op) = self.op(index) else {
             return Guide::None;
         };
-        let aim = |target| {
-            self.quarry(target)
-                .map_or(Guide::None, |q| Guide::Aim(q.position))
-        };
         match op {
-            Op::Seek(target) | Op::Flee(target, _) | Op::Arrival(target, _) => aim(target),
-            Op::Pursuit(quarry, prediction) | Op::Evasion(quarry, prediction, _) => {
-                self.quarry(quarry).map_or(Guide::None, |q| {
-                    Guide::Aim(behaviors::predicted_position(me, &q, self.num(prediction)))
-                })
-            }
-            Op::OffsetPursuit(quarry, offset, prediction) => {
-                self.quarry(quarry).map_or(Guide::None, |q| {
-                    Guide::Aim(behaviors::offset_pursuit_aim(
-                        me,
-                        &q,
-                        self.num(offset),
-                        self.num(prediction),
-                    ))
-                })
-            }
+            Op::Aim(aim) => aim.guide(self),
             Op::ObstacleAvoidance(min_length, lookahead) => Guide::Corridor {
                 length: behaviors::detection_length(me, self.num(min_length), self.num(lookahead)),
                 half_width: me.radius,
@@ -217,19 +199,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
                 })
             }
-            Op::Interpose(a, b, _) => match (self.quarry(a), self.quarry(b)) {
-                (Some(a), Some(b)) => Guide::Aim(behaviors::interpose_point(me, &a, &b)),
-                _ => Guide::None,
-            },
-            Op::Hide(hunter, margin, _) => self.quarry(hunter).map_or(Guide::None, |h| {
-                behaviors::hiding_spot(
-                    me,
-                    h.position,
-                    &self.context.world.obstacles,
-                    self.num(margin),
-                )
-                .map_or(Guide::None, Guide::Aim)
-            }),
             Op::ReachOrientation(heading, align) => self
                 .heading(heading)
                 .map_or(Guide::None, |target| self.orientation_guide(target, align)),

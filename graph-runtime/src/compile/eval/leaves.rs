@@ -4,10 +4,11 @@
 use glam::Vec2;
 
 use super::evaluator::{Evaluator, containment_rect, group_force};
-use super::trace::{GUIDE_ORCA_LINES, Guide, Recorder};
+use super::trace::Recorder;
 use super::value::Value;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::behaviors::{Others, reciprocal_velocity_into};
+use crate::compile::guide::{GUIDE_ORCA_LINES, Guide};
 use crate::compile::program::{
     Num, Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
@@ -20,37 +21,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     pub(super) fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
         let me = self.me;
         match *op {
-            Op::Seek(target) => self
-                .quarry(target)
-                .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
-            Op::Flee(target, panic) => {
-                let panic = panic.map(|d| self.num(d));
-                self.quarry(target)
-                    .map_or(Vec2::ZERO, |q| behaviors::flee(me, q.position, panic))
-            }
-            Op::Arrival(target, slowing) => {
-                let slowing = self.num(slowing);
-                self.quarry(target)
-                    .map_or(Vec2::ZERO, |q| behaviors::arrival(me, q.position, slowing))
-            }
-            Op::Pursuit(quarry, prediction) => {
-                let prediction = self.num(prediction);
-                self.quarry(quarry)
-                    .map_or(Vec2::ZERO, |q| behaviors::pursuit(me, &q, prediction))
-            }
-            Op::Evasion(quarry, prediction, panic) => {
-                let prediction = self.num(prediction);
-                let panic = panic.map(|d| self.num(d));
-                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
-                    behaviors::evasion(me, &q, prediction, panic)
-                })
-            }
-            Op::OffsetPursuit(quarry, offset, prediction) => {
-                let (offset, prediction) = (self.num(offset), self.num(prediction));
-                self.quarry(quarry).map_or(Vec2::ZERO, |q| {
-                    behaviors::offset_pursuit(me, &q, offset, prediction)
-                })
-            }
+            Op::Aim(aim) => aim.force(self),
             Op::ObstacleAvoidance(min_length, lookahead) => behaviors::obstacle_avoidance(
                 me,
                 &self.context.world.obstacles,
@@ -172,25 +143,6 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                 self.quarry(leader).map_or(Vec2::ZERO, |leader| {
                     behaviors::leader_following(
                         me, &leader, numbers[0], numbers[1], numbers[2], numbers[3],
-                    )
-                })
-            }
-            Op::Interpose(a, b, slowing) => {
-                let slowing = self.num(slowing);
-                match (self.quarry(a), self.quarry(b)) {
-                    (Some(a), Some(b)) => behaviors::interpose(me, &a, &b, slowing),
-                    _ => Vec2::ZERO,
-                }
-            }
-            Op::Hide(hunter, margin, slowing) => {
-                let (margin, slowing) = (self.num(margin), self.num(slowing));
-                self.quarry(hunter).map_or(Vec2::ZERO, |hunter| {
-                    behaviors::hide(
-                        me,
-                        hunter.position,
-                        &self.context.world.obstacles,
-                        margin,
-                        slowing,
                     )
                 })
             }

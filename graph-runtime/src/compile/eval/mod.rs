@@ -18,7 +18,7 @@ mod value;
 
 pub(crate) use batch::BATCH;
 pub use context::Context;
-pub use trace::{GUIDE_ORCA_LINES, Guide, NodeValue, Trace, TraceEntry};
+pub use trace::{NodeValue, Trace, TraceEntry};
 
 use super::program::{AgentState, NeighborUse, Program, Scratch};
 use crate::behaviors::NeighborSums;

@@ -2,7 +2,8 @@
 
 use glam::Vec2;
 
-use super::op::{Op, TargetRef};
+use super::Op;
+use super::operands::TargetRef;
 use super::{ParamValues, Program};
 use crate::{OwnGoals, World};
 
@@ -20,7 +21,7 @@ impl Program {
             TargetRef::Tagged(_) => None,
         };
         let aimed = self.ops.iter().find_map(|op| match op {
-            Op::Arrival(target, _) | Op::Seek(target) => point(target),
+            Op::Aim(aim) => aim.goal().and_then(|target| point(&target)),
             _ => None,
         });
         aimed.or_else(|| {

@@ -1,21 +1,25 @@
-//! A compiled program: its ops and tables (`op.rs`), what it needs per agent (`state.rs`) and
+//! A compiled program: its ops and tables (`op.rs`, their operands `operands.rs`, the leaf
+//! families `family/`), what it needs per agent (`state.rs`) and
 //! per thread (`scratch.rs`), and the questions a simulation asks it.
 
 use std::collections::BTreeMap;
 
-mod families;
+mod family;
 mod goal;
 mod jump;
 mod op;
+mod operands;
 mod scratch;
 mod state;
 
-pub(crate) use families::{
-    angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+pub(crate) use family::{
+    AimOp, Leaf, Lowering, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops,
+    sensor_ops,
 };
 pub use jump::TakeOff;
-pub(crate) use op::{
-    AlignNums, Fov, HeadingRef, JumpNums, NeighborUse, Num, Op, Span, TargetRef, VelocityRef,
+pub(crate) use op::{NeighborUse, Op};
+pub(crate) use operands::{
+    AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef,
 };
 pub(crate) use scratch::Frame;
 pub use scratch::Scratch;

@@ -1,118 +1,18 @@
-//! The compiled form of a graph: ops (one per reachable node, inputs first) whose numbers are
-//! resolved to constants or parameter slots and whose names are indices into the program's
-//! tables.
+//! The compiled form of a graph: ops (one per reachable node, inputs first) whose operands
+//! (`operands.rs`) are resolved to constants, parameter slots and indices into the program's
+//! tables. A family of leaf ops is one variant here whose type is its file's (`family/`).
 
-use crate::behaviors::FieldOfView;
 use crate::graph::{Comparison, NodeKind, PortType};
 
-use super::ParamValues;
-use super::families::{angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops};
-
-/// A number resolved by the compiler: a constant or a parameter slot.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Num {
-    Const(f32),
-    Param(u16),
-}
-
-impl Num {
-    #[inline]
-    pub(crate) fn get(self, params: &ParamValues) -> f32 {
-        match self {
-            Self::Const(value) => value,
-            Self::Param(slot) => {
-                // Values are made for the program whose slots these are.
-                debug_assert!(
-                    (slot as usize) < params.values.len(),
-                    "parameter slot {slot} of {}",
-                    params.values.len()
-                );
-                params.values.get(slot as usize).copied().unwrap_or(0.0)
-            }
-        }
-    }
-}
-
-/// A field of view resolved by the compiler: prepared once when it is a literal, so the
-/// per-agent evaluation does no trigonometry.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Fov {
-    Const(FieldOfView),
-    Param(u16),
-}
-
-impl Fov {
-    #[inline]
-    pub(crate) fn get(self, params: &ParamValues) -> FieldOfView {
-        match self {
-            Self::Const(fov) => fov,
-            Self::Param(slot) => FieldOfView::from_degrees(Num::Param(slot).get(params)),
-        }
-    }
-}
-
-/// A target resolved by the compiler: a point, or an index into the program's name tables.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum TargetRef {
-    Point(Num, Num),
-    Named(u16),
-    Tagged(u16),
-    /// The agent's own point, by its index in the program's own names.
-    Own(u16),
-}
-
-/// Where a `ReachOrientation` turns, resolved: an angle (radians), a vector, or a target's
-/// facing.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum HeadingRef {
-    /// Degrees in the asset; the evaluator converts.
-    Angle(Num),
-    Direction(Num, Num),
-    Of(TargetRef),
-}
-
-/// The velocity a `MatchVelocity` matches, resolved.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum VelocityRef {
-    Fixed(Num, Num),
-    Of(TargetRef),
-}
-
-/// `ReachOrientation`'s three numbers (the two angles in degrees).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct AlignNums {
-    pub tolerance: Num,
-    pub deceleration_radius: Num,
-    pub time_to_target: Num,
-}
-
-/// A Jump's numbers.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct JumpNums {
-    pub gravity: Num,
-    pub max_vertical_velocity: Num,
-    pub position_tolerance: Num,
-    pub velocity_tolerance: Num,
-    pub run_up: Num,
-    pub time_to_target: Num,
-}
-
-/// A slice of one of the program's list tables.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Span {
-    pub start: u32,
-    pub len: u32,
-}
+use super::family::{AimOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops};
+use super::operands::{AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef};
 
 /// One compiled node. Links are op indices; every op's inputs come before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Op {
-    Seek(TargetRef),
-    Flee(TargetRef, Option<Num>),
-    Arrival(TargetRef, Num),
-    Pursuit(TargetRef, Num),
-    Evasion(TargetRef, Num, Option<Num>),
-    OffsetPursuit(TargetRef, Num, Num),
+    /// Seek, Flee, Arrival, Pursuit, Evasion, Offset pursuit, Interpose, Hide
+    /// (`family/aim.rs`).
+    Aim(AimOp),
     ObstacleAvoidance(Num, Num),
     WallAvoidance {
         min_length: Num,
@@ -181,8 +81,6 @@ pub(crate) enum Op {
         sight_length: Num,
         sight_width: Num,
     },
-    Interpose(TargetRef, TargetRef, Num),
-    Hide(TargetRef, Num, Num),
     ReachOrientation(HeadingRef, AlignNums),
     Face(TargetRef, AlignNums),
     LookWhereYouAreGoing(AlignNums),
@@ -240,12 +138,7 @@ impl Op {
     pub(crate) fn kind(&self) -> Option<NodeKind> {
         Some(match self {
             Self::Muted => return None,
-            Self::Seek(_) => NodeKind::Seek,
-            Self::Flee(..) => NodeKind::Flee,
-            Self::Arrival(..) => NodeKind::Arrival,
-            Self::Pursuit(..) => NodeKind::Pursuit,
-            Self::Evasion(..) => NodeKind::Evasion,
-            Self::OffsetPursuit(..) => NodeKind::OffsetPursuit,
+            Self::Aim(aim) => aim.kind(),
             Self::ObstacleAvoidance(..) => NodeKind::ObstacleAvoidance,
             Self::WallAvoidance { .. } => NodeKind::WallAvoidance,
             Self::WallFollowing { .. } => NodeKind::WallFollowing,
@@ -260,8 +153,6 @@ impl Op {
             Self::Alignment(..) => NodeKind::Alignment,
             Self::Flocking { .. } => NodeKind::Flocking,
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
-            Self::Interpose(..) => NodeKind::Interpose,
-            Self::Hide(..) => NodeKind::Hide,
             Self::ReachOrientation(..) => NodeKind::ReachOrientation,
             Self::Face(..) => NodeKind::Face,
             Self::LookWhereYouAreGoing(_) => NodeKind::LookWhereYouAreGoing,
@@ -309,12 +200,7 @@ impl Op {
         match *self {
             angular_leaf_ops!() => true,
             Self::Wander { face, .. } => face,
-            Self::Seek(_)
-            | Self::Flee(..)
-            | Self::Arrival(..)
-            | Self::Pursuit(..)
-            | Self::Evasion(..)
-            | Self::OffsetPursuit(..)
+            Self::Aim(_)
             | Self::ObstacleAvoidance(..)
             | Self::WallAvoidance { .. }
             | Self::WallFollowing { .. }
@@ -327,8 +213,6 @@ impl Op {
             | Self::Alignment(..)
             | Self::Flocking { .. }
             | Self::LeaderFollowing { .. }
-            | Self::Interpose(..)
-            | Self::Hide(..)
             | Self::MatchVelocity(..)
             | Self::Jump { .. }
             | sensor_ops!()
@@ -357,12 +241,7 @@ impl Op {
             } => NeighborUse::Within(neighbor_radius),
             Self::UnalignedCollisionAvoidance(max_time) => NeighborUse::Predicted(max_time),
             Self::Muted
-            | Self::Seek(_)
-            | Self::Flee(..)
-            | Self::Arrival(..)
-            | Self::Pursuit(..)
-            | Self::Evasion(..)
-            | Self::OffsetPursuit(..)
+            | Self::Aim(_)
             | Self::ObstacleAvoidance(..)
             | Self::WallAvoidance { .. }
             | Self::WallFollowing { .. }
@@ -371,8 +250,6 @@ impl Op {
             | Self::Containment { .. }
             | Self::FlowFieldFollowing { .. }
             | Self::LeaderFollowing { .. }
-            | Self::Interpose(..)
-            | Self::Hide(..)
             | Self::ReachOrientation(..)
             | Self::Face(..)
             | Self::LookWhereYouAreGoing(_)
@@ -412,7 +289,7 @@ mod tests {
         let span = Span { start: 0, len: 0 };
         let target = TargetRef::Named(0);
         let ops = [
-            Op::Seek(target),
+            Op::Aim(AimOp::Seek(target)),
             Op::Separation(n, fov, n),
             Op::Flocking {
                 weights: [n; 3],

@@ -1,5 +1,7 @@
-//! The ops of each family of the node table, as patterns, so that a match over ops lists its
-//! own family's arms and names the other families here: no `_ =>` over kinds. A new op joins
+//! The ops grouped by what their value is, as patterns, so that a match over ops lists its
+//! own group's arms and names the other groups here: no `_ =>` over kinds. (A family file of
+//! this folder is one op variant, `Op::Aim(..)`, in one group; its kinds are matched in the
+//! file.) A new op joins
 //! exactly one family (every match that names all families fails to compile until it does),
 //! and then every match of its family fails to compile until it has an arm there: the
 //! evaluator's force, sensor and condition leaves, the combiner step, `Op::turns`.
@@ -11,12 +13,7 @@
 /// Behaviors whose value is a force (some also turn: Wander's facing variant).
 macro_rules! force_leaf_ops {
     () => {
-        $crate::compile::program::Op::Seek(..)
-            | $crate::compile::program::Op::Flee(..)
-            | $crate::compile::program::Op::Arrival(..)
-            | $crate::compile::program::Op::Pursuit(..)
-            | $crate::compile::program::Op::Evasion(..)
-            | $crate::compile::program::Op::OffsetPursuit(..)
+        $crate::compile::program::Op::Aim(..)
             | $crate::compile::program::Op::ObstacleAvoidance(..)
             | $crate::compile::program::Op::WallAvoidance { .. }
             | $crate::compile::program::Op::WallFollowing { .. }
@@ -30,8 +27,6 @@ macro_rules! force_leaf_ops {
             | $crate::compile::program::Op::Alignment(..)
             | $crate::compile::program::Op::Flocking { .. }
             | $crate::compile::program::Op::LeaderFollowing { .. }
-            | $crate::compile::program::Op::Interpose(..)
-            | $crate::compile::program::Op::Hide(..)
             | $crate::compile::program::Op::MatchVelocity(..)
             | $crate::compile::program::Op::Jump { .. }
     };
@@ -88,7 +83,7 @@ pub(crate) use {angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_o
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::program::{Num, Op, Span, TargetRef};
+    use crate::compile::program::{AimOp, Num, Op, Span, TargetRef};
 
     /// Which family an op is in, by the patterns; every op is in exactly one (the match is
     /// exhaustive and its arms do not overlap, or this file would not compile without
@@ -113,7 +108,7 @@ mod tests {
         let span = Span { start: 0, len: 0 };
         let target = TargetRef::Named(0);
         let samples = [
-            (Op::Seek(target), "force"),
+            (Op::Aim(AimOp::Seek(target)), "force"),
             (Op::Speed, "sensor"),
             (Op::Value(n), "sensor"),
             (Op::WallAhead(n), "condition"),

@@ -1,0 +1,54 @@
+//! The leaf ops, one file per family: the family's op type, its lowering from the node, its
+//! force and its guide side by side, so a kind of the family is one arm in each, in one file
+//! (CONTRIBUTING, "Add a node kind"). The formulas stay `behaviors/`'s.
+//!
+//! A family file is written against two small interfaces, so it depends on neither the
+//! lowering nor the evaluator: [`Lowering`] (what lowering one node's fields needs,
+//! implemented in `lower/`) and [`Leaf`] (what a leaf reads of its agent and world,
+//! implemented by `eval/`'s evaluator). Both are generic, so the calls inline as before.
+//! The patterns naming every family's ops are `patterns.rs`'s.
+
+mod aim;
+mod patterns;
+
+pub(crate) use aim::AimOp;
+pub(crate) use patterns::{
+    angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+};
+
+use crate::behaviors::Quarry;
+use crate::graph::Target;
+use crate::{Vehicle, World};
+
+use super::operands::{Num, TargetRef};
+
+/// What lowering a node's fields needs: each call resolves one field of the node being
+/// lowered, with the range the node table gives it.
+pub(crate) trait Lowering {
+    /// The number called `name`.
+    fn number(&mut self, name: &'static str) -> Num;
+
+    /// The numbers called `names`, resolved in that order.
+    fn numbers<const N: usize>(&mut self, names: [&'static str; N]) -> [Num; N] {
+        names.map(|name| self.number(name))
+    }
+
+    /// The target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a name
+    /// interned into its table.
+    fn target(&mut self, field: &'static str, target: &Target) -> TargetRef;
+}
+
+/// What a leaf reads while one agent's program is evaluated.
+pub(crate) trait Leaf {
+    /// The agent's own vehicle.
+    fn me(&self) -> &Vehicle;
+
+    /// A resolved number's value (a parameter's for this agent).
+    fn num(&self, number: Num) -> f32;
+
+    /// Where a target is and how it moves; `None` when it does not exist.
+    fn quarry(&self, target: TargetRef) -> Option<Quarry>;
+
+    /// The world the agent moves in.
+    fn world(&self) -> &World;
+}
