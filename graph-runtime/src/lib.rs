@@ -94,8 +94,8 @@ pub use format::{
     text_from_bytes,
 };
 pub use graph::{
-    Category, ChanceInput, Comment, Comparison, Constraint, EditorSection, Graph, Heading,
-    InputPort, Link, NameField, NameKind, Node, NodeId, NodeKind, Number, NumberField,
+    Category, ChanceInput, Choice, Comment, Comparison, Constraint, EditorSection, Graph, Heading,
+    InputList, InputPort, Link, NameField, NameKind, Node, NodeId, NodeKind, Number, NumberField,
     PathDirection, PortType, Reads, Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource,
     WallSide, WeightedInput,
 };

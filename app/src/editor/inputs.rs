@@ -1,6 +1,6 @@
 //! Growing, shrinking and reordering the input lists of combiners and conditions.
 
-use graph_runtime::{ChanceInput, Link, Node, Number, WeightedInput};
+use graph_runtime::{ChanceInput, Choice, InputList, Link, Node, Number, WeightedInput};
 
 /// A change to a node's input list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,17 +13,10 @@ pub enum InputEdit {
     MoveUp(usize),
 }
 
-/// Whether the node's inputs form a list the designer can edit.
+/// Whether the node's inputs form a list the designer can edit (the node table's
+/// `Ports` and `Weighted` fields).
 pub fn has_input_list(node: &Node) -> bool {
-    matches!(
-        node,
-        Node::Blend { .. }
-            | Node::Dither { .. }
-            | Node::Priority { .. }
-            | Node::Budget { .. }
-            | Node::All { .. }
-            | Node::Any { .. }
-    )
+    node.kind().has_input_list()
 }
 
 fn edit_list<T>(list: &mut Vec<T>, edit: InputEdit, new: impl FnOnce() -> T) -> bool {
@@ -44,66 +37,26 @@ fn edit_list<T>(list: &mut Vec<T>, edit: InputEdit, new: impl FnOnce() -> T) -> 
     }
 }
 
-/// Applies `edit`; returns whether the node changed.
+/// Applies `edit` to the node's list of inputs; returns whether the node changed (never
+/// for a node without a list).
 pub fn apply(node: &mut Node, edit: InputEdit) -> bool {
-    match node {
-        Node::Blend { inputs } => edit_list(inputs, edit, || WeightedInput {
-            node: Link::NONE,
-            weight: Number::Literal(1.0),
-        }),
-        Node::Dither { inputs, .. } => edit_list(inputs, edit, || ChanceInput {
-            node: Link::NONE,
-            probability: Number::Literal(1.0),
-        }),
-        Node::Priority { inputs, .. }
-        | Node::Budget { inputs }
-        | Node::All { inputs }
-        | Node::Any { inputs } => edit_list(inputs, edit, || Link::NONE),
-        // Kinds whose inputs are fixed ports, or that have none: named, so a new kind is
-        // decided here.
-        Node::Seek { .. }
-        | Node::Flee { .. }
-        | Node::Arrival { .. }
-        | Node::Pursuit { .. }
-        | Node::Evasion { .. }
-        | Node::OffsetPursuit { .. }
-        | Node::ObstacleAvoidance { .. }
-        | Node::WallAvoidance { .. }
-        | Node::WallFollowing { .. }
-        | Node::Wander { .. }
-        | Node::PathFollowing { .. }
-        | Node::Containment { .. }
-        | Node::FlowFieldFollowing { .. }
-        | Node::UnalignedCollisionAvoidance { .. }
-        | Node::Reciprocal { .. }
-        | Node::Separation { .. }
-        | Node::Cohesion { .. }
-        | Node::Alignment { .. }
-        | Node::Flocking { .. }
-        | Node::LeaderFollowing { .. }
-        | Node::Interpose { .. }
-        | Node::Hide { .. }
-        | Node::ReachOrientation { .. }
-        | Node::Face { .. }
-        | Node::LookWhereYouAreGoing { .. }
-        | Node::MatchVelocity { .. }
-        | Node::Jump { .. }
-        | Node::Gate { .. }
-        | Node::Scale { .. }
-        | Node::Truncate { .. }
-        | Node::Distance { .. }
-        | Node::NeighborCount { .. }
-        | Node::Speed
-        | Node::WallDistance
-        | Node::Value { .. }
-        | Node::Compare { .. }
-        | Node::WallAhead { .. }
-        | Node::JumpAchievable { .. }
-        | Node::Not { .. }
-        | Node::Subgraph { .. }
-        | Node::Reroute { .. }
-        | Node::Output { .. } => false,
+    let mut changed = false;
+    for choice in node.choices_mut() {
+        if let Choice::List(list) = choice {
+            changed |= match list {
+                InputList::Links(links) => edit_list(links, edit, || Link::NONE),
+                InputList::Weighted(inputs) => edit_list(inputs, edit, || WeightedInput {
+                    node: Link::NONE,
+                    weight: Number::Literal(1.0),
+                }),
+                InputList::Chances(inputs) => edit_list(inputs, edit, || ChanceInput {
+                    node: Link::NONE,
+                    probability: Number::Literal(1.0),
+                }),
+            };
+        }
     }
+    changed
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! about 85 MB each (every one links eframe) filled the disk of a CI run and spent a minute
 //! linking.
 
+mod choices;
 mod common;
 mod crowds;
 mod editor;

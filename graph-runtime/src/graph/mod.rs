@@ -3,6 +3,7 @@
 #[macro_use]
 mod table;
 
+mod choice;
 mod document;
 mod file;
 mod kind;
@@ -14,6 +15,7 @@ pub(crate) mod shape;
 mod target;
 mod values;
 
+pub use choice::{Choice, InputList};
 pub use document::{Comment, EditorSection, Graph, TurningSpec, VehicleSpec};
 pub use kind::{Category, Reads};
 pub use link::{Link, NodeId};

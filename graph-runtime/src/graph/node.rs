@@ -12,11 +12,14 @@ use std::collections::BTreeMap;
 use super::kind::{Category, Reads};
 use super::ports::NameKind;
 use super::ports::{GROUP_NEIGHBORS, RECIPROCAL_NEIGHBORS};
-use super::shape::{Aim, Corners, Named, Num, Plain, Point, Port, Ports, Shape, Values, Weighted};
+use super::shape::{
+    Aim, Corners, Flag, Named, Num, Plain, Point, Port, Ports, Shape, Values, Weighted,
+};
 use super::values::{default_epsilon, zero};
 use super::{
-    ChanceInput, Comparison, Constraint, Heading, InputPort, Link, NameField, Number, NumberField,
-    PathDirection, PortType, Region, Slot, Target, VelocitySource, WallSide, WeightedInput,
+    ChanceInput, Choice, Comparison, Constraint, Heading, InputPort, Link, NameField, Number,
+    NumberField, PathDirection, PortType, Region, Slot, Target, VelocitySource, WallSide,
+    WeightedInput,
 };
 
 use Constraint::{Angle, Finite, NonNegative, Positive, Probability, RightAngle};
@@ -132,7 +135,11 @@ node_table! {
         /// The seed's second variant: face the wander target and drive along the facing at
         /// full force (a vehicle with independent facing). Not written when false.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        face: bool = false => Plain,
+        face: bool = false => Flag(
+            "face the wander target",
+            "The seed's second variant, for a vehicle with independent facing: turn to face \
+             the wander target and drive along the facing at full force",
+        ),
     };
     /// Follow a named path of the world.
     PathFollowing: Behavior, Steering, Own, "Travel along a named path." {
@@ -147,12 +154,16 @@ node_table! {
         direction: PathDirection = PathDirection::Forward => Plain,
         /// When true, do nothing while the predicted position is inside the path's radius.
         #[serde(default)]
-        corrective: bool = true => Plain,
+        corrective: bool = true => Flag("corrective", ""),
         /// When true, `path` names the agent's own route (set by the game with
         /// `Crowd::set_route`, or by its scene group), not a world path: each agent follows
         /// its own, and an agent without one gets zero. Not written when false.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        own: bool = false => Plain,
+        own: bool = false => Flag(
+            "the agent's own route",
+            "Each agent follows its own route of this name, set by the game \
+             (Crowd::set_route); an agent without one gets zero",
+        ),
     };
     /// Steer back inside a rectangle when the predicted position leaves it.
     Containment: Behavior, Steering, Own, "Stay inside a rectangle." {

@@ -12,6 +12,7 @@ use super::{
     ChanceInput, Constraint, Heading, Link, Number, PortType, Region, Slot, Target, VelocitySource,
     WeightedInput,
 };
+use super::{Choice, Comparison, InputList, PathDirection, WallSide};
 use super::{InputPort, NameField, NameKind, NumberField};
 
 /// The names a field's slots take: the field's own, and its parts' (`target.x`,
@@ -89,8 +90,16 @@ pub trait Shape<T: ?Sized> {
         None
     }
 
+    /// Appends the field as a choice, when its type is edited as one (`choice.rs`).
+    fn choices<'a>(&self, _names: &FieldNames, _value: &'a mut T, _out: &mut Vec<Choice<'a>>) {}
+
     /// Whether the field is an input port or a list of them.
     fn is_input(&self) -> bool {
+        false
+    }
+
+    /// Whether the field is a list of inputs the designer grows and shrinks.
+    fn is_list(&self) -> bool {
         false
     }
 
@@ -164,6 +173,18 @@ impl Shape<Option<Number>> for Num {
         slot: Slot,
     ) -> Option<&'a mut Number> {
         Shape::<Number>::number_mut(self, names, value.as_mut()?, slot)
+    }
+
+    fn choices<'a>(
+        &self,
+        names: &FieldNames,
+        value: &'a mut Option<Number>,
+        out: &mut Vec<Choice<'a>>,
+    ) {
+        out.push(Choice::Optional {
+            field: names.field,
+            value,
+        });
     }
 }
 
@@ -281,6 +302,10 @@ impl Shape<Heading> for Aim {
     fn is_target(&self) -> bool {
         true
     }
+
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut Heading, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Heading(value));
+    }
 }
 
 impl Shape<VelocitySource> for Aim {
@@ -333,6 +358,15 @@ impl Shape<VelocitySource> for Aim {
 
     fn is_target(&self) -> bool {
         true
+    }
+
+    fn choices<'a>(
+        &self,
+        _: &FieldNames,
+        value: &'a mut VelocitySource,
+        out: &mut Vec<Choice<'a>>,
+    ) {
+        out.push(Choice::Velocity(value));
     }
 }
 
@@ -398,6 +432,10 @@ impl Shape<Region> for Corners {
             .find(|(name, _)| Slot::field(name) == slot)
             .map(|(_, number)| number)
     }
+
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut Region, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Region(value));
+    }
 }
 
 /// One input port accepting `PortType`.
@@ -453,6 +491,14 @@ impl Shape<Vec<Link>> for Ports {
     fn is_input(&self) -> bool {
         true
     }
+
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut Vec<Link>, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::List(InputList::Links(value)));
+    }
+
+    fn is_list(&self) -> bool {
+        true
+    }
 }
 
 /// A list of steering inputs, each with a number of `Constraint` named `item` (Blend's
@@ -475,6 +521,10 @@ pub trait WeightedEntry {
     fn number(&self) -> &Number;
     /// The number, for editing.
     fn number_mut(&mut self) -> &mut Number;
+    /// A list of such entries, for growing and shrinking.
+    fn list(list: &mut Vec<Self>) -> InputList<'_>
+    where
+        Self: Sized;
 }
 
 impl WeightedEntry for WeightedInput {
@@ -490,6 +540,9 @@ impl WeightedEntry for WeightedInput {
     fn number_mut(&mut self) -> &mut Number {
         &mut self.weight
     }
+    fn list(list: &mut Vec<Self>) -> InputList<'_> {
+        InputList::Weighted(list)
+    }
 }
 
 impl WeightedEntry for ChanceInput {
@@ -504,6 +557,9 @@ impl WeightedEntry for ChanceInput {
     }
     fn number_mut(&mut self) -> &mut Number {
         &mut self.probability
+    }
+    fn list(list: &mut Vec<Self>) -> InputList<'_> {
+        InputList::Chances(list)
     }
 }
 
@@ -544,7 +600,15 @@ impl<E: WeightedEntry> Shape<Vec<E>> for Weighted {
         value.get_mut(index).map(WeightedEntry::link_mut)
     }
 
+    fn choices<'a>(&self, _names: &FieldNames, value: &'a mut Vec<E>, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::List(E::list(value)));
+    }
+
     fn is_input(&self) -> bool {
+        true
+    }
+
+    fn is_list(&self) -> bool {
         true
     }
 }
@@ -584,8 +648,39 @@ impl Shape<BTreeMap<String, Number>> for Values {
     }
 }
 
-/// A field without numbers, ports or targets: a name, a choice, a switch.
+/// A choice among a few values, drawn by its type: a wall's side, a path's direction, a
+/// comparison. A type without an impl here does not build in the table.
 #[derive(Clone, Copy, Debug)]
 pub struct Plain;
 
-impl<T> Shape<T> for Plain {}
+impl Shape<WallSide> for Plain {
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut WallSide, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Side(value));
+    }
+}
+
+impl Shape<PathDirection> for Plain {
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut PathDirection, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Direction(value));
+    }
+}
+
+impl Shape<Comparison> for Plain {
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut Comparison, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Comparison(value));
+    }
+}
+
+/// A switch: what it does when on, as the editor words it, and a longer hint (empty: none).
+#[derive(Clone, Copy, Debug)]
+pub struct Flag(pub &'static str, pub &'static str);
+
+impl Shape<bool> for Flag {
+    fn choices<'a>(&self, _: &FieldNames, value: &'a mut bool, out: &mut Vec<Choice<'a>>) {
+        out.push(Choice::Flag {
+            label: self.0,
+            hint: self.1,
+            value,
+        });
+    }
+}

@@ -97,6 +97,13 @@ macro_rules! node_table {
                 }
             }
 
+            /// Whether the node has a list of inputs the designer grows and shrinks.
+            pub fn has_input_list(self) -> bool {
+                match self {
+                    $(Self::$kind => false $($( || Shape::<$ty>::is_list(&$shape) )*)?),*
+                }
+            }
+
             /// Whether the node has a target, which may be another agent (`NearestTagged`).
             pub fn aims_at_targets(self) -> bool {
                 match self {
@@ -210,6 +217,18 @@ macro_rules! node_table {
                     })*
                 }
                 None
+            }
+
+            /// The fields edited as choices (`choice.rs`), in field order: what an editor
+            /// draws by type beside the numbers, ports and names.
+            pub fn choices_mut(&mut self) -> Vec<Choice<'_>> {
+                let mut out = Vec::new();
+                match self {
+                    $(Self::$kind $({ $($field),* })? => {
+                        $($( Shape::<$ty>::choices(&$shape, &field_names!($field), $field, &mut out); )*)?
+                    })*
+                }
+                out
             }
 
             /// The target in field `field` (as listed by [`Node::targets`]), for editing.

@@ -1,107 +1,34 @@
-//! Choices that only some node kinds have: the names the node table marks (a flow field's, a
-//! jump link's, from `Node::names`), a path's direction, a Containment's rectangle, a panic
-//! distance, a comparison, a wall's side, where a `ReachOrientation` turns, what velocity a
-//! `MatchVelocity` matches and Wander's facing variant.
+//! A node's fields that are neither numbers nor ports, each drawn by its type as the node
+//! table lists it: the names (a path's or own route's, a flow field's, a jump link's, from
+//! `Node::names`) and the choices (`Node::choices_mut`: a switch, a number that may be left
+//! out, a wall's side, a path's direction, a comparison, a heading, a velocity, a rectangle).
 
 use egui::Ui;
 use graph_runtime::{
-    Comparison, Constraint, Heading, NameKind, Node, Number, PathDirection, Region, Slot, Target,
-    VelocitySource,
+    Choice, Comparison, Constraint, Heading, NameKind, Node, Number, PathDirection, Region, Slot,
+    Target, VelocitySource, WallSide,
 };
 
 use super::{Names, name, number};
 
-/// Choices that only some kinds have (the angular layer's and the jump's among them), by kind:
-/// every kind is named, so a new one fails to build until it is decided here.
-#[expect(
-    clippy::too_many_lines,
-    reason = "every node kind is named, most in one arm of kinds without choices"
-)]
+/// The node's fields that are neither numbers nor ports: a picker per name field, then a
+/// widget per choice the node table lists (`Node::choices_mut`), chosen by the field's type,
+/// so a kind needs nothing here.
 pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
     let mut changed = name_fields(ui, node, names);
-    match node {
-        Node::PathFollowing {
-            path,
-            direction,
-            corrective,
-            own,
-            ..
-        } => changed |= path_choices(ui, (path, direction, corrective, own), names),
-        Node::WallFollowing { side, .. } => {
-            ui.horizontal(|ui| {
-                ui.label("wall on the");
-                changed |= ui
-                    .selectable_value(side, graph_runtime::WallSide::Left, "Left")
-                    .changed();
-                changed |= ui
-                    .selectable_value(side, graph_runtime::WallSide::Right, "Right")
-                    .changed();
-            });
-        }
-        Node::Containment { bounds, .. } => changed |= containment_bounds(ui, bounds, names),
-        Node::Flee { panic_distance, .. } | Node::Evasion { panic_distance, .. } => {
-            let mut limited = panic_distance.is_some();
-            if ui
-                .checkbox(&mut limited, "only within a panic distance")
-                .changed()
-            {
-                *panic_distance = limited.then_some(Number::Literal(10.0));
-                changed = true;
-            }
-        }
-        Node::Compare { test, .. } => changed |= comparison(ui, test),
-        Node::ReachOrientation { orientation, .. } => changed |= heading(ui, orientation, names),
-        Node::MatchVelocity { velocity, .. } => changed |= velocity_source(ui, velocity, names),
-        Node::Wander { face, .. } => {
-            changed |= ui
-                .checkbox(face, "face the wander target")
-                .on_hover_text(
-                    "The seed's second variant, for a vehicle with independent facing: turn \
-                     to face the wander target and drive along the facing at full force",
-                )
-                .changed();
-        }
-        // Every other kind: its fields (numbers, targets, inputs, names) are all it has.
-        // Listed by name, so a new kind is decided here.
-        Node::FlowFieldFollowing { .. }
-        | Node::Jump { .. }
-        | Node::JumpAchievable { .. }
-        | Node::Seek { .. }
-        | Node::Arrival { .. }
-        | Node::Pursuit { .. }
-        | Node::OffsetPursuit { .. }
-        | Node::ObstacleAvoidance { .. }
-        | Node::WallAvoidance { .. }
-        | Node::UnalignedCollisionAvoidance { .. }
-        | Node::Reciprocal { .. }
-        | Node::Separation { .. }
-        | Node::Cohesion { .. }
-        | Node::Alignment { .. }
-        | Node::Flocking { .. }
-        | Node::LeaderFollowing { .. }
-        | Node::Interpose { .. }
-        | Node::Hide { .. }
-        | Node::Face { .. }
-        | Node::LookWhereYouAreGoing { .. }
-        | Node::Blend { .. }
-        | Node::Priority { .. }
-        | Node::Dither { .. }
-        | Node::Budget { .. }
-        | Node::Gate { .. }
-        | Node::Scale { .. }
-        | Node::Truncate { .. }
-        | Node::Distance { .. }
-        | Node::NeighborCount { .. }
-        | Node::Speed
-        | Node::WallDistance
-        | Node::Value { .. }
-        | Node::WallAhead { .. }
-        | Node::All { .. }
-        | Node::Any { .. }
-        | Node::Not { .. }
-        | Node::Subgraph { .. }
-        | Node::Reroute { .. }
-        | Node::Output { .. } => {}
+    for choice in node.choices_mut() {
+        changed |= match choice {
+            Choice::Flag { label, hint, value } => flag(ui, label, hint, value),
+            Choice::Optional { field, value } => optional(ui, field, value),
+            Choice::Side(side) => wall_side(ui, side),
+            Choice::Direction(direction) => path_direction(ui, direction),
+            Choice::Comparison(test) => comparison(ui, test),
+            Choice::Heading(orientation) => heading(ui, orientation, names),
+            Choice::Velocity(velocity) => velocity_source(ui, velocity, names),
+            Choice::Region(bounds) => containment_bounds(ui, bounds, names),
+            // Grown and shrunk on the node and in the side panel's input list.
+            Choice::List(_) => false,
+        };
     }
     changed
 }
@@ -115,12 +42,16 @@ fn name_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
         .iter()
         .map(|named| (named.field, named.kind))
         .collect();
+    let own_route = node.follows_own_path();
     let mut changed = false;
     for (field, kind) in fields {
         let (label, known) = match kind {
             NameKind::FlowField => ("field", &names.flow_fields),
             NameKind::JumpLink => ("jump link", &names.jump_links),
-            NameKind::Path | NameKind::GraphFile => continue,
+            // Each agent's own route of that name, or a world path.
+            NameKind::Path if own_route => ("own route", &names.own),
+            NameKind::Path => ("path", &names.paths),
+            NameKind::GraphFile => continue,
         };
         if let Some(value) = node.name_mut(field) {
             ui.horizontal(|ui| {
@@ -132,25 +63,45 @@ fn name_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
     changed
 }
 
-/// A path follower's path or own route, its direction and whether it corrects.
-fn path_choices(
-    ui: &mut Ui,
-    (path, direction, corrective, own): (&mut String, &mut PathDirection, &mut bool, &mut bool),
-    names: &Names,
-) -> bool {
+/// A switch, with its hint when it has one.
+fn flag(ui: &mut Ui, label: &str, hint: &str, value: &mut bool) -> bool {
+    let response = ui.checkbox(value, label);
+    let response = if hint.is_empty() {
+        response
+    } else {
+        response.on_hover_text(hint)
+    };
+    response.changed()
+}
+
+/// A number that may be left out (a Flee's panic distance): switched on at 10, its value then
+/// edited with the node's other numbers.
+fn optional(ui: &mut Ui, field: &str, value: &mut Option<Number>) -> bool {
+    let mut on = value.is_some();
+    let label = format!("only within a {}", field.replace('_', " "));
+    if ui.checkbox(&mut on, label).changed() {
+        *value = on.then_some(Number::Literal(10.0));
+        return true;
+    }
+    false
+}
+
+/// Which side of a Wall following the wall is kept on.
+fn wall_side(ui: &mut Ui, side: &mut WallSide) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        ui.label(if *own { "own route" } else { "path" });
-        let known = if *own { &names.own } else { &names.paths };
-        changed |= name(ui, "path-name", path, known);
+        ui.label("wall on the");
+        changed |= ui.selectable_value(side, WallSide::Left, "Left").changed();
+        changed |= ui
+            .selectable_value(side, WallSide::Right, "Right")
+            .changed();
     });
-    changed |= ui
-        .checkbox(own, "the agent's own route")
-        .on_hover_text(
-            "Each agent follows its own route of this name, set by the game \
-                 (Crowd::set_route); an agent without one gets zero",
-        )
-        .changed();
+    changed
+}
+
+/// Which way a path is travelled.
+fn path_direction(ui: &mut Ui, direction: &mut PathDirection) -> bool {
+    let mut changed = false;
     ui.horizontal(|ui| {
         changed |= ui
             .selectable_value(direction, PathDirection::Forward, "Forward")
@@ -158,7 +109,6 @@ fn path_choices(
         changed |= ui
             .selectable_value(direction, PathDirection::Backward, "Backward")
             .changed();
-        changed |= ui.checkbox(corrective, "corrective").changed();
     });
     changed
 }
