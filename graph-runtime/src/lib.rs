@@ -96,8 +96,8 @@ pub use format::{
 pub use graph::{
     Category, ChanceInput, Choice, Comment, Comparison, Constraint, EditorSection, Graph, Heading,
     InputList, InputPort, Link, NameField, NameKind, Node, NodeId, NodeKind, Number, NumberField,
-    PathDirection, PortType, Reads, Region, Slot, Target, TurningSpec, VehicleSpec, VelocitySource,
-    WallSide, WeightedInput,
+    PathDirection, PortType, Reads, Region, Slot, Target, TurningSpec, Unit, VehicleSpec,
+    VelocitySource, WallSide, WeightedInput,
 };
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
 pub use metrics::{ARRIVAL_RADII, ARRIVAL_SHARES, MetricsTracker, Sample};

@@ -1,7 +1,7 @@
 //! The side panel draws a node's switches and choices by their field's type, as the node table
 //! lists them (`Node::choices_mut`): a switch with its label, a number that may be left out, a
 //! rectangle, a path's direction and own route. Each is clicked as a designer would, and the
-//! graph shows the change.
+//! graph shows the change; each number shows the unit the table gives its field.
 
 use crate::common::EditorHarness;
 
@@ -51,6 +51,7 @@ fn a_flees_panic_distance_a_wanders_facing_and_a_containments_rectangle_are_swit
     // The prey preset: 1 Containment (the world's bounds), 3 Flee (panic distance 8),
     // 4 Wander (not facing).
     let mut harness = selecting(dir.path(), "prey.graph.ron", 3);
+    assert!(harness.query_all_by_value("8.00 u").next().is_some());
     click(&mut harness, "only within a panic distance");
     let Node::Flee { panic_distance, .. } = node(&harness, 3) else {
         panic!("node 3 is the Flee");
@@ -71,6 +72,10 @@ fn a_flees_panic_distance_a_wanders_facing_and_a_containments_rectangle_are_swit
         add: false,
     });
     harness.run_steps(3);
+    // Each number shows the unit the node table gives it: the wander circle 3 units ahead, its
+    // target turned at up to 90°/s.
+    assert!(harness.query_all_by_value("3.00 u").next().is_some(), "distance");
+    assert!(harness.query_all_by_value("90.00°/s").next().is_some(), "jitter");
     click(&mut harness, "face the wander target");
     assert!(matches!(node(&harness, 4), Node::Wander { face: true, .. }));
 
@@ -97,6 +102,9 @@ fn a_path_follower_turns_back_and_follows_its_own_route() {
     // The patrol preset: 1 PathFollowing on the world path "loop", forward, not corrective.
     let mut harness = selecting(dir.path(), "patrol.graph.ron", 1);
     assert!(shown(&harness, "path"));
+    // Prediction 0.4 s, ahead 3 units.
+    assert!(harness.query_all_by_value("0.40 s").next().is_some());
+    assert!(harness.query_all_by_value("3.00 u").next().is_some());
     assert!(!shown(&harness, "own route"));
     click(&mut harness, "Backward");
     click(&mut harness, "corrective");

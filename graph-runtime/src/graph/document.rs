@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use super::{Constraint, Node, NodeId, Number, NumberField, Slot};
+use super::{Constraint, Node, NodeId, Number, NumberField, Slot, Unit};
 use crate::{TurningParams, VehicleParams};
 
 /// A steering-behavior graph: nodes wired into one `Output`, named parameters, and the
@@ -108,16 +108,32 @@ impl VehicleSpec {
     /// `max_speed`, `radius`), as the compiler checks them and the editor edits them.
     pub fn numbers(&self) -> Vec<NumberField<'_>> {
         [
-            ("mass", &self.mass, Constraint::Positive),
-            ("max_force", &self.max_force, Constraint::NonNegative),
-            ("max_speed", &self.max_speed, Constraint::NonNegative),
-            ("radius", &self.radius, Constraint::NonNegative),
+            ("mass", &self.mass, Constraint::Positive, Unit::Unitless),
+            (
+                "max_force",
+                &self.max_force,
+                Constraint::NonNegative,
+                Unit::Unitless,
+            ),
+            (
+                "max_speed",
+                &self.max_speed,
+                Constraint::NonNegative,
+                Unit::Speed,
+            ),
+            (
+                "radius",
+                &self.radius,
+                Constraint::NonNegative,
+                Unit::Length,
+            ),
         ]
         .into_iter()
-        .map(|(name, number, constraint)| NumberField {
+        .map(|(name, number, constraint, unit)| NumberField {
             slot: Slot::field(name),
             number,
             constraint,
+            unit,
         })
         .collect()
     }
@@ -186,18 +202,27 @@ impl TurningSpec {
     /// them and the editor edits them.
     pub fn numbers(&self) -> Vec<NumberField<'_>> {
         let mut fields = vec![
-            ("max_angular_speed", &self.max_angular_speed),
-            ("max_angular_acceleration", &self.max_angular_acceleration),
+            (
+                "max_angular_speed",
+                &self.max_angular_speed,
+                Unit::DegreesPerSecond,
+            ),
+            (
+                "max_angular_acceleration",
+                &self.max_angular_acceleration,
+                Unit::DegreesPerSecondSquared,
+            ),
         ];
         if let Some(rate) = &self.max_turn_rate {
-            fields.push(("max_turn_rate", rate));
+            fields.push(("max_turn_rate", rate, Unit::DegreesPerSecond));
         }
         fields
             .into_iter()
-            .map(|(name, number)| NumberField {
+            .map(|(name, number, unit)| NumberField {
                 slot: Slot::field(name),
                 number,
                 constraint: Constraint::NonNegative,
+                unit,
             })
             .collect()
     }

@@ -24,6 +24,6 @@ pub use number::Number;
 pub use ports::{InputPort, NameField, NameKind, NumberField};
 pub use target::{Heading, Target, VelocitySource};
 pub use values::{
-    ChanceInput, Comparison, Constraint, PathDirection, PortType, Region, Slot, WallSide,
+    ChanceInput, Comparison, Constraint, PathDirection, PortType, Region, Slot, Unit, WallSide,
     WeightedInput,
 };

@@ -18,11 +18,12 @@ use super::shape::{
 use super::values::{default_epsilon, zero};
 use super::{
     ChanceInput, Choice, Comparison, Constraint, Heading, InputPort, Link, NameField, Number,
-    NumberField, PathDirection, PortType, Region, Slot, Target, VelocitySource, WallSide,
+    NumberField, PathDirection, PortType, Region, Slot, Target, Unit, VelocitySource, WallSide,
     WeightedInput,
 };
 
 use Constraint::{Angle, Finite, NonNegative, Positive, Probability, RightAngle};
+use Unit::{Acceleration, Degrees, DegreesPerSecond, Length, Seconds, Speed, Unitless};
 
 const STEERING: Port = Port(PortType::Steering);
 const CONDITION: Port = Port(PortType::Condition);
@@ -57,59 +58,59 @@ node_table! {
         target: Target = Target::default() => Point,
         /// Ignore the target beyond this distance (units, `>= 0`); `None`: always flee.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        panic_distance: Option<Number> = None => Num(NonNegative),
+        panic_distance: Option<Number> = None => Num(NonNegative, Length),
     };
     /// Seek, slowing down linearly inside `slowing_distance` and stopping on the target.
     Arrival: Behavior, Steering, Own, "Seek a target, slowing down to stop on it." {
         /// Where to stop.
         target: Target = Target::default() => Point,
         /// Radius of the slowing zone (units, `>= 0`).
-        slowing_distance: Number = n(5.0) => Num(NonNegative),
+        slowing_distance: Number = n(5.0) => Num(NonNegative, Length),
     };
     /// Seek the quarry's predicted position.
     Pursuit: Behavior, Steering, Own, "Chase an agent by seeking where it will be." {
         /// The agent to catch.
         quarry: Target = Target::default() => Point,
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number = n(1.0) => Num(NonNegative),
+        max_prediction: Number = n(1.0) => Num(NonNegative, Seconds),
     };
     /// Flee the quarry's predicted position.
     Evasion: Behavior, Steering, Own, "Escape an agent by fleeing where it will be." {
         /// The agent to escape.
         quarry: Target = Target::default() => Point,
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number = n(1.0) => Num(NonNegative),
+        max_prediction: Number = n(1.0) => Num(NonNegative, Seconds),
         /// Ignore the quarry beyond this distance (units, `>= 0`); `None`: always evade.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        panic_distance: Option<Number> = None => Num(NonNegative),
+        panic_distance: Option<Number> = None => Num(NonNegative, Length),
     };
     /// Pursue a point beside the quarry, passing it at lateral distance `offset`.
     OffsetPursuit: Behavior, Steering, Own, "Pass beside an agent at a set lateral distance." {
         /// The agent to pass.
         quarry: Target = Target::default() => Point,
         /// Lateral passing distance (units, `>= 0`).
-        offset: Number = n(2.0) => Num(NonNegative),
+        offset: Number = n(2.0) => Num(NonNegative, Length),
         /// Longest look-ahead (s, `>= 0`).
-        max_prediction: Number = n(1.0) => Num(NonNegative),
+        max_prediction: Number = n(1.0) => Num(NonNegative, Seconds),
     };
     /// Steer sideways away from the most threatening circle obstacle ahead.
     ObstacleAvoidance: Behavior, Steering, Own, "Steer sideways around circle obstacles ahead." {
         /// Corridor length at rest (units, `>= 0`).
-        min_length: Number = n(2.0) => Num(NonNegative),
+        min_length: Number = n(2.0) => Num(NonNegative, Length),
         /// Extra corridor length per unit of speed (s, `>= 0`).
-        lookahead_time: Number = n(1.0) => Num(NonNegative),
+        lookahead_time: Number = n(1.0) => Num(NonNegative, Seconds),
     };
     /// Steer away from walls felt by a central feeler and two side whiskers, and from the
     /// nearest wall point within `radius + margin`.
     WallAvoidance: Behavior, Steering, Own, "Steer away from walls felt ahead and close by." {
         /// Central feeler length at rest (units, `>= 0`).
-        min_length: Number = n(2.0) => Num(NonNegative),
+        min_length: Number = n(2.0) => Num(NonNegative, Length),
         /// Extra central feeler length per unit of speed (s, `>= 0`).
-        lookahead_time: Number = n(1.0) => Num(NonNegative),
+        lookahead_time: Number = n(1.0) => Num(NonNegative, Seconds),
         /// Angle of each whisker from the heading (degrees, `0..=360`; 20 to 60 in practice).
-        whisker_angle: Number = n(40.0) => Num(Angle),
+        whisker_angle: Number = n(40.0) => Num(Angle, Degrees),
         /// Clearance kept from the nearest wall beyond the agent's radius (units, `>= 0`).
-        margin: Number = n(0.5) => Num(NonNegative),
+        margin: Number = n(0.5) => Num(NonNegative, Length),
     };
     /// Reynolds' wall following: travel along the nearest wall within `range`, keeping it on
     /// the chosen hand at `offset`.
@@ -117,21 +118,21 @@ node_table! {
         /// Which hand the wall is kept on; it sets the direction of travel.
         side: WallSide = WallSide::Left => Plain,
         /// Distance kept from the wall (units, `>= 0`).
-        offset: Number = n(1.0) => Num(NonNegative),
+        offset: Number = n(1.0) => Num(NonNegative, Length),
         /// How far ahead along the wall the agent aims per unit of speed (s, `>= 0`); at least
         /// the agent's radius ahead.
-        lookahead_time: Number = n(1.0) => Num(NonNegative),
+        lookahead_time: Number = n(1.0) => Num(NonNegative, Seconds),
         /// Farthest wall followed (units, `>= 0`); beyond it the force is zero.
-        range: Number = n(3.0) => Num(NonNegative),
+        range: Number = n(3.0) => Num(NonNegative, Length),
     };
     /// Seek a point that drifts randomly on a circle ahead of the agent.
     Wander: Behavior, Steering, Own, "Drift randomly but smoothly." {
         /// Distance of the circle's centre ahead of the agent (units, `>= 0`).
-        distance: Number = n(3.0) => Num(NonNegative),
+        distance: Number = n(3.0) => Num(NonNegative, Length),
         /// Circle radius (units, `>= 0`).
-        radius: Number = n(1.5) => Num(NonNegative),
+        radius: Number = n(1.5) => Num(NonNegative, Length),
         /// Largest drift of the aim angle (degrees / s, `>= 0`).
-        jitter: Number = n(180.0) => Num(NonNegative),
+        jitter: Number = n(180.0) => Num(NonNegative, DegreesPerSecond),
         /// The seed's second variant: face the wander target and drive along the facing at
         /// full force (a vehicle with independent facing). Not written when false.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -146,9 +147,9 @@ node_table! {
         /// Name of the path.
         path: String = String::new() => Named(NameKind::Path),
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number = n(0.5) => Num(NonNegative),
+        prediction_time: Number = n(0.5) => Num(NonNegative, Seconds),
         /// How far along the path the aim point lies (units, `>= 0`).
-        ahead_distance: Number = n(2.0) => Num(NonNegative),
+        ahead_distance: Number = n(2.0) => Num(NonNegative, Length),
         /// Which way to travel.
         #[serde(default)]
         direction: PathDirection = PathDirection::Forward => Plain,
@@ -171,22 +172,22 @@ node_table! {
         #[serde(default)]
         bounds: Region = Region::World => Corners,
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number = n(0.5) => Num(NonNegative),
+        prediction_time: Number = n(0.5) => Num(NonNegative, Seconds),
         /// How far inside the border the return point lies (units, `>= 0`).
-        margin: Number = n(1.0) => Num(NonNegative),
+        margin: Number = n(1.0) => Num(NonNegative, Length),
     };
     /// Match the velocity that a named flow field asks for at the predicted position.
     FlowFieldFollowing: Behavior, Steering, Own, "Move with the velocity a flow field asks for." {
         /// Name of the flow field.
         field: String = String::new() => Named(NameKind::FlowField),
         /// How far ahead the position is predicted (s, `>= 0`).
-        prediction_time: Number = n(0.2) => Num(NonNegative),
+        prediction_time: Number = n(0.2) => Num(NonNegative, Seconds),
     };
     /// Avoid the soonest predicted collision with another agent.
     UnalignedCollisionAvoidance: GroupBehavior, Steering, Agents,
         "Dodge the soonest predicted collision with another agent." {
         /// Longest look-ahead (s, `>= 0`).
-        max_time: Number = n(2.0) => Num(NonNegative),
+        max_time: Number = n(2.0) => Num(NonNegative, Seconds),
     };
     /// Reciprocal collision avoidance (ORCA): the force reaching the velocity nearest the
     /// one the input asks for that avoids neighbors, circle obstacles and walls for a time horizon,
@@ -196,85 +197,85 @@ node_table! {
         /// The preferred steering force.
         input: Link = Link::NONE => STEERING,
         /// How far ahead collisions with agents are avoided (s, `>= 0`; `0` ignores agents).
-        time_horizon: Number = n(2.0) => Num(NonNegative),
+        time_horizon: Number = n(2.0) => Num(NonNegative, Seconds),
         /// How far ahead collisions with circle obstacles and walls are avoided (s, `>= 0`;
         /// `0` ignores them).
-        obstacle_time_horizon: Number = n(1.0) => Num(NonNegative),
+        obstacle_time_horizon: Number = n(1.0) => Num(NonNegative, Seconds),
         /// Agents closer than this are neighbors (units, `>= 0`).
-        neighbor_radius: Number = n(5.0) => Num(NonNegative),
+        neighbor_radius: Number = n(5.0) => Num(NonNegative, Length),
         /// At most this many neighbors, the nearest (a whole number from 1 to 32).
-        max_neighbors: Number = n(10.0) => Num(RECIPROCAL_NEIGHBORS),
+        max_neighbors: Number = n(10.0) => Num(RECIPROCAL_NEIGHBORS, Unitless),
         /// Extra distance kept between agents, and from obstacles and walls (units, `>= 0`):
         /// it absorbs the force limit and rounding that would let exact ORCA touch.
         #[serde(default = "zero")]
-        clearance: Number = n(0.1) => Num(NonNegative),
+        clearance: Number = n(0.1) => Num(NonNegative, Length),
         /// When the preferred velocity would collide, aim this many degrees to its right
         /// instead (`0..=90`; `0` is plain ORCA): a keep-right convention that breaks the
         /// symmetric deadlocks of crossings.
         #[serde(default = "zero")]
-        keep_right: Number = n(10.0) => Num(RightAngle),
+        keep_right: Number = n(10.0) => Num(RightAngle, Degrees),
     };
     /// Move away from neighbors, more strongly from closer ones.
     Separation: GroupBehavior, Steering, Grid, "Keep away from close neighbors." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number = n(2.0) => Num(NonNegative),
+        radius: Number = n(2.0) => Num(NonNegative, Length),
         /// Field of view (degrees, `0..=360`).
-        fov: Number = n(270.0) => Num(Angle),
+        fov: Number = n(270.0) => Num(Angle, Degrees),
         /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
         /// number from 1 to 4,096; 64 when not written).
         #[serde(
             default = "super::ports::default_group_neighbors",
             skip_serializing_if = "super::ports::is_default_group_neighbors"
         )]
-        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS, Unitless),
     };
     /// Move towards the neighbors' centre.
     Cohesion: GroupBehavior, Steering, Grid, "Move towards the neighbors' centre." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number = n(5.0) => Num(NonNegative),
+        radius: Number = n(5.0) => Num(NonNegative, Length),
         /// Field of view (degrees, `0..=360`).
-        fov: Number = n(270.0) => Num(Angle),
+        fov: Number = n(270.0) => Num(Angle, Degrees),
         /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
         /// number from 1 to 4,096; 64 when not written).
         #[serde(
             default = "super::ports::default_group_neighbors",
             skip_serializing_if = "super::ports::is_default_group_neighbors"
         )]
-        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS, Unitless),
     };
     /// Match the neighbors' mean velocity.
     Alignment: GroupBehavior, Steering, Grid, "Match the neighbors' heading and speed." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number = n(5.0) => Num(NonNegative),
+        radius: Number = n(5.0) => Num(NonNegative, Length),
         /// Field of view (degrees, `0..=360`).
-        fov: Number = n(270.0) => Num(Angle),
+        fov: Number = n(270.0) => Num(Angle, Degrees),
         /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
         /// number from 1 to 4,096; 64 when not written).
         #[serde(
             default = "super::ports::default_group_neighbors",
             skip_serializing_if = "super::ports::is_default_group_neighbors"
         )]
-        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS, Unitless),
     };
     /// Separation, cohesion and alignment over one neighborhood, normalized and weighted.
     Flocking: GroupBehavior, Steering, Grid, "Separation, cohesion and alignment, weighted." {
         /// Weight of the normalized separation.
-        separation_weight: Number = n(1.5) => Num(Finite),
+        separation_weight: Number = n(1.5) => Num(Finite, Unitless),
         /// Weight of the normalized cohesion.
-        cohesion_weight: Number = n(1.0) => Num(Finite),
+        cohesion_weight: Number = n(1.0) => Num(Finite, Unitless),
         /// Weight of the normalized alignment.
-        alignment_weight: Number = n(1.0) => Num(Finite),
+        alignment_weight: Number = n(1.0) => Num(Finite, Unitless),
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number = n(5.0) => Num(NonNegative),
+        radius: Number = n(5.0) => Num(NonNegative, Length),
         /// Field of view (degrees, `0..=360`).
-        fov: Number = n(270.0) => Num(Angle),
+        fov: Number = n(270.0) => Num(Angle, Degrees),
         /// Most neighbors counted: the nearest, the lower agent index on a tie (a whole
         /// number from 1 to 4,096; 64 when not written).
         #[serde(
             default = "super::ports::default_group_neighbors",
             skip_serializing_if = "super::ports::is_default_group_neighbors"
         )]
-        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS),
+        max_neighbors: Number = n(super::ports::DEFAULT_GROUP_NEIGHBORS) => Num(GROUP_NEIGHBORS, Unitless),
     };
     /// Arrive at a point behind a leader, stepping out of its way when in front of it.
     LeaderFollowing: GroupBehavior, Steering, Own,
@@ -282,13 +283,13 @@ node_table! {
         /// The agent to follow.
         leader: Target = tagged("leader") => Point,
         /// Distance behind the leader (units, `>= 0`).
-        behind: Number = n(2.0) => Num(NonNegative),
+        behind: Number = n(2.0) => Num(NonNegative, Length),
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number = n(3.0) => Num(NonNegative),
+        slowing_distance: Number = n(3.0) => Num(NonNegative, Length),
         /// Length of the leader's sight zone (units, `>= 0`).
-        sight_length: Number = n(4.0) => Num(NonNegative),
+        sight_length: Number = n(4.0) => Num(NonNegative, Length),
         /// Width of the leader's sight zone (units, `>= 0`).
-        sight_width: Number = n(2.0) => Num(NonNegative),
+        sight_width: Number = n(2.0) => Num(NonNegative, Length),
     };
     /// Arrive at the predicted midpoint between two agents.
     Interpose: GroupBehavior, Steering, Own, "Get between two agents." {
@@ -297,16 +298,16 @@ node_table! {
         /// Second agent.
         b: Target = tagged("b") => Point,
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number = n(3.0) => Num(NonNegative),
+        slowing_distance: Number = n(3.0) => Num(NonNegative, Length),
     };
     /// Arrive at the nearest spot behind an obstacle, as seen from the hunter.
     Hide: GroupBehavior, Steering, Own, "Hide behind the nearest obstacle from a hunter." {
         /// The agent to hide from.
         hunter: Target = tagged("hunter") => Point,
         /// Extra clearance behind the obstacle (units, `>= 0`).
-        margin: Number = n(1.0) => Num(NonNegative),
+        margin: Number = n(1.0) => Num(NonNegative, Length),
         /// Slowing radius of the arrival (units, `>= 0`).
-        slowing_distance: Number = n(3.0) => Num(NonNegative),
+        slowing_distance: Number = n(3.0) => Num(NonNegative, Length),
     };
     /// "Arrival for angles": turn the facing to an angle, a direction or an agent's facing,
     /// slowing the turn within `deceleration_radius` and braking it within
@@ -316,11 +317,11 @@ node_table! {
         /// Where to turn: an angle (degrees), a direction, or a tagged agent's facing.
         orientation: Heading = Heading::default() => Aim,
         /// Within this angle the facing counts as aligned (degrees, `0..=360`).
-        align_tolerance: Number = n(1.0) => Num(Angle),
+        align_tolerance: Number = n(1.0) => Num(Angle, Degrees),
         /// Within this angle the turn slows down (degrees, `0..=360`).
-        deceleration_radius: Number = n(30.0) => Num(Angle),
+        deceleration_radius: Number = n(30.0) => Num(Angle, Degrees),
         /// Time to reach the wanted angular speed (s, `> 0`).
-        time_to_target: Number = n(0.1) => Num(Positive),
+        time_to_target: Number = n(0.1) => Num(Positive, Seconds),
     };
     /// Turn the facing toward a target (`ReachOrientation` of the direction to it). Gives only
     /// an angular part.
@@ -328,29 +329,29 @@ node_table! {
         /// What to look at.
         target: Target = Target::default() => Point,
         /// Within this angle the facing counts as aligned (degrees, `0..=360`).
-        align_tolerance: Number = n(1.0) => Num(Angle),
+        align_tolerance: Number = n(1.0) => Num(Angle, Degrees),
         /// Within this angle the turn slows down (degrees, `0..=360`).
-        deceleration_radius: Number = n(30.0) => Num(Angle),
+        deceleration_radius: Number = n(30.0) => Num(Angle, Degrees),
         /// Time to reach the wanted angular speed (s, `> 0`).
-        time_to_target: Number = n(0.1) => Num(Positive),
+        time_to_target: Number = n(0.1) => Num(Positive, Seconds),
     };
     /// Turn the facing toward the direction of motion (Face toward the velocity), gradually.
     /// Gives only an angular part.
     LookWhereYouAreGoing: Facing, Steering, Own,
         "Turn the facing, gradually, toward where the agent is going." {
         /// Within this angle the facing counts as aligned (degrees, `0..=360`).
-        align_tolerance: Number = n(1.0) => Num(Angle),
+        align_tolerance: Number = n(1.0) => Num(Angle, Degrees),
         /// Within this angle the turn slows down (degrees, `0..=360`).
-        deceleration_radius: Number = n(30.0) => Num(Angle),
+        deceleration_radius: Number = n(30.0) => Num(Angle, Degrees),
         /// Time to reach the wanted angular speed (s, `> 0`).
-        time_to_target: Number = n(0.1) => Num(Positive),
+        time_to_target: Number = n(0.1) => Num(Positive, Seconds),
     };
     /// Reach a velocity: an agent's, or a fixed one.
     MatchVelocity: Facing, Steering, Own, "Reach a velocity: another agent's or a fixed one." {
         /// The velocity to match.
         velocity: VelocitySource = VelocitySource::default() => Aim,
         /// Time to reach it (s, `> 0`).
-        time_to_target: Number = n(0.1) => Num(Positive),
+        time_to_target: Number = n(0.1) => Num(Positive, Seconds),
     };
     /// Run up to a jump link's take-off point at the velocity the jump needs (`MatchVelocity`),
     /// then jump: the simulation flies the agent to the landing point. Gives nothing once the
@@ -359,17 +360,17 @@ node_table! {
         /// Name of the jump link.
         link: String = String::new() => Named(NameKind::JumpLink),
         /// Gravity on the jump's height (units / s², `> 0`).
-        gravity: Number = n(20.0) => Num(Positive),
+        gravity: Number = n(20.0) => Num(Positive, Acceleration),
         /// Vertical take-off speed (units / s, `>= 0`).
-        max_vertical_velocity: Number = n(8.0) => Num(NonNegative),
+        max_vertical_velocity: Number = n(8.0) => Num(NonNegative, Speed),
         /// How close to the take-off point the agent must be to jump (units, `>= 0`).
-        position_tolerance: Number = n(0.6) => Num(NonNegative),
+        position_tolerance: Number = n(0.6) => Num(NonNegative, Length),
         /// How close to the take-off velocity its velocity must be (units / s, `>= 0`).
-        velocity_tolerance: Number = n(1.0) => Num(NonNegative),
+        velocity_tolerance: Number = n(1.0) => Num(NonNegative, Speed),
         /// Length of the straight run-up before the take-off point (units, `>= 0`).
-        run_up: Number = n(4.0) => Num(NonNegative),
+        run_up: Number = n(4.0) => Num(NonNegative, Length),
         /// `MatchVelocity`'s time to target during the run-up (s, `> 0`).
-        time_to_target: Number = n(0.1) => Num(Positive),
+        time_to_target: Number = n(0.1) => Num(Positive, Seconds),
     };
     /// Weighted sum of the inputs.
     Blend: Combiner, Steering, Own, "Weighted sum of the inputs." {
@@ -383,7 +384,7 @@ node_table! {
         inputs: Vec<Link> = vec![Link::NONE; 2] => Ports(PortType::Steering),
         /// Forces at most this long count as "nothing to do" (`>= 0`).
         #[serde(default = "default_epsilon")]
-        epsilon: Number = n(1e-3) => Num(NonNegative),
+        epsilon: Number = n(1e-3) => Num(NonNegative, Unitless),
     };
     /// Reynolds' prioritized dithering: each input is considered with its probability.
     Dither: Combiner, Steering, Own,
@@ -395,7 +396,7 @@ node_table! {
         ] => Weighted { item: "probability", constraint: Probability },
         /// Forces at most this long count as "nothing to do" (`>= 0`).
         #[serde(default = "default_epsilon")]
-        epsilon: Number = n(1e-3) => Num(NonNegative),
+        epsilon: Number = n(1e-3) => Num(NonNegative, Unitless),
     };
     /// Prioritized acceleration allocation: inputs share `max_force` in order.
     Budget: Combiner, Steering, Own, "Inputs share the force budget in priority order." {
@@ -414,14 +415,14 @@ node_table! {
         /// The steering input.
         input: Link = Link::NONE => STEERING,
         /// Any finite factor.
-        factor: Number = n(1.0) => Num(Finite),
+        factor: Number = n(1.0) => Num(Finite, Unitless),
     };
     /// The input's force truncated to length `max`.
     Truncate: Combiner, Steering, Own, "Limits a force's length." {
         /// The steering input.
         input: Link = Link::NONE => STEERING,
         /// Longest force (`>= 0`).
-        max: Number = n(1.0) => Num(NonNegative),
+        max: Number = n(1.0) => Num(NonNegative, Length),
     };
     /// Sensor: distance from the agent to a target (units).
     Distance: Condition, Scalar, Own, "Distance from the agent to a target." {
@@ -431,9 +432,9 @@ node_table! {
     /// Sensor: how many neighbors are within `radius` and the field of view.
     NeighborCount: Condition, Scalar, Agents, "Number of neighbors within a radius." {
         /// Neighborhood radius (units, `>= 0`).
-        radius: Number = n(5.0) => Num(NonNegative),
+        radius: Number = n(5.0) => Num(NonNegative, Length),
         /// Field of view (degrees, `0..=360`).
-        fov: Number = n(360.0) => Num(Angle),
+        fov: Number = n(360.0) => Num(Angle, Degrees),
     };
     /// Sensor: the agent's own speed (units / s).
     Speed: Condition, Scalar, Own, "The agent's own speed.";
@@ -443,7 +444,7 @@ node_table! {
     /// Sensor: a constant or a graph parameter's value.
     Value: Condition, Scalar, Own, "A constant or a graph parameter." {
         /// The value.
-        value: Number = n(1.0) => Num(Finite),
+        value: Number = n(1.0) => Num(Finite, Unitless),
     };
     /// Condition: compares a sensor with a threshold.
     Compare: Condition, Condition, Own, "Compares a sensor with a threshold." {
@@ -452,14 +453,14 @@ node_table! {
         /// The comparison.
         test: Comparison = Comparison::Less => Plain,
         /// The threshold.
-        threshold: Number = n(1.0) => Num(Finite),
+        threshold: Number = n(1.0) => Num(Finite, Unitless),
     };
     /// Condition: a wall lies within `distance` straight ahead (the ray from the agent along
     /// its heading, `distance` long, hits a wall).
     WallAhead: Condition, Condition, Own,
         "Holds when a wall is within a distance straight ahead." {
         /// Length of the ray ahead (units, `>= 0`).
-        distance: Number = n(2.0) => Num(NonNegative),
+        distance: Number = n(2.0) => Num(NonNegative, Length),
     };
     /// Condition: the jump of a link is achievable for this agent (a flight time exists with
     /// a take-off velocity within its top speed), with the same numbers a Jump node uses.
@@ -467,9 +468,9 @@ node_table! {
         /// Name of the jump link.
         link: String = String::new() => Named(NameKind::JumpLink),
         /// Gravity on the jump's height (units / s², `> 0`).
-        gravity: Number = n(20.0) => Num(Positive),
+        gravity: Number = n(20.0) => Num(Positive, Acceleration),
         /// Vertical take-off speed (units / s, `>= 0`).
-        max_vertical_velocity: Number = n(8.0) => Num(NonNegative),
+        max_vertical_velocity: Number = n(8.0) => Num(NonNegative, Speed),
     };
     /// Condition: every input holds (true when there are none).
     All: Condition, Condition, Own, "Holds when every input holds." {

@@ -2,7 +2,7 @@
 //! lists them (`Node::numbers`, `Node::inputs`), so the compiler and the editor walk every
 //! node the same way instead of matching each kind again.
 
-use super::{Constraint, Link, Number, PortType, Slot};
+use super::{Constraint, Link, Number, PortType, Slot, Unit};
 
 /// The range of Reciprocal's `max_neighbors`: 1 to the fixed capacity of its neighbor array.
 pub const RECIPROCAL_NEIGHBORS: Constraint = Constraint::Count {
@@ -37,6 +37,8 @@ pub struct NumberField<'a> {
     pub number: &'a Number,
     /// The range it must lie in.
     pub constraint: Constraint,
+    /// What it measures.
+    pub unit: Unit,
 }
 
 /// What a name field of a node names.

@@ -12,7 +12,7 @@ use super::{
     ChanceInput, Constraint, Heading, Link, Number, PortType, Region, Slot, Target, VelocitySource,
     WeightedInput,
 };
-use super::{Choice, Comparison, InputList, PathDirection, WallSide};
+use super::{Choice, Comparison, InputList, PathDirection, Unit, WallSide};
 use super::{InputPort, NameField, NameKind, NumberField};
 
 /// The names a field's slots take: the field's own, and its parts' (`target.x`,
@@ -131,9 +131,9 @@ impl Shape<String> for Named {
     }
 }
 
-/// A number in a range (or an optional one: not there, no field).
+/// A number in a range, measuring something (or an optional one: not there, no field).
 #[derive(Clone, Copy, Debug)]
-pub struct Num(pub Constraint);
+pub struct Num(pub Constraint, pub Unit);
 
 impl Shape<Number> for Num {
     fn numbers<'a>(&self, names: &FieldNames, value: &'a Number, out: &mut Vec<NumberField<'a>>) {
@@ -141,6 +141,7 @@ impl Shape<Number> for Num {
             slot: Slot::field(names.field),
             number: value,
             constraint: self.0,
+            unit: self.1,
         });
     }
 
@@ -200,6 +201,7 @@ impl Shape<Target> for Point {
                     slot: Slot::field(name),
                     number,
                     constraint: Constraint::Finite,
+                    unit: Unit::Length,
                 });
             }
         }
@@ -257,8 +259,9 @@ impl Shape<Heading> for Aim {
                 slot: Slot::field(names.field),
                 number: angle,
                 constraint: Constraint::Finite,
+                unit: Unit::Degrees,
             }),
-            Heading::Direction(x, y) => push_vector(names, x, y, out),
+            Heading::Direction(x, y) => push_vector(names, (x, y), Unit::Unitless, out),
             Heading::Of(target) => Point.numbers(names, target, out),
         }
     }
@@ -316,7 +319,7 @@ impl Shape<VelocitySource> for Aim {
         out: &mut Vec<NumberField<'a>>,
     ) {
         match value {
-            VelocitySource::Fixed(x, y) => push_vector(names, x, y, out),
+            VelocitySource::Fixed(x, y) => push_vector(names, (x, y), Unit::Speed, out),
             VelocitySource::Of(target) => Point.numbers(names, target, out),
         }
     }
@@ -373,8 +376,8 @@ impl Shape<VelocitySource> for Aim {
 /// A vector's two components as numbers `<field>.x`, `<field>.y`.
 fn push_vector<'a>(
     names: &FieldNames,
-    x: &'a Number,
-    y: &'a Number,
+    (x, y): (&'a Number, &'a Number),
+    unit: Unit,
     out: &mut Vec<NumberField<'a>>,
 ) {
     for (name, number) in [(names.x, x), (names.y, y)] {
@@ -382,6 +385,7 @@ fn push_vector<'a>(
             slot: Slot::field(name),
             number,
             constraint: Constraint::Finite,
+            unit,
         });
     }
 }
@@ -411,6 +415,7 @@ impl Shape<Region> for Corners {
                     slot: Slot::field(name),
                     number,
                     constraint: Constraint::Finite,
+                    unit: Unit::Length,
                 });
             }
         }
@@ -569,6 +574,7 @@ impl<E: WeightedEntry> Shape<Vec<E>> for Weighted {
             slot: Slot::item(self.item, index),
             number: entry.number(),
             constraint: self.constraint,
+            unit: Unit::Unitless,
         }));
     }
 
@@ -633,6 +639,7 @@ impl Shape<BTreeMap<String, Number>> for Values {
                     slot: Slot::item(names.field, index),
                     number,
                     constraint: Constraint::Finite,
+                    unit: Unit::Unitless,
                 }),
         );
     }

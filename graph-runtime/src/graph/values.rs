@@ -67,6 +67,27 @@ impl fmt::Display for Slot {
     }
 }
 
+/// What a numeric field measures, for showing its unit (world units `u`, seconds, degrees).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// A distance (`u`).
+    Length,
+    /// A speed (`u/s`).
+    Speed,
+    /// An acceleration (`u/s²`).
+    Acceleration,
+    /// A time (`s`).
+    Seconds,
+    /// An angle (`°`).
+    Degrees,
+    /// An angular speed (`°/s`).
+    DegreesPerSecond,
+    /// An angular acceleration (`°/s²`).
+    DegreesPerSecondSquared,
+    /// A weight, a probability, a count, a factor: no unit.
+    Unitless,
+}
+
 /// The range a numeric field must lie in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Constraint {

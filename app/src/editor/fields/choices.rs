@@ -6,7 +6,7 @@
 use egui::Ui;
 use graph_runtime::{
     Choice, Comparison, Constraint, Heading, NameKind, Node, Number, PathDirection, Region, Slot,
-    Target, VelocitySource, WallSide,
+    Target, Unit, VelocitySource, WallSide,
 };
 
 use super::{Names, name, number};
@@ -219,7 +219,8 @@ fn containment_bounds(ui: &mut Ui, bounds: &mut Region, names: &Names) -> bool {
         ] {
             ui.horizontal(|ui| {
                 ui.label(slot);
-                changed |= number(ui, Slot::field(slot), value, Constraint::Finite, names);
+                let corner = (Constraint::Finite, Unit::Length);
+                changed |= number(ui, Slot::field(slot), value, corner, names);
             });
         }
     }

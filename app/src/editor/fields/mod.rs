@@ -7,43 +7,20 @@ mod names;
 
 use choices::kind_specific;
 use egui::{DragValue, Ui};
-use graph_runtime::{Constraint, Node, Number, Slot, Target};
+use graph_runtime::{Constraint, Node, Number, Slot, Target, Unit};
 pub use names::{NameList, Names};
 
-/// The unit shown after a field's value.
-pub fn unit(slot: Slot) -> &'static str {
-    let name = slot.name;
-    if name.contains("fov")
-        || name.contains("angle")
-        || name == "keep_right"
-        || name == "orientation"
-        || name == "align_tolerance"
-        || name == "deceleration_radius"
-    {
-        "°"
-    } else if name.contains("jitter") || name.contains("angular_speed") || name == "max_turn_rate" {
-        "°/s"
-    } else if name.contains("angular_acceleration") {
-        "°/s²"
-    } else if name == "gravity" {
-        " u/s²"
-    } else if name.contains("velocity") {
-        " u/s"
-    } else if name.contains("time") || name.contains("prediction") {
-        " s"
-    } else if name.contains("weight")
-        || name.contains("probability")
-        || name.contains("epsilon")
-        || name.contains("factor")
-        || name.contains("threshold")
-        || name == "value"
-        || name == "max_neighbors"
-        // A subgraph's parameters: values of any kind, as graph parameters are.
-        || name == "parameters"
-    {
-        ""
-    } else {
-        " u"
+/// The suffix a number of `unit` is shown with.
+pub fn unit(unit: Unit) -> &'static str {
+    match unit {
+        Unit::Length => " u",
+        Unit::Speed => " u/s",
+        Unit::Acceleration => " u/s²",
+        Unit::Seconds => " s",
+        Unit::Degrees => "°",
+        Unit::DegreesPerSecond => "°/s",
+        Unit::DegreesPerSecondSquared => "°/s²",
+        Unit::Unitless => "",
     }
 }
 
@@ -67,7 +44,7 @@ pub fn number(
     ui: &mut Ui,
     slot: Slot,
     number: &mut Number,
-    constraint: Constraint,
+    (constraint, measures): (Constraint, Unit),
     names: &Names,
 ) -> bool {
     let mut changed = false;
@@ -75,7 +52,7 @@ pub fn number(
         Number::Literal(value) => {
             let mut drag = DragValue::new(value)
                 .speed(drag_speed(constraint))
-                .suffix(unit(slot));
+                .suffix(unit(measures));
             drag = match constraint {
                 Constraint::NonNegative => drag.range(0.0..=f32::MAX),
                 Constraint::Positive => drag.range(1e-3..=f32::MAX),
@@ -223,8 +200,9 @@ pub fn target(ui: &mut Ui, field: &str, target: &mut Target, names: &Names) -> b
     });
     match target {
         Target::Point(x, y) => {
-            changed |= number(ui, Slot::field("x"), x, Constraint::Finite, names);
-            changed |= number(ui, Slot::field("y"), y, Constraint::Finite, names);
+            let point = (Constraint::Finite, Unit::Length);
+            changed |= number(ui, Slot::field("x"), x, point, names);
+            changed |= number(ui, Slot::field("y"), y, point, names);
         }
         Target::Named(name_value) => {
             changed |= name(ui, ("target-name", field), name_value, &names.targets);
@@ -248,20 +226,20 @@ pub fn node_fields(ui: &mut Ui, node: &mut Node, names: &Names) -> bool {
             changed |= target(ui, field, target_value, names);
         }
     }
-    let fields: Vec<(Slot, Constraint)> = node
+    let fields: Vec<(Slot, Constraint, Unit)> = node
         .numbers()
         .iter()
         .filter(|f| f.slot.index.is_none() && !f.slot.name.contains('.'))
-        .map(|f| (f.slot, f.constraint))
+        .map(|f| (f.slot, f.constraint, f.unit))
         .collect();
     if !fields.is_empty() {
         egui::Grid::new(("fields", ui.id()))
             .num_columns(2)
             .show(ui, |ui| {
-                for (slot, constraint) in fields {
+                for (slot, constraint, measures) in fields {
                     ui.label(label(slot));
                     if let Some(value) = node.number_mut(slot) {
-                        changed |= number(ui, slot, value, constraint, names);
+                        changed |= number(ui, slot, value, (constraint, measures), names);
                     }
                     ui.end_row();
                 }

@@ -9,7 +9,7 @@ pub use parameters::{parameter_uses, parameters, rename_parameter};
 pub use problems::{ERROR_COLOR, WARNING_COLOR, errors_by_node, problems, warnings_by_node};
 
 use egui::{Color32, Ui};
-use graph_runtime::{Comment, Constraint, NodeId, Number, Slot, VehicleSpec};
+use graph_runtime::{Comment, Constraint, NodeId, Number, Slot, Unit, VehicleSpec};
 
 use crate::editor::command::Command;
 use crate::editor::document::Document;
@@ -88,7 +88,7 @@ fn input_list(
             if let Some((slot, constraint)) = fields::list_weight(node, index)
                 && let Some(number) = node.number_mut(slot)
             {
-                changed |= fields::number(ui, slot, number, constraint, names);
+                changed |= fields::number(ui, slot, number, (constraint, Unit::Unitless), names);
             }
             if index > 0
                 && ui
@@ -113,16 +113,16 @@ fn input_list(
 pub fn vehicle(ui: &mut Ui, vehicle: &VehicleSpec, names: &Names) -> Option<Command> {
     let mut edited = vehicle.clone();
     let mut changed = false;
-    let fields: Vec<(Slot, Constraint)> = vehicle
+    let fields: Vec<(Slot, Constraint, Unit)> = vehicle
         .numbers()
         .iter()
-        .map(|f| (f.slot, f.constraint))
+        .map(|f| (f.slot, f.constraint, f.unit))
         .collect();
     egui::Grid::new("vehicle").num_columns(2).show(ui, |ui| {
-        for (slot, constraint) in fields {
+        for (slot, constraint, unit) in fields {
             ui.label(fields::label(slot));
             if let Some(number) = edited.number_mut(slot) {
-                changed |= fields::number(ui, slot, number, constraint, names);
+                changed |= fields::number(ui, slot, number, (constraint, unit), names);
             }
             ui.end_row();
         }
@@ -173,18 +173,18 @@ pub fn turning(
         edited.max_turn_rate = limited.then_some(Number::Literal(90.0));
         changed = true;
     }
-    let fields: Vec<(Slot, Constraint)> = edited
+    let fields: Vec<(Slot, Constraint, Unit)> = edited
         .numbers()
         .iter()
-        .map(|f| (f.slot, f.constraint))
+        .map(|f| (f.slot, f.constraint, f.unit))
         .collect();
     // A row each, wrapping the field under its label where the panel is narrow (the labels
     // are long: at 1024 points the values were cut off).
-    for (slot, constraint) in fields {
+    for (slot, constraint, unit) in fields {
         ui.horizontal_wrapped(|ui| {
             ui.label(fields::label(slot));
             if let Some(number) = edited.number_mut(slot) {
-                changed |= fields::number(ui, slot, number, constraint, names);
+                changed |= fields::number(ui, slot, number, (constraint, unit), names);
             }
         });
     }

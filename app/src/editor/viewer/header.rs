@@ -4,7 +4,7 @@
 use egui::Ui;
 use egui_snarl::ui::{PinInfo, SnarlViewer as _};
 use egui_snarl::{InPin, NodeId as SnarlId, Snarl};
-use graph_runtime::PortType;
+use graph_runtime::{PortType, Unit};
 
 use super::{GraphViewer, look};
 use crate::editor::command::Command;
@@ -94,8 +94,9 @@ impl GraphViewer<'_> {
         ui.label(format!("{}", index + 1));
         if let Some((weight, constraint)) = fields::list_weight(&data.node, index) {
             self.edit_node(ui, id, &data.node, |ui, node| {
-                node.number_mut(weight)
-                    .is_some_and(|number| fields::number(ui, weight, number, constraint, names))
+                node.number_mut(weight).is_some_and(|number| {
+                    fields::number(ui, weight, number, (constraint, Unit::Unitless), names)
+                })
             });
         }
         if has_input_list(&data.node) {

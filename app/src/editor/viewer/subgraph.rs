@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText, Ui};
 use egui_snarl::{NodeId as SnarlId, Snarl};
-use graph_runtime::{Constraint, Node, NodeId, Number, Slot};
+use graph_runtime::{Constraint, Node, NodeId, Number, Slot, Unit};
 
 use super::GraphViewer;
 use crate::editor::command::Command;
@@ -121,7 +121,13 @@ fn parameter_grid(
                 let mut number = given.clone().unwrap_or(Number::Literal(*default));
                 let slot = Slot::item("parameters", index);
                 ui.horizontal(|ui| {
-                    if fields::number(ui, slot, &mut number, Constraint::Finite, names) {
+                    if fields::number(
+                        ui,
+                        slot,
+                        &mut number,
+                        (Constraint::Finite, Unit::Unitless),
+                        names,
+                    ) {
                         values.insert(name.clone(), number);
                         changed = true;
                     }

@@ -15,7 +15,7 @@ use super::program::{
 use super::reroutes::Reroutes;
 use crate::behaviors::FieldOfView;
 use crate::graph::{
-    Constraint, Graph, Heading, Link, Node, NodeId, Number, NumberField, Slot, Target,
+    Constraint, Graph, Heading, Link, Node, NodeId, Number, NumberField, Slot, Target, Unit,
     VelocitySource,
 };
 
@@ -249,6 +249,8 @@ impl<'g> Builder<'g> {
                 slot: Slot::field(name),
                 number,
                 constraint: Constraint::NonNegative,
+                // Not shown: the compiler reads the range alone.
+                unit: Unit::Unitless,
             },
         )
     }
