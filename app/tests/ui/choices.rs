@@ -74,8 +74,14 @@ fn a_flees_panic_distance_a_wanders_facing_and_a_containments_rectangle_are_swit
     harness.run_steps(3);
     // Each number shows the unit the node table gives it: the wander circle 3 units ahead, its
     // target turned at up to 90°/s.
-    assert!(harness.query_all_by_value("3.00 u").next().is_some(), "distance");
-    assert!(harness.query_all_by_value("90.00°/s").next().is_some(), "jitter");
+    assert!(
+        harness.query_all_by_value("3.00 u").next().is_some(),
+        "distance"
+    );
+    assert!(
+        harness.query_all_by_value("90.00°/s").next().is_some(),
+        "jitter"
+    );
     click(&mut harness, "face the wander target");
     assert!(matches!(node(&harness, 4), Node::Wander { face: true, .. }));
 

@@ -102,3 +102,65 @@ mod reciprocal;
 mod sensors_combiners;
 mod steering;
 mod walls;
+
+/// Kinds whose formula no test here calls, and where they are checked instead.
+const TESTED_ELSEWHERE: &[(&str, &str)] = &[
+    (
+        "Value",
+        "a constant or a parameter: combiners.rs reads it through Compare",
+    ),
+    (
+        "JumpAchievable",
+        "jump_plan is tested under Jump here; the jumper preset's gate in facing_presets.rs",
+    ),
+    (
+        "Subgraph",
+        "written out before compiling: the subgraph tests",
+    ),
+    (
+        "Reroute",
+        "a bend point that compiles to nothing: mute_reroute.rs",
+    ),
+];
+
+/// Every kind of the node table is held to `BEHAVIORS.md` by a test here (or in
+/// `angular_doc.rs`): one calls its formula (`behaviors::seek(`) or builds a node of it
+/// (`Node::Seek`). A new kind without such a test fails here, unless it is listed above with
+/// where it is checked instead.
+#[test]
+fn every_kind_has_a_test_that_quotes_its_formula() {
+    let sources = [
+        include_str!("conventions.rs"),
+        include_str!("randomness.rs"),
+        include_str!("reciprocal.rs"),
+        include_str!("sensors_combiners.rs"),
+        include_str!("steering.rs"),
+        include_str!("walls.rs"),
+        include_str!("../angular_doc.rs"),
+    ]
+    .concat();
+    let mut missing = Vec::new();
+    for &kind in graph_runtime::NodeKind::ALL {
+        let name = kind.name();
+        let mut snake = String::new();
+        for (index, c) in name.chars().enumerate() {
+            if c.is_uppercase() && index > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_lowercase());
+        }
+        let tested = sources.contains(&format!("behaviors::{snake}("))
+            || sources.contains(&format!("Node::{name} "))
+            || sources.contains(&format!("Node::{name},"))
+            || sources.contains(&format!("Node::{name})"));
+        let exempt = TESTED_ELSEWHERE.iter().any(|(k, _)| *k == name);
+        if tested == exempt {
+            missing.push(if tested {
+                format!("{name}: tested here now: take it off TESTED_ELSEWHERE")
+            } else {
+                format!("{name}: no test here calls its formula or builds its node")
+            });
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
