@@ -20,8 +20,21 @@ pub(super) fn kind_specific(ui: &mut Ui, node: &mut Node, names: &Names) -> bool
         changed |= match choice {
             Choice::Flag { label, hint, value } => flag(ui, label, hint, value),
             Choice::Optional { field, value } => optional(ui, field, value),
-            Choice::Side(side) => wall_side(ui, side),
-            Choice::Direction(direction) => path_direction(ui, direction),
+            Choice::Side(side) => one_of(
+                ui,
+                Some("wall on the"),
+                side,
+                &[(WallSide::Left, "Left"), (WallSide::Right, "Right")],
+            ),
+            Choice::Direction(direction) => one_of(
+                ui,
+                None,
+                direction,
+                &[
+                    (PathDirection::Forward, "Forward"),
+                    (PathDirection::Backward, "Backward"),
+                ],
+            ),
             Choice::Comparison(test) => comparison(ui, test),
             Choice::Heading(orientation) => heading(ui, orientation, names),
             Choice::Velocity(velocity) => velocity_source(ui, velocity, names),
@@ -86,29 +99,22 @@ fn optional(ui: &mut Ui, field: &str, value: &mut Option<Number>) -> bool {
     false
 }
 
-/// Which side of a Wall following the wall is kept on.
-fn wall_side(ui: &mut Ui, side: &mut WallSide) -> bool {
+/// One of a few values, side by side after `label` (none: no label): a wall's side, a path's
+/// direction.
+fn one_of<T: PartialEq + Copy>(
+    ui: &mut Ui,
+    label: Option<&str>,
+    value: &mut T,
+    options: &[(T, &str)],
+) -> bool {
     let mut changed = false;
     ui.horizontal(|ui| {
-        ui.label("wall on the");
-        changed |= ui.selectable_value(side, WallSide::Left, "Left").changed();
-        changed |= ui
-            .selectable_value(side, WallSide::Right, "Right")
-            .changed();
-    });
-    changed
-}
-
-/// Which way a path is travelled.
-fn path_direction(ui: &mut Ui, direction: &mut PathDirection) -> bool {
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        changed |= ui
-            .selectable_value(direction, PathDirection::Forward, "Forward")
-            .changed();
-        changed |= ui
-            .selectable_value(direction, PathDirection::Backward, "Backward")
-            .changed();
+        if let Some(label) = label {
+            ui.label(label);
+        }
+        for &(option, text) in options {
+            changed |= ui.selectable_value(value, option, text).changed();
+        }
     });
     changed
 }
