@@ -20,6 +20,29 @@ fn at(line: usize, col: usize) -> TextPosition {
     TextPosition { line, col }
 }
 
+/// Asserts that `error` is a syntax error of file `path` at `line:col` whose message mentions
+/// every word of `words`.
+#[track_caller]
+fn assert_syntax_at(error: LoadError, path: &str, (line, col): (usize, usize), words: &[&str]) {
+    let (actual_path, position, message) = syntax(error);
+    assert_eq!((actual_path.as_str(), position), (path, at(line, col)));
+    assert_mentions(&message, words);
+}
+
+/// Asserts that `error` refuses a newer file: (path, kind, version found, newest supported).
+#[track_caller]
+fn assert_newer(error: LoadError, expected: (&str, &str, u32, u32)) {
+    match error {
+        LoadError::NewerVersion {
+            path,
+            kind,
+            found,
+            supported,
+        } => assert_eq!((path.as_str(), kind, found, supported), expected),
+        other => panic!("expected NewerVersion, got {other:?}"),
+    }
+}
+
 /// Asserts that `message` mentions every word of `words`, ignoring case.
 fn assert_mentions(message: &str, words: &[&str]) {
     let lower = message.to_lowercase();
@@ -49,9 +72,7 @@ fn a_syntax_error_names_the_line_and_column_where_it_starts() {
         "broken.graph.ron:6:9: Expected comma",
         "Display is `path:line:col: message`"
     );
-    let (path, position, message) = syntax(error);
-    assert_eq!((path.as_str(), position), ("broken.graph.ron", at(6, 9)));
-    assert_mentions(&message, &["comma"]);
+    assert_syntax_at(error, "broken.graph.ron", (6, 9), &["comma"]);
 }
 
 #[test]
@@ -79,9 +100,12 @@ fn an_unknown_field_of_a_node_is_reported_at_the_field() {
         error.to_string().starts_with("seek.graph.ron:5:42: "),
         "{error}"
     );
-    let (path, position, message) = syntax(error);
-    assert_eq!((path.as_str(), position), ("seek.graph.ron", at(5, 42)));
-    assert_mentions(&message, &["speed", "Seek", "target"]);
+    assert_syntax_at(
+        error,
+        "seek.graph.ron",
+        (5, 42),
+        &["speed", "Seek", "target"],
+    );
 }
 
 #[test]
@@ -94,10 +118,12 @@ fn an_unknown_top_level_field_of_a_scene_is_reported_at_the_field() {
     groups: [],
 )
 "#;
-    let (path, position, message) =
-        syntax(Scene::from_ron(text, "world.scene.ron").expect_err("scenes have no gravity"));
-    assert_eq!((path.as_str(), position), ("world.scene.ron", at(5, 5)));
-    assert_mentions(&message, &["gravity"]);
+    assert_syntax_at(
+        Scene::from_ron(text, "world.scene.ron").expect_err("scenes have no gravity"),
+        "world.scene.ron",
+        (5, 5),
+        &["gravity"],
+    );
 }
 
 #[test]
@@ -113,10 +139,12 @@ fn an_unknown_field_of_a_flow_field_is_reported_at_the_field() {
     strength: 2.0,
 )
 "#;
-    let (path, position, message) =
-        syntax(FlowField::from_ron(text, "wind.flow.ron").expect_err("no `strength` field"));
-    assert_eq!((path.as_str(), position), ("wind.flow.ron", at(9, 5)));
-    assert_mentions(&message, &["strength"]);
+    assert_syntax_at(
+        FlowField::from_ron(text, "wind.flow.ron").expect_err("no `strength` field"),
+        "wind.flow.ron",
+        (9, 5),
+        &["strength"],
+    );
 }
 
 #[test]
@@ -133,9 +161,7 @@ fn a_value_of_the_wrong_type_is_reported_at_the_value() {
         error.to_string().starts_with("car.graph.ron:4:21: "),
         "{error}"
     );
-    let (path, position, message) = syntax(error);
-    assert_eq!((path.as_str(), position), ("car.graph.ron", at(4, 21)));
-    assert_mentions(&message, &["number", "boolean"]);
+    assert_syntax_at(error, "car.graph.ron", (4, 21), &["number", "boolean"]);
 }
 
 #[test]
@@ -149,10 +175,12 @@ fn a_value_of_the_wrong_type_on_the_next_line_is_reported_on_that_line() {
     nodes: {},
 )
 "#;
-    let (path, position, message) =
-        syntax(Graph::from_ron(text, "g.graph.ron").expect_err("a description is text"));
-    assert_eq!((path.as_str(), position), ("g.graph.ron", at(5, 9)));
-    assert_mentions(&message, &["string"]);
+    assert_syntax_at(
+        Graph::from_ron(text, "g.graph.ron").expect_err("a description is text"),
+        "g.graph.ron",
+        (5, 9),
+        &["string"],
+    );
 }
 
 #[test]
@@ -165,10 +193,12 @@ fn wrong_types_in_every_asset_kind_point_at_the_offending_value() {
     groups: [],
 )
 "#;
-    let (path, position, message) =
-        syntax(Scene::from_ron(scene, "s.scene.ron").expect_err("a seed is a number"));
-    assert_eq!((path.as_str(), position), ("s.scene.ron", at(5, 13)));
-    assert_mentions(&message, &["integer"]);
+    assert_syntax_at(
+        Scene::from_ron(scene, "s.scene.ron").expect_err("a seed is a number"),
+        "s.scene.ron",
+        (5, 13),
+        &["integer"],
+    );
 
     let field = r#"(
     format: "steergraph.flow",
@@ -180,10 +210,12 @@ fn wrong_types_in_every_asset_kind_point_at_the_offending_value() {
     vectors: [(1.0, 0.0)],
 )
 "#;
-    let (path, position, message) =
-        syntax(FlowField::from_ron(field, "f.flow.ron").expect_err("a cell size is a number"));
-    assert_eq!((path.as_str(), position), ("f.flow.ron", at(5, 29)));
-    assert_mentions(&message, &["float"]);
+    assert_syntax_at(
+        FlowField::from_ron(field, "f.flow.ron").expect_err("a cell size is a number"),
+        "f.flow.ron",
+        (5, 29),
+        &["float"],
+    );
 
     // Columns count characters, not bytes.
     let graph = "(format: \"steergraph.graph\", version: 1, description: \"Größe ½\", nodes: {1: Output(input: 1.5)})";
@@ -196,19 +228,23 @@ fn wrong_types_in_every_asset_kind_point_at_the_offending_value() {
 #[test]
 fn a_version_that_is_not_a_number_is_reported_at_the_value() {
     let text = "(\n    format: \"steergraph.graph\",\n    version: \"one\",\n    nodes: {},\n)\n";
-    let (path, position, message) =
-        syntax(Graph::from_ron(text, "v.graph.ron").expect_err("the version is a number"));
-    assert_eq!((path.as_str(), position), ("v.graph.ron", at(3, 14)));
-    assert_mentions(&message, &["integer"]);
+    assert_syntax_at(
+        Graph::from_ron(text, "v.graph.ron").expect_err("the version is a number"),
+        "v.graph.ron",
+        (3, 14),
+        &["integer"],
+    );
 }
 
 #[test]
 fn a_missing_field_is_a_syntax_error_naming_the_field() {
     let text = "(\n    format: \"steergraph.graph\",\n    version: 1,\n)\n";
-    let (path, position, message) =
-        syntax(Graph::from_ron(text, "empty.graph.ron").expect_err("`nodes` is required"));
-    assert_eq!((path.as_str(), position), ("empty.graph.ron", at(4, 1)));
-    assert_mentions(&message, &["missing", "nodes"]);
+    assert_syntax_at(
+        Graph::from_ron(text, "empty.graph.ron").expect_err("`nodes` is required"),
+        "empty.graph.ron",
+        (4, 1),
+        &["missing", "nodes"],
+    );
 }
 
 #[test]
@@ -229,46 +265,19 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
         "future.graph.ron: this graph file uses format version 3, but this Steergraph reads \
          versions up to 2; update Steergraph to open it"
     );
-    match error {
-        LoadError::NewerVersion {
-            path,
-            kind,
-            found,
-            supported,
-        } => assert_eq!(
-            (path.as_str(), kind, found, supported),
-            ("future.graph.ron", "graph", 3, 2)
-        ),
-        other => panic!("expected NewerVersion, got {other:?}"),
-    }
+    assert_newer(error, ("future.graph.ron", "graph", 3, 2));
 
     let scene = r#"(format: "steergraph.scene", version: 7, weather: Rain(0.5), groups: ())"#;
-    match Scene::from_ron(scene, "future.scene.ron").expect_err("version 7 is newer") {
-        LoadError::NewerVersion {
-            path,
-            kind,
-            found,
-            supported,
-        } => assert_eq!(
-            (path.as_str(), kind, found, supported),
-            ("future.scene.ron", "scene", 7, 2)
-        ),
-        other => panic!("expected NewerVersion, got {other:?}"),
-    }
+    assert_newer(
+        Scene::from_ron(scene, "future.scene.ron").expect_err("version 7 is newer"),
+        ("future.scene.ron", "scene", 7, 2),
+    );
 
     let field = r#"(format: "steergraph.flow", version: 3, vectors: "compressed")"#;
-    match FlowField::from_ron(field, "future.flow.ron").expect_err("version 3 is newer") {
-        LoadError::NewerVersion {
-            path,
-            kind,
-            found,
-            supported,
-        } => assert_eq!(
-            (path.as_str(), kind, found, supported),
-            ("future.flow.ron", "flow field", 3, 2)
-        ),
-        other => panic!("expected NewerVersion, got {other:?}"),
-    }
+    assert_newer(
+        FlowField::from_ron(field, "future.flow.ron").expect_err("version 3 is newer"),
+        ("future.flow.ron", "flow field", 3, 2),
+    );
 }
 
 const SCENE: &str = r#"(
