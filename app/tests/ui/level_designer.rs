@@ -23,6 +23,26 @@ fn harness(dir: &Path) -> Harness<'static, EditorApp> {
     editor(dir).window().build()
 }
 
+/// The editor as `harness` leaves it, then preset `file` opened and `steps` frames run.
+fn opened(dir: &Path, file: &str, steps: usize) -> Harness<'static, EditorApp> {
+    let mut harness = harness(dir);
+    harness
+        .state_mut()
+        .apply(Command::OpenPreset(preset_index(file)));
+    harness.run_steps(steps);
+    harness
+}
+
+/// Paint field, then "New field over bounds": a field over the scene's bounds, selected.
+fn new_field_over_bounds(harness: &mut Harness<'static, EditorApp>) {
+    harness.get_by_label("Paint field").click_accesskit();
+    harness.run_steps(2);
+    harness
+        .get_by_label("New field over bounds")
+        .click_accesskit();
+    harness.run_steps(2);
+}
+
 /// Every node's rectangle on screen lies inside the canvas.
 fn every_node_inside_the_canvas(harness: &Harness<'static, EditorApp>) -> Result<(), String> {
     let app = harness.state();
@@ -51,11 +71,7 @@ fn the_boids_preset_opens_with_every_node_inside_the_canvas_at_a_readable_size()
 #[test]
 fn frame_all_with_nothing_selected_shows_every_node_of_the_corridor() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenPreset(preset_index("corridor.graph.ron")));
-    harness.run_steps(4);
+    let mut harness = opened(dir.path(), "corridor.graph.ron", 4);
     // Zoom in over the canvas so that most nodes leave it, as after working on one.
     let centre = harness.state().canvas.rect().center();
     harness.event(Event::PointerMoved(centre));
@@ -100,11 +116,7 @@ fn frame_all_with_nothing_selected_shows_every_node_of_the_corridor() {
 #[test]
 fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_target() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenPreset(preset_index("seek.graph.ron")));
-    harness.run_steps(4);
+    let mut harness = opened(dir.path(), "seek.graph.ron", 4);
     harness.state_mut().preview.host.running = false;
     let before = harness.state().preview.document.scene.targets.len();
     harness.get_by_label("Add target").click_accesskit();
@@ -199,12 +211,7 @@ fn aim_seek_and_the_field_at(harness: &mut Harness<'static, EditorApp>, name: &s
         "the seekers close in: {before} to {after}"
     );
     // The field's Toward target leads to it.
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(2);
+    new_field_over_bounds(harness);
     name.clone_into(&mut harness.state_mut().preview.paint.target);
     harness.get_by_label("Toward target").click_accesskit();
     harness.run_steps(2);
@@ -235,18 +242,9 @@ fn right_click_in_the_viewport_adds_a_target_there() {
 #[test]
 fn toward_target_on_the_cursor_leads_to_where_the_cursor_is_drawn() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
     // The seek scene stores a position for `cursor` (10, 5); the marker follows the mouse.
-    harness
-        .state_mut()
-        .apply(Command::OpenPreset(preset_index("seek.graph.ron")));
-    harness.run_steps(4);
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(2);
+    let mut harness = opened(dir.path(), "seek.graph.ron", 4);
+    new_field_over_bounds(&mut harness);
     // The pointer rests over the viewport (the cursor target follows it), then goes to the
     // panel to press the button.
     let viewport = harness.state().preview.rect().expect("viewport");
@@ -571,18 +569,9 @@ fn at_1024_by_640_the_canvas_side_panel_and_preview_are_all_usable() {
 #[test]
 fn export_for_game_writes_a_folder_that_runs_with_consistent_names() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenPreset(preset_index("river.graph.ron")));
-    harness.run_steps(3);
+    let mut harness = opened(dir.path(), "river.graph.ron", 3);
     // A new field painted in this scene, followed by the graph under its name "field 1".
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(2);
+    new_field_over_bounds(&mut harness);
     let app = harness.state_mut();
     let mut graph = app.document.to_graph();
     let follower = graph
@@ -878,11 +867,7 @@ fn the_reciprocal_guide_says_in_words_when_it_took_the_least_bad_velocity() {
 #[test]
 fn the_river_preset_keeps_flowing_in_the_preview() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = harness(dir.path());
-    harness
-        .state_mut()
-        .apply(Command::OpenPreset(preset_index("river.graph.ron")));
-    harness.run_steps(3);
+    let mut harness = opened(dir.path(), "river.graph.ron", 3);
     let host = &mut harness.state_mut().preview.host;
     host.running = false;
     for tick in 0..3_600 {
