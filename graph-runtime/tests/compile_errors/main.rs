@@ -2,7 +2,8 @@
 //! with the node, port or parameter they name.
 
 use graph_runtime::{
-    CompileError, Constraint, Graph, Link, Node, NodeId, Number, Slot, Target, compile,
+    CompileError, Constraint, Graph, Link, Node, NodeId, Number, Slot, Target, WeightedInput,
+    compile,
 };
 
 /// A graph with the given nodes and default vehicle and no parameters.
@@ -40,6 +41,19 @@ fn scale(input: Link) -> Node {
     Node::Scale {
         input,
         factor: Number::Literal(2.0),
+    }
+}
+
+/// A Blend of `inputs`, each weighted 1.
+fn blend(inputs: &[Link]) -> Node {
+    Node::Blend {
+        inputs: inputs
+            .iter()
+            .map(|&node| WeightedInput {
+                node,
+                weight: Number::Literal(1.0),
+            })
+            .collect(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Errors of numbers and names: invalid values, ranges, parameters, empty names, and how errors are
 //! ordered and shown.
 
-use super::{errors, graph, id, invalid, output, scale, seek};
+use super::{blend, errors, graph, id, invalid, output, scale, seek};
 use graph_runtime::{
     ChanceInput, CompileError, Constraint, Graph, Link, Node, Number, PathDirection, PortType,
     Region, Slot, Target, WeightedInput, compile,
@@ -391,25 +391,7 @@ fn every_problem_is_reported_at_once_in_a_stable_order() {
             },
         ),
         (2, scale(Link::to(2))),
-        (
-            3,
-            Node::Blend {
-                inputs: vec![
-                    WeightedInput {
-                        node: Link::to(1),
-                        weight: Number::Literal(1.0),
-                    },
-                    WeightedInput {
-                        node: Link::NONE,
-                        weight: Number::Literal(1.0),
-                    },
-                    WeightedInput {
-                        node: Link::to(42),
-                        weight: Number::Literal(1.0),
-                    },
-                ],
-            },
-        ),
+        (3, blend(&[Link::to(1), Link::NONE, Link::to(42)])),
         (
             4,
             Node::LeaderFollowing {
@@ -471,18 +453,7 @@ fn every_problem_is_reported_at_once_in_a_stable_order() {
 
 #[test]
 fn errors_are_displayed_with_their_node_and_port() {
-    let blend = Node::Blend {
-        inputs: vec![
-            WeightedInput {
-                node: Link::to(1),
-                weight: Number::Literal(1.0),
-            },
-            WeightedInput {
-                node: Link::NONE,
-                weight: Number::Literal(1.0),
-            },
-        ],
-    };
+    let blend = blend(&[Link::to(1), Link::NONE]);
     let g = graph([(1, seek()), (3, blend), (4, output(3))]);
     let shown: Vec<String> = errors(&g).iter().map(ToString::to_string).collect();
     // Numbered from 1, as the node shows its inputs.

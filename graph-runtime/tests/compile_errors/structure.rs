@@ -1,9 +1,7 @@
 //! Errors of a graph's shape: outputs, cycles, dangling links, unconnected inputs and port types.
 
-use super::{errors, graph, id, output, scale, seek};
-use graph_runtime::{
-    Comparison, CompileError, Graph, Link, Node, Number, PortType, Slot, WeightedInput, compile,
-};
+use super::{blend, errors, graph, id, output, scale, seek};
+use graph_runtime::{Comparison, CompileError, Graph, Link, Node, Number, PortType, Slot, compile};
 
 #[test]
 fn a_valid_graph_compiles() {
@@ -56,21 +54,7 @@ fn separate_cycles_are_each_reported() {
         (1, scale(Link::to(2))),
         (2, scale(Link::to(1))),
         (3, scale(Link::to(3))),
-        (
-            4,
-            Node::Blend {
-                inputs: vec![
-                    WeightedInput {
-                        node: Link::to(1),
-                        weight: Number::Literal(1.0),
-                    },
-                    WeightedInput {
-                        node: Link::to(3),
-                        weight: Number::Literal(1.0),
-                    },
-                ],
-            },
-        ),
+        (4, blend(&[Link::to(1), Link::to(3)])),
         (5, output(4)),
     ]);
     assert_eq!(
@@ -192,21 +176,7 @@ fn a_condition_into_a_blend_input_is_the_wrong_port_type() {
                 threshold: Number::Literal(1.0),
             },
         ),
-        (
-            4,
-            Node::Blend {
-                inputs: vec![
-                    WeightedInput {
-                        node: Link::to(1),
-                        weight: Number::Literal(1.0),
-                    },
-                    WeightedInput {
-                        node: Link::to(3),
-                        weight: Number::Literal(1.0),
-                    },
-                ],
-            },
-        ),
+        (4, blend(&[Link::to(1), Link::to(3)])),
         (5, output(4)),
     ]);
     assert_eq!(

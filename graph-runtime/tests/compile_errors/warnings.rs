@@ -1,9 +1,7 @@
 //! Nodes the Output does not reach: warnings, not errors (issue 42).
 
-use super::{errors, graph, id, output, scale, seek};
-use graph_runtime::{
-    CompileError, CompileWarning, Graph, Link, Node, Number, Slot, Target, WeightedInput, compile,
-};
+use super::{blend, errors, graph, id, output, scale, seek};
+use graph_runtime::{CompileError, CompileWarning, Graph, Link, Node, Slot, Target, compile};
 use std::collections::BTreeMap;
 
 /// A working Seek into the Output, and beside it a Reroute wired to nothing and a Seek with no
@@ -58,21 +56,9 @@ fn nodes_that_feed_nothing_do_not_stop_the_graph_and_are_warnings() {
 #[test]
 fn wiring_a_stray_into_the_output_makes_its_problem_an_error_again() {
     let mut graph = with_strays();
-    graph.nodes.insert(
-        id(6),
-        Node::Blend {
-            inputs: vec![
-                WeightedInput {
-                    node: Link::to(1),
-                    weight: Number::Literal(1.0),
-                },
-                WeightedInput {
-                    node: Link::to(5),
-                    weight: Number::Literal(1.0),
-                },
-            ],
-        },
-    );
+    graph
+        .nodes
+        .insert(id(6), blend(&[Link::to(1), Link::to(5)]));
     graph.nodes.insert(id(2), output(6));
     assert_eq!(
         errors(&graph),
