@@ -13,7 +13,6 @@ use crate::compile::program::{
     AgentState, Leaf, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
 };
 use crate::graph::NodeId;
-use crate::world::Rect;
 use crate::{Vehicle, World};
 
 /// The force of group op `op` (Separation, Cohesion, Alignment, Flocking; zero for any other)
@@ -48,18 +47,6 @@ pub(super) fn group_force(
             debug_assert!(false, "{:?} reads no neighbor sums", op.kind());
             Vec2::ZERO
         }
-    }
-}
-
-/// The rectangle a Containment node keeps its agents in: its own bounds, or the world's.
-pub(super) fn containment_rect(bounds: Option<[Num; 4]>, context: &Context<'_>) -> Rect {
-    let num = |number: Num| number.get(context.params);
-    match bounds {
-        None => context.world.bounds,
-        Some([min_x, min_y, max_x, max_y]) => Rect::new(
-            Vec2::new(num(min_x), num(min_y)),
-            Vec2::new(num(max_x), num(max_y)),
-        ),
     }
 }
 

@@ -10,30 +10,6 @@ use crate::compile::guide::Guide;
 use crate::compile::program::Op;
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
-    /// Wall avoidance's feelers, where each meets a wall, and the nearest wall point within
-    /// the clearance, from the same functions as the force.
-    pub(super) fn wall_guide(
-        &self,
-        min_length: f32,
-        lookahead_time: f32,
-        whisker_angle: f32,
-        margin: f32,
-    ) -> Guide {
-        let me = self.me;
-        let walls = self.context.world.wall_index();
-        let feelers = behaviors::wall_feelers(me, min_length, lookahead_time, whisker_angle);
-        let tips = feelers.map(|f| f.tip(me.position));
-        let hits = tips.map(|tip| walls.ray_cast(me.position, tip).map(|hit| hit.point));
-        let nearest = walls
-            .nearest(me.position, me.radius + margin)
-            .map(|near| near.point);
-        Guide::Feelers {
-            tips,
-            hits,
-            nearest,
-        }
-    }
-
     /// `ReachOrientation`'s guide toward `target` (radians).
     fn orientation_guide(&self, target: f32, align: crate::compile::program::AlignNums) -> Guide {
         let alignment = self.alignment(align);
@@ -80,44 +56,13 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
         };
         match op {
             Op::Aim(aim) => aim.guide(self),
-            Op::ObstacleAvoidance(min_length, lookahead) => Guide::Corridor {
-                length: behaviors::detection_length(me, self.num(min_length), self.num(lookahead)),
-                half_width: me.radius,
-            },
-            Op::WallAvoidance {
-                min_length,
-                lookahead_time,
-                whisker_angle,
-                margin,
-            } => self.wall_guide(
-                self.num(min_length),
-                self.num(lookahead_time),
-                self.num(whisker_angle),
-                self.num(margin),
-            ),
+            Op::Surroundings(op) => op.guide(self),
             Op::WallDistance => self
                 .context
                 .world
                 .wall_index()
                 .nearest(me.position, f32::INFINITY)
                 .map_or(Guide::None, |near| Guide::Aim(near.point)),
-            Op::WallFollowing {
-                side,
-                offset,
-                lookahead_time,
-                range,
-            } => behaviors::wall_following_aim(
-                me,
-                self.context.world.wall_index(),
-                side,
-                self.num(offset),
-                self.num(lookahead_time),
-                self.num(range),
-            )
-            .map_or(Guide::None, |(nearest, aim)| Guide::WallFollow {
-                nearest,
-                aim,
-            }),
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))
@@ -159,23 +104,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     projection: aim.projection.point,
                     aim: aim.steer.map(behaviors::PathSteer::point),
                 }),
-            Op::Containment {
-                bounds,
-                prediction_time,
-                margin,
-            } => {
-                let prediction_time = self.num(prediction_time);
-                behaviors::containment_aim(
-                    me,
-                    &self.containment_bounds(bounds),
-                    prediction_time,
-                    self.num(margin),
-                )
-                .map_or(
-                    Guide::Aim(behaviors::future_position(me, prediction_time)),
-                    Guide::Aim,
-                )
-            }
             Op::FlowFieldFollowing {
                 field,
                 prediction_time,

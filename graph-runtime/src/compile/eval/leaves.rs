@@ -1,46 +1,26 @@
-//! The evaluator's leaves: each behavior's force, each sensor's reading and Reciprocal's
-//! solve, by calling the formula of `behaviors/`.
+//! The evaluator's leaves: each behavior's force (a family file's by its `force`), each
+//! sensor's reading and Reciprocal's solve, by calling the formula of `behaviors/`.
 
 use glam::Vec2;
 
-use super::evaluator::{Evaluator, containment_rect, group_force};
+use super::evaluator::{Evaluator, group_force};
 use super::trace::Recorder;
 use super::value::Value;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::behaviors::{Others, reciprocal_velocity_into};
 use crate::compile::guide::{GUIDE_ORCA_LINES, Guide};
 use crate::compile::program::{
-    Num, Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+    Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
-use crate::world::Rect;
 
 impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     /// The force of a steering behavior (an op without inputs); the angular layer's
     /// behaviors, which have no force, are `turning.rs`'s.
-    #[expect(clippy::too_many_lines, reason = "one arm per steering behavior")]
     pub(super) fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
         let me = self.me;
         match *op {
             Op::Aim(aim) => aim.force(self),
-            Op::ObstacleAvoidance(min_length, lookahead) => behaviors::obstacle_avoidance(
-                me,
-                &self.context.world.obstacles,
-                self.num(min_length),
-                self.num(lookahead),
-            ),
-            Op::WallAvoidance {
-                min_length,
-                lookahead_time,
-                whisker_angle,
-                margin,
-            } => behaviors::wall_avoidance(
-                me,
-                self.context.world.wall_index(),
-                self.num(min_length),
-                self.num(lookahead_time),
-                self.num(whisker_angle),
-                self.num(margin),
-            ),
+            Op::Surroundings(op) => op.force(self),
             Op::Wander { face: true, .. } => self.leaf_steering(index, op).force,
             Op::Wander {
                 distance,
@@ -71,29 +51,6 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                 ),
                 None => Vec2::ZERO,
             },
-            Op::WallFollowing {
-                side,
-                offset,
-                lookahead_time,
-                range,
-            } => behaviors::wall_following(
-                me,
-                self.context.world.wall_index(),
-                side,
-                self.num(offset),
-                self.num(lookahead_time),
-                self.num(range),
-            ),
-            Op::Containment {
-                bounds,
-                prediction_time,
-                margin,
-            } => behaviors::containment(
-                me,
-                &self.containment_bounds(bounds),
-                self.num(prediction_time),
-                self.num(margin),
-            ),
             Op::FlowFieldFollowing {
                 field,
                 prediction_time,
@@ -292,10 +249,5 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             fallback,
         });
         behaviors::reaching_force(me, chosen, dt)
-    }
-
-    /// The rectangle a containment op keeps agents in.
-    pub(super) fn containment_bounds(&self, bounds: Option<[Num; 4]>) -> Rect {
-        containment_rect(bounds, &self.context)
     }
 }

@@ -3,8 +3,10 @@
 //! (`Fields`), so no range is written twice.
 
 use super::{Builder, Fields, Table};
-use crate::compile::program::{AimOp, JumpNums, Lowering, Num, Op, Span, TargetRef};
-use crate::graph::{Node, NodeId, NumberField, Region, Slot, Target};
+use crate::compile::program::{
+    AimOp, JumpNums, Lowering, Num, Op, Span, SurroundingsOp, TargetRef,
+};
+use crate::graph::{Node, NodeId, NumberField, Slot, Target};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
@@ -18,33 +20,10 @@ impl<'g> Builder<'g> {
         if let Some(aim) = AimOp::lower(node, &mut fields) {
             return Op::Aim(aim);
         }
+        if let Some(op) = SurroundingsOp::lower(node, &mut fields) {
+            return Op::Surroundings(op);
+        }
         match node {
-            Node::ObstacleAvoidance { .. } => {
-                let [min_length, lookahead] = self.numbers(&f, ["min_length", "lookahead_time"]);
-                Op::ObstacleAvoidance(min_length, lookahead)
-            }
-            Node::WallAvoidance { .. } => {
-                let [min_length, lookahead_time, whisker_angle, margin] = self.numbers(
-                    &f,
-                    ["min_length", "lookahead_time", "whisker_angle", "margin"],
-                );
-                Op::WallAvoidance {
-                    min_length,
-                    lookahead_time,
-                    whisker_angle,
-                    margin,
-                }
-            }
-            Node::WallFollowing { side, .. } => {
-                let [offset, lookahead_time, range] =
-                    self.numbers(&f, ["offset", "lookahead_time", "range"]);
-                Op::WallFollowing {
-                    side: side.sign(),
-                    offset,
-                    lookahead_time,
-                    range,
-                }
-            }
             Node::Wander { face, .. } => {
                 let slot = self.program.wander_slots;
                 self.program.wander_slots += 1;
@@ -74,26 +53,6 @@ impl<'g> Builder<'g> {
                     ahead_distance,
                     direction: direction.sign(),
                     corrective: *corrective,
-                }
-            }
-            Node::Containment { bounds, .. } => {
-                let bounds = match bounds {
-                    Region::World => None,
-                    Region::Rect(..) => Some(self.numbers(
-                        &f,
-                        [
-                            "bounds.min_x",
-                            "bounds.min_y",
-                            "bounds.max_x",
-                            "bounds.max_y",
-                        ],
-                    )),
-                };
-                let [prediction_time, margin] = self.numbers(&f, ["prediction_time", "margin"]);
-                Op::Containment {
-                    bounds,
-                    prediction_time,
-                    margin,
                 }
             }
             Node::FlowFieldFollowing { field, .. } => Op::FlowFieldFollowing {

@@ -13,8 +13,8 @@ mod scratch;
 mod state;
 
 pub(crate) use family::{
-    AimOp, Leaf, Lowering, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops,
-    sensor_ops,
+    AimOp, Leaf, Lowering, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops,
+    force_leaf_ops, sensor_ops,
 };
 pub use jump::TakeOff;
 pub(crate) use op::{NeighborUse, Op};

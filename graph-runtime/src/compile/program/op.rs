@@ -4,7 +4,9 @@
 
 use crate::graph::{Comparison, NodeKind, PortType};
 
-use super::family::{AimOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops};
+use super::family::{
+    AimOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
+};
 use super::operands::{AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef};
 
 /// One compiled node. Links are op indices; every op's inputs come before it.
@@ -13,19 +15,9 @@ pub(crate) enum Op {
     /// Seek, Flee, Arrival, Pursuit, Evasion, Offset pursuit, Interpose, Hide
     /// (`family/aim.rs`).
     Aim(AimOp),
-    ObstacleAvoidance(Num, Num),
-    WallAvoidance {
-        min_length: Num,
-        lookahead_time: Num,
-        whisker_angle: Num,
-        margin: Num,
-    },
-    WallFollowing {
-        side: f32,
-        offset: Num,
-        lookahead_time: Num,
-        range: Num,
-    },
+    /// Obstacle avoidance, Wall avoidance, Wall following, Containment
+    /// (`family/surroundings.rs`).
+    Surroundings(SurroundingsOp),
     Wander {
         distance: Num,
         radius: Num,
@@ -42,11 +34,6 @@ pub(crate) enum Op {
         ahead_distance: Num,
         direction: f32,
         corrective: bool,
-    },
-    Containment {
-        bounds: Option<[Num; 4]>,
-        prediction_time: Num,
-        margin: Num,
     },
     FlowFieldFollowing {
         field: u16,
@@ -139,12 +126,9 @@ impl Op {
         Some(match self {
             Self::Muted => return None,
             Self::Aim(aim) => aim.kind(),
-            Self::ObstacleAvoidance(..) => NodeKind::ObstacleAvoidance,
-            Self::WallAvoidance { .. } => NodeKind::WallAvoidance,
-            Self::WallFollowing { .. } => NodeKind::WallFollowing,
+            Self::Surroundings(op) => op.kind(),
             Self::Wander { .. } => NodeKind::Wander,
             Self::PathFollowing { .. } => NodeKind::PathFollowing,
-            Self::Containment { .. } => NodeKind::Containment,
             Self::FlowFieldFollowing { .. } => NodeKind::FlowFieldFollowing,
             Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
@@ -201,11 +185,8 @@ impl Op {
             angular_leaf_ops!() => true,
             Self::Wander { face, .. } => face,
             Self::Aim(_)
-            | Self::ObstacleAvoidance(..)
-            | Self::WallAvoidance { .. }
-            | Self::WallFollowing { .. }
+            | Self::Surroundings(_)
             | Self::PathFollowing { .. }
-            | Self::Containment { .. }
             | Self::FlowFieldFollowing { .. }
             | Self::UnalignedCollisionAvoidance(_)
             | Self::Separation(..)
@@ -242,12 +223,9 @@ impl Op {
             Self::UnalignedCollisionAvoidance(max_time) => NeighborUse::Predicted(max_time),
             Self::Muted
             | Self::Aim(_)
-            | Self::ObstacleAvoidance(..)
-            | Self::WallAvoidance { .. }
-            | Self::WallFollowing { .. }
+            | Self::Surroundings(_)
             | Self::Wander { .. }
             | Self::PathFollowing { .. }
-            | Self::Containment { .. }
             | Self::FlowFieldFollowing { .. }
             | Self::LeaderFollowing { .. }
             | Self::ReachOrientation(..)

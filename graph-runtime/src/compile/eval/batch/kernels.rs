@@ -4,7 +4,7 @@
 
 use super::{AgentList, Batch, columns};
 use crate::behaviors;
-use crate::compile::eval::evaluator::{Evaluator, containment_rect};
+use crate::compile::eval::evaluator::Evaluator;
 use crate::compile::eval::trace::NoTrace;
 use crate::compile::eval::value::Value;
 use crate::compile::program::{Op, Program};
@@ -44,41 +44,16 @@ impl Program {
                     out[i] = V::force(behaviors::wander(&vehicles[i], theta, distance, radius));
                 }
             }
-            // The two leaves of the boids' Priority, their numbers and the obstacles or the
-            // bounds looked up once per batch (agent by agent through the evaluator they were
+            // The boids' Priority's two leaves among them: their numbers, the obstacles or the
+            // bounds resolved once per batch (agent by agent through the evaluator they were
             // 8 % of a boids tick).
-            Op::ObstacleAvoidance(min_length, lookahead) => {
-                let (min_length, lookahead) = (min_length.get(params), lookahead.get(params));
-                let obstacles = &batch.context.world.obstacles;
+            Op::Surroundings(op) => {
+                let resolved = op.resolve(|n| n.get(params), batch.context.world);
                 let Some(vehicles) = batch.vehicles.get(..n) else {
                     return;
                 };
                 for i in list {
-                    out[i] = V::force(behaviors::obstacle_avoidance(
-                        &vehicles[i],
-                        obstacles,
-                        min_length,
-                        lookahead,
-                    ));
-                }
-            }
-            Op::Containment {
-                bounds,
-                prediction_time,
-                margin,
-            } => {
-                let bounds = containment_rect(bounds, batch.context);
-                let (prediction_time, margin) = (prediction_time.get(params), margin.get(params));
-                let Some(vehicles) = batch.vehicles.get(..n) else {
-                    return;
-                };
-                for i in list {
-                    out[i] = V::force(behaviors::containment(
-                        &vehicles[i],
-                        &bounds,
-                        prediction_time,
-                        margin,
-                    ));
+                    out[i] = V::force(resolved.force(&vehicles[i]));
                 }
             }
             Op::LookWhereYouAreGoing(_)

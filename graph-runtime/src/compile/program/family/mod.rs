@@ -10,11 +10,13 @@
 
 mod aim;
 mod patterns;
+mod surroundings;
 
 pub(crate) use aim::AimOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
+pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
 use crate::graph::Target;

@@ -14,12 +14,9 @@
 macro_rules! force_leaf_ops {
     () => {
         $crate::compile::program::Op::Aim(..)
-            | $crate::compile::program::Op::ObstacleAvoidance(..)
-            | $crate::compile::program::Op::WallAvoidance { .. }
-            | $crate::compile::program::Op::WallFollowing { .. }
+            | $crate::compile::program::Op::Surroundings(..)
             | $crate::compile::program::Op::Wander { .. }
             | $crate::compile::program::Op::PathFollowing { .. }
-            | $crate::compile::program::Op::Containment { .. }
             | $crate::compile::program::Op::FlowFieldFollowing { .. }
             | $crate::compile::program::Op::UnalignedCollisionAvoidance(..)
             | $crate::compile::program::Op::Separation(..)
