@@ -52,9 +52,8 @@ impl Program {
                 let Some(vehicles) = batch.vehicles.get(..n) else {
                     return;
                 };
-                for i in list {
-                    out[i] = V::force(resolved.force(&vehicles[i]));
-                }
+                let agents = list.filter_map(|i| Some((i, vehicles.get(i)?)));
+                resolved.forces(agents, |i, force| out[i] = V::force(force));
             }
             Op::LookWhereYouAreGoing(_)
             | Op::ReachOrientation(crate::compile::program::HeadingRef::Angle(_), _) => {
