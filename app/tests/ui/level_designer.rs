@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::common::{EditorHarness, click_with, preset_index, type_text};
+use crate::common::{EditorHarness, click_with, new_field_over_bounds, preset_index, type_text};
 use app::editor::{Command, Dialog, EditorApp};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
@@ -31,16 +31,6 @@ fn opened(dir: &Path, file: &str, steps: usize) -> Harness<'static, EditorApp> {
         .apply(Command::OpenPreset(preset_index(file)));
     harness.run_steps(steps);
     harness
-}
-
-/// Paint field, then "New field over bounds": a field over the scene's bounds, selected.
-fn new_field_over_bounds(harness: &mut Harness<'static, EditorApp>) {
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(2);
 }
 
 /// Every node's rectangle on screen lies inside the canvas.
@@ -293,12 +283,8 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
         wire: Some(app::editor::Wire::IntoInput(NodeId(1), 0)),
     });
     harness.run_steps(3);
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(3);
+    new_field_over_bounds(&mut harness);
+    harness.run_steps(1);
     // The node's name picker (the small combo beside its field name).
     let node = harness
         .state()

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{FlowFieldSource, Graph, Link, Node, Scene, Target};
 
-use crate::common::{EditorHarness, preset_index};
+use crate::common::{EditorHarness, new_field_over_bounds, preset_index};
 
 /// A graph seeking the named target `target`.
 fn seeker(target: &str) -> Graph {
@@ -181,12 +181,7 @@ fn a_painted_field_is_saved_as_its_own_file_beside_the_scene() {
     let river = preset_index("river.graph.ron");
     harness.state_mut().apply(Command::OpenPreset(river));
     harness.run_steps(3);
-    harness.get_by_label("Paint field").click_accesskit();
-    harness.run_steps(2);
-    harness
-        .get_by_label("New field over bounds")
-        .click_accesskit();
-    harness.run_steps(2);
+    new_field_over_bounds(&mut harness);
     let field = harness.state().preview.document.fields["field 1"].clone();
     let tick = harness.state().preview.simulation().expect("runs").tick();
     let path = dir.path().join("level.scene.ron");

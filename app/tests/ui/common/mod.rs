@@ -15,6 +15,7 @@ pub use gather::{GATHER_SCENE, editor_on_gather, open_parameter_menu};
 
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
 
 /// Seconds a frame lasts unless a test says otherwise (kittest's own default: a quarter
 /// second, so each running frame ticks the preview six times, its most).
@@ -202,6 +203,17 @@ pub fn click_with(
         });
         harness.step();
     }
+    harness.run_steps(2);
+}
+
+/// Paint field, then "New field over bounds": a flow field over the scene's bounds, selected
+/// for painting.
+pub fn new_field_over_bounds(harness: &mut Harness<'static, EditorApp>) {
+    harness.get_by_label("Paint field").click_accesskit();
+    harness.run_steps(2);
+    harness
+        .get_by_label("New field over bounds")
+        .click_accesskit();
     harness.run_steps(2);
 }
 
