@@ -149,23 +149,6 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
         node.unwrap_or(NodeId(0))
     }
 
-    /// The world path a program path name is bound to, or with `own` the agent's own route
-    /// of that own name.
-    pub(super) fn bound_path(&self, path: u16, own: bool) -> Option<&crate::Path> {
-        if own {
-            let name = self.program.own_names.get(path as usize)?;
-            return self.state.own.route(name);
-        }
-        let index = (*self.context.bindings.paths.get(path as usize)?)?;
-        self.context.world.path_at(index)
-    }
-
-    /// The world flow field a program field name is bound to.
-    pub(super) fn bound_field(&self, field: u16) -> Option<&crate::FlowField> {
-        let index = (*self.context.bindings.fields.get(field as usize)?)?;
-        self.context.world.flow_field_at(index)
-    }
-
     /// Input `position` of a combiner's span of links (the compiler made the span).
     pub(super) fn link_at(&self, span: Span, position: u32) -> u32 {
         let link = self.program.links.get((span.start + position) as usize);
@@ -268,5 +251,28 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     #[inline]
     fn world(&self) -> &World {
         self.context.world
+    }
+
+    fn path(&self, path: u16, own: bool) -> Option<&crate::Path> {
+        if own {
+            let name = self.program.own_names.get(path as usize)?;
+            return self.state.own.route(name);
+        }
+        let index = (*self.context.bindings.paths.get(path as usize)?)?;
+        self.context.world.path_at(index)
+    }
+
+    fn flow_field(&self, field: u16) -> Option<&crate::FlowField> {
+        let index = (*self.context.bindings.fields.get(field as usize)?)?;
+        self.context.world.flow_field_at(index)
+    }
+
+    fn wander_angle(&self, slot: u32) -> f32 {
+        self.state.wander(slot)
+    }
+
+    #[inline]
+    fn turn_wander(&mut self, slot: u32, jitter: f32) -> f32 {
+        self.state.turn_wander(slot, jitter, self.context.dt)
     }
 }

@@ -45,10 +45,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
 
     /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
     /// point comes from the `behaviors` function the force itself uses.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "one match arm per node kind with a guide"
-    )]
     pub(super) fn guide_for(&self, index: u32) -> Guide {
         let me = self.me;
         let Some(&op) = self.op(index) else {
@@ -67,53 +63,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))
             }
-            Op::Wander {
-                distance,
-                radius,
-                slot,
-                ..
-            } => {
-                let (distance, radius) = (self.num(distance), self.num(radius));
-                Guide::Wander {
-                    center: behaviors::wander_center(me, distance),
-                    radius,
-                    aim: behaviors::wander_aim(me, self.state.wander(slot), distance, radius),
-                }
-            }
-            Op::PathFollowing {
-                path,
-                prediction_time,
-                ahead_distance,
-                direction,
-                corrective,
-                own,
-            } => self
-                .bound_path(path, own)
-                .and_then(|path| {
-                    behaviors::path_following_aim(
-                        me,
-                        path,
-                        self.num(prediction_time),
-                        self.num(ahead_distance),
-                        direction,
-                        corrective,
-                    )
-                })
-                .map_or(Guide::None, |aim| Guide::Path {
-                    predicted: aim.predicted,
-                    projection: aim.projection.point,
-                    aim: aim.steer.map(behaviors::PathSteer::point),
-                }),
-            Op::FlowFieldFollowing {
-                field,
-                prediction_time,
-            } => {
-                let point = behaviors::future_position(me, self.num(prediction_time));
-                let vector = self
-                    .bound_field(field)
-                    .map_or(Vec2::ZERO, |f| f.sample(point));
-                Guide::FlowSample { point, vector }
-            }
+            Op::Course(op) => op.guide(self),
             Op::Separation(radius, fov, _)
             | Op::Cohesion(radius, fov, _)
             | Op::Alignment(radius, fov, _)

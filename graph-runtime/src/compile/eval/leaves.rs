@@ -21,45 +21,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
         match *op {
             Op::Aim(aim) => aim.force(self),
             Op::Surroundings(op) => op.force(self),
-            Op::Wander { face: true, .. } => self.leaf_steering(index, op).force,
-            Op::Wander {
-                distance,
-                radius,
-                jitter,
-                slot,
-                face: false,
-            } => {
-                let jitter = self.num(jitter).to_radians();
-                let theta = self.state.turn_wander(slot, jitter, self.context.dt);
-                behaviors::wander(me, theta, self.num(distance), self.num(radius))
-            }
-            Op::PathFollowing {
-                path,
-                prediction_time,
-                ahead_distance,
-                direction,
-                corrective,
-                own,
-            } => match self.bound_path(path, own) {
-                Some(path) => behaviors::path_following(
-                    me,
-                    path,
-                    self.num(prediction_time),
-                    self.num(ahead_distance),
-                    direction,
-                    corrective,
-                ),
-                None => Vec2::ZERO,
-            },
-            Op::FlowFieldFollowing {
-                field,
-                prediction_time,
-            } => match self.bound_field(field) {
-                Some(field) => {
-                    behaviors::flow_field_following(me, field, self.num(prediction_time))
-                }
-                None => Vec2::ZERO,
-            },
+            Op::Course(op) => op.steering(self).force,
             Op::UnalignedCollisionAvoidance(max_time) => {
                 let max_time = self.num(max_time);
                 let vehicles = self.context.vehicles;

@@ -34,17 +34,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                 let alignment = self.alignment(align);
                 Steering::angular(behaviors::look_where_you_are_going(me, &alignment))
             }
-            Op::Wander {
-                distance,
-                radius,
-                jitter,
-                slot,
-                face: true,
-            } => {
-                let jitter = self.num(jitter).to_radians();
-                let theta = self.state.turn_wander(slot, jitter, self.context.dt);
-                behaviors::wander_facing(me, theta, self.num(distance), self.num(radius))
-            }
+            Op::Course(op) => op.steering(self),
             // Only ops that turn come here (`Op::turns`); any other is a force alone.
             _ => {
                 debug_assert!(!op.turns(), "{:?} turns but has no arm", op.kind());

@@ -9,8 +9,8 @@ mod ops;
 
 use super::plan;
 use super::program::{
-    AlignNums, Fov, HeadingRef, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef,
-    TurningNums, VelocityRef,
+    AlignNums, Fov, HeadingRef, Names, NeighborUse, Num, Op, ParameterUse, Program, Span,
+    TargetRef, TurningNums, VelocityRef,
 };
 use super::reroutes::Reroutes;
 use crate::behaviors::FieldOfView;
@@ -40,17 +40,6 @@ struct Builder<'g> {
     /// Each name table's index by name: paths, flow fields, targets, tags.
     interned: [BTreeMap<String, u16>; 6],
     program: Program,
-}
-
-/// The name tables of a program, as indices into `Builder::interned`.
-#[derive(Clone, Copy)]
-enum Table {
-    Paths = 0,
-    Fields = 1,
-    Targets = 2,
-    Tags = 3,
-    Own = 4,
-    JumpLinks = 5,
 }
 
 impl<'g> Builder<'g> {
@@ -334,18 +323,18 @@ impl<'g> Builder<'g> {
 
     /// The index of `name` in `table`, adding it if new. `O(log n)`; the table sizes were
     /// checked against [`MAX_NAMES`] by `validate`, so every index fits in 16 bits.
-    fn intern(&mut self, table: Table, name: &str) -> u16 {
+    fn intern(&mut self, table: Names, name: &str) -> u16 {
         let index = &mut self.interned[table as usize];
         if let Some(&slot) = index.get(name) {
             return slot;
         }
         let names = match table {
-            Table::Paths => &mut self.program.path_names,
-            Table::Fields => &mut self.program.field_names,
-            Table::Targets => &mut self.program.target_names,
-            Table::Tags => &mut self.program.tag_names,
-            Table::Own => &mut self.program.own_names,
-            Table::JumpLinks => &mut self.program.jump_link_names,
+            Names::Paths => &mut self.program.path_names,
+            Names::Fields => &mut self.program.field_names,
+            Names::Targets => &mut self.program.target_names,
+            Names::Tags => &mut self.program.tag_names,
+            Names::Own => &mut self.program.own_names,
+            Names::JumpLinks => &mut self.program.jump_link_names,
         };
         let new = slot(names.len());
         names.push(name.to_owned());
@@ -428,9 +417,9 @@ impl<'g> Builder<'g> {
                 let [x, y] = self.vector(fields, field);
                 TargetRef::Point(x, y)
             }
-            Target::Named(name) => TargetRef::Named(self.intern(Table::Targets, name)),
-            Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Table::Tags, tag)),
-            Target::Own(name) => TargetRef::Own(self.intern(Table::Own, name)),
+            Target::Named(name) => TargetRef::Named(self.intern(Names::Targets, name)),
+            Target::NearestTagged(tag) => TargetRef::Tagged(self.intern(Names::Tags, tag)),
+            Target::Own(name) => TargetRef::Own(self.intern(Names::Own, name)),
         }
     }
 }

@@ -2,9 +2,9 @@
 //! kind by its arm here, its numbers resolved with the ranges the node table gives them
 //! (`Fields`), so no range is written twice.
 
-use super::{Builder, Fields, Table};
+use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, JumpNums, Lowering, Num, Op, Span, SurroundingsOp, TargetRef,
+    AimOp, CourseOp, JumpNums, Lowering, Names, Num, Op, Span, SurroundingsOp, TargetRef,
 };
 use crate::graph::{Node, NodeId, NumberField, Slot, Target};
 
@@ -23,42 +23,10 @@ impl<'g> Builder<'g> {
         if let Some(op) = SurroundingsOp::lower(node, &mut fields) {
             return Op::Surroundings(op);
         }
+        if let Some(op) = CourseOp::lower(node, &mut fields) {
+            return Op::Course(op);
+        }
         match node {
-            Node::Wander { face, .. } => {
-                let slot = self.program.wander_slots;
-                self.program.wander_slots += 1;
-                let [distance, radius, jitter] = self.numbers(&f, ["distance", "radius", "jitter"]);
-                Op::Wander {
-                    distance,
-                    radius,
-                    jitter,
-                    slot,
-                    face: *face,
-                }
-            }
-            Node::PathFollowing {
-                path,
-                direction,
-                corrective,
-                own,
-                ..
-            } => {
-                let path = self.intern(if *own { Table::Own } else { Table::Paths }, path);
-                let [prediction_time, ahead_distance] =
-                    self.numbers(&f, ["prediction_time", "ahead_distance"]);
-                Op::PathFollowing {
-                    path,
-                    own: *own,
-                    prediction_time,
-                    ahead_distance,
-                    direction: direction.sign(),
-                    corrective: *corrective,
-                }
-            }
-            Node::FlowFieldFollowing { field, .. } => Op::FlowFieldFollowing {
-                field: self.intern(Table::Fields, field),
-                prediction_time: self.number(&f, "prediction_time"),
-            },
             Node::UnalignedCollisionAvoidance { .. } => {
                 Op::UnalignedCollisionAvoidance(self.number(&f, "max_time"))
             }
@@ -147,7 +115,7 @@ impl<'g> Builder<'g> {
                 Op::MatchVelocity(velocity, self.number(&f, "time_to_target"))
             }
             Node::Jump { link, .. } => {
-                let link = self.intern(Table::JumpLinks, link);
+                let link = self.intern(Names::JumpLinks, link);
                 let [
                     gravity,
                     max_vertical_velocity,
@@ -179,7 +147,7 @@ impl<'g> Builder<'g> {
                 }
             }
             Node::JumpAchievable { link, .. } => {
-                let link = self.intern(Table::JumpLinks, link);
+                let link = self.intern(Names::JumpLinks, link);
                 let [gravity, max_vertical_velocity] =
                     self.numbers(&f, ["gravity", "max_vertical_velocity"]);
                 Op::JumpAchievable {
@@ -278,6 +246,16 @@ impl Lowering for NodeFields<'_, '_, '_> {
 
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef {
         self.builder.target(self.fields, field, target)
+    }
+
+    fn name(&mut self, table: Names, name: &str) -> u16 {
+        self.builder.intern(table, name)
+    }
+
+    fn wander_slot(&mut self) -> u32 {
+        let slot = self.builder.program.wander_slots;
+        self.builder.program.wander_slots += 1;
+        slot
     }
 }
 

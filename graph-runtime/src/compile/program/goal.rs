@@ -26,12 +26,10 @@ impl Program {
         });
         aimed.or_else(|| {
             self.ops.iter().find_map(|op| {
-                let Op::PathFollowing {
-                    path, own: owned, ..
-                } = *op
-                else {
+                let Op::Course(course) = op else {
                     return None;
                 };
+                let (path, owned) = course.goal_path()?;
                 let path = if owned {
                     own.route(self.own_names.get(path as usize)?)?
                 } else {

@@ -5,7 +5,7 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
+    AimOp, CourseOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
 };
 use super::operands::{AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef};
 
@@ -18,27 +18,8 @@ pub(crate) enum Op {
     /// Obstacle avoidance, Wall avoidance, Wall following, Containment
     /// (`family/surroundings.rs`).
     Surroundings(SurroundingsOp),
-    Wander {
-        distance: Num,
-        radius: Num,
-        jitter: Num,
-        slot: u32,
-        /// The facing variant: face the wander target, drive along the facing.
-        face: bool,
-    },
-    PathFollowing {
-        /// An index into the path names, or into the own names when `own`.
-        path: u16,
-        own: bool,
-        prediction_time: Num,
-        ahead_distance: Num,
-        direction: f32,
-        corrective: bool,
-    },
-    FlowFieldFollowing {
-        field: u16,
-        prediction_time: Num,
-    },
+    /// Wander, Path following, Flow field following (`family/course.rs`).
+    Course(CourseOp),
     UnalignedCollisionAvoidance(Num),
     Reciprocal {
         input: u32,
@@ -127,9 +108,7 @@ impl Op {
             Self::Muted => return None,
             Self::Aim(aim) => aim.kind(),
             Self::Surroundings(op) => op.kind(),
-            Self::Wander { .. } => NodeKind::Wander,
-            Self::PathFollowing { .. } => NodeKind::PathFollowing,
-            Self::FlowFieldFollowing { .. } => NodeKind::FlowFieldFollowing,
+            Self::Course(op) => op.kind(),
             Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
             Self::Separation(..) => NodeKind::Separation,
@@ -183,11 +162,9 @@ impl Op {
     pub(crate) fn turns(&self) -> bool {
         match *self {
             angular_leaf_ops!() => true,
-            Self::Wander { face, .. } => face,
+            Self::Course(op) => op.turns(),
             Self::Aim(_)
             | Self::Surroundings(_)
-            | Self::PathFollowing { .. }
-            | Self::FlowFieldFollowing { .. }
             | Self::UnalignedCollisionAvoidance(_)
             | Self::Separation(..)
             | Self::Cohesion(..)
@@ -224,9 +201,7 @@ impl Op {
             Self::Muted
             | Self::Aim(_)
             | Self::Surroundings(_)
-            | Self::Wander { .. }
-            | Self::PathFollowing { .. }
-            | Self::FlowFieldFollowing { .. }
+            | Self::Course(_)
             | Self::LeaderFollowing { .. }
             | Self::ReachOrientation(..)
             | Self::Face(..)

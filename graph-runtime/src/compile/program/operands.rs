@@ -5,6 +5,18 @@ use crate::behaviors::FieldOfView;
 
 use super::ParamValues;
 
+/// The name tables of a program: the names an op refers to by index (its paths, flow fields,
+/// targets, tags, own goals and routes, jump links), each interned once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Names {
+    Paths = 0,
+    Fields = 1,
+    Targets = 2,
+    Tags = 3,
+    Own = 4,
+    JumpLinks = 5,
+}
+
 /// A number resolved by the compiler: a constant or a parameter slot.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Num {

@@ -7,7 +7,7 @@ use crate::behaviors;
 use crate::compile::eval::evaluator::Evaluator;
 use crate::compile::eval::trace::NoTrace;
 use crate::compile::eval::value::Value;
-use crate::compile::program::{Op, Program};
+use crate::compile::program::{CourseOp, Op, Program};
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
@@ -25,13 +25,13 @@ impl Program {
             return;
         };
         match *op {
-            Op::Wander {
+            Op::Course(CourseOp::Wander {
                 distance,
                 radius,
                 jitter,
                 slot,
                 face: false,
-            } => {
+            }) => {
                 let jitter = jitter.get(params).to_radians();
                 let (distance, radius) = (distance.get(params), radius.get(params));
                 let (Some(vehicles), Some(states)) =

@@ -9,10 +9,12 @@
 //! The patterns naming every family's ops are `patterns.rs`'s.
 
 mod aim;
+mod course;
 mod patterns;
 mod surroundings;
 
 pub(crate) use aim::AimOp;
+pub(crate) use course::CourseOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
@@ -20,9 +22,9 @@ pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
 use crate::graph::Target;
-use crate::{Vehicle, World};
+use crate::{FlowField, Path, Vehicle, World};
 
-use super::operands::{Num, TargetRef};
+use super::operands::{Names, Num, TargetRef};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
 /// lowered, with the range the node table gives it.
@@ -38,6 +40,12 @@ pub(crate) trait Lowering {
     /// The target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a name
     /// interned into its table.
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef;
+
+    /// `name`'s index in the program's name table `table`, interned there if new.
+    fn name(&mut self, table: Names, name: &str) -> u16;
+
+    /// A new slot for a Wander node's angle in each agent's state.
+    fn wander_slot(&mut self) -> u32;
 }
 
 /// What a leaf reads while one agent's program is evaluated.
@@ -53,4 +61,18 @@ pub(crate) trait Leaf {
 
     /// The world the agent moves in.
     fn world(&self) -> &World;
+
+    /// The world path the program's path `path` is bound to, or with `own` the agent's own
+    /// route of that own name; `None` when there is none.
+    fn path(&self, path: u16, own: bool) -> Option<&Path>;
+
+    /// The world flow field the program's field `field` is bound to.
+    fn flow_field(&self, field: u16) -> Option<&FlowField>;
+
+    /// The agent's wander angle of slot `slot` (radians), as the last step left it.
+    fn wander_angle(&self, slot: u32) -> f32;
+
+    /// Turns the agent's wander angle of slot `slot` by one draw of its RNG, up to `jitter`
+    /// radians per second over the tick; returns the new angle.
+    fn turn_wander(&mut self, slot: u32, jitter: f32) -> f32;
 }

@@ -15,9 +15,7 @@ macro_rules! force_leaf_ops {
     () => {
         $crate::compile::program::Op::Aim(..)
             | $crate::compile::program::Op::Surroundings(..)
-            | $crate::compile::program::Op::Wander { .. }
-            | $crate::compile::program::Op::PathFollowing { .. }
-            | $crate::compile::program::Op::FlowFieldFollowing { .. }
+            | $crate::compile::program::Op::Course(..)
             | $crate::compile::program::Op::UnalignedCollisionAvoidance(..)
             | $crate::compile::program::Op::Separation(..)
             | $crate::compile::program::Op::Cohesion(..)
