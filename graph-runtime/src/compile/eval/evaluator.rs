@@ -6,49 +6,12 @@ use glam::Vec2;
 use super::context::Context;
 use super::trace::Recorder;
 use super::value::Value;
-use crate::behaviors::{NeighborSums, Quarry};
+use crate::behaviors::Quarry;
 use crate::compile::Swept;
 use crate::compile::guide::Guide;
-use crate::compile::program::{
-    AgentState, Leaf, Num, Op, ParamValues, Program, Scratch, Span, TargetRef,
-};
+use crate::compile::program::{AgentState, Leaf, Num, Op, Program, Scratch, Span, TargetRef};
 use crate::graph::NodeId;
 use crate::{Vehicle, World};
-
-/// The force of group op `op` (Separation, Cohesion, Alignment, Flocking; zero for any other)
-/// from its neighborhood's `sums`.
-#[expect(
-    clippy::inline_always,
-    reason = "inlined into the batch's loop over agents, the match on the op is hoisted out of \
-              it: 2 % of a flocking tick; `#[inline]` alone left a call per agent and op"
-)]
-#[inline(always)]
-pub(super) fn group_force(
-    op: &Op,
-    sums: &NeighborSums,
-    me: &Vehicle,
-    params: &ParamValues,
-) -> Vec2 {
-    match *op {
-        Op::Separation(..) => sums.separation(),
-        Op::Cohesion(..) => sums.cohesion(me),
-        Op::Alignment(..) => sums.alignment(me),
-        Op::Flocking {
-            weights: [separation, cohesion, alignment],
-            ..
-        } => sums.flocking(
-            me,
-            separation.get(params),
-            cohesion.get(params),
-            alignment.get(params),
-        ),
-        // Called for ops that read a neighbor pass's sums only (`NeighborUse::Sums`).
-        _ => {
-            debug_assert!(false, "{:?} reads no neighbor sums", op.kind());
-            Vec2::ZERO
-        }
-    }
-}
 
 /// A condition's answer as the evaluator carries it: a reading of `1` for true, zero for
 /// false. Every value travels as a [`Value`] (a sensor's reading in `x`), so the evaluation

@@ -64,11 +64,8 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))
             }
             Op::Course(op) => op.guide(self),
-            Op::Separation(radius, fov, _)
-            | Op::Cohesion(radius, fov, _)
-            | Op::Alignment(radius, fov, _)
-            | Op::NeighborCount(radius, fov)
-            | Op::Flocking { radius, fov, .. } => Guide::Neighborhood {
+            Op::Group(group) => group.guide(self.context.params),
+            Op::NeighborCount(radius, fov) => Guide::Neighborhood {
                 radius: self.num(radius),
                 fov: fov.get(self.context.params).degrees(),
             },

@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use super::evaluator::{Evaluator, group_force};
+use super::evaluator::Evaluator;
 use super::trace::Recorder;
 use super::value::Value;
 use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
@@ -46,9 +46,9 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                     )
                 }
             }
-            Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
+            Op::Group(group) => {
                 let params = self.context.params;
-                group_force(op, self.group_sums(index), me, params)
+                group.force(self.group_sums(index), me, params)
             }
             Op::LeaderFollowing {
                 leader,

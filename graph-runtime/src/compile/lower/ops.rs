@@ -4,7 +4,8 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, JumpNums, Lowering, Names, Num, Op, Span, SurroundingsOp, TargetRef,
+    AimOp, CourseOp, Fov, GroupOp, JumpNums, Lowering, Names, Num, Op, Span, SurroundingsOp,
+    TargetRef,
 };
 use crate::graph::{Node, NodeId, NumberField, Slot, Target};
 
@@ -25,6 +26,9 @@ impl<'g> Builder<'g> {
         }
         if let Some(op) = CourseOp::lower(node, &mut fields) {
             return Op::Course(op);
+        }
+        if let Some(op) = GroupOp::lower(node, &mut fields) {
+            return Op::Group(op);
         }
         match node {
             Node::UnalignedCollisionAvoidance { .. } => {
@@ -60,33 +64,9 @@ impl<'g> Builder<'g> {
                     keep_right,
                 }
             }
-            Node::Separation { .. } => Op::Separation(
-                self.number(&f, "radius"),
-                self.fov(&f),
-                self.number(&f, "max_neighbors"),
-            ),
-            Node::Cohesion { .. } => Op::Cohesion(
-                self.number(&f, "radius"),
-                self.fov(&f),
-                self.number(&f, "max_neighbors"),
-            ),
-            Node::Alignment { .. } => Op::Alignment(
-                self.number(&f, "radius"),
-                self.fov(&f),
-                self.number(&f, "max_neighbors"),
-            ),
             Node::NeighborCount { .. } => {
                 Op::NeighborCount(self.number(&f, "radius"), self.fov(&f))
             }
-            Node::Flocking { .. } => Op::Flocking {
-                weights: self.numbers(
-                    &f,
-                    ["separation_weight", "cohesion_weight", "alignment_weight"],
-                ),
-                radius: self.number(&f, "radius"),
-                fov: self.fov(&f),
-                max_neighbors: self.number(&f, "max_neighbors"),
-            },
             Node::LeaderFollowing { leader, .. } => {
                 let leader = self.target(&f, "leader", leader);
                 let [behind, slowing_distance, sight_length, sight_width] = self.numbers(
@@ -246,6 +226,10 @@ impl Lowering for NodeFields<'_, '_, '_> {
 
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef {
         self.builder.target(self.fields, field, target)
+    }
+
+    fn fov(&mut self) -> Fov {
+        self.builder.fov(self.fields)
     }
 
     fn name(&mut self, table: Names, name: &str) -> u16 {

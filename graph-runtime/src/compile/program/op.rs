@@ -5,7 +5,8 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
+    AimOp, CourseOp, GroupOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops,
+    sensor_ops,
 };
 use super::operands::{AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef};
 
@@ -32,16 +33,8 @@ pub(crate) enum Op {
     },
     /// A muted node: zero (no force, the number `0`, a false condition).
     Muted,
-    /// Radius, field of view, most neighbors.
-    Separation(Num, Fov, Num),
-    Cohesion(Num, Fov, Num),
-    Alignment(Num, Fov, Num),
-    Flocking {
-        weights: [Num; 3],
-        radius: Num,
-        fov: Fov,
-        max_neighbors: Num,
-    },
+    /// Separation, Cohesion, Alignment, Flocking (`family/group.rs`).
+    Group(GroupOp),
     LeaderFollowing {
         leader: TargetRef,
         behind: Num,
@@ -111,10 +104,7 @@ impl Op {
             Self::Course(op) => op.kind(),
             Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
-            Self::Separation(..) => NodeKind::Separation,
-            Self::Cohesion(..) => NodeKind::Cohesion,
-            Self::Alignment(..) => NodeKind::Alignment,
-            Self::Flocking { .. } => NodeKind::Flocking,
+            Self::Group(op) => op.kind(),
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
             Self::ReachOrientation(..) => NodeKind::ReachOrientation,
             Self::Face(..) => NodeKind::Face,
@@ -166,10 +156,7 @@ impl Op {
             Self::Aim(_)
             | Self::Surroundings(_)
             | Self::UnalignedCollisionAvoidance(_)
-            | Self::Separation(..)
-            | Self::Cohesion(..)
-            | Self::Alignment(..)
-            | Self::Flocking { .. }
+            | Self::Group(_)
             | Self::LeaderFollowing { .. }
             | Self::MatchVelocity(..)
             | Self::Jump { .. }
@@ -184,15 +171,10 @@ impl Op {
     /// other agents (`Reads`); this gives the numbers the query needs.
     pub(crate) fn neighbor_use(&self) -> NeighborUse {
         match *self {
-            Self::Separation(radius, fov, most)
-            | Self::Cohesion(radius, fov, most)
-            | Self::Alignment(radius, fov, most)
-            | Self::Flocking {
-                radius,
-                fov,
-                max_neighbors: most,
-                ..
-            } => NeighborUse::Sums(radius, fov, most),
+            Self::Group(op) => {
+                let (radius, fov, most) = op.neighborhood();
+                NeighborUse::Sums(radius, fov, most)
+            }
             Self::NeighborCount(radius, fov) => NeighborUse::Count(radius, fov),
             Self::Reciprocal {
                 neighbor_radius, ..
@@ -243,13 +225,13 @@ mod tests {
         let target = TargetRef::Named(0);
         let ops = [
             Op::Aim(AimOp::Seek(target)),
-            Op::Separation(n, fov, n),
-            Op::Flocking {
+            Op::Group(GroupOp::Separation(n, fov, n)),
+            Op::Group(GroupOp::Flocking {
                 weights: [n; 3],
                 radius: n,
                 fov,
                 max_neighbors: n,
-            },
+            }),
             Op::NeighborCount(n, fov),
             Op::UnalignedCollisionAvoidance(n),
             Op::Reciprocal {

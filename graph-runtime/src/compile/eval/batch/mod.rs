@@ -21,12 +21,11 @@ use glam::{Vec2, Vec3};
 mod kernels;
 
 use super::context::Context;
-use super::evaluator::group_force;
 use super::neighbors::{FullCircle, take_sums};
 use super::trace::NoTrace;
 use super::value::Value;
 use crate::behaviors::NeighborSums;
-use crate::compile::program::{AgentState, BatchPlan, NO_PASS, Op, Program, Scratch};
+use crate::compile::program::{AgentState, BatchPlan, GroupOp, NO_PASS, Op, Program, Scratch};
 use crate::{Steering, Vehicle};
 
 /// Where a batch's steering goes: forces alone (`[Vec2]`), or with their angular parts
@@ -341,20 +340,20 @@ impl Program {
                     out[i] = values[i].truncated(max);
                 }
             }
-            Op::Separation(..) | Op::Cohesion(..) | Op::Alignment(..) | Op::Flocking { .. } => {
+            Op::Group(group) => {
                 self.take_batch_sums(batch, list.clone());
-                self.group_column(index, op, batch, list);
+                self.group_column(index, group, batch, list);
             }
             _ => self.leaf_column(index, op, batch, list),
         }
     }
 
-    /// Group op `index` (`op`: Separation, Cohesion, Alignment or Flocking) for the agents at
-    /// positions `list`, from their pass's sums (taken already).
+    /// Group op `index` (`group`: Separation, Cohesion, Alignment or Flocking) for the agents
+    /// at positions `list`, from their pass's sums (taken already).
     fn group_column<V: Value>(
         &self,
         index: u32,
-        op: &Op,
+        group: GroupOp,
         batch: &mut Batch<'_, '_, V>,
         list: impl AgentList,
     ) {
@@ -373,12 +372,7 @@ impl Program {
             return;
         }
         for i in list {
-            out[i] = V::force(group_force(
-                op,
-                &sums[i * passes + pass],
-                &vehicles[i],
-                params,
-            ));
+            out[i] = V::force(group.force(&sums[i * passes + pass], &vehicles[i], params));
         }
     }
 

@@ -10,11 +10,13 @@
 
 mod aim;
 mod course;
+mod group;
 mod patterns;
 mod surroundings;
 
 pub(crate) use aim::AimOp;
 pub(crate) use course::CourseOp;
+pub(crate) use group::GroupOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
@@ -24,7 +26,7 @@ use crate::behaviors::Quarry;
 use crate::graph::Target;
 use crate::{FlowField, Path, Vehicle, World};
 
-use super::operands::{Names, Num, TargetRef};
+use super::operands::{Fov, Names, Num, TargetRef};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
 /// lowered, with the range the node table gives it.
@@ -40,6 +42,9 @@ pub(crate) trait Lowering {
     /// The target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a name
     /// interned into its table.
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef;
+
+    /// The node's field of view (its `fov`, degrees).
+    fn fov(&mut self) -> Fov;
 
     /// `name`'s index in the program's name table `table`, interned there if new.
     fn name(&mut self, table: Names, name: &str) -> u16;

@@ -17,10 +17,7 @@ macro_rules! force_leaf_ops {
             | $crate::compile::program::Op::Surroundings(..)
             | $crate::compile::program::Op::Course(..)
             | $crate::compile::program::Op::UnalignedCollisionAvoidance(..)
-            | $crate::compile::program::Op::Separation(..)
-            | $crate::compile::program::Op::Cohesion(..)
-            | $crate::compile::program::Op::Alignment(..)
-            | $crate::compile::program::Op::Flocking { .. }
+            | $crate::compile::program::Op::Group(..)
             | $crate::compile::program::Op::LeaderFollowing { .. }
             | $crate::compile::program::Op::MatchVelocity(..)
             | $crate::compile::program::Op::Jump { .. }
