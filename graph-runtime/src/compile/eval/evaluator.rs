@@ -216,6 +216,10 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         self.context.world
     }
 
+    fn tagged(&self, tag: u16) -> Option<&Vehicle> {
+        Evaluator::tagged(self, tag)
+    }
+
     fn path(&self, path: u16, own: bool) -> Option<&crate::Path> {
         if own {
             let name = self.program.own_names.get(path as usize)?;

@@ -10,17 +10,6 @@ use crate::compile::guide::Guide;
 use crate::compile::program::Op;
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
-    /// `ReachOrientation`'s guide toward `target` (radians).
-    fn orientation_guide(&self, target: f32, align: crate::compile::program::AlignNums) -> Guide {
-        let alignment = self.alignment(align);
-        Guide::Orientation {
-            target,
-            facing: self.me.facing(),
-            tolerance: alignment.tolerance,
-            deceleration_radius: alignment.deceleration_radius,
-        }
-    }
-
     /// A jump link's guide: the link, the take-off window of radius `window`, and the flight's
     /// velocity when it can be made.
     fn jump_guide(
@@ -74,24 +63,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
                 })
             }
-            Op::ReachOrientation(heading, align) => self
-                .heading(heading)
-                .map_or(Guide::None, |target| self.orientation_guide(target, align)),
-            Op::Face(target, align) => self.quarry(target).map_or(Guide::None, |q| {
-                let offset = q.position - me.position;
-                if offset.length() < crate::math::TINY {
-                    Guide::None
-                } else {
-                    self.orientation_guide(crate::math::angle(offset), align)
-                }
-            }),
-            Op::LookWhereYouAreGoing(align) => {
-                if me.velocity.length() < crate::math::TINY {
-                    Guide::None
-                } else {
-                    self.orientation_guide(crate::math::angle(me.velocity), align)
-                }
-            }
+            Op::Facing(op) => op.guide(self),
             Op::MatchVelocity(velocity, _) => self
                 .matched_velocity(velocity)
                 .map_or(Guide::None, Guide::Velocity),

@@ -1,5 +1,6 @@
-//! The evaluator's leaves of the angular layer (`ReachOrientation`, Face, `LookWhereYouAreGoing`,
-//! Wander's facing variant), `MatchVelocity` and Jump, by calling the formulas of `behaviors/`.
+//! The evaluator's leaves whose value may turn (the facing family's and Wander's facing
+//! variant, from their family files), `MatchVelocity` and Jump, by calling the formulas of
+//! `behaviors/`.
 
 use glam::Vec2;
 
@@ -7,62 +8,20 @@ use super::evaluator::Evaluator;
 use super::trace::Recorder;
 use super::value::Value;
 use crate::Steering;
-use crate::behaviors::{self, Alignment, JumpSettings};
-use crate::compile::program::{
-    AlignNums, HeadingRef, JumpNums, Num, Op, TakeOff, TargetRef, VelocityRef,
-};
-use crate::math::{TINY, angle};
+use crate::behaviors::{self, JumpSettings};
+use crate::compile::program::{JumpNums, Num, Op, TakeOff, VelocityRef};
 
 impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     /// The steering of an op whose value has an angular part ([`Op::turns`]).
     pub(super) fn leaf_steering(&mut self, index: u32, op: &Op) -> Steering {
-        let me = self.me;
         match *op {
-            Op::ReachOrientation(heading, align) => {
-                let alignment = self.alignment(align);
-                Steering::angular(self.heading(heading).map_or(0.0, |target| {
-                    behaviors::reach_orientation(me, target, &alignment)
-                }))
-            }
-            Op::Face(target, align) => {
-                let alignment = self.alignment(align);
-                Steering::angular(self.quarry(target).map_or(0.0, |quarry| {
-                    behaviors::face(me, quarry.position, &alignment)
-                }))
-            }
-            Op::LookWhereYouAreGoing(align) => {
-                let alignment = self.alignment(align);
-                Steering::angular(behaviors::look_where_you_are_going(me, &alignment))
-            }
+            Op::Facing(op) => Steering::angular(op.angular(self)),
             Op::Course(op) => op.steering(self),
             // Only ops that turn come here (`Op::turns`); any other is a force alone.
             _ => {
                 debug_assert!(!op.turns(), "{:?} turns but has no arm", op.kind());
                 Steering::force(self.leaf_force(index, op))
             }
-        }
-    }
-
-    /// `ReachOrientation`'s numbers, the angles in radians.
-    pub(super) fn alignment(&self, align: AlignNums) -> Alignment {
-        Alignment {
-            tolerance: self.num(align.tolerance).to_radians(),
-            deceleration_radius: self.num(align.deceleration_radius).to_radians(),
-            time_to_target: self.num(align.time_to_target),
-        }
-    }
-
-    /// The angle a heading names (radians): `None` for a vector shorter than `1e-6`, or a
-    /// target without a facing (a point, or a tag no agent carries).
-    pub(super) fn heading(&self, heading: HeadingRef) -> Option<f32> {
-        match heading {
-            HeadingRef::Angle(degrees) => Some(self.num(degrees).to_radians()),
-            HeadingRef::Direction(x, y) => {
-                let direction = Vec2::new(self.num(x), self.num(y));
-                (direction.length() >= TINY).then(|| angle(direction))
-            }
-            HeadingRef::Of(TargetRef::Tagged(tag)) => self.tagged(tag).map(crate::Vehicle::facing),
-            HeadingRef::Of(_) => None,
         }
     }
 

@@ -9,8 +9,8 @@ mod ops;
 
 use super::plan;
 use super::program::{
-    AlignNums, Fov, HeadingRef, Names, NeighborUse, Num, Op, ParameterUse, Program, Span,
-    TargetRef, TurningNums, VelocityRef,
+    Fov, HeadingRef, Names, NeighborUse, Num, Op, ParameterUse, Program, Span, TargetRef,
+    TurningNums, VelocityRef,
 };
 use super::reroutes::Reroutes;
 use crate::behaviors::FieldOfView;
@@ -394,19 +394,6 @@ impl<'g> Builder<'g> {
             return [Num::Const(0.0); 2];
         };
         [self.number_at(fields, x), self.number_at(fields, y)]
-    }
-
-    /// A node's `align_tolerance`, `deceleration_radius` and `time_to_target`.
-    fn align(&mut self, fields: &Fields<'_>) -> AlignNums {
-        let [tolerance, deceleration_radius, time_to_target] = self.numbers(
-            fields,
-            ["align_tolerance", "deceleration_radius", "time_to_target"],
-        );
-        AlignNums {
-            tolerance,
-            deceleration_radius,
-            time_to_target,
-        }
     }
 
     /// The node's target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a

@@ -4,10 +4,10 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, Fov, GroupOp, JumpNums, Lowering, Names, Num, Op, Span, SurroundingsOp,
-    TargetRef,
+    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpNums, Lowering, Names, Num, Op, Span,
+    SurroundingsOp, TargetRef,
 };
-use crate::graph::{Node, NodeId, NumberField, Slot, Target};
+use crate::graph::{Heading, Node, NodeId, NumberField, Slot, Target};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
@@ -29,6 +29,9 @@ impl<'g> Builder<'g> {
         }
         if let Some(op) = GroupOp::lower(node, &mut fields) {
             return Op::Group(op);
+        }
+        if let Some(op) = FacingOp::lower(node, &mut fields) {
+            return Op::Facing(op);
         }
         match node {
             Node::UnalignedCollisionAvoidance { .. } => {
@@ -81,15 +84,6 @@ impl<'g> Builder<'g> {
                     sight_width,
                 }
             }
-            Node::ReachOrientation { orientation, .. } => {
-                let heading = self.heading(&f, "orientation", orientation);
-                Op::ReachOrientation(heading, self.align(&f))
-            }
-            Node::Face { target, .. } => {
-                let target = self.target(&f, "target", target);
-                Op::Face(target, self.align(&f))
-            }
-            Node::LookWhereYouAreGoing { .. } => Op::LookWhereYouAreGoing(self.align(&f)),
             Node::MatchVelocity { velocity, .. } => {
                 let velocity = self.velocity(&f, "velocity", velocity);
                 Op::MatchVelocity(velocity, self.number(&f, "time_to_target"))
@@ -226,6 +220,10 @@ impl Lowering for NodeFields<'_, '_, '_> {
 
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef {
         self.builder.target(self.fields, field, target)
+    }
+
+    fn heading(&mut self, field: &'static str, heading: &Heading) -> HeadingRef {
+        self.builder.heading(self.fields, field, heading)
     }
 
     fn fov(&mut self) -> Fov {

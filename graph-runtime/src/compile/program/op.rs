@@ -5,10 +5,10 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, GroupOp, SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops,
-    sensor_ops,
+    AimOp, CourseOp, FacingOp, GroupOp, SurroundingsOp, angular_leaf_ops, combiner_ops,
+    condition_leaf_ops, sensor_ops,
 };
-use super::operands::{AlignNums, Fov, HeadingRef, JumpNums, Num, Span, TargetRef, VelocityRef};
+use super::operands::{Fov, JumpNums, Num, Span, TargetRef, VelocityRef};
 
 /// One compiled node. Links are op indices; every op's inputs come before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,9 +42,8 @@ pub(crate) enum Op {
         sight_length: Num,
         sight_width: Num,
     },
-    ReachOrientation(HeadingRef, AlignNums),
-    Face(TargetRef, AlignNums),
-    LookWhereYouAreGoing(AlignNums),
+    /// Reach orientation, Face, Look where you are going (`family/facing.rs`).
+    Facing(FacingOp),
     MatchVelocity(VelocityRef, Num),
     Jump {
         /// An index into the program's jump link names.
@@ -106,9 +105,7 @@ impl Op {
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
             Self::Group(op) => op.kind(),
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
-            Self::ReachOrientation(..) => NodeKind::ReachOrientation,
-            Self::Face(..) => NodeKind::Face,
-            Self::LookWhereYouAreGoing(_) => NodeKind::LookWhereYouAreGoing,
+            Self::Facing(op) => op.kind(),
             Self::MatchVelocity(..) => NodeKind::MatchVelocity,
             Self::Jump { .. } => NodeKind::Jump,
             Self::JumpAchievable { .. } => NodeKind::JumpAchievable,
@@ -185,9 +182,7 @@ impl Op {
             | Self::Surroundings(_)
             | Self::Course(_)
             | Self::LeaderFollowing { .. }
-            | Self::ReachOrientation(..)
-            | Self::Face(..)
-            | Self::LookWhereYouAreGoing(_)
+            | Self::Facing(_)
             | Self::MatchVelocity(..)
             | Self::Jump { .. }
             | Self::JumpAchievable { .. }

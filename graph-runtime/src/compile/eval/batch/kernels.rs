@@ -7,7 +7,7 @@ use crate::behaviors;
 use crate::compile::eval::evaluator::Evaluator;
 use crate::compile::eval::trace::NoTrace;
 use crate::compile::eval::value::Value;
-use crate::compile::program::{CourseOp, Op, Program};
+use crate::compile::program::{CourseOp, FacingOp, HeadingRef, Op, Program, alignment};
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
@@ -55,8 +55,10 @@ impl Program {
                 let agents = list.filter_map(|i| Some((i, vehicles.get(i)?)));
                 resolved.forces(agents, |i, force| out[i] = V::force(force));
             }
-            Op::LookWhereYouAreGoing(_)
-            | Op::ReachOrientation(crate::compile::program::HeadingRef::Angle(_), _) => {
+            Op::Facing(
+                FacingOp::LookWhereYouAreGoing(_)
+                | FacingOp::ReachOrientation(HeadingRef::Angle(_), _),
+            ) => {
                 facing_column(index, op, batch, list);
             }
             _ => {
@@ -101,8 +103,8 @@ fn facing_column<V: Value>(
         return;
     };
     match *op {
-        Op::LookWhereYouAreGoing(align) => {
-            let alignment = alignment(align, params);
+        Op::Facing(FacingOp::LookWhereYouAreGoing(align)) => {
+            let alignment = alignment(align, |n| n.get(params));
             let Some(vehicles) = batch.vehicles.get(..n) else {
                 return;
             };
@@ -112,8 +114,8 @@ fn facing_column<V: Value>(
                 ));
             }
         }
-        Op::ReachOrientation(crate::compile::program::HeadingRef::Angle(angle), align) => {
-            let alignment = alignment(align, params);
+        Op::Facing(FacingOp::ReachOrientation(HeadingRef::Angle(angle), align)) => {
+            let alignment = alignment(align, |n| n.get(params));
             let target = angle.get(params).to_radians();
             let Some(vehicles) = batch.vehicles.get(..n) else {
                 return;
@@ -127,17 +129,5 @@ fn facing_column<V: Value>(
             }
         }
         _ => {}
-    }
-}
-
-/// `ReachOrientation`'s numbers under `params`, the angles in radians.
-fn alignment(
-    align: crate::compile::program::AlignNums,
-    params: &crate::ParamValues,
-) -> behaviors::Alignment {
-    behaviors::Alignment {
-        tolerance: align.tolerance.get(params).to_radians(),
-        deceleration_radius: align.deceleration_radius.get(params).to_radians(),
-        time_to_target: align.time_to_target.get(params),
     }
 }

@@ -10,12 +10,14 @@
 
 mod aim;
 mod course;
+mod facing;
 mod group;
 mod patterns;
 mod surroundings;
 
 pub(crate) use aim::AimOp;
 pub(crate) use course::CourseOp;
+pub(crate) use facing::{FacingOp, alignment};
 pub(crate) use group::GroupOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
@@ -23,10 +25,10 @@ pub(crate) use patterns::{
 pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
-use crate::graph::Target;
+use crate::graph::{Heading, Target};
 use crate::{FlowField, Path, Vehicle, World};
 
-use super::operands::{Fov, Names, Num, TargetRef};
+use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
 /// lowered, with the range the node table gives it.
@@ -42,6 +44,10 @@ pub(crate) trait Lowering {
     /// The target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a name
     /// interned into its table.
     fn target(&mut self, field: &'static str, target: &Target) -> TargetRef;
+
+    /// The heading `field`: an angle, a direction's components (`<field>.x`, `<field>.y`), or
+    /// a target whose facing it is.
+    fn heading(&mut self, field: &'static str, heading: &Heading) -> HeadingRef;
 
     /// The node's field of view (its `fov`, degrees).
     fn fov(&mut self) -> Fov;
@@ -66,6 +72,9 @@ pub(crate) trait Leaf {
 
     /// The world the agent moves in.
     fn world(&self) -> &World;
+
+    /// The nearest other agent carrying the program's tag `tag`.
+    fn tagged(&self, tag: u16) -> Option<&Vehicle>;
 
     /// The world path the program's path `path` is bound to, or with `own` the agent's own
     /// route of that own name; `None` when there is none.

@@ -27,9 +27,7 @@ macro_rules! force_leaf_ops {
 /// Behaviors whose value is an angular acceleration alone (the facing layer).
 macro_rules! angular_leaf_ops {
     () => {
-        $crate::compile::program::Op::ReachOrientation(..)
-            | $crate::compile::program::Op::Face(..)
-            | $crate::compile::program::Op::LookWhereYouAreGoing(..)
+        $crate::compile::program::Op::Facing(..)
     };
 }
 
