@@ -244,33 +244,33 @@ impl<'g> Builder<'g> {
         )
     }
 
-    /// The node's number at `slot`, with the range the node table gives it.
-    fn number_at(&mut self, fields: &Fields<'_>, slot: Slot) -> Num {
-        let field = fields.numbers.iter().find(|f| f.slot == slot);
-        // The node table lists every number an op reads; a miss is a bug of `ops.rs`.
-        debug_assert!(field.is_some(), "node {} has no number {slot}", fields.id);
+    /// The node's number `number` (a reference into the node being lowered, so a field the
+    /// node lacks does not build), with the slot and range the node table gives it.
+    fn number(&mut self, fields: &Fields<'_>, number: &Number) -> Num {
+        let field = fields
+            .numbers
+            .iter()
+            .find(|field| std::ptr::eq(field.number, number));
+        // The node table lists every number of the node; a miss is a number that is not the
+        // node's (a bug of the lowering).
+        debug_assert!(
+            field.is_some(),
+            "node {} has no number {number:?}",
+            fields.id
+        );
         field.map_or(Num::Const(0.0), |field| {
             self.resolve(Some(fields.id), field)
         })
     }
 
-    /// The node's number called `name`.
-    fn number(&mut self, fields: &Fields<'_>, name: &'static str) -> Num {
-        self.number_at(fields, Slot::field(name))
+    /// The node's numbers `numbers`, resolved in that order.
+    fn numbers<const N: usize>(&mut self, fields: &Fields<'_>, numbers: [&Number; N]) -> [Num; N] {
+        numbers.map(|number| self.number(fields, number))
     }
 
-    /// The node's numbers called `names`, resolved in that order.
-    fn numbers<const N: usize>(
-        &mut self,
-        fields: &Fields<'_>,
-        names: [&'static str; N],
-    ) -> [Num; N] {
-        names.map(|name| self.number(fields, name))
-    }
-
-    /// The node's field of view (`fov`), prepared once when it is a literal.
-    fn fov(&mut self, fields: &Fields<'_>) -> Fov {
-        match self.number(fields, "fov") {
+    /// The node's field of view `fov` (degrees), prepared once when it is a literal.
+    fn fov(&mut self, fields: &Fields<'_>, fov: &Number) -> Fov {
+        match self.number(fields, fov) {
             Num::Const(degrees) => Fov::Const(FieldOfView::from_degrees(degrees)),
             Num::Param(slot) => Fov::Param(slot),
         }
@@ -342,66 +342,34 @@ impl<'g> Builder<'g> {
         new
     }
 
-    /// The node's heading `field` (`ReachOrientation`'s `orientation`).
-    fn heading(
-        &mut self,
-        fields: &Fields<'_>,
-        field: &'static str,
-        heading: &Heading,
-    ) -> HeadingRef {
+    /// The node's heading (`ReachOrientation`'s `orientation`).
+    fn heading(&mut self, fields: &Fields<'_>, heading: &Heading) -> HeadingRef {
         match heading {
-            Heading::Angle(_) => HeadingRef::Angle(self.number(fields, field)),
-            Heading::Direction(..) => {
-                let [x, y] = self.vector(fields, field);
+            Heading::Angle(degrees) => HeadingRef::Angle(self.number(fields, degrees)),
+            Heading::Direction(x, y) => {
+                let [x, y] = self.numbers(fields, [x, y]);
                 HeadingRef::Direction(x, y)
             }
-            Heading::Of(target) => HeadingRef::Of(self.target(fields, field, target)),
+            Heading::Of(target) => HeadingRef::Of(self.target(fields, target)),
         }
     }
 
-    /// The node's velocity `field` (`MatchVelocity`'s `velocity`).
-    fn velocity(
-        &mut self,
-        fields: &Fields<'_>,
-        field: &'static str,
-        velocity: &VelocitySource,
-    ) -> VelocityRef {
+    /// The node's velocity (`MatchVelocity`'s `velocity`).
+    fn velocity(&mut self, fields: &Fields<'_>, velocity: &VelocitySource) -> VelocityRef {
         match velocity {
-            VelocitySource::Fixed(..) => {
-                let [x, y] = self.vector(fields, field);
+            VelocitySource::Fixed(x, y) => {
+                let [x, y] = self.numbers(fields, [x, y]);
                 VelocityRef::Fixed(x, y)
             }
-            VelocitySource::Of(target) => VelocityRef::Of(self.target(fields, field, target)),
+            VelocitySource::Of(target) => VelocityRef::Of(self.target(fields, target)),
         }
     }
 
-    /// The two components `<field>.x`, `<field>.y` of a vector field.
-    fn vector(&mut self, fields: &Fields<'_>, field: &str) -> [Num; 2] {
-        let slot = |axis: &str| {
-            fields
-                .numbers
-                .iter()
-                .find(|f| f.slot.name.strip_prefix(field) == Some(axis))
-                .map(|f| f.slot)
-        };
-        let (x, y) = (slot(".x"), slot(".y"));
-        debug_assert!(
-            x.is_some() && y.is_some(),
-            "node {} vector {field}",
-            fields.id
-        );
-        let (Some(x), Some(y)) = (x, y) else {
-            return [Num::Const(0.0); 2];
-        };
-        [self.number_at(fields, x), self.number_at(fields, y)]
-    }
-
-    /// The node's target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a
-    /// name interned into its table.
-    fn target(&mut self, fields: &Fields<'_>, field: &str, target: &Target) -> TargetRef {
+    /// The node's target: a point's coordinates, or a name interned into its table.
+    fn target(&mut self, fields: &Fields<'_>, target: &Target) -> TargetRef {
         match target {
-            Target::Point(..) => {
-                let [x, y] = self.vector(fields, field);
+            Target::Point(x, y) => {
+                let [x, y] = self.numbers(fields, [x, y]);
                 TargetRef::Point(x, y)
             }
             Target::Named(name) => TargetRef::Named(self.intern(Names::Targets, name)),

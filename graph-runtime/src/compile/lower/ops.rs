@@ -7,7 +7,7 @@ use crate::compile::program::{
     AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpNums, Lowering, Names, Num, Op, Span,
     SurroundingsOp, TargetRef,
 };
-use crate::graph::{Heading, Node, NodeId, NumberField, Slot, Target};
+use crate::graph::{Heading, Node, NodeId, Number, Target};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
@@ -34,10 +34,18 @@ impl<'g> Builder<'g> {
             return Op::Facing(op);
         }
         match node {
-            Node::UnalignedCollisionAvoidance { .. } => {
-                Op::UnalignedCollisionAvoidance(self.number(&f, "max_time"))
+            Node::UnalignedCollisionAvoidance { max_time } => {
+                Op::UnalignedCollisionAvoidance(self.number(&f, max_time))
             }
-            Node::Reciprocal { input, .. } => {
+            Node::Reciprocal {
+                input,
+                time_horizon,
+                obstacle_time_horizon,
+                neighbor_radius,
+                max_neighbors,
+                clearance,
+                keep_right,
+            } => {
                 let input = self.link(*input);
                 let [
                     time_horizon,
@@ -49,12 +57,12 @@ impl<'g> Builder<'g> {
                 ] = self.numbers(
                     &f,
                     [
-                        "time_horizon",
-                        "obstacle_time_horizon",
-                        "neighbor_radius",
-                        "max_neighbors",
-                        "clearance",
-                        "keep_right",
+                        time_horizon,
+                        obstacle_time_horizon,
+                        neighbor_radius,
+                        max_neighbors,
+                        clearance,
+                        keep_right,
                     ],
                 );
                 Op::Reciprocal {
@@ -67,15 +75,19 @@ impl<'g> Builder<'g> {
                     keep_right,
                 }
             }
-            Node::NeighborCount { .. } => {
-                Op::NeighborCount(self.number(&f, "radius"), self.fov(&f))
+            Node::NeighborCount { radius, fov } => {
+                Op::NeighborCount(self.number(&f, radius), self.fov(&f, fov))
             }
-            Node::LeaderFollowing { leader, .. } => {
-                let leader = self.target(&f, "leader", leader);
-                let [behind, slowing_distance, sight_length, sight_width] = self.numbers(
-                    &f,
-                    ["behind", "slowing_distance", "sight_length", "sight_width"],
-                );
+            Node::LeaderFollowing {
+                leader,
+                behind,
+                slowing_distance,
+                sight_length,
+                sight_width,
+            } => {
+                let leader = self.target(&f, leader);
+                let [behind, slowing_distance, sight_length, sight_width] =
+                    self.numbers(&f, [behind, slowing_distance, sight_length, sight_width]);
                 Op::LeaderFollowing {
                     leader,
                     behind,
@@ -84,11 +96,22 @@ impl<'g> Builder<'g> {
                     sight_width,
                 }
             }
-            Node::MatchVelocity { velocity, .. } => {
-                let velocity = self.velocity(&f, "velocity", velocity);
-                Op::MatchVelocity(velocity, self.number(&f, "time_to_target"))
+            Node::MatchVelocity {
+                velocity,
+                time_to_target,
+            } => {
+                let velocity = self.velocity(&f, velocity);
+                Op::MatchVelocity(velocity, self.number(&f, time_to_target))
             }
-            Node::Jump { link, .. } => {
+            Node::Jump {
+                link,
+                gravity,
+                max_vertical_velocity,
+                position_tolerance,
+                velocity_tolerance,
+                run_up,
+                time_to_target,
+            } => {
                 let link = self.intern(Names::JumpLinks, link);
                 let [
                     gravity,
@@ -100,12 +123,12 @@ impl<'g> Builder<'g> {
                 ] = self.numbers(
                     &f,
                     [
-                        "gravity",
-                        "max_vertical_velocity",
-                        "position_tolerance",
-                        "velocity_tolerance",
-                        "run_up",
-                        "time_to_target",
+                        gravity,
+                        max_vertical_velocity,
+                        position_tolerance,
+                        velocity_tolerance,
+                        run_up,
+                        time_to_target,
                     ],
                 );
                 Op::Jump {
@@ -120,10 +143,14 @@ impl<'g> Builder<'g> {
                     },
                 }
             }
-            Node::JumpAchievable { link, .. } => {
+            Node::JumpAchievable {
+                link,
+                gravity,
+                max_vertical_velocity,
+            } => {
                 let link = self.intern(Names::JumpLinks, link);
                 let [gravity, max_vertical_velocity] =
-                    self.numbers(&f, ["gravity", "max_vertical_velocity"]);
+                    self.numbers(&f, [gravity, max_vertical_velocity]);
                 Op::JumpAchievable {
                     link,
                     gravity,
@@ -131,32 +158,34 @@ impl<'g> Builder<'g> {
                 }
             }
             Node::Blend { inputs } => {
-                let span = self.weighted(&f, "weight", inputs.iter().map(|i| i.node));
+                let span = self.weighted(&f, inputs.iter().map(|i| (i.node, &i.weight)));
                 Op::Blend(span)
             }
-            Node::Dither { inputs, .. } => {
-                let span = self.weighted(&f, "probability", inputs.iter().map(|i| i.node));
-                Op::Dither(span, self.number(&f, "epsilon"))
+            Node::Dither { inputs, epsilon } => {
+                let span = self.weighted(&f, inputs.iter().map(|i| (i.node, &i.probability)));
+                Op::Dither(span, self.number(&f, epsilon))
             }
-            Node::Priority { inputs, .. } => {
+            Node::Priority { inputs, epsilon } => {
                 let span = self.live_links(inputs);
-                Op::Priority(span, self.number(&f, "epsilon"))
+                Op::Priority(span, self.number(&f, epsilon))
             }
             Node::Budget { inputs } => Op::Budget(self.live_links(inputs)),
             Node::All { inputs } => Op::All(self.live_links(inputs)),
             Node::Any { inputs } => Op::Any(self.live_links(inputs)),
             Node::Gate { input, condition } => Op::Gate(self.link(*input), self.link(*condition)),
-            Node::Scale { input, .. } => Op::Scale(self.link(*input), self.number(&f, "factor")),
-            Node::Truncate { input, .. } => Op::Truncate(self.link(*input), self.number(&f, "max")),
-            Node::Distance { target } => Op::Distance(self.target(&f, "target", target)),
+            Node::Scale { input, factor } => Op::Scale(self.link(*input), self.number(&f, factor)),
+            Node::Truncate { input, max } => Op::Truncate(self.link(*input), self.number(&f, max)),
+            Node::Distance { target } => Op::Distance(self.target(&f, target)),
             Node::Speed => Op::Speed,
             Node::WallDistance => Op::WallDistance,
-            Node::Value { .. } => Op::Value(self.number(&f, "value")),
-            Node::Compare { sensor, test, .. } => {
-                Op::Compare(self.link(*sensor), *test, self.number(&f, "threshold"))
-            }
+            Node::Value { value } => Op::Value(self.number(&f, value)),
+            Node::Compare {
+                sensor,
+                test,
+                threshold,
+            } => Op::Compare(self.link(*sensor), *test, self.number(&f, threshold)),
             Node::Not { input } => Op::Not(self.link(*input)),
-            Node::WallAhead { .. } => Op::WallAhead(self.number(&f, "distance")),
+            Node::WallAhead { distance } => Op::WallAhead(self.number(&f, distance)),
             Node::Output { input } => Op::Output(self.link(*input)),
             // `build` links through a Reroute and makes no op for it (or `Muted` when muted);
             // `compile` inlines every Subgraph before building.
@@ -170,32 +199,24 @@ impl<'g> Builder<'g> {
         }
     }
 
-    /// A Blend's or Dither's inputs that are not muted, each with its number (`item`, by its
-    /// position in the node), in the program's weighted list.
-    fn weighted(
+    /// A Blend's or Dither's inputs that are not muted, each with its number (its weight or
+    /// probability, a reference into the node), in the program's weighted list.
+    fn weighted<'n>(
         &mut self,
         f: &Fields<'_>,
-        item: &'static str,
-        inputs: impl Iterator<Item = crate::graph::Link>,
+        inputs: impl Iterator<Item = (crate::graph::Link, &'n Number)>,
     ) -> Span {
         let start = self.program.weighted.len() as u32;
-        // The items in input order, found in one pass (a Blend may have thousands).
-        let numbers: Vec<&NumberField<'_>> = f
-            .numbers
-            .iter()
-            .filter(|field| field.slot.name == item)
-            .collect();
-        for (index, link) in inputs.enumerate() {
+        // The node table lists the items in input order, so each is found after the one
+        // before: one pass over the fields (a Blend may have thousands of inputs).
+        let mut rest = f.numbers.iter();
+        for (link, number) in inputs {
             if !self.live(link) {
                 continue;
             }
             let op = self.link(link);
-            let field = numbers.get(index).copied();
-            debug_assert!(
-                field.is_some_and(|field| field.slot == Slot::item(item, index)),
-                "node {} has no {item} {index}",
-                f.id
-            );
+            let field = rest.find(|field| std::ptr::eq(field.number, number));
+            debug_assert!(field.is_some(), "node {} has no number {number:?}", f.id);
             let number = field.map_or(Num::Const(0.0), |field| self.resolve(Some(f.id), field));
             self.program.weighted.push((op, number));
         }
@@ -214,20 +235,20 @@ struct NodeFields<'b, 'g, 'n> {
 }
 
 impl Lowering for NodeFields<'_, '_, '_> {
-    fn number(&mut self, name: &'static str) -> Num {
-        self.builder.number(self.fields, name)
+    fn number(&mut self, number: &Number) -> Num {
+        self.builder.number(self.fields, number)
     }
 
-    fn target(&mut self, field: &'static str, target: &Target) -> TargetRef {
-        self.builder.target(self.fields, field, target)
+    fn target(&mut self, target: &Target) -> TargetRef {
+        self.builder.target(self.fields, target)
     }
 
-    fn heading(&mut self, field: &'static str, heading: &Heading) -> HeadingRef {
-        self.builder.heading(self.fields, field, heading)
+    fn heading(&mut self, heading: &Heading) -> HeadingRef {
+        self.builder.heading(self.fields, heading)
     }
 
-    fn fov(&mut self) -> Fov {
-        self.builder.fov(self.fields)
+    fn fov(&mut self, fov: &Number) -> Fov {
+        self.builder.fov(self.fields, fov)
     }
 
     fn name(&mut self, table: Names, name: &str) -> u16 {

@@ -35,50 +35,58 @@ impl AimOp {
     /// fields resolved by `fields`.
     pub(crate) fn lower(node: &Node, fields: &mut impl Lowering) -> Option<Self> {
         Some(match node {
-            Node::Seek { target } => Self::Seek(fields.target("target", target)),
+            Node::Seek { target } => Self::Seek(fields.target(target)),
             Node::Flee {
                 target,
                 panic_distance,
             } => {
-                let target = fields.target("target", target);
-                let panic = panic_distance
-                    .as_ref()
-                    .map(|_| fields.number("panic_distance"));
+                let target = fields.target(target);
+                let panic = panic_distance.as_ref().map(|d| fields.number(d));
                 Self::Flee(target, panic)
             }
-            Node::Arrival { target, .. } => Self::Arrival(
-                fields.target("target", target),
-                fields.number("slowing_distance"),
-            ),
-            Node::Pursuit { quarry, .. } => Self::Pursuit(
-                fields.target("quarry", quarry),
-                fields.number("max_prediction"),
-            ),
+            Node::Arrival {
+                target,
+                slowing_distance,
+            } => Self::Arrival(fields.target(target), fields.number(slowing_distance)),
+            Node::Pursuit {
+                quarry,
+                max_prediction,
+            } => Self::Pursuit(fields.target(quarry), fields.number(max_prediction)),
             Node::Evasion {
                 quarry,
+                max_prediction,
                 panic_distance,
-                ..
             } => {
-                let quarry = fields.target("quarry", quarry);
-                let prediction = fields.number("max_prediction");
-                let panic = panic_distance
-                    .as_ref()
-                    .map(|_| fields.number("panic_distance"));
+                let quarry = fields.target(quarry);
+                let prediction = fields.number(max_prediction);
+                let panic = panic_distance.as_ref().map(|d| fields.number(d));
                 Self::Evasion(quarry, prediction, panic)
             }
-            Node::OffsetPursuit { quarry, .. } => {
-                let quarry = fields.target("quarry", quarry);
-                let [offset, prediction] = fields.numbers(["offset", "max_prediction"]);
+            Node::OffsetPursuit {
+                quarry,
+                offset,
+                max_prediction,
+            } => {
+                let quarry = fields.target(quarry);
+                let [offset, prediction] = fields.numbers([offset, max_prediction]);
                 Self::OffsetPursuit(quarry, offset, prediction)
             }
-            Node::Interpose { a, b, .. } => Self::Interpose(
-                fields.target("a", a),
-                fields.target("b", b),
-                fields.number("slowing_distance"),
+            Node::Interpose {
+                a,
+                b,
+                slowing_distance,
+            } => Self::Interpose(
+                fields.target(a),
+                fields.target(b),
+                fields.number(slowing_distance),
             ),
-            Node::Hide { hunter, .. } => {
-                let hunter = fields.target("hunter", hunter);
-                let [margin, slowing] = fields.numbers(["margin", "slowing_distance"]);
+            Node::Hide {
+                hunter,
+                margin,
+                slowing_distance,
+            } => {
+                let hunter = fields.target(hunter);
+                let [margin, slowing] = fields.numbers([margin, slowing_distance]);
                 Self::Hide(hunter, margin, slowing)
             }
             // Another family's kind: `lower/ops.rs` asks the next family.

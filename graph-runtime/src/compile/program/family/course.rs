@@ -48,8 +48,13 @@ impl CourseOp {
     /// fields resolved by `fields`.
     pub(crate) fn lower(node: &Node, fields: &mut impl Lowering) -> Option<Self> {
         Some(match node {
-            Node::Wander { face, .. } => {
-                let [distance, radius, jitter] = fields.numbers(["distance", "radius", "jitter"]);
+            Node::Wander {
+                distance,
+                radius,
+                jitter,
+                face,
+            } => {
+                let [distance, radius, jitter] = fields.numbers([distance, radius, jitter]);
                 Self::Wander {
                     distance,
                     radius,
@@ -60,15 +65,16 @@ impl CourseOp {
             }
             Node::PathFollowing {
                 path,
+                prediction_time,
+                ahead_distance,
                 direction,
                 corrective,
                 own,
-                ..
             } => {
                 let table = if *own { Names::Own } else { Names::Paths };
                 let path = fields.name(table, path);
                 let [prediction_time, ahead_distance] =
-                    fields.numbers(["prediction_time", "ahead_distance"]);
+                    fields.numbers([prediction_time, ahead_distance]);
                 Self::PathFollowing {
                     path,
                     own: *own,
@@ -78,9 +84,12 @@ impl CourseOp {
                     corrective: *corrective,
                 }
             }
-            Node::FlowFieldFollowing { field, .. } => Self::FlowFieldFollowing {
+            Node::FlowFieldFollowing {
+                field,
+                prediction_time,
+            } => Self::FlowFieldFollowing {
                 field: fields.name(Names::Fields, field),
-                prediction_time: fields.number("prediction_time"),
+                prediction_time: fields.number(prediction_time),
             },
             // Another family's kind: `lower/ops.rs` asks the next family.
             _ => return None,

@@ -9,7 +9,7 @@ use super::{Leaf, Lowering};
 use crate::behaviors::{self, Alignment};
 use crate::compile::guide::Guide;
 use crate::compile::program::operands::{AlignNums, HeadingRef, Num, TargetRef};
-use crate::graph::{Node, NodeKind};
+use crate::graph::{Node, NodeKind, Number};
 use crate::math::{TINY, angle};
 
 /// One node of the facing family, its numbers resolved.
@@ -27,15 +27,34 @@ impl FacingOp {
     /// fields resolved by `fields`.
     pub(crate) fn lower(node: &Node, fields: &mut impl Lowering) -> Option<Self> {
         Some(match node {
-            Node::ReachOrientation { orientation, .. } => {
-                let heading = fields.heading("orientation", orientation);
-                Self::ReachOrientation(heading, align(fields))
+            Node::ReachOrientation {
+                orientation,
+                align_tolerance,
+                deceleration_radius,
+                time_to_target,
+            } => {
+                let heading = fields.heading(orientation);
+                let align = [align_tolerance, deceleration_radius, time_to_target];
+                Self::ReachOrientation(heading, self::align(fields, align))
             }
-            Node::Face { target, .. } => {
-                let target = fields.target("target", target);
-                Self::Face(target, align(fields))
+            Node::Face {
+                target,
+                align_tolerance,
+                deceleration_radius,
+                time_to_target,
+            } => {
+                let target = fields.target(target);
+                let align = [align_tolerance, deceleration_radius, time_to_target];
+                Self::Face(target, self::align(fields, align))
             }
-            Node::LookWhereYouAreGoing { .. } => Self::LookWhereYouAreGoing(align(fields)),
+            Node::LookWhereYouAreGoing {
+                align_tolerance,
+                deceleration_radius,
+                time_to_target,
+            } => {
+                let align = [align_tolerance, deceleration_radius, time_to_target];
+                Self::LookWhereYouAreGoing(self::align(fields, align))
+            }
             // Another family's kind: `lower/ops.rs` asks the next family.
             _ => return None,
         })
@@ -128,10 +147,10 @@ fn direction_angle(direction: Vec2) -> Option<f32> {
     (direction.length() >= TINY).then(|| angle(direction))
 }
 
-/// The three numbers every kind of the family turns by.
-fn align(fields: &mut impl Lowering) -> AlignNums {
-    let [tolerance, deceleration_radius, time_to_target] =
-        fields.numbers(["align_tolerance", "deceleration_radius", "time_to_target"]);
+/// The three numbers every kind of the family turns by: its alignment tolerance, slowing
+/// angle and time to target.
+fn align(fields: &mut impl Lowering, numbers: [&Number; 3]) -> AlignNums {
+    let [tolerance, deceleration_radius, time_to_target] = fields.numbers(numbers);
     AlignNums {
         tolerance,
         deceleration_radius,

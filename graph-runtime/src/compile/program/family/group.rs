@@ -13,7 +13,7 @@ use crate::behaviors::NeighborSums;
 use crate::compile::guide::Guide;
 use crate::compile::program::ParamValues;
 use crate::compile::program::operands::{Fov, Num};
-use crate::graph::{Node, NodeKind};
+use crate::graph::{Node, NodeKind, Number};
 
 /// One node of the group family: each kind's radius, field of view and most neighbors (its
 /// neighborhood), and Flocking's weights.
@@ -37,22 +37,41 @@ impl GroupOp {
     /// fields resolved by `fields`.
     pub(crate) fn lower(node: &Node, fields: &mut impl Lowering) -> Option<Self> {
         Some(match node {
-            Node::Separation { .. } => {
-                let (radius, fov, most) = neighborhood_of(fields);
+            Node::Separation {
+                radius,
+                fov,
+                max_neighbors,
+            } => {
+                let (radius, fov, most) = neighborhood(fields, radius, fov, max_neighbors);
                 Self::Separation(radius, fov, most)
             }
-            Node::Cohesion { .. } => {
-                let (radius, fov, most) = neighborhood_of(fields);
+            Node::Cohesion {
+                radius,
+                fov,
+                max_neighbors,
+            } => {
+                let (radius, fov, most) = neighborhood(fields, radius, fov, max_neighbors);
                 Self::Cohesion(radius, fov, most)
             }
-            Node::Alignment { .. } => {
-                let (radius, fov, most) = neighborhood_of(fields);
+            Node::Alignment {
+                radius,
+                fov,
+                max_neighbors,
+            } => {
+                let (radius, fov, most) = neighborhood(fields, radius, fov, max_neighbors);
                 Self::Alignment(radius, fov, most)
             }
-            Node::Flocking { .. } => {
+            Node::Flocking {
+                separation_weight,
+                cohesion_weight,
+                alignment_weight,
+                radius,
+                fov,
+                max_neighbors,
+            } => {
                 let weights =
-                    fields.numbers(["separation_weight", "cohesion_weight", "alignment_weight"]);
-                let (radius, fov, max_neighbors) = neighborhood_of(fields);
+                    fields.numbers([separation_weight, cohesion_weight, alignment_weight]);
+                let (radius, fov, max_neighbors) = neighborhood(fields, radius, fov, max_neighbors);
                 Self::Flocking {
                     weights,
                     radius,
@@ -125,10 +144,15 @@ impl GroupOp {
     }
 }
 
-/// A group node's neighborhood fields, resolved in this order: radius, field of view, most
+/// A group node's neighborhood, resolved in this order: radius, field of view, most
 /// neighbors.
-fn neighborhood_of(fields: &mut impl Lowering) -> (Num, Fov, Num) {
-    let radius = fields.number("radius");
-    let fov = fields.fov();
-    (radius, fov, fields.number("max_neighbors"))
+fn neighborhood(
+    fields: &mut impl Lowering,
+    radius: &Number,
+    fov: &Number,
+    most: &Number,
+) -> (Num, Fov, Num) {
+    let radius = fields.number(radius);
+    let fov = fields.fov(fov);
+    (radius, fov, fields.number(most))
 }

@@ -25,7 +25,7 @@ pub(crate) use patterns::{
 pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
-use crate::graph::{Heading, Target};
+use crate::graph::{Heading, Number, Target};
 use crate::{FlowField, Path, Vehicle, World};
 
 use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
@@ -33,24 +33,24 @@ use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
 /// What lowering a node's fields needs: each call resolves one field of the node being
 /// lowered, with the range the node table gives it.
 pub(crate) trait Lowering {
-    /// The number called `name`.
-    fn number(&mut self, name: &'static str) -> Num;
+    /// The number `number`, a field of the node being lowered (a reference into the node, so
+    /// a field the kind lacks, or a misspelt one, does not build), with the slot and range
+    /// the node table gives it.
+    fn number(&mut self, number: &Number) -> Num;
 
-    /// The numbers called `names`, resolved in that order.
-    fn numbers<const N: usize>(&mut self, names: [&'static str; N]) -> [Num; N] {
-        names.map(|name| self.number(name))
+    /// The numbers `numbers`, resolved in that order.
+    fn numbers<const N: usize>(&mut self, numbers: [&Number; N]) -> [Num; N] {
+        numbers.map(|number| self.number(number))
     }
 
-    /// The target `field`: a point's coordinates (`<field>.x`, `<field>.y`), or a name
-    /// interned into its table.
-    fn target(&mut self, field: &'static str, target: &Target) -> TargetRef;
+    /// A target field: a point's coordinates, or a name interned into its table.
+    fn target(&mut self, target: &Target) -> TargetRef;
 
-    /// The heading `field`: an angle, a direction's components (`<field>.x`, `<field>.y`), or
-    /// a target whose facing it is.
-    fn heading(&mut self, field: &'static str, heading: &Heading) -> HeadingRef;
+    /// A heading field: an angle, a direction's components, or a target whose facing it is.
+    fn heading(&mut self, heading: &Heading) -> HeadingRef;
 
-    /// The node's field of view (its `fov`, degrees).
-    fn fov(&mut self) -> Fov;
+    /// A field of view (degrees), prepared once when it is a literal.
+    fn fov(&mut self, fov: &Number) -> Fov;
 
     /// `name`'s index in the program's name table `table`, interned there if new.
     fn name(&mut self, table: Names, name: &str) -> u16;

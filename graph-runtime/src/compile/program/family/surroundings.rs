@@ -76,13 +76,21 @@ impl SurroundingsOp {
     /// fields resolved by `fields`.
     pub(crate) fn lower(node: &Node, fields: &mut impl Lowering) -> Option<Self> {
         Some(match node {
-            Node::ObstacleAvoidance { .. } => {
-                let [min_length, lookahead] = fields.numbers(["min_length", "lookahead_time"]);
+            Node::ObstacleAvoidance {
+                min_length,
+                lookahead_time,
+            } => {
+                let [min_length, lookahead] = fields.numbers([min_length, lookahead_time]);
                 Self::ObstacleAvoidance(min_length, lookahead)
             }
-            Node::WallAvoidance { .. } => {
+            Node::WallAvoidance {
+                min_length,
+                lookahead_time,
+                whisker_angle,
+                margin,
+            } => {
                 let [min_length, lookahead_time, whisker_angle, margin] =
-                    fields.numbers(["min_length", "lookahead_time", "whisker_angle", "margin"]);
+                    fields.numbers([min_length, lookahead_time, whisker_angle, margin]);
                 Self::WallAvoidance {
                     min_length,
                     lookahead_time,
@@ -90,9 +98,14 @@ impl SurroundingsOp {
                     margin,
                 }
             }
-            Node::WallFollowing { side, .. } => {
+            Node::WallFollowing {
+                side,
+                offset,
+                lookahead_time,
+                range,
+            } => {
                 let [offset, lookahead_time, range] =
-                    fields.numbers(["offset", "lookahead_time", "range"]);
+                    fields.numbers([offset, lookahead_time, range]);
                 Self::WallFollowing {
                     side: side.sign(),
                     offset,
@@ -100,17 +113,18 @@ impl SurroundingsOp {
                     range,
                 }
             }
-            Node::Containment { bounds, .. } => {
+            Node::Containment {
+                bounds,
+                prediction_time,
+                margin,
+            } => {
                 let bounds = match bounds {
                     Region::World => None,
-                    Region::Rect(..) => Some(fields.numbers([
-                        "bounds.min_x",
-                        "bounds.min_y",
-                        "bounds.max_x",
-                        "bounds.max_y",
-                    ])),
+                    Region::Rect(min_x, min_y, max_x, max_y) => {
+                        Some(fields.numbers([min_x, min_y, max_x, max_y]))
+                    }
                 };
-                let [prediction_time, margin] = fields.numbers(["prediction_time", "margin"]);
+                let [prediction_time, margin] = fields.numbers([prediction_time, margin]);
                 Self::Containment {
                     bounds,
                     prediction_time,
