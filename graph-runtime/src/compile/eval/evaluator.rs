@@ -201,6 +201,19 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         self.me
     }
 
+    fn agent(&self) -> usize {
+        self.agent
+    }
+
+    #[inline]
+    fn params(&self) -> &crate::ParamValues {
+        self.context.params
+    }
+
+    fn grid(&self) -> &crate::spatial::SpatialGrid {
+        self.context.grid
+    }
+
     #[inline]
     fn num(&self, number: Num) -> f32 {
         Evaluator::num(self, number)

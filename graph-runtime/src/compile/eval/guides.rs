@@ -42,22 +42,13 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
         match op {
             Op::Aim(aim) => aim.guide(self),
             Op::Surroundings(op) => op.guide(self),
-            Op::WallDistance => self
-                .context
-                .world
-                .wall_index()
-                .nearest(me.position, f32::INFINITY)
-                .map_or(Guide::None, |near| Guide::Aim(near.point)),
+            Op::Sensor(op) => op.guide(self),
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
                     .map_or(Guide::None, |hit| Guide::Aim(hit.point))
             }
             Op::Course(op) => op.guide(self),
             Op::Group(group) => group.guide(self.context.params),
-            Op::NeighborCount(radius, fov) => Guide::Neighborhood {
-                radius: self.num(radius),
-                fov: fov.get(self.context.params).degrees(),
-            },
             Op::LeaderFollowing { leader, behind, .. } => {
                 self.quarry(leader).map_or(Guide::None, |l| {
                     Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
@@ -97,9 +88,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             | Op::Gate(..)
             | Op::Scale(..)
             | Op::Truncate(..)
-            | Op::Distance(_)
-            | Op::Speed
-            | Op::Value(_)
             | Op::Compare(..)
             | Op::All(_)
             | Op::Any(_)

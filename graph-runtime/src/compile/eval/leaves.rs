@@ -80,21 +80,8 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
 
     /// The reading of a sensor op.
     pub(super) fn sensor(&mut self, op: &Op) -> f32 {
-        let me = self.me;
         match *op {
-            Op::Distance(target) => self
-                .quarry(target)
-                .map_or(f32::INFINITY, |q| q.position.distance(me.position)),
-            Op::NeighborCount(radius, fov) => {
-                let radius = self.num(radius);
-                let fov = fov.get(self.context.params);
-                let runs = self.context.grid.runs(me.position, radius);
-                let candidates = runs.map(|run| (run.positions, run.agents));
-                behaviors::count_neighbors(me, candidates, self.agent, (radius, fov)) as f32
-            }
-            Op::Speed => me.velocity.length(),
-            Op::WallDistance => behaviors::wall_distance(me, self.context.world.wall_index()),
-            Op::Value(value) => self.num(value),
+            Op::Sensor(op) => op.reading(self),
             // Only ops whose output is a scalar (the node table's) are read as sensors.
             force_leaf_ops!()
             | angular_leaf_ops!()

@@ -4,8 +4,8 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpNums, Lowering, Names, Num, Op, Span,
-    SurroundingsOp, TargetRef,
+    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpNums, Lowering, Names, Num, Op,
+    SensorOp, Span, SurroundingsOp, TargetRef,
 };
 use crate::graph::{Heading, Node, NodeId, Number, Target};
 
@@ -32,6 +32,9 @@ impl<'g> Builder<'g> {
         }
         if let Some(op) = FacingOp::lower(node, &mut fields) {
             return Op::Facing(op);
+        }
+        if let Some(op) = SensorOp::lower(node, &mut fields) {
+            return Op::Sensor(op);
         }
         match node {
             Node::UnalignedCollisionAvoidance { max_time } => {
@@ -74,9 +77,6 @@ impl<'g> Builder<'g> {
                     clearance,
                     keep_right,
                 }
-            }
-            Node::NeighborCount { radius, fov } => {
-                Op::NeighborCount(self.number(&f, radius), self.fov(&f, fov))
             }
             Node::LeaderFollowing {
                 leader,
@@ -175,10 +175,6 @@ impl<'g> Builder<'g> {
             Node::Gate { input, condition } => Op::Gate(self.link(*input), self.link(*condition)),
             Node::Scale { input, factor } => Op::Scale(self.link(*input), self.number(&f, factor)),
             Node::Truncate { input, max } => Op::Truncate(self.link(*input), self.number(&f, max)),
-            Node::Distance { target } => Op::Distance(self.target(&f, target)),
-            Node::Speed => Op::Speed,
-            Node::WallDistance => Op::WallDistance,
-            Node::Value { value } => Op::Value(self.number(&f, value)),
             Node::Compare {
                 sensor,
                 test,

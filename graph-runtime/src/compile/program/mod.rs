@@ -13,7 +13,7 @@ mod scratch;
 mod state;
 
 pub(crate) use family::{
-    AimOp, CourseOp, FacingOp, GroupOp, Leaf, Lowering, SurroundingsOp, alignment,
+    AimOp, CourseOp, FacingOp, GroupOp, Leaf, Lowering, SensorOp, SurroundingsOp, alignment,
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
 pub use jump::TakeOff;

@@ -5,7 +5,7 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, FacingOp, GroupOp, SurroundingsOp, angular_leaf_ops, combiner_ops,
+    AimOp, CourseOp, FacingOp, GroupOp, SensorOp, SurroundingsOp, angular_leaf_ops, combiner_ops,
     condition_leaf_ops, sensor_ops,
 };
 use super::operands::{Fov, JumpNums, Num, Span, TargetRef, VelocityRef};
@@ -62,11 +62,8 @@ pub(crate) enum Op {
     Gate(u32, u32),
     Scale(u32, Num),
     Truncate(u32, Num),
-    Distance(TargetRef),
-    NeighborCount(Num, Fov),
-    Speed,
-    WallDistance,
-    Value(Num),
+    /// Distance, Neighbor count, Speed, Wall distance, Value (`family/sensors.rs`).
+    Sensor(SensorOp),
     Compare(u32, Comparison, Num),
     WallAhead(Num),
     All(Span),
@@ -116,11 +113,7 @@ impl Op {
             Self::Gate(..) => NodeKind::Gate,
             Self::Scale(..) => NodeKind::Scale,
             Self::Truncate(..) => NodeKind::Truncate,
-            Self::Distance(_) => NodeKind::Distance,
-            Self::NeighborCount(..) => NodeKind::NeighborCount,
-            Self::Speed => NodeKind::Speed,
-            Self::WallDistance => NodeKind::WallDistance,
-            Self::Value(_) => NodeKind::Value,
+            Self::Sensor(op) => op.kind(),
             Self::Compare(..) => NodeKind::Compare,
             Self::WallAhead(_) => NodeKind::WallAhead,
             Self::All(_) => NodeKind::All,
@@ -172,7 +165,9 @@ impl Op {
                 let (radius, fov, most) = op.neighborhood();
                 NeighborUse::Sums(radius, fov, most)
             }
-            Self::NeighborCount(radius, fov) => NeighborUse::Count(radius, fov),
+            Self::Sensor(op) => op.counted().map_or(NeighborUse::None, |(radius, fov)| {
+                NeighborUse::Count(radius, fov)
+            }),
             Self::Reciprocal {
                 neighbor_radius, ..
             } => NeighborUse::Within(neighbor_radius),
@@ -193,10 +188,6 @@ impl Op {
             | Self::Gate(..)
             | Self::Scale(..)
             | Self::Truncate(..)
-            | Self::Distance(_)
-            | Self::Speed
-            | Self::WallDistance
-            | Self::Value(_)
             | Self::Compare(..)
             | Self::WallAhead(_)
             | Self::All(_)
@@ -227,7 +218,7 @@ mod tests {
                 fov,
                 max_neighbors: n,
             }),
-            Op::NeighborCount(n, fov),
+            Op::Sensor(SensorOp::NeighborCount(n, fov)),
             Op::UnalignedCollisionAvoidance(n),
             Op::Reciprocal {
                 input: 0,
@@ -239,7 +230,7 @@ mod tests {
                 keep_right: n,
             },
             Op::Blend(span),
-            Op::Speed,
+            Op::Sensor(SensorOp::Speed),
         ];
         for op in ops {
             let kind = op.kind().expect("not muted");

@@ -13,6 +13,7 @@ mod course;
 mod facing;
 mod group;
 mod patterns;
+mod sensors;
 mod surroundings;
 
 pub(crate) use aim::AimOp;
@@ -22,12 +23,15 @@ pub(crate) use group::GroupOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
+pub(crate) use sensors::SensorOp;
 pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
 use crate::graph::{Heading, Number, Target};
+use crate::spatial::SpatialGrid;
 use crate::{FlowField, Path, Vehicle, World};
 
+use super::ParamValues;
 use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
@@ -63,6 +67,15 @@ pub(crate) trait Lowering {
 pub(crate) trait Leaf {
     /// The agent's own vehicle.
     fn me(&self) -> &Vehicle;
+
+    /// The agent's index (among the vehicles the grid was built over).
+    fn agent(&self) -> usize;
+
+    /// The parameter values of the agent's group.
+    fn params(&self) -> &ParamValues;
+
+    /// The spatial grid built over every agent this tick.
+    fn grid(&self) -> &SpatialGrid;
 
     /// A resolved number's value (a parameter's for this agent).
     fn num(&self, number: Num) -> f32;

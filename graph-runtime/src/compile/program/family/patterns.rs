@@ -34,11 +34,7 @@ macro_rules! angular_leaf_ops {
 /// Leaves whose value is a number: sensors and constants.
 macro_rules! sensor_ops {
     () => {
-        $crate::compile::program::Op::Distance(..)
-            | $crate::compile::program::Op::NeighborCount(..)
-            | $crate::compile::program::Op::Speed
-            | $crate::compile::program::Op::WallDistance
-            | $crate::compile::program::Op::Value(..)
+        $crate::compile::program::Op::Sensor(..)
     };
 }
 
@@ -73,7 +69,7 @@ pub(crate) use {angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_o
 
 #[cfg(test)]
 mod tests {
-    use crate::compile::program::{AimOp, Num, Op, Span, TargetRef};
+    use crate::compile::program::{AimOp, Num, Op, SensorOp, Span, TargetRef};
 
     /// Which family an op is in, by the patterns; every op is in exactly one (the match is
     /// exhaustive and its arms do not overlap, or this file would not compile without
@@ -99,8 +95,8 @@ mod tests {
         let target = TargetRef::Named(0);
         let samples = [
             (Op::Aim(AimOp::Seek(target)), "force"),
-            (Op::Speed, "sensor"),
-            (Op::Value(n), "sensor"),
+            (Op::Sensor(SensorOp::Speed), "sensor"),
+            (Op::Sensor(SensorOp::Value(n)), "sensor"),
             (Op::WallAhead(n), "condition"),
             (Op::Blend(span), "combiner"),
             (Op::Not(0), "combiner"),
