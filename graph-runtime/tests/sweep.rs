@@ -3,38 +3,15 @@
 
 use std::sync::atomic::Ordering;
 
+use graph_runtime::Graph;
 use graph_runtime::sweep::{Metric, SweepControl, SweepError, SweepSpec, sweep, values_between};
-use graph_runtime::{Graph, Scene, SceneAssets};
 
-/// Arrive at one shared point, blended with Separation weighted by the parameter `push`.
-const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
-    parameters: {"push": 1.0, "reach": 3.0},
-    vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
-    nodes: {
-        1: Arrival(target: Named("goal"), slowing_distance: 3.0),
-        2: Separation(radius: "reach", fov: 360.0),
-        3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
-        4: Output(input: 3),
-    })"#;
+mod gather;
 
-/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
-const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
-    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
-    targets: {"goal": (0.0, 0.0)},
-    groups: [(name: "crowd", graph: "gather.graph.ron",
-              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
-
-fn assets() -> SceneAssets {
-    SceneAssets {
-        scene: Scene::from_ron(SCENE, "gather.scene.ron").expect("scene parses"),
-        origin: "gather.scene.ron".to_owned(),
-        graphs: [(
-            "gather.graph.ron".to_owned(),
-            Graph::from_ron(GRAPH, "gather.graph.ron").expect("graph parses"),
-        )]
-        .into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    }
+/// Arrive at one shared point, blended with Separation weighted by the parameter `push`
+/// within `reach`.
+fn assets() -> graph_runtime::SceneAssets {
+    gather::assets(include_str!("fixtures/gather/gather.graph.ron"))
 }
 
 fn spec(parameter: &str, values: Vec<f32>, seeds: u32) -> SweepSpec {
@@ -167,21 +144,8 @@ fn progress_counts_every_tick_of_every_run() {
 /// feeds: values reach the subgraph's fields, and are checked there before anything runs.
 #[test]
 fn a_parameter_feeding_a_subgraph_is_swept_and_checked_through_it() {
-    const SEPARATE: &str = r#"(format: "steergraph.graph", version: 1,
-        parameters: {"radius": 3.0},
-        nodes: {
-            1: Separation(radius: "radius", fov: 360.0),
-            2: Output(input: 1),
-        })"#;
-    const USER: &str = r#"(format: "steergraph.graph", version: 1,
-        parameters: {"push": 4.0, "reach": 3.0},
-        vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
-        nodes: {
-            1: Arrival(target: Named("goal"), slowing_distance: 3.0),
-            2: Subgraph(file: "separate.graph.ron", parameters: {"radius": "reach"}),
-            3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
-            4: Output(input: 3),
-        })"#;
+    const SEPARATE: &str = include_str!("fixtures/gather/separate.graph.ron");
+    const USER: &str = include_str!("fixtures/gather/through_subgraph.graph.ron");
     let mut assets = assets();
     for (file, text) in [("gather.graph.ron", USER), ("separate.graph.ron", SEPARATE)] {
         let graph = Graph::from_ron(text, file).expect("graph parses");

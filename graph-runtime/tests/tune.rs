@@ -2,13 +2,16 @@
 //! on any number of threads, within the budget, and bad requests are refused by name.
 #![cfg(feature = "tune")]
 
+use graph_runtime::SceneAssets;
 use graph_runtime::sweep::Metric;
 use graph_runtime::tune::{
     Goal, Preference, Strategy, TuneControl, TuneError, TuneParameter, TuneResult, TuneSpec, tune,
 };
-use graph_runtime::{Graph, Scene, SceneAssets};
 
-/// Arrive at one shared point, blended with Separation weighted by `push` within `reach`.
+mod gather;
+
+/// The gather graph (`fixtures/gather/gather.graph.ron`) with Separation's most neighbors a
+/// parameter too, `most`.
 const GRAPH: &str = r#"(format: "steergraph.graph", version: 2,
     parameters: {"push": 1.0, "reach": 3.0, "most": 64.0},
     vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
@@ -19,24 +22,8 @@ const GRAPH: &str = r#"(format: "steergraph.graph", version: 2,
         4: Output(input: 3),
     })"#;
 
-/// Twelve agents spread over a disc of radius 8 around the point they all arrive at.
-const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
-    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
-    targets: {"goal": (0.0, 0.0)},
-    groups: [(name: "crowd", graph: "gather.graph.ron",
-              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
-
 fn assets() -> SceneAssets {
-    SceneAssets {
-        scene: Scene::from_ron(SCENE, "gather.scene.ron").expect("scene parses"),
-        origin: "gather.scene.ron".to_owned(),
-        graphs: [(
-            "gather.graph.ron".to_owned(),
-            Graph::from_ron(GRAPH, "gather.graph.ron").expect("graph parses"),
-        )]
-        .into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    }
+    gather::assets(GRAPH)
 }
 
 fn parameter(name: &str, from: f32, to: f32) -> TuneParameter {

@@ -158,21 +158,10 @@ fn the_marked_value_is_the_scene_groups_override_when_it_has_one() {
 /// user's parameter `reach`: the preview runs it, and a sweep of `reach` runs it too.
 #[test]
 fn a_graph_using_a_subgraph_file_is_swept_through_it() {
-    const SEPARATE: &str = r#"(format: "steergraph.graph", version: 1,
-        parameters: {"radius": 3.0},
-        nodes: {
-            1: Separation(radius: "radius", fov: 360.0),
-            2: Output(input: 1),
-        })"#;
-    const USER: &str = r#"(format: "steergraph.graph", version: 1,
-        parameters: {"push": 4.0, "reach": 3.0},
-        vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
-        nodes: {
-            1: Arrival(target: Named("goal"), slowing_distance: 3.0),
-            2: Subgraph(file: "separate.graph.ron", parameters: {"radius": "reach"}),
-            3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
-            4: Output(input: 3),
-        })"#;
+    const SEPARATE: &str =
+        include_str!("../../../graph-runtime/tests/fixtures/gather/separate.graph.ron");
+    const USER: &str =
+        include_str!("../../../graph-runtime/tests/fixtures/gather/through_subgraph.graph.ron");
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("separate.graph.ron"), SEPARATE).expect("write");
     let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);

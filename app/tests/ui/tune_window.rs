@@ -15,15 +15,7 @@ use graph_runtime::sweep::Metric;
 use graph_runtime::tune::{Comparison, Goal};
 
 /// Arrive at one shared point, blended with Separation weighted by `push` within `reach`.
-const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
-    parameters: {"push": 1.0, "reach": 3.0},
-    vehicle: (mass: 1.0, max_force: 10.0, max_speed: 4.0, radius: 0.5),
-    nodes: {
-        1: Arrival(target: Named("goal"), slowing_distance: 3.0),
-        2: Separation(radius: "reach", fov: 360.0),
-        3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: "push")]),
-        4: Output(input: 3),
-    })"#;
+const GRAPH: &str = include_str!("../../../graph-runtime/tests/fixtures/gather/gather.graph.ron");
 
 /// The editor on the gather graph and scene, paused, with the tune window opened from
 /// `push`'s right-click menu.

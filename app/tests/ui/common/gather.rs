@@ -13,11 +13,8 @@ use super::harness;
 
 /// Twelve agents spread over a disc of radius 8 around the point they all arrive at, running
 /// `gather.graph.ron`.
-pub const GATHER_SCENE: &str = r#"(format: "steergraph.scene", version: 1,
-    bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)), seed: 5,
-    targets: {"goal": (0.0, 0.0)},
-    groups: [(name: "crowd", graph: "gather.graph.ron",
-              spawn: Random(count: 12, area: Circle(center: (0.0, 0.0), radius: 8.0)))])"#;
+pub const GATHER_SCENE: &str =
+    include_str!("../../../../graph-runtime/tests/fixtures/gather/gather.scene.ron");
 
 /// Writes `graph` as `gather.graph.ron` and `scene` as `gather.scene.ron` into `dir`, and
 /// opens the editor on the scene with its graph, the preview paused.
