@@ -36,6 +36,12 @@ fn seek(graph: &mut Graph, x: f32, y: f32) -> NodeId {
     })
 }
 
+/// Seek (10, 0) and Seek (0, 10): from rest at the origin at max speed 5, the forces (5, 0)
+/// and (0, 5).
+fn east_and_north(graph: &mut Graph) -> (NodeId, NodeId) {
+    (seek(graph, 10.0, 0.0), seek(graph, 0.0, 10.0))
+}
+
 fn output(graph: &mut Graph, input: NodeId) {
     graph.add(Node::Output {
         input: Link(Some(input)),
@@ -46,6 +52,13 @@ fn weighted(node: NodeId, weight: f32) -> WeightedInput {
     WeightedInput {
         node: Link(Some(node)),
         weight: weight.into(),
+    }
+}
+
+fn chance(node: NodeId, probability: f32) -> ChanceInput {
+    ChanceInput {
+        node: Link(Some(node)),
+        probability: probability.into(),
     }
 }
 
@@ -64,8 +77,7 @@ fn a_blend_skips_its_muted_input() {
     // Seek (10,0) and Seek (0,10) from rest at max_speed 5: (5,0) and (0,5). Blended with
     // weights 1 and 2: (5,10). With the second muted: (5,0).
     let mut graph = Graph::default();
-    let east = seek(&mut graph, 10.0, 0.0);
-    let north = seek(&mut graph, 0.0, 10.0);
+    let (east, north) = east_and_north(&mut graph);
     let blend = graph.add(Node::Blend {
         inputs: vec![weighted(east, 1.0), weighted(north, 2.0)],
     });
@@ -81,8 +93,7 @@ fn a_blend_skips_its_muted_input() {
 #[test]
 fn a_priority_passes_over_a_muted_first_input_and_a_dither_draws_nothing_for_it() {
     let mut graph = Graph::default();
-    let east = seek(&mut graph, 10.0, 0.0);
-    let north = seek(&mut graph, 0.0, 10.0);
+    let (east, north) = east_and_north(&mut graph);
     let priority = graph.add(Node::Priority {
         inputs: vec![Link(Some(east)), Link(Some(north))],
         epsilon: 0.001.into(),
@@ -94,19 +105,9 @@ fn a_priority_passes_over_a_muted_first_input_and_a_dither_draws_nothing_for_it(
 
     // A Dither whose first input is certain: muted, the second (also certain) answers.
     let mut dither = Graph::default();
-    let east = seek(&mut dither, 10.0, 0.0);
-    let north = seek(&mut dither, 0.0, 10.0);
+    let (east, north) = east_and_north(&mut dither);
     let node = dither.add(Node::Dither {
-        inputs: vec![
-            ChanceInput {
-                node: Link(Some(east)),
-                probability: 1.0.into(),
-            },
-            ChanceInput {
-                node: Link(Some(north)),
-                probability: 1.0.into(),
-            },
-        ],
+        inputs: vec![chance(east, 1.0), chance(north, 1.0)],
         epsilon: 0.001.into(),
     });
     output(&mut dither, node);
@@ -246,8 +247,7 @@ fn a_reroute_carries_a_scalar_where_scalars_go_and_is_refused_where_forces_go() 
 #[test]
 fn a_muted_node_behind_a_reroute_is_skipped_and_an_unconnected_reroute_is_reported() {
     let mut graph = Graph::default();
-    let east = seek(&mut graph, 10.0, 0.0);
-    let north = seek(&mut graph, 0.0, 10.0);
+    let (east, north) = east_and_north(&mut graph);
     let bend = reroute(&mut graph, east);
     let blend = graph.add(Node::Blend {
         inputs: vec![weighted(bend, 1.0), weighted(north, 1.0)],
