@@ -323,6 +323,14 @@ fn a_scene_opened_as_a_graph_is_the_wrong_kind() {
     }
 }
 
+/// A 2 × 2 flow field of unit cells at the origin whose vectors are `vectors`.
+fn two_by_two(vectors: &str) -> String {
+    format!(
+        r#"(format: "steergraph.flow", version: 1, origin: (0.0, 0.0), cell_size: 1.0,
+    width: 2, height: 2, vectors: [{vectors}])"#
+    )
+}
+
 fn invalid(error: LoadError) -> (String, String) {
     match error {
         LoadError::Invalid { path, message } => (path, message),
@@ -332,17 +340,8 @@ fn invalid(error: LoadError) -> (String, String) {
 
 #[test]
 fn a_flow_field_with_the_wrong_number_of_vectors_is_invalid() {
-    let text = r#"(
-    format: "steergraph.flow",
-    version: 1,
-    origin: (0.0, 0.0),
-    cell_size: 1.0,
-    width: 2,
-    height: 2,
-    vectors: [(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)],
-)
-"#;
-    let error = FlowField::from_ron(text, "short.flow.ron").expect_err("3 vectors for 4 cells");
+    let text = two_by_two("(1.0, 0.0), (0.0, 1.0), (0.0, 0.0)");
+    let error = FlowField::from_ron(&text, "short.flow.ron").expect_err("3 vectors for 4 cells");
     assert_eq!(
         error.to_string(),
         "short.flow.ron: a 2x2 field needs 4 vectors, found 3"
@@ -358,18 +357,9 @@ fn a_flow_field_with_the_wrong_number_of_vectors_is_invalid() {
 
 #[test]
 fn a_flow_field_vector_longer_than_one_is_invalid_and_named_by_cell() {
-    let text = r#"(
-    format: "steergraph.flow",
-    version: 1,
-    origin: (0.0, 0.0),
-    cell_size: 1.0,
-    width: 2,
-    height: 2,
-    vectors: [(1.0, 0.0), (0.0, 1.0), (0.0, 0.0), (0.8, 0.8)],
-)
-"#;
+    let text = two_by_two("(1.0, 0.0), (0.0, 1.0), (0.0, 0.0), (0.8, 0.8)");
     let (path, message) =
-        invalid(FlowField::from_ron(text, "strong.flow.ron").expect_err("|(0.8, 0.8)| > 1"));
+        invalid(FlowField::from_ron(&text, "strong.flow.ron").expect_err("|(0.8, 0.8)| > 1"));
     assert_eq!(path, "strong.flow.ron");
     assert_mentions(&message, &["vector 3", "column 1, row 1", "length <= 1"]);
 
