@@ -4,8 +4,8 @@
 use crate::common;
 
 use app::editor::{Command, EditorApp, Tool};
-use common::{click_at, harness};
-use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use common::{click_at, drag, harness};
+use egui::{Event, Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::{Node, Number, Slot};
@@ -211,28 +211,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
     // One stroke: press, move right over several frames, release.
     let rect = harness.state().preview.rect().expect("viewport");
     let start = rect.center() + egui::vec2(-120.0, 40.0);
-    harness.event(Event::PointerMoved(start));
-    harness.event(Event::PointerButton {
-        pos: start,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    harness.step();
-    for step in 1..=8 {
-        harness.event(Event::PointerMoved(
-            start + egui::vec2(step as f32 * 30.0, 0.0),
-        ));
-        harness.step();
-    }
-    let end = start + egui::vec2(240.0, 0.0);
-    harness.event(Event::PointerButton {
-        pos: end,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    harness.run_steps(3);
+    drag(&mut harness, start, start + egui::vec2(240.0, 0.0), 8);
 
     let preview = &harness.state().preview;
     let painted = preview.document.fields["to goal"].clone();
@@ -261,29 +240,6 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         before,
         "one undo removes the whole stroke"
     );
-}
-
-/// Presses the primary button at `from`, moves to `to` over several frames and releases.
-fn drag(harness: &mut Harness<'static, EditorApp>, from: Pos2, to: Pos2) {
-    harness.event(Event::PointerMoved(from));
-    harness.event(Event::PointerButton {
-        pos: from,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    harness.step();
-    for step in 1..=6 {
-        harness.event(Event::PointerMoved(from + (to - from) * step as f32 / 6.0));
-        harness.step();
-    }
-    harness.event(Event::PointerButton {
-        pos: to,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    harness.run_steps(3);
 }
 
 /// Chooses "Draw wall" and clicks at the screen offsets `corners` from the viewport's centre;
@@ -400,7 +356,7 @@ fn select_drags_a_wall_corner_and_delete_removes_it_then_the_wall() {
     let drawn = scene_walls(&harness);
 
     let to = corners[1] + egui::vec2(40.0, 60.0);
-    drag(&mut harness, corners[1], to);
+    drag(&mut harness, corners[1], to, 6);
     let walls = scene_walls(&harness);
     assert_near(to, walls[0].points[1], &harness);
     assert_eq!(walls[0].points[0], drawn[0].points[0], "the others stay");
@@ -418,7 +374,7 @@ fn select_drags_a_wall_corner_and_delete_removes_it_then_the_wall() {
 
     // Grabbing the remaining segment selects the whole wall; Delete removes it.
     let middle = corners[0] + (corners[2] - corners[0]) * 0.5;
-    drag(&mut harness, middle, middle + egui::vec2(0.0, 30.0));
+    drag(&mut harness, middle, middle + egui::vec2(0.0, 30.0), 6);
     assert_eq!(
         harness.state().preview.selected_item,
         Some(app::editor::Item::Wall(0, None))
@@ -448,7 +404,7 @@ fn dragging_a_wall_by_a_segment_moves_every_corner_and_one_undo_puts_it_back() {
     let drawn = scene_walls(&harness);
 
     let middle = corners[0] + (corners[1] - corners[0]) * 0.5;
-    drag(&mut harness, middle, middle + egui::vec2(50.0, -40.0));
+    drag(&mut harness, middle, middle + egui::vec2(50.0, -40.0), 6);
     assert_eq!(
         harness.state().preview.selected_item,
         Some(app::editor::Item::Wall(0, None))

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::{EditorHarness, click_with, preset_index};
+use crate::common::{EditorHarness, click_with, drag, preset_index};
 use app::editor::{Command, Dialog, EditorApp, Then};
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
@@ -482,29 +482,7 @@ fn dragging_a_title_moves_the_node() {
     };
     let before = position(&harness);
     let start = title_of(&harness, NodeId(4));
-    harness.event(Event::PointerMoved(start));
-    harness.step();
-    harness.event(Event::PointerButton {
-        pos: start,
-        button: PointerButton::Primary,
-        pressed: true,
-        modifiers: Modifiers::NONE,
-    });
-    harness.step();
-    for step in 1..=6 {
-        harness.event(Event::PointerMoved(
-            start + egui::vec2(10.0 * step as f32, 0.0),
-        ));
-        harness.step();
-    }
-    let end = start + egui::vec2(60.0, 0.0);
-    harness.event(Event::PointerButton {
-        pos: end,
-        button: PointerButton::Primary,
-        pressed: false,
-        modifiers: Modifiers::NONE,
-    });
-    harness.run_steps(2);
+    drag(&mut harness, start, start + egui::vec2(60.0, 0.0), 6);
     let moved = position(&harness) - before;
     let scale = harness.state().canvas.transform().scaling;
     assert!(

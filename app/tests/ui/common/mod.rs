@@ -206,6 +206,33 @@ pub fn click_with(
     harness.run_steps(2);
 }
 
+/// A primary-button drag as a hand makes it: the pointer arrives at `from` (a frame),
+/// presses (a frame), moves to `to` in `moves` equal steps (a frame each), releases, then
+/// three frames.
+pub fn drag(harness: &mut Harness<'static, EditorApp>, from: Pos2, to: Pos2, moves: u16) {
+    harness.event(Event::PointerMoved(from));
+    harness.step();
+    harness.event(Event::PointerButton {
+        pos: from,
+        button: PointerButton::Primary,
+        pressed: true,
+        modifiers: Modifiers::NONE,
+    });
+    harness.step();
+    for step in 1..=moves {
+        let along = f32::from(step) / f32::from(moves);
+        harness.event(Event::PointerMoved(from + (to - from) * along));
+        harness.step();
+    }
+    harness.event(Event::PointerButton {
+        pos: to,
+        button: PointerButton::Primary,
+        pressed: false,
+        modifiers: Modifiers::NONE,
+    });
+    harness.run_steps(3);
+}
+
 /// Paint field, then "New field over bounds": a flow field over the scene's bounds, selected
 /// for painting.
 pub fn new_field_over_bounds(harness: &mut Harness<'static, EditorApp>) {
