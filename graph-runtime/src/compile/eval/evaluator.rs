@@ -247,6 +247,18 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         self.context.world.flow_field_at(index)
     }
 
+    fn jump_link(&self, link: u16) -> Option<(usize, &crate::JumpLink)> {
+        self.bound_jump_link(link)
+    }
+
+    fn has_jumped(&self, index: usize) -> bool {
+        self.state.has_jumped(index)
+    }
+
+    fn take_off(&mut self, take_off: crate::compile::program::TakeOff) {
+        self.scratch.take_offs.push(take_off);
+    }
+
     fn wander_angle(&self, slot: u32) -> f32 {
         self.state.wander(slot)
     }

@@ -1,8 +1,6 @@
 //! The geometry behind each node's value, for the editor's debug guides (traced runs only):
 //! every point comes from the `behaviors` function the force itself uses.
 
-use glam::Vec2;
-
 use super::evaluator::Evaluator;
 use super::trace::Recorder;
 use crate::behaviors;
@@ -10,28 +8,6 @@ use crate::compile::guide::Guide;
 use crate::compile::program::Op;
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
-    /// A jump link's guide: the link, the take-off window of radius `window`, and the flight's
-    /// velocity when it can be made.
-    fn jump_guide(
-        &self,
-        link: u16,
-        gravity: f32,
-        max_vertical_velocity: f32,
-        window: f32,
-    ) -> Guide {
-        let Some((_, link)) = self.bound_jump_link(link) else {
-            return Guide::None;
-        };
-        let plan = behaviors::jump_plan(link, gravity, max_vertical_velocity, self.me.max_speed);
-        Guide::Jump {
-            from: link.from,
-            to: link.to,
-            window,
-            velocity: plan.map_or(Vec2::ZERO, |plan| plan.velocity),
-            achievable: plan.is_some(),
-        }
-    }
-
     /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
     /// point comes from the `behaviors` function the force itself uses.
     pub(super) fn guide_for(&self, index: u32) -> Guide {
@@ -58,25 +34,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             Op::MatchVelocity(velocity, _) => self
                 .matched_velocity(velocity)
                 .map_or(Guide::None, Guide::Velocity),
-            Op::Jump { link, numbers } => {
-                let settings = self.jump_settings(&numbers);
-                self.jump_guide(
-                    link,
-                    settings.gravity,
-                    settings.max_vertical_velocity,
-                    settings.position_tolerance,
-                )
-            }
-            Op::JumpAchievable {
-                link,
-                gravity,
-                max_vertical_velocity,
-            } => self.jump_guide(
-                link,
-                self.num(gravity),
-                self.num(max_vertical_velocity),
-                0.0,
-            ),
+            Op::Jump(op) => op.guide(self),
             // Nothing to draw beyond the value (each new kind chooses here).
             Op::Muted
             | Op::UnalignedCollisionAvoidance(_)

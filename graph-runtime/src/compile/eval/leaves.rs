@@ -10,7 +10,7 @@ use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::behaviors::{Others, reciprocal_velocity_into};
 use crate::compile::guide::{GUIDE_ORCA_LINES, Guide};
 use crate::compile::program::{
-    Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+    JumpOp, Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
 
 impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
@@ -68,7 +68,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::MatchVelocity(velocity, time_to_target) => {
                 self.match_velocity(velocity, time_to_target)
             }
-            Op::Jump { link, numbers } => self.jump(link, &numbers),
+            Op::Jump(op @ JumpOp::Jump { .. }) => op.force(self),
             // Angular only (no force), or not a behavior.
             angular_leaf_ops!()
             | sensor_ops!()
@@ -100,11 +100,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::WallAhead(distance) => {
                 behaviors::wall_ahead(self.me, self.context.world.wall_index(), self.num(distance))
             }
-            Op::JumpAchievable {
-                link,
-                gravity,
-                max_vertical_velocity,
-            } => self.jump_achievable(link, gravity, max_vertical_velocity),
+            Op::Jump(op @ JumpOp::Achievable { .. }) => op.holds(self),
             // Only leaves whose output is a condition (the node table's) are asked.
             force_leaf_ops!()
             | angular_leaf_ops!()

@@ -4,7 +4,7 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpNums, Lowering, Names, Num, Op,
+    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering, Names, Num, Op,
     SensorOp, Span, SurroundingsOp, TargetRef,
 };
 use crate::graph::{Heading, Node, NodeId, Number, Target};
@@ -35,6 +35,9 @@ impl<'g> Builder<'g> {
         }
         if let Some(op) = SensorOp::lower(node, &mut fields) {
             return Op::Sensor(op);
+        }
+        if let Some(op) = JumpOp::lower(node, &mut fields) {
+            return Op::Jump(op);
         }
         match node {
             Node::UnalignedCollisionAvoidance { max_time } => {
@@ -102,60 +105,6 @@ impl<'g> Builder<'g> {
             } => {
                 let velocity = self.velocity(&f, velocity);
                 Op::MatchVelocity(velocity, self.number(&f, time_to_target))
-            }
-            Node::Jump {
-                link,
-                gravity,
-                max_vertical_velocity,
-                position_tolerance,
-                velocity_tolerance,
-                run_up,
-                time_to_target,
-            } => {
-                let link = self.intern(Names::JumpLinks, link);
-                let [
-                    gravity,
-                    max_vertical_velocity,
-                    position_tolerance,
-                    velocity_tolerance,
-                    run_up,
-                    time_to_target,
-                ] = self.numbers(
-                    &f,
-                    [
-                        gravity,
-                        max_vertical_velocity,
-                        position_tolerance,
-                        velocity_tolerance,
-                        run_up,
-                        time_to_target,
-                    ],
-                );
-                Op::Jump {
-                    link,
-                    numbers: JumpNums {
-                        gravity,
-                        max_vertical_velocity,
-                        position_tolerance,
-                        velocity_tolerance,
-                        run_up,
-                        time_to_target,
-                    },
-                }
-            }
-            Node::JumpAchievable {
-                link,
-                gravity,
-                max_vertical_velocity,
-            } => {
-                let link = self.intern(Names::JumpLinks, link);
-                let [gravity, max_vertical_velocity] =
-                    self.numbers(&f, [gravity, max_vertical_velocity]);
-                Op::JumpAchievable {
-                    link,
-                    gravity,
-                    max_vertical_velocity,
-                }
             }
             Node::Blend { inputs } => {
                 let span = self.weighted(&f, inputs.iter().map(|i| (i.node, &i.weight)));

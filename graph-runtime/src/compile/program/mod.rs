@@ -13,12 +13,12 @@ mod scratch;
 mod state;
 
 pub(crate) use family::{
-    AimOp, CourseOp, FacingOp, GroupOp, Leaf, Lowering, SensorOp, SurroundingsOp, alignment,
-    angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+    AimOp, CourseOp, FacingOp, GroupOp, JumpOp, Leaf, Lowering, SensorOp, SurroundingsOp,
+    alignment, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
 pub use jump::TakeOff;
 pub(crate) use op::{NeighborUse, Op};
-pub(crate) use operands::{Fov, HeadingRef, JumpNums, Names, Num, Span, TargetRef, VelocityRef};
+pub(crate) use operands::{Fov, HeadingRef, Names, Num, Span, TargetRef, VelocityRef};
 pub(crate) use scratch::Frame;
 pub use scratch::Scratch;
 pub use state::AgentState;

@@ -5,10 +5,10 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, FacingOp, GroupOp, SensorOp, SurroundingsOp, angular_leaf_ops, combiner_ops,
-    condition_leaf_ops, sensor_ops,
+    AimOp, CourseOp, FacingOp, GroupOp, JumpOp, SensorOp, SurroundingsOp, angular_leaf_ops,
+    combiner_ops, condition_leaf_ops, sensor_ops,
 };
-use super::operands::{Fov, JumpNums, Num, Span, TargetRef, VelocityRef};
+use super::operands::{Fov, Num, Span, TargetRef, VelocityRef};
 
 /// One compiled node. Links are op indices; every op's inputs come before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,16 +45,8 @@ pub(crate) enum Op {
     /// Reach orientation, Face, Look where you are going (`family/facing.rs`).
     Facing(FacingOp),
     MatchVelocity(VelocityRef, Num),
-    Jump {
-        /// An index into the program's jump link names.
-        link: u16,
-        numbers: JumpNums,
-    },
-    JumpAchievable {
-        link: u16,
-        gravity: Num,
-        max_vertical_velocity: Num,
-    },
+    /// Jump (a force), Jump achievable (a condition) (`family/jumps.rs`).
+    Jump(JumpOp),
     Blend(Span),
     Priority(Span, Num),
     Dither(Span, Num),
@@ -104,8 +96,7 @@ impl Op {
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
             Self::Facing(op) => op.kind(),
             Self::MatchVelocity(..) => NodeKind::MatchVelocity,
-            Self::Jump { .. } => NodeKind::Jump,
-            Self::JumpAchievable { .. } => NodeKind::JumpAchievable,
+            Self::Jump(op) => op.kind(),
             Self::Blend(_) => NodeKind::Blend,
             Self::Priority(..) => NodeKind::Priority,
             Self::Dither(..) => NodeKind::Dither,
@@ -149,7 +140,7 @@ impl Op {
             | Self::Group(_)
             | Self::LeaderFollowing { .. }
             | Self::MatchVelocity(..)
-            | Self::Jump { .. }
+            | Self::Jump(JumpOp::Jump { .. })
             | sensor_ops!()
             | condition_leaf_ops!()
             | combiner_ops!()
@@ -179,8 +170,7 @@ impl Op {
             | Self::LeaderFollowing { .. }
             | Self::Facing(_)
             | Self::MatchVelocity(..)
-            | Self::Jump { .. }
-            | Self::JumpAchievable { .. }
+            | Self::Jump(_)
             | Self::Blend(_)
             | Self::Priority(..)
             | Self::Dither(..)

@@ -12,6 +12,7 @@ mod aim;
 mod course;
 mod facing;
 mod group;
+mod jumps;
 mod patterns;
 mod sensors;
 mod surroundings;
@@ -20,6 +21,7 @@ pub(crate) use aim::AimOp;
 pub(crate) use course::CourseOp;
 pub(crate) use facing::{FacingOp, alignment};
 pub(crate) use group::GroupOp;
+pub(crate) use jumps::JumpOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
@@ -29,10 +31,10 @@ pub(crate) use surroundings::SurroundingsOp;
 use crate::behaviors::Quarry;
 use crate::graph::{Heading, Number, Target};
 use crate::spatial::SpatialGrid;
-use crate::{FlowField, Path, Vehicle, World};
+use crate::{FlowField, JumpLink, Path, Vehicle, World};
 
-use super::ParamValues;
 use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
+use super::{ParamValues, TakeOff};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
 /// lowered, with the range the node table gives it.
@@ -95,6 +97,16 @@ pub(crate) trait Leaf {
 
     /// The world flow field the program's field `field` is bound to.
     fn flow_field(&self, field: u16) -> Option<&FlowField>;
+
+    /// The world jump link the program's jump link `link` is bound to, with its index in
+    /// the world.
+    fn jump_link(&self, link: u16) -> Option<(usize, &JumpLink)>;
+
+    /// Whether the agent has made the jump of the world's link `index` already.
+    fn has_jumped(&self, index: usize) -> bool;
+
+    /// Hands the driver the agent's take-off (it becomes airborne this tick).
+    fn take_off(&mut self, take_off: TakeOff);
 
     /// The agent's wander angle of slot `slot` (radians), as the last step left it.
     fn wander_angle(&self, slot: u32) -> f32;

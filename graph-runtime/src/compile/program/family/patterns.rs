@@ -20,7 +20,7 @@ macro_rules! force_leaf_ops {
             | $crate::compile::program::Op::Group(..)
             | $crate::compile::program::Op::LeaderFollowing { .. }
             | $crate::compile::program::Op::MatchVelocity(..)
-            | $crate::compile::program::Op::Jump { .. }
+            | $crate::compile::program::Op::Jump($crate::compile::program::JumpOp::Jump { .. })
     };
 }
 
@@ -42,7 +42,9 @@ macro_rules! sensor_ops {
 macro_rules! condition_leaf_ops {
     () => {
         $crate::compile::program::Op::WallAhead(..)
-            | $crate::compile::program::Op::JumpAchievable { .. }
+            | $crate::compile::program::Op::Jump(
+                $crate::compile::program::JumpOp::Achievable { .. },
+            )
     };
 }
 
