@@ -25,15 +25,8 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             }
             Op::Course(op) => op.guide(self),
             Op::Group(group) => group.guide(self.context.params),
-            Op::LeaderFollowing { leader, behind, .. } => {
-                self.quarry(leader).map_or(Guide::None, |l| {
-                    Guide::Aim(behaviors::leader_behind_point(&l, self.num(behind)))
-                })
-            }
             Op::Facing(op) => op.guide(self),
-            Op::MatchVelocity(velocity, _) => self
-                .matched_velocity(velocity)
-                .map_or(Guide::None, Guide::Velocity),
+            Op::Follow(op) => op.guide(self),
             Op::Jump(op) => op.guide(self),
             // Nothing to draw beyond the value (each new kind chooses here).
             Op::Muted

@@ -50,24 +50,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
                 let params = self.context.params;
                 group.force(self.group_sums(index), me, params)
             }
-            Op::LeaderFollowing {
-                leader,
-                behind,
-                slowing_distance,
-                sight_length,
-                sight_width,
-            } => {
-                let numbers =
-                    [behind, slowing_distance, sight_length, sight_width].map(|n| self.num(n));
-                self.quarry(leader).map_or(Vec2::ZERO, |leader| {
-                    behaviors::leader_following(
-                        me, &leader, numbers[0], numbers[1], numbers[2], numbers[3],
-                    )
-                })
-            }
-            Op::MatchVelocity(velocity, time_to_target) => {
-                self.match_velocity(velocity, time_to_target)
-            }
+            Op::Follow(op) => op.force(self),
             Op::Jump(op @ JumpOp::Jump { .. }) => op.force(self),
             // Angular only (no force), or not a behavior.
             angular_leaf_ops!()

@@ -4,10 +4,10 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, FacingOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering, Names, Num, Op,
-    SensorOp, Span, SurroundingsOp, TargetRef,
+    AimOp, CourseOp, FacingOp, FollowOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering, Names, Num,
+    Op, SensorOp, Span, SurroundingsOp, TargetRef, VelocityRef,
 };
-use crate::graph::{Heading, Node, NodeId, Number, Target};
+use crate::graph::{Heading, Node, NodeId, Number, Target, VelocitySource};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
@@ -38,6 +38,9 @@ impl<'g> Builder<'g> {
         }
         if let Some(op) = JumpOp::lower(node, &mut fields) {
             return Op::Jump(op);
+        }
+        if let Some(op) = FollowOp::lower(node, &mut fields) {
+            return Op::Follow(op);
         }
         match node {
             Node::UnalignedCollisionAvoidance { max_time } => {
@@ -80,31 +83,6 @@ impl<'g> Builder<'g> {
                     clearance,
                     keep_right,
                 }
-            }
-            Node::LeaderFollowing {
-                leader,
-                behind,
-                slowing_distance,
-                sight_length,
-                sight_width,
-            } => {
-                let leader = self.target(&f, leader);
-                let [behind, slowing_distance, sight_length, sight_width] =
-                    self.numbers(&f, [behind, slowing_distance, sight_length, sight_width]);
-                Op::LeaderFollowing {
-                    leader,
-                    behind,
-                    slowing_distance,
-                    sight_length,
-                    sight_width,
-                }
-            }
-            Node::MatchVelocity {
-                velocity,
-                time_to_target,
-            } => {
-                let velocity = self.velocity(&f, velocity);
-                Op::MatchVelocity(velocity, self.number(&f, time_to_target))
             }
             Node::Blend { inputs } => {
                 let span = self.weighted(&f, inputs.iter().map(|i| (i.node, &i.weight)));
@@ -190,6 +168,10 @@ impl Lowering for NodeFields<'_, '_, '_> {
 
     fn heading(&mut self, heading: &Heading) -> HeadingRef {
         self.builder.heading(self.fields, heading)
+    }
+
+    fn velocity(&mut self, velocity: &VelocitySource) -> VelocityRef {
+        self.builder.velocity(self.fields, velocity)
     }
 
     fn fov(&mut self, fov: &Number) -> Fov {

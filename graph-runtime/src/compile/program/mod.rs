@@ -13,7 +13,7 @@ mod scratch;
 mod state;
 
 pub(crate) use family::{
-    AimOp, CourseOp, FacingOp, GroupOp, JumpOp, Leaf, Lowering, SensorOp, SurroundingsOp,
+    AimOp, CourseOp, FacingOp, FollowOp, GroupOp, JumpOp, Leaf, Lowering, SensorOp, SurroundingsOp,
     alignment, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
 pub use jump::TakeOff;

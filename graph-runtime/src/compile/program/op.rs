@@ -5,10 +5,10 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, FacingOp, GroupOp, JumpOp, SensorOp, SurroundingsOp, angular_leaf_ops,
-    combiner_ops, condition_leaf_ops, sensor_ops,
+    AimOp, CourseOp, FacingOp, FollowOp, GroupOp, JumpOp, SensorOp, SurroundingsOp,
+    angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
 };
-use super::operands::{Fov, Num, Span, TargetRef, VelocityRef};
+use super::operands::{Fov, Num, Span};
 
 /// One compiled node. Links are op indices; every op's inputs come before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,16 +35,10 @@ pub(crate) enum Op {
     Muted,
     /// Separation, Cohesion, Alignment, Flocking (`family/group.rs`).
     Group(GroupOp),
-    LeaderFollowing {
-        leader: TargetRef,
-        behind: Num,
-        slowing_distance: Num,
-        sight_length: Num,
-        sight_width: Num,
-    },
+    /// Leader following, Match velocity (`family/follow.rs`).
+    Follow(FollowOp),
     /// Reach orientation, Face, Look where you are going (`family/facing.rs`).
     Facing(FacingOp),
-    MatchVelocity(VelocityRef, Num),
     /// Jump (a force), Jump achievable (a condition) (`family/jumps.rs`).
     Jump(JumpOp),
     Blend(Span),
@@ -93,9 +87,8 @@ impl Op {
             Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
             Self::Group(op) => op.kind(),
-            Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,
+            Self::Follow(op) => op.kind(),
             Self::Facing(op) => op.kind(),
-            Self::MatchVelocity(..) => NodeKind::MatchVelocity,
             Self::Jump(op) => op.kind(),
             Self::Blend(_) => NodeKind::Blend,
             Self::Priority(..) => NodeKind::Priority,
@@ -138,8 +131,7 @@ impl Op {
             | Self::Surroundings(_)
             | Self::UnalignedCollisionAvoidance(_)
             | Self::Group(_)
-            | Self::LeaderFollowing { .. }
-            | Self::MatchVelocity(..)
+            | Self::Follow(_)
             | Self::Jump(JumpOp::Jump { .. })
             | sensor_ops!()
             | condition_leaf_ops!()
@@ -167,9 +159,8 @@ impl Op {
             | Self::Aim(_)
             | Self::Surroundings(_)
             | Self::Course(_)
-            | Self::LeaderFollowing { .. }
+            | Self::Follow(_)
             | Self::Facing(_)
-            | Self::MatchVelocity(..)
             | Self::Jump(_)
             | Self::Blend(_)
             | Self::Priority(..)
@@ -190,6 +181,7 @@ impl Op {
 
 #[cfg(test)]
 mod tests {
+    use super::super::operands::TargetRef;
     use super::*;
     use crate::graph::Reads;
 

@@ -11,6 +11,7 @@
 mod aim;
 mod course;
 mod facing;
+mod follow;
 mod group;
 mod jumps;
 mod patterns;
@@ -20,6 +21,7 @@ mod surroundings;
 pub(crate) use aim::AimOp;
 pub(crate) use course::CourseOp;
 pub(crate) use facing::{FacingOp, alignment};
+pub(crate) use follow::FollowOp;
 pub(crate) use group::GroupOp;
 pub(crate) use jumps::JumpOp;
 pub(crate) use patterns::{
@@ -29,11 +31,11 @@ pub(crate) use sensors::SensorOp;
 pub(crate) use surroundings::SurroundingsOp;
 
 use crate::behaviors::Quarry;
-use crate::graph::{Heading, Number, Target};
+use crate::graph::{Heading, Number, Target, VelocitySource};
 use crate::spatial::SpatialGrid;
 use crate::{FlowField, JumpLink, Path, Vehicle, World};
 
-use super::operands::{Fov, HeadingRef, Names, Num, TargetRef};
+use super::operands::{Fov, HeadingRef, Names, Num, TargetRef, VelocityRef};
 use super::{ParamValues, TakeOff};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
@@ -54,6 +56,9 @@ pub(crate) trait Lowering {
 
     /// A heading field: an angle, a direction's components, or a target whose facing it is.
     fn heading(&mut self, heading: &Heading) -> HeadingRef;
+
+    /// A velocity field: a fixed velocity's components, or a target whose velocity it is.
+    fn velocity(&mut self, velocity: &VelocitySource) -> VelocityRef;
 
     /// A field of view (degrees), prepared once when it is a literal.
     fn fov(&mut self, fov: &Number) -> Fov;
