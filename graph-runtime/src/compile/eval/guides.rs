@@ -3,7 +3,6 @@
 
 use super::evaluator::Evaluator;
 use super::trace::Recorder;
-use crate::behaviors;
 use crate::compile::guide::Guide;
 use crate::compile::program::Op;
 
@@ -11,7 +10,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The geometry behind node `index`'s result, for debug guides (traced runs only). Every
     /// point comes from the `behaviors` function the force itself uses.
     pub(super) fn guide_for(&self, index: u32) -> Guide {
-        let me = self.me;
         let Some(&op) = self.op(index) else {
             return Guide::None;
         };
@@ -19,10 +17,6 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             Op::Aim(aim) => aim.guide(self),
             Op::Surroundings(op) => op.guide(self),
             Op::Sensor(op) => op.guide(self),
-            Op::WallAhead(distance) => {
-                behaviors::wall_ahead_hit(me, self.context.world.wall_index(), self.num(distance))
-                    .map_or(Guide::None, |hit| Guide::Aim(hit.point))
-            }
             Op::Course(op) => op.guide(self),
             Op::Group(group) => group.guide(self.context.params),
             Op::Facing(op) => op.guide(self),

@@ -10,7 +10,8 @@ use crate::behaviors::{self, OrcaLine, ReciprocalSettings};
 use crate::behaviors::{Others, reciprocal_velocity_into};
 use crate::compile::guide::{GUIDE_ORCA_LINES, Guide};
 use crate::compile::program::{
-    JumpOp, Op, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
+    JumpOp, Op, SensorOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops,
+    sensor_ops,
 };
 
 impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
@@ -64,7 +65,13 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     /// The reading of a sensor op.
     pub(super) fn sensor(&mut self, op: &Op) -> f32 {
         match *op {
-            Op::Sensor(op) => op.reading(self),
+            Op::Sensor(
+                op @ (SensorOp::Distance(_)
+                | SensorOp::NeighborCount(..)
+                | SensorOp::Speed
+                | SensorOp::WallDistance
+                | SensorOp::Value(_)),
+            ) => op.reading(self),
             // Only ops whose output is a scalar (the node table's) are read as sensors.
             force_leaf_ops!()
             | angular_leaf_ops!()
@@ -80,9 +87,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     /// The answer of a condition op without inputs.
     pub(super) fn condition(&mut self, op: &Op) -> bool {
         match *op {
-            Op::WallAhead(distance) => {
-                behaviors::wall_ahead(self.me, self.context.world.wall_index(), self.num(distance))
-            }
+            Op::Sensor(op @ SensorOp::WallAhead(_)) => op.holds(self),
             Op::Jump(op @ JumpOp::Achievable { .. }) => op.holds(self),
             // Only leaves whose output is a condition (the node table's) are asked.
             force_leaf_ops!()

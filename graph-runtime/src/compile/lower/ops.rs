@@ -108,7 +108,6 @@ impl<'g> Builder<'g> {
                 threshold,
             } => Op::Compare(self.link(*sensor), *test, self.number(&f, threshold)),
             Node::Not { input } => Op::Not(self.link(*input)),
-            Node::WallAhead { distance } => Op::WallAhead(self.number(&f, distance)),
             Node::Output { input } => Op::Output(self.link(*input)),
             // `build` links through a Reroute and makes no op for it (or `Muted` when muted);
             // `compile` inlines every Subgraph before building.

@@ -51,7 +51,6 @@ pub(crate) enum Op {
     /// Distance, Neighbor count, Speed, Wall distance, Value (`family/sensors.rs`).
     Sensor(SensorOp),
     Compare(u32, Comparison, Num),
-    WallAhead(Num),
     All(Span),
     Any(Span),
     Not(u32),
@@ -99,7 +98,6 @@ impl Op {
             Self::Truncate(..) => NodeKind::Truncate,
             Self::Sensor(op) => op.kind(),
             Self::Compare(..) => NodeKind::Compare,
-            Self::WallAhead(_) => NodeKind::WallAhead,
             Self::All(_) => NodeKind::All,
             Self::Any(_) => NodeKind::Any,
             Self::Not(_) => NodeKind::Not,
@@ -170,7 +168,6 @@ impl Op {
             | Self::Scale(..)
             | Self::Truncate(..)
             | Self::Compare(..)
-            | Self::WallAhead(_)
             | Self::All(_)
             | Self::Any(_)
             | Self::Not(_)

@@ -33,14 +33,20 @@ macro_rules! angular_leaf_ops {
 /// Leaves whose value is a number: sensors and constants.
 macro_rules! sensor_ops {
     () => {
-        $crate::compile::program::Op::Sensor(..)
+        $crate::compile::program::Op::Sensor(
+            $crate::compile::program::SensorOp::Distance(..)
+                | $crate::compile::program::SensorOp::NeighborCount(..)
+                | $crate::compile::program::SensorOp::Speed
+                | $crate::compile::program::SensorOp::WallDistance
+                | $crate::compile::program::SensorOp::Value(..),
+        )
     };
 }
 
 /// Leaves whose value is a condition.
 macro_rules! condition_leaf_ops {
     () => {
-        $crate::compile::program::Op::WallAhead(..)
+        $crate::compile::program::Op::Sensor($crate::compile::program::SensorOp::WallAhead(..))
             | $crate::compile::program::Op::Jump(
                 $crate::compile::program::JumpOp::Achievable { .. },
             )
@@ -98,7 +104,7 @@ mod tests {
             (Op::Aim(AimOp::Seek(target)), "force"),
             (Op::Sensor(SensorOp::Speed), "sensor"),
             (Op::Sensor(SensorOp::Value(n)), "sensor"),
-            (Op::WallAhead(n), "condition"),
+            (Op::Sensor(SensorOp::WallAhead(n)), "condition"),
             (Op::Blend(span), "combiner"),
             (Op::Not(0), "combiner"),
             (Op::Output(0), "combiner"),

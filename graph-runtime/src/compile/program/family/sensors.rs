@@ -1,7 +1,9 @@
-//! The sensor family: leaves whose value is a number a condition compares or a combiner
-//! scales by: Distance (to a target), Neighbor count, Speed, Wall distance, and Value (a
-//! constant or a parameter). Each kind's op, lowering, reading and guide side by side; the
-//! formulas are `behaviors/`'s.
+//! The sensor family: what an agent senses of itself and its surroundings. As a number a
+//! condition compares or a combiner scales by: Distance (to a target), Neighbor count, Speed,
+//! Wall distance, and Value (a constant or a parameter); as a condition: Wall ahead. Each
+//! kind's op, lowering, reading or answer, and guide side by side; the formulas are
+//! `behaviors/`'s. The numbers and the condition sit in different groups of `patterns.rs`,
+//! Wall ahead named there by its variant.
 
 use super::{Leaf, Lowering};
 use crate::behaviors;
@@ -18,6 +20,8 @@ pub(crate) enum SensorOp {
     Speed,
     WallDistance,
     Value(Num),
+    /// A condition: a wall within this distance straight ahead.
+    WallAhead(Num),
 }
 
 impl SensorOp {
@@ -32,6 +36,7 @@ impl SensorOp {
             Node::Speed => Self::Speed,
             Node::WallDistance => Self::WallDistance,
             Node::Value { value } => Self::Value(fields.number(value)),
+            Node::WallAhead { distance } => Self::WallAhead(fields.number(distance)),
             // Another family's kind: `lower/ops.rs` asks the next family.
             _ => return None,
         })
@@ -45,6 +50,7 @@ impl SensorOp {
             Self::Speed => NodeKind::Speed,
             Self::WallDistance => NodeKind::WallDistance,
             Self::Value(_) => NodeKind::Value,
+            Self::WallAhead(_) => NodeKind::WallAhead,
         }
     }
 
@@ -53,12 +59,17 @@ impl SensorOp {
     pub(crate) fn counted(self) -> Option<(Num, Fov)> {
         match self {
             Self::NeighborCount(radius, fov) => Some((radius, fov)),
-            Self::Distance(_) | Self::Speed | Self::WallDistance | Self::Value(_) => None,
+            Self::Distance(_)
+            | Self::Speed
+            | Self::WallDistance
+            | Self::Value(_)
+            | Self::WallAhead(_) => None,
         }
     }
 
     /// The reading for the agent `leaf` evaluates: a distance to a target that does not
     /// exist is infinite, as is the distance to the nearest wall of a world without walls.
+    /// Zero for Wall ahead, a condition (see [`SensorOp::holds`]).
     #[inline]
     pub(crate) fn reading(self, leaf: &impl Leaf) -> f32 {
         let me = leaf.me();
@@ -76,11 +87,29 @@ impl SensorOp {
             Self::Speed => me.velocity.length(),
             Self::WallDistance => behaviors::wall_distance(me, leaf.world().wall_index()),
             Self::Value(value) => leaf.num(value),
+            Self::WallAhead(_) => 0.0,
+        }
+    }
+
+    /// Whether the condition holds for the agent `leaf` evaluates: for Wall ahead, whether a
+    /// wall crosses the segment from the agent along its heading, the given distance long.
+    /// `false` for the kinds whose value is a number.
+    pub(crate) fn holds(self, leaf: &impl Leaf) -> bool {
+        match self {
+            Self::WallAhead(distance) => {
+                behaviors::wall_ahead(leaf.me(), leaf.world().wall_index(), leaf.num(distance))
+            }
+            Self::Distance(_)
+            | Self::NeighborCount(..)
+            | Self::Speed
+            | Self::WallDistance
+            | Self::Value(_) => false,
         }
     }
 
     /// What the reading measures, for the debug guides: the neighborhood counted in, the
-    /// nearest wall point; nothing beyond the number for the others.
+    /// nearest wall point, where the wall ahead is met; nothing beyond the number for the
+    /// others.
     pub(crate) fn guide(self, leaf: &impl Leaf) -> Guide {
         match self {
             Self::NeighborCount(radius, fov) => Guide::Neighborhood {
@@ -92,6 +121,11 @@ impl SensorOp {
                 .wall_index()
                 .nearest(leaf.me().position, f32::INFINITY)
                 .map_or(Guide::None, |near| Guide::Aim(near.point)),
+            Self::WallAhead(distance) => {
+                let walls = leaf.world().wall_index();
+                behaviors::wall_ahead_hit(leaf.me(), walls, leaf.num(distance))
+                    .map_or(Guide::None, |hit| Guide::Aim(hit.point))
+            }
             Self::Distance(_) | Self::Speed | Self::Value(_) => Guide::None,
         }
     }
