@@ -11,36 +11,24 @@ use crate::graph::{Heading, Node, NodeId, Number, Target, VelocitySource};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
-    #[expect(clippy::too_many_lines, reason = "one arm per node kind")]
     pub(super) fn op(&mut self, id: NodeId, node: &'g Node) -> Op {
         let f = Fields::of(id, node);
         let mut fields = NodeFields {
             builder: self,
             fields: &f,
         };
-        if let Some(aim) = AimOp::lower(node, &mut fields) {
-            return Op::Aim(aim);
-        }
-        if let Some(op) = SurroundingsOp::lower(node, &mut fields) {
-            return Op::Surroundings(op);
-        }
-        if let Some(op) = CourseOp::lower(node, &mut fields) {
-            return Op::Course(op);
-        }
-        if let Some(op) = GroupOp::lower(node, &mut fields) {
-            return Op::Group(op);
-        }
-        if let Some(op) = FacingOp::lower(node, &mut fields) {
-            return Op::Facing(op);
-        }
-        if let Some(op) = SensorOp::lower(node, &mut fields) {
-            return Op::Sensor(op);
-        }
-        if let Some(op) = JumpOp::lower(node, &mut fields) {
-            return Op::Jump(op);
-        }
-        if let Some(op) = FollowOp::lower(node, &mut fields) {
-            return Op::Follow(op);
+        // A family file's kind: the first family that knows the kind lowers it.
+        let family = AimOp::lower(node, &mut fields)
+            .map(Op::Aim)
+            .or_else(|| SurroundingsOp::lower(node, &mut fields).map(Op::Surroundings))
+            .or_else(|| CourseOp::lower(node, &mut fields).map(Op::Course))
+            .or_else(|| GroupOp::lower(node, &mut fields).map(Op::Group))
+            .or_else(|| FacingOp::lower(node, &mut fields).map(Op::Facing))
+            .or_else(|| SensorOp::lower(node, &mut fields).map(Op::Sensor))
+            .or_else(|| JumpOp::lower(node, &mut fields).map(Op::Jump))
+            .or_else(|| FollowOp::lower(node, &mut fields).map(Op::Follow));
+        if let Some(op) = family {
+            return op;
         }
         match node {
             Node::UnalignedCollisionAvoidance { max_time } => {
