@@ -1,5 +1,7 @@
-//! The evaluator's leaves: each behavior's force (a family file's by its `force`), each
-//! sensor's reading and Reciprocal's solve, by calling the formula of `behaviors/`.
+//! The evaluator's leaves: a family file's force, reading or answer by its `force`, `reading`
+//! or `holds` (the evaluator is its `Leaf`), and the two leaves that read other agents one by
+//! one, Unaligned collision avoidance and Reciprocal's solve, by calling the formula of
+//! `behaviors/`.
 
 use glam::Vec2;
 

@@ -1,7 +1,7 @@
 //! The compiler's second phase: a valid graph (subgraphs written out) lowered to a
 //! [`Program`]: reachable nodes in evaluation order, numbers resolved to constants or
 //! parameter slots (with every parameter's uses and ranges), names interned into tables.
-//! Each kind's op is `ops.rs`.
+//! Each kind's op is `ops.rs` (a family file's kinds by the family's `lower`).
 
 use std::collections::BTreeMap;
 
