@@ -97,6 +97,7 @@ fn point(x: f32, y: f32) -> Target {
 }
 
 mod conventions;
+mod fields;
 mod randomness;
 mod reciprocal;
 mod sensors_combiners;
