@@ -307,9 +307,9 @@ impl EditorApp {
             Command::Recover => self.recover(),
             Command::DiscardRecovered => self.discard_recovered(),
             Command::CloseDialog => {
-                self.dialog = None;
-                self.after_up = None;
-                self.pending_up = 0;
+                self.view.dialog = None;
+                self.workspace.after_up = None;
+                self.workspace.pending_up = 0;
             }
             Command::OpenSubgraph(node, path) => self.open_subgraph(node, &path),
             Command::GoUp(levels) => self.go_up(levels),
@@ -321,20 +321,20 @@ impl EditorApp {
             Command::OpenSweep(parameter) => self.open_sweep(&parameter),
             Command::RunSweep => self.run_sweep(),
             Command::CancelSweep => self.cancel_sweep(),
-            Command::CloseSweep => self.sweep = None,
+            Command::CloseSweep => self.view.sweep = None,
             Command::OpenTune(parameter) => self.open_tune(parameter.as_deref()),
             Command::RunTune => self.run_tune(),
             Command::CancelTune => self.cancel_tune(),
             Command::ApplyTune => self.apply_tune(),
-            Command::CloseTune => self.tune = None,
+            Command::CloseTune => self.view.tune = None,
             Command::OpenFind => {
-                self.find.open = true;
-                self.canvas.search_popup = None;
+                self.view.find.open = true;
+                self.view.canvas.search_popup = None;
             }
-            Command::ShowShortcuts => self.shortcuts_open = !self.shortcuts_open,
-            Command::ToggleSidePanel => self.layout.side = !self.layout.side,
-            Command::TogglePreview => self.layout.preview = !self.layout.preview,
-            Command::ToggleCanvasOnly => self.layout.toggle_canvas_only(),
+            Command::ShowShortcuts => self.view.shortcuts_open = !self.view.shortcuts_open,
+            Command::ToggleSidePanel => self.view.layout.side = !self.view.layout.side,
+            Command::TogglePreview => self.view.layout.preview = !self.view.layout.preview,
+            Command::ToggleCanvasOnly => self.view.layout.toggle_canvas_only(),
             command => self.apply_edit(command),
         }
     }

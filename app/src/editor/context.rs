@@ -146,34 +146,36 @@ impl EditorApp {
             Ok(graph) => graph,
             Err(error) => return self.error("Could not open the subgraph.", &error.to_string()),
         };
-        let Some(graph_runtime::Node::Subgraph { file, .. }) = self.document.node(node) else {
+        let Some(graph_runtime::Node::Subgraph { file, .. }) = self.workspace.document.node(node)
+        else {
             return;
         };
-        let parent_key = self.context.parents.last().map_or_else(
-            || self.document.subgraphs().key.clone(),
+        let parent_key = self.workspace.context.parents.last().map_or_else(
+            || self.workspace.document.subgraphs().key.clone(),
             |p| p.child_key.clone(),
         );
         let child_key = subgraph_key(&parent_key, file);
         let document = std::mem::replace(
-            &mut self.document,
+            &mut self.workspace.document,
             Document::new(&graph, Some(path.to_path_buf())),
         );
-        self.context.parents.push(Parent {
+        self.workspace.context.parents.push(Parent {
             document,
-            preset_name: self.preset_name.take(),
-            selection: std::mem::take(&mut self.selection),
-            timeline: std::mem::take(&mut self.timeline),
-            transform: self.canvas.transform(),
+            preset_name: self.workspace.preset_name.take(),
+            selection: std::mem::take(&mut self.workspace.selection),
+            timeline: std::mem::take(&mut self.workspace.timeline),
+            transform: self.view.canvas.transform(),
             node,
             child_key,
         });
-        self.canvas.new_document();
+        self.view.canvas.new_document();
         self.settings.remember(path);
         self.status.set(format!(
             "Editing {} inside {}: the preview runs it there; U or the path above goes back",
-            self.document.title(),
-            self.context
-                .crumbs(&self.document)
+            self.workspace.document.title(),
+            self.workspace
+                .context
+                .crumbs(&self.workspace.document)
                 .first()
                 .cloned()
                 .unwrap_or_default()
@@ -183,37 +185,39 @@ impl EditorApp {
     /// Returns to the graph the open subgraph was opened from (asking about its unsaved
     /// changes first), or, `levels` up, further.
     pub fn go_up(&mut self, levels: usize) {
-        if levels == 0 || !self.context.is_open() {
+        if levels == 0 || !self.workspace.context.is_open() {
             return;
         }
-        self.pending_up = levels;
+        self.workspace.pending_up = levels;
         self.guard(Then::Up);
     }
 
     /// Goes up one level now (the open subgraph's changes were saved or dropped).
     pub(super) fn up_one_level(&mut self) {
-        let Some(parent) = self.context.parents.pop() else {
+        let Some(parent) = self.workspace.context.parents.pop() else {
             return;
         };
-        let child = std::mem::replace(&mut self.document, parent.document);
-        let child_timeline = std::mem::replace(&mut self.timeline, parent.timeline);
-        self.timeline.take_scene_steps(&child_timeline);
-        self.preset_name = parent.preset_name;
-        self.selection = parent.selection;
-        self.selection.retain(|id| self.document.contains(id));
-        self.canvas.restore_view(parent.transform);
+        let child = std::mem::replace(&mut self.workspace.document, parent.document);
+        let child_timeline = std::mem::replace(&mut self.workspace.timeline, parent.timeline);
+        self.workspace.timeline.take_scene_steps(&child_timeline);
+        self.workspace.preset_name = parent.preset_name;
+        self.workspace.selection = parent.selection;
+        self.workspace
+            .selection
+            .retain(|id| self.workspace.document.contains(id));
+        self.view.canvas.restore_view(parent.transform);
         // The subgraph file may have been saved: the parent reads its files again.
-        self.document.reload_subgraphs();
-        self.autosave.clear();
+        self.workspace.document.reload_subgraphs();
+        self.services.autosave.clear();
         self.status.set(format!(
             "Back in {} from {}",
-            self.document.title(),
+            self.workspace.document.title(),
             child.title()
         ));
-        self.pending_up = self.pending_up.saturating_sub(1);
-        if self.pending_up > 0 {
-            self.go_up(self.pending_up);
-        } else if let Some(then) = self.after_up.take() {
+        self.workspace.pending_up = self.workspace.pending_up.saturating_sub(1);
+        if self.workspace.pending_up > 0 {
+            self.go_up(self.workspace.pending_up);
+        } else if let Some(then) = self.workspace.after_up.take() {
             self.guard(then);
         }
     }
@@ -221,7 +225,7 @@ impl EditorApp {
     /// The path from the top graph to the open subgraph; a click on a graph above goes back
     /// to it.
     pub(super) fn breadcrumb(&mut self, ui: &mut egui::Ui) {
-        let crumbs = self.context.crumbs(&self.document);
+        let crumbs = self.workspace.context.crumbs(&self.workspace.document);
         let last = crumbs.len() - 1;
         ui.horizontal(|ui| {
             if ui
@@ -236,7 +240,11 @@ impl EditorApp {
                     ui.weak("›");
                 }
                 if index == last {
-                    let dirty = if self.document.is_dirty() { " •" } else { "" };
+                    let dirty = if self.workspace.document.is_dirty() {
+                        " •"
+                    } else {
+                        ""
+                    };
                     ui.strong(format!("{title}{dirty}"));
                 } else if ui.link(title).on_hover_text("Back to this graph").clicked() {
                     self.push(super::Command::GoUp(last - index));
@@ -251,8 +259,10 @@ impl EditorApp {
     pub(super) fn asks_about(&self, doc: Doc, then: &Then) -> bool {
         match doc {
             Doc::Graph => match then {
-                Then::Scene { replaces_graph, .. } => *replaces_graph && self.document.is_dirty(),
-                _ => self.document.is_dirty(),
+                Then::Scene { replaces_graph, .. } => {
+                    *replaces_graph && self.workspace.document.is_dirty()
+                }
+                _ => self.workspace.document.is_dirty(),
             },
             Doc::Scene => {
                 !matches!(then, Then::Up | Then::GroupGraph(_)) && self.preview.is_dirty()

@@ -29,7 +29,7 @@ pub enum Dialog {
 impl EditorApp {
     /// Shows the open dialog, if any.
     pub(super) fn dialogs(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = self.dialog.clone() else {
+        let Some(dialog) = self.view.dialog.clone() else {
             return;
         };
         let mut commands = Vec::new();
@@ -64,7 +64,7 @@ impl EditorApp {
     /// changes. Not modal: editing goes on until the user answers.
     pub(super) fn changed_on_disk_bar(&mut self, ui: &mut egui::Ui) {
         let mut commands = Vec::new();
-        for &doc in self.disk.asking() {
+        for &doc in self.services.disk.asking() {
             let what = match doc {
                 Doc::Graph => format!("The graph {}", self.graph_label()),
                 Doc::Scene => format!("The scene {}", self.preview.document.name()),
@@ -108,7 +108,7 @@ impl EditorApp {
             if unsaved.len() == 1 { "is" } else { "are" }
         ));
         if *then == Then::Up
-            && let Some(parent) = self.context.parents.last()
+            && let Some(parent) = self.workspace.context.parents.last()
         {
             ui.label(format!(
                 "Save it before going back to {}? Its Subgraph node reads the file.",

@@ -30,33 +30,42 @@ impl EditorApp {
             Command::ToggleMute => self.toggle_mute(),
             Command::Delete => self.delete_selection(),
             Command::SelectAll => {
-                let all: Vec<NodeId> = self.document.snarl.nodes().map(|n| n.id).collect();
-                self.selection.set(all);
+                let all: Vec<NodeId> = self
+                    .workspace
+                    .document
+                    .snarl
+                    .nodes()
+                    .map(|n| n.id)
+                    .collect();
+                self.workspace.selection.set(all);
             }
-            Command::DeselectAll => self.selection.clear(),
+            Command::DeselectAll => self.workspace.selection.clear(),
             Command::Select { nodes, add } => {
                 if !add {
-                    self.selection.clear();
+                    self.workspace.selection.clear();
                 }
-                for node in nodes.into_iter().filter(|n| self.document.contains(*n)) {
-                    self.selection.add(node);
+                for node in nodes
+                    .into_iter()
+                    .filter(|n| self.workspace.document.contains(*n))
+                {
+                    self.workspace.selection.add(node);
                 }
             }
             Command::CommentAroundSelection => self.comment_around_selection(),
             Command::Arrange(how) => self.arrange(how),
-            Command::Frame(nodes) => self.canvas.frame(nodes),
+            Command::Frame(nodes) => self.view.canvas.frame(nodes),
             Command::AddNode { kind, at, wire } => self.add_node(kind, at, wire),
             Command::Connect { from, to, input } => self.connect(from, to, input),
-            Command::Disconnect { to, input } => self.document.disconnect(to, input),
+            Command::Disconnect { to, input } => self.workspace.document.disconnect(to, input),
             Command::SetNode(id, node) => {
-                self.document.set_node(id, node);
+                self.workspace.document.set_node(id, node);
             }
             Command::EditInputs(id, edit) => {
-                self.document.edit_inputs(id, edit);
+                self.workspace.document.edit_inputs(id, edit);
             }
-            Command::OpenSearch(at) => self.canvas.open_search(at),
+            Command::OpenSearch(at) => self.view.canvas.open_search(at),
             Command::SetParameter(name, value) => {
-                let parameters = &mut self.document.parameters;
+                let parameters = &mut self.workspace.document.parameters;
                 match value {
                     Some(value) => {
                         parameters.insert(name, value);
@@ -67,45 +76,45 @@ impl EditorApp {
                 }
             }
             Command::RemoveParameter(name) => {
-                let uses = super::panels::parameter_uses(&self.document, &name);
+                let uses = super::panels::parameter_uses(&self.workspace.document, &name);
                 if uses.is_empty() {
-                    self.document.parameters.remove(&name);
+                    self.workspace.document.parameters.remove(&name);
                     self.status.set(format!("Removed parameter {name}"));
                 } else {
-                    self.dialog = Some(super::Dialog::RemoveParameter { name, uses });
+                    self.view.dialog = Some(super::Dialog::RemoveParameter { name, uses });
                 }
             }
             Command::RenameParameter { old, new }
-                if !super::panels::rename_parameter(&mut self.document, &old, &new) =>
+                if !super::panels::rename_parameter(&mut self.workspace.document, &old, &new) =>
             {
                 self.status.set(format!(
                     "Cannot rename {old}: {new} is already a parameter."
                 ));
             }
-            Command::SetVehicle(vehicle) => self.document.vehicle = vehicle,
-            Command::SetTurning(turning) => self.document.turning = turning,
-            Command::SetDescription(text) => self.document.description = text,
-            Command::SetComments(comments) => self.document.comments = comments,
+            Command::SetVehicle(vehicle) => self.workspace.document.vehicle = vehicle,
+            Command::SetTurning(turning) => self.workspace.document.turning = turning,
+            Command::SetDescription(text) => self.workspace.document.description = text,
+            Command::SetComments(comments) => self.workspace.document.comments = comments,
             _ => {}
         }
     }
 
     /// Records finished changes of the graph and the scene as undo steps, in the order made.
     pub fn record_changes(&mut self) {
-        if self.document.record() {
-            self.timeline.record(Doc::Graph);
+        if self.workspace.document.record() {
+            self.workspace.timeline.record(Doc::Graph);
         }
         if self.preview.record() {
-            self.timeline.record(Doc::Scene);
+            self.workspace.timeline.record(Doc::Scene);
         }
     }
 
     /// Undoes the last change, to the graph or to the scene.
     pub fn undo(&mut self) {
         self.record_changes();
-        match self.timeline.undo() {
+        match self.workspace.timeline.undo() {
             Some(Doc::Graph) => {
-                self.document.undo();
+                self.workspace.document.undo();
                 self.after_structure_change();
             }
             Some(Doc::Scene) => self.preview.undo(),
@@ -116,9 +125,9 @@ impl EditorApp {
     /// Redoes the last undone change.
     pub fn redo(&mut self) {
         self.record_changes();
-        match self.timeline.redo() {
+        match self.workspace.timeline.redo() {
             Some(Doc::Graph) => {
-                self.document.redo();
+                self.workspace.document.redo();
                 self.after_structure_change();
             }
             Some(Doc::Scene) => self.preview.redo(),
@@ -129,14 +138,14 @@ impl EditorApp {
     /// Nodes may have gone: the selection keeps only what exists, and the node widget forgets
     /// its own selection (its ids may now name other nodes).
     pub(super) fn after_structure_change(&mut self) {
-        let document = &self.document;
-        self.selection.retain(|id| document.contains(id));
-        self.canvas.forget_widget_state();
+        let document = &self.workspace.document;
+        self.workspace.selection.retain(|id| document.contains(id));
+        self.view.canvas.forget_widget_state();
     }
 
     /// The selected nodes as graph RON text.
     pub fn copy_text(&self) -> Option<String> {
-        clipboard::copy(&self.document, self.selection.nodes())
+        clipboard::copy(&self.workspace.document, self.workspace.selection.nodes())
     }
 
     /// Puts the selection on the clipboard; returns whether there was anything to copy.
@@ -144,8 +153,10 @@ impl EditorApp {
         match self.copy_text() {
             Some(text) => {
                 self.effects.push(Effect::CopyText(text));
-                self.status
-                    .set(format!("Copied {}", plural(self.selection.len(), "node")));
+                self.status.set(format!(
+                    "Copied {}",
+                    plural(self.workspace.selection.len(), "node")
+                ));
                 true
             }
             None => {
@@ -157,15 +168,16 @@ impl EditorApp {
 
     fn paste(&mut self, text: &str, at: Option<Pos2>) {
         let at = at.unwrap_or_else(|| {
-            self.document
-                .bounds_of(self.selection.nodes())
+            self.workspace
+                .document
+                .bounds_of(self.workspace.selection.nodes())
                 .map_or(Pos2::ZERO, |r| r.min + PASTE_OFFSET)
         });
-        match clipboard::paste(&mut self.document, text, at) {
+        match clipboard::paste(&mut self.workspace.document, text, at) {
             Ok(added) => {
                 self.status
                     .set(format!("Pasted {}", plural(added.len(), "node")));
-                self.selection.set(added);
+                self.workspace.selection.set(added);
             }
             Err(error) => self
                 .status
@@ -181,8 +193,8 @@ impl EditorApp {
     }
 
     fn toggle_mute(&mut self) {
-        let nodes = self.selection.nodes().to_vec();
-        match self.document.toggle_mute(&nodes) {
+        let nodes = self.workspace.selection.nodes().to_vec();
+        match self.workspace.document.toggle_mute(&nodes) {
             Some(muted) => {
                 let verb = if muted { "Muted" } else { "Unmuted" };
                 self.status
@@ -194,12 +206,15 @@ impl EditorApp {
     }
 
     fn delete_selection(&mut self) {
-        if self.selection.is_empty() {
+        if self.workspace.selection.is_empty() {
             self.status.set("Select nodes to delete them.");
             return;
         }
-        let removed = self.document.remove_nodes(self.selection.nodes());
-        self.selection.clear();
+        let removed = self
+            .workspace
+            .document
+            .remove_nodes(self.workspace.selection.nodes());
+        self.workspace.selection.clear();
         self.after_structure_change();
         self.status
             .set(format!("Deleted {}", plural(removed, "node")));
@@ -208,9 +223,14 @@ impl EditorApp {
     /// Aligns, distributes or tidies the selection (Tidy with fewer than two: every node),
     /// by the nodes' drawn sizes; one undo step.
     fn arrange(&mut self, how: Arrange) {
-        let selected = self.selection.nodes().to_vec();
+        let selected = self.workspace.selection.nodes().to_vec();
         let nodes: Vec<NodeId> = if how == Arrange::Tidy && selected.len() < 2 {
-            self.document.snarl.nodes().map(|n| n.id).collect()
+            self.workspace
+                .document
+                .snarl
+                .nodes()
+                .map(|n| n.id)
+                .collect()
         } else {
             selected
         };
@@ -223,6 +243,7 @@ impl EditorApp {
             return;
         }
         let rects: Vec<(NodeId, egui::Rect)> = self
+            .view
             .canvas
             .drawn_rects()
             .iter()
@@ -230,14 +251,14 @@ impl EditorApp {
             .copied()
             .collect();
         let moves: Vec<(NodeId, egui::Vec2)> =
-            arrange::arranged(how, &rects, &self.document.wires())
+            arrange::arranged(how, &rects, &self.workspace.document.wires())
                 .into_iter()
                 .filter_map(|(id, to)| {
                     let (_, from) = rects.iter().find(|(i, _)| *i == id)?;
                     Some((id, to - from.min))
                 })
                 .collect();
-        self.document.shift_nodes(&moves);
+        self.workspace.document.shift_nodes(&moves);
         self.status.set(format!(
             "{}: moved {}",
             how.label().trim_end_matches("  (L)"),
@@ -248,12 +269,16 @@ impl EditorApp {
     fn add_node(&mut self, kind: graph_runtime::NodeKind, at: Pos2, wire: Option<Wire>) {
         let node = kind.instantiate();
         // Clear of the other nodes and wholly in view (not under a panel).
-        let at = self.canvas.clear_spot(at, placement::estimated_size(&node));
-        let id = self.document.add_node(node, at);
+        let at = self
+            .view
+            .canvas
+            .clear_spot(at, placement::estimated_size(&node));
+        let id = self.workspace.document.add_node(node, at);
         match wire {
             Some(Wire::FromOutput(source)) => {
-                let source_type = super::mirror::output_type(&self.document.snarl, source);
-                let input = self.document.node(id).and_then(|n| {
+                let source_type =
+                    super::mirror::output_type(&self.workspace.document.snarl, source);
+                let input = self.workspace.document.node(id).and_then(|n| {
                     if matches!(n, graph_runtime::Node::Reroute { .. }) {
                         // A Reroute takes whatever comes.
                         return Some(0);
@@ -269,29 +294,30 @@ impl EditorApp {
             Some(Wire::IntoInput(target, input)) => self.connect(id, target, input),
             None => {}
         }
-        self.selection = super::Selection::only(id);
+        self.workspace.selection = super::Selection::only(id);
     }
 
     fn connect(&mut self, from: NodeId, to: NodeId, input: usize) {
-        if let Err(refused) = self.document.connect(from, to, input) {
+        if let Err(refused) = self.workspace.document.connect(from, to, input) {
             self.status.set(refused.to_string());
         }
     }
 
     fn comment_around_selection(&mut self) {
-        let nodes = self.selection.nodes();
+        let nodes = self.workspace.selection.nodes();
         let Some(rect) = self
+            .view
             .canvas
             .drawn_bounds(nodes)
-            .or_else(|| self.document.bounds_of(nodes))
-            .filter(|_| !self.selection.is_empty())
+            .or_else(|| self.workspace.document.bounds_of(nodes))
+            .filter(|_| !self.workspace.selection.is_empty())
         else {
             self.status
                 .set("Select nodes to put a comment around them.");
             return;
         };
         let rect = rect.expand(24.0);
-        self.document.comments.push(Comment {
+        self.workspace.document.comments.push(Comment {
             text: "Comment".to_owned(),
             position: glam::Vec2::new(rect.min.x, rect.min.y - 24.0),
             size: glam::Vec2::new(rect.width(), rect.height() + 24.0),

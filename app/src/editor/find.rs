@@ -75,15 +75,19 @@ pub struct Find {
 impl EditorApp {
     /// The find box, while open: at the top of the canvas.
     pub(super) fn find_popup(&mut self, ctx: &egui::Context) {
-        if !self.find.open {
+        if !self.view.find.open {
             return;
         }
         let hits = find_nodes(
-            &self.find.query,
-            self.document.snarl.nodes().map(|n| (n.id, &n.node)),
+            &self.view.find.query,
+            self.workspace
+                .document
+                .snarl
+                .nodes()
+                .map(|n| (n.id, &n.node)),
         );
         let mut picked = None;
-        let at = self.canvas.rect().center_top() + egui::vec2(-160.0, 8.0);
+        let at = self.view.canvas.rect().center_top() + egui::vec2(-160.0, 8.0);
         let area = egui::Area::new(Id::new("find-node"))
             .fixed_pos(at)
             .order(egui::Order::Foreground)
@@ -92,7 +96,7 @@ impl EditorApp {
                     ui.set_width(320.0);
                     ui.label("Find node (name or id)");
                     let field = ui.add(
-                        egui::TextEdit::singleline(&mut self.find.query)
+                        egui::TextEdit::singleline(&mut self.view.find.query)
                             .id(Id::new("find-node-query"))
                             .hint_text("e.g. separation, 9, river")
                             .desired_width(300.0),
@@ -122,11 +126,11 @@ impl EditorApp {
                 add: false,
             });
             self.push(Command::Frame(vec![node]));
-            self.find = Find::default();
+            self.view.find = Find::default();
         } else if ctx.input(|i| i.key_pressed(Key::Escape))
             || (ctx.input(|i| i.pointer.any_pressed()) && !area.response.contains_pointer())
         {
-            self.find = Find::default();
+            self.view.find = Find::default();
         }
     }
 }

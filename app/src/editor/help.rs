@@ -65,7 +65,7 @@ pub fn version() -> String {
 impl EditorApp {
     /// The shortcut sheet, while open (F1, Help > Keyboard shortcuts).
     pub(super) fn shortcut_sheet(&mut self, ctx: &egui::Context) {
-        if !self.shortcuts_open {
+        if !self.view.shortcuts_open {
             return;
         }
         let mut open = true;

@@ -16,14 +16,14 @@ impl EditorApp {
             ui.menu_button("View", |ui| self.view_menu(ui));
             ui.menu_button("Add", |ui| {
                 ui.label("Add node  (Shift+A, Space)");
-                if let Some(kind) = self.canvas.menu_search.ui(ui, Fit::Any) {
-                    let at = self.canvas.to_graph(self.canvas.rect().center());
+                if let Some(kind) = self.view.canvas.menu_search.ui(ui, Fit::Any) {
+                    let at = self.view.canvas.to_graph(self.view.canvas.rect().center());
                     self.push(Command::AddNode {
                         kind,
                         at,
                         wire: None,
                     });
-                    self.canvas.menu_search = super::search::NodeSearch::default();
+                    self.view.canvas.menu_search = super::search::NodeSearch::default();
                     ui.close();
                 }
             });
@@ -113,7 +113,7 @@ impl EditorApp {
     }
 
     fn view_menu(&mut self, ui: &mut Ui) {
-        let layout = self.layout;
+        let layout = self.view.layout;
         let mut side = layout.side;
         if ui.checkbox(&mut side, "Side panel  (N)").clicked() {
             self.push(Command::ToggleSidePanel);
@@ -142,7 +142,7 @@ impl EditorApp {
                 ),
                 (
                     "Frame selection  (F)",
-                    Command::Frame(self.selection.nodes().to_vec()),
+                    Command::Frame(self.workspace.selection.nodes().to_vec()),
                 ),
                 ("Find node…  (Ctrl+F)", Command::OpenFind),
             ],
@@ -163,7 +163,10 @@ impl EditorApp {
     }
 
     fn edit_menu(&mut self, ui: &mut Ui) {
-        let (can_undo, can_redo) = (self.document.can_undo(), self.document.can_redo());
+        let (can_undo, can_redo) = (
+            self.workspace.document.can_undo(),
+            self.workspace.document.can_redo(),
+        );
         let undo = ui.add_enabled(
             can_undo || self.preview.is_dirty(),
             egui::Button::new("Undo  (Ctrl+Z)"),
@@ -208,7 +211,7 @@ impl EditorApp {
     /// Align, Distribute and Tidy for the selection (each greyed out until enough nodes are
     /// selected; Tidy with none selected tidies every node).
     fn arrange_menu(&mut self, ui: &mut Ui) {
-        let selected = self.selection.len();
+        let selected = self.workspace.selection.len();
         for how in Arrange::ALL {
             if matches!(how, Arrange::Top | Arrange::DistributeX | Arrange::Tidy) {
                 ui.separator();
@@ -226,7 +229,10 @@ impl EditorApp {
 
     /// Keyboard shortcuts and clipboard events, as commands.
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() || self.dialog.is_some() || self.files.is_open() {
+        if ctx.egui_wants_keyboard_input()
+            || self.view.dialog.is_some()
+            || self.services.files.is_open()
+        {
             return;
         }
         let command_shift = Modifiers::COMMAND | Modifiers::SHIFT;
@@ -262,17 +268,17 @@ impl EditorApp {
                 commands.push(Command::Delete);
             }
             if pressed(Modifiers::NONE, Key::F) {
-                commands.push(Command::Frame(self.selection.nodes().to_vec()));
+                commands.push(Command::Frame(self.workspace.selection.nodes().to_vec()));
             }
             if pressed(Modifiers::NONE, Key::Home) {
                 commands.push(Command::Frame(Vec::new()));
             }
-            if self.canvas.search_popup.is_none()
+            if self.view.canvas.search_popup.is_none()
                 && !egui::Popup::is_any_open(ctx)
                 && pressed(Modifiers::NONE, Key::Escape)
             {
                 // Esc closes the shortcut sheet first, as it closes a dialog.
-                commands.push(if self.shortcuts_open {
+                commands.push(if self.view.shortcuts_open {
                     Command::ShowShortcuts
                 } else {
                     Command::DeselectAll
@@ -284,7 +290,7 @@ impl EditorApp {
             if pressed(Modifiers::NONE, Key::L) {
                 commands.push(Command::Arrange(Arrange::Tidy));
             }
-            if self.context.is_open() && pressed(Modifiers::NONE, Key::U) {
+            if self.workspace.context.is_open() && pressed(Modifiers::NONE, Key::U) {
                 commands.push(Command::GoUp(1));
             }
             if pressed(Modifiers::SHIFT, Key::A) || pressed(Modifiers::NONE, Key::Space) {
@@ -299,8 +305,8 @@ impl EditorApp {
                 Event::Paste(text) => commands.push(Command::Paste {
                     text,
                     at: pointer
-                        .filter(|p| self.canvas.rect().contains(*p))
-                        .map(|p| self.canvas.to_graph(p)),
+                        .filter(|p| self.view.canvas.rect().contains(*p))
+                        .map(|p| self.view.canvas.to_graph(p)),
                 }),
                 _ => {}
             }

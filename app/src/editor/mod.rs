@@ -38,14 +38,17 @@ mod recovery;
 mod scene_files;
 mod search;
 mod selection;
+mod services;
 mod session;
 mod side_panel;
 mod status;
 mod sweep;
 mod tune;
+mod view_state;
 mod viewer;
 mod widgets;
 mod window;
+mod workspace;
 
 use std::path::PathBuf;
 
@@ -77,16 +80,16 @@ pub use preview::{
 };
 pub use search::NodeSearch;
 pub use selection::Selection;
+pub use services::Services;
 pub use session::UNTITLED;
 pub use status::{Status, plural};
 pub use sweep::{Outcome, SweepForm, SweepJob, SweepPlot, SweepState, SweepWindow};
 pub use tune::{ApplyTo, ParameterRow, TuneJob, TuneOutcome, TuneState, TuneWindow};
+pub use view_state::ViewState;
 pub use window::run;
+pub use workspace::Workspace;
 
-use frame_stats::FrameStats;
-use history::Timeline;
-use layout::{Layout, PanelSizes};
-use on_disk::DiskWatch;
+use layout::PanelSizes;
 
 /// What the name pickers offer with `scene` open and `graph` being edited: the scene's
 /// names, and the graph's own marked as missing from the scene.
@@ -94,58 +97,26 @@ pub fn picker_names(scene: &graph_runtime::Scene, graph: &Graph) -> Names {
     Names::from_scene(scene).with_graph(&graph.parameters, graph.nodes.values())
 }
 
-/// The editor application.
+/// The editor application: the workspace (what undo and commands change), the view state,
+/// the services, and the preview with its scene, with the commands queued this frame.
 pub struct EditorApp {
-    /// The open graph.
-    pub document: Document,
-    /// The selected nodes: what the side panel shows and every command acts on.
-    pub selection: Selection,
     /// Persisted settings (recent files).
     pub settings: Settings,
+    /// The open graph, its selection, context and undo order.
+    pub workspace: Workspace,
+    /// The panels, boxes and windows.
+    pub view: ViewState,
+    /// File dialogs, autosave, the watch on disk, the clock and frame statistics.
+    pub services: Services,
+    /// The live preview beside the graph, with the scene document.
+    pub preview: Preview,
     /// The latest status message.
     pub status: Status,
-    /// The open dialog, if any.
-    pub dialog: Option<Dialog>,
-    /// The graph canvas's view state.
-    pub canvas: Canvas,
-    /// The live preview beside the graph.
-    pub preview: Preview,
-    /// The file dialogs (native, or in-app where none can be shown).
-    pub files: FileDialogs,
-    /// Milliseconds the last frame took (simulation, layout and painting commands).
-    pub frame_ms: f32,
-    /// The sweep window of a graph parameter, when open.
-    pub sweep: Option<SweepWindow>,
-    /// The tune window, when open.
-    pub tune: Option<TuneWindow>,
-    /// Which of the side panel and the preview are open.
-    pub layout: Layout,
-    /// The find-node box (Ctrl+F).
-    pub find: find::Find,
-    /// Whether the shortcut sheet (F1) is open.
-    pub shortcuts_open: bool,
-    /// The graphs above the open subgraph, when one is open in context.
-    pub context: context::Context,
-    /// How the preview's clock turns frames into ticks (the window's budget, or exactly, for
-    /// tests).
-    pub pacing: Pacing,
-    /// Levels still to go up (a breadcrumb clicked further up, or before New or Open).
-    pending_up: usize,
-    /// What to do once back at the top graph.
-    after_up: Option<Then>,
-    autosave: Autosave,
-    timeline: Timeline,
     queue: Vec<Command>,
-    preset_name: Option<String>,
-    new_parameter: String,
-    allow_close: bool,
     /// What the command being applied asked of the clipboard or the window; `apply` hands
     /// them back.
     effects: Vec<Effect>,
-    title: String,
-    frame_stats: Option<FrameStats>,
-    /// The open files, watched for changes by other programs.
-    disk: DiskWatch,
+    allow_close: bool,
 }
 
 impl EditorApp {
@@ -161,34 +132,18 @@ impl EditorApp {
         let autosave = Autosave::new(autosave_directory);
         let recovered = autosave.recover();
         let mut app = Self {
-            document: Document::new(&graph, None),
-            selection: Selection::default(),
             settings,
-            status: Status::default(),
-            dialog: recovered.map(|r| Dialog::Recover(Box::new(r))),
-            canvas: Canvas::default(),
+            workspace: Workspace::new(Document::new(&graph, None), Some(preset.file.to_owned())),
+            view: ViewState {
+                dialog: recovered.map(|r| Dialog::Recover(Box::new(r))),
+                ..ViewState::default()
+            },
+            services: Services::new(autosave),
             preview: Preview::for_graph(preset.file, None),
-            files: FileDialogs::new(Backend::InApp),
-            frame_ms: 0.0,
-            sweep: None,
-            tune: None,
-            layout: Layout::default(),
-            find: find::Find::default(),
-            shortcuts_open: false,
-            context: context::Context::default(),
-            pacing: Pacing::default(),
-            pending_up: 0,
-            after_up: None,
-            autosave,
-            timeline: Timeline::default(),
+            status: Status::default(),
             queue: Vec::new(),
-            preset_name: Some(preset.file.to_owned()),
-            new_parameter: String::new(),
-            allow_close: false,
             effects: Vec::new(),
-            title: String::new(),
-            frame_stats: None,
-            disk: DiskWatch::default(),
+            allow_close: false,
         };
         if let Some(file) = file {
             app.open(&file);
@@ -198,12 +153,20 @@ impl EditorApp {
 
     /// The window title: the file name, with a dot when there are unsaved changes.
     pub fn window_title(&self) -> String {
-        let name = match (&self.document.path, &self.preset_name) {
+        let name = match (&self.workspace.document.path, &self.workspace.preset_name) {
             (None, Some(preset)) => format!("{preset} (preset)"),
-            _ if self.context.is_open() => self.context.crumbs(&self.document).join(" › "),
-            _ => self.document.title(),
+            _ if self.workspace.context.is_open() => self
+                .workspace
+                .context
+                .crumbs(&self.workspace.document)
+                .join(" › "),
+            _ => self.workspace.document.title(),
         };
-        let dirty = if self.document.is_dirty() { " •" } else { "" };
+        let dirty = if self.workspace.document.is_dirty() {
+            " •"
+        } else {
+            ""
+        };
         format!("{name}{dirty} — Steergraph")
     }
 
@@ -212,20 +175,20 @@ impl EditorApp {
         let frame_started = std::time::Instant::now();
         let ctx = ui.ctx().clone();
         let seconds = ctx.input(|i| i.stable_dt);
-        let pacing = self.pacing;
+        let pacing = self.services.pacing;
         self.with_open_graph(|app, open| app.preview.update(open, seconds, pacing));
         self.handle_window_events(&ctx);
         self.check_disk(&ctx);
         self.shortcuts(&ctx);
         let names = Names::from_scene(&self.preview.document.scene).with_graph(
-            &self.document.parameters,
-            self.document.snarl.nodes().map(|n| &n.node),
+            &self.workspace.document.parameters,
+            self.workspace.document.snarl.nodes().map(|n| &n.node),
         );
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
-        if self.context.is_open() {
+        if self.workspace.context.is_open() {
             egui::Panel::top("breadcrumb").show(ui, |ui| self.breadcrumb(ui));
         }
-        if !self.disk.asking().is_empty() {
+        if !self.services.disk.asking().is_empty() {
             egui::Panel::top("changed on disk").show(ui, |ui| self.changed_on_disk_bar(ui));
         }
         egui::Panel::bottom("status").show(ui, |ui| self.status_line(ui));
@@ -237,7 +200,7 @@ impl EditorApp {
         self.dialogs(&ctx);
         self.sweep_window(&ctx);
         self.tune_window(&ctx);
-        if let Some((purpose, path)) = self.files.show(&ctx) {
+        if let Some((purpose, path)) = self.services.files.show(&ctx) {
             self.push(Command::Picked(purpose, path));
         }
         let effects = self.apply_queued();
@@ -255,7 +218,7 @@ impl EditorApp {
             .default_size(sizes.problems.0)
             .size_range(sizes.problems.1)
             .show(ui, |ui| self.problems_panel(ui));
-        let mut open = self.layout.side;
+        let mut open = self.view.layout.side;
         egui::Panel::show_switched(
             ui,
             &mut open,
@@ -274,8 +237,8 @@ impl EditorApp {
                 }
             },
         );
-        self.layout.side = open;
-        let mut open = self.layout.preview;
+        self.view.layout.side = open;
+        let mut open = self.view.layout.preview;
         egui::Panel::show_switched(
             ui,
             &mut open,
@@ -294,7 +257,7 @@ impl EditorApp {
                 }
             },
         );
-        self.layout.preview = open;
+        self.view.layout.preview = open;
     }
 
     /// Drag-and-drop and the window's close button.
@@ -317,12 +280,12 @@ impl EditorApp {
         }
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close {
             self.record_changes();
-            if self.document.is_dirty() || self.preview.is_dirty() {
+            if self.workspace.document.is_dirty() || self.preview.is_dirty() {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-                self.dialog = Some(Dialog::Unsaved(Then::Close));
+                self.view.dialog = Some(Dialog::Unsaved(Then::Close));
             } else {
-                self.autosave.clear();
-                self.autosave.clear_scene();
+                self.services.autosave.clear();
+                self.services.autosave.clear_scene();
             }
         }
     }
@@ -332,38 +295,40 @@ impl EditorApp {
         // A drag or a field being typed in is one gesture: it becomes one undo step when the
         // pointer is released or the field is left (Enter, a click elsewhere).
         if ctx.input(|i| i.pointer.any_down()) || ctx.egui_wants_keyboard_input() {
-            self.document.revalidate_live();
+            self.workspace.document.revalidate_live();
         } else {
             self.record_changes();
         }
         if self.preview.host.running {
             ctx.request_repaint();
         }
-        self.frame_ms = frame_started.elapsed().as_secs_f32() * 1000.0;
-        if let Some(stats) = &mut self.frame_stats {
+        self.services.frame_ms = frame_started.elapsed().as_secs_f32() * 1000.0;
+        if let Some(stats) = &mut self.services.frame_stats {
             let host = &self.preview.host;
             stats.record(
                 ctx.input(|i| i.time),
-                self.frame_ms,
+                self.services.frame_ms,
                 host.tick_ms,
                 host.agent_count(),
                 self.preview.gpu_agents.last_draw_ms(),
             );
         }
         let title = self.window_title();
-        if title != self.title {
+        if title != self.view.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
+            self.view.title = title;
         }
         let now = ctx.input(|i| i.time);
         let session = self.session();
-        if let Some(error) =
-            self.autosave
-                .tick(now, &self.document, &self.preview.document, &session)
-        {
+        if let Some(error) = self.services.autosave.tick(
+            now,
+            &self.workspace.document,
+            &self.preview.document,
+            &session,
+        ) {
             self.status.set(error);
         }
-        if self.document.is_dirty() || self.preview.is_dirty() {
+        if self.workspace.document.is_dirty() || self.preview.is_dirty() {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(
                 autosave::AUTOSAVE_SECONDS,
             ));

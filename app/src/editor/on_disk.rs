@@ -119,41 +119,49 @@ impl EditorApp {
     /// Once a frame: follows the open files and queues [`Command::ChangedOnDisk`] for each
     /// that changed.
     pub(super) fn check_disk(&mut self, ctx: &egui::Context) {
-        let graph = self.document.path.clone();
+        let graph = self.workspace.document.path.clone();
         let scene = self.preview.document.path.clone();
-        self.disk.follow(ctx, graph.as_deref(), scene.as_deref());
-        let mut subgraphs = self.document.subgraph_files();
+        self.services
+            .disk
+            .follow(ctx, graph.as_deref(), scene.as_deref());
+        let mut subgraphs = self.workspace.document.subgraph_files();
         for file in self.preview.host.subgraph_files() {
             if !subgraphs.contains(file) {
                 subgraphs.push(file.clone());
             }
         }
-        self.disk.follow_subgraphs(subgraphs);
-        for file in self.disk.poll() {
+        self.services.disk.follow_subgraphs(subgraphs);
+        for file in self.services.disk.poll() {
             self.push(Command::ChangedOnDisk(file));
         }
-        if let Some(wait) = self.disk.watcher.as_ref().and_then(FileWatcher::settling) {
+        if let Some(wait) = self
+            .services
+            .disk
+            .watcher
+            .as_ref()
+            .and_then(FileWatcher::settling)
+        {
             ctx.request_repaint_after(wait);
         }
     }
 
     /// Documents changed on disk while they had unsaved changes (the bar shows them).
     pub fn changed_on_disk(&self) -> &[Doc] {
-        self.disk.asking()
+        self.services.disk.asking()
     }
 
     /// How many times a watched file's events settled and its content was compared, taken for
     /// a change or not: a test waits for it to move to show a save was looked at and let be.
     pub fn disk_checks(&self) -> u64 {
-        self.disk.checked()
+        self.services.disk.checked()
     }
 
     /// `file` changed on disk: reloads the document it holds, or asks when that document has
     /// unsaved changes.
     pub(super) fn file_changed(&mut self, file: &Path) {
         self.record_changes();
-        if self.disk.subgraphs.iter().any(|f| f == file) {
-            self.document.reload_subgraphs();
+        if self.services.disk.subgraphs.iter().any(|f| f == file) {
+            self.workspace.document.reload_subgraphs();
             if self.preview.host.subgraph_files().iter().any(|f| f == file) {
                 self.with_open_graph(|app, open| {
                     let preview = &mut app.preview;
@@ -165,8 +173,8 @@ impl EditorApp {
                 file.display()
             ));
         }
-        if self.document.path.as_deref() == Some(file) {
-            self.reload_or_ask(Doc::Graph, self.document.is_dirty());
+        if self.workspace.document.path.as_deref() == Some(file) {
+            self.reload_or_ask(Doc::Graph, self.workspace.document.is_dirty());
         }
         if self.preview.document.path.as_deref() == Some(file) {
             self.reload_or_ask(Doc::Scene, self.preview.is_dirty());
@@ -176,15 +184,15 @@ impl EditorApp {
     fn reload_or_ask(&mut self, doc: Doc, dirty: bool) {
         if !dirty {
             self.reload(doc);
-        } else if !self.disk.asking.contains(&doc) {
-            self.disk.asking.push(doc);
+        } else if !self.services.disk.asking.contains(&doc) {
+            self.services.disk.asking.push(doc);
         }
     }
 
     /// Replaces `doc` with what its file holds now. The graph's reload is one undo step; a
     /// file that does not load is named in the status line and the document stays.
     pub(super) fn reload(&mut self, doc: Doc) {
-        self.disk.answered(doc);
+        self.services.disk.answered(doc);
         match doc {
             Doc::Graph => self.reload_graph(),
             Doc::Scene => {
@@ -207,16 +215,16 @@ impl EditorApp {
     }
 
     fn reload_graph(&mut self) {
-        let Some(path) = self.document.path.clone() else {
+        let Some(path) = self.workspace.document.path.clone() else {
             return;
         };
         match Graph::load(&path) {
             Ok(graph) => {
-                if self.document.reload(&graph) {
-                    self.timeline.record(Doc::Graph);
+                if self.workspace.document.reload(&graph) {
+                    self.workspace.timeline.record(Doc::Graph);
                 }
                 self.after_structure_change();
-                self.autosave.clear();
+                self.services.autosave.clear();
                 self.status.set(format!(
                     "Reloaded {}: it changed on disk (undo takes the reload back)",
                     path.display()
@@ -230,9 +238,9 @@ impl EditorApp {
 
     /// Keeps the open `doc` as it is; saving it will overwrite the file.
     pub(super) fn keep_mine(&mut self, doc: Doc) {
-        self.disk.answered(doc);
+        self.services.disk.answered(doc);
         let name = match doc {
-            Doc::Graph => self.document.title(),
+            Doc::Graph => self.workspace.document.title(),
             Doc::Scene => self.preview.document.name(),
         };
         self.status.set(format!(

@@ -15,7 +15,7 @@ impl EditorApp {
     /// in the scene it ran in, each with its unsaved changes where it had any (they stay
     /// marked unsaved); a document that had none opens again from its file or preset.
     pub(super) fn recover(&mut self) {
-        let Some(Dialog::Recover(recovered)) = self.dialog.take() else {
+        let Some(Dialog::Recover(recovered)) = self.view.dialog.take() else {
             return;
         };
         let Recovered {
@@ -42,11 +42,11 @@ impl EditorApp {
         };
         if let Some((document, preset)) = graph {
             self.take_graph(document, preset);
-            if self.document.is_dirty() {
+            if self.workspace.document.is_dirty() {
                 recovered_names.push(self.open_graph_name());
             }
         }
-        self.timeline = super::history::Timeline::default();
+        self.workspace.timeline = super::history::Timeline::default();
         let bound = self.open_graph_name();
         let scene = match (scene, &session.scene) {
             (Some(scene), origin) => {
@@ -70,7 +70,7 @@ impl EditorApp {
         };
         self.preview = match scene {
             Some(document) => Preview::new(document, &bound),
-            None => Preview::for_graph(&bound, self.document.path.as_deref()),
+            None => Preview::for_graph(&bound, self.workspace.document.path.as_deref()),
         };
         self.status.set(format!(
             "Recovered the unsaved changes to {}, running in {}",
@@ -81,9 +81,11 @@ impl EditorApp {
 
     /// Where the open graph and the preview's scene came from, for the autosave.
     pub(super) fn session(&self) -> Session {
-        let graph = match (&self.document.path, &self.preset_name) {
+        let graph = match (&self.workspace.document.path, &self.workspace.preset_name) {
             (Some(path), _) => Origin::File(path.clone()),
-            (None, Some(preset)) if !self.context.is_open() => Origin::Preset(preset.clone()),
+            (None, Some(preset)) if !self.workspace.context.is_open() => {
+                Origin::Preset(preset.clone())
+            }
             _ => Origin::New,
         };
         let scene = &self.preview.document;
@@ -96,9 +98,9 @@ impl EditorApp {
     }
 
     pub(super) fn discard_recovered(&mut self) {
-        self.dialog = None;
-        self.autosave.clear();
-        self.autosave.clear_scene();
+        self.view.dialog = None;
+        self.services.autosave.clear();
+        self.services.autosave.clear_scene();
     }
 }
 

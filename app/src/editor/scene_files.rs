@@ -36,8 +36,8 @@ impl EditorApp {
         let bound = self.open_graph_name();
         let document = super::preview::SceneDocument::from_preset(scene, preset.file);
         self.preview = Preview::new(document, &bound);
-        self.timeline.forget(Doc::Scene);
-        self.autosave.clear_scene();
+        self.workspace.timeline.forget(Doc::Scene);
+        self.services.autosave.clear_scene();
         self.status
             .set(format!("Opened preset scene {}", preset.name));
     }
@@ -67,8 +67,8 @@ impl EditorApp {
     fn show_scene(&mut self, scene: Scene, path: &Path) {
         let bound = self.open_graph_name();
         self.preview = Preview::open(scene, path.to_path_buf(), &bound);
-        self.timeline.forget(Doc::Scene);
-        self.autosave.clear_scene();
+        self.workspace.timeline.forget(Doc::Scene);
+        self.services.autosave.clear_scene();
         self.settings.remember_scene(path);
     }
 
@@ -132,8 +132,9 @@ impl EditorApp {
     /// graph whose file changed on disk since it was opened is read again.
     fn keeps_open_graph(&self, file: &Path) -> bool {
         self.is_open_graph(file)
-            && (self.document.is_dirty()
-                || Graph::load(file).map_or(true, |graph| graph == self.document.to_graph()))
+            && (self.workspace.document.is_dirty()
+                || Graph::load(file)
+                    .map_or(true, |graph| graph == self.workspace.document.to_graph()))
     }
 
     /// Whether `file` is the open graph's file.
@@ -145,7 +146,13 @@ impl EditorApp {
                     .zip(std::fs::canonicalize(b).ok())
                     .is_some_and(|(a, b)| a == b)
         };
-        !self.context.is_open() && self.document.path.as_deref().is_some_and(|p| same(p, file))
+        !self.workspace.context.is_open()
+            && self
+                .workspace
+                .document
+                .path
+                .as_deref()
+                .is_some_and(|p| same(p, file))
     }
 
     /// Makes the graph `name` (a file beside the preview's scene, or for a preset scene, the
@@ -221,10 +228,10 @@ impl EditorApp {
         self.preview.document.mark_saved(path.to_path_buf());
         self.settings.remember_scene(path);
         for (file, _) in &bundle.files {
-            self.disk.saved(file);
+            self.services.disk.saved(file);
         }
-        self.disk.answered(Doc::Scene);
-        self.autosave.clear_scene();
+        self.services.disk.answered(Doc::Scene);
+        self.services.autosave.clear_scene();
         let mut message = format!("Saved scene {}", path.display());
         if !bundle.field_files.is_empty() {
             let files: Vec<&str> = bundle.field_files.values().map(String::as_str).collect();
@@ -235,17 +242,17 @@ impl EditorApp {
             );
         }
         if let Some(graph_path) = bundle.open_graph {
-            if self.document.path.is_none() {
-                self.document.mark_saved(graph_path.clone());
-                self.preset_name = None;
-                self.autosave.clear();
+            if self.workspace.document.path.is_none() {
+                self.workspace.document.mark_saved(graph_path.clone());
+                self.workspace.preset_name = None;
+                self.services.autosave.clear();
             }
             let _ = write!(message, " and its graph {}", graph_path.display());
-        } else if self.document.is_dirty() {
+        } else if self.workspace.document.is_dirty() {
             let _ = write!(
                 message,
                 "; {} has unsaved changes the scene file does not see yet",
-                self.document.title()
+                self.workspace.document.title()
             );
         }
         self.status.set(message);

@@ -19,7 +19,7 @@ pub const UNTITLED: &str = "untitled.graph.ron";
 impl EditorApp {
     /// The file name scene groups use for the open graph.
     pub fn open_graph_name(&self) -> String {
-        match (&self.document.path, &self.preset_name) {
+        match (&self.workspace.document.path, &self.workspace.preset_name) {
             (Some(path), _) => path
                 .file_name()
                 .map_or_else(|| UNTITLED.to_owned(), |n| n.to_string_lossy().into_owned()),
@@ -30,10 +30,11 @@ impl EditorApp {
 
     /// The open graph as prompts name it: its file name (a preset's too), or "new graph".
     pub fn graph_label(&self) -> String {
-        if self.context.is_open() || self.document.path.is_some() {
-            self.document.title()
+        if self.workspace.context.is_open() || self.workspace.document.path.is_some() {
+            self.workspace.document.title()
         } else {
-            self.preset_name
+            self.workspace
+                .preset_name
                 .clone()
                 .unwrap_or_else(|| "new graph (never saved)".to_owned())
         }
@@ -42,14 +43,14 @@ impl EditorApp {
     /// Does `then`, first asking about unsaved changes (graph or scene) if there are any.
     pub fn guard(&mut self, then: Then) {
         self.record_changes();
-        if self.context.is_open() && then != Then::Up {
+        if self.workspace.context.is_open() && then != Then::Up {
             // Every graph on the stack gets its say: go up to the top first.
-            self.after_up = Some(then);
-            self.go_up(self.context.parents.len());
+            self.workspace.after_up = Some(then);
+            self.go_up(self.workspace.context.parents.len());
             return;
         }
         if self.asks_about(Doc::Graph, &then) || self.asks_about(Doc::Scene, &then) {
-            self.dialog = Some(Dialog::Unsaved(then));
+            self.view.dialog = Some(Dialog::Unsaved(then));
         } else {
             self.perform(then);
         }
@@ -67,8 +68,8 @@ impl EditorApp {
             Then::Up => self.up_one_level(),
             Then::Close => {
                 self.allow_close = true;
-                self.autosave.clear();
-                self.autosave.clear_scene();
+                self.services.autosave.clear();
+                self.services.autosave.clear_scene();
                 self.effects.push(Effect::CloseWindow);
             }
         }
@@ -77,7 +78,7 @@ impl EditorApp {
     /// Saves whatever is unsaved, asking for names where needed, then does `then`. Stops,
     /// keeping everything, if a save fails or a file dialog is cancelled.
     pub(super) fn save_all_then(&mut self, then: Then) {
-        self.dialog = None;
+        self.view.dialog = None;
         self.record_changes();
         if self.asks_about(Doc::Graph, &then) {
             self.save(Some(then));
@@ -89,10 +90,10 @@ impl EditorApp {
     }
 
     pub(super) fn discard_then(&mut self, then: Then) {
-        self.dialog = None;
-        self.autosave.clear();
+        self.view.dialog = None;
+        self.services.autosave.clear();
         if then != Then::Up {
-            self.autosave.clear_scene();
+            self.services.autosave.clear_scene();
         }
         self.perform(then);
     }
@@ -102,7 +103,11 @@ impl EditorApp {
         let (file_name, directory) = match &purpose {
             Purpose::SaveGraph { .. } | Purpose::Export => (
                 self.open_graph_name(),
-                self.document.path.as_deref().and_then(Path::parent),
+                self.workspace
+                    .document
+                    .path
+                    .as_deref()
+                    .and_then(Path::parent),
             ),
             Purpose::SaveScene { .. } | Purpose::OpenScene => (
                 self.preview.document.name(),
@@ -111,11 +116,19 @@ impl EditorApp {
             Purpose::SaveField(name) => (super::field_files::field_file_name(name), None),
             Purpose::SaveSubgraph => (
                 "subgraph.graph.ron".to_owned(),
-                self.document.path.as_deref().and_then(Path::parent),
+                self.workspace
+                    .document
+                    .path
+                    .as_deref()
+                    .and_then(Path::parent),
             ),
             Purpose::OpenGraph | Purpose::LoadField(_) | Purpose::ChooseSubgraph(_) => (
                 String::new(),
-                self.document.path.as_deref().and_then(Path::parent),
+                self.workspace
+                    .document
+                    .path
+                    .as_deref()
+                    .and_then(Path::parent),
             ),
         };
         let request = Request {
@@ -123,7 +136,7 @@ impl EditorApp {
             file_name,
             directory: directory.map(Path::to_path_buf),
         };
-        if let Some(path) = self.files.ask(request) {
+        if let Some(path) = self.services.files.ask(request) {
             self.picked(purpose, &path);
         }
     }
@@ -166,12 +179,12 @@ impl EditorApp {
 
     /// Shows an error message.
     pub(super) fn error(&mut self, what: &str, why: &str) {
-        self.dialog = Some(Dialog::Error(format!("{what}\n\n{why}")));
+        self.view.dialog = Some(Dialog::Error(format!("{what}\n\n{why}")));
     }
 
     /// Saves where the graph is saved, else asks for a name; then continues with `then`.
     pub(super) fn save(&mut self, then: Option<Then>) {
-        match self.document.path.clone() {
+        match self.workspace.document.path.clone() {
             Some(path) => {
                 if self.save_to(&path)
                     && let Some(then) = then
@@ -187,24 +200,24 @@ impl EditorApp {
     /// A failure keeps the file on disk as it was and says why.
     pub fn save_to(&mut self, path: &Path) -> bool {
         self.record_changes();
-        if let Err(error) = self.document.to_graph().save(path) {
+        if let Err(error) = self.workspace.document.to_graph().save(path) {
             self.error(
                 "Could not save the graph; the file on disk is unchanged.",
                 &error.to_string(),
             );
             return false;
         }
-        self.document.mark_saved(path.to_path_buf());
-        self.disk.saved(path);
-        self.disk.answered(Doc::Graph);
-        self.preset_name = None;
-        if !self.context.is_open() {
+        self.workspace.document.mark_saved(path.to_path_buf());
+        self.services.disk.saved(path);
+        self.services.disk.answered(Doc::Graph);
+        self.workspace.preset_name = None;
+        if !self.workspace.context.is_open() {
             // A subgraph open in context is saved under its own name; the preview runs the
             // top graph still.
             self.preview.rebind(&self.open_graph_name());
         }
         self.settings.remember(path);
-        self.autosave.clear();
+        self.services.autosave.clear();
         self.status.set(format!("Saved {}", path.display()));
         true
     }
@@ -213,9 +226,9 @@ impl EditorApp {
     /// preview's scene runs it) the scene, so the folder runs as it is.
     pub fn export_to(&mut self, path: &Path) -> bool {
         self.record_changes();
-        let graph = self.document.to_graph();
+        let graph = self.workspace.document.to_graph();
         let bound = self.preview.bound.clone();
-        let runs_it = !self.context.is_open()
+        let runs_it = !self.workspace.context.is_open()
             && self
                 .preview
                 .document
@@ -239,7 +252,7 @@ impl EditorApp {
             None
         };
         let keep = [
-            self.document.path.clone(),
+            self.workspace.document.path.clone(),
             self.preview.document.path.clone(),
         ]
         .into_iter()
@@ -247,7 +260,7 @@ impl EditorApp {
         .collect();
         let export = export::Export {
             graph: &graph,
-            subgraphs: self.document.subgraphs(),
+            subgraphs: self.workspace.document.subgraphs(),
             fields: &self.preview.document.fields,
             scene,
             keep,
@@ -280,21 +293,21 @@ impl EditorApp {
 
     fn replace_document(&mut self, document: Document, preset_name: Option<String>) {
         self.take_graph(document, preset_name);
-        self.timeline = super::history::Timeline::default();
+        self.workspace.timeline = super::history::Timeline::default();
         let name = self.open_graph_name();
-        self.preview = Preview::for_graph(&name, self.document.path.as_deref());
-        self.autosave.clear_scene();
+        self.preview = Preview::for_graph(&name, self.workspace.document.path.as_deref());
+        self.services.autosave.clear_scene();
     }
 
     /// Makes `document` the open graph, keeping the preview's scene as it is (the caller
     /// binds or replaces it).
     pub(super) fn take_graph(&mut self, document: Document, preset_name: Option<String>) {
-        self.document = document;
-        self.preset_name = preset_name;
-        self.selection = Selection::default();
-        self.timeline.forget(Doc::Graph);
-        self.canvas.new_document();
-        self.autosave.clear();
+        self.workspace.document = document;
+        self.workspace.preset_name = preset_name;
+        self.workspace.selection = Selection::default();
+        self.workspace.timeline.forget(Doc::Graph);
+        self.view.canvas.new_document();
+        self.services.autosave.clear();
     }
 
     /// Opens the graph at `path`; a problem opens an error dialog and keeps the current graph.

@@ -40,8 +40,8 @@ impl EditorApp {
                         steady_section(ui, "node-inspector", node_height, |ui| {
                             panels::inspector(
                                 ui,
-                                &self.document,
-                                &self.selection,
+                                &self.workspace.document,
+                                &self.workspace.selection,
                                 names,
                                 &mut commands,
                             );
@@ -57,20 +57,29 @@ impl EditorApp {
                 egui::CollapsingHeader::new("Graph parameters")
                     .default_open(true)
                     .show(ui, |ui| {
-                        let parameters = &self.document.parameters;
+                        let parameters = &self.workspace.document.parameters;
                         commands.extend(panels::parameters(
                             ui,
                             parameters,
-                            &mut self.new_parameter,
+                            &mut self.view.new_parameter,
                         ));
                     });
                 egui::CollapsingHeader::new("Vehicle and turning")
                     .default_open(false)
                     .show(ui, |ui| {
-                        commands.extend(panels::vehicle(ui, &self.document.vehicle, names));
+                        commands.extend(panels::vehicle(
+                            ui,
+                            &self.workspace.document.vehicle,
+                            names,
+                        ));
                         ui.separator();
-                        let turns = self.document.program().map(|p| p.turns());
-                        commands.extend(panels::turning(ui, &self.document.turning, names, turns));
+                        let turns = self.workspace.document.program().map(|p| p.turns());
+                        commands.extend(panels::turning(
+                            ui,
+                            &self.workspace.document.turning,
+                            names,
+                            turns,
+                        ));
                     });
                 egui::CollapsingHeader::new("Scene")
                     .default_open(false)
@@ -78,7 +87,7 @@ impl EditorApp {
                 egui::CollapsingHeader::new("Description and comments")
                     .default_open(false)
                     .show(ui, |ui| {
-                        let document = &self.document;
+                        let document = &self.workspace.document;
                         commands.extend(panels::description_and_comments(
                             ui,
                             &document.description,
@@ -92,8 +101,11 @@ impl EditorApp {
     /// The problems list; a click selects and frames the node.
     pub(super) fn problems_panel(&mut self, ui: &mut Ui) {
         ui.strong("Problems");
-        if let Some(node) = panels::problems(ui, self.document.problems(), self.document.warnings())
-        {
+        if let Some(node) = panels::problems(
+            ui,
+            self.workspace.document.problems(),
+            self.workspace.document.warnings(),
+        ) {
             self.push(Command::Select {
                 nodes: vec![node],
                 add: false,
@@ -105,13 +117,13 @@ impl EditorApp {
     /// The status line: compile state, frame and tick times, the latest message.
     pub(super) fn status_line(&self, ui: &mut Ui) {
         ui.horizontal(|ui| {
-            let problems = self.document.problems().len();
+            let problems = self.workspace.document.problems().len();
             if problems == 0 {
                 ui.colored_label(egui::Color32::from_rgb(110, 190, 110), "Compiles");
             } else {
                 ui.colored_label(panels::ERROR_COLOR, plural(problems, "problem"));
             }
-            let warnings = self.document.warnings().len();
+            let warnings = self.workspace.document.warnings().len();
             if warnings > 0 {
                 ui.colored_label(panels::WARNING_COLOR, plural(warnings, "warning"))
                     .on_hover_text("Nodes that do not run: the graph runs without them");
@@ -120,7 +132,7 @@ impl EditorApp {
             let host = &self.preview.host;
             ui.label(format!(
                 "frame {:.1} ms · tick {:.2} ms · {}",
-                self.frame_ms,
+                self.services.frame_ms,
                 host.tick_ms,
                 plural(host.agent_count(), "agent")
             ));
@@ -139,7 +151,7 @@ impl EditorApp {
         run: impl FnOnce(&mut Self, &OpenGraph<'_>) -> R,
     ) -> R {
         let name = self.preview.bound.clone();
-        if let Some(context) = self.context.in_context(&self.document) {
+        if let Some(context) = self.workspace.context.in_context(&self.workspace.document) {
             // A subgraph is open in context: the preview runs the top graph with it.
             let graph = context.graph.clone();
             let overrides = context.overrides.clone();
@@ -154,14 +166,14 @@ impl EditorApp {
             };
             return run(self, &open);
         }
-        let graph = self.document.to_graph();
-        let path = self.document.path.clone();
+        let graph = self.workspace.document.to_graph();
+        let path = self.workspace.document.path.clone();
         let open = OpenGraph {
             name: &name,
             path: path.as_deref(),
             graph: &graph,
-            program: self.document.program(),
-            revision: self.document.revision(),
+            program: self.workspace.document.program(),
+            revision: self.workspace.document.revision(),
             subgraph_overrides: None,
         };
         run(self, &open)

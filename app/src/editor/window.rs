@@ -41,11 +41,11 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
                 .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
                 .unwrap_or_default();
             let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
-            app.files = FileDialogs::from_environment();
+            app.services.files = FileDialogs::from_environment();
             if let Some(scene) = scene {
                 app.open_scene_with_its_graph(&scene);
             }
-            app.frame_stats = FrameStats::from_environment();
+            app.services.frame_stats = FrameStats::from_environment();
             Ok(Box::new(app))
         }),
     )
@@ -60,11 +60,13 @@ impl eframe::App for EditorApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
         // Also on eframe's periodic save: one more chance to keep unsaved work.
-        if self.document.is_dirty() || self.preview.is_dirty() {
+        if self.workspace.document.is_dirty() || self.preview.is_dirty() {
             let session = self.session();
-            let _ = self
-                .autosave
-                .write_all(&self.document, &self.preview.document, &session);
+            let _ = self.services.autosave.write_all(
+                &self.workspace.document,
+                &self.preview.document,
+                &session,
+            );
         }
     }
 
@@ -72,11 +74,11 @@ impl eframe::App for EditorApp {
         if let Some(gl) = gl {
             self.preview.gpu_agents.destroy(gl);
         }
-        if !self.document.is_dirty() || self.allow_close {
-            self.autosave.clear();
+        if !self.workspace.document.is_dirty() || self.allow_close {
+            self.services.autosave.clear();
         }
         if !self.preview.is_dirty() || self.allow_close {
-            self.autosave.clear_scene();
+            self.services.autosave.clear_scene();
         }
     }
 }

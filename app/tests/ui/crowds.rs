@@ -32,7 +32,7 @@ fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
 
 /// The agent inspector's line `label` (the canvas shows the open graph's node titles too).
 fn in_the_inspector(harness: &Harness<'static, EditorApp>, label: &str) {
-    let side = harness.state().canvas.rect().min.x;
+    let side = harness.state().view.canvas.rect().min.x;
     assert!(
         harness
             .query_all_by_label(label)

@@ -38,6 +38,7 @@ fn add(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: egui::Pos2
     harness.run_steps(2);
     harness
         .state()
+        .workspace
         .selection
         .primary()
         .expect("a new node is selected")
@@ -52,7 +53,8 @@ fn connect(harness: &mut Harness<'static, EditorApp>, from: NodeId, to: NodeId, 
 }
 
 fn kinds(app: &EditorApp) -> Vec<NodeKind> {
-    app.document
+    app.workspace
+        .document
         .to_graph()
         .nodes
         .values()
@@ -64,8 +66,11 @@ fn kinds(app: &EditorApp) -> Vec<NodeKind> {
 fn the_editor_opens_on_the_default_preset_without_problems() {
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(editor(dir.path()));
-    assert_eq!(harness.state().document.to_graph().nodes.len(), 10);
-    assert!(harness.state().document.problems().is_empty());
+    assert_eq!(
+        harness.state().workspace.document.to_graph().nodes.len(),
+        10
+    );
+    assert!(harness.state().workspace.document.problems().is_empty());
     harness.get_by_label_contains("No problems");
     assert!(
         harness
@@ -79,12 +84,15 @@ fn the_editor_opens_on_the_default_preset_without_problems() {
 fn clicking_a_node_title_shows_it_in_the_side_panel() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(editor(dir.path()));
-    assert_eq!(harness.state().selection.primary(), None);
+    assert_eq!(harness.state().workspace.selection.primary(), None);
     // An accessibility click: the canvas is zoomed, so a pointer at the label's unzoomed
     // rectangle would miss (the real mouse is checked under Xvfb).
     harness.get_by_label("Wander #4").click_accesskit();
     harness.run_steps(2);
-    assert_eq!(harness.state().selection.primary(), Some(NodeId(4)));
+    assert_eq!(
+        harness.state().workspace.selection.primary(),
+        Some(NodeId(4))
+    );
     // The inspector now lists the node's fields (its title shows twice: node and panel).
     assert_eq!(harness.get_all_by_label("Wander #4").count(), 2);
     harness.get_by_label_contains("Drift randomly");
@@ -97,7 +105,7 @@ fn a_node_is_added_from_the_search_popup() {
     harness.key_press_modifiers(Modifiers::SHIFT, Key::A);
     harness.run_steps(2);
     assert!(
-        harness.state().canvas.search_popup.is_some(),
+        harness.state().view.canvas.search_popup.is_some(),
         "Shift+A opens the search"
     );
     harness.event(Event::Text("separ".to_owned()));
@@ -106,7 +114,7 @@ fn a_node_is_added_from_the_search_popup() {
     assert!(harness.query_by_label("Cohesion").is_none());
     harness.get_by_label("Separation").click();
     harness.run_steps(3);
-    assert!(harness.state().canvas.search_popup.is_none());
+    assert!(harness.state().view.canvas.search_popup.is_none());
     assert_eq!(
         kinds(harness.state()),
         vec![NodeKind::Output, NodeKind::Separation]
@@ -121,13 +129,13 @@ fn two_nodes_connect_and_the_link_is_saved() {
     let seek = add(&mut harness, NodeKind::Seek, egui::pos2(-300.0, 0.0));
     connect(&mut harness, seek, output, 0);
     harness.run_steps(1);
-    let graph = harness.state().document.to_graph();
+    let graph = harness.state().workspace.document.to_graph();
     assert_eq!(
         graph.nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::to(2) }
     );
-    assert_eq!(harness.state().document.snarl.wires().count(), 1);
-    assert!(harness.state().document.problems().is_empty());
+    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 1);
+    assert!(harness.state().workspace.document.problems().is_empty());
     harness.get_by_label_contains("No problems");
 }
 
@@ -137,9 +145,9 @@ fn a_connection_between_incompatible_types_is_refused_with_a_message() {
     let mut harness = empty_editor(dir.path());
     let speed = add(&mut harness, NodeKind::Speed, egui::pos2(-300.0, 0.0));
     connect(&mut harness, speed, NodeId(1), 0);
-    assert_eq!(harness.state().document.snarl.wires().count(), 0);
+    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 0);
     assert_eq!(
-        harness.state().document.to_graph().nodes[&graph_runtime::NodeId(1)],
+        harness.state().workspace.document.to_graph().nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::NONE }
     );
     harness.get_by_label_contains("Cannot connect: Output #1 port `input` takes a steering force, but Speed #2 outputs a scalar");
@@ -182,7 +190,7 @@ fn a_parameter_drag_is_one_undo_step() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
     add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    let before = harness.state().document.to_graph();
+    let before = harness.state().workspace.document.to_graph();
     // Drag the "distance" field in the inspector to the right over several frames.
     let field = harness
         .get_all_by_value("3.00 u")
@@ -196,12 +204,12 @@ fn a_parameter_drag_is_one_undo_step() {
     }
     harness.drop_at(start + egui::vec2(60.0, 0.0));
     harness.run_steps(3);
-    let after = harness.state().document.to_graph();
+    let after = harness.state().workspace.document.to_graph();
     assert_ne!(before, after, "the drag changed the value");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().document.to_graph(),
+        harness.state().workspace.document.to_graph(),
         before,
         "one undo restores the value before the drag"
     );
@@ -220,7 +228,7 @@ fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
     connect(&mut harness, a, b, 0);
     connect(&mut harness, b, a, 0);
     connect(&mut harness, b, NodeId(1), 0);
-    let problems = harness.state().document.problems().to_vec();
+    let problems = harness.state().workspace.document.problems().to_vec();
     assert!(problems.contains(&CompileError::Cycle {
         nodes: vec![graph_runtime::NodeId(2), graph_runtime::NodeId(3)]
     }));
@@ -233,7 +241,10 @@ fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
         .click_accesskit();
     harness.run_steps(3);
     // Clicking the problem selects its node: the inspector shows it with the message.
-    assert_eq!(harness.state().selection.primary(), Some(NodeId(2)));
+    assert_eq!(
+        harness.state().workspace.selection.primary(),
+        Some(NodeId(2))
+    );
     assert!(
         harness.get_all_by_label("Scale #2").count() > titles_before,
         "the inspector shows the node"
@@ -263,14 +274,14 @@ fn save_and_reopen_gives_the_same_graph() {
         harness.state().window_title(),
         "mine.graph.ron — Steergraph"
     );
-    let saved = harness.state().document.to_graph();
+    let saved = harness.state().workspace.document.to_graph();
 
     let reopened = EditorApp::new(
         Settings::default(),
         Some(dir.path().to_path_buf()),
         Some(file.clone()),
     );
-    assert_eq!(reopened.document.to_graph(), saved);
+    assert_eq!(reopened.workspace.document.to_graph(), saved);
     assert_eq!(Graph::load(&file).expect("loads"), saved);
     assert_eq!(reopened.settings.recent.first(), Some(&file));
 }
@@ -296,7 +307,7 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
     );
     harness.event(Event::Paste(text));
     harness.run_steps(3);
-    let graph = harness.state().document.to_graph();
+    let graph = harness.state().workspace.document.to_graph();
     assert_eq!(graph.nodes.len(), 5);
     assert_eq!(
         graph.nodes[&graph_runtime::NodeId(5)],
@@ -309,7 +320,7 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
         graph.nodes[&graph_runtime::NodeId(4)],
         Node::Seek { .. }
     ));
-    assert_eq!(harness.state().document.snarl.wires().count(), 3);
+    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 3);
 }
 
 #[test]
@@ -359,12 +370,15 @@ fn unsaved_changes_are_confirmed_before_new() {
     add(&mut harness, NodeKind::Seek, egui::pos2(0.0, 900.0));
     harness.state_mut().guard(Then::New);
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::New)));
+    assert_eq!(
+        harness.state().view.dialog,
+        Some(Dialog::Unsaved(Then::New))
+    );
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, None);
+    assert_eq!(harness.state().view.dialog, None);
     assert_eq!(
-        harness.state().document.to_graph().nodes.len(),
+        harness.state().workspace.document.to_graph().nodes.len(),
         11,
         "the work is kept"
     );
@@ -393,7 +407,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
             radius: 2.0,
         });
     harness.run_steps(2);
-    let unsaved = harness.state().document.to_graph();
+    let unsaved = harness.state().workspace.document.to_graph();
     // Let the autosave interval pass.
     for _ in 0..40 {
         harness.step();
@@ -412,11 +426,14 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     drop(harness);
     let mut restarted = self::harness(editor(dir.path()));
     let harness = &mut restarted;
-    assert!(matches!(harness.state().dialog, Some(Dialog::Recover(_))));
+    assert!(matches!(
+        harness.state().view.dialog,
+        Some(Dialog::Recover(_))
+    ));
     harness.get_by_label("Recover").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().document.to_graph(), unsaved);
-    assert!(harness.state().document.is_dirty());
+    assert_eq!(harness.state().workspace.document.to_graph(), unsaved);
+    assert!(harness.state().workspace.document.is_dirty());
     let preview = &harness.state().preview;
     assert_eq!(
         preview.document.scene.obstacles.len(),
@@ -467,13 +484,13 @@ fn a_malformed_file_opens_an_error_with_its_position_and_keeps_the_work() {
     )
     .expect("write");
     let mut app = editor(dir.path());
-    let before = app.document.to_graph();
+    let before = app.workspace.document.to_graph();
     app.open(&bad);
-    let Some(Dialog::Error(message)) = &app.dialog else {
+    let Some(Dialog::Error(message)) = &app.view.dialog else {
         panic!("an error dialog")
     };
     assert!(message.contains("bad.graph.ron:1:"), "{message}");
-    assert_eq!(app.document.to_graph(), before);
+    assert_eq!(app.workspace.document.to_graph(), before);
 }
 
 #[test]
@@ -487,7 +504,7 @@ fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
     assert!(app.export_to(&out.join("walker.graph.ron")));
     let exported = Graph::load(&out.join("walker.graph.ron")).expect("loads");
     assert_eq!(exported.editor, None);
-    assert_eq!(exported.nodes, app.document.to_graph().nodes);
+    assert_eq!(exported.nodes, app.workspace.document.to_graph().nodes);
     let field = graph_runtime::FlowField::load(&out.join("to_goal.flow.ron")).expect("field loads");
     assert_eq!(&field, &app.preview.document.fields["to goal"]);
 }

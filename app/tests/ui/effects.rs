@@ -14,12 +14,12 @@ fn copy_paste_and_quit_return_their_effects_and_change_nothing_else_outside() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut app = EditorApp::new(Settings::default(), Some(dir.path().to_path_buf()), None);
     app.apply(Command::OpenPreset(preset_index("seek.graph.ron")));
-    let nodes = app.document.snarl.nodes().count();
+    let nodes = app.workspace.document.snarl.nodes().count();
     assert!(nodes >= 2, "seek has its Seek node and more");
 
     // A state-only command asks nothing of the outside.
     assert_eq!(app.apply(Command::SelectAll), []);
-    assert_eq!(app.selection.len(), nodes);
+    assert_eq!(app.workspace.selection.len(), nodes);
 
     // Copy: the selection's RON, once; the graph it holds is every selected node.
     let effects = app.apply(Command::Copy);
@@ -39,10 +39,13 @@ fn copy_paste_and_quit_return_their_effects_and_change_nothing_else_outside() {
     app.apply(Command::Delete);
     assert_eq!(app.apply(Command::Quit), []);
     assert!(
-        app.document.is_dirty(),
+        app.workspace.document.is_dirty(),
         "Quit recorded the deletion as unsaved"
     );
-    assert!(matches!(app.dialog, Some(Dialog::Unsaved(Then::Close))));
+    assert!(matches!(
+        app.view.dialog,
+        Some(Dialog::Unsaved(Then::Close))
+    ));
     assert_eq!(
         app.apply(Command::Discard(Then::Close)),
         [Effect::CloseWindow]
@@ -57,13 +60,13 @@ fn the_field_panels_save_button_opens_the_editors_file_dialog() {
         .preset("maze.graph.ron")
         .paused()
         .build();
-    assert!(!harness.state().files.is_open());
+    assert!(!harness.state().services.files.is_open());
     harness.get_by_label("Paint field").click();
     harness.run_steps(2);
     harness.get_by_label("Save field as…").click();
     harness.run_steps(2);
     assert!(
-        harness.state().files.is_open(),
+        harness.state().services.files.is_open(),
         "the preview's request reached the dialogs"
     );
     assert!(

@@ -97,7 +97,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     assert_eq!(link.from, preview.view.to_world(viewport, from));
     assert_eq!(link.to, preview.view.to_world(viewport, to));
     // Renamed in the bar over the viewport.
-    let panel = harness.state().canvas.rect().max.x;
+    let panel = harness.state().view.canvas.rect().max.x;
     harness
         .get_all_by_value("link 1")
         .find(|field| field.rect().min.x > panel)
@@ -122,7 +122,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     // The Jump node's link picker offers the scene's links.
     let names = app::editor::picker_names(
         &harness.state().preview.document.scene,
-        &harness.state().document.to_graph(),
+        &harness.state().workspace.document.to_graph(),
     );
     assert!(names.jump_links.in_scene("ledge"), "{:?}", names.jump_links);
     assert!(names.jump_links.in_scene("north"));
@@ -136,10 +136,24 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
         .get_by_label("Vehicle and turning")
         .click_accesskit();
     harness.run_steps(2);
-    assert!(!harness.state().document.turning.independent_facing);
+    assert!(
+        !harness
+            .state()
+            .workspace
+            .document
+            .turning
+            .independent_facing
+    );
     harness.get_by_label("independent facing").click_accesskit();
     harness.run_steps(3);
-    assert!(harness.state().document.turning.independent_facing);
+    assert!(
+        harness
+            .state()
+            .workspace
+            .document
+            .turning
+            .independent_facing
+    );
     // The preview's agents turn their facing now; the graph saves as version 2.
     let simulation = harness
         .state()
@@ -149,17 +163,31 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
         .as_ref()
         .expect("runs");
     assert!(simulation.vehicles()[0].turning.independent_facing);
-    let text = harness.state().document.to_graph().to_ron().expect("text");
+    let text = harness
+        .state()
+        .workspace
+        .document
+        .to_graph()
+        .to_ron()
+        .expect("text");
     assert!(text.contains("version: 2,") && text.contains("independent_facing: true"));
     harness
         .get_by_label("limit the turn rate")
         .click_accesskit();
     harness.run_steps(2);
-    assert!(harness.state().document.turning.max_turn_rate.is_some());
+    assert!(
+        harness
+            .state()
+            .workspace
+            .document
+            .turning
+            .max_turn_rate
+            .is_some()
+    );
     harness.state_mut().apply(Command::Undo);
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    let turning = &harness.state().document.turning;
+    let turning = &harness.state().workspace.document.turning;
     assert!(!turning.independent_facing && turning.max_turn_rate.is_none());
 }
 
@@ -240,6 +268,7 @@ fn reach_orientation_switches_to_an_agents_facing_in_its_fields() {
     let node = |harness: &Harness<'static, EditorApp>| {
         harness
             .state()
+            .workspace
             .document
             .to_graph()
             .nodes

@@ -36,9 +36,9 @@ fn opened(dir: &Path, file: &str, steps: usize) -> Harness<'static, EditorApp> {
 /// Every node's rectangle on screen lies inside the canvas.
 fn every_node_inside_the_canvas(harness: &Harness<'static, EditorApp>) -> Result<(), String> {
     let app = harness.state();
-    let canvas = app.canvas.rect();
-    let rects: Vec<_> = app.canvas.node_screen_rects().collect();
-    if rects.len() != app.document.snarl.nodes().count() {
+    let canvas = app.view.canvas.rect();
+    let rects: Vec<_> = app.view.canvas.node_screen_rects().collect();
+    if rects.len() != app.workspace.document.snarl.nodes().count() {
         return Err(format!("{} of the nodes drawn", rects.len()));
     }
     match rects.iter().find(|(_, r)| !canvas.contains_rect(*r)) {
@@ -54,7 +54,7 @@ fn the_boids_preset_opens_with_every_node_inside_the_canvas_at_a_readable_size()
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(dir.path());
     every_node_inside_the_canvas(&harness).expect("framed");
-    let scale = harness.state().canvas.transform().scaling;
+    let scale = harness.state().view.canvas.transform().scaling;
     assert!(scale >= 0.72, "node text readable: zoom {scale}");
 }
 
@@ -63,7 +63,7 @@ fn frame_all_with_nothing_selected_shows_every_node_of_the_corridor() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = opened(dir.path(), "corridor.graph.ron", 4);
     // Zoom in over the canvas so that most nodes leave it, as after working on one.
-    let centre = harness.state().canvas.rect().center();
+    let centre = harness.state().view.canvas.rect().center();
     harness.event(Event::PointerMoved(centre));
     for _ in 0..6 {
         harness.event(Event::MouseWheel {
@@ -77,7 +77,7 @@ fn frame_all_with_nothing_selected_shows_every_node_of_the_corridor() {
     // Wheel zoom is smoothed over a few frames.
     harness.run_steps(30);
     assert!(every_node_inside_the_canvas(&harness).is_err(), "zoomed in");
-    assert!(harness.state().selection.is_empty());
+    assert!(harness.state().workspace.selection.is_empty());
     harness.key_press(Key::F);
     harness.run_steps(3);
     every_node_inside_the_canvas(&harness).expect("F with nothing selected frames all");
@@ -119,7 +119,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     assert_eq!(preview.document.scene.targets.len(), before + 1);
     assert_eq!(preview.document.scene.targets["target 1"], world);
     // Named in the bar above the viewport: typed, then Enter.
-    let panel = harness.state().canvas.rect().max.x;
+    let panel = harness.state().view.canvas.rect().max.x;
     harness
         .get_all_by_value("target 1")
         .find(|field| field.rect().min.x > panel)
@@ -166,6 +166,7 @@ fn aim_seek_and_the_field_at(harness: &mut Harness<'static, EditorApp>, name: &s
     // Seek aims at it: every agent's force points at the goal.
     let seek = harness
         .state()
+        .workspace
         .document
         .to_graph()
         .nodes
@@ -288,6 +289,7 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
     // The node's name picker (the small combo beside its field name).
     let node = harness
         .state()
+        .workspace
         .selection
         .primary()
         .expect("the new node is selected");
@@ -295,7 +297,7 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
         let app = harness.state();
         let scene = &app.preview.document.scene;
         assert!(scene.flow_fields.contains_key("field 1"));
-        let graph = app.document.to_graph();
+        let graph = app.workspace.document.to_graph();
         let names = app::editor::picker_names(scene, &graph);
         names.flow_fields.scene.clone()
     };
@@ -303,12 +305,13 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
     // Picking it from the list on the node sets the node's field.
     let (_, on_canvas) = harness
         .state()
+        .view
         .canvas
         .node_screen_rects()
         .find(|(id, _)| *id == node)
         .expect("drawn");
     // Widgets on the canvas may report their place before or after the canvas's zoom.
-    let in_graph = harness.state().canvas.transform().inverse() * on_canvas;
+    let in_graph = harness.state().view.canvas.transform().inverse() * on_canvas;
     let combo = harness
         .get_all_by_role(egui::accesskit::Role::ComboBox)
         .find(|c| on_canvas.contains_rect(c.rect()) || in_graph.contains_rect(c.rect()))
@@ -318,7 +321,7 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
     assert!(harness.query_by_label("river").is_none(), "no preset names");
     harness.get_by_label("field 1").click();
     harness.run_steps(3);
-    match harness.state().document.node(node) {
+    match harness.state().workspace.document.node(node) {
         Some(Node::FlowFieldFollowing { field, .. }) => assert_eq!(field, "field 1"),
         other => panic!("{other:?}"),
     }
@@ -336,9 +339,10 @@ fn a_click_on_empty_canvas_and_esc_clear_the_selection_and_delete_then_deletes_n
     });
     harness.run_steps(2);
     // Empty canvas: below every node.
-    let canvas = harness.state().canvas.rect();
+    let canvas = harness.state().view.canvas.rect();
     let lowest = harness
         .state()
+        .view
         .canvas
         .node_screen_rects()
         .map(|(_, r)| r.max.y)
@@ -347,7 +351,7 @@ fn a_click_on_empty_canvas_and_esc_clear_the_selection_and_delete_then_deletes_n
     assert!(canvas.contains(empty));
     click_with(&mut harness, empty, PointerButton::Primary, Modifiers::NONE);
     assert!(
-        harness.state().selection.is_empty(),
+        harness.state().workspace.selection.is_empty(),
         "a click on empty canvas"
     );
     harness.state_mut().apply(Command::Select {
@@ -358,11 +362,14 @@ fn a_click_on_empty_canvas_and_esc_clear_the_selection_and_delete_then_deletes_n
     harness.event(Event::PointerMoved(empty));
     harness.key_press(Key::Escape);
     harness.run_steps(2);
-    assert!(harness.state().selection.is_empty(), "Esc");
-    let nodes = harness.state().document.to_graph().nodes.len();
+    assert!(harness.state().workspace.selection.is_empty(), "Esc");
+    let nodes = harness.state().workspace.document.to_graph().nodes.len();
     harness.key_press(Key::Delete);
     harness.run_steps(2);
-    assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
+    assert_eq!(
+        harness.state().workspace.document.to_graph().nodes.len(),
+        nodes
+    );
     assert_eq!(
         harness.state().status.text(),
         Some("Select nodes to delete them.")
@@ -424,7 +431,7 @@ fn a_subgraph_opens_in_context_the_parents_scene_runs_it_and_one_click_goes_back
     harness.get_by_label("Open").click_accesskit();
     harness.run_steps(4);
     let app = harness.state();
-    assert_eq!(app.document.title(), "part.graph.ron");
+    assert_eq!(app.workspace.document.title(), "part.graph.ron");
     assert_eq!(
         app.preview.document.name(),
         "main.scene.ron",
@@ -461,15 +468,19 @@ fn a_subgraph_opens_in_context_the_parents_scene_runs_it_and_one_click_goes_back
     harness.get_by_label("main.graph.ron").click_accesskit();
     harness.run_steps(2);
     assert_eq!(
-        harness.state().dialog,
+        harness.state().view.dialog,
         Some(Dialog::Unsaved(app::editor::Then::Up))
     );
     harness.get_by_label("Save").click_accesskit();
     harness.run_steps(4);
     let app = harness.state();
-    assert_eq!(app.document.title(), "main.graph.ron");
-    assert_eq!(app.selection.nodes(), &[NodeId(2)], "the selection it had");
-    assert!(!app.context.is_open());
+    assert_eq!(app.workspace.document.title(), "main.graph.ron");
+    assert_eq!(
+        app.workspace.selection.nodes(),
+        &[NodeId(2)],
+        "the selection it had"
+    );
+    assert!(!app.workspace.context.is_open());
     let saved = Graph::load(&dir.path().join("part.graph.ron")).expect("saved");
     assert!(matches!(saved.nodes[&NodeId(1)], Node::Seek { .. }));
     let before = agent_velocity(&harness);
@@ -501,7 +512,7 @@ fn a_collapsed_subgraph_node_overlaps_no_other_node() {
         dir.path().join("flock.graph.ron"),
     ));
     harness.run_steps(4);
-    let rects: Vec<_> = harness.state().canvas.node_screen_rects().collect();
+    let rects: Vec<_> = harness.state().view.canvas.node_screen_rects().collect();
     for (i, (a, ra)) in rects.iter().enumerate() {
         for (b, rb) in &rects[i + 1..] {
             assert!(
@@ -518,7 +529,7 @@ fn a_collapsed_subgraph_node_overlaps_no_other_node() {
 fn at_1024_by_640_the_canvas_side_panel_and_preview_are_all_usable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).size(egui::vec2(1024.0, 640.0)).build();
-    let canvas = harness.state().canvas.rect();
+    let canvas = harness.state().view.canvas.rect();
     let preview = harness
         .state()
         .preview
@@ -535,15 +546,15 @@ fn at_1024_by_640_the_canvas_side_panel_and_preview_are_all_usable() {
     harness.key_press(Key::N);
     harness.key_press(Key::P);
     harness.run_steps(12);
-    let wide = harness.state().canvas.rect();
+    let wide = harness.state().view.canvas.rect();
     assert!(wide.width() > 1024.0 - 80.0, "canvas alone {wide:?}");
     harness.get_by_label("›").click_accesskit();
     harness.get_by_label("‹").click_accesskit();
     harness.run_steps(12);
-    assert_eq!(harness.state().canvas.rect(), canvas);
+    assert_eq!(harness.state().view.canvas.rect(), canvas);
     // The smallest window still has a canvas.
     let small = editor(dir.path()).size(egui::vec2(800.0, 500.0)).build();
-    let canvas = small.state().canvas.rect();
+    let canvas = small.state().view.canvas.rect();
     assert!(
         canvas.width() >= 300.0 && canvas.height() >= 250.0,
         "canvas {canvas:?}"
@@ -559,7 +570,7 @@ fn export_for_game_writes_a_folder_that_runs_with_consistent_names() {
     // A new field painted in this scene, followed by the graph under its name "field 1".
     new_field_over_bounds(&mut harness);
     let app = harness.state_mut();
-    let mut graph = app.document.to_graph();
+    let mut graph = app.workspace.document.to_graph();
     let follower = graph
         .nodes
         .iter()
@@ -607,8 +618,8 @@ fn export_refuses_to_replace_the_graphs_own_file() {
     let app = editor.app();
     app.open(&file);
     assert!(!app.export_to(&file));
-    let Some(Dialog::Error(message)) = &app.dialog else {
-        panic!("an error: {:?}", app.dialog)
+    let Some(Dialog::Error(message)) = &app.view.dialog else {
+        panic!("an error: {:?}", app.view.dialog)
     };
     assert!(message.contains("without its editor layout"), "{message}");
     assert!(Graph::load(&file).expect("kept").editor.is_some());
@@ -627,12 +638,12 @@ fn the_export_dialog_opens_in_the_graphs_folder() {
     harness.run_steps(3);
     harness.get_by_label("Save").click_accesskit();
     harness.run_steps(3);
-    assert!(!harness.state().files.is_open());
+    assert!(!harness.state().services.files.is_open());
     harness.state_mut().open(&file);
     harness.run_steps(3);
     harness.state_mut().apply(Command::Export);
     harness.run_steps(3);
-    assert!(harness.state().files.is_open());
+    assert!(harness.state().services.files.is_open());
     // The dialog's path shows the graph's folder, not the last one used.
     harness.get_by_label("my level");
 }
@@ -674,14 +685,15 @@ fn ctrl_f_finds_a_node_by_name_selects_it_and_frames_it() {
     harness.run_steps(2);
     harness.key_press(Key::Enter);
     harness.run_steps(4);
-    assert_eq!(harness.state().selection.nodes(), &[NodeId(4)]);
+    assert_eq!(harness.state().workspace.selection.nodes(), &[NodeId(4)]);
     let (_, rect) = harness
         .state()
+        .view
         .canvas
         .node_screen_rects()
         .find(|(id, _)| *id == NodeId(4))
         .expect("drawn");
-    let canvas = harness.state().canvas.rect();
+    let canvas = harness.state().view.canvas.rect();
     assert!(canvas.contains_rect(rect));
     assert!(
         rect.center().distance(canvas.center()) < 20.0,
@@ -719,7 +731,7 @@ fn typing_a_number_into_a_field_is_one_undo_step() {
     });
     harness.run_steps(2);
     // Wander #4's distance, 3.00 u, in the side panel.
-    let side = harness.state().canvas.rect().min.x;
+    let side = harness.state().view.canvas.rect().min.x;
     harness
         .get_all_by_value("3.00 u")
         .find(|f| f.rect().max.x < side)
@@ -733,7 +745,7 @@ fn typing_a_number_into_a_field_is_one_undo_step() {
     }
     harness.key_press(Key::Enter);
     harness.run_steps(3);
-    let distance = |app: &EditorApp| match app.document.node(NodeId(4)) {
+    let distance = |app: &EditorApp| match app.workspace.document.node(NodeId(4)) {
         Some(Node::Wander { distance, .. }) => distance.clone(),
         other => panic!("{other:?}"),
     };
@@ -757,10 +769,16 @@ fn a_reroute_is_a_small_dot_not_a_titled_node() {
         wire: None,
     });
     harness.run_steps(4);
-    let id = harness.state().selection.primary().expect("added");
+    let id = harness
+        .state()
+        .workspace
+        .selection
+        .primary()
+        .expect("added");
     let app = harness.state();
-    let scale = app.canvas.transform().scaling;
+    let scale = app.view.canvas.transform().scaling;
     let (_, rect) = app
+        .view
         .canvas
         .node_screen_rects()
         .find(|(n, _)| *n == id)
@@ -769,7 +787,7 @@ fn a_reroute_is_a_small_dot_not_a_titled_node() {
         rect.width() / scale <= 40.0 && rect.height() / scale <= 40.0,
         "{rect:?}"
     );
-    let canvas = app.canvas.rect();
+    let canvas = app.view.canvas.rect();
     assert!(
         harness
             .query_all_by_label_contains("Reroute")
@@ -789,8 +807,8 @@ fn removing_a_parameter_in_use_asks_first() {
         .expect("the first parameter's ×")
         .click_accesskit();
     harness.run_steps(2);
-    let Some(Dialog::RemoveParameter { name, uses }) = harness.state().dialog.clone() else {
-        panic!("asks: {:?}", harness.state().dialog)
+    let Some(Dialog::RemoveParameter { name, uses }) = harness.state().view.dialog.clone() else {
+        panic!("asks: {:?}", harness.state().view.dialog)
     };
     assert_eq!(name, "alignment");
     assert_eq!(uses, ["Flocking #3: alignment weight"]);
@@ -799,6 +817,7 @@ fn removing_a_parameter_in_use_asks_first() {
     assert!(
         harness
             .state()
+            .workspace
             .document
             .parameters
             .contains_key("alignment")
@@ -810,8 +829,15 @@ fn removing_a_parameter_in_use_asks_first() {
     harness
         .state_mut()
         .apply(Command::RemoveParameter("spare".to_owned()));
-    assert_eq!(harness.state().dialog, None);
-    assert!(!harness.state().document.parameters.contains_key("spare"));
+    assert_eq!(harness.state().view.dialog, None);
+    assert!(
+        !harness
+            .state()
+            .workspace
+            .document
+            .parameters
+            .contains_key("spare")
+    );
 }
 
 #[test]

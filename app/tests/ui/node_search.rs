@@ -14,7 +14,7 @@ fn search(harness: &mut Harness<'static, EditorApp>, query: &str) {
     harness.key_press_modifiers(Modifiers::SHIFT, Key::A);
     harness.run_steps(2);
     assert!(
-        harness.state().canvas.search_popup.is_some(),
+        harness.state().view.canvas.search_popup.is_some(),
         "Shift+A opens the search"
     );
     harness.event(Event::Text(query.to_owned()));
@@ -24,6 +24,7 @@ fn search(harness: &mut Harness<'static, EditorApp>, query: &str) {
 fn count(harness: &Harness<'static, EditorApp>, kind: NodeKind) -> usize {
     harness
         .state()
+        .workspace
         .document
         .to_graph()
         .nodes
@@ -43,7 +44,7 @@ fn an_abbreviation_and_enter_add_the_top_hit() {
     assert!(harness.query_by_label("Wander").is_none());
     harness.key_press(Key::Enter);
     harness.run_steps(3);
-    assert!(harness.state().canvas.search_popup.is_none());
+    assert!(harness.state().view.canvas.search_popup.is_none());
     assert_eq!(count(&harness, NodeKind::ObstacleAvoidance), before + 1);
 }
 
@@ -62,17 +63,28 @@ fn a_typo_still_offers_the_node() {
 fn nonsense_says_no_node_matches_and_enter_adds_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = common::harness(dir.path());
-    let nodes = harness.state().document.to_graph().nodes.len();
+    let nodes = harness.state().workspace.document.to_graph().nodes.len();
     search(&mut harness, "zzzz");
     harness.get_by_label("No node matches");
     harness.key_press(Key::Enter);
     harness.run_steps(2);
-    assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
+    assert_eq!(
+        harness.state().workspace.document.to_graph().nodes.len(),
+        nodes
+    );
     // A click elsewhere closes it, still adding nothing.
-    let at = harness.state().canvas.search_popup.expect("still open");
+    let at = harness
+        .state()
+        .view
+        .canvas
+        .search_popup
+        .expect("still open");
     common::click_at(&mut harness, at - egui::vec2(150.0, 150.0));
-    assert!(harness.state().canvas.search_popup.is_none());
-    assert_eq!(harness.state().document.to_graph().nodes.len(), nodes);
+    assert!(harness.state().view.canvas.search_popup.is_none());
+    assert_eq!(
+        harness.state().workspace.document.to_graph().nodes.len(),
+        nodes
+    );
 }
 
 #[test]
@@ -106,12 +118,12 @@ fn the_canvas_menu_opens_with_an_empty_search_after_escape() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = common::harness(dir.path());
     // An empty stretch of canvas below the preset's nodes.
-    let at = harness.state().canvas.rect().left_bottom() + egui::vec2(200.0, -80.0);
+    let at = harness.state().view.canvas.rect().left_bottom() + egui::vec2(200.0, -80.0);
     right_click(&mut harness, at);
     harness.get_by_label("Add node");
     harness.event(Event::Text("obav".to_owned()));
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.menu_search.query, "obav");
+    assert_eq!(harness.state().view.canvas.menu_search.query, "obav");
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     assert!(
@@ -120,9 +132,9 @@ fn the_canvas_menu_opens_with_an_empty_search_after_escape() {
     );
     // Opened again, it starts empty (every kind listed), and typing goes into it.
     right_click(&mut harness, at);
-    assert_eq!(harness.state().canvas.menu_search.query, "");
+    assert_eq!(harness.state().view.canvas.menu_search.query, "");
     harness.get_by_label("Wander");
     harness.event(Event::Text("wand".to_owned()));
     harness.run_steps(2);
-    assert_eq!(harness.state().canvas.menu_search.query, "wand");
+    assert_eq!(harness.state().view.canvas.menu_search.query, "wand");
 }

@@ -28,6 +28,7 @@ fn m_mutes_the_selection_and_the_preview_runs_the_muted_graph_at_once() {
     assert!(
         harness
             .state()
+            .workspace
             .document
             .to_graph()
             .muted
@@ -50,13 +51,22 @@ fn m_mutes_the_selection_and_the_preview_runs_the_muted_graph_at_once() {
     // M again unmutes; undo brings the mute back.
     harness.key_press(Key::M);
     harness.run_steps(3);
-    assert!(harness.state().document.to_graph().muted.is_empty());
+    assert!(
+        harness
+            .state()
+            .workspace
+            .document
+            .to_graph()
+            .muted
+            .is_empty()
+    );
     assert!(harness.query_by_label("Priority #6  (muted)").is_none());
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(3);
     assert!(
         harness
             .state()
+            .workspace
             .document
             .to_graph()
             .muted
@@ -74,7 +84,15 @@ fn the_output_cannot_be_muted() {
     });
     harness.state_mut().apply(Command::ToggleMute);
     harness.run_steps(2);
-    assert!(harness.state().document.to_graph().muted.is_empty());
+    assert!(
+        harness
+            .state()
+            .workspace
+            .document
+            .to_graph()
+            .muted
+            .is_empty()
+    );
     harness.get_by_label_contains("The Output cannot be muted.");
 }
 
@@ -87,7 +105,7 @@ fn a_muted_and_a_collapsed_node_stay_so_through_save_and_open() {
         add: false,
     });
     harness.state_mut().apply(Command::ToggleMute);
-    let document = &mut harness.state_mut().document;
+    let document = &mut harness.state_mut().workspace.document;
     let snarl_id = document.snarl_id(NodeId(1)).expect("node 1");
     document.snarl.open_node(snarl_id, false);
     harness.run_steps(3);
@@ -103,7 +121,7 @@ fn a_muted_and_a_collapsed_node_stay_so_through_save_and_open() {
     );
     harness.state_mut().apply(Command::OpenPath(path));
     harness.run_steps(3);
-    let document = &harness.state().document;
+    let document = &harness.state().workspace.document;
     let reopened = document.snarl_id(NodeId(1)).expect("node 1");
     assert!(!document.snarl.get_node_info(reopened).expect("node 1").open);
     assert!(document.to_graph().muted.contains(&PRIORITY));
@@ -116,6 +134,7 @@ const BLEND: NodeId = NodeId(5);
 fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorApp>) -> NodeId {
     let before: Vec<NodeId> = harness
         .state()
+        .workspace
         .document
         .to_graph()
         .nodes
@@ -128,7 +147,7 @@ fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorA
         wire: Some(Wire::FromOutput(WANDER)),
     });
     harness.run_steps(2);
-    let after = harness.state().document.to_graph();
+    let after = harness.state().workspace.document.to_graph();
     *after
         .nodes
         .keys()
@@ -140,7 +159,13 @@ fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorA
 fn a_reroute_bends_a_wire_without_changing_what_the_preview_runs() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let program = harness.state().document.program().expect("compiles").len();
+    let program = harness
+        .state()
+        .workspace
+        .document
+        .program()
+        .expect("compiles")
+        .len();
     let bend = add_reroute(&mut harness);
     // Dropped from Wander's output, the Reroute took the wire; now it feeds the Blend.
     harness.state_mut().apply(Command::Connect {
@@ -149,17 +174,23 @@ fn a_reroute_bends_a_wire_without_changing_what_the_preview_runs() {
         input: 1,
     });
     harness.run_steps(3);
-    let graph = harness.state().document.to_graph();
+    let graph = harness.state().workspace.document.to_graph();
     assert_eq!(
         graph.nodes.get(&bend),
         Some(&graph_runtime::Node::Reroute {
             input: graph_runtime::Link(Some(WANDER))
         })
     );
-    assert!(harness.state().document.problems().is_empty());
+    assert!(harness.state().workspace.document.problems().is_empty());
     // The compiler links through the Reroute: the program has as many ops as before.
     assert_eq!(
-        harness.state().document.program().expect("compiles").len(),
+        harness
+            .state()
+            .workspace
+            .document
+            .program()
+            .expect("compiles")
+            .len(),
         program
     );
 }
@@ -176,6 +207,7 @@ fn a_reroute_carrying_a_scalar_cannot_feed_a_force_port() {
     harness.run_steps(2);
     let speed = *harness
         .state()
+        .workspace
         .document
         .to_graph()
         .nodes
@@ -195,7 +227,7 @@ fn a_reroute_carrying_a_scalar_cannot_feed_a_force_port() {
         input: 1,
     });
     harness.run_steps(2);
-    let graph = harness.state().document.to_graph();
+    let graph = harness.state().workspace.document.to_graph();
     let Some(graph_runtime::Node::Blend { inputs }) = graph.nodes.get(&BLEND) else {
         panic!("the Blend");
     };

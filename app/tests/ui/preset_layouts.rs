@@ -22,15 +22,16 @@ fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
         // One frame draws the nodes, the next frames them, the next draws them framed.
         harness.run_steps(4);
         let app = harness.state();
-        let canvas = app.canvas.rect();
-        let rects: Vec<(graph_runtime::NodeId, Rect)> = app.canvas.node_screen_rects().collect();
+        let canvas = app.view.canvas.rect();
+        let rects: Vec<(graph_runtime::NodeId, Rect)> =
+            app.view.canvas.node_screen_rects().collect();
         assert_eq!(
             rects.len(),
-            app.document.snarl.nodes().count(),
+            app.workspace.document.snarl.nodes().count(),
             "{}",
             preset.file
         );
-        let zoom = app.canvas.transform().scaling;
+        let zoom = app.view.canvas.transform().scaling;
         if zoom < READABLE - 1e-4 {
             failures.push(format!("{}: opens at zoom {zoom:.2}", preset.file));
         }
@@ -65,8 +66,9 @@ fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
     harness.state_mut().apply(Command::OpenPreset(corridor));
     harness.run_steps(4);
     let out_of_view = |h: &egui_kittest::Harness<'static, EditorApp>| {
-        let canvas = h.state().canvas.rect();
+        let canvas = h.state().view.canvas.rect();
         h.state()
+            .view
             .canvas
             .node_screen_rects()
             .filter(|(_, rect)| !canvas.contains_rect(*rect))
@@ -79,5 +81,5 @@ fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
     harness.set_size(egui::vec2(1560.0, 930.0));
     harness.run_steps(4);
     assert_eq!(out_of_view(&harness), 0);
-    assert!(harness.state().canvas.transform().scaling >= READABLE - 1e-4);
+    assert!(harness.state().view.canvas.transform().scaling >= READABLE - 1e-4);
 }

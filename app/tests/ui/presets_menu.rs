@@ -61,7 +61,7 @@ fn every_preset_opens_from_the_menu(size: egui::Vec2) {
             click_at(&mut harness, at);
             harness.run_steps(2);
             let app = harness.state();
-            assert_eq!(app.dialog, None, "{name}");
+            assert_eq!(app.view.dialog, None, "{name}");
             if scene {
                 assert_eq!(app.preview.document.name(), *file, "{name}");
             } else {

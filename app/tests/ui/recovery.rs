@@ -40,7 +40,10 @@ fn the_unsaved_changes_prompt_names_a_presets_file() {
     edit_the_graph(&mut harness);
     harness.state_mut().guard(Then::Close);
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::Close)));
+    assert_eq!(
+        harness.state().view.dialog,
+        Some(Dialog::Unsaved(Then::Close))
+    );
     harness.get_by_label("The graph boids.graph.ron is not saved.");
 }
 
@@ -65,7 +68,7 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
         .preview
         .add_obstacle(glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
-    let unsaved = harness.state().document.to_graph();
+    let unsaved = harness.state().workspace.document.to_graph();
     assert!(harness.state().preview.is_dirty());
     pass_the_autosave(&mut harness);
     let autosaved = graph_runtime::Scene::load(&dir.path().join("autosave.scene.ron"))
@@ -74,7 +77,10 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
     // "Crash": no close, a new editor on the same data folder.
     drop(harness);
     let mut harness = editor(dir.path());
-    assert!(matches!(harness.state().dialog, Some(Dialog::Recover(_))));
+    assert!(matches!(
+        harness.state().view.dialog,
+        Some(Dialog::Recover(_))
+    ));
     harness.get_by_label(
         "Steergraph closed with unsaved changes to the graph jumper.graph.ron (preset).",
     );
@@ -82,8 +88,8 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
     harness.run_steps(3);
     let app = harness.state();
     assert_eq!(app.open_graph_name(), "jumper.graph.ron");
-    assert_eq!(app.document.to_graph(), unsaved);
-    assert!(app.document.is_dirty());
+    assert_eq!(app.workspace.document.to_graph(), unsaved);
+    assert!(app.workspace.document.is_dirty());
     assert_eq!(
         app.window_title(),
         "jumper.graph.ron (preset) • — Steergraph"

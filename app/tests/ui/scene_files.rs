@@ -72,7 +72,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
     harness.run_steps(3);
     let app = harness.state();
     assert_eq!(
-        app.document.path.as_deref(),
+        app.workspace.document.path.as_deref(),
         Some(dir.path().join("a.graph.ron").as_path())
     );
     assert_eq!(app.preview.document.name(), "one.scene.ron");
@@ -109,7 +109,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
     }
 
     // The side panel's Edit buttons (the menu bar has an Edit menu too).
-    let side = harness.state().canvas.rect().min.x;
+    let side = harness.state().view.canvas.rect().min.x;
     let edits: Vec<_> = harness
         .query_all_by_label("Edit")
         .filter(|button| button.rect().max.x <= side && button.rect().min.y > 40.0)
@@ -120,7 +120,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
 
     let app = harness.state();
     assert_eq!(
-        app.document.path.as_deref(),
+        app.workspace.document.path.as_deref(),
         Some(dir.path().join("b.graph.ron").as_path())
     );
     assert_eq!(app.preview.document.name(), "two.scene.ron");
@@ -142,18 +142,21 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
         .apply(Command::OpenScenePath(dir.path().join("one.scene.ron")));
     harness.run_steps(3);
     // An unsaved edit to a.graph.ron.
-    let mut vehicle = harness.state().document.vehicle.clone();
+    let mut vehicle = harness.state().workspace.document.vehicle.clone();
     vehicle.max_speed = graph_runtime::Number::Literal(2.0);
     harness.state_mut().apply(Command::SetVehicle(vehicle));
     harness.run_steps(2);
-    assert!(harness.state().document.is_dirty());
+    assert!(harness.state().workspace.document.is_dirty());
     // two.scene.ron runs a.graph.ron first: the edit stays, nothing is asked.
     harness
         .state_mut()
         .apply(Command::OpenScenePath(dir.path().join("two.scene.ron")));
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, None);
-    assert!(harness.state().document.is_dirty(), "the edit is kept");
+    assert_eq!(harness.state().view.dialog, None);
+    assert!(
+        harness.state().workspace.document.is_dirty(),
+        "the edit is kept"
+    );
     // A scene whose first group runs b.graph.ron would replace it: asked, naming the file.
     let only_b = std::fs::read_to_string(dir.path().join("two.scene.ron"))
         .expect("two")
@@ -164,7 +167,7 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
         .apply(Command::OpenScenePath(dir.path().join("b.scene.ron")));
     harness.run_steps(2);
     assert!(matches!(
-        harness.state().dialog,
+        harness.state().view.dialog,
         Some(Dialog::Unsaved(Then::Scene { .. }))
     ));
     harness.get_by_label_contains("The graph a.graph.ron is not saved");

@@ -15,6 +15,7 @@ use crate::common::{EditorHarness, SMALL, click_at, harness, preset_scene_index}
 fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
     harness
         .state()
+        .view
         .canvas
         .node_screen_rects()
         .find(|(node, _)| *node == id)
@@ -25,6 +26,7 @@ fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
 fn added(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: Pos2) -> NodeId {
     let before: Vec<NodeId> = harness
         .state()
+        .workspace
         .document
         .snarl
         .nodes()
@@ -38,6 +40,7 @@ fn added(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: Pos2) ->
     harness.run_steps(3);
     harness
         .state()
+        .workspace
         .document
         .snarl
         .nodes()
@@ -50,20 +53,20 @@ fn added(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: Pos2) ->
 fn a_reroute_that_feeds_nothing_is_a_warning_the_preview_runs_and_a_click_on_it_selects_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let canvas = harness.state().canvas.rect();
-    let at = harness.state().canvas.to_graph(canvas.center());
+    let canvas = harness.state().view.canvas.rect();
+    let at = harness.state().view.canvas.to_graph(canvas.center());
     let bend = added(&mut harness, NodeKind::Reroute, at);
     let app = harness.state();
     assert!(
-        app.document.problems().is_empty(),
+        app.workspace.document.problems().is_empty(),
         "{:?}",
-        app.document.problems()
+        app.workspace.document.problems()
     );
     assert_eq!(
-        app.document.warnings().len(),
+        app.workspace.document.warnings().len(),
         2,
         "{:?}",
-        app.document.warnings()
+        app.workspace.document.warnings()
     );
     assert!(app.preview.host.problems.is_empty(), "the scene runs");
     assert_eq!(app.preview.agent_count(), 400);
@@ -74,7 +77,7 @@ fn a_reroute_that_feeds_nothing_is_a_warning_the_preview_runs_and_a_click_on_it_
     harness.run_steps(2);
     let rect = node_rect(&harness, bend);
     click_at(&mut harness, rect.left_bottom() + egui::vec2(3.0, -3.0));
-    assert_eq!(harness.state().selection.nodes(), &[bend]);
+    assert_eq!(harness.state().workspace.selection.nodes(), &[bend]);
 }
 
 #[test]
@@ -103,6 +106,7 @@ fn a_right_click_on_a_nodes_title_opens_the_node_menu() {
     assert!(
         harness
             .state()
+            .workspace
             .document
             .to_graph()
             .muted
@@ -116,20 +120,26 @@ fn a_new_node_lands_clear_of_the_others_and_wholly_in_view() {
     let mut harness = harness(dir.path());
     // Asked for right on top of Blend #5, and at the canvas's right edge, under the preview.
     let blend = node_rect(&harness, NodeId(5));
-    let on_blend = harness.state().canvas.to_graph(blend.min);
+    let on_blend = harness.state().view.canvas.to_graph(blend.min);
     let edge = harness
         .state()
+        .view
         .canvas
-        .to_graph(harness.state().canvas.rect().right_center());
+        .to_graph(harness.state().view.canvas.rect().right_center());
     for at in [on_blend, edge] {
         let new = added(&mut harness, NodeKind::Seek, at);
         let app = harness.state();
         let rect = node_rect(&harness, new);
         assert!(
-            app.canvas.rect().contains_rect(rect),
+            app.view.canvas.rect().contains_rect(rect),
             "{rect:?} is out of view"
         );
-        for (id, other) in app.canvas.node_screen_rects().filter(|(id, _)| *id != new) {
+        for (id, other) in app
+            .view
+            .canvas
+            .node_screen_rects()
+            .filter(|(id, _)| *id != new)
+        {
             assert!(!rect.intersects(other), "the new node covers node {id}");
         }
     }
@@ -184,21 +194,24 @@ fn esc_closes_the_shortcut_sheet_and_cancels_a_dialog() {
     let mut harness = harness(dir.path());
     harness.key_press(Key::F1);
     harness.run_steps(2);
-    assert!(harness.state().shortcuts_open);
+    assert!(harness.state().view.shortcuts_open);
     harness.key_press(Key::Escape);
     harness.run_steps(2);
-    assert!(!harness.state().shortcuts_open);
+    assert!(!harness.state().view.shortcuts_open);
     harness.state_mut().apply(Command::SelectAll);
     harness.state_mut().apply(Command::Delete);
     harness.run_steps(2);
     harness.state_mut().guard(Then::New);
     harness.run_steps(2);
-    assert!(matches!(harness.state().dialog, Some(Dialog::Unsaved(_))));
+    assert!(matches!(
+        harness.state().view.dialog,
+        Some(Dialog::Unsaved(_))
+    ));
     harness.key_press(Key::Escape);
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, None);
+    assert_eq!(harness.state().view.dialog, None);
     assert!(
-        harness.state().document.is_dirty(),
+        harness.state().workspace.document.is_dirty(),
         "cancelled: nothing discarded"
     );
 }
@@ -224,7 +237,7 @@ fn the_side_panel_keeps_its_sections_in_place_when_the_selection_changes() {
 fn independent_facing_that_nothing_turns_says_what_to_add() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let mut turning = harness.state().document.turning.clone();
+    let mut turning = harness.state().workspace.document.turning.clone();
     turning.independent_facing = true;
     harness.state_mut().apply(Command::SetTurning(turning));
     harness.run_steps(3);
@@ -298,7 +311,7 @@ fn at_1024_by_640_a_jump_links_settings_fit_above_the_viewport() {
     let viewport = harness.state().preview.rect().expect("viewport");
     // Every field of the bar (the link's name, take-off and landing with their heights, and
     // Delete) lies within the preview's width.
-    let canvas = harness.state().canvas.rect();
+    let canvas = harness.state().view.canvas.rect();
     for label in ["jump link", "take-off", "landing", "Delete"] {
         // The preview's, not the Jump nodes' fields on the canvas.
         let rect = harness
@@ -332,7 +345,7 @@ fn at_1024_by_640_the_side_panels_rows_fit_its_width() {
         harness.get_by_label(section).click();
         harness.run_steps(2);
     }
-    let mut turning = harness.state().document.turning.clone();
+    let mut turning = harness.state().workspace.document.turning.clone();
     turning.independent_facing = true;
     harness.state_mut().apply(Command::SetTurning(turning));
     // An empty canvas: its nodes' widgets report unzoomed rectangles that could fall anywhere.
@@ -340,7 +353,7 @@ fn at_1024_by_640_the_side_panels_rows_fit_its_width() {
     harness.state_mut().apply(Command::Delete);
     harness.run_steps(3);
     // The panel's right edge: where the canvas begins, less its resize handle.
-    let side = harness.state().canvas.rect().left() - 2.0;
+    let side = harness.state().view.canvas.rect().left() - 2.0;
     let within = |label: &str, rect: egui::Rect| {
         assert!(
             rect.right() <= side,

@@ -77,7 +77,14 @@ fn force(program: Program) -> Vec2 {
 }
 
 fn open_force(app: &EditorApp) -> Vec2 {
-    force((*app.document.program().expect("the graph compiles")).clone())
+    force(
+        (*app
+            .workspace
+            .document
+            .program()
+            .expect("the graph compiles"))
+        .clone(),
+    )
 }
 
 /// An editor on `main.graph.ron` (saved in `dir`), with the in-app file dialogs.
@@ -90,7 +97,7 @@ fn editor_on(dir: &Path) -> (Harness<'static, EditorApp>, PathBuf) {
         Some(dir.join("autosave")),
         Some(file.clone()),
     );
-    app.files = FileDialogs::new(Backend::InApp);
+    app.services.files = FileDialogs::new(Backend::InApp);
     // A frame as long as the window's (the default quarter second would part a
     // double-click's two clicks by more than egui's 0.3 s).
     let harness = EditorHarness::on(app)
@@ -119,17 +126,18 @@ fn collapse(harness: &mut Harness<'static, EditorApp>, dir: &Path) -> PathBuf {
 fn title_on_canvas(harness: &Harness<'static, EditorApp>, id: NodeId) -> Option<egui::Pos2> {
     let app = harness.state();
     let position = app
+        .workspace
         .document
         .snarl
         .nodes_pos()
         .find(|(_, n)| n.id == id)
         .map(|(p, _)| p)?;
-    let at = app.canvas.transform() * (position + egui::vec2(60.0, 12.0));
-    app.canvas.rect().contains(at).then_some(at)
+    let at = app.view.canvas.transform() * (position + egui::vec2(60.0, 12.0));
+    app.view.canvas.rect().contains(at).then_some(at)
 }
 
 fn subgraph_node(app: &EditorApp) -> (NodeId, Node) {
-    let graph = app.document.to_graph();
+    let graph = app.workspace.document.to_graph();
     graph
         .nodes
         .into_iter()
@@ -152,7 +160,7 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
         BTreeMap::from([("pull".to_owned(), 2.0)])
     );
     let app = harness.state();
-    let graph = app.document.to_graph();
+    let graph = app.workspace.document.to_graph();
     assert_eq!(graph.nodes.len(), 2, "the Subgraph node and the Output");
     let (id, node) = subgraph_node(app);
     assert_eq!(
@@ -169,12 +177,12 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
         }
     );
     assert!(
-        app.document.problems().is_empty(),
+        app.workspace.document.problems().is_empty(),
         "{:?}",
-        app.document.problems()
+        app.workspace.document.problems()
     );
     assert_eq!(open_force(app), Vec2::new(5.0, 10.0));
-    assert_eq!(app.selection.nodes(), &[id]);
+    assert_eq!(app.workspace.selection.nodes(), &[id]);
     harness.get_by_label("file: lib/pair.graph.ron");
     assert!(title_on_canvas(&harness, id).is_some());
 
@@ -191,7 +199,7 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
     harness.state_mut().apply(Command::Undo);
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    assert_eq!(harness.state().document.to_graph().nodes.len(), 4);
+    assert_eq!(harness.state().workspace.document.to_graph().nodes.len(), 4);
     assert!(file.exists());
 }
 
@@ -199,7 +207,7 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
 fn a_cut_that_a_subgraph_cannot_make_says_why_and_changes_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut harness, _) = editor_on(dir.path());
-    let before = harness.state().document.to_graph();
+    let before = harness.state().workspace.document.to_graph();
     // The Blend alone takes input from outside the selection.
     let app = harness.state_mut();
     app.apply(Command::Select {
@@ -238,7 +246,7 @@ fn a_cut_that_a_subgraph_cannot_make_says_why_and_changes_nothing() {
     ));
     let status = app.status.text().unwrap_or_default().to_owned();
     assert!(status.contains("is outside the graph's folder"), "{status}");
-    assert_eq!(app.document.to_graph(), before);
+    assert_eq!(app.workspace.document.to_graph(), before);
     assert!(!dir.path().join("lib/x.graph.ron").exists());
 }
 
@@ -264,10 +272,10 @@ fn double_clicking_the_subgraph_node_opens_its_file() {
     }
     harness.run_steps(3);
     assert_eq!(
-        harness.state().document.path.as_deref(),
+        harness.state().workspace.document.path.as_deref(),
         Some(file.as_path())
     );
-    assert_eq!(harness.state().document.to_graph().nodes.len(), 4);
+    assert_eq!(harness.state().workspace.document.to_graph().nodes.len(), 4);
 }
 
 #[test]
@@ -277,7 +285,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
     let file = collapse(&mut harness, dir.path());
     harness.state_mut().apply(Command::SaveTo(main));
     harness.run_steps(3);
-    let revision = harness.state().document.revision();
+    let revision = harness.state().workspace.document.revision();
     // Another program moves the east Seek's target to the west: (-5, 0) + (0, 10).
     let mut changed = Graph::load(&file).expect("loads");
     changed.nodes.insert(
@@ -288,7 +296,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
     );
     graph_runtime::write_atomically(&file, changed.to_ron().expect("ron")).expect("write");
     let started = Instant::now();
-    while harness.state().document.revision() == revision {
+    while harness.state().workspace.document.revision() == revision {
         assert!(
             started.elapsed() < DEADLINE,
             "not recompiled within {DEADLINE:?}"
@@ -303,7 +311,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
         "{status}"
     );
     // The open graph itself did not change: nothing to save.
-    assert!(!harness.state().document.is_dirty());
+    assert!(!harness.state().workspace.document.is_dirty());
 }
 
 #[test]
@@ -321,6 +329,7 @@ fn choose_file_points_a_new_subgraph_node_at_a_file_in_the_graphs_folder() {
     let fields_before = harness.query_all_by_label("pull").count();
     let added = *harness
         .state()
+        .workspace
         .selection
         .nodes()
         .last()
@@ -331,7 +340,7 @@ fn choose_file_points_a_new_subgraph_node_at_a_file_in_the_graphs_folder() {
         .apply(Command::Picked(Purpose::ChooseSubgraph(added), file));
     harness.run_steps(3);
     assert_eq!(
-        harness.state().document.node(added),
+        harness.state().workspace.document.node(added),
         Some(&Node::Subgraph {
             file: "lib/pair.graph.ron".to_owned(),
             parameters: BTreeMap::new(),
@@ -405,7 +414,7 @@ fn another_groups_graph_follows_its_subgraph_file_in_the_preview() {
         Some(root.join("autosave")),
         Some(root.join("main.graph.ron")),
     );
-    app.files = FileDialogs::new(Backend::InApp);
+    app.services.files = FileDialogs::new(Backend::InApp);
     app.open_scene(&root.join("two.scene.ron"));
     let mut harness = EditorHarness::on(app)
         .sixtieth()

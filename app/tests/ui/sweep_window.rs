@@ -37,7 +37,7 @@ fn sweep_window_of_push(dir: &Path, scene_text: &str) -> Harness<'static, Editor
 /// Steps frames until no sweep runs, for at most `limit`.
 fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration) {
     common::run_while(harness, limit, "the sweep", |app| {
-        app.sweep.as_ref().is_some_and(SweepWindow::is_running)
+        app.view.sweep.as_ref().is_some_and(SweepWindow::is_running)
     });
 }
 
@@ -47,20 +47,25 @@ fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration
 fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);
-    let window = harness.state().sweep.as_ref().expect("the window opened");
+    let window = harness
+        .state()
+        .view
+        .sweep
+        .as_ref()
+        .expect("the window opened");
     assert_eq!(window.parameter, "push");
     assert_eq!(window.current, Some(1.0));
     // Defaults around the current value 1: from a quarter of it to twice it.
     assert_eq!((window.form.from, window.form.to), (0.25, 2.0));
     assert!(matches!(window.state, SweepState::Ready));
-    let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
+    let form = &mut harness.state_mut().view.sweep.as_mut().expect("open").form;
     (form.from, form.to, form.steps, form.seconds, form.seeds) = (0.0, 8.0, 3, 8.0, 2);
     harness.run_steps(1);
     harness.get_by_label("Run").click();
     harness.run_steps(1);
     run_until_finished(&mut harness, Duration::from_secs(120));
 
-    let window = harness.state().sweep.as_ref().expect("still open");
+    let window = harness.state().view.sweep.as_ref().expect("still open");
     let plot = window.plot().expect("a result to plot");
     assert_eq!(plot.metric, Metric::MinSpacing);
     assert_eq!(plot.values, [0.0, 4.0, 8.0]);
@@ -84,20 +89,21 @@ fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
     // Another metric is plotted from the same result, without running again.
     harness
         .state_mut()
+        .view
         .sweep
         .as_mut()
         .expect("open")
         .form
         .metric = Metric::MeanSpeed;
     harness.run_steps(1);
-    let window = harness.state().sweep.as_ref().expect("open");
+    let window = harness.state().view.sweep.as_ref().expect("open");
     assert_eq!(window.plot().expect("plot").metric, Metric::MeanSpeed);
     // The marker follows the graph: a new default moves it.
     harness
         .state_mut()
         .apply(Command::SetParameter("push".to_owned(), Some(2.5)));
     harness.run_steps(1);
-    let window = harness.state().sweep.as_ref().expect("open");
+    let window = harness.state().view.sweep.as_ref().expect("open");
     assert_eq!(window.plot().expect("plot").current, Some(2.5));
 }
 
@@ -105,7 +111,7 @@ fn a_sweep_from_the_parameter_menu_plots_min_spacing_rising_with_the_weight() {
 fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = sweep_window_of_push(dir.path(), GATHER_SCENE);
-    let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
+    let form = &mut harness.state_mut().view.sweep.as_mut().expect("open").form;
     // 9 values × 8 seeds × 10 minutes: far longer than the test waits.
     (form.steps, form.seconds, form.seeds) = (9, 600.0, 8);
     harness.run_steps(1);
@@ -114,7 +120,7 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     harness.run_steps(2);
     let started = Instant::now();
     loop {
-        let window = harness.state().sweep.as_ref().expect("open");
+        let window = harness.state().view.sweep.as_ref().expect("open");
         let SweepState::Running(job) = &window.state else {
             panic!("the sweep runs");
         };
@@ -128,7 +134,7 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     harness.get_by_label("Cancel").click();
     harness.run_steps(1);
     run_until_finished(&mut harness, Duration::from_secs(60));
-    let window = harness.state().sweep.as_ref().expect("open");
+    let window = harness.state().view.sweep.as_ref().expect("open");
     assert!(matches!(window.state, SweepState::Cancelled));
     assert!(window.plot().is_none());
     assert!(harness.query_by_label("Cancelled.").is_some());
@@ -136,7 +142,7 @@ fn cancel_stops_a_long_sweep_and_run_is_offered_again() {
     // Closing the window leaves no sweep behind.
     harness.state_mut().apply(Command::CloseSweep);
     harness.run_steps(1);
-    assert!(harness.state().sweep.is_none());
+    assert!(harness.state().view.sweep.is_none());
 }
 
 /// A scene group may run the graph with its own value of the parameter; that is the value
@@ -149,7 +155,12 @@ fn the_marked_value_is_the_scene_groups_override_when_it_has_one() {
         "parameters: {\"push\": 4.0}, spawn: Random(",
     );
     let harness = sweep_window_of_push(dir.path(), &scene);
-    let window = harness.state().sweep.as_ref().expect("the window opened");
+    let window = harness
+        .state()
+        .view
+        .sweep
+        .as_ref()
+        .expect("the window opened");
     assert_eq!(window.current, Some(4.0));
     assert_eq!((window.form.from, window.form.to), (1.0, 8.0));
 }
@@ -181,12 +192,12 @@ fn a_graph_using_a_subgraph_file_is_swept_through_it() {
     harness
         .state_mut()
         .apply(Command::OpenSweep("reach".to_owned()));
-    let form = &mut harness.state_mut().sweep.as_mut().expect("open").form;
+    let form = &mut harness.state_mut().view.sweep.as_mut().expect("open").form;
     (form.from, form.to, form.steps, form.seconds, form.seeds) = (0.125, 3.0, 2, 8.0, 1);
     harness.state_mut().apply(Command::RunSweep);
     harness.run_steps(1);
     run_until_finished(&mut harness, Duration::from_secs(120));
-    let window = harness.state().sweep.as_ref().expect("open");
+    let window = harness.state().view.sweep.as_ref().expect("open");
     let failed = match &window.state {
         SweepState::Failed(message) => message.clone(),
         _ => String::new(),

@@ -37,6 +37,7 @@ fn tune_window(dir: &Path) -> Harness<'static, EditorApp> {
 fn ask_for_room(harness: &mut Harness<'static, EditorApp>, budget: usize, seconds: f32) {
     let window = harness
         .state_mut()
+        .view
         .tune
         .as_mut()
         .expect("the window opened");
@@ -60,7 +61,7 @@ fn ask_for_room(harness: &mut Harness<'static, EditorApp>, budget: usize, second
 /// Steps frames until no search runs, for at most `limit`.
 fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration) {
     common::run_while(harness, limit, "the search", |app| {
-        app.tune.as_ref().is_some_and(TuneWindow::is_running)
+        app.view.tune.as_ref().is_some_and(TuneWindow::is_running)
     });
 }
 
@@ -68,7 +69,12 @@ fn run_until_finished(harness: &mut Harness<'static, EditorApp>, limit: Duration
 fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = tune_window(dir.path());
-    let window = harness.state().tune.as_ref().expect("the window opened");
+    let window = harness
+        .state()
+        .view
+        .tune
+        .as_ref()
+        .expect("the window opened");
     let names: Vec<(&str, bool)> = window
         .rows
         .iter()
@@ -83,6 +89,7 @@ fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
     assert!(
         harness
             .state()
+            .view
             .tune
             .as_ref()
             .is_some_and(TuneWindow::is_running)
@@ -96,6 +103,7 @@ fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
 
     let result = harness
         .state()
+        .view
         .tune
         .as_ref()
         .and_then(TuneWindow::result)
@@ -109,12 +117,12 @@ fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
 
     harness.get_by_label("Apply").click();
     harness.run_steps(2);
-    let parameters = &harness.state().document.parameters;
+    let parameters = &harness.state().workspace.document.parameters;
     assert_eq!(parameters.get("push"), Some(&best.values[0]));
     assert_eq!(parameters.get("reach"), Some(&best.values[1]));
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    let parameters = &harness.state().document.parameters;
+    let parameters = &harness.state().workspace.document.parameters;
     assert_eq!(
         (parameters.get("push"), parameters.get("reach")),
         (Some(&1.0), Some(&3.0)),
@@ -132,19 +140,26 @@ fn apply_to_the_scene_sets_the_groups_overrides_in_one_undo_step() {
     run_until_finished(&mut harness, Duration::from_secs(180));
     let best = harness
         .state()
+        .view
         .tune
         .as_ref()
         .and_then(TuneWindow::result)
         .and_then(|r| r.best().cloned())
         .expect("a best run");
-    harness.state_mut().tune.as_mut().expect("open").apply_to = ApplyTo::SceneOverrides;
+    harness
+        .state_mut()
+        .view
+        .tune
+        .as_mut()
+        .expect("open")
+        .apply_to = ApplyTo::SceneOverrides;
     harness.state_mut().apply(Command::ApplyTune);
     harness.run_steps(3);
     let overrides = &harness.state().preview.document.scene.groups[0].parameters;
     assert_eq!(overrides.get("push"), Some(&best.values[0]));
     assert_eq!(overrides.get("reach"), Some(&best.values[1]));
     assert_eq!(
-        harness.state().document.parameters.get("push"),
+        harness.state().workspace.document.parameters.get("push"),
         Some(&1.0),
         "the graph's default stays"
     );
@@ -167,13 +182,13 @@ fn cancel_stops_a_long_search_and_run_is_offered_again() {
     harness.get_by_label("Cancel").click();
     harness.run_steps(1);
     run_until_finished(&mut harness, Duration::from_secs(60));
-    let window = harness.state().tune.as_ref().expect("open");
+    let window = harness.state().view.tune.as_ref().expect("open");
     assert!(matches!(window.state, TuneState::Cancelled));
     harness.get_by_label("Cancelled.");
     assert!(harness.query_by_label("Run").is_some());
     harness.state_mut().apply(Command::CloseTune);
     harness.run_steps(1);
-    assert!(harness.state().tune.is_none());
+    assert!(harness.state().view.tune.is_none());
 }
 
 /// At 1024 × 640 the search's progress shows as the distance of the best so far on a log
@@ -204,6 +219,7 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
     harness.get_by_label_contains("Each goal's value of the best so far, as a share of its target");
     let result = harness
         .state()
+        .view
         .tune
         .as_ref()
         .and_then(TuneWindow::result)
@@ -223,7 +239,7 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
     harness.run_steps(2);
     let best = result.best().expect("a best run");
     assert_eq!(
-        harness.state().document.parameters.get("push"),
+        harness.state().workspace.document.parameters.get("push"),
         Some(&best.values[0])
     );
 }

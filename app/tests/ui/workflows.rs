@@ -33,13 +33,14 @@ fn seeking_graph(harness: &mut Harness<'static, EditorApp>) {
 fn title_of(harness: &Harness<'static, EditorApp>, id: NodeId) -> Pos2 {
     let app = harness.state();
     let position = app
+        .workspace
         .document
         .snarl
         .nodes_pos()
         .find(|(_, n)| n.id == id)
         .map(|(p, _)| p)
         .expect("node");
-    app.canvas.transform() * (position + egui::vec2(60.0, 12.0))
+    app.view.canvas.transform() * (position + egui::vec2(60.0, 12.0))
 }
 
 fn copied_text(harness: &Harness<'static, EditorApp>) -> Vec<String> {
@@ -63,7 +64,10 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     seeking_graph(&mut harness);
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
     harness.run_steps(3);
-    assert!(harness.state().files.is_open(), "the in-app dialog opened");
+    assert!(
+        harness.state().services.files.is_open(),
+        "the in-app dialog opened"
+    );
     // The file name field holds the suggested name; the user types another one without an
     // ending, and the graph's ending is added.
     harness
@@ -81,7 +85,7 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     assert!(file.exists(), "the graph was written");
     assert_eq!(
         Graph::load(&file).expect("loads").nodes,
-        harness.state().document.to_graph().nodes
+        harness.state().workspace.document.to_graph().nodes
     );
     assert_eq!(
         harness.state().window_title(),
@@ -97,20 +101,26 @@ fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
     seeking_graph(&mut harness);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::New)));
+    assert_eq!(
+        harness.state().view.dialog,
+        Some(Dialog::Unsaved(Then::New))
+    );
     harness.get_by_label("Save").click_accesskit();
     harness.run_steps(3);
-    assert!(harness.state().files.is_open(), "asks where to save");
+    assert!(
+        harness.state().services.files.is_open(),
+        "asks where to save"
+    );
     harness.get_by_label("Save").click_accesskit();
     harness.run_steps(4);
     let saved = Graph::load(&dir.path().join("untitled.graph.ron")).expect("saved");
     assert_eq!(saved.nodes.len(), 2, "Output and Seek were saved");
     assert_eq!(
-        harness.state().document.to_graph().nodes.len(),
+        harness.state().workspace.document.to_graph().nodes.len(),
         1,
         "then New"
     );
-    assert_eq!(harness.state().dialog, None);
+    assert_eq!(harness.state().view.dialog, None);
 }
 
 /// Workflow 2: Saving a new graph keeps the preview running it, under the new name.
@@ -155,7 +165,7 @@ fn a_new_graph_starts_in_the_preview_once_it_compiles() {
         wire: Some(app::editor::Wire::IntoInput(NodeId(1), 0)),
     });
     harness.run_steps(3);
-    assert!(harness.state().document.problems().is_empty());
+    assert!(harness.state().workspace.document.problems().is_empty());
     let preview = &harness.state().preview;
     assert!(
         preview.host.problems.is_empty(),
@@ -174,29 +184,29 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
     // Shift-click a node of the boids graph: the widget's own selection.
     let at = title_of(&harness, NodeId(4));
     click_with(&mut harness, at, PointerButton::Primary, Modifiers::SHIFT);
-    assert!(harness.state().selection.contains(NodeId(4)));
+    assert!(harness.state().workspace.selection.contains(NodeId(4)));
     harness
         .state_mut()
         .apply(Command::OpenPreset(preset_index("arrival.graph.ron")));
     // The fresh node widget places itself over a few frames.
     harness.run_steps(8);
     assert!(
-        harness.state().selection.is_empty(),
+        harness.state().workspace.selection.is_empty(),
         "a new document selects nothing"
     );
-    let before = harness.state().document.to_graph();
+    let before = harness.state().workspace.document.to_graph();
     let shown = *before.nodes.keys().last().expect("a node");
     let at = title_of(&harness, shown);
     click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().selection.primary(),
+        harness.state().workspace.selection.primary(),
         Some(shown),
         "side panel shows it"
     );
     harness.key_press(Key::Delete);
     harness.run_steps(2);
-    let after = harness.state().document.to_graph();
+    let after = harness.state().workspace.document.to_graph();
     let mut expected: Vec<NodeId> = before.nodes.keys().copied().collect();
     expected.retain(|id| *id != shown);
     assert_eq!(after.nodes.keys().copied().collect::<Vec<_>>(), expected);
@@ -210,7 +220,10 @@ fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
     let mut harness = editor(dir.path()).build();
     let at = title_of(&harness, NodeId(4));
     click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
-    assert_eq!(harness.state().selection.primary(), Some(NodeId(4)));
+    assert_eq!(
+        harness.state().workspace.selection.primary(),
+        Some(NodeId(4))
+    );
     harness.event(Event::Copy);
     harness.step();
     let copied = copied_text(&harness);
@@ -222,10 +235,13 @@ fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
         .map(graph_runtime::Node::kind)
         .collect();
     assert_eq!(kinds, vec![NodeKind::Wander], "the shown node, Wander #4");
-    let count = harness.state().document.to_graph().nodes.len();
+    let count = harness.state().workspace.document.to_graph().nodes.len();
     harness.event(Event::Paste(copied[0].clone()));
     harness.run_steps(2);
-    assert_eq!(harness.state().document.to_graph().nodes.len(), count + 1);
+    assert_eq!(
+        harness.state().workspace.document.to_graph().nodes.len(),
+        count + 1
+    );
     assert_eq!(harness.state().status.text(), Some("Pasted 1 node"));
 }
 
@@ -261,7 +277,7 @@ fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
     // Ticks of this crowd are too slow for a frame: they run on the worker thread, and the
     // window keeps answering meanwhile. The window's pacing, for once: a crowd over 5,000 that
     // was never measured starts on the worker however fast the machine is.
-    harness.state_mut().pacing = app::editor::Pacing::Budgeted;
+    harness.state_mut().services.pacing = app::editor::Pacing::Budgeted;
     harness.run_steps(2);
     assert!(
         harness.state().preview.host.is_stepping(),
@@ -300,7 +316,7 @@ fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
         .state_mut()
         .apply(Command::SaveSceneTo(scene.clone()));
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, None);
+    assert_eq!(harness.state().view.dialog, None);
     assert!(
         dir.path().join("river.graph.ron").exists(),
         "the graph it runs"
@@ -319,7 +335,7 @@ fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     harness
         .state_mut()
         .apply(Command::SaveSceneTo(scene.clone()));
-    let Some(Dialog::Error(message)) = &harness.state().dialog else {
+    let Some(Dialog::Error(message)) = &harness.state().view.dialog else {
         panic!("an error");
     };
     assert!(message.contains("\"lost.graph.ron\""), "{message}");
@@ -336,7 +352,7 @@ fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
     harness
         .state_mut()
         .apply(Command::SaveSceneTo(scene.clone()));
-    let Some(Dialog::Error(message)) = &harness.state().dialog else {
+    let Some(Dialog::Error(message)) = &harness.state().view.dialog else {
         panic!("an error");
     };
     assert!(message.contains("not in the scene's folder"), "{message}");
@@ -370,7 +386,11 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     pass_autosave(&mut harness);
     drop(harness);
     let restarted = editor(dir.path()).build();
-    assert_eq!(restarted.state().dialog, None, "nothing stale to recover");
+    assert_eq!(
+        restarted.state().view.dialog,
+        None,
+        "nothing stale to recover"
+    );
 }
 
 /// Workflow 9: Ctrl+N asks before dropping an unsaved scene edit.
@@ -383,10 +403,13 @@ fn new_asks_before_dropping_an_unsaved_scene_edit() {
         .preview
         .add_obstacle(glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
-    assert!(!harness.state().document.is_dirty() && harness.state().preview.is_dirty());
+    assert!(!harness.state().workspace.document.is_dirty() && harness.state().preview.is_dirty());
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
-    assert_eq!(harness.state().dialog, Some(Dialog::Unsaved(Then::New)));
+    assert_eq!(
+        harness.state().view.dialog,
+        Some(Dialog::Unsaved(Then::New))
+    );
     harness.get_by_label_contains("scene boids.scene.ron is not saved");
     harness.get_by_label("Cancel").click_accesskit();
     harness.run_steps(2);
@@ -398,8 +421,8 @@ fn new_asks_before_dropping_an_unsaved_scene_edit() {
 fn the_wheel_zooms_the_graph() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).build();
-    let before = harness.state().canvas.transform();
-    let at = harness.state().canvas.rect().center();
+    let before = harness.state().view.canvas.transform();
+    let at = harness.state().view.canvas.rect().center();
     harness.event(Event::PointerMoved(at));
     harness.event(Event::MouseWheel {
         unit: egui::MouseWheelUnit::Point,
@@ -408,7 +431,7 @@ fn the_wheel_zooms_the_graph() {
         phase: egui::TouchPhase::Move,
     });
     harness.run_steps(8);
-    let after = harness.state().canvas.transform();
+    let after = harness.state().view.canvas.transform();
     assert!(
         after.scaling > before.scaling * 1.1,
         "{before:?} -> {after:?}"
@@ -423,10 +446,12 @@ fn the_wheel_zooms_the_graph() {
 fn frame_all_keeps_node_text_readable() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).build();
-    harness.event(Event::PointerMoved(harness.state().canvas.rect().center()));
+    harness.event(Event::PointerMoved(
+        harness.state().view.canvas.rect().center(),
+    ));
     harness.key_press(Key::F);
     harness.run_steps(3);
-    let scale = harness.state().canvas.transform().scaling;
+    let scale = harness.state().view.canvas.transform().scaling;
     let text_px = 14.0 * scale;
     assert!(text_px >= 10.0, "node text {text_px} px at scale {scale}");
 }
@@ -473,6 +498,7 @@ fn dragging_a_title_moves_the_node() {
     let mut harness = editor(dir.path()).build();
     let position = |h: &Harness<'static, EditorApp>| {
         h.state()
+            .workspace
             .document
             .snarl
             .nodes_pos()
@@ -484,7 +510,7 @@ fn dragging_a_title_moves_the_node() {
     let start = title_of(&harness, NodeId(4));
     drag(&mut harness, start, start + egui::vec2(60.0, 0.0), 6);
     let moved = position(&harness) - before;
-    let scale = harness.state().canvas.transform().scaling;
+    let scale = harness.state().view.canvas.transform().scaling;
     assert!(
         (moved.x - 60.0 / scale).abs() < 2.0 && moved.y.abs() < 1.0,
         "moved by {moved:?} at scale {scale}"

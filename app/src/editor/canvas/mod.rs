@@ -196,30 +196,30 @@ impl Canvas {
 impl EditorApp {
     /// The graph canvas in the central panel.
     pub(super) fn graph_canvas(&mut self, ui: &mut Ui, names: &Names) {
-        self.canvas.rect = ui.available_rect_before_wrap();
-        self.canvas.take_wheel(ui);
+        self.view.canvas.rect = ui.available_rect_before_wrap();
+        self.view.canvas.take_wheel(ui);
         let frame = self.framing();
         let mut view = ViewChange {
             frame,
-            zoom: self.canvas.zoom.take(),
-            restore: std::mem::take(&mut self.canvas.restore_transform)
-                .then_some(self.canvas.transform),
+            zoom: self.view.canvas.zoom.take(),
+            restore: std::mem::take(&mut self.view.canvas.restore_transform)
+                .then_some(self.view.canvas.transform),
         };
-        let id = self.canvas.widget_id();
-        let errors = panels::errors_by_node(self.document.problems());
-        let warnings = panels::warnings_by_node(self.document.warnings());
+        let id = self.view.canvas.widget_id();
+        let errors = panels::errors_by_node(self.workspace.document.problems());
+        let warnings = panels::warnings_by_node(self.workspace.document.warnings());
         let live = self.preview.trace_of_open_graph().cloned();
         let mut commands = Vec::new();
         let mut rects = Vec::new();
-        let comments = self.document.comments.clone();
-        let (snarl, subgraphs) = self.document.snarl_and_subgraphs();
+        let comments = self.workspace.document.comments.clone();
+        let (snarl, subgraphs) = self.workspace.document.snarl_and_subgraphs();
         let mut viewer = GraphViewer {
             names,
             errors: &errors,
             warnings: &warnings,
-            selection: &self.selection,
+            selection: &self.workspace.selection,
             commands: &mut commands,
-            search: &mut self.canvas.menu_search,
+            search: &mut self.view.canvas.menu_search,
             view: &mut view,
             transform: None,
             live: live.as_ref(),
@@ -246,11 +246,16 @@ impl EditorApp {
             .style(style)
             .show(snarl, &mut viewer, ui);
         if let Some(transform) = viewer.transform {
-            self.canvas.transform = transform;
+            self.view.canvas.transform = transform;
         }
-        self.canvas.keep_opened_frame();
-        draw_comments(ui, &comments, self.canvas.transform, self.canvas.rect);
-        self.canvas.node_rects = rects;
+        self.view.canvas.keep_opened_frame();
+        draw_comments(
+            ui,
+            &comments,
+            self.view.canvas.transform,
+            self.view.canvas.rect,
+        );
+        self.view.canvas.node_rects = rects;
         if commands.is_empty() {
             if let Some(node) = self.clicked_node(ui) {
                 // A click anywhere on a node selects it, as in Blender: a Reroute's small dot
@@ -270,22 +275,24 @@ impl EditorApp {
     /// The transform for a pending frame request, once every node has been drawn (so their
     /// real sizes are known); the request waits otherwise.
     fn framing(&mut self) -> Option<TSTransform> {
-        let request = self.canvas.frame_request.as_ref()?;
-        let count = self.document.snarl.nodes().count();
+        let request = self.view.canvas.frame_request.as_ref()?;
+        let count = self.workspace.document.snarl.nodes().count();
         if count == 0 {
-            self.canvas.frame_request = None;
+            self.view.canvas.frame_request = None;
             return None;
         }
-        if self.canvas.node_rects.len() < count {
+        if self.view.canvas.node_rects.len() < count {
             return None;
         }
         let output = self
+            .workspace
             .document
             .snarl
             .nodes()
             .find(|n| matches!(n.node, graph_runtime::Node::Output { .. }))
             .map(|n| n.id);
         let comments: Vec<Rect> = self
+            .workspace
             .document
             .comments
             .iter()
@@ -298,22 +305,22 @@ impl EditorApp {
             .collect();
         let transform = framed(
             request,
-            &self.canvas.node_rects,
+            &self.view.canvas.node_rects,
             &comments,
             output,
-            self.canvas.rect,
+            self.view.canvas.rect,
         );
-        self.canvas.opened_frame = match (request, transform) {
-            (FrameRequest::Open, Some(transform)) => Some((self.canvas.rect, transform)),
+        self.view.canvas.opened_frame = match (request, transform) {
+            (FrameRequest::Open, Some(transform)) => Some((self.view.canvas.rect, transform)),
             _ => None,
         };
-        self.canvas.frame_request = None;
+        self.view.canvas.frame_request = None;
         transform
     }
 
     /// The node search popup, when open.
     pub(super) fn search_popup(&mut self, ctx: &egui::Context) {
-        let Some(at) = self.canvas.search_popup else {
+        let Some(at) = self.view.canvas.search_popup else {
             return;
         };
         let mut picked = None;
@@ -323,21 +330,21 @@ impl EditorApp {
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.label("Add node");
-                    picked = self.canvas.popup_search.ui(ui, Fit::Any);
+                    picked = self.view.canvas.popup_search.ui(ui, Fit::Any);
                 });
             });
         if let Some(kind) = picked {
-            let at = self.canvas.to_graph(at);
+            let at = self.view.canvas.to_graph(at);
             self.push(Command::AddNode {
                 kind,
                 at,
                 wire: None,
             });
-            self.canvas.search_popup = None;
+            self.view.canvas.search_popup = None;
         } else if ctx.input(|i| i.key_pressed(Key::Escape))
             || (ctx.input(|i| i.pointer.any_pressed()) && !area.response.contains_pointer())
         {
-            self.canvas.search_popup = None;
+            self.view.canvas.search_popup = None;
         }
     }
 }

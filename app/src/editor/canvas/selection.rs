@@ -23,10 +23,12 @@ impl EditorApp {
             .layer_id_at(at)
             .is_some_and(|layer| layer.order != egui::Order::Background);
         let modifiers = ctx.input(|i| i.modifiers);
-        if over_popup || modifiers.shift || modifiers.command || !self.canvas.rect.contains(at) {
+        if over_popup || modifiers.shift || modifiers.command || !self.view.canvas.rect.contains(at)
+        {
             return None;
         }
-        self.canvas
+        self.view
+            .canvas
             .node_screen_rects()
             .filter(|(_, rect)| rect.contains(at))
             .last()
@@ -49,11 +51,15 @@ impl EditorApp {
             .layer_id_at(at)
             .is_some_and(|layer| layer.order != egui::Order::Background);
         let modifiers = ctx.input(|i| i.modifiers);
-        self.canvas.rect.contains(at)
+        self.view.canvas.rect.contains(at)
             && !over_popup
             && !modifiers.shift
             && !modifiers.command
-            && !self.canvas.node_screen_rects().any(|(_, r)| r.contains(at))
+            && !self
+                .view
+                .canvas
+                .node_screen_rects()
+                .any(|(_, r)| r.contains(at))
     }
 
     /// Shift-click and box selection happen inside the widget: take what it added or removed
@@ -61,16 +67,17 @@ impl EditorApp {
     /// (a plain click, a problem clicked, a new node), the widget's is dropped.
     pub(super) fn follow_widget_selection(&mut self, ui: &Ui, id: Id) {
         let now = egui_snarl::ui::get_selected_nodes(id, ui.ctx());
-        if now == self.canvas.widget_selection {
+        if now == self.view.canvas.widget_selection {
             return;
         }
-        let graph_id = |s: &SnarlId| self.document.snarl.get_node(*s).map(|n| n.id);
+        let graph_id = |s: &SnarlId| self.workspace.document.snarl.get_node(*s).map(|n| n.id);
         let added: Vec<NodeId> = now
             .iter()
-            .filter(|s| !self.canvas.widget_selection.contains(s))
+            .filter(|s| !self.view.canvas.widget_selection.contains(s))
             .filter_map(graph_id)
             .collect();
         let removed: Vec<NodeId> = self
+            .view
             .canvas
             .widget_selection
             .iter()
@@ -78,24 +85,25 @@ impl EditorApp {
             .filter_map(graph_id)
             .collect();
         for node in removed {
-            self.selection.remove(node);
+            self.workspace.selection.remove(node);
         }
         for node in added {
-            self.selection.add(node);
+            self.workspace.selection.add(node);
         }
-        self.canvas.widget_selection = now;
+        self.view.canvas.widget_selection = now;
     }
 
     /// Drops the widget's own selection when it holds nodes the editor's does not.
     pub(in crate::editor) fn reconcile_widget_selection(&mut self) {
-        let stray = self.canvas.widget_selection.iter().any(|s| {
-            self.document
+        let stray = self.view.canvas.widget_selection.iter().any(|s| {
+            self.workspace
+                .document
                 .snarl
                 .get_node(*s)
-                .is_none_or(|n| !self.selection.contains(n.id))
+                .is_none_or(|n| !self.workspace.selection.contains(n.id))
         });
         if stray {
-            self.canvas.forget_widget_state();
+            self.view.canvas.forget_widget_state();
         }
     }
 }

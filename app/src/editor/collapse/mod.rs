@@ -20,13 +20,13 @@ impl EditorApp {
     /// "Collapse into subgraph": checks the cut, then asks where to save the new file.
     pub(super) fn collapse_selection(&mut self) {
         self.record_changes();
-        if self.document.path.is_none() {
+        if self.workspace.document.path.is_none() {
             self.status
                 .set("Save the graph first: a subgraph file is named from the graph's folder.");
             return;
         }
-        let graph = self.document.to_graph();
-        match collapse(&graph, self.selection.nodes(), "a", "b") {
+        let graph = self.workspace.document.to_graph();
+        match collapse(&graph, self.workspace.selection.nodes(), "a", "b") {
             Ok(_) => self.ask(Purpose::SaveSubgraph),
             Err(why) => self.status.set(why),
         }
@@ -39,22 +39,23 @@ impl EditorApp {
             return;
         };
         self.record_changes();
-        let graph = self.document.to_graph();
-        let collapsed = match collapse(&graph, self.selection.nodes(), &key, &file) {
+        let graph = self.workspace.document.to_graph();
+        let collapsed = match collapse(&graph, self.workspace.selection.nodes(), &key, &file) {
             Ok(collapsed) => collapsed,
             Err(why) => return self.status.set(why),
         };
         if let Err(error) = collapsed.subgraph.save(path) {
             return self.error("Could not save the subgraph.", &error.to_string());
         }
-        self.disk.saved(path);
-        let count = self.selection.len();
-        let cut: Vec<NodeId> = self.selection.nodes().to_vec();
+        self.services.disk.saved(path);
+        let count = self.workspace.selection.len();
+        let cut: Vec<NodeId> = self.workspace.selection.nodes().to_vec();
         let taken: Vec<egui::Rect> = self
+            .view
             .canvas
             .node_screen_rects()
             .filter(|(id, _)| !cut.contains(id))
-            .map(|(_, rect)| self.canvas.transform().inverse() * rect)
+            .map(|(_, rect)| self.view.canvas.transform().inverse() * rect)
             .collect();
         let mut user = collapsed.user;
         let parameters = collapsed.subgraph.parameters.len();
@@ -68,10 +69,10 @@ impl EditorApp {
             let spot = clear_spot(egui::pos2(at.x, at.y), size, &taken);
             *at = glam::Vec2::new(spot.x, spot.y);
         }
-        self.document.replace_graph(&user);
+        self.workspace.document.replace_graph(&user);
         self.record_changes();
         self.after_structure_change();
-        self.selection.set([collapsed.node]);
+        self.workspace.selection.set([collapsed.node]);
         self.status.set(format!(
             "Collapsed {} into {file} (double-click the node to open it; undo puts them back, the file stays)",
             super::plural(count, "node")
@@ -83,11 +84,12 @@ impl EditorApp {
         let Some((key, file)) = self.keys_for(path) else {
             return;
         };
-        let Some(Node::Subgraph { parameters, .. }) = self.document.node(node).cloned() else {
+        let Some(Node::Subgraph { parameters, .. }) = self.workspace.document.node(node).cloned()
+        else {
             return;
         };
         let named = relative(&key, &file);
-        self.document.set_node(
+        self.workspace.document.set_node(
             node,
             Node::Subgraph {
                 file: named.clone(),
@@ -102,7 +104,7 @@ impl EditorApp {
     /// reason in the status line) when the graph is unsaved, `path` is outside its folder,
     /// or is the graph itself.
     fn keys_for(&mut self, path: &Path) -> Option<(String, String)> {
-        let Some(own) = self.document.path.clone() else {
+        let Some(own) = self.workspace.document.path.clone() else {
             self.status
                 .set("Save the graph first: a subgraph file is named from the graph's folder.");
             return None;

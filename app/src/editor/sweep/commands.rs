@@ -9,6 +9,7 @@ impl EditorApp {
     /// stays as it is (with its result).
     pub(in crate::editor) fn open_sweep(&mut self, parameter: &str) {
         if self
+            .view
             .sweep
             .as_ref()
             .is_some_and(|w| w.parameter == parameter)
@@ -21,13 +22,13 @@ impl EditorApp {
             ));
             return;
         };
-        self.sweep = Some(SweepWindow::new(parameter, current));
+        self.view.sweep = Some(SweepWindow::new(parameter, current));
     }
 
     /// Runs the window's sweep over the scene and the open graph as the preview has them.
     pub(in crate::editor) fn run_sweep(&mut self) {
         let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
-        let Some(window) = &mut self.sweep else {
+        let Some(window) = &mut self.view.sweep else {
             return;
         };
         match assets {
@@ -38,18 +39,18 @@ impl EditorApp {
 
     /// Asks the window's sweep to stop.
     pub(in crate::editor) fn cancel_sweep(&mut self) {
-        if let Some(window) = &mut self.sweep {
+        if let Some(window) = &mut self.view.sweep {
             window.cancel();
         }
     }
 
     /// The sweep window, if open, following the parameter's current value.
     pub(in crate::editor) fn sweep_window(&mut self, ctx: &egui::Context) {
-        let Some(parameter) = self.sweep.as_ref().map(|w| w.parameter.clone()) else {
+        let Some(parameter) = self.view.sweep.as_ref().map(|w| w.parameter.clone()) else {
             return;
         };
         let current = self.value_run(&parameter);
-        let Some(window) = &mut self.sweep else {
+        let Some(window) = &mut self.view.sweep else {
             return;
         };
         window.current = current;
@@ -62,7 +63,7 @@ impl EditorApp {
     /// first scene group running the open graph that sets one, else the graph's default;
     /// `None` when the graph does not declare it.
     pub(in crate::editor) fn value_run(&self, parameter: &str) -> Option<f32> {
-        let default = self.document.parameters.get(parameter).copied()?;
+        let default = self.workspace.document.parameters.get(parameter).copied()?;
         let preview = &self.preview;
         let overridden = preview
             .document

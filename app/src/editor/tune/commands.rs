@@ -9,22 +9,23 @@ impl EditorApp {
     /// Opens the tune window over the graph's parameters (`ticked` alone searched, or all of
     /// them); the window already open stays as it is (with its result).
     pub(in crate::editor) fn open_tune(&mut self, ticked: Option<&str>) {
-        if self.tune.is_some() {
+        if self.view.tune.is_some() {
             return;
         }
         let parameters: Vec<(String, f32)> = self
+            .workspace
             .document
             .parameters
             .keys()
             .filter_map(|name| Some((name.clone(), self.value_run(name)?)))
             .collect();
-        self.tune = Some(TuneWindow::new(&parameters, ticked));
+        self.view.tune = Some(TuneWindow::new(&parameters, ticked));
     }
 
     /// Runs the window's search over the scene and the open graph as the preview has them.
     pub(in crate::editor) fn run_tune(&mut self) {
         let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
-        let Some(window) = &mut self.tune else {
+        let Some(window) = &mut self.view.tune else {
             return;
         };
         // A search still running is dropped first, which cancels it.
@@ -40,7 +41,7 @@ impl EditorApp {
 
     /// Asks the window's search to stop.
     pub(in crate::editor) fn cancel_tune(&mut self) {
-        if let Some(TuneState::Running(job)) = self.tune.as_ref().map(|w| &w.state) {
+        if let Some(TuneState::Running(job)) = self.view.tune.as_ref().map(|w| &w.state) {
             job.cancel();
         }
     }
@@ -48,7 +49,7 @@ impl EditorApp {
     /// Sets the best values found, in one undo step: as the graph's defaults, or as the
     /// override of every scene group running the open graph.
     pub(in crate::editor) fn apply_tune(&mut self) {
-        let Some(window) = &self.tune else {
+        let Some(window) = &self.view.tune else {
             return;
         };
         let Some(result) = window.result() else {
@@ -71,7 +72,7 @@ impl EditorApp {
         match window.apply_to {
             ApplyTo::GraphDefaults => {
                 for (name, value) in values {
-                    self.document.parameters.insert(name, value);
+                    self.workspace.document.parameters.insert(name, value);
                 }
                 self.status
                     .set(format!("Applied {listed} to the graph's defaults."));
@@ -93,7 +94,7 @@ impl EditorApp {
 
     /// The tune window, if open.
     pub(in crate::editor) fn tune_window(&mut self, ctx: &egui::Context) {
-        let Some(window) = &mut self.tune else {
+        let Some(window) = &mut self.view.tune else {
             return;
         };
         let mut commands = Vec::new();

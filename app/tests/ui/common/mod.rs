@@ -122,14 +122,17 @@ impl EditorHarness {
     /// File dialogs drawn inside the window (no portal, as on a plain X11 desktop), starting
     /// in `dir`.
     pub fn in_app_dialogs(mut self, dir: &Path) -> Self {
-        self.app.files = FileDialogs::new(Backend::InApp);
-        self.app.files.set_default_directory(dir.to_path_buf());
+        self.app.services.files = FileDialogs::new(Backend::InApp);
+        self.app
+            .services
+            .files
+            .set_default_directory(dir.to_path_buf());
         self
     }
 
     /// The harness, its first frames run.
     pub fn build(mut self) -> Harness<'static, EditorApp> {
-        self.app.pacing = Pacing::Exact;
+        self.app.services.pacing = Pacing::Exact;
         let mut harness = Harness::builder()
             .with_size(self.size)
             .with_step_dt(self.frame)
