@@ -298,19 +298,27 @@ impl EditorApp {
                 commands.push(Command::OpenSearch(at));
             }
         }
-        for event in ctx.input(|i| i.events.clone()) {
-            match event {
-                Event::Copy => commands.push(Command::Copy),
-                Event::Cut => commands.push(Command::Cut),
-                Event::Paste(text) => commands.push(Command::Paste {
+        commands.extend(self.clipboard_commands(ctx, pointer));
+        self.queue.extend(commands);
+    }
+
+    /// The clipboard's events this frame (copy, cut, paste at the pointer when it is over the
+    /// canvas), as commands.
+    fn clipboard_commands(&self, ctx: &egui::Context, pointer: Option<egui::Pos2>) -> Vec<Command> {
+        let canvas = &self.view.canvas;
+        ctx.input(|i| i.events.clone())
+            .into_iter()
+            .filter_map(|event| match event {
+                Event::Copy => Some(Command::Copy),
+                Event::Cut => Some(Command::Cut),
+                Event::Paste(text) => Some(Command::Paste {
                     text,
                     at: pointer
-                        .filter(|p| self.view.canvas.rect().contains(*p))
-                        .map(|p| self.view.canvas.to_graph(p)),
+                        .filter(|p| canvas.rect().contains(*p))
+                        .map(|p| canvas.to_graph(p)),
                 }),
-                _ => {}
-            }
-        }
-        self.queue.extend(commands);
+                _ => None,
+            })
+            .collect()
     }
 }
