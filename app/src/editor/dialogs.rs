@@ -66,7 +66,7 @@ impl EditorApp {
         let mut commands = Vec::new();
         for &doc in self.services.disk.asking() {
             let what = match doc {
-                Doc::Graph => format!("The graph {}", self.graph_label()),
+                Doc::Graph => format!("The graph {}", self.workspace.graph_label()),
                 Doc::Scene => format!("The scene {}", self.preview.document.name()),
             };
             ui.horizontal(|ui| {
@@ -97,7 +97,7 @@ impl EditorApp {
         ui.heading("Unsaved changes");
         let mut unsaved = Vec::new();
         if self.asks_about(Doc::Graph, then) {
-            unsaved.push(format!("the graph {}", self.graph_label()));
+            unsaved.push(format!("the graph {}", self.workspace.graph_label()));
         }
         if self.asks_about(Doc::Scene, then) {
             unsaved.push(format!("the scene {}", self.preview.document.name()));

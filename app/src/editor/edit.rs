@@ -143,14 +143,9 @@ impl EditorApp {
         self.view.canvas.forget_widget_state();
     }
 
-    /// The selected nodes as graph RON text.
-    pub fn copy_text(&self) -> Option<String> {
-        clipboard::copy(&self.workspace.document, self.workspace.selection.nodes())
-    }
-
     /// Puts the selection on the clipboard; returns whether there was anything to copy.
     fn copy_selection(&mut self) -> bool {
-        match self.copy_text() {
+        match self.workspace.copy_text() {
             Some(text) => {
                 self.effects.push(Effect::CopyText(text));
                 self.status.set(format!(
@@ -186,7 +181,7 @@ impl EditorApp {
     }
 
     fn duplicate(&mut self) {
-        match self.copy_text() {
+        match self.workspace.copy_text() {
             Some(text) => self.paste(&text, None),
             None => self.status.set("Select nodes to duplicate them."),
         }

@@ -151,25 +151,6 @@ impl EditorApp {
         app
     }
 
-    /// The window title: the file name, with a dot when there are unsaved changes.
-    pub fn window_title(&self) -> String {
-        let name = match (&self.workspace.document.path, &self.workspace.preset_name) {
-            (None, Some(preset)) => format!("{preset} (preset)"),
-            _ if self.workspace.context.is_open() => self
-                .workspace
-                .context
-                .crumbs(&self.workspace.document)
-                .join(" › "),
-            _ => self.workspace.document.title(),
-        };
-        let dirty = if self.workspace.document.is_dirty() {
-            " •"
-        } else {
-            ""
-        };
-        format!("{name}{dirty} — Steergraph")
-    }
-
     /// One frame of the whole editor (what eframe calls; tests call it through a harness).
     pub fn show(&mut self, ui: &mut Ui) {
         let frame_started = std::time::Instant::now();
@@ -313,7 +294,7 @@ impl EditorApp {
                 self.preview.gpu_agents.last_draw_ms(),
             );
         }
-        let title = self.window_title();
+        let title = self.workspace.title();
         if title != self.view.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.view.title = title;

@@ -43,11 +43,11 @@ impl EditorApp {
         if let Some((document, preset)) = graph {
             self.take_graph(document, preset);
             if self.workspace.document.is_dirty() {
-                recovered_names.push(self.open_graph_name());
+                recovered_names.push(self.workspace.open_graph_name());
             }
         }
         self.workspace.timeline = super::history::Timeline::default();
-        let bound = self.open_graph_name();
+        let bound = self.workspace.open_graph_name();
         let scene = match (scene, &session.scene) {
             (Some(scene), origin) => {
                 let label = origin_name(origin).unwrap_or_else(|| "recovered.scene.ron".to_owned());

@@ -33,7 +33,7 @@ impl EditorApp {
         {
             self.open_preset(graph);
         }
-        let bound = self.open_graph_name();
+        let bound = self.workspace.open_graph_name();
         let document = super::preview::SceneDocument::from_preset(scene, preset.file);
         self.preview = Preview::new(document, &bound);
         self.workspace.timeline.forget(Doc::Scene);
@@ -47,7 +47,7 @@ impl EditorApp {
     pub fn open_scene(&mut self, path: &Path) {
         match Scene::load(path) {
             Ok(scene) => {
-                let bound = self.open_graph_name();
+                let bound = self.workspace.open_graph_name();
                 let runs_open = scene.groups.iter().any(|g| g.graph == bound);
                 self.show_scene(scene, path);
                 let note = if runs_open {
@@ -65,7 +65,7 @@ impl EditorApp {
     /// The scene in the preview, its groups running the open graph's name running the open
     /// graph; remembered in the recent scenes.
     fn show_scene(&mut self, scene: Scene, path: &Path) {
-        let bound = self.open_graph_name();
+        let bound = self.workspace.open_graph_name();
         self.preview = Preview::open(scene, path.to_path_buf(), &bound);
         self.workspace.timeline.forget(Doc::Scene);
         self.services.autosave.clear_scene();
@@ -95,7 +95,7 @@ impl EditorApp {
                         let _ = write!(
                             note,
                             "; its graph did not open, the editor keeps {} ({error})",
-                            self.open_graph_name()
+                            self.workspace.open_graph_name()
                         );
                     }
                 }
@@ -131,28 +131,10 @@ impl EditorApp {
     /// and either has edits not yet saved (they are kept) or matches the file on disk. A clean
     /// graph whose file changed on disk since it was opened is read again.
     fn keeps_open_graph(&self, file: &Path) -> bool {
-        self.is_open_graph(file)
+        self.workspace.is_open_graph(file)
             && (self.workspace.document.is_dirty()
                 || Graph::load(file)
                     .map_or(true, |graph| graph == self.workspace.document.to_graph()))
-    }
-
-    /// Whether `file` is the open graph's file.
-    fn is_open_graph(&self, file: &Path) -> bool {
-        let same = |a: &Path, b: &Path| {
-            a == b
-                || std::fs::canonicalize(a)
-                    .ok()
-                    .zip(std::fs::canonicalize(b).ok())
-                    .is_some_and(|(a, b)| a == b)
-        };
-        !self.workspace.context.is_open()
-            && self
-                .workspace
-                .document
-                .path
-                .as_deref()
-                .is_some_and(|p| same(p, file))
     }
 
     /// Makes the graph `name` (a file beside the preview's scene, or for a preset scene, the

@@ -17,29 +17,6 @@ use super::{Dialog, EditorApp, Selection, export, presets};
 pub const UNTITLED: &str = "untitled.graph.ron";
 
 impl EditorApp {
-    /// The file name scene groups use for the open graph.
-    pub fn open_graph_name(&self) -> String {
-        match (&self.workspace.document.path, &self.workspace.preset_name) {
-            (Some(path), _) => path
-                .file_name()
-                .map_or_else(|| UNTITLED.to_owned(), |n| n.to_string_lossy().into_owned()),
-            (None, Some(preset)) => preset.clone(),
-            (None, None) => UNTITLED.to_owned(),
-        }
-    }
-
-    /// The open graph as prompts name it: its file name (a preset's too), or "new graph".
-    pub fn graph_label(&self) -> String {
-        if self.workspace.context.is_open() || self.workspace.document.path.is_some() {
-            self.workspace.document.title()
-        } else {
-            self.workspace
-                .preset_name
-                .clone()
-                .unwrap_or_else(|| "new graph (never saved)".to_owned())
-        }
-    }
-
     /// Does `then`, first asking about unsaved changes (graph or scene) if there are any.
     pub fn guard(&mut self, then: Then) {
         self.record_changes();
@@ -102,7 +79,7 @@ impl EditorApp {
     pub(super) fn ask(&mut self, purpose: Purpose) {
         let (file_name, directory) = match &purpose {
             Purpose::SaveGraph { .. } | Purpose::Export => (
-                self.open_graph_name(),
+                self.workspace.open_graph_name(),
                 self.workspace
                     .document
                     .path
@@ -214,7 +191,7 @@ impl EditorApp {
         if !self.workspace.context.is_open() {
             // A subgraph open in context is saved under its own name; the preview runs the
             // top graph still.
-            self.preview.rebind(&self.open_graph_name());
+            self.preview.rebind(&self.workspace.open_graph_name());
         }
         self.settings.remember(path);
         self.services.autosave.clear();
@@ -294,7 +271,7 @@ impl EditorApp {
     fn replace_document(&mut self, document: Document, preset_name: Option<String>) {
         self.take_graph(document, preset_name);
         self.workspace.timeline = super::history::Timeline::default();
-        let name = self.open_graph_name();
+        let name = self.workspace.open_graph_name();
         self.preview = Preview::for_graph(&name, self.workspace.document.path.as_deref());
         self.services.autosave.clear_scene();
     }

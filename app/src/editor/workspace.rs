@@ -2,11 +2,15 @@
 //! subgraph is open in context, and the order of the undo steps. The scene document is the
 //! preview's (`preview/scene_doc.rs`), since its simulation is rebuilt from it every edit.
 
+use super::clipboard;
 use super::command::Then;
 use super::context::Context;
 use super::document::Document;
 use super::history::Timeline;
 use super::selection::Selection;
+use super::session::UNTITLED;
+
+use std::path::Path;
 
 /// The graph being edited and everything an edit of it changes.
 pub struct Workspace {
@@ -38,5 +42,55 @@ impl Workspace {
             pending_up: 0,
             after_up: None,
         }
+    }
+
+    /// The window title: the file name, with a dot when there are unsaved changes.
+    pub fn title(&self) -> String {
+        let name = match (&self.document.path, &self.preset_name) {
+            (None, Some(preset)) => format!("{preset} (preset)"),
+            _ if self.context.is_open() => self.context.crumbs(&self.document).join(" › "),
+            _ => self.document.title(),
+        };
+        let dirty = if self.document.is_dirty() { " •" } else { "" };
+        format!("{name}{dirty} — Steergraph")
+    }
+
+    /// The file name scene groups use for the open graph.
+    pub fn open_graph_name(&self) -> String {
+        match (&self.document.path, &self.preset_name) {
+            (Some(path), _) => path
+                .file_name()
+                .map_or_else(|| UNTITLED.to_owned(), |n| n.to_string_lossy().into_owned()),
+            (None, Some(preset)) => preset.clone(),
+            (None, None) => UNTITLED.to_owned(),
+        }
+    }
+
+    /// The open graph as prompts name it: its file name (a preset's too), or "new graph".
+    pub fn graph_label(&self) -> String {
+        if self.context.is_open() || self.document.path.is_some() {
+            self.document.title()
+        } else {
+            self.preset_name
+                .clone()
+                .unwrap_or_else(|| "new graph (never saved)".to_owned())
+        }
+    }
+
+    /// The selected nodes as graph RON text.
+    pub fn copy_text(&self) -> Option<String> {
+        clipboard::copy(&self.document, self.selection.nodes())
+    }
+
+    /// Whether `file` is the open graph's file.
+    pub(super) fn is_open_graph(&self, file: &Path) -> bool {
+        let same = |a: &Path, b: &Path| {
+            a == b
+                || std::fs::canonicalize(a)
+                    .ok()
+                    .zip(std::fs::canonicalize(b).ok())
+                    .is_some_and(|(a, b)| a == b)
+        };
+        !self.context.is_open() && self.document.path.as_deref().is_some_and(|p| same(p, file))
     }
 }

@@ -23,7 +23,7 @@ fn open(dir: &Path, graph: &str, scene: &str) -> Harness<'static, EditorApp> {
     harness.state_mut().preview.host.running = false;
     harness.run_steps(4);
     assert_eq!(
-        harness.state().open_graph_name(),
+        harness.state().workspace.open_graph_name(),
         "crowd.graph.ron",
         "its graph opened too"
     );

@@ -75,7 +75,8 @@ fn the_editor_opens_on_the_default_preset_without_problems() {
     assert!(
         harness
             .state()
-            .window_title()
+            .workspace
+            .title()
             .starts_with("boids.graph.ron (preset)")
     );
 }
@@ -265,13 +266,13 @@ fn save_and_reopen_gives_the_same_graph() {
     let mut harness = harness(editor(dir.path()));
     add(&mut harness, NodeKind::Hide, egui::pos2(100.0, 900.0));
     assert!(
-        harness.state().window_title().contains('•'),
+        harness.state().workspace.title().contains('•'),
         "unsaved marker"
     );
     assert!(harness.state_mut().save_to(&file));
     harness.run_steps(2);
     assert_eq!(
-        harness.state().window_title(),
+        harness.state().workspace.title(),
         "mine.graph.ron — Steergraph"
     );
     let saved = harness.state().workspace.document.to_graph();
@@ -300,7 +301,11 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
         nodes: vec![seek, scale],
         add: false,
     });
-    let text = harness.state().copy_text().expect("something to copy");
+    let text = harness
+        .state()
+        .workspace
+        .copy_text()
+        .expect("something to copy");
     assert!(
         Graph::from_ron(&text, "clipboard").is_ok(),
         "the clipboard holds a graph file"

@@ -439,7 +439,8 @@ fn a_subgraph_opens_in_context_the_parents_scene_runs_it_and_one_click_goes_back
     );
     assert_eq!(app.preview.host.time, time, "still running, not reset");
     assert!(
-        app.window_title()
+        app.workspace
+            .title()
             .starts_with("main.graph.ron › part.graph.ron")
     );
     // Edit the subgraph (not saved): the level's agent turns west.

@@ -65,7 +65,7 @@ fn every_preset_opens_from_the_menu(size: egui::Vec2) {
             if scene {
                 assert_eq!(app.preview.document.name(), *file, "{name}");
             } else {
-                assert_eq!(app.open_graph_name(), *file, "{name}");
+                assert_eq!(app.workspace.open_graph_name(), *file, "{name}");
             }
         }
     }

@@ -58,7 +58,7 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
             "chasm.scene.ron",
         )));
     harness.run_steps(3);
-    let graph = harness.state().open_graph_name();
+    let graph = harness.state().workspace.open_graph_name();
     assert_eq!(graph, "jumper.graph.ron");
     let agents = harness.state().preview.agent_count();
     edit_the_graph(&mut harness);
@@ -87,11 +87,11 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
     harness.get_by_label("Recover").click();
     harness.run_steps(3);
     let app = harness.state();
-    assert_eq!(app.open_graph_name(), "jumper.graph.ron");
+    assert_eq!(app.workspace.open_graph_name(), "jumper.graph.ron");
     assert_eq!(app.workspace.document.to_graph(), unsaved);
     assert!(app.workspace.document.is_dirty());
     assert_eq!(
-        app.window_title(),
+        app.workspace.title(),
         "jumper.graph.ron (preset) • — Steergraph"
     );
     assert_eq!(app.preview.document.name(), "chasm.scene.ron");
@@ -125,7 +125,7 @@ fn recovery_opens_again_the_scene_that_had_no_unsaved_changes() {
     harness.get_by_label("Recover").click();
     harness.run_steps(3);
     let app = harness.state();
-    assert_eq!(app.open_graph_name(), "orca_crowd.graph.ron");
+    assert_eq!(app.workspace.open_graph_name(), "orca_crowd.graph.ron");
     assert_eq!(app.preview.document.name(), "four_way.scene.ron");
     assert!(!app.preview.is_dirty());
     assert_eq!(app.preview.agent_count(), 400);

@@ -64,7 +64,10 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
     let dir = tempfile::tempdir().expect("temp dir");
     level(dir.path());
     let mut harness = editor(dir.path());
-    assert_eq!(harness.state().open_graph_name(), "boids.graph.ron");
+    assert_eq!(
+        harness.state().workspace.open_graph_name(),
+        "boids.graph.ron"
+    );
     // As File > Open scene, Open recent and a dropped file do.
     harness
         .state_mut()
@@ -173,7 +176,7 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
     harness.get_by_label_contains("The graph a.graph.ron is not saved");
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().open_graph_name(), "a.graph.ron");
+    assert_eq!(harness.state().workspace.open_graph_name(), "a.graph.ron");
     assert_eq!(harness.state().preview.document.name(), "two.scene.ron");
 }
 

@@ -88,7 +88,7 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
         harness.state().workspace.document.to_graph().nodes
     );
     assert_eq!(
-        harness.state().window_title(),
+        harness.state().workspace.title(),
         "chaser.graph.ron — Steergraph"
     );
 }
