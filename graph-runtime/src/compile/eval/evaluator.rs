@@ -9,7 +9,9 @@ use super::value::Value;
 use crate::behaviors::Quarry;
 use crate::compile::Swept;
 use crate::compile::guide::Guide;
-use crate::compile::program::{AgentState, Leaf, Num, Op, Program, Scratch, Span, TargetRef};
+use crate::compile::program::{
+    AgentState, Leaf, Num, Op, OverOthers, Program, Scratch, Span, TargetRef,
+};
 use crate::graph::NodeId;
 use crate::{Vehicle, World};
 
@@ -266,5 +268,27 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     #[inline]
     fn turn_wander(&mut self, slot: u32, jitter: f32) -> f32 {
         self.state.turn_wander(slot, jitter, self.context.dt)
+    }
+
+    #[inline]
+    fn with_others<E: OverOthers>(&mut self, most: usize, each: E) -> E::Value {
+        let (me, vehicles) = (self.me, self.context.vehicles);
+        let radius = self.program.query_radius(me, &self.context);
+        // A crowded neighborhood: its nearest, in ascending index, not the crowd.
+        if let Some(mut nearest) = self.crowded_nearest(radius, most) {
+            nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
+            let others = nearest
+                .iter()
+                .filter_map(|&key| vehicles.get(crate::spatial::agent_of(key) as usize));
+            let value = each.over(me, others);
+            self.return_nearest(nearest);
+            value
+        } else {
+            let candidates = self.neighbors();
+            each.over(
+                me,
+                candidates.iter().filter_map(|c| vehicles.get(c.agent())),
+            )
+        }
     }
 }

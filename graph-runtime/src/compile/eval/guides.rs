@@ -18,13 +18,13 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             Op::Surroundings(op) => op.guide(self),
             Op::Sensor(op) => op.guide(self),
             Op::Course(op) => op.guide(self),
+            Op::Crossing(op) => op.guide(),
             Op::Group(group) => group.guide(self.context.params),
             Op::Facing(op) => op.guide(self),
             Op::Follow(op) => op.guide(self),
             Op::Jump(op) => op.guide(self),
             // Nothing to draw beyond the value (each new kind chooses here).
             Op::Muted
-            | Op::UnalignedCollisionAvoidance(_)
             | Op::Reciprocal { .. }
             | Op::Blend(_)
             | Op::Priority(..)

@@ -1,7 +1,6 @@
 //! The evaluator's leaves: a family file's force, reading or answer by its `force`, `reading`
-//! or `holds` (the evaluator is its `Leaf`), and the two leaves that read other agents one by
-//! one, Unaligned collision avoidance and Reciprocal's solve, by calling the formula of
-//! `behaviors/`.
+//! or `holds` (the evaluator is its `Leaf`), and Reciprocal's solve, which reads the other
+//! agents one by one, by calling the formula of `behaviors/`.
 
 use glam::Vec2;
 
@@ -25,30 +24,7 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
             Op::Aim(aim) => aim.force(self),
             Op::Surroundings(op) => op.force(self),
             Op::Course(op) => op.steering(self).force,
-            Op::UnalignedCollisionAvoidance(max_time) => {
-                let max_time = self.num(max_time);
-                let vehicles = self.context.vehicles;
-                let radius = self.program.query_radius(me, &self.context);
-                // A crowded neighborhood: its nearest, in ascending index, not the crowd.
-                if let Some(mut nearest) =
-                    self.crowded_nearest(radius, behaviors::UNALIGNED_CROWD_NEIGHBORS)
-                {
-                    nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
-                    let others = nearest
-                        .iter()
-                        .filter_map(|&key| vehicles.get(crate::spatial::agent_of(key) as usize));
-                    let force = behaviors::unaligned_collision_avoidance(me, others, max_time);
-                    self.return_nearest(nearest);
-                    force
-                } else {
-                    let candidates = self.neighbors();
-                    behaviors::unaligned_collision_avoidance(
-                        me,
-                        candidates.iter().filter_map(|c| vehicles.get(c.agent())),
-                        max_time,
-                    )
-                }
-            }
+            Op::Crossing(op) => op.force(self),
             Op::Group(group) => {
                 let params = self.context.params;
                 group.force(self.group_sums(index), me, params)

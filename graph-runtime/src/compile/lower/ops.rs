@@ -4,8 +4,8 @@
 
 use super::{Builder, Fields};
 use crate::compile::program::{
-    AimOp, CourseOp, FacingOp, FollowOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering, Names, Num,
-    Op, SensorOp, Span, SurroundingsOp, TargetRef, VelocityRef,
+    AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering,
+    Names, Num, Op, SensorOp, Span, SurroundingsOp, TargetRef, VelocityRef,
 };
 use crate::graph::{Heading, Node, NodeId, Number, Target, VelocitySource};
 
@@ -22,6 +22,7 @@ impl<'g> Builder<'g> {
             .map(Op::Aim)
             .or_else(|| SurroundingsOp::lower(node, &mut fields).map(Op::Surroundings))
             .or_else(|| CourseOp::lower(node, &mut fields).map(Op::Course))
+            .or_else(|| CrossingOp::lower(node, &mut fields).map(Op::Crossing))
             .or_else(|| GroupOp::lower(node, &mut fields).map(Op::Group))
             .or_else(|| FacingOp::lower(node, &mut fields).map(Op::Facing))
             .or_else(|| SensorOp::lower(node, &mut fields).map(Op::Sensor))
@@ -31,9 +32,6 @@ impl<'g> Builder<'g> {
             return op;
         }
         match node {
-            Node::UnalignedCollisionAvoidance { max_time } => {
-                Op::UnalignedCollisionAvoidance(self.number(&f, max_time))
-            }
             Node::Reciprocal {
                 input,
                 time_horizon,

@@ -5,7 +5,7 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, FacingOp, FollowOp, GroupOp, JumpOp, SensorOp, SurroundingsOp,
+    AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, GroupOp, JumpOp, SensorOp, SurroundingsOp,
     angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
 };
 use super::operands::{Fov, Num, Span};
@@ -21,7 +21,8 @@ pub(crate) enum Op {
     Surroundings(SurroundingsOp),
     /// Wander, Path following, Flow field following (`family/course.rs`).
     Course(CourseOp),
-    UnalignedCollisionAvoidance(Num),
+    /// Unaligned collision avoidance (`family/crossing.rs`).
+    Crossing(CrossingOp),
     Reciprocal {
         input: u32,
         time_horizon: Num,
@@ -83,7 +84,7 @@ impl Op {
             Self::Aim(aim) => aim.kind(),
             Self::Surroundings(op) => op.kind(),
             Self::Course(op) => op.kind(),
-            Self::UnalignedCollisionAvoidance(_) => NodeKind::UnalignedCollisionAvoidance,
+            Self::Crossing(op) => op.kind(),
             Self::Reciprocal { .. } => NodeKind::Reciprocal,
             Self::Group(op) => op.kind(),
             Self::Follow(op) => op.kind(),
@@ -127,7 +128,7 @@ impl Op {
             Self::Course(op) => op.turns(),
             Self::Aim(_)
             | Self::Surroundings(_)
-            | Self::UnalignedCollisionAvoidance(_)
+            | Self::Crossing(_)
             | Self::Group(_)
             | Self::Follow(_)
             | Self::Jump(JumpOp::Jump { .. })
@@ -152,7 +153,7 @@ impl Op {
             Self::Reciprocal {
                 neighbor_radius, ..
             } => NeighborUse::Within(neighbor_radius),
-            Self::UnalignedCollisionAvoidance(max_time) => NeighborUse::Predicted(max_time),
+            Self::Crossing(op) => NeighborUse::Predicted(op.horizon()),
             Self::Muted
             | Self::Aim(_)
             | Self::Surroundings(_)
@@ -198,7 +199,7 @@ mod tests {
                 max_neighbors: n,
             }),
             Op::Sensor(SensorOp::NeighborCount(n, fov)),
-            Op::UnalignedCollisionAvoidance(n),
+            Op::Crossing(CrossingOp::Unaligned(n)),
             Op::Reciprocal {
                 input: 0,
                 time_horizon: n,

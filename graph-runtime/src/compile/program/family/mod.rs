@@ -10,6 +10,7 @@
 
 mod aim;
 mod course;
+mod crossing;
 mod facing;
 mod follow;
 mod group;
@@ -20,6 +21,7 @@ mod surroundings;
 
 pub(crate) use aim::AimOp;
 pub(crate) use course::CourseOp;
+pub(crate) use crossing::CrossingOp;
 pub(crate) use facing::{FacingOp, alignment};
 pub(crate) use follow::FollowOp;
 pub(crate) use group::GroupOp;
@@ -119,4 +121,21 @@ pub(crate) trait Leaf {
     /// Turns the agent's wander angle of slot `slot` by one draw of its RNG, up to `jitter`
     /// radians per second over the tick; returns the new angle.
     fn turn_wander(&mut self, slot: u32, jitter: f32) -> f32;
+
+    /// `each` applied to the agent's vehicle and the other agents the program's one-by-one
+    /// neighbor query finds around it, in ascending agent index; in a neighborhood more
+    /// crowded than the grid answers well, only its `most` nearest.
+    fn with_others<E: OverOthers>(&mut self, most: usize, each: E) -> E::Value;
+}
+
+/// What a leaf computes over the other agents a one-by-one neighbor query found
+/// ([`Leaf::with_others`]). A trait rather than a closure so that it is generic over the
+/// iterator: the query's two answers (the grid's candidates, a crowded neighborhood's
+/// nearest) are two iterator types, and each gets its own inlined copy of the formula's loop.
+pub(crate) trait OverOthers {
+    /// What it computes (a force).
+    type Value;
+
+    /// The value for the agent `me` among `others`, in ascending agent index.
+    fn over<'v>(self, me: &Vehicle, others: impl Iterator<Item = &'v Vehicle>) -> Self::Value;
 }

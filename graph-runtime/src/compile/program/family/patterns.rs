@@ -16,7 +16,7 @@ macro_rules! force_leaf_ops {
         $crate::compile::program::Op::Aim(..)
             | $crate::compile::program::Op::Surroundings(..)
             | $crate::compile::program::Op::Course(..)
-            | $crate::compile::program::Op::UnalignedCollisionAvoidance(..)
+            | $crate::compile::program::Op::Crossing(..)
             | $crate::compile::program::Op::Group(..)
             | $crate::compile::program::Op::Follow(..)
             | $crate::compile::program::Op::Jump($crate::compile::program::JumpOp::Jump { .. })
