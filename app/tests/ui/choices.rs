@@ -26,7 +26,7 @@ fn selecting(dir: &std::path::Path, file: &'static str, id: u32) -> Harness<'sta
 }
 
 fn node(harness: &Harness<'static, EditorApp>, id: u32) -> Node {
-    harness.state().workspace.document.to_graph().nodes[&NodeId(id)].clone()
+    crate::common::graph(harness).nodes[&NodeId(id)].clone()
 }
 
 /// Whether something labelled `label` is drawn (the selected node's fields are drawn twice: on

@@ -66,10 +66,7 @@ fn kinds(app: &EditorApp) -> Vec<NodeKind> {
 fn the_editor_opens_on_the_default_preset_without_problems() {
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(editor(dir.path()));
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        10
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), 10);
     assert!(harness.state().workspace.document.problems().is_empty());
     harness.get_by_label_contains("No problems");
     assert!(
@@ -130,7 +127,7 @@ fn two_nodes_connect_and_the_link_is_saved() {
     let seek = add(&mut harness, NodeKind::Seek, egui::pos2(-300.0, 0.0));
     connect(&mut harness, seek, output, 0);
     harness.run_steps(1);
-    let graph = harness.state().workspace.document.to_graph();
+    let graph = crate::common::graph(&harness);
     assert_eq!(
         graph.nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::to(2) }
@@ -148,7 +145,7 @@ fn a_connection_between_incompatible_types_is_refused_with_a_message() {
     connect(&mut harness, speed, NodeId(1), 0);
     assert_eq!(harness.state().workspace.document.snarl.wires().count(), 0);
     assert_eq!(
-        harness.state().workspace.document.to_graph().nodes[&graph_runtime::NodeId(1)],
+        crate::common::graph(&harness).nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::NONE }
     );
     harness.get_by_label_contains("Cannot connect: Output #1 port `input` takes a steering force, but Speed #2 outputs a scalar");
@@ -191,7 +188,7 @@ fn a_parameter_drag_is_one_undo_step() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = empty_editor(dir.path());
     add(&mut harness, NodeKind::Wander, egui::pos2(-300.0, 0.0));
-    let before = harness.state().workspace.document.to_graph();
+    let before = crate::common::graph(&harness);
     // Drag the "distance" field in the inspector to the right over several frames.
     let field = harness
         .get_all_by_value("3.00 u")
@@ -205,12 +202,12 @@ fn a_parameter_drag_is_one_undo_step() {
     }
     harness.drop_at(start + egui::vec2(60.0, 0.0));
     harness.run_steps(3);
-    let after = harness.state().workspace.document.to_graph();
+    let after = crate::common::graph(&harness);
     assert_ne!(before, after, "the drag changed the value");
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().workspace.document.to_graph(),
+        crate::common::graph(&harness),
         before,
         "one undo restores the value before the drag"
     );
@@ -275,7 +272,7 @@ fn save_and_reopen_gives_the_same_graph() {
         harness.state().workspace.title(),
         "mine.graph.ron — Steergraph"
     );
-    let saved = harness.state().workspace.document.to_graph();
+    let saved = crate::common::graph(&harness);
 
     let reopened = EditorApp::new(
         Settings::default(),
@@ -312,7 +309,7 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
     );
     harness.event(Event::Paste(text));
     harness.run_steps(3);
-    let graph = harness.state().workspace.document.to_graph();
+    let graph = crate::common::graph(&harness);
     assert_eq!(graph.nodes.len(), 5);
     assert_eq!(
         graph.nodes[&graph_runtime::NodeId(5)],
@@ -383,7 +380,7 @@ fn unsaved_changes_are_confirmed_before_new() {
     harness.run_steps(2);
     assert_eq!(harness.state().view.dialog, None);
     assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
+        crate::common::graph(&harness).nodes.len(),
         11,
         "the work is kept"
     );
@@ -412,7 +409,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
             radius: 2.0,
         });
     harness.run_steps(2);
-    let unsaved = harness.state().workspace.document.to_graph();
+    let unsaved = crate::common::graph(&harness);
     // Let the autosave interval pass.
     for _ in 0..40 {
         harness.step();
@@ -437,7 +434,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     ));
     harness.get_by_label("Recover").click();
     harness.run_steps(2);
-    assert_eq!(harness.state().workspace.document.to_graph(), unsaved);
+    assert_eq!(crate::common::graph(harness), unsaved);
     assert!(harness.state().workspace.document.is_dirty());
     let preview = &harness.state().preview;
     assert_eq!(

@@ -122,7 +122,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     // The Jump node's link picker offers the scene's links.
     let names = app::editor::picker_names(
         &harness.state().preview.document.scene,
-        &harness.state().workspace.document.to_graph(),
+        &crate::common::graph(&harness),
     );
     assert!(names.jump_links.in_scene("ledge"), "{:?}", names.jump_links);
     assert!(names.jump_links.in_scene("north"));
@@ -163,13 +163,7 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
         .as_ref()
         .expect("runs");
     assert!(simulation.vehicles()[0].turning.independent_facing);
-    let text = harness
-        .state()
-        .workspace
-        .document
-        .to_graph()
-        .to_ron()
-        .expect("text");
+    let text = crate::common::graph(&harness).to_ron().expect("text");
     assert!(text.contains("version: 2,") && text.contains("independent_facing: true"));
     harness
         .get_by_label("limit the turn rate")
@@ -266,11 +260,7 @@ fn reach_orientation_switches_to_an_agents_facing_in_its_fields() {
         .click();
     harness.run_steps(3);
     let node = |harness: &Harness<'static, EditorApp>| {
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
+        crate::common::graph(harness)
             .nodes
             .get(&graph_runtime::NodeId(3))
             .cloned()

@@ -164,11 +164,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
 /// there, and generates a new field "field 1" toward it, which points at it.
 fn aim_seek_and_the_field_at(harness: &mut Harness<'static, EditorApp>, name: &str, world: Vec2) {
     // Seek aims at it: every agent's force points at the goal.
-    let seek = harness
-        .state()
-        .workspace
-        .document
-        .to_graph()
+    let seek = crate::common::graph(harness)
         .nodes
         .iter()
         .find_map(|(id, n)| matches!(n, Node::Seek { .. }).then_some(*id))
@@ -363,13 +359,10 @@ fn a_click_on_empty_canvas_and_esc_clear_the_selection_and_delete_then_deletes_n
     harness.key_press(Key::Escape);
     harness.run_steps(2);
     assert!(harness.state().workspace.selection.is_empty(), "Esc");
-    let nodes = harness.state().workspace.document.to_graph().nodes.len();
+    let nodes = crate::common::graph(&harness).nodes.len();
     harness.key_press(Key::Delete);
     harness.run_steps(2);
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        nodes
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), nodes);
     assert_eq!(
         harness.state().status.text(),
         Some("Select nodes to delete them.")

@@ -22,11 +22,7 @@ fn search(harness: &mut Harness<'static, EditorApp>, query: &str) {
 }
 
 fn count(harness: &Harness<'static, EditorApp>, kind: NodeKind) -> usize {
-    harness
-        .state()
-        .workspace
-        .document
-        .to_graph()
+    crate::common::graph(harness)
         .nodes
         .values()
         .filter(|node| Node::kind(node) == kind)
@@ -63,15 +59,12 @@ fn a_typo_still_offers_the_node() {
 fn nonsense_says_no_node_matches_and_enter_adds_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = common::harness(dir.path());
-    let nodes = harness.state().workspace.document.to_graph().nodes.len();
+    let nodes = crate::common::graph(&harness).nodes.len();
     search(&mut harness, "zzzz");
     harness.get_by_label("No node matches");
     harness.key_press(Key::Enter);
     harness.run_steps(2);
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        nodes
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), nodes);
     // A click elsewhere closes it, still adding nothing.
     let at = harness
         .state()
@@ -81,10 +74,7 @@ fn nonsense_says_no_node_matches_and_enter_adds_nothing() {
         .expect("still open");
     common::click_at(&mut harness, at - egui::vec2(150.0, 150.0));
     assert!(harness.state().view.canvas.search_popup.is_none());
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        nodes
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), nodes);
 }
 
 #[test]

@@ -25,15 +25,7 @@ fn m_mutes_the_selection_and_the_preview_runs_the_muted_graph_at_once() {
     harness.run_steps(2);
     harness.key_press(Key::M);
     harness.run_steps(3);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
-            .muted
-            .contains(&PRIORITY)
-    );
+    assert!(crate::common::graph(&harness).muted.contains(&PRIORITY));
     harness.get_by_label("Priority #6  (muted)");
     // The Output's only input is muted: every agent's steering force is zero on the next tick.
     harness.state_mut().preview.host.step_once();
@@ -51,27 +43,11 @@ fn m_mutes_the_selection_and_the_preview_runs_the_muted_graph_at_once() {
     // M again unmutes; undo brings the mute back.
     harness.key_press(Key::M);
     harness.run_steps(3);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
-            .muted
-            .is_empty()
-    );
+    assert!(crate::common::graph(&harness).muted.is_empty());
     assert!(harness.query_by_label("Priority #6  (muted)").is_none());
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(3);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
-            .muted
-            .contains(&PRIORITY)
-    );
+    assert!(crate::common::graph(&harness).muted.contains(&PRIORITY));
 }
 
 #[test]
@@ -84,15 +60,7 @@ fn the_output_cannot_be_muted() {
     });
     harness.state_mut().apply(Command::ToggleMute);
     harness.run_steps(2);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
-            .muted
-            .is_empty()
-    );
+    assert!(crate::common::graph(&harness).muted.is_empty());
     harness.get_by_label_contains("The Output cannot be muted.");
 }
 
@@ -132,11 +100,7 @@ const WANDER: NodeId = NodeId(4);
 const BLEND: NodeId = NodeId(5);
 
 fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorApp>) -> NodeId {
-    let before: Vec<NodeId> = harness
-        .state()
-        .workspace
-        .document
-        .to_graph()
+    let before: Vec<NodeId> = crate::common::graph(harness)
         .nodes
         .keys()
         .copied()
@@ -147,7 +111,7 @@ fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorA
         wire: Some(Wire::FromOutput(WANDER)),
     });
     harness.run_steps(2);
-    let after = harness.state().workspace.document.to_graph();
+    let after = crate::common::graph(harness);
     *after
         .nodes
         .keys()
@@ -174,7 +138,7 @@ fn a_reroute_bends_a_wire_without_changing_what_the_preview_runs() {
         input: 1,
     });
     harness.run_steps(3);
-    let graph = harness.state().workspace.document.to_graph();
+    let graph = crate::common::graph(&harness);
     assert_eq!(
         graph.nodes.get(&bend),
         Some(&graph_runtime::Node::Reroute {
@@ -205,11 +169,7 @@ fn a_reroute_carrying_a_scalar_cannot_feed_a_force_port() {
         wire: None,
     });
     harness.run_steps(2);
-    let speed = *harness
-        .state()
-        .workspace
-        .document
-        .to_graph()
+    let speed = *crate::common::graph(&harness)
         .nodes
         .iter()
         .find(|(_, n)| matches!(n, graph_runtime::Node::Speed))
@@ -227,7 +187,7 @@ fn a_reroute_carrying_a_scalar_cannot_feed_a_force_port() {
         input: 1,
     });
     harness.run_steps(2);
-    let graph = harness.state().workspace.document.to_graph();
+    let graph = crate::common::graph(&harness);
     let Some(graph_runtime::Node::Blend { inputs }) = graph.nodes.get(&BLEND) else {
         panic!("the Blend");
     };

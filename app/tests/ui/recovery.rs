@@ -68,7 +68,7 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
         .preview
         .add_obstacle(glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
-    let unsaved = harness.state().workspace.document.to_graph();
+    let unsaved = crate::common::graph(&harness);
     assert!(harness.state().preview.is_dirty());
     pass_the_autosave(&mut harness);
     let autosaved = graph_runtime::Scene::load(&dir.path().join("autosave.scene.ron"))

@@ -103,15 +103,7 @@ fn a_right_click_on_a_nodes_title_opens_the_node_menu() {
     harness.run_steps(2);
     harness.get_by_label("Mute  (M)").click();
     harness.run_steps(2);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .to_graph()
-            .muted
-            .contains(&NodeId(4))
-    );
+    assert!(crate::common::graph(&harness).muted.contains(&NodeId(4)));
 }
 
 #[test]

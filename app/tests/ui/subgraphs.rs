@@ -199,7 +199,7 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
     harness.state_mut().apply(Command::Undo);
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    assert_eq!(harness.state().workspace.document.to_graph().nodes.len(), 4);
+    assert_eq!(crate::common::graph(&harness).nodes.len(), 4);
     assert!(file.exists());
 }
 
@@ -207,7 +207,7 @@ fn collapsing_the_selection_writes_the_file_and_keeps_the_wires_and_the_force() 
 fn a_cut_that_a_subgraph_cannot_make_says_why_and_changes_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut harness, _) = editor_on(dir.path());
-    let before = harness.state().workspace.document.to_graph();
+    let before = crate::common::graph(&harness);
     // The Blend alone takes input from outside the selection.
     let app = harness.state_mut();
     app.apply(Command::Select {
@@ -275,7 +275,7 @@ fn double_clicking_the_subgraph_node_opens_its_file() {
         harness.state().workspace.document.path.as_deref(),
         Some(file.as_path())
     );
-    assert_eq!(harness.state().workspace.document.to_graph().nodes.len(), 4);
+    assert_eq!(crate::common::graph(&harness).nodes.len(), 4);
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn save_as_without_a_native_dialog_saves_through_the_in_app_dialog() {
     assert!(file.exists(), "the graph was written");
     assert_eq!(
         Graph::load(&file).expect("loads").nodes,
-        harness.state().workspace.document.to_graph().nodes
+        crate::common::graph(&harness).nodes
     );
     assert_eq!(
         harness.state().workspace.title(),
@@ -115,11 +115,7 @@ fn save_in_the_unsaved_changes_question_saves_then_starts_the_new_graph() {
     harness.run_steps(4);
     let saved = Graph::load(&dir.path().join("untitled.graph.ron")).expect("saved");
     assert_eq!(saved.nodes.len(), 2, "Output and Seek were saved");
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        1,
-        "then New"
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), 1, "then New");
     assert_eq!(harness.state().view.dialog, None);
 }
 
@@ -194,7 +190,7 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
         harness.state().workspace.selection.is_empty(),
         "a new document selects nothing"
     );
-    let before = harness.state().workspace.document.to_graph();
+    let before = crate::common::graph(&harness);
     let shown = *before.nodes.keys().last().expect("a node");
     let at = title_of(&harness, shown);
     click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
@@ -206,7 +202,7 @@ fn delete_after_opening_a_preset_removes_the_node_the_side_panel_shows() {
     );
     harness.key_press(Key::Delete);
     harness.run_steps(2);
-    let after = harness.state().workspace.document.to_graph();
+    let after = crate::common::graph(&harness);
     let mut expected: Vec<NodeId> = before.nodes.keys().copied().collect();
     expected.retain(|id| *id != shown);
     assert_eq!(after.nodes.keys().copied().collect::<Vec<_>>(), expected);
@@ -235,13 +231,10 @@ fn copy_and_paste_after_a_plain_click_on_a_title_act_on_that_node() {
         .map(graph_runtime::Node::kind)
         .collect();
     assert_eq!(kinds, vec![NodeKind::Wander], "the shown node, Wander #4");
-    let count = harness.state().workspace.document.to_graph().nodes.len();
+    let count = crate::common::graph(&harness).nodes.len();
     harness.event(Event::Paste(copied[0].clone()));
     harness.run_steps(2);
-    assert_eq!(
-        harness.state().workspace.document.to_graph().nodes.len(),
-        count + 1
-    );
+    assert_eq!(crate::common::graph(&harness).nodes.len(), count + 1);
     assert_eq!(harness.state().status.text(), Some("Pasted 1 node"));
 }
 

@@ -270,3 +270,8 @@ pub fn run_while(
     }
     harness.run_steps(2);
 }
+
+/// The open graph as its file would save it.
+pub fn graph(harness: &Harness<'static, EditorApp>) -> graph_runtime::Graph {
+    harness.state().workspace.document.to_graph()
+}
