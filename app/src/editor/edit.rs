@@ -30,13 +30,7 @@ impl EditorApp {
             Command::ToggleMute => self.toggle_mute(),
             Command::Delete => self.delete_selection(),
             Command::SelectAll => {
-                let all: Vec<NodeId> = self
-                    .workspace
-                    .document
-                    .snarl
-                    .nodes()
-                    .map(|n| n.id)
-                    .collect();
+                let all: Vec<NodeId> = self.workspace.document.node_ids().collect();
                 self.workspace.selection.set(all);
             }
             Command::DeselectAll => self.workspace.selection.clear(),
@@ -220,12 +214,7 @@ impl EditorApp {
     fn arrange(&mut self, how: Arrange) {
         let selected = self.workspace.selection.nodes().to_vec();
         let nodes: Vec<NodeId> = if how == Arrange::Tidy && selected.len() < 2 {
-            self.workspace
-                .document
-                .snarl
-                .nodes()
-                .map(|n| n.id)
-                .collect()
+            self.workspace.document.node_ids().collect()
         } else {
             selected
         };

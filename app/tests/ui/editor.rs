@@ -67,7 +67,7 @@ fn the_editor_opens_on_the_default_preset_without_problems() {
     let dir = tempfile::tempdir().expect("temp dir");
     let harness = harness(editor(dir.path()));
     assert_eq!(crate::common::graph(&harness).nodes.len(), 10);
-    assert!(harness.state().workspace.document.problems().is_empty());
+    assert!(crate::common::document(&harness).problems().is_empty());
     harness.get_by_label_contains("No problems");
     assert!(
         harness
@@ -132,8 +132,8 @@ fn two_nodes_connect_and_the_link_is_saved() {
         graph.nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::to(2) }
     );
-    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 1);
-    assert!(harness.state().workspace.document.problems().is_empty());
+    assert_eq!(crate::common::document(&harness).snarl.wires().count(), 1);
+    assert!(crate::common::document(&harness).problems().is_empty());
     harness.get_by_label_contains("No problems");
 }
 
@@ -143,7 +143,7 @@ fn a_connection_between_incompatible_types_is_refused_with_a_message() {
     let mut harness = empty_editor(dir.path());
     let speed = add(&mut harness, NodeKind::Speed, egui::pos2(-300.0, 0.0));
     connect(&mut harness, speed, NodeId(1), 0);
-    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 0);
+    assert_eq!(crate::common::document(&harness).snarl.wires().count(), 0);
     assert_eq!(
         crate::common::graph(&harness).nodes[&graph_runtime::NodeId(1)],
         Node::Output { input: Link::NONE }
@@ -226,7 +226,7 @@ fn a_cycle_shows_its_error_on_the_nodes_and_in_the_problems_list() {
     connect(&mut harness, a, b, 0);
     connect(&mut harness, b, a, 0);
     connect(&mut harness, b, NodeId(1), 0);
-    let problems = harness.state().workspace.document.problems().to_vec();
+    let problems = crate::common::document(&harness).problems().to_vec();
     assert!(problems.contains(&CompileError::Cycle {
         nodes: vec![graph_runtime::NodeId(2), graph_runtime::NodeId(3)]
     }));
@@ -322,7 +322,7 @@ fn copy_and_paste_keep_the_links_between_the_pasted_nodes() {
         graph.nodes[&graph_runtime::NodeId(4)],
         Node::Seek { .. }
     ));
-    assert_eq!(harness.state().workspace.document.snarl.wires().count(), 3);
+    assert_eq!(crate::common::document(&harness).snarl.wires().count(), 3);
 }
 
 #[test]
@@ -435,7 +435,7 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     harness.get_by_label("Recover").click();
     harness.run_steps(2);
     assert_eq!(crate::common::graph(harness), unsaved);
-    assert!(harness.state().workspace.document.is_dirty());
+    assert!(crate::common::document(harness).is_dirty());
     let preview = &harness.state().preview;
     assert_eq!(
         preview.document.scene.obstacles.len(),

@@ -136,24 +136,10 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
         .get_by_label("Vehicle and turning")
         .click_accesskit();
     harness.run_steps(2);
-    assert!(
-        !harness
-            .state()
-            .workspace
-            .document
-            .turning
-            .independent_facing
-    );
+    assert!(!crate::common::document(&harness).turning.independent_facing);
     harness.get_by_label("independent facing").click_accesskit();
     harness.run_steps(3);
-    assert!(
-        harness
-            .state()
-            .workspace
-            .document
-            .turning
-            .independent_facing
-    );
+    assert!(crate::common::document(&harness).turning.independent_facing);
     // The preview's agents turn their facing now; the graph saves as version 2.
     let simulation = harness
         .state()
@@ -170,10 +156,7 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
         .click_accesskit();
     harness.run_steps(2);
     assert!(
-        harness
-            .state()
-            .workspace
-            .document
+        crate::common::document(&harness)
             .turning
             .max_turn_rate
             .is_some()
@@ -181,7 +164,7 @@ fn independent_facing_is_set_in_the_vehicle_panel_and_undone() {
     harness.state_mut().apply(Command::Undo);
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    let turning = &harness.state().workspace.document.turning;
+    let turning = &crate::common::document(&harness).turning;
     assert!(!turning.independent_facing && turning.max_turn_rate.is_none());
 }
 

@@ -317,7 +317,7 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
     assert!(harness.query_by_label("river").is_none(), "no preset names");
     harness.get_by_label("field 1").click();
     harness.run_steps(3);
-    match harness.state().workspace.document.node(node) {
+    match crate::common::document(&harness).node(node) {
         Some(Node::FlowFieldFollowing { field, .. }) => assert_eq!(field, "field 1"),
         other => panic!("{other:?}"),
     }
@@ -809,10 +809,7 @@ fn removing_a_parameter_in_use_asks_first() {
     harness.get_by_label("Cancel").click_accesskit();
     harness.run_steps(2);
     assert!(
-        harness
-            .state()
-            .workspace
-            .document
+        crate::common::document(&harness)
             .parameters
             .contains_key("alignment")
     );
@@ -825,10 +822,7 @@ fn removing_a_parameter_in_use_asks_first() {
         .apply(Command::RemoveParameter("spare".to_owned()));
     assert_eq!(harness.state().view.dialog, None);
     assert!(
-        !harness
-            .state()
-            .workspace
-            .document
+        !crate::common::document(&harness)
             .parameters
             .contains_key("spare")
     );

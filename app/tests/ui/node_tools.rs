@@ -89,7 +89,7 @@ fn a_muted_and_a_collapsed_node_stay_so_through_save_and_open() {
     );
     harness.state_mut().apply(Command::OpenPath(path));
     harness.run_steps(3);
-    let document = &harness.state().workspace.document;
+    let document = &crate::common::document(&harness);
     let reopened = document.snarl_id(NodeId(1)).expect("node 1");
     assert!(!document.snarl.get_node_info(reopened).expect("node 1").open);
     assert!(document.to_graph().muted.contains(&PRIORITY));
@@ -123,10 +123,7 @@ fn add_reroute(harness: &mut egui_kittest::Harness<'static, app::editor::EditorA
 fn a_reroute_bends_a_wire_without_changing_what_the_preview_runs() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let program = harness
-        .state()
-        .workspace
-        .document
+    let program = crate::common::document(&harness)
         .program()
         .expect("compiles")
         .len();
@@ -145,13 +142,10 @@ fn a_reroute_bends_a_wire_without_changing_what_the_preview_runs() {
             input: graph_runtime::Link(Some(WANDER))
         })
     );
-    assert!(harness.state().workspace.document.problems().is_empty());
+    assert!(crate::common::document(&harness).problems().is_empty());
     // The compiler links through the Reroute: the program has as many ops as before.
     assert_eq!(
-        harness
-            .state()
-            .workspace
-            .document
+        crate::common::document(&harness)
             .program()
             .expect("compiles")
             .len(),

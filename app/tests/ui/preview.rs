@@ -110,10 +110,7 @@ fn a_graph_edit_hot_swaps_the_program_and_keeps_agent_positions() {
         .collect();
     let program_before = running(&harness).groups()[0].program.clone();
     // Edit the Wander node's radius, as the inspector would.
-    let mut node = harness
-        .state()
-        .workspace
-        .document
+    let mut node = crate::common::document(&harness)
         .node(graph_runtime::NodeId(4))
         .expect("wander node")
         .clone();
@@ -138,7 +135,7 @@ fn a_new_top_speed_in_the_vehicle_panel_reaches_the_running_agents() {
     // take them into the copy it steps, not step its old one and write that back.
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let mut vehicle = harness.state().workspace.document.vehicle.clone();
+    let mut vehicle = crate::common::document(&harness).vehicle.clone();
     vehicle.max_speed = Number::Literal(1.0);
     harness.state_mut().apply(Command::SetVehicle(vehicle));
     harness.run_steps(3);

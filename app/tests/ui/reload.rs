@@ -82,12 +82,12 @@ fn edited_then_changed_on_disk(dir: &Path) -> (Harness<'static, EditorApp>, std:
         .state_mut()
         .apply(Command::SetDescription("mine".to_owned()));
     harness.run_steps(2);
-    assert!(harness.state().workspace.document.is_dirty());
+    assert!(crate::common::document(&harness).is_dirty());
     // Another program saves atomically, as Steergraph does.
     write_atomically(&file, seek_graph("theirs", -10.0)).expect("write");
     run_until(&mut harness, |app| !app.changed_on_disk().is_empty());
     assert_eq!(
-        harness.state().workspace.document.description,
+        crate::common::document(&harness).description,
         "mine",
         "nothing lost yet"
     );
@@ -114,8 +114,8 @@ fn reload_in_the_bar_takes_the_file_and_undo_takes_it_back() {
 
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    assert_eq!(harness.state().workspace.document.description, "mine");
-    assert!(harness.state().workspace.document.is_dirty());
+    assert_eq!(crate::common::document(&harness).description, "mine");
+    assert!(crate::common::document(&harness).is_dirty());
 }
 
 #[test]
@@ -128,8 +128,8 @@ fn keep_mine_keeps_the_edits_and_our_own_save_does_not_ask() {
         harness.state().changed_on_disk().is_empty(),
         "the bar is gone"
     );
-    assert_eq!(harness.state().workspace.document.description, "mine");
-    assert!(harness.state().workspace.document.is_dirty());
+    assert_eq!(crate::common::document(&harness).description, "mine");
+    assert!(crate::common::document(&harness).is_dirty());
     assert_eq!(Graph::load(&file).expect("loads").description, "theirs");
 
     // Our own save, then an edit at once, before the save's events have settled.
@@ -141,8 +141,8 @@ fn keep_mine_keeps_the_edits_and_our_own_save_does_not_ask() {
     harness.run_steps(1);
     assert_eq!(Graph::load(&file).expect("loads").description, "mine");
     stays_quiet(&mut harness, checks_before);
-    assert_eq!(harness.state().workspace.document.description, "mine, more");
-    assert!(harness.state().workspace.document.is_dirty());
+    assert_eq!(crate::common::document(&harness).description, "mine, more");
+    assert!(crate::common::document(&harness).is_dirty());
 }
 
 #[test]
@@ -175,7 +175,7 @@ fn a_graph_without_unsaved_edits_reloads_at_once_and_says_so() {
     });
     let status = harness.state().status.text().unwrap_or_default().to_owned();
     assert!(status.contains("chase.graph.ron:"), "{status}");
-    assert_eq!(harness.state().workspace.document.description, "theirs");
+    assert_eq!(crate::common::document(&harness).description, "theirs");
 }
 
 #[test]

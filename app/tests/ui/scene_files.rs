@@ -145,11 +145,11 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
         .apply(Command::OpenScenePath(dir.path().join("one.scene.ron")));
     harness.run_steps(3);
     // An unsaved edit to a.graph.ron.
-    let mut vehicle = harness.state().workspace.document.vehicle.clone();
+    let mut vehicle = crate::common::document(&harness).vehicle.clone();
     vehicle.max_speed = graph_runtime::Number::Literal(2.0);
     harness.state_mut().apply(Command::SetVehicle(vehicle));
     harness.run_steps(2);
-    assert!(harness.state().workspace.document.is_dirty());
+    assert!(crate::common::document(&harness).is_dirty());
     // two.scene.ron runs a.graph.ron first: the edit stays, nothing is asked.
     harness
         .state_mut()
@@ -157,7 +157,7 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
     harness.run_steps(2);
     assert_eq!(harness.state().view.dialog, None);
     assert!(
-        harness.state().workspace.document.is_dirty(),
+        crate::common::document(&harness).is_dirty(),
         "the edit is kept"
     );
     // A scene whose first group runs b.graph.ron would replace it: asked, naming the file.

@@ -24,27 +24,15 @@ fn node_rect(harness: &Harness<'static, EditorApp>, id: NodeId) -> egui::Rect {
 }
 
 fn added(harness: &mut Harness<'static, EditorApp>, kind: NodeKind, at: Pos2) -> NodeId {
-    let before: Vec<NodeId> = harness
-        .state()
-        .workspace
-        .document
-        .snarl
-        .nodes()
-        .map(|n| n.id)
-        .collect();
+    let before: Vec<NodeId> = crate::common::document(harness).node_ids().collect();
     harness.state_mut().apply(Command::AddNode {
         kind,
         at,
         wire: None,
     });
     harness.run_steps(3);
-    harness
-        .state()
-        .workspace
-        .document
-        .snarl
-        .nodes()
-        .map(|n| n.id)
+    crate::common::document(harness)
+        .node_ids()
         .find(|id| !before.contains(id))
         .expect("a new node")
 }
@@ -203,7 +191,7 @@ fn esc_closes_the_shortcut_sheet_and_cancels_a_dialog() {
     harness.run_steps(2);
     assert_eq!(harness.state().view.dialog, None);
     assert!(
-        harness.state().workspace.document.is_dirty(),
+        crate::common::document(&harness).is_dirty(),
         "cancelled: nothing discarded"
     );
 }
@@ -229,7 +217,7 @@ fn the_side_panel_keeps_its_sections_in_place_when_the_selection_changes() {
 fn independent_facing_that_nothing_turns_says_what_to_add() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let mut turning = harness.state().workspace.document.turning.clone();
+    let mut turning = crate::common::document(&harness).turning.clone();
     turning.independent_facing = true;
     harness.state_mut().apply(Command::SetTurning(turning));
     harness.run_steps(3);
@@ -337,7 +325,7 @@ fn at_1024_by_640_the_side_panels_rows_fit_its_width() {
         harness.get_by_label(section).click();
         harness.run_steps(2);
     }
-    let mut turning = harness.state().workspace.document.turning.clone();
+    let mut turning = crate::common::document(&harness).turning.clone();
     turning.independent_facing = true;
     harness.state_mut().apply(Command::SetTurning(turning));
     // An empty canvas: its nodes' widgets report unzoomed rectangles that could fall anywhere.

@@ -272,7 +272,7 @@ fn double_clicking_the_subgraph_node_opens_its_file() {
     }
     harness.run_steps(3);
     assert_eq!(
-        harness.state().workspace.document.path.as_deref(),
+        crate::common::document(&harness).path.as_deref(),
         Some(file.as_path())
     );
     assert_eq!(crate::common::graph(&harness).nodes.len(), 4);
@@ -285,7 +285,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
     let file = collapse(&mut harness, dir.path());
     harness.state_mut().apply(Command::SaveTo(main));
     harness.run_steps(3);
-    let revision = harness.state().workspace.document.revision();
+    let revision = crate::common::document(&harness).revision();
     // Another program moves the east Seek's target to the west: (-5, 0) + (0, 10).
     let mut changed = Graph::load(&file).expect("loads");
     changed.nodes.insert(
@@ -296,7 +296,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
     );
     graph_runtime::write_atomically(&file, changed.to_ron().expect("ron")).expect("write");
     let started = Instant::now();
-    while harness.state().workspace.document.revision() == revision {
+    while crate::common::document(&harness).revision() == revision {
         assert!(
             started.elapsed() < DEADLINE,
             "not recompiled within {DEADLINE:?}"
@@ -311,7 +311,7 @@ fn a_change_to_the_subgraph_file_recompiles_the_graph_that_uses_it() {
         "{status}"
     );
     // The open graph itself did not change: nothing to save.
-    assert!(!harness.state().workspace.document.is_dirty());
+    assert!(!crate::common::document(&harness).is_dirty());
 }
 
 #[test]
@@ -340,7 +340,7 @@ fn choose_file_points_a_new_subgraph_node_at_a_file_in_the_graphs_folder() {
         .apply(Command::Picked(Purpose::ChooseSubgraph(added), file));
     harness.run_steps(3);
     assert_eq!(
-        harness.state().workspace.document.node(added),
+        crate::common::document(&harness).node(added),
         Some(&Node::Subgraph {
             file: "lib/pair.graph.ron".to_owned(),
             parameters: BTreeMap::new(),

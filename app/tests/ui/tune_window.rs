@@ -117,12 +117,12 @@ fn a_search_meets_the_goal_and_apply_sets_the_defaults_in_one_undo_step() {
 
     harness.get_by_label("Apply").click();
     harness.run_steps(2);
-    let parameters = &harness.state().workspace.document.parameters;
+    let parameters = &crate::common::document(&harness).parameters;
     assert_eq!(parameters.get("push"), Some(&best.values[0]));
     assert_eq!(parameters.get("reach"), Some(&best.values[1]));
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
-    let parameters = &harness.state().workspace.document.parameters;
+    let parameters = &crate::common::document(&harness).parameters;
     assert_eq!(
         (parameters.get("push"), parameters.get("reach")),
         (Some(&1.0), Some(&3.0)),
@@ -159,7 +159,7 @@ fn apply_to_the_scene_sets_the_groups_overrides_in_one_undo_step() {
     assert_eq!(overrides.get("push"), Some(&best.values[0]));
     assert_eq!(overrides.get("reach"), Some(&best.values[1]));
     assert_eq!(
-        harness.state().workspace.document.parameters.get("push"),
+        crate::common::document(&harness).parameters.get("push"),
         Some(&1.0),
         "the graph's default stays"
     );
@@ -239,7 +239,7 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
     harness.run_steps(2);
     let best = result.best().expect("a best run");
     assert_eq!(
-        harness.state().workspace.document.parameters.get("push"),
+        crate::common::document(&harness).parameters.get("push"),
         Some(&best.values[0])
     );
 }

@@ -161,7 +161,7 @@ fn a_new_graph_starts_in_the_preview_once_it_compiles() {
         wire: Some(app::editor::Wire::IntoInput(NodeId(1), 0)),
     });
     harness.run_steps(3);
-    assert!(harness.state().workspace.document.problems().is_empty());
+    assert!(crate::common::document(&harness).problems().is_empty());
     let preview = &harness.state().preview;
     assert!(
         preview.host.problems.is_empty(),
@@ -396,7 +396,7 @@ fn new_asks_before_dropping_an_unsaved_scene_edit() {
         .preview
         .add_obstacle(glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
-    assert!(!harness.state().workspace.document.is_dirty() && harness.state().preview.is_dirty());
+    assert!(!crate::common::document(&harness).is_dirty() && harness.state().preview.is_dirty());
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
     assert_eq!(

@@ -252,9 +252,14 @@ impl Document {
         mirror::snarl_id(&self.snarl, id)
     }
 
+    /// The graph ids of every node, in the widget's order.
+    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.snarl.nodes().map(|n| n.id)
+    }
+
     /// Whether the graph has node `id`.
     pub fn contains(&self, id: NodeId) -> bool {
-        self.snarl.nodes().any(|n| n.id == id)
+        self.node_ids().any(|n| n == id)
     }
 
     /// The node with graph id `id`.

@@ -271,6 +271,11 @@ pub fn run_while(
     harness.run_steps(2);
 }
 
+/// The open graph's document.
+pub fn document<'a>(harness: &'a Harness<'static, EditorApp>) -> &'a app::editor::Document {
+    &harness.state().workspace.document
+}
+
 /// The open graph as its file would save it.
 pub fn graph(harness: &Harness<'static, EditorApp>) -> graph_runtime::Graph {
     harness.state().workspace.document.to_graph()
