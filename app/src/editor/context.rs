@@ -265,7 +265,7 @@ impl EditorApp {
                 _ => self.workspace.document.is_dirty(),
             },
             Doc::Scene => {
-                !matches!(then, Then::Up | Then::GroupGraph(_)) && self.preview.is_dirty()
+                !matches!(then, Then::Up | Then::GroupGraph(_)) && self.workspace.scene.is_dirty()
             }
         }
     }

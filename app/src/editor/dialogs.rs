@@ -67,7 +67,7 @@ impl EditorApp {
         for &doc in self.services.disk.asking() {
             let what = match doc {
                 Doc::Graph => format!("The graph {}", self.workspace.graph_label()),
-                Doc::Scene => format!("The scene {}", self.preview.document.name()),
+                Doc::Scene => format!("The scene {}", self.workspace.scene.name()),
             };
             ui.horizontal(|ui| {
                 ui.colored_label(
@@ -100,7 +100,7 @@ impl EditorApp {
             unsaved.push(format!("the graph {}", self.workspace.graph_label()));
         }
         if self.asks_about(Doc::Scene, then) {
-            unsaved.push(format!("the scene {}", self.preview.document.name()));
+            unsaved.push(format!("the scene {}", self.workspace.scene.name()));
         }
         ui.label(format!(
             "{} {} not saved.",

@@ -98,7 +98,7 @@ impl EditorApp {
         if self.workspace.document.record() {
             self.workspace.timeline.record(Doc::Graph);
         }
-        if self.preview.record() {
+        if self.workspace.scene.record() {
             self.workspace.timeline.record(Doc::Scene);
         }
     }
@@ -111,7 +111,7 @@ impl EditorApp {
                 self.workspace.document.undo();
                 self.after_structure_change();
             }
-            Some(Doc::Scene) => self.preview.undo(),
+            Some(Doc::Scene) => _ = self.workspace.scene.undo(),
             None => self.status.set("Nothing to undo"),
         }
     }
@@ -124,7 +124,7 @@ impl EditorApp {
                 self.workspace.document.redo();
                 self.after_structure_change();
             }
-            Some(Doc::Scene) => self.preview.redo(),
+            Some(Doc::Scene) => _ = self.workspace.scene.redo(),
             None => self.status.set("Nothing to redo"),
         }
     }

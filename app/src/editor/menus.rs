@@ -168,7 +168,7 @@ impl EditorApp {
             self.workspace.document.can_redo(),
         );
         let undo = ui.add_enabled(
-            can_undo || self.preview.is_dirty(),
+            can_undo || self.workspace.scene.is_dirty(),
             egui::Button::new("Undo  (Ctrl+Z)"),
         );
         if undo.clicked() {

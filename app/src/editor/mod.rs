@@ -108,7 +108,7 @@ pub struct EditorApp {
     pub view: ViewState,
     /// File dialogs, autosave, the watch on disk, the clock and frame statistics.
     pub services: Services,
-    /// The live preview beside the graph, with the scene document.
+    /// The live preview of the workspace's scene beside the graph.
     pub preview: Preview,
     /// The latest status message.
     pub status: Status,
@@ -133,13 +133,17 @@ impl EditorApp {
         let recovered = autosave.recover();
         let mut app = Self {
             settings,
-            workspace: Workspace::new(Document::new(&graph, None), Some(preset.file.to_owned())),
+            workspace: Workspace::new(
+                Document::new(&graph, None),
+                Some(preset.file.to_owned()),
+                preview::scene_for_graph(preset.file, None),
+            ),
             view: ViewState {
                 dialog: recovered.map(|r| Dialog::Recover(Box::new(r))),
                 ..ViewState::default()
             },
             services: Services::new(autosave),
-            preview: Preview::for_graph(preset.file, None),
+            preview: Preview::new(&preview::scene_for_graph(preset.file, None), preset.file),
             status: Status::default(),
             queue: Vec::new(),
             effects: Vec::new(),
@@ -157,11 +161,13 @@ impl EditorApp {
         let ctx = ui.ctx().clone();
         let seconds = ctx.input(|i| i.stable_dt);
         let pacing = self.services.pacing;
-        self.with_open_graph(|app, open| app.preview.update(open, seconds, pacing));
+        self.with_open_graph(|app, open| {
+            (app.preview).update(&app.workspace.scene, open, seconds, pacing);
+        });
         self.handle_window_events(&ctx);
         self.check_disk(&ctx);
         self.shortcuts(&ctx);
-        let names = Names::from_scene(&self.preview.document.scene).with_graph(
+        let names = Names::from_scene(&self.workspace.scene.scene).with_graph(
             &self.workspace.document.parameters,
             self.workspace.document.snarl.nodes().map(|n| &n.node),
         );
@@ -261,7 +267,7 @@ impl EditorApp {
         }
         if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close {
             self.record_changes();
-            if self.workspace.document.is_dirty() || self.preview.is_dirty() {
+            if self.workspace.document.is_dirty() || self.workspace.scene.is_dirty() {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
                 self.view.dialog = Some(Dialog::Unsaved(Then::Close));
             } else {
@@ -304,12 +310,12 @@ impl EditorApp {
         if let Some(error) = self.services.autosave.tick(
             now,
             &self.workspace.document,
-            &self.preview.document,
+            &self.workspace.scene,
             &session,
         ) {
             self.status.set(error);
         }
-        if self.workspace.document.is_dirty() || self.preview.is_dirty() {
+        if self.workspace.document.is_dirty() || self.workspace.scene.is_dirty() {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(
                 autosave::AUTOSAVE_SECONDS,
             ));

@@ -120,7 +120,7 @@ impl EditorApp {
     /// that changed.
     pub(super) fn check_disk(&mut self, ctx: &egui::Context) {
         let graph = self.workspace.document.path.clone();
-        let scene = self.preview.document.path.clone();
+        let scene = self.workspace.scene.path.clone();
         self.services
             .disk
             .follow(ctx, graph.as_deref(), scene.as_deref());
@@ -164,8 +164,7 @@ impl EditorApp {
             self.workspace.document.reload_subgraphs();
             if self.preview.host.subgraph_files().iter().any(|f| f == file) {
                 self.with_open_graph(|app, open| {
-                    let preview = &mut app.preview;
-                    preview.host.subgraphs_changed(&preview.document, open);
+                    (app.preview.host).subgraphs_changed(&app.workspace.scene, open);
                 });
             }
             self.status.set(format!(
@@ -176,8 +175,8 @@ impl EditorApp {
         if self.workspace.document.path.as_deref() == Some(file) {
             self.reload_or_ask(Doc::Graph, self.workspace.document.is_dirty());
         }
-        if self.preview.document.path.as_deref() == Some(file) {
-            self.reload_or_ask(Doc::Scene, self.preview.is_dirty());
+        if self.workspace.scene.path.as_deref() == Some(file) {
+            self.reload_or_ask(Doc::Scene, self.workspace.scene.is_dirty());
         }
     }
 
@@ -196,7 +195,7 @@ impl EditorApp {
         match doc {
             Doc::Graph => self.reload_graph(),
             Doc::Scene => {
-                let Some(path) = self.preview.document.path.clone() else {
+                let Some(path) = self.workspace.scene.path.clone() else {
                     return;
                 };
                 if let Err(error) = graph_runtime::Scene::load(&path) {
@@ -241,7 +240,7 @@ impl EditorApp {
         self.services.disk.answered(doc);
         let name = match doc {
             Doc::Graph => self.workspace.document.title(),
-            Doc::Scene => self.preview.document.name(),
+            Doc::Scene => self.workspace.scene.name(),
         };
         self.status.set(format!(
             "Kept your changes; saving will overwrite {name} on disk"

@@ -7,7 +7,7 @@ use graph_runtime::{Graph, Scene};
 
 use super::autosave::{Origin, Recovered, Session};
 use super::document::Document;
-use super::preview::{Preview, SceneDocument};
+use super::preview::SceneDocument;
 use super::{Dialog, EditorApp, presets};
 
 impl EditorApp {
@@ -68,14 +68,14 @@ impl EditorApp {
                 .map(|scene| SceneDocument::from_preset(scene, file)),
             (None, Origin::New) => None,
         };
-        self.preview = match scene {
-            Some(document) => Preview::new(document, &bound),
-            None => Preview::for_graph(&bound, self.workspace.document.path.as_deref()),
-        };
+        let scene = scene.unwrap_or_else(|| {
+            super::preview::scene_for_graph(&bound, self.workspace.document.path.as_deref())
+        });
+        self.set_scene(scene, &bound);
         self.status.set(format!(
             "Recovered the unsaved changes to {}, running in {}",
             recovered_names.join(" and "),
-            self.preview.document.name()
+            self.workspace.scene.name()
         ));
     }
 
@@ -88,7 +88,7 @@ impl EditorApp {
             }
             _ => Origin::New,
         };
-        let scene = &self.preview.document;
+        let scene = &self.workspace.scene;
         let scene = match (&scene.path, &scene.preset) {
             (Some(path), _) => Origin::File(path.clone()),
             (None, Some(preset)) => Origin::Preset(preset.clone()),

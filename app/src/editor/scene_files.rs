@@ -34,8 +34,10 @@ impl EditorApp {
             self.open_preset(graph);
         }
         let bound = self.workspace.open_graph_name();
-        let document = super::preview::SceneDocument::from_preset(scene, preset.file);
-        self.preview = Preview::new(document, &bound);
+        self.set_scene(
+            super::preview::SceneDocument::from_preset(scene, preset.file),
+            &bound,
+        );
         self.workspace.timeline.forget(Doc::Scene);
         self.services.autosave.clear_scene();
         self.status
@@ -62,11 +64,18 @@ impl EditorApp {
         }
     }
 
+    /// Makes `scene` the workspace's scene, in a new preview whose groups running `bound`
+    /// run the open graph.
+    pub(super) fn set_scene(&mut self, scene: super::preview::SceneDocument, bound: &str) {
+        self.preview = Preview::new(&scene, bound);
+        self.workspace.scene = scene;
+    }
+
     /// The scene in the preview, its groups running the open graph's name running the open
     /// graph; remembered in the recent scenes.
     fn show_scene(&mut self, scene: Scene, path: &Path) {
         let bound = self.workspace.open_graph_name();
-        self.preview = Preview::open(scene, path.to_path_buf(), &bound);
+        self.set_scene(super::preview::scene_at(scene, path.to_path_buf()), &bound);
         self.workspace.timeline.forget(Doc::Scene);
         self.services.autosave.clear_scene();
         self.settings.remember_scene(path);
@@ -140,7 +149,7 @@ impl EditorApp {
     /// Makes the graph `name` (a file beside the preview's scene, or for a preset scene, the
     /// preset graph of that name) the open graph, keeping the scene running.
     pub(super) fn edit_group_graph(&mut self, name: &str) {
-        let loaded = match &self.preview.document.path {
+        let loaded = match &self.workspace.scene.path {
             Some(scene) => {
                 let file = beside(scene, name);
                 Graph::load(&file)
@@ -174,7 +183,7 @@ impl EditorApp {
 
     /// Saves the scene where it is saved, else asks for a name; then continues with `then`.
     pub(super) fn save_scene(&mut self, then: Option<Then>) {
-        match self.preview.document.path.clone() {
+        match self.workspace.scene.path.clone() {
             Some(path) => {
                 if self.save_scene_to(&path)
                     && let Some(then) = then
@@ -191,7 +200,7 @@ impl EditorApp {
     /// names cannot be found.
     pub fn save_scene_to(&mut self, path: &Path) -> bool {
         self.record_changes();
-        let bundle = self.with_open_graph(|app, open| app.preview.document.bundle(path, open));
+        let bundle = self.with_open_graph(|app, open| app.workspace.scene.bundle(path, open));
         let bundle = match bundle {
             Ok(bundle) => bundle,
             Err(error) => {
@@ -203,11 +212,11 @@ impl EditorApp {
             self.error("Could not save the scene.", &error);
             return false;
         }
-        self.preview
-            .document
+        self.workspace
+            .scene
             .fields_saved_as_files(&bundle.field_files);
         self.preview.host.fields_saved_as_files(&bundle.field_files);
-        self.preview.document.mark_saved(path.to_path_buf());
+        self.workspace.scene.mark_saved(path.to_path_buf());
         self.settings.remember_scene(path);
         for (file, _) in &bundle.files {
             self.services.disk.saved(file);

@@ -10,7 +10,6 @@ use super::document::Document;
 use super::effect::Effect;
 use super::file_dialog::{Purpose, Request};
 use super::history::Doc;
-use super::preview::Preview;
 use super::{Dialog, EditorApp, Selection, export, presets};
 
 /// The name scene groups use for a graph that was never saved.
@@ -87,8 +86,8 @@ impl EditorApp {
                     .and_then(Path::parent),
             ),
             Purpose::SaveScene { .. } | Purpose::OpenScene => (
-                self.preview.document.name(),
-                self.preview.document.path.as_deref().and_then(Path::parent),
+                self.workspace.scene.name(),
+                self.workspace.scene.path.as_deref().and_then(Path::parent),
             ),
             Purpose::SaveField(name) => (super::field_files::field_file_name(name), None),
             Purpose::SaveSubgraph => (
@@ -139,13 +138,13 @@ impl EditorApp {
                     self.push(Command::SaveAllThen(then));
                 }
             }
-            Purpose::SaveField(name) => match self.preview.save_field_as(&name, path) {
+            Purpose::SaveField(name) => match self.workspace.scene.save_field_as(&name, path) {
                 Ok(()) => self
                     .status
                     .set(format!("Saved flow field {}", path.display())),
                 Err(error) => self.error("Could not save the flow field.", &error),
             },
-            Purpose::LoadField(name) => match self.preview.load_field_from(&name, path) {
+            Purpose::LoadField(name) => match self.workspace.scene.load_field_from(&name, path) {
                 Ok(()) => self.status.set(format!("Loaded {}", path.display())),
                 Err(error) => self.error("Could not load the flow field.", &error),
             },
@@ -191,7 +190,8 @@ impl EditorApp {
         if !self.workspace.context.is_open() {
             // A subgraph open in context is saved under its own name; the preview runs the
             // top graph still.
-            self.preview.rebind(&self.workspace.open_graph_name());
+            let name = self.workspace.open_graph_name();
+            self.preview.rebind(&mut self.workspace.scene, &name);
         }
         self.settings.remember(path);
         self.services.autosave.clear();
@@ -207,13 +207,13 @@ impl EditorApp {
         let bound = self.preview.bound.clone();
         let runs_it = !self.workspace.context.is_open()
             && self
-                .preview
-                .document
+                .workspace
+                .scene
                 .scene
                 .groups
                 .iter()
                 .any(|g| g.graph == bound);
-        let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
+        let assets = self.with_open_graph(|app, open| app.workspace.scene.assets(open));
         let scene = if runs_it {
             match assets {
                 Ok(assets) => Some((assets, bound.as_str())),
@@ -230,7 +230,7 @@ impl EditorApp {
         };
         let keep = [
             self.workspace.document.path.clone(),
-            self.preview.document.path.clone(),
+            self.workspace.scene.path.clone(),
         ]
         .into_iter()
         .flatten()
@@ -238,7 +238,7 @@ impl EditorApp {
         let export = export::Export {
             graph: &graph,
             subgraphs: self.workspace.document.subgraphs(),
-            fields: &self.preview.document.fields,
+            fields: &self.workspace.scene.fields,
             scene,
             keep,
         };
@@ -272,7 +272,8 @@ impl EditorApp {
         self.take_graph(document, preset_name);
         self.workspace.timeline = super::history::Timeline::default();
         let name = self.workspace.open_graph_name();
-        self.preview = Preview::for_graph(&name, self.workspace.document.path.as_deref());
+        let scene = super::preview::scene_for_graph(&name, self.workspace.document.path.as_deref());
+        self.set_scene(scene, &name);
         self.services.autosave.clear_scene();
     }
 

@@ -83,7 +83,9 @@ impl EditorApp {
                     });
                 egui::CollapsingHeader::new("Scene")
                     .default_open(false)
-                    .show(ui, |ui| commands.extend(self.preview.scene_panel(ui)));
+                    .show(ui, |ui| {
+                        commands.extend(self.preview.scene_panel(&mut self.workspace.scene, ui));
+                    });
                 egui::CollapsingHeader::new("Description and comments")
                     .default_open(false)
                     .show(ui, |ui| {
@@ -181,7 +183,8 @@ impl EditorApp {
 
     /// The preview panel.
     pub(super) fn preview_panel(&mut self, ui: &mut Ui) {
-        let commands = self.with_open_graph(|app, open| app.preview.ui(ui, open));
+        let commands =
+            self.with_open_graph(|app, open| app.preview.ui(ui, &mut app.workspace.scene, open));
         self.queue.extend(commands);
     }
 }

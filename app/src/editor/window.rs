@@ -60,11 +60,11 @@ impl eframe::App for EditorApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, files::SETTINGS_KEY, &self.settings);
         // Also on eframe's periodic save: one more chance to keep unsaved work.
-        if self.workspace.document.is_dirty() || self.preview.is_dirty() {
+        if self.workspace.document.is_dirty() || self.workspace.scene.is_dirty() {
             let session = self.session();
             let _ = self.services.autosave.write_all(
                 &self.workspace.document,
-                &self.preview.document,
+                &self.workspace.scene,
                 &session,
             );
         }
@@ -77,7 +77,7 @@ impl eframe::App for EditorApp {
         if !self.workspace.document.is_dirty() || self.allow_close {
             self.services.autosave.clear();
         }
-        if !self.preview.is_dirty() || self.allow_close {
+        if !self.workspace.scene.is_dirty() || self.allow_close {
             self.services.autosave.clear_scene();
         }
     }

@@ -1,12 +1,13 @@
 //! What undo and `apply` work on: the open graph, its selection, the graphs above it when a
-//! subgraph is open in context, and the order of the undo steps. The scene document is the
-//! preview's (`preview/scene_doc.rs`), since its simulation is rebuilt from it every edit.
+//! subgraph is open in context, the scene the preview runs, and the order of the undo steps
+//! over the two documents.
 
 use super::clipboard;
 use super::command::Then;
 use super::context::Context;
 use super::document::Document;
 use super::history::Timeline;
+use super::preview::SceneDocument;
 use super::selection::Selection;
 use super::session::UNTITLED;
 
@@ -20,6 +21,8 @@ pub struct Workspace {
     pub selection: Selection,
     /// The graphs above the open subgraph, when one is open in context.
     pub context: Context,
+    /// The scene the preview runs the graph in: its own document, with its own undo history.
+    pub scene: SceneDocument,
     /// The order of the graph's and the scene's undo steps.
     pub(super) timeline: Timeline,
     /// The embedded preset the graph came from, while it has no file.
@@ -31,12 +34,18 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// A workspace on `document`, from the preset `preset_name` when it has no file.
-    pub(super) fn new(document: Document, preset_name: Option<String>) -> Self {
+    /// A workspace on `document`, from the preset `preset_name` when it has no file, run in
+    /// the scene `scene`.
+    pub(super) fn new(
+        document: Document,
+        preset_name: Option<String>,
+        scene: SceneDocument,
+    ) -> Self {
         Self {
             document,
             selection: Selection::default(),
             context: Context::default(),
+            scene,
             timeline: Timeline::default(),
             preset_name,
             pending_up: 0,

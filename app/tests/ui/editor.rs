@@ -397,11 +397,11 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     let mut harness = harness(editor(dir.path()));
     add(&mut harness, NodeKind::Evasion, egui::pos2(0.0, 900.0));
     // A scene edit too: an obstacle added in the preview.
-    let obstacles = harness.state().preview.document.scene.obstacles.len();
+    let obstacles = crate::common::scene(&harness).scene.obstacles.len();
     harness
         .state_mut()
-        .preview
-        .document
+        .workspace
+        .scene
         .scene
         .obstacles
         .push(graph_runtime::Obstacle {
@@ -436,13 +436,15 @@ fn unsaved_work_is_autosaved_and_offered_back_after_a_crash() {
     harness.run_steps(2);
     assert_eq!(crate::common::graph(harness), unsaved);
     assert!(crate::common::document(harness).is_dirty());
-    let preview = &harness.state().preview;
     assert_eq!(
-        preview.document.scene.obstacles.len(),
+        crate::common::scene(harness).scene.obstacles.len(),
         obstacles + 1,
         "the scene edit came back"
     );
-    assert!(preview.is_dirty(), "and is still unsaved");
+    assert!(
+        crate::common::scene(harness).is_dirty(),
+        "and is still unsaved"
+    );
     // Paced exactly, the preview steps on this thread: what it runs is there to look at.
     assert!(!harness.state().preview.host.is_stepping());
     let preview = &harness.state().preview;
@@ -508,5 +510,5 @@ fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
     assert_eq!(exported.editor, None);
     assert_eq!(exported.nodes, app.workspace.document.to_graph().nodes);
     let field = graph_runtime::FlowField::load(&out.join("to_goal.flow.ron")).expect("field loads");
-    assert_eq!(&field, &app.preview.document.fields["to goal"]);
+    assert_eq!(&field, &app.workspace.scene.fields["to goal"]);
 }

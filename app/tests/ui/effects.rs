@@ -91,7 +91,7 @@ fn a_refused_scene_edit_says_why_on_the_status_line() {
     click_at(&mut harness, viewport.center() + egui::vec2(80.0, -60.0));
     harness.key_press(Key::Enter);
     harness.run_steps(2);
-    assert!(harness.state().preview.document.scene.gaps.is_empty());
+    assert!(crate::common::scene(&harness).scene.gaps.is_empty());
     assert_eq!(
         harness.state().status.text(),
         Some("A gap needs at least three corners.")

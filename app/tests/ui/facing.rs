@@ -28,7 +28,7 @@ fn harness(dir: &Path, file: &'static str) -> Harness<'static, EditorApp> {
 fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path(), "seek.graph.ron");
-    assert!(harness.state().preview.document.scene.gaps.is_empty());
+    assert!(crate::common::scene(&harness).scene.gaps.is_empty());
     harness.get_by_label("Draw gap").click_accesskit();
     harness.run_steps(2);
     let viewport = harness.state().preview.rect().expect("viewport");
@@ -41,10 +41,10 @@ fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
         click_at(&mut harness, corner);
     }
     // Not in the scene until it is closed.
-    assert!(harness.state().preview.document.scene.gaps.is_empty());
+    assert!(crate::common::scene(&harness).scene.gaps.is_empty());
     click_at(&mut harness, corners[0]);
     let preview = &harness.state().preview;
-    let gaps = &preview.document.scene.gaps;
+    let gaps = &crate::common::scene(&harness).scene.gaps;
     assert_eq!(gaps.len(), 1, "closed by a click on the first corner");
     let expected: Vec<_> = corners
         .iter()
@@ -65,7 +65,7 @@ fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
     assert!(
-        harness.state().preview.document.scene.gaps.is_empty(),
+        crate::common::scene(&harness).scene.gaps.is_empty(),
         "one undo takes the whole gap away"
     );
     // Enter closes a gap of three corners too.
@@ -74,14 +74,14 @@ fn a_gap_drawn_with_the_tool_is_one_undoable_edit_in_the_running_world() {
     }
     harness.key_press(Key::Enter);
     harness.run_steps(2);
-    assert_eq!(harness.state().preview.document.scene.gaps.len(), 1);
+    assert_eq!(crate::common::scene(&harness).scene.gaps.len(), 1);
 }
 
 #[test]
 fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path(), "jumper.graph.ron");
-    let before = harness.state().preview.document.scene.jump_links.len();
+    let before = crate::common::scene(&harness).scene.jump_links.len();
     assert_eq!(before, 2, "the chasm's north and south links");
     harness.get_by_label("Add jump link").click_accesskit();
     harness.run_steps(2);
@@ -93,7 +93,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     click_at(&mut harness, from);
     click_at(&mut harness, to);
     let preview = &harness.state().preview;
-    let link = preview.document.scene.jump_links["link 1"];
+    let link = crate::common::scene(&harness).scene.jump_links["link 1"];
     assert_eq!(link.from, preview.view.to_world(viewport, from));
     assert_eq!(link.to, preview.view.to_world(viewport, to));
     // Renamed in the bar over the viewport.
@@ -107,7 +107,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     type_text(&mut harness, "ledge");
     harness.key_press(Key::Enter);
     harness.run_steps(3);
-    let links = &harness.state().preview.document.scene.jump_links;
+    let links = &crate::common::scene(&harness).scene.jump_links;
     assert!(
         links.contains_key("ledge") && !links.contains_key("link 1"),
         "{links:?}"
@@ -121,7 +121,7 @@ fn a_jump_link_placed_with_two_clicks_is_named_listed_and_offered_to_a_jump_node
     );
     // The Jump node's link picker offers the scene's links.
     let names = app::editor::picker_names(
-        &harness.state().preview.document.scene,
+        &crate::common::scene(&harness).scene,
         &crate::common::graph(&harness),
     );
     assert!(names.jump_links.in_scene("ledge"), "{:?}", names.jump_links);

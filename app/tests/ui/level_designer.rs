@@ -108,7 +108,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = opened(dir.path(), "seek.graph.ron", 4);
     harness.state_mut().preview.host.running = false;
-    let before = harness.state().preview.document.scene.targets.len();
+    let before = crate::common::scene(&harness).scene.targets.len();
     harness.get_by_label("Add target").click_accesskit();
     harness.run_steps(2);
     let viewport = harness.state().preview.rect().expect("viewport");
@@ -116,8 +116,14 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     click_with(&mut harness, at, PointerButton::Primary, Modifiers::NONE);
     let preview = &harness.state().preview;
     let world = preview.view.to_world(viewport, at);
-    assert_eq!(preview.document.scene.targets.len(), before + 1);
-    assert_eq!(preview.document.scene.targets["target 1"], world);
+    assert_eq!(
+        crate::common::scene(&harness).scene.targets.len(),
+        before + 1
+    );
+    assert_eq!(
+        crate::common::scene(&harness).scene.targets["target 1"],
+        world
+    );
     // Named in the bar above the viewport: typed, then Enter.
     let panel = harness.state().view.canvas.rect().max.x;
     harness
@@ -129,7 +135,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     type_text(&mut harness, "goal");
     harness.key_press(Key::Enter);
     harness.run_steps(3);
-    let targets = &harness.state().preview.document.scene.targets;
+    let targets = &crate::common::scene(&harness).scene.targets;
     assert_eq!(targets.get("goal"), Some(&world), "{targets:?}");
     assert!(!targets.contains_key("target 1"));
     // Listed in the Scene panel, and offered by Seek's target picker.
@@ -146,7 +152,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
         harness.state_mut().apply(Command::Undo);
     }
     harness.run_steps(2);
-    let targets = &harness.state().preview.document.scene.targets;
+    let targets = &crate::common::scene(&harness).scene.targets;
     assert!(
         targets.contains_key("target 1") && !targets.contains_key("goal"),
         "{targets:?}"
@@ -154,7 +160,7 @@ fn a_target_added_with_the_tool_is_renamed_undone_and_used_by_seek_and_toward_ta
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.document.scene.targets.len(),
+        crate::common::scene(&harness).scene.targets.len(),
         before,
         "undone"
     );
@@ -202,7 +208,7 @@ fn aim_seek_and_the_field_at(harness: &mut Harness<'static, EditorApp>, name: &s
     name.clone_into(&mut harness.state_mut().preview.paint.target);
     harness.get_by_label("Toward target").click_accesskit();
     harness.run_steps(2);
-    let field = &harness.state().preview.document.fields["field 1"];
+    let field = &crate::common::scene(harness).fields["field 1"];
     let probe = world + Vec2::new(12.0, 0.0);
     let arrow = field.sample(probe);
     assert!(
@@ -223,7 +229,16 @@ fn right_click_in_the_viewport_adds_a_target_there() {
     harness.run_steps(3);
     let preview = &harness.state().preview;
     let world = preview.view.to_world(viewport, at);
-    assert_eq!(preview.document.scene.targets.get("target 1"), Some(&world));
+    assert_eq!(
+        harness
+            .state()
+            .workspace
+            .scene
+            .scene
+            .targets
+            .get("target 1"),
+        Some(&world)
+    );
 }
 
 #[test]
@@ -251,7 +266,7 @@ fn toward_target_on_the_cursor_leads_to_where_the_cursor_is_drawn() {
     "cursor".clone_into(&mut harness.state_mut().preview.paint.target);
     harness.get_by_label("Toward target").click_accesskit();
     harness.run_steps(2);
-    let field = &harness.state().preview.document.fields["field 1"];
+    let field = &crate::common::scene(&harness).fields["field 1"];
     for offset in [
         Vec2::new(6.0, 0.0),
         Vec2::new(-6.0, 0.0),
@@ -291,7 +306,7 @@ fn a_flow_field_following_node_offers_the_field_just_created_not_preset_names() 
         .expect("the new node is selected");
     let names: Vec<String> = {
         let app = harness.state();
-        let scene = &app.preview.document.scene;
+        let scene = &app.workspace.scene.scene;
         assert!(scene.flow_fields.contains_key("field 1"));
         let graph = app.workspace.document.to_graph();
         let names = app::editor::picker_names(scene, &graph);
@@ -426,7 +441,7 @@ fn a_subgraph_opens_in_context_the_parents_scene_runs_it_and_one_click_goes_back
     let app = harness.state();
     assert_eq!(app.workspace.document.title(), "part.graph.ron");
     assert_eq!(
-        app.preview.document.name(),
+        app.workspace.scene.name(),
         "main.scene.ron",
         "the level's scene"
     );

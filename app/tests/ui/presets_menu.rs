@@ -63,7 +63,7 @@ fn every_preset_opens_from_the_menu(size: egui::Vec2) {
             let app = harness.state();
             assert_eq!(app.view.dialog, None, "{name}");
             if scene {
-                assert_eq!(app.preview.document.name(), *file, "{name}");
+                assert_eq!(app.workspace.scene.name(), *file, "{name}");
             } else {
                 assert_eq!(app.workspace.open_graph_name(), *file, "{name}");
             }

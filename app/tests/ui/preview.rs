@@ -39,7 +39,7 @@ fn the_preview_runs_the_scene_of_the_open_graph() {
 fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
-    let before = harness.state().preview.document.scene.obstacles.len();
+    let before = crate::common::scene(&harness).scene.obstacles.len();
     harness.get_by_label("Add obstacle").click();
     harness.run_steps(2);
     assert_eq!(harness.state().preview.tool, Tool::AddObstacle);
@@ -47,8 +47,18 @@ fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
     let at = rect.center() + egui::vec2(-rect.width() * 0.3, rect.height() * 0.3);
     click_at(&mut harness, at);
     let preview = &harness.state().preview;
-    assert_eq!(preview.document.scene.obstacles.len(), before + 1);
-    let added = preview.document.scene.obstacles.last().expect("added");
+    assert_eq!(
+        crate::common::scene(&harness).scene.obstacles.len(),
+        before + 1
+    );
+    let added = harness
+        .state()
+        .workspace
+        .scene
+        .scene
+        .obstacles
+        .last()
+        .expect("added");
     let expected = preview.view.to_world(rect, at);
     assert!(
         added.center.distance(expected) < 1e-3,
@@ -61,14 +71,14 @@ fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.document.scene.obstacles.len(),
+        crate::common::scene(&harness).scene.obstacles.len(),
         before,
         "undo covers scene edits"
     );
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.document.scene.obstacles.len(),
+        crate::common::scene(&harness).scene.obstacles.len(),
         before + 1,
         "and redo"
     );
@@ -204,7 +214,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
         strength: 1.0,
         softness: 0.0,
     };
-    let before = harness.state().preview.document.fields["to goal"].clone();
+    let before = crate::common::scene(&harness).fields["to goal"].clone();
 
     // One stroke: press, move right over several frames, release.
     let rect = harness.state().preview.rect().expect("viewport");
@@ -212,7 +222,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
     drag(&mut harness, start, start + egui::vec2(240.0, 0.0), 8);
 
     let preview = &harness.state().preview;
-    let painted = preview.document.fields["to goal"].clone();
+    let painted = crate::common::scene(&harness).fields["to goal"].clone();
     assert_ne!(painted, before, "the stroke painted");
     // Under the middle of the stroke the field now points along it (+x, to the right).
     let middle = preview.view.to_world(rect, start + egui::vec2(120.0, 0.0));
@@ -234,7 +244,7 @@ fn painting_a_field_updates_the_running_world_and_one_stroke_is_one_undo_step() 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
     assert_eq!(
-        harness.state().preview.document.fields["to goal"],
+        crate::common::scene(&harness).fields["to goal"],
         before,
         "one undo removes the whole stroke"
     );
@@ -255,7 +265,7 @@ fn draw_wall(harness: &mut Harness<'static, EditorApp>, corners: &[egui::Vec2]) 
 }
 
 fn scene_walls(harness: &Harness<'static, EditorApp>) -> Vec<graph_runtime::Wall> {
-    harness.state().preview.document.scene.walls.clone()
+    crate::common::scene(harness).scene.walls.clone()
 }
 
 fn running_walls(harness: &Harness<'static, EditorApp>) -> Vec<graph_runtime::Wall> {
@@ -449,7 +459,7 @@ fn flow_field_cells_a_wall_crosses_are_counted_blocked_and_follow_the_walls() {
     assert_eq!(blocked(&mut harness), 0, "no walls, nothing blocked");
 
     // A wall along y = 2.5 from x = 0.5 to x = 4.5 runs through row 2, columns 0 to 4.
-    let mut scene = harness.state().preview.document.scene.clone();
+    let mut scene = crate::common::scene(&harness).scene.clone();
     scene.walls = vec![Wall::polyline(vec![
         glam::Vec2::new(0.5, 2.5),
         glam::Vec2::new(4.5, 2.5),
@@ -482,7 +492,7 @@ fn agents_walking_through_a_new_wall_show_up_as_wall_crossings_in_the_metrics() 
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = harness(dir.path());
     // The boids graph has no wall sense: a wall across the middle of the flock is crossed.
-    let mut scene = harness.state().preview.document.scene.clone();
+    let mut scene = crate::common::scene(&harness).scene.clone();
     let (min, max) = (scene.bounds.min, scene.bounds.max);
     let middle = (min.x + max.x) * 0.5;
     scene.walls = vec![Wall::polyline(vec![
@@ -521,7 +531,7 @@ fn the_errands_preset_gives_each_agent_its_own_goal_and_the_inspector_shows_it()
     harness.run_steps(2);
     let preview = &harness.state().preview;
     assert_eq!(
-        preview.document.scene.groups.len(),
+        crate::common::scene(&harness).scene.groups.len(),
         2,
         "errands.scene.ron runs"
     );

@@ -62,14 +62,13 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
     assert_eq!(graph, "jumper.graph.ron");
     let agents = harness.state().preview.agent_count();
     edit_the_graph(&mut harness);
-    let obstacles = harness.state().preview.document.scene.obstacles.len();
-    harness
-        .state_mut()
-        .preview
-        .add_obstacle(glam::Vec2::new(3.0, 4.0));
+    let obstacles = crate::common::scene(&harness).scene.obstacles.len();
+    let app = harness.state_mut();
+    app.preview
+        .add_obstacle(&mut app.workspace.scene, glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
     let unsaved = crate::common::graph(&harness);
-    assert!(harness.state().preview.is_dirty());
+    assert!(crate::common::scene(&harness).is_dirty());
     pass_the_autosave(&mut harness);
     let autosaved = graph_runtime::Scene::load(&dir.path().join("autosave.scene.ron"))
         .expect("the scene's autosave loads");
@@ -94,9 +93,12 @@ fn recovery_brings_back_the_graph_by_name_in_its_scene_with_the_scenes_edits() {
         app.workspace.title(),
         "jumper.graph.ron (preset) • — Steergraph"
     );
-    assert_eq!(app.preview.document.name(), "chasm.scene.ron");
-    assert_eq!(app.preview.document.scene.obstacles.len(), obstacles + 1);
-    assert!(app.preview.is_dirty(), "the scene's edit is still unsaved");
+    assert_eq!(app.workspace.scene.name(), "chasm.scene.ron");
+    assert_eq!(app.workspace.scene.scene.obstacles.len(), obstacles + 1);
+    assert!(
+        app.workspace.scene.is_dirty(),
+        "the scene's edit is still unsaved"
+    );
     assert_eq!(
         app.preview.agent_count(),
         agents,
@@ -126,7 +128,7 @@ fn recovery_opens_again_the_scene_that_had_no_unsaved_changes() {
     harness.run_steps(3);
     let app = harness.state();
     assert_eq!(app.workspace.open_graph_name(), "orca_crowd.graph.ron");
-    assert_eq!(app.preview.document.name(), "four_way.scene.ron");
-    assert!(!app.preview.is_dirty());
+    assert_eq!(app.workspace.scene.name(), "four_way.scene.ron");
+    assert!(!app.workspace.scene.is_dirty());
     assert_eq!(app.preview.agent_count(), 400);
 }

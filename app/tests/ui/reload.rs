@@ -196,18 +196,18 @@ fn the_open_scene_changed_on_disk_reloads_or_asks_as_the_graph_does() {
 
     // No unsaved scene edits: reloaded at once.
     write_atomically(&scene, text.replace("seed: 1,", "seed: 2,")).expect("write");
-    run_until(&mut harness, |app| app.preview.document.scene.seed == 2);
+    run_until(&mut harness, |app| app.workspace.scene.scene.seed == 2);
     assert!(harness.state().changed_on_disk().is_empty());
 
     // With an unsaved scene edit: the bar asks, and Keep mine keeps it.
-    harness.state_mut().preview.document.scene.seed = 7;
+    harness.state_mut().workspace.scene.scene.seed = 7;
     harness.run_steps(2);
-    assert!(harness.state().preview.is_dirty());
+    assert!(crate::common::scene(&harness).is_dirty());
     write_atomically(&scene, text.replace("seed: 1,", "seed: 3,")).expect("write");
     run_until(&mut harness, |app| app.changed_on_disk() == [Doc::Scene]);
-    assert_eq!(harness.state().preview.document.scene.seed, 7);
+    assert_eq!(crate::common::scene(&harness).scene.seed, 7);
     harness.get_by_label("Keep mine").click_accesskit();
     harness.run_steps(2);
     assert!(harness.state().changed_on_disk().is_empty());
-    assert_eq!(harness.state().preview.document.scene.seed, 7);
+    assert_eq!(crate::common::scene(&harness).scene.seed, 7);
 }

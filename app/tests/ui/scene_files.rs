@@ -78,7 +78,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
         app.workspace.document.path.as_deref(),
         Some(dir.path().join("a.graph.ron").as_path())
     );
-    assert_eq!(app.preview.document.name(), "one.scene.ron");
+    assert_eq!(app.workspace.scene.name(), "one.scene.ron");
     assert_eq!(
         app.preview.agent_count(),
         5,
@@ -126,7 +126,7 @@ fn open_scene_opens_the_graph_it_runs_and_the_others_are_one_click_away() {
         app.workspace.document.path.as_deref(),
         Some(dir.path().join("b.graph.ron").as_path())
     );
-    assert_eq!(app.preview.document.name(), "two.scene.ron");
+    assert_eq!(app.workspace.scene.name(), "two.scene.ron");
     assert_eq!(app.preview.agent_count(), 10);
     assert!(
         app.preview.host.problems.is_empty(),
@@ -177,7 +177,7 @@ fn opening_a_scene_asks_about_the_graph_only_when_it_replaces_it() {
     harness.get_by_label("Cancel").click();
     harness.run_steps(2);
     assert_eq!(harness.state().workspace.open_graph_name(), "a.graph.ron");
-    assert_eq!(harness.state().preview.document.name(), "two.scene.ron");
+    assert_eq!(crate::common::scene(&harness).name(), "two.scene.ron");
 }
 
 #[test]
@@ -188,7 +188,7 @@ fn a_painted_field_is_saved_as_its_own_file_beside_the_scene() {
     harness.state_mut().apply(Command::OpenPreset(river));
     harness.run_steps(3);
     new_field_over_bounds(&mut harness);
-    let field = harness.state().preview.document.fields["field 1"].clone();
+    let field = crate::common::scene(&harness).fields["field 1"].clone();
     let tick = harness.state().preview.simulation().expect("runs").tick();
     let path = dir.path().join("level.scene.ron");
     assert!(harness.state_mut().save_scene_to(&path));
@@ -207,7 +207,7 @@ fn a_painted_field_is_saved_as_its_own_file_beside_the_scene() {
     // Saving did not restart the preview, nor leave anything unsaved or an undo step.
     let app = harness.state();
     assert!(app.preview.simulation().expect("runs").tick() > tick);
-    assert!(!app.preview.is_dirty());
+    assert!(!app.workspace.scene.is_dirty());
     let status = app.status.text().unwrap_or_default();
     assert!(
         status.contains("with its flow fields beside it (field_1.flow.ron)"),
@@ -239,7 +239,7 @@ fn a_scene_with_an_inline_field_still_opens_and_saves_its_field_as_a_file() {
         .apply(Command::OpenScenePath(path.clone()));
     harness.run_steps(3);
     assert_eq!(harness.state().preview.agent_count(), 1);
-    assert_eq!(harness.state().preview.document.fields["wind"].width, 2);
+    assert_eq!(crate::common::scene(&harness).fields["wind"].width, 2);
     assert!(harness.state_mut().save_scene_to(&path));
     assert_eq!(
         Scene::load(&path).expect("loads").flow_fields["wind"],

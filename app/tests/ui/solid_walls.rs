@@ -35,10 +35,10 @@ fn the_solid_walls_box_lets_steps_through_walls_and_undo_makes_them_solid_again(
     harness.state_mut().apply(Command::OpenPreset(index));
     harness.run_steps(4);
     assert!(
-        !harness.state().preview.document.scene.walls.is_empty(),
+        !crate::common::scene(&harness).scene.walls.is_empty(),
         "the rooms have walls"
     );
-    assert!(!harness.state().preview.document.scene.passable_walls);
+    assert!(!crate::common::scene(&harness).scene.passable_walls);
     assert!(!live_walls_passable(&harness), "walls are solid by default");
 
     harness.get_by_label("Scene").click_accesskit();
@@ -46,7 +46,7 @@ fn the_solid_walls_box_lets_steps_through_walls_and_undo_makes_them_solid_again(
     harness.get_by_label("solid walls").click_accesskit();
     harness.run_steps(3);
     assert!(
-        harness.state().preview.document.scene.passable_walls,
+        crate::common::scene(&harness).scene.passable_walls,
         "the box was cleared"
     );
     assert!(
@@ -55,8 +55,8 @@ fn the_solid_walls_box_lets_steps_through_walls_and_undo_makes_them_solid_again(
     );
     let saved = harness
         .state()
-        .preview
-        .document
+        .workspace
+        .scene
         .scene
         .to_ron()
         .expect("saves");
@@ -68,7 +68,7 @@ fn the_solid_walls_box_lets_steps_through_walls_and_undo_makes_them_solid_again(
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(3);
     assert!(
-        !harness.state().preview.document.scene.passable_walls,
+        !crate::common::scene(&harness).scene.passable_walls,
         "one undo"
     );
     assert!(!live_walls_passable(&harness));

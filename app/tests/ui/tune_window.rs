@@ -155,7 +155,7 @@ fn apply_to_the_scene_sets_the_groups_overrides_in_one_undo_step() {
         .apply_to = ApplyTo::SceneOverrides;
     harness.state_mut().apply(Command::ApplyTune);
     harness.run_steps(3);
-    let overrides = &harness.state().preview.document.scene.groups[0].parameters;
+    let overrides = &crate::common::scene(&harness).scene.groups[0].parameters;
     assert_eq!(overrides.get("push"), Some(&best.values[0]));
     assert_eq!(overrides.get("reach"), Some(&best.values[1]));
     assert_eq!(
@@ -166,7 +166,7 @@ fn apply_to_the_scene_sets_the_groups_overrides_in_one_undo_step() {
     harness.state_mut().apply(Command::Undo);
     harness.run_steps(3);
     assert!(
-        harness.state().preview.document.scene.groups[0]
+        crate::common::scene(&harness).scene.groups[0]
             .parameters
             .is_empty()
     );

@@ -136,7 +136,10 @@ fn saving_a_new_graph_keeps_the_preview_running() {
         preview.host.problems
     );
     assert_eq!(preview.agent_count(), 30, "still running");
-    assert_eq!(preview.document.scene.groups[0].graph, "mine.graph.ron");
+    assert_eq!(
+        crate::common::scene(&harness).scene.groups[0].graph,
+        "mine.graph.ron"
+    );
     harness.get_by_label("Reset").click_accesskit();
     harness.run_steps(2);
     assert_eq!(harness.state().preview.agent_count(), 30, "and after Reset");
@@ -260,7 +263,7 @@ fn a_large_agent_count_applies_on_enter_and_pause_still_works() {
         harness.step();
     }
     let count =
-        |h: &Harness<'static, EditorApp>| h.state().preview.document.scene.groups[0].spawn.count();
+        |h: &Harness<'static, EditorApp>| h.state().workspace.scene.scene.groups[0].spawn.count();
 
     assert_eq!(count(&harness), 400, "not applied while typing");
     harness.key_press(Key::Enter);
@@ -323,7 +326,7 @@ fn a_scene_saved_from_a_preset_runs_outside_the_editor() {
 fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).build();
-    harness.state_mut().preview.document.scene.groups[0].graph = "lost.graph.ron".to_owned();
+    harness.state_mut().workspace.scene.scene.groups[0].graph = "lost.graph.ron".to_owned();
     let scene = dir.path().join("lost.scene.ron");
     harness
         .state_mut()
@@ -340,7 +343,7 @@ fn a_scene_naming_a_missing_graph_is_refused_before_writing() {
 fn a_scene_naming_a_graph_outside_its_folder_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).build();
-    harness.state_mut().preview.document.scene.groups[0].graph = "../boids.graph.ron".to_owned();
+    harness.state_mut().workspace.scene.scene.groups[0].graph = "../boids.graph.ron".to_owned();
     let scene = dir.path().join("outside.scene.ron");
     harness
         .state_mut()
@@ -361,7 +364,7 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
     harness.state_mut().preview.host.running = false;
     let set_count = |h: &mut Harness<'static, EditorApp>, n: u32| {
         if let Spawn::Random { count, .. } =
-            &mut h.state_mut().preview.document.scene.groups[0].spawn
+            &mut h.state_mut().workspace.scene.scene.groups[0].spawn
         {
             *count = n;
         }
@@ -391,12 +394,13 @@ fn crash_recovery_does_not_bring_back_an_undone_scene_edit() {
 fn new_asks_before_dropping_an_unsaved_scene_edit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = editor(dir.path()).build();
-    harness
-        .state_mut()
-        .preview
-        .add_obstacle(glam::Vec2::new(3.0, 4.0));
+    let app = harness.state_mut();
+    app.preview
+        .add_obstacle(&mut app.workspace.scene, glam::Vec2::new(3.0, 4.0));
     harness.run_steps(2);
-    assert!(!crate::common::document(&harness).is_dirty() && harness.state().preview.is_dirty());
+    assert!(
+        !crate::common::document(&harness).is_dirty() && crate::common::scene(&harness).is_dirty()
+    );
     harness.key_press_modifiers(Modifiers::COMMAND, Key::N);
     harness.run_steps(2);
     assert_eq!(
@@ -406,7 +410,10 @@ fn new_asks_before_dropping_an_unsaved_scene_edit() {
     harness.get_by_label_contains("scene boids.scene.ron is not saved");
     harness.get_by_label("Cancel").click_accesskit();
     harness.run_steps(2);
-    assert!(harness.state().preview.is_dirty(), "the scene edit is kept");
+    assert!(
+        crate::common::scene(&harness).is_dirty(),
+        "the scene edit is kept"
+    );
 }
 
 /// The wheel zooms the graph around the pointer, as it zooms the preview.

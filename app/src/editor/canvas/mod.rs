@@ -208,7 +208,9 @@ impl EditorApp {
         let id = self.view.canvas.widget_id();
         let errors = panels::errors_by_node(self.workspace.document.problems());
         let warnings = panels::warnings_by_node(self.workspace.document.warnings());
-        let live = self.preview.trace_of_open_graph().cloned();
+        let live = (self.preview)
+            .trace_of_open_graph(&self.workspace.scene)
+            .cloned();
         let mut commands = Vec::new();
         let mut rects = Vec::new();
         let comments = self.workspace.document.comments.clone();

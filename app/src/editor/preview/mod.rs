@@ -57,8 +57,6 @@ pub struct OpenGraph<'a> {
 
 /// The live preview.
 pub struct Preview {
-    /// The scene document.
-    pub document: SceneDocument,
     /// The running simulation and its clock.
     pub host: Host,
     /// The camera.
@@ -89,14 +87,13 @@ pub struct Preview {
 }
 
 impl Preview {
-    /// A preview of `document` whose groups running `bound` run the open graph.
-    pub fn new(document: SceneDocument, bound: &str) -> Self {
+    /// A preview of the scene `document` whose groups running `bound` run the open graph.
+    pub fn new(document: &SceneDocument, bound: &str) -> Self {
         let paint = PaintSettings {
             field: document.fields.keys().next().cloned(),
             ..PaintSettings::default()
         };
         Self {
-            document,
             host: Host::default(),
             view: View::default(),
             fit_pending: true,
@@ -115,52 +112,13 @@ impl Preview {
         }
     }
 
-    /// The scene that goes with the graph file `graph_name`: `<stem>.scene.ron` beside
-    /// `graph_path`, else the embedded preset scene that uses it, else a small scene of 30
-    /// agents running it.
-    pub fn for_graph(graph_name: &str, graph_path: Option<&Path>) -> Self {
-        let stem = graph_name.strip_suffix(".graph.ron").unwrap_or(graph_name);
-        let scene_name = format!("{stem}.scene.ron");
-        if let Some(path) = graph_path
-            .and_then(Path::parent)
-            .map(|d| d.join(&scene_name))
-            && let Ok(scene) = Scene::load(&path)
-            && scene.groups.iter().any(|g| g.graph == graph_name)
-        {
-            return Self::new(
-                SceneDocument::new(scene, Some(path), scene_name),
-                graph_name,
-            );
-        }
-        let preset = presets::SCENES.iter().find_map(|p| {
-            Scene::from_ron(p.text, p.file)
-                .ok()
-                .filter(|s| s.groups.iter().any(|g| g.graph == graph_name))
-                .map(|scene| (scene, p.file))
-        });
-        if let Some((scene, file)) = preset {
-            return Self::new(SceneDocument::from_preset(scene, file), graph_name);
-        }
-        let document = SceneDocument::new(default_scene(graph_name), None, scene_name);
-        Self::new(document, graph_name)
-    }
-
-    /// The scene at `path`, its groups running `bound` running the open graph.
-    pub fn open(scene: Scene, path: PathBuf, bound: &str) -> Self {
-        let label = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        Self::new(SceneDocument::new(scene, Some(path), label), bound)
-    }
-
     /// The open graph is now saved as `name`: the groups that ran it run it under that name.
-    pub fn rebind(&mut self, name: &str) {
+    pub fn rebind(&mut self, document: &mut SceneDocument, name: &str) {
         if name == self.bound {
             return;
         }
         let old = std::mem::replace(&mut self.bound, name.to_owned());
-        self.document.rename_graph(&old, name);
+        document.rename_graph(&old, name);
         self.host.rename_graph(&old, name);
     }
 
@@ -181,9 +139,8 @@ impl Preview {
     }
 
     /// The selected agent's trace, when it runs the open graph (live values on the nodes).
-    pub fn trace_of_open_graph(&self) -> Option<&graph_runtime::Trace> {
-        self.host
-            .trace_of_open_graph(&self.document.scene, &self.bound)
+    pub fn trace_of_open_graph(&self, document: &SceneDocument) -> Option<&graph_runtime::Trace> {
+        self.host.trace_of_open_graph(&document.scene, &self.bound)
     }
 
     /// The viewport's screen rectangle at the last frame.
@@ -191,30 +148,16 @@ impl Preview {
         self.rect
     }
 
-    /// Whether the scene differs from what was opened or saved.
-    pub fn is_dirty(&self) -> bool {
-        self.document.is_dirty()
-    }
-
-    /// Records a finished scene change as one undo step.
-    pub fn record(&mut self) -> bool {
-        self.document.record()
-    }
-
-    /// Undoes the last scene change.
-    pub fn undo(&mut self) {
-        self.document.undo();
-    }
-
-    /// Redoes the last undone scene change.
-    pub fn redo(&mut self) {
-        self.document.redo();
-    }
-
     /// Per-frame work before drawing: follow the open graph and the scene, move the cursor
     /// target, run time.
-    pub fn update(&mut self, open: &OpenGraph<'_>, frame_seconds: f32, pacing: Pacing) {
-        self.host.follow(&self.document, open);
+    pub fn update(
+        &mut self,
+        document: &SceneDocument,
+        open: &OpenGraph<'_>,
+        frame_seconds: f32,
+        pacing: Pacing,
+    ) {
+        self.host.follow(document, open);
         if let Some(cursor) = self.cursor {
             self.host.set_cursor(cursor);
         }
@@ -223,15 +166,20 @@ impl Preview {
 
     /// The preview panel: title, toolbar, problems, field panel, metrics and viewport. Returns
     /// what it asks of the editor: a file dialog, a refused edit's reason for the status line.
-    pub fn ui(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) -> Vec<Command> {
+    pub fn ui(
+        &mut self,
+        ui: &mut Ui,
+        document: &mut SceneDocument,
+        open: &OpenGraph<'_>,
+    ) -> Vec<Command> {
         let mut commands = Vec::new();
         ui.horizontal(|ui| {
             ui.strong("Preview");
-            let dirty = if self.is_dirty() { " •" } else { "" };
-            ui.weak(format!("{}{dirty}", self.document.name()));
+            let dirty = if document.is_dirty() { " •" } else { "" };
+            ui.weak(format!("{}{dirty}", document.name()));
         });
-        self.toolbar(ui, open);
-        self.selected_item_bar(ui);
+        self.toolbar(document, ui, open);
+        self.selected_item_bar(document, ui);
         for problem in &self.host.problems {
             ui.colored_label(
                 egui::Color32::from_rgb(235, 110, 90),
@@ -245,16 +193,51 @@ impl Preview {
             );
         }
         if self.tool == Tool::PaintField {
-            commands.extend(self.field_panel(ui));
+            commands.extend(self.field_panel(document, ui));
         }
         egui::Panel::bottom("metrics")
             .resizable(true)
             .default_size(170.0)
             .show(ui, |ui| plots::show(ui, &self.host.samples, self.host.time));
-        self.viewport(ui);
-        commands.extend(self.apply_edits().into_iter().map(Command::Notice));
+        self.viewport(document, ui);
+        commands.extend(self.apply_edits(document).into_iter().map(Command::Notice));
         commands
     }
+}
+
+/// The scene that goes with the graph file `graph_name`: `<stem>.scene.ron` beside
+/// `graph_path`, else the embedded preset scene that uses it, else a small scene of 30 agents
+/// running it.
+pub fn scene_for_graph(graph_name: &str, graph_path: Option<&Path>) -> SceneDocument {
+    let stem = graph_name.strip_suffix(".graph.ron").unwrap_or(graph_name);
+    let scene_name = format!("{stem}.scene.ron");
+    if let Some(path) = graph_path
+        .and_then(Path::parent)
+        .map(|d| d.join(&scene_name))
+        && let Ok(scene) = Scene::load(&path)
+        && scene.groups.iter().any(|g| g.graph == graph_name)
+    {
+        return SceneDocument::new(scene, Some(path), scene_name);
+    }
+    let preset = presets::SCENES.iter().find_map(|p| {
+        Scene::from_ron(p.text, p.file)
+            .ok()
+            .filter(|s| s.groups.iter().any(|g| g.graph == graph_name))
+            .map(|scene| (scene, p.file))
+    });
+    if let Some((scene, file)) = preset {
+        return SceneDocument::from_preset(scene, file);
+    }
+    SceneDocument::new(default_scene(graph_name), None, scene_name)
+}
+
+/// The scene `scene`, opened from `path`.
+pub fn scene_at(scene: Scene, path: PathBuf) -> SceneDocument {
+    let label = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    SceneDocument::new(scene, Some(path), label)
 }
 
 /// A scene for a graph without one: 30 agents in a 80 × 60 world around the cursor.

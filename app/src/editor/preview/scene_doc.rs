@@ -14,6 +14,8 @@ use super::super::history::History;
 use super::super::presets;
 use super::OpenGraph;
 
+mod fields;
+
 /// What one undo step of the scene restores: the scene and the working copies of its fields.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
@@ -87,26 +89,6 @@ impl SceneDocument {
     /// Call after changing a working field.
     pub fn fields_changed(&mut self) {
         self.fields_revision += 1;
-    }
-
-    fn load_fields(&mut self) {
-        self.fields.clear();
-        for (name, source) in self.scene.flow_fields.clone() {
-            match source {
-                FlowFieldSource::Inline(field) => {
-                    self.fields.insert(name, field);
-                }
-                FlowFieldSource::File(file) => match self.load_field(&file) {
-                    Ok(field) => {
-                        self.fields.insert(name, field);
-                    }
-                    Err(problem) => self
-                        .problems
-                        .push(format!("flow field \"{name}\": {problem}")),
-                },
-            }
-        }
-        self.fields_changed();
     }
 
     /// The folder the scene's files are resolved in.
@@ -195,22 +177,6 @@ impl SceneDocument {
         )
     }
 
-    fn load_field(&self, file: &str) -> Result<FlowField, String> {
-        if let Some(path) = self.directory().map(|d| d.join(file))
-            && path.exists()
-        {
-            return FlowField::load(&path).map_err(|e| e.to_string());
-        }
-        presets::SCENES.iter().find(|p| p.file == file).map_or_else(
-            || {
-                Err(format!(
-                    "flow field file \"{file}\" not found beside the scene"
-                ))
-            },
-            |p| FlowField::from_ron(p.text, p.file).map_err(|e| e.to_string()),
-        )
-    }
-
     /// Whether the scene differs from what was opened or saved.
     pub fn is_dirty(&self) -> bool {
         self.history.is_dirty()
@@ -271,34 +237,6 @@ impl SceneDocument {
         };
         rename(&mut self.scene);
         self.history.rewrite(|snapshot| rename(&mut snapshot.scene));
-    }
-
-    /// The fields in `files` (name, file) were saved as those files: the scene names them so
-    /// from now on, in every undo step too (the data stays in the working copies).
-    pub fn fields_saved_as_files(&mut self, files: &BTreeMap<String, String>) {
-        let name_files = |scene: &mut Scene| {
-            for (name, file) in files {
-                if let Some(source) = scene.flow_fields.get_mut(name)
-                    && matches!(source, FlowFieldSource::Inline(_))
-                {
-                    *source = FlowFieldSource::File(file.clone());
-                }
-            }
-        };
-        name_files(&mut self.scene);
-        self.history
-            .rewrite(|snapshot| name_files(&mut snapshot.scene));
-    }
-
-    /// The scene with its working fields inline (for the autosave).
-    pub fn with_fields_inline(&self) -> Scene {
-        let mut scene = self.scene.clone();
-        for (name, field) in &self.fields {
-            scene
-                .flow_fields
-                .insert(name.clone(), FlowFieldSource::Inline(field.clone()));
-        }
-        scene
     }
 
     /// Every file saving the scene at `path` writes, in the order to write them (flow fields

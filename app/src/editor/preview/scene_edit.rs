@@ -6,6 +6,7 @@ use glam::Vec2;
 use graph_runtime::{FlowField, FlowFieldSource, Scene};
 
 use super::Preview;
+use super::SceneDocument;
 use super::tools::Item;
 
 /// A change to the scene the user asked for.
@@ -73,53 +74,57 @@ impl Preview {
 
     /// Makes `edit` now; an edit the scene refuses (a name taken, a gap of two corners)
     /// leaves it as it was, and the error says why.
-    pub fn apply(&mut self, edit: SceneEdit) -> Result<(), String> {
+    pub fn apply(&mut self, document: &mut SceneDocument, edit: SceneEdit) -> Result<(), String> {
         match edit {
-            SceneEdit::AddTarget(at) => self.add_target(at),
-            SceneEdit::RenameTarget { old, new } => return self.rename_target(&old, &new),
+            SceneEdit::AddTarget(at) => self.add_target(document, at),
+            SceneEdit::RenameTarget { old, new } => {
+                return self.rename_target(document, &old, &new);
+            }
             SceneEdit::Select(item) => self.selected_item = item,
             SceneEdit::Delete(item) => {
                 self.selected_item = Some(item);
-                self.delete_selected();
+                self.delete_selected(document);
             }
-            SceneEdit::AddObstacle(at) => self.add_obstacle(at),
-            SceneEdit::AddPathPoint(at) => self.add_path_point(at),
-            SceneEdit::AddWallPoint(at) => self.add_wall_point(at),
-            SceneEdit::CloseWall => self.close_wall(),
+            SceneEdit::AddObstacle(at) => self.add_obstacle(document, at),
+            SceneEdit::AddPathPoint(at) => self.add_path_point(document, at),
+            SceneEdit::AddWallPoint(at) => self.add_wall_point(document, at),
+            SceneEdit::CloseWall => self.close_wall(document),
             SceneEdit::FinishWall => self.finish_wall(),
             SceneEdit::AddGapPoint(at) => self.add_gap_point(at),
-            SceneEdit::CloseGap => return self.close_gap(),
-            SceneEdit::AddJumpLink(from, to) => self.add_jump_link(from, to),
-            SceneEdit::RenameJumpLink { old, new } => return self.rename_jump_link(&old, &new),
-            SceneEdit::Move(item, to) => self.move_item(&item, to),
-            SceneEdit::Shift(item, by) => self.shift_item(&item, by),
-            SceneEdit::DeleteSelected => self.delete_selected(),
-            SceneEdit::Stroke(from, to) => self.stroke(from, to),
-            SceneEdit::Scene(scene) => self.document.scene = *scene,
+            SceneEdit::CloseGap => return self.close_gap(document),
+            SceneEdit::AddJumpLink(from, to) => self.add_jump_link(document, from, to),
+            SceneEdit::RenameJumpLink { old, new } => {
+                return self.rename_jump_link(document, &old, &new);
+            }
+            SceneEdit::Move(item, to) => self.move_item(document, &item, to),
+            SceneEdit::Shift(item, by) => self.shift_item(document, &item, by),
+            SceneEdit::DeleteSelected => self.delete_selected(document),
+            SceneEdit::Stroke(from, to) => self.stroke(document, from, to),
+            SceneEdit::Scene(scene) => document.scene = *scene,
             SceneEdit::Field(name, field) => {
-                if let Some(stored) = self.document.fields.get_mut(&name) {
+                if let Some(stored) = document.fields.get_mut(&name) {
                     *stored = *field;
-                    self.document.fields_changed();
+                    document.fields_changed();
                 }
             }
             SceneEdit::NewField(name, field) => {
-                self.document
+                document
                     .scene
                     .flow_fields
                     .insert(name.clone(), FlowFieldSource::Inline((*field).clone()));
-                self.document.fields.insert(name.clone(), *field);
+                document.fields.insert(name.clone(), *field);
                 self.paint.field = Some(name);
-                self.document.fields_changed();
+                document.fields_changed();
             }
         }
         Ok(())
     }
 
     /// Makes every edit asked for this frame, in order; returns why each refused one was.
-    pub(super) fn apply_edits(&mut self) -> Vec<String> {
+    pub(super) fn apply_edits(&mut self, document: &mut SceneDocument) -> Vec<String> {
         std::mem::take(&mut self.edits)
             .into_iter()
-            .filter_map(|edit| self.apply(edit).err())
+            .filter_map(|edit| self.apply(document, edit).err())
             .collect()
     }
 }

@@ -3,6 +3,7 @@
 
 use egui::{Color32, Key, PointerButton, Rect, Sense, Ui};
 
+use super::SceneDocument;
 use super::tools::{Item, LinkEnd, Tool};
 use super::view::{self, View};
 use super::{Preview, SceneEdit};
@@ -17,7 +18,7 @@ pub fn viewport_wheel_zoom(scroll: f32) -> f32 {
 
 impl Preview {
     /// The viewport: paints the scene and handles pan, zoom, picking and the tools.
-    pub fn viewport(&mut self, ui: &mut Ui) {
+    pub fn viewport(&mut self, document: &mut SceneDocument, ui: &mut Ui) {
         let (screen, response) =
             ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = Some(screen);
@@ -31,7 +32,7 @@ impl Preview {
         if self.tool != Tool::AddJumpLink {
             self.drop_link_draft();
         }
-        self.navigate(ui, screen, &response);
+        self.navigate(document, ui, screen, &response);
         let space = ui.input(|i| i.key_down(Key::Space));
         if !space {
             let at = response
@@ -40,10 +41,10 @@ impl Preview {
             if self.tool == Tool::PaintField {
                 self.brush_drag(&response, at);
             } else {
-                self.pointer(screen, &response);
+                self.pointer(document, screen, &response);
             }
         }
-        self.context_menu(screen, &response);
+        self.context_menu(document, screen, &response);
         if response.hovered()
             && !ui.ctx().egui_wants_keyboard_input()
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, Key::Delete))
@@ -57,7 +58,7 @@ impl Preview {
             self.push_edit(SceneEdit::FinishWall);
         }
         self.draft_keys(ui);
-        self.paint(ui, screen, &response);
+        self.paint(document, ui, screen, &response);
     }
 
     /// Enter closes the gap being drawn; Escape drops it, or the half-placed jump link.
@@ -80,11 +81,16 @@ impl Preview {
 
     /// The right-click menu: add a target or an obstacle where it was opened; rename or
     /// delete the item there.
-    fn context_menu(&mut self, screen: Rect, response: &egui::Response) {
+    fn context_menu(
+        &mut self,
+        document: &mut SceneDocument,
+        screen: Rect,
+        response: &egui::Response,
+    ) {
         if response.secondary_clicked()
             && let Some(p) = response.interact_pointer_pos()
         {
-            let item = self.pick_item(screen, p);
+            let item = self.pick_item(document, screen, p);
             if item.is_some() {
                 self.selected_item.clone_from(&item);
             }
@@ -131,9 +137,15 @@ impl Preview {
         });
     }
 
-    fn navigate(&mut self, ui: &Ui, screen: Rect, response: &egui::Response) {
+    fn navigate(
+        &mut self,
+        document: &mut SceneDocument,
+        ui: &Ui,
+        screen: Rect,
+        response: &egui::Response,
+    ) {
         if self.fit_pending || ui.input(|i| i.key_pressed(Key::Home)) && response.hovered() {
-            self.view = View::fit(self.document.scene.bounds, screen);
+            self.view = View::fit(document.scene.bounds, screen);
             self.fit_pending = false;
         }
         let space = ui.input(|i| i.key_down(Key::Space));
@@ -157,14 +169,14 @@ impl Preview {
     }
 
     /// Clicks and drags of the select, obstacle and path tools.
-    fn pointer(&mut self, screen: Rect, response: &egui::Response) {
+    fn pointer(&mut self, document: &mut SceneDocument, screen: Rect, response: &egui::Response) {
         if response.drag_started_by(PointerButton::Primary) && self.tool == Tool::Select {
             // What is under the press, not under the pointer once it has moved far enough
             // to count as a drag.
             let origin = response.ctx.input(|i| i.pointer.press_origin());
             self.gestures.dragging = origin
                 .or_else(|| response.interact_pointer_pos())
-                .and_then(|p| self.pick_item(screen, p));
+                .and_then(|p| self.pick_item(document, screen, p));
             if self.gestures.dragging.is_some() {
                 self.selected_item.clone_from(&self.gestures.dragging);
             }
@@ -196,13 +208,19 @@ impl Preview {
             && let Some(p) = response.interact_pointer_pos()
         {
             match self.tool {
-                Tool::Select => self.select_at(screen, p),
-                _ => self.click_tool(self.view.to_world(screen, p)),
+                Tool::Select => self.select_at(document, screen, p),
+                _ => self.click_tool(document, self.view.to_world(screen, p)),
             }
         }
     }
 
-    fn paint(&mut self, ui: &Ui, screen: Rect, response: &egui::Response) {
+    fn paint(
+        &mut self,
+        document: &mut SceneDocument,
+        ui: &Ui,
+        screen: Rect,
+        response: &egui::Response,
+    ) {
         let painter = ui.painter_at(screen);
         painter.rect_filled(screen, 0.0, Color32::from_rgb(18, 20, 24));
         let Some(scene) = self.host.view() else {
@@ -225,8 +243,8 @@ impl Preview {
         );
         view::paint_jumps(&painter, screen, &self.view, scene.world);
         self.paint_agents(&painter, screen, &scene);
-        self.paint_selection(&painter, screen);
-        self.paint_wall_draft(&painter, screen, response);
+        self.paint_selection(document, &painter, screen);
+        self.paint_wall_draft(document, &painter, screen, response);
         if self.tool == Tool::DrawGap {
             view::paint_gap_draft(
                 &painter,
@@ -304,9 +322,9 @@ impl Preview {
         }
     }
 
-    fn paint_selection(&self, painter: &egui::Painter, screen: Rect) {
+    fn paint_selection(&self, document: &SceneDocument, painter: &egui::Painter, screen: Rect) {
         let highlight = egui::Stroke::new(2.0, Color32::from_rgb(255, 230, 120));
-        let scene = &self.document.scene;
+        let scene = &document.scene;
         let s = |p| self.view.to_screen(screen, p);
         match &self.selected_item {
             Some(Item::Obstacle(index)) => {
@@ -355,23 +373,6 @@ impl Preview {
                 }
             }
             None => {}
-        }
-    }
-
-    /// The wall being drawn: its lone first corner, and a rubber band from its last corner
-    /// to the pointer.
-    fn paint_wall_draft(&self, painter: &egui::Painter, screen: Rect, response: &egui::Response) {
-        if self.tool != Tool::DrawWall {
-            return;
-        }
-        let Some(end) = self.wall_draft_end() else {
-            return;
-        };
-        let color = Color32::from_rgb(200, 190, 170);
-        let end = self.view.to_screen(screen, end);
-        painter.circle_filled(end, 3.0, color);
-        if let Some(hover) = response.hover_pos() {
-            painter.line_segment([end, hover], egui::Stroke::new(1.0, color));
         }
     }
 }

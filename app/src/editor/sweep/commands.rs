@@ -27,7 +27,7 @@ impl EditorApp {
 
     /// Runs the window's sweep over the scene and the open graph as the preview has them.
     pub(in crate::editor) fn run_sweep(&mut self) {
-        let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
+        let assets = self.with_open_graph(|app, open| app.workspace.scene.assets(open));
         let Some(window) = &mut self.view.sweep else {
             return;
         };
@@ -64,13 +64,13 @@ impl EditorApp {
     /// `None` when the graph does not declare it.
     pub(in crate::editor) fn value_run(&self, parameter: &str) -> Option<f32> {
         let default = self.workspace.document.parameters.get(parameter).copied()?;
-        let preview = &self.preview;
-        let overridden = preview
-            .document
+        let overridden = self
+            .workspace
+            .scene
             .scene
             .groups
             .iter()
-            .filter(|group| group.graph == preview.bound)
+            .filter(|group| group.graph == self.preview.bound)
             .find_map(|group| group.parameters.get(parameter).copied());
         Some(overridden.unwrap_or(default))
     }

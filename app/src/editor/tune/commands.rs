@@ -24,7 +24,7 @@ impl EditorApp {
 
     /// Runs the window's search over the scene and the open graph as the preview has them.
     pub(in crate::editor) fn run_tune(&mut self) {
-        let assets = self.with_open_graph(|app, open| app.preview.document.assets(open));
+        let assets = self.with_open_graph(|app, open| app.workspace.scene.assets(open));
         let Some(window) = &mut self.view.tune else {
             return;
         };
@@ -78,7 +78,7 @@ impl EditorApp {
                     .set(format!("Applied {listed} to the graph's defaults."));
             }
             ApplyTo::SceneOverrides => {
-                let mut scene = self.preview.document.scene.clone();
+                let mut scene = self.workspace.scene.scene.clone();
                 let bound = self.preview.bound.clone();
                 for group in scene.groups.iter_mut().filter(|g| g.graph == bound) {
                     for (name, value) in &values {

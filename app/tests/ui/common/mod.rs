@@ -276,6 +276,11 @@ pub fn document<'a>(harness: &'a Harness<'static, EditorApp>) -> &'a app::editor
     &harness.state().workspace.document
 }
 
+/// The scene the preview runs, as the workspace holds it.
+pub fn scene<'a>(harness: &'a Harness<'static, EditorApp>) -> &'a app::editor::SceneDocument {
+    &harness.state().workspace.scene
+}
+
 /// The open graph as its file would save it.
 pub fn graph(harness: &Harness<'static, EditorApp>) -> graph_runtime::Graph {
     harness.state().workspace.document.to_graph()

@@ -3,26 +3,27 @@
 
 use egui::Ui;
 use glam::Vec2;
-use graph_runtime::{FlowField, FlowFieldSource, StrokeKind, WallIndex};
+use graph_runtime::{FlowField, StrokeKind, WallIndex};
 
 use super::super::super::command::Command;
 use super::super::super::file_dialog::Purpose;
+use super::super::SceneDocument;
 use super::super::{Preview, SceneEdit};
 
 impl Preview {
     /// The panel shown with the paint tool; returns the file the user asked to save the field
     /// to or load it from (the editor's file dialogs ask where).
-    pub fn field_panel(&mut self, ui: &mut Ui) -> Option<Command> {
-        self.field_picker(ui);
+    pub fn field_panel(&mut self, document: &mut SceneDocument, ui: &mut Ui) -> Option<Command> {
+        self.field_picker(document, ui);
         let Some(name) = self.paint.field.clone() else {
             ui.weak("No flow field: create one over the scene's bounds.");
             return None;
         };
         self.brush_settings(ui);
         // Operations work on a copy; a change goes in as one scene edit.
-        let mut field = self.document.fields.get(&name).cloned()?;
+        let mut field = document.fields.get(&name).cloned()?;
         let mut changed = field_operations(ui, &mut field, &mut self.paint);
-        changed |= self.generators(ui, &mut field);
+        changed |= self.generators(document, ui, &mut field);
         let asked = ui
             .horizontal(|ui| {
                 if ui.button("Save field as…").clicked() {
@@ -40,7 +41,7 @@ impl Preview {
         asked
     }
 
-    fn field_picker(&mut self, ui: &mut Ui) {
+    fn field_picker(&mut self, document: &mut SceneDocument, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.label("field");
             let selected = self
@@ -51,7 +52,7 @@ impl Preview {
             egui::ComboBox::from_id_salt("paint-field")
                 .selected_text(selected)
                 .show_ui(ui, |ui| {
-                    for name in self.document.fields.keys() {
+                    for name in document.fields.keys() {
                         ui.selectable_value(&mut self.paint.field, Some(name.clone()), name);
                     }
                 });
@@ -59,7 +60,7 @@ impl Preview {
                 .paint
                 .field
                 .as_ref()
-                .and_then(|n| self.document.fields.get(n))
+                .and_then(|n| document.fields.get(n))
             {
                 ui.weak(format!(
                     "{} × {} cells of {:.2} u",
@@ -77,18 +78,18 @@ impl Preview {
             )
             .on_hover_text("Cell size of a new field, and of Resample");
             if ui.button("New field over bounds").clicked() {
-                self.new_field();
+                self.new_field(document);
             }
         });
     }
 
-    fn new_field(&mut self) {
-        let fields = &self.document.fields;
+    fn new_field(&mut self, document: &mut SceneDocument) {
+        let fields = &document.fields;
         let name = (1..=fields.len() + 1)
             .map(|i| format!("field {i}"))
             .find(|n| !fields.contains_key(n))
             .unwrap_or_default();
-        let field = FlowField::covering(self.document.scene.bounds, self.paint.cell_size);
+        let field = FlowField::covering(document.scene.bounds, self.paint.cell_size);
         self.push_edit(SceneEdit::NewField(name, Box::new(field)));
     }
 
@@ -121,12 +122,17 @@ impl Preview {
     }
 
     /// "Toward target" and "Away from obstacles"; returns whether the field changed.
-    fn generators(&mut self, ui: &mut Ui, field: &mut FlowField) -> bool {
+    fn generators(
+        &mut self,
+        document: &mut SceneDocument,
+        ui: &mut Ui,
+        field: &mut FlowField,
+    ) -> bool {
         let mut changed = false;
         // Where each target is drawn: the running world's position (the cursor's follows
         // the mouse), else the scene's.
-        let drawn = self.target_positions();
-        let (scene, paint) = (&self.document.scene, &mut self.paint);
+        let drawn = self.target_positions(document);
+        let (scene, paint) = (&document.scene, &mut self.paint);
         ui.horizontal(|ui| {
             egui::ComboBox::from_id_salt("generate-target")
                 .selected_text(paint.target.clone())
@@ -182,33 +188,6 @@ impl Preview {
             }
         });
         changed
-    }
-
-    /// Writes field `name` to `path` and makes the scene refer to that file.
-    pub fn save_field_as(&mut self, name: &str, path: &std::path::Path) -> Result<(), String> {
-        let field = self
-            .document
-            .fields
-            .get(name)
-            .ok_or_else(|| format!("the scene has no flow field \"{name}\""))?;
-        field.save(path).map_err(|e| e.to_string())?;
-        let file = match self.document.directory() {
-            Some(dir) => path.strip_prefix(&dir).unwrap_or(path),
-            None => path,
-        };
-        self.document.scene.flow_fields.insert(
-            name.to_owned(),
-            FlowFieldSource::File(file.display().to_string()),
-        );
-        Ok(())
-    }
-
-    /// Replaces field `name`'s data with the field file at `path`.
-    pub fn load_field_from(&mut self, name: &str, path: &std::path::Path) -> Result<(), String> {
-        let loaded = FlowField::load(path).map_err(|e| e.to_string())?;
-        self.document.fields.insert(name.to_owned(), loaded);
-        self.document.fields_changed();
-        Ok(())
     }
 }
 

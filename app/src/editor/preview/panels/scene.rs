@@ -7,6 +7,7 @@ use graph_runtime::{AgentGroup, Area, Scene, Spawn};
 
 use super::super::super::command::Command;
 use super::super::super::widgets::committed_text;
+use super::super::SceneDocument;
 use super::super::tools::{CURSOR, Item};
 use super::super::{Preview, SceneEdit};
 use super::group::{GroupEdit, group_editor};
@@ -14,9 +15,9 @@ use super::group::{GroupEdit, group_editor};
 impl Preview {
     /// Seed, bounds, the selected item's settings and every group; returns the editing of a
     /// group's graph when its Edit button was clicked.
-    pub fn scene_panel(&mut self, ui: &mut Ui) -> Option<Command> {
+    pub fn scene_panel(&mut self, document: &mut SceneDocument, ui: &mut Ui) -> Option<Command> {
         // The panel edits a copy; a change goes in as one scene edit.
-        let mut edited = self.document.scene.clone();
+        let mut edited = document.scene.clone();
         let scene = &mut edited;
         ui.horizontal_wrapped(|ui| {
             ui.label("seed");
@@ -49,7 +50,7 @@ impl Preview {
         let host = &self.host;
         let estimate = |agents: usize| host.estimated_tick_ms(agents);
         let edit_graph = groups(ui, scene, &estimate, &self.bound);
-        if edited != self.document.scene {
+        if edited != document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }
         for edit in edits {

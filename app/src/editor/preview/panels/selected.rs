@@ -7,6 +7,7 @@ use glam::Vec2;
 use graph_runtime::Scene;
 
 use super::super::super::widgets::committed_text;
+use super::super::SceneDocument;
 use super::super::tools::Item;
 use super::super::{Preview, SceneEdit};
 
@@ -14,7 +15,7 @@ impl Preview {
     /// The settings of the selected item, when one is selected, else the tool's hint: always
     /// two lines high, so the viewport below never moves, and wrapped to the preview's width,
     /// so every field shows (a jump link's landing was cut off at the right).
-    pub fn selected_item_bar(&mut self, ui: &mut Ui) {
+    pub fn selected_item_bar(&mut self, document: &mut SceneDocument, ui: &mut Ui) {
         let spacing = ui.spacing();
         let height = 2.0 * spacing.interact_size.y + spacing.item_spacing.y;
         let (rect, _) = ui.allocate_exact_size(
@@ -32,16 +33,16 @@ impl Preview {
             .id_salt("selected-item")
             .max_height(height)
             .auto_shrink([false, false])
-            .show(&mut bar, |ui| self.item_settings(ui));
+            .show(&mut bar, |ui| self.item_settings(document, ui));
     }
 
-    fn item_settings(&mut self, ui: &mut Ui) {
+    fn item_settings(&mut self, document: &mut SceneDocument, ui: &mut Ui) {
         let Some(item) = self.selected_item.clone() else {
             ui.add(egui::Label::new(egui::RichText::new(self.tool.hint()).weak()).wrap());
             return;
         };
         let mut edits = Vec::new();
-        let mut edited = self.document.scene.clone();
+        let mut edited = document.scene.clone();
         ui.horizontal_wrapped(|ui| {
             match &item {
                 Item::Target(name) => target_settings(ui, &edited, name, &mut edits),
@@ -59,7 +60,7 @@ impl Preview {
                 edits.push(SceneEdit::Delete(item.clone()));
             }
         });
-        if edited != self.document.scene {
+        if edited != document.scene {
             self.push_edit(SceneEdit::Scene(Box::new(edited)));
         }
         for edit in edits {

@@ -2,13 +2,14 @@
 
 use egui::Ui;
 
+use super::super::SceneDocument;
 use super::super::tools::Tool;
 use super::super::{OpenGraph, Preview};
 
 impl Preview {
     /// The toolbar above the viewport.
-    pub fn toolbar(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) {
-        ui.horizontal_wrapped(|ui| self.clock_buttons(ui, open));
+    pub fn toolbar(&mut self, document: &mut SceneDocument, ui: &mut Ui, open: &OpenGraph<'_>) {
+        ui.horizontal_wrapped(|ui| self.clock_buttons(document, ui, open));
         ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.tool, Tool::Select, "Select");
             ui.selectable_value(&mut self.tool, Tool::AddTarget, "Add target")
@@ -31,7 +32,7 @@ impl Preview {
         });
     }
 
-    fn clock_buttons(&mut self, ui: &mut Ui, open: &OpenGraph<'_>) {
+    fn clock_buttons(&mut self, document: &mut SceneDocument, ui: &mut Ui, open: &OpenGraph<'_>) {
         let host = &mut self.host;
         let play = if host.running { "Pause" } else { "Play" };
         if ui.button(play).clicked() {
@@ -50,7 +51,7 @@ impl Preview {
             .on_hover_text("Respawn the agents")
             .clicked()
         {
-            host.reset(&self.document, open);
+            host.reset(document, open);
         }
         ui.add(
             egui::DragValue::new(&mut host.time_scale)

@@ -5,6 +5,7 @@
 use glam::Vec2;
 use graph_runtime::Gap;
 
+use super::super::SceneDocument;
 use super::Item;
 use super::select::PICK_DISTANCE;
 
@@ -33,12 +34,12 @@ impl super::super::Preview {
 
     /// Puts the gap being drawn into the scene (three corners or more), selected; a draft of
     /// fewer corners is dropped, and the error says why.
-    pub fn close_gap(&mut self) -> Result<(), String> {
+    pub fn close_gap(&mut self, document: &mut SceneDocument) -> Result<(), String> {
         let corners = std::mem::take(&mut self.gestures.gap_draft);
         if corners.len() < 3 {
             return Err("A gap needs at least three corners.".to_owned());
         }
-        let gaps = &mut self.document.scene.gaps;
+        let gaps = &mut document.scene.gaps;
         gaps.push(Gap::new(corners));
         self.selected_item = Some(Item::Gap(gaps.len() - 1, None));
         Ok(())

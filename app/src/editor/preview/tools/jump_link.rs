@@ -5,6 +5,7 @@
 use glam::Vec2;
 use graph_runtime::JumpLink;
 
+use super::super::SceneDocument;
 use super::Item;
 
 /// The end of a jump link: its take-off point or its landing point.
@@ -65,8 +66,8 @@ impl super::super::Preview {
     }
 
     /// Adds a jump link "link N" from `from` to `to` and selects it.
-    pub fn add_jump_link(&mut self, from: Vec2, to: Vec2) {
-        let links = &mut self.document.scene.jump_links;
+    pub fn add_jump_link(&mut self, document: &mut SceneDocument, from: Vec2, to: Vec2) {
+        let links = &mut document.scene.jump_links;
         let name = (1..=links.len() + 1)
             .map(|i| format!("link {i}"))
             .find(|n| !links.contains_key(n))
@@ -78,8 +79,13 @@ impl super::super::Preview {
     /// Renames jump link `old` to `new` (trimmed), keeping it selected; returns why not when
     /// the name is empty or taken. Graphs that name the link keep the old name: the scene's
     /// problems list says so until they are changed too.
-    pub fn rename_jump_link(&mut self, old: &str, new: &str) -> Result<(), String> {
-        let links = &mut self.document.scene.jump_links;
+    pub fn rename_jump_link(
+        &mut self,
+        document: &mut SceneDocument,
+        old: &str,
+        new: &str,
+    ) -> Result<(), String> {
+        let links = &mut document.scene.jump_links;
         if let Some(reason) = refuse_link_name(old, new, links.keys()) {
             return Err(reason);
         }

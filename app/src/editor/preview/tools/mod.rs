@@ -2,6 +2,7 @@
 //! obstacle, draw path, draw wall, draw gap, add jump link and paint field. Each changes only
 //! the scene document; the host applies the change to the running world once per frame.
 
+use super::super::SceneDocument;
 use glam::Vec2;
 
 mod gap;
@@ -124,12 +125,12 @@ impl Item {
 
 impl super::Preview {
     /// A click of the current tool at world point `at`: asks for its edit.
-    pub fn click_tool(&mut self, at: glam::Vec2) {
+    pub fn click_tool(&mut self, document: &mut SceneDocument, at: glam::Vec2) {
         match self.tool {
             Tool::AddTarget => self.push_edit(super::SceneEdit::AddTarget(at)),
             Tool::AddObstacle => self.push_edit(super::SceneEdit::AddObstacle(at)),
             Tool::DrawPath => self.push_edit(super::SceneEdit::AddPathPoint(at)),
-            Tool::DrawWall => self.push_edit(self.wall_click(at)),
+            Tool::DrawWall => self.push_edit(self.wall_click(document, at)),
             Tool::DrawGap => self.push_edit(self.gap_click(at)),
             Tool::AddJumpLink => self.link_click(at),
             Tool::Select | Tool::PaintField => {}

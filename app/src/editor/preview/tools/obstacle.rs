@@ -3,6 +3,7 @@
 use glam::Vec2;
 use graph_runtime::Obstacle;
 
+use super::super::SceneDocument;
 use super::Item;
 
 /// Radius of a new obstacle (units).
@@ -10,8 +11,8 @@ const NEW_RADIUS: f32 = 3.0;
 
 impl super::super::Preview {
     /// Adds an obstacle centred on `at` and selects it.
-    pub fn add_obstacle(&mut self, at: Vec2) {
-        let obstacles = &mut self.document.scene.obstacles;
+    pub fn add_obstacle(&mut self, document: &mut SceneDocument, at: Vec2) {
+        let obstacles = &mut document.scene.obstacles;
         obstacles.push(Obstacle {
             center: at,
             radius: NEW_RADIUS,

@@ -1,6 +1,7 @@
 //! The paint-field tool: brush strokes (paint, erase, smooth) on the selected flow field,
 //! one stroke being one undo step; the settings the field panel edits.
 
+use super::super::SceneDocument;
 use glam::Vec2;
 use graph_runtime::{Brush, StrokeKind};
 
@@ -46,15 +47,15 @@ impl Default for PaintSettings {
 
 impl super::super::Preview {
     /// One segment of a brush stroke on the selected field (live in the running world).
-    pub fn stroke(&mut self, from: Vec2, to: Vec2) {
+    pub fn stroke(&mut self, document: &mut SceneDocument, from: Vec2, to: Vec2) {
         let Some(name) = self.paint.field.clone() else {
             return;
         };
         let (kind, brush) = (self.paint.kind, self.paint.brush);
-        if let Some(field) = self.document.fields.get_mut(&name)
+        if let Some(field) = document.fields.get_mut(&name)
             && field.stroke(kind, from, to, &brush)
         {
-            self.document.fields_changed();
+            document.fields_changed();
         }
     }
 

@@ -3,6 +3,7 @@
 use glam::Vec2;
 use graph_runtime::Path as WorldPath;
 
+use super::super::SceneDocument;
 use super::Item;
 
 /// Radius of a new path (units).
@@ -10,8 +11,8 @@ const NEW_RADIUS: f32 = 2.0;
 
 impl super::super::Preview {
     /// Appends `at` to the selected path, or to a new path "path N".
-    pub fn add_path_point(&mut self, at: Vec2) {
-        let paths = &mut self.document.scene.paths;
+    pub fn add_path_point(&mut self, document: &mut SceneDocument, at: Vec2) {
+        let paths = &mut document.scene.paths;
         let name = match &self.selected_item {
             Some(Item::Path(name, _)) if paths.contains_key(name) => name.clone(),
             _ => {

@@ -5,6 +5,7 @@ use egui::{Pos2, Rect};
 use glam::Vec2;
 use graph_runtime::WallIndex;
 
+use super::super::SceneDocument;
 use super::{Item, LinkEnd};
 
 /// Screen points within which a click picks an item.
@@ -13,8 +14,8 @@ pub(super) const PICK_DISTANCE: f32 = 8.0;
 impl super::super::Preview {
     /// The scene item under screen point `at` (targets, then path points, wall corners,
     /// obstacles, and last wall segments).
-    pub fn pick_item(&self, screen: Rect, at: Pos2) -> Option<Item> {
-        let scene = &self.document.scene;
+    pub fn pick_item(&self, document: &SceneDocument, screen: Rect, at: Pos2) -> Option<Item> {
+        let scene = &document.scene;
         let world = self.view.to_world(screen, at);
         let near = |p: Vec2| self.view.to_screen(screen, p).distance(at) <= PICK_DISTANCE;
         if let Some((name, _)) = scene
@@ -104,10 +105,10 @@ impl super::super::Preview {
     }
 
     /// A click of the select tool: an agent, else an item, else nothing.
-    pub fn select_at(&mut self, screen: Rect, at: Pos2) {
+    pub fn select_at(&mut self, document: &mut SceneDocument, screen: Rect, at: Pos2) {
         if let Some(agent) = self.pick_agent(screen, at) {
             self.host.selected_agent = Some(agent);
-        } else if let Some(item) = self.pick_item(screen, at) {
+        } else if let Some(item) = self.pick_item(document, screen, at) {
             self.selected_item = Some(item);
         } else {
             self.host.selected_agent = None;
@@ -116,8 +117,8 @@ impl super::super::Preview {
     }
 
     /// Moves `item` to world point `to`.
-    pub fn move_item(&mut self, item: &Item, to: Vec2) {
-        let scene = &mut self.document.scene;
+    pub fn move_item(&mut self, document: &mut SceneDocument, item: &Item, to: Vec2) {
+        let scene = &mut document.scene;
         let point = match item {
             Item::Target(name) => scene.targets.get_mut(name),
             Item::Obstacle(index) => scene.obstacles.get_mut(*index).map(|o| &mut o.center),
@@ -148,8 +149,8 @@ impl super::super::Preview {
     }
 
     /// Moves every point of a whole path or wall (`item` without a point) by `by`.
-    pub fn shift_item(&mut self, item: &Item, by: Vec2) {
-        let scene = &mut self.document.scene;
+    pub fn shift_item(&mut self, document: &mut SceneDocument, item: &Item, by: Vec2) {
+        let scene = &mut document.scene;
         if let Item::JumpLink(name, None) = item
             && let Some(link) = scene.jump_links.get_mut(name)
         {
@@ -171,8 +172,8 @@ impl super::super::Preview {
     /// Deletes the selected item (an obstacle, a path point, a wall or gap corner, a wall, a
     /// gap, a jump link, a target); a wall left with fewer than two corners goes too, and a
     /// gap left with fewer than three.
-    pub fn delete_selected(&mut self) {
-        let scene = &mut self.document.scene;
+    pub fn delete_selected(&mut self, document: &mut SceneDocument) {
+        let scene = &mut document.scene;
         match self.selected_item.take() {
             Some(Item::Obstacle(index)) if index < scene.obstacles.len() => {
                 scene.obstacles.remove(index);

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use glam::Vec2;
 
+use super::super::SceneDocument;
 use super::Item;
 
 /// The target that follows the mouse over the viewport; it cannot be added, renamed or moved.
@@ -31,8 +32,8 @@ pub fn refuse_target_name<'a>(
 
 impl super::super::Preview {
     /// Adds a target "target N" at `at` and selects it.
-    pub fn add_target(&mut self, at: Vec2) {
-        let targets = &mut self.document.scene.targets;
+    pub fn add_target(&mut self, document: &mut SceneDocument, at: Vec2) {
+        let targets = &mut document.scene.targets;
         let name = (1..=targets.len() + 1)
             .map(|i| format!("target {i}"))
             .find(|n| !targets.contains_key(n))
@@ -43,8 +44,13 @@ impl super::super::Preview {
 
     /// Renames target `old` to `new` (trimmed), keeping it selected; returns why not when
     /// the name is empty, `cursor` or taken.
-    pub fn rename_target(&mut self, old: &str, new: &str) -> Result<(), String> {
-        let targets = &mut self.document.scene.targets;
+    pub fn rename_target(
+        &mut self,
+        document: &mut SceneDocument,
+        old: &str,
+        new: &str,
+    ) -> Result<(), String> {
+        let targets = &mut document.scene.targets;
         if let Some(reason) = refuse_target_name(old, new, targets.keys()) {
             return Err(reason);
         }
@@ -61,8 +67,8 @@ impl super::super::Preview {
 
     /// Every target a node or generator can aim at, where it is drawn: the running world's
     /// position (the cursor's follows the mouse), else the scene's; `cursor` is always one.
-    pub fn target_positions(&self) -> BTreeMap<String, Vec2> {
-        let mut positions: BTreeMap<String, Vec2> = self.document.scene.targets.clone();
+    pub fn target_positions(&self, document: &SceneDocument) -> BTreeMap<String, Vec2> {
+        let mut positions: BTreeMap<String, Vec2> = document.scene.targets.clone();
         positions
             .entry(CURSOR.to_owned())
             .or_insert(self.cursor.unwrap_or(Vec2::ZERO));

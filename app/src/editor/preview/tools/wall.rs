@@ -6,6 +6,7 @@
 use glam::Vec2;
 use graph_runtime::Wall;
 
+use super::super::SceneDocument;
 use super::super::SceneEdit;
 use super::Item;
 use super::select::PICK_DISTANCE;
@@ -22,10 +23,9 @@ pub enum WallDraft {
 impl super::super::Preview {
     /// The wall being drawn, if it is still there to draw (an undo or a delete may have
     /// taken it away, or closed it).
-    pub fn wall_draft(&self) -> Option<WallDraft> {
+    pub fn wall_draft(&self, document: &SceneDocument) -> Option<WallDraft> {
         match self.gestures.wall_draft? {
-            WallDraft::Wall(index) => self
-                .document
+            WallDraft::Wall(index) => document
                 .scene
                 .walls
                 .get(index)
@@ -37,10 +37,10 @@ impl super::super::Preview {
 
     /// The edit a click of the wall tool at world point `at` asks for: close the wall when
     /// the click is on the first corner of a wall of three or more, else add a corner.
-    pub fn wall_click(&self, at: Vec2) -> SceneEdit {
+    pub fn wall_click(&self, document: &SceneDocument, at: Vec2) -> SceneEdit {
         let reach = PICK_DISTANCE / self.view.zoom;
-        if let Some(WallDraft::Wall(index)) = self.wall_draft()
-            && let Some(wall) = self.document.scene.walls.get(index)
+        if let Some(WallDraft::Wall(index)) = self.wall_draft(document)
+            && let Some(wall) = document.scene.walls.get(index)
             && wall.points.len() >= 3
             && wall
                 .points
@@ -53,9 +53,9 @@ impl super::super::Preview {
     }
 
     /// Adds corner `at` to the wall being drawn, or starts a new wall there.
-    pub fn add_wall_point(&mut self, at: Vec2) {
-        let draft = self.wall_draft();
-        let walls = &mut self.document.scene.walls;
+    pub fn add_wall_point(&mut self, document: &mut SceneDocument, at: Vec2) {
+        let draft = self.wall_draft(document);
+        let walls = &mut document.scene.walls;
         match draft {
             Some(WallDraft::Wall(index)) => {
                 if let Some(wall) = walls.get_mut(index) {
@@ -77,9 +77,9 @@ impl super::super::Preview {
     }
 
     /// Closes the wall being drawn into a polygon (three corners or more) and finishes it.
-    pub fn close_wall(&mut self) {
-        if let Some(WallDraft::Wall(index)) = self.wall_draft()
-            && let Some(wall) = self.document.scene.walls.get_mut(index)
+    pub fn close_wall(&mut self, document: &mut SceneDocument) {
+        if let Some(WallDraft::Wall(index)) = self.wall_draft(document)
+            && let Some(wall) = document.scene.walls.get_mut(index)
             && wall.points.len() >= 3
         {
             wall.closed = true;
@@ -94,15 +94,37 @@ impl super::super::Preview {
     }
 
     /// The last corner of the wall being drawn, for the rubber band to the pointer.
-    pub fn wall_draft_end(&self) -> Option<Vec2> {
-        match self.wall_draft()? {
+    pub fn wall_draft_end(&self, document: &SceneDocument) -> Option<Vec2> {
+        match self.wall_draft(document)? {
             WallDraft::Start(first) => Some(first),
-            WallDraft::Wall(index) => self
-                .document
+            WallDraft::Wall(index) => document
                 .scene
                 .walls
                 .get(index)
                 .and_then(|w| w.points.last().copied()),
+        }
+    }
+
+    /// The wall being drawn: its lone first corner, and a rubber band from its last corner
+    /// to the pointer.
+    pub(in super::super) fn paint_wall_draft(
+        &self,
+        document: &SceneDocument,
+        painter: &egui::Painter,
+        screen: egui::Rect,
+        response: &egui::Response,
+    ) {
+        if self.tool != super::Tool::DrawWall {
+            return;
+        }
+        let Some(end) = self.wall_draft_end(document) else {
+            return;
+        };
+        let color = egui::Color32::from_rgb(200, 190, 170);
+        let end = self.view.to_screen(screen, end);
+        painter.circle_filled(end, 3.0, color);
+        if let Some(hover) = response.hover_pos() {
+            painter.line_segment([end, hover], egui::Stroke::new(1.0, color));
         }
     }
 }
