@@ -25,7 +25,7 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             Op::Jump(op) => op.guide(self),
             // Nothing to draw beyond the value (each new kind chooses here).
             Op::Muted
-            | Op::Reciprocal { .. }
+            | Op::Reciprocal(_)
             | Op::Blend(_)
             | Op::Priority(..)
             | Op::Dither(..)

@@ -103,7 +103,7 @@ impl<'p, R: Recorder, V: Value> Evaluator<'p, '_, '_, R, V> {
             | Op::Gate(..)
             | Op::Scale(..)
             | Op::Truncate(..)
-            | Op::Reciprocal { .. }
+            | Op::Reciprocal(_)
             | Op::Compare(..)
             | Op::All(_)
             | Op::Any(_)
@@ -257,15 +257,13 @@ impl<'p, R: Recorder, V: Value> Evaluator<'p, '_, '_, R, V> {
                 }
                 Step::Finished(value.truncated(self.num(max)))
             }
-            Op::Reciprocal {
-                input: input_op, ..
-            } => {
+            Op::Reciprocal(reciprocal) => {
                 if !has_input {
-                    take_one!(input_op);
+                    take_one!(reciprocal.input);
                 }
                 // The angular part passes through: Reciprocal chooses a velocity.
                 let crate::Steering { force, angular } = value.to_steering();
-                let force = self.reciprocal(op, force);
+                let force = reciprocal.force(self, force);
                 Step::Finished(V::steering(crate::Steering { force, angular }))
             }
             Op::Output(input_op) => {

@@ -5,9 +5,9 @@
 use super::{Builder, Fields};
 use crate::compile::program::{
     AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, Fov, GroupOp, HeadingRef, JumpOp, Lowering,
-    Names, Num, Op, SensorOp, Span, SurroundingsOp, TargetRef, VelocityRef,
+    Names, Num, Op, ReciprocalOp, SensorOp, Span, SurroundingsOp, TargetRef, VelocityRef,
 };
-use crate::graph::{Heading, Node, NodeId, Number, Target, VelocitySource};
+use crate::graph::{Heading, Link, Node, NodeId, Number, Target, VelocitySource};
 
 impl<'g> Builder<'g> {
     /// The op of node `id` (not muted, not a Reroute: `build` links through those).
@@ -27,49 +27,12 @@ impl<'g> Builder<'g> {
             .or_else(|| FacingOp::lower(node, &mut fields).map(Op::Facing))
             .or_else(|| SensorOp::lower(node, &mut fields).map(Op::Sensor))
             .or_else(|| JumpOp::lower(node, &mut fields).map(Op::Jump))
-            .or_else(|| FollowOp::lower(node, &mut fields).map(Op::Follow));
+            .or_else(|| FollowOp::lower(node, &mut fields).map(Op::Follow))
+            .or_else(|| ReciprocalOp::lower(node, &mut fields).map(Op::Reciprocal));
         if let Some(op) = family {
             return op;
         }
         match node {
-            Node::Reciprocal {
-                input,
-                time_horizon,
-                obstacle_time_horizon,
-                neighbor_radius,
-                max_neighbors,
-                clearance,
-                keep_right,
-            } => {
-                let input = self.link(*input);
-                let [
-                    time_horizon,
-                    obstacle_time_horizon,
-                    neighbor_radius,
-                    max_neighbors,
-                    clearance,
-                    keep_right,
-                ] = self.numbers(
-                    &f,
-                    [
-                        time_horizon,
-                        obstacle_time_horizon,
-                        neighbor_radius,
-                        max_neighbors,
-                        clearance,
-                        keep_right,
-                    ],
-                );
-                Op::Reciprocal {
-                    input,
-                    time_horizon,
-                    obstacle_time_horizon,
-                    neighbor_radius,
-                    max_neighbors,
-                    clearance,
-                    keep_right,
-                }
-            }
             Node::Blend { inputs } => {
                 let span = self.weighted(&f, inputs.iter().map(|i| (i.node, &i.weight)));
                 Op::Blend(span)
@@ -171,6 +134,10 @@ impl Lowering for NodeFields<'_, '_, '_> {
         let slot = self.builder.program.wander_slots;
         self.builder.program.wander_slots += 1;
         slot
+    }
+
+    fn link(&mut self, link: Link) -> u32 {
+        self.builder.link(link)
     }
 }
 

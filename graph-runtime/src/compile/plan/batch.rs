@@ -81,7 +81,7 @@ fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> 
             | Op::Dither(..)
             | Op::Budget(_)
             | Op::Gate(..)
-            | Op::Reciprocal { .. }
+            | Op::Reciprocal(_)
             | Op::Compare(..)
             | Op::All(_)
             | Op::Any(_)

@@ -14,8 +14,8 @@ mod state;
 
 pub(crate) use family::{
     AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, GroupOp, JumpOp, Leaf, Lowering, OverOthers,
-    SensorOp, SurroundingsOp, alignment, angular_leaf_ops, combiner_ops, condition_leaf_ops,
-    force_leaf_ops, sensor_ops,
+    ReciprocalOp, SensorOp, SurroundingsOp, alignment, angular_leaf_ops, combiner_ops,
+    condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
 pub use jump::TakeOff;
 pub(crate) use op::{NeighborUse, Op};

@@ -5,8 +5,8 @@
 use crate::graph::{Comparison, NodeKind, PortType};
 
 use super::family::{
-    AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, GroupOp, JumpOp, SensorOp, SurroundingsOp,
-    angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
+    AimOp, CourseOp, CrossingOp, FacingOp, FollowOp, GroupOp, JumpOp, ReciprocalOp, SensorOp,
+    SurroundingsOp, angular_leaf_ops, combiner_ops, condition_leaf_ops, sensor_ops,
 };
 use super::operands::{Fov, Num, Span};
 
@@ -23,15 +23,8 @@ pub(crate) enum Op {
     Course(CourseOp),
     /// Unaligned collision avoidance (`family/crossing.rs`).
     Crossing(CrossingOp),
-    Reciprocal {
-        input: u32,
-        time_horizon: Num,
-        obstacle_time_horizon: Num,
-        neighbor_radius: Num,
-        max_neighbors: Num,
-        clearance: Num,
-        keep_right: Num,
-    },
+    /// Reciprocal (ORCA) around its input's force (`family/reciprocal.rs`).
+    Reciprocal(ReciprocalOp),
     /// A muted node: zero (no force, the number `0`, a false condition).
     Muted,
     /// Separation, Cohesion, Alignment, Flocking (`family/group.rs`).
@@ -85,7 +78,7 @@ impl Op {
             Self::Surroundings(op) => op.kind(),
             Self::Course(op) => op.kind(),
             Self::Crossing(op) => op.kind(),
-            Self::Reciprocal { .. } => NodeKind::Reciprocal,
+            Self::Reciprocal(_) => NodeKind::Reciprocal,
             Self::Group(op) => op.kind(),
             Self::Follow(op) => op.kind(),
             Self::Facing(op) => op.kind(),
@@ -150,9 +143,7 @@ impl Op {
             Self::Sensor(op) => op.counted().map_or(NeighborUse::None, |(radius, fov)| {
                 NeighborUse::Count(radius, fov)
             }),
-            Self::Reciprocal {
-                neighbor_radius, ..
-            } => NeighborUse::Within(neighbor_radius),
+            Self::Reciprocal(op) => NeighborUse::Within(op.neighbor_radius()),
             Self::Crossing(op) => NeighborUse::Predicted(op.horizon()),
             Self::Muted
             | Self::Aim(_)
@@ -200,15 +191,7 @@ mod tests {
             }),
             Op::Sensor(SensorOp::NeighborCount(n, fov)),
             Op::Crossing(CrossingOp::Unaligned(n)),
-            Op::Reciprocal {
-                input: 0,
-                time_horizon: n,
-                obstacle_time_horizon: n,
-                neighbor_radius: n,
-                max_neighbors: n,
-                clearance: n,
-                keep_right: n,
-            },
+            Op::Reciprocal(ReciprocalOp::every_number(0, n)),
             Op::Blend(span),
             Op::Sensor(SensorOp::Speed),
         ];

@@ -1,6 +1,7 @@
-//! The leaf ops, one file per family: the family's op type, its lowering from the node, its
-//! force and its guide side by side, so a kind of the family is one arm in each, in one file
-//! (CONTRIBUTING, "Add a node kind"). The formulas stay `behaviors/`'s.
+//! The leaf ops, one file per family, and Reciprocal, whose force is chosen around its
+//! input's: the family's op type, its lowering from the node, its force and its guide side by
+//! side, so a kind of the family is one arm in each, in one file (CONTRIBUTING, "Add a node
+//! kind"). The formulas stay `behaviors/`'s.
 //!
 //! A family file is written against two small interfaces, so it depends on neither the
 //! lowering nor the evaluator: [`Lowering`] (what lowering one node's fields needs,
@@ -16,6 +17,7 @@ mod follow;
 mod group;
 mod jumps;
 mod patterns;
+mod reciprocal;
 mod sensors;
 mod surroundings;
 
@@ -29,11 +31,15 @@ pub(crate) use jumps::JumpOp;
 pub(crate) use patterns::{
     angular_leaf_ops, combiner_ops, condition_leaf_ops, force_leaf_ops, sensor_ops,
 };
+pub(crate) use reciprocal::ReciprocalOp;
 pub(crate) use sensors::SensorOp;
 pub(crate) use surroundings::SurroundingsOp;
 
-use crate::behaviors::Quarry;
-use crate::graph::{Heading, Number, Target, VelocitySource};
+use glam::Vec2;
+
+use crate::behaviors::{OrcaLine, Quarry, ReciprocalSettings};
+use crate::compile::guide::Guide;
+use crate::graph::{Heading, Link, Number, Target, VelocitySource};
 use crate::spatial::SpatialGrid;
 use crate::{FlowField, JumpLink, Path, Vehicle, World};
 
@@ -70,10 +76,20 @@ pub(crate) trait Lowering {
 
     /// A new slot for a Wander node's angle in each agent's state.
     fn wander_slot(&mut self) -> u32;
+
+    /// The op an input link of the node reads (compiled before the node).
+    fn link(&mut self, link: Link) -> u32;
 }
 
 /// What a leaf reads while one agent's program is evaluated.
 pub(crate) trait Leaf {
+    /// Whether the evaluation is traced (guides and node values recorded): a constant, so
+    /// an untraced run builds no guide.
+    const TRACED: bool;
+
+    /// The tick's length (seconds).
+    fn dt(&self) -> f32;
+
     /// The agent's own vehicle.
     fn me(&self) -> &Vehicle;
 
@@ -126,6 +142,26 @@ pub(crate) trait Leaf {
     /// neighbor query finds around it, in ascending agent index; in a neighborhood more
     /// crowded than the grid answers well, only its `most` nearest.
     fn with_others<E: OverOthers>(&mut self, most: usize, each: E) -> E::Value;
+
+    /// Reciprocal's solve with `settings` around the preferred force `preferred`, over the
+    /// `max_neighbors` nearest other agents within the neighbor radius:
+    /// `(preferred velocity, chosen velocity, fallback)`, its half-planes left in
+    /// [`orca_lines`](Leaf::orca_lines). The tick has a length.
+    fn reciprocal_velocity(
+        &mut self,
+        settings: &ReciprocalSettings,
+        preferred: Vec2,
+    ) -> (Vec2, Vec2, bool);
+
+    /// The half-planes of the agent's last Reciprocal solve.
+    fn orca_lines(&self) -> &[OrcaLine];
+
+    /// Remembers the velocity the agent's Reciprocal node preferred (its state, for the
+    /// next tick's neighbors).
+    fn remember_preferred(&mut self, preferred: Vec2);
+
+    /// The guide of the node being evaluated, when only its evaluation knows it.
+    fn leave_guide(&mut self, guide: Guide);
 }
 
 /// What a leaf computes over the other agents a one-by-one neighbor query found

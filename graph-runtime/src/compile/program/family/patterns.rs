@@ -63,7 +63,7 @@ macro_rules! combiner_ops {
             | $crate::compile::program::Op::Gate(..)
             | $crate::compile::program::Op::Scale(..)
             | $crate::compile::program::Op::Truncate(..)
-            | $crate::compile::program::Op::Reciprocal { .. }
+            | $crate::compile::program::Op::Reciprocal(..)
             | $crate::compile::program::Op::Compare(..)
             | $crate::compile::program::Op::All(..)
             | $crate::compile::program::Op::Any(..)
