@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use app::editor::{Command, EditorApp, Tool};
+use app::editor::{Command, EditorApp, Item, Tool};
 use common::{click_at, drag, harness};
 use egui::{Event, Key, Modifiers, Pos2};
 use egui_kittest::Harness;
@@ -67,6 +67,11 @@ fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
     // The running world has it too.
     let world = preview.host.simulation.as_ref().expect("running").world();
     assert_eq!(world.obstacles.len(), before + 1);
+    assert_eq!(
+        preview.selected_item,
+        Some(Item::Obstacle(before)),
+        "the new obstacle is selected, its settings under the toolbar"
+    );
 
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run_steps(2);
@@ -74,6 +79,13 @@ fn adding_an_obstacle_with_the_tool_adds_it_to_the_scene_and_undo_removes_it() {
         crate::common::scene(&harness).scene.obstacles.len(),
         before,
         "undo covers scene edits"
+    );
+    // The undone obstacle is no longer selected: the bar under the toolbar shows the tool's
+    // hint again, not a Delete button for an obstacle that is not there.
+    assert_eq!(harness.state().preview.selected_item, None);
+    assert!(
+        harness.query_by_label(Tool::AddObstacle.hint()).is_some(),
+        "the tool's hint is back"
     );
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     harness.run_steps(2);

@@ -173,6 +173,14 @@ impl Preview {
         open: &OpenGraph<'_>,
     ) -> Vec<Command> {
         let mut commands = Vec::new();
+        // The selection names only what is there (an undo may have taken it away).
+        if self
+            .selected_item
+            .as_ref()
+            .is_some_and(|item| !item.is_in(&document.scene))
+        {
+            self.selected_item = None;
+        }
         ui.horizontal(|ui| {
             ui.strong("Preview");
             let dirty = if document.is_dirty() { " •" } else { "" };

@@ -100,6 +100,26 @@ impl Tool {
 }
 
 impl Item {
+    /// Whether the item (and its point, corner or end) is in `scene`: an undo, a reload or
+    /// another panel may have taken it away.
+    pub fn is_in(&self, scene: &graph_runtime::Scene) -> bool {
+        let has = |points: &[Vec2], point: &Option<usize>| point.is_none_or(|p| p < points.len());
+        match self {
+            Self::Target(name) => scene.targets.contains_key(name),
+            Self::Obstacle(index) => *index < scene.obstacles.len(),
+            Self::Path(name, point) => scene.paths.get(name).is_some_and(|p| has(&p.points, point)),
+            Self::Wall(index, corner) => scene
+                .walls
+                .get(*index)
+                .is_some_and(|w| has(&w.points, corner)),
+            Self::Gap(index, corner) => scene
+                .gaps
+                .get(*index)
+                .is_some_and(|g| has(&g.points, corner)),
+            Self::JumpLink(name, _) => scene.jump_links.contains_key(name),
+        }
+    }
+
     /// The item in words, for menus and tooltips: `target "goal"`, `obstacle 2`.
     pub fn describe(&self) -> String {
         match self {
