@@ -131,19 +131,21 @@ impl EditorApp {
         let graph = Graph::from_ron(preset.text, preset.file).unwrap_or_default();
         let autosave = Autosave::new(autosave_directory);
         let recovered = autosave.recover();
+        let scene = preview::scene_for_graph(preset.file, None);
+        let preview = Preview::new(&scene, preset.file);
         let mut app = Self {
             settings,
             workspace: Workspace::new(
                 Document::new(&graph, None),
                 Some(preset.file.to_owned()),
-                preview::scene_for_graph(preset.file, None),
+                scene,
             ),
             view: ViewState {
                 dialog: recovered.map(|r| Dialog::Recover(Box::new(r))),
                 ..ViewState::default()
             },
             services: Services::new(autosave),
-            preview: Preview::new(&preview::scene_for_graph(preset.file, None), preset.file),
+            preview,
             status: Status::default(),
             queue: Vec::new(),
             effects: Vec::new(),
