@@ -66,6 +66,7 @@ mod jumping;
 pub mod limits;
 pub mod math;
 mod metrics;
+pub mod navigation;
 mod own;
 mod rng;
 mod save;
@@ -101,6 +102,7 @@ pub use graph::{
 };
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
 pub use metrics::{ARRIVAL_RADII, ARRIVAL_SHARES, MetricsTracker, Sample};
+pub use navigation::{NavError, NavMesh, Reach, Route, RouteSearch};
 pub use own::OwnGoals;
 pub use rng::AgentRng;
 pub use save::{

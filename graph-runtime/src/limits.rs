@@ -48,6 +48,11 @@ pub const MAX_JUMP_LINKS: usize = 32;
 /// Most corners of all the gaps of one scene together.
 pub const MAX_GAP_POINTS: usize = 1_000_000;
 
+/// Most wall segments, gap edges and obstacles together a navigation mesh is built over
+/// ([`crate::NavMesh::build`]): a level of rooms has hundreds to thousands; a mesh over more
+/// is refused rather than built slowly.
+pub const MAX_NAV_SEGMENTS: usize = 100_000;
+
 /// Most own goals a scene gives its agents, all groups together (each group's agents × its
 /// goal names): every one is a point in an agent's table, about 40 bytes.
 pub const MAX_OWN_GOALS: u64 = 4_000_000;

@@ -1,0 +1,194 @@
+//! Building a navigation mesh: the world's bounds, walls, obstacles and gaps grown by the agent
+//! radius, triangulated with their edges kept (spade's constrained Delaunay triangulation,
+//! crossing edges split), and the triangles outside every grown shape kept, each with its
+//! neighbours and its island.
+
+use glam::{DVec2, Vec2};
+use spade::handles::FixedVertexHandle;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+
+use super::grid::CellIndex;
+use super::shapes::{self, Shape};
+use super::{MIN_CLEARANCE, NONE, NavError, NavLink, NavMesh, NavTriangle};
+use crate::World;
+use crate::limits::MAX_NAV_SEGMENTS;
+
+type Cdt = ConstrainedDelaunayTriangulation<Point2<f64>>;
+
+/// The mesh of `world` for agents of `radius`.
+pub(super) fn build(world: &World, radius: f32) -> Result<NavMesh, NavError> {
+    if !(0.0..=crate::limits::MAX_COORDINATE).contains(&radius) {
+        return Err(NavError::Radius(radius));
+    }
+    let clearance = f64::from(radius.max(MIN_CLEARANCE));
+    let bounds = world.bounds;
+    if !(bounds.min.is_finite() && bounds.max.is_finite()) {
+        return Err(NavError::NotFinite("the bounds"));
+    }
+    let low = bounds.min.as_dvec2() + clearance;
+    let high = bounds.max.as_dvec2() - clearance;
+    if low.x >= high.x || low.y >= high.y {
+        return Err(NavError::BoundsTooSmall {
+            width: bounds.size().x,
+            height: bounds.size().y,
+            radius,
+        });
+    }
+    let segments = world
+        .walls()
+        .iter()
+        .map(|w| w.segments().count())
+        .sum::<usize>()
+        + world.gaps().iter().map(|g| g.points.len()).sum::<usize>()
+        + world.obstacles.len();
+    if segments > MAX_NAV_SEGMENTS {
+        return Err(NavError::TooLarge {
+            segments,
+            limit: MAX_NAV_SEGMENTS,
+        });
+    }
+    let shapes = grown_shapes(world, clearance, low, high)?;
+    let cdt = triangulate(&shapes, low, high)?;
+    let boxes: Vec<_> = shapes.iter().map(Shape::bounds).collect();
+    let index = CellIndex::new(&boxes, low, high);
+    let (vertices, triangles) = walkable_triangles(&cdt, &shapes, &index, low, high);
+    let mut mesh = NavMesh::assemble(radius, vertices, triangles, (low, high));
+    mesh.links = links(world, &mesh);
+    Ok(mesh)
+}
+
+/// Every wall segment's band, each gap's inside and band, each obstacle's disc, all grown by
+/// `clearance`; shapes wholly outside the walkable rectangle `low`–`high` are left out.
+fn grown_shapes(
+    world: &World,
+    clearance: f64,
+    low: DVec2,
+    high: DVec2,
+) -> Result<Vec<Shape>, NavError> {
+    let mut shapes = Vec::new();
+    for wall in world.walls() {
+        for (a, b) in wall.segments() {
+            shapes.push(Shape::band(a.as_dvec2(), b.as_dvec2(), clearance));
+        }
+    }
+    for gap in world.gaps() {
+        let corners: Vec<_> = gap.points.iter().map(|p| p.as_dvec2()).collect();
+        for (a, b) in gap.edges() {
+            shapes.push(Shape::band(a.as_dvec2(), b.as_dvec2(), clearance));
+        }
+        if corners.len() >= 3 {
+            shapes.push(Shape::Area(corners));
+        }
+    }
+    for obstacle in &world.obstacles {
+        let grown = f64::from(obstacle.radius.max(0.0)) + clearance;
+        shapes.push(Shape::disc(obstacle.center.as_dvec2(), grown));
+    }
+    if shapes
+        .iter()
+        .any(|shape| !shape.corners().iter().all(|c| c.is_finite()))
+    {
+        return Err(NavError::NotFinite("a wall, gap or obstacle"));
+    }
+    shapes.retain(|shape| {
+        let (lo, hi) = shape.bounds();
+        lo.x < high.x && lo.y < high.y && hi.x > low.x && hi.y > low.y
+    });
+    Ok(shapes)
+}
+
+/// The triangulation of the walkable rectangle with every shape's edges kept.
+fn triangulate(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt, NavError> {
+    let mut cdt = Cdt::new();
+    let rectangle = [
+        low,
+        DVec2::new(high.x, low.y),
+        high,
+        DVec2::new(low.x, high.y),
+    ];
+    let outline = std::iter::once(&rectangle[..]).chain(shapes.iter().map(Shape::corners));
+    for corners in outline {
+        let handles = corners
+            .iter()
+            .map(|c| cdt.insert(Point2::new(c.x, c.y)))
+            .collect::<Result<Vec<FixedVertexHandle>, _>>()
+            .map_err(|e| NavError::Triangulation(e.to_string()))?;
+        for (i, &from) in handles.iter().enumerate() {
+            let to = handles[(i + 1) % handles.len()];
+            if from != to {
+                cdt.add_constraint_and_split(from, to, |p| p);
+            }
+        }
+    }
+    Ok(cdt)
+}
+
+/// The triangles of `cdt` inside the walkable rectangle and outside every shape: their corners
+/// (numbered in the order the triangles first use them) and the triangles, counter-clockwise,
+/// with their neighbours among the kept ones.
+fn walkable_triangles(
+    cdt: &Cdt,
+    shapes: &[Shape],
+    index: &CellIndex,
+    low: DVec2,
+    high: DVec2,
+) -> (Vec<Vec2>, Vec<NavTriangle>) {
+    let faces = cdt.num_all_faces();
+    let mut kept = vec![NONE; faces];
+    let mut order = Vec::new();
+    for face in cdt.inner_faces() {
+        let corners = face.positions().map(|p| DVec2::new(p.x, p.y));
+        let centre = (corners[0] + corners[1] + corners[2]) / 3.0;
+        let inside = centre.x > low.x && centre.x < high.x && centre.y > low.y && centre.y < high.y;
+        if inside && !shapes::blocked(shapes, index, centre) {
+            kept[face.fix().index()] = order.len() as u32;
+            order.push(face);
+        }
+    }
+    let mut numbered = vec![NONE; cdt.num_vertices()];
+    let mut vertices = Vec::new();
+    let mut triangles = Vec::with_capacity(order.len());
+    for face in order {
+        let edges = face.adjacent_edges();
+        let mut triangle = NavTriangle {
+            corners: [0; 3],
+            neighbors: [NONE; 3],
+            island: NONE,
+        };
+        for (i, edge) in edges.iter().enumerate() {
+            let from = edge.from();
+            let slot = &mut numbered[from.fix().index()];
+            if *slot == NONE {
+                *slot = vertices.len() as u32;
+                let p = from.position();
+                vertices.push(Vec2::new(p.x as f32, p.y as f32));
+            }
+            triangle.corners[i] = *slot;
+            triangle.neighbors[i] = edge
+                .rev()
+                .face()
+                .as_inner()
+                .map_or(NONE, |f| kept[f.fix().index()]);
+        }
+        triangles.push(triangle);
+    }
+    (vertices, triangles)
+}
+
+/// The world's jump links, each from the triangle at its take-off (or the nearest) to the one
+/// at its landing, in the world's order.
+fn links(world: &World, mesh: &NavMesh) -> Vec<NavLink> {
+    world
+        .jump_links()
+        .filter_map(|(_, link)| {
+            let (from_triangle, from) = mesh.nearest(link.from, |_| true)?;
+            let (to_triangle, to) = mesh.nearest(link.to, |_| true)?;
+            Some(NavLink {
+                from,
+                to,
+                from_triangle,
+                to_triangle,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,227 @@
+//! Navigation: where an agent of a given radius can walk in a world, as a mesh of triangles,
+//! and the shortest route along it from a point to a goal, through doors and round walls.
+//!
+//! [`NavMesh::build`] grows every wall segment, obstacle and gap by the radius (square ends on
+//! walls, so the corner a route turns at is exactly a radius out and a radius past the wall's
+//! end), triangulates what is left of the bounds (spade's constrained Delaunay triangulation)
+//! and keeps each triangle's neighbours and island. [`NavMesh::route`] finds the corridor of
+//! triangles (A* over them, with the world's jump links as one-way connections) and pulls it
+//! tight into corner points (the funnel algorithm). A goal no walk reaches gives the nearest
+//! point that one does, marked [`Reach::Nearest`].
+
+mod build;
+mod funnel;
+mod grid;
+mod locate;
+mod search;
+mod shapes;
+
+use glam::{DVec2, Vec2};
+
+pub use search::RouteSearch;
+
+use crate::World;
+use grid::CellIndex;
+
+/// The least clearance kept from walls, also for agents of radius 0, so that a wall always
+/// separates the triangles on its two sides.
+pub const MIN_CLEARANCE: f32 = 1.0e-3;
+
+/// No triangle, no neighbour.
+const NONE: u32 = u32::MAX;
+
+/// Why a navigation mesh could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NavError {
+    /// The agent radius is negative, not finite or beyond the coordinate limit.
+    #[error("the agent radius {0} is not a size (it must be finite and 0 or more)")]
+    Radius(f32),
+    /// A coordinate is NaN or infinite.
+    #[error("{0} has a coordinate that is not a number")]
+    NotFinite(&'static str),
+    /// Nothing of the bounds is left once the radius is kept from their edges.
+    #[error("the bounds ({width} × {height}) leave no room for an agent of radius {radius}")]
+    BoundsTooSmall {
+        /// The bounds' width.
+        width: f32,
+        /// The bounds' height.
+        height: f32,
+        /// The agent radius.
+        radius: f32,
+    },
+    /// More wall segments, gap edges and obstacles than a mesh is built over.
+    #[error(
+        "the level has {segments} wall segments, gap edges and obstacles; navigation builds over at most {limit}"
+    )]
+    TooLarge {
+        /// How many the world has.
+        segments: usize,
+        /// [`MAX_NAV_SEGMENTS`](crate::limits::MAX_NAV_SEGMENTS).
+        limit: usize,
+    },
+    /// The triangulation refused a point.
+    #[error("the navigation mesh could not be triangulated: {0}")]
+    Triangulation(String),
+}
+
+/// One walkable triangle.
+#[derive(Clone, Copy, Debug)]
+struct NavTriangle {
+    /// Corner indices, counter-clockwise.
+    corners: [u32; 3],
+    /// The walkable triangle across each edge (edge `i` runs from corner `i` to corner
+    /// `i + 1`), or [`NONE`].
+    neighbors: [u32; 3],
+    /// Which island (triangles joined by edges) it is part of.
+    island: u32,
+}
+
+/// A jump link on the mesh: a one-way connection from a take-off to a landing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct NavLink {
+    from: Vec2,
+    to: Vec2,
+    from_triangle: u32,
+    to_triangle: u32,
+}
+
+/// Whether a route reaches its goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// It ends at the goal (or within the agent's radius of it, for a goal against a wall).
+    Goal,
+    /// No walk reaches the goal (it is inside a wall, outside the bounds, or on an island no
+    /// link leads to): the route ends at the nearest point one reaches.
+    Nearest,
+}
+
+/// A route along a mesh: corner points from the start to the end.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Route {
+    /// From the start (moved onto the mesh if it was off it) to the end, each a corner the
+    /// straight walk between them turns at.
+    pub points: Vec<Vec2>,
+    /// The indices `i` of `points` where the step to `points[i + 1]` is a jump link.
+    pub jumps: Vec<usize>,
+    /// Whether the end is the goal; `None` for a route that was never planned.
+    pub reach: Option<Reach>,
+}
+
+impl Route {
+    /// The length of the walk (jumps counted as the straight line they fly).
+    pub fn length(&self) -> f32 {
+        self.points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+}
+
+/// Where agents of one radius can walk in a world.
+#[derive(Debug)]
+pub struct NavMesh {
+    radius: f32,
+    vertices: Vec<Vec2>,
+    triangles: Vec<NavTriangle>,
+    links: Vec<NavLink>,
+    index: CellIndex,
+    islands: usize,
+}
+
+impl NavMesh {
+    /// The mesh of `world` for agents of `radius`: its bounds, walls (open and closed), circle
+    /// obstacles and gaps grown by the radius, and its jump links. Bounded: at most
+    /// [`MAX_NAV_SEGMENTS`](crate::limits::MAX_NAV_SEGMENTS) wall segments, gap edges and obstacles.
+    pub fn build(world: &World, radius: f32) -> Result<Self, NavError> {
+        build::build(world, radius)
+    }
+
+    fn assemble(
+        radius: f32,
+        vertices: Vec<Vec2>,
+        mut triangles: Vec<NavTriangle>,
+        (low, high): (DVec2, DVec2),
+    ) -> Self {
+        let islands = number_islands(&mut triangles);
+        let boxes: Vec<_> = triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.corners.map(|i| vertices[i as usize].as_dvec2());
+                (a.min(b).min(c), a.max(b).max(c))
+            })
+            .collect();
+        let index = CellIndex::new(&boxes, low, high);
+        Self {
+            radius,
+            vertices,
+            triangles,
+            links: Vec::new(),
+            index,
+            islands,
+        }
+    }
+
+    /// The agent radius the mesh was built for.
+    pub fn radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// How many triangles it has.
+    pub fn triangle_count(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// How many islands (parts no walk joins) it has.
+    pub fn island_count(&self) -> usize {
+        self.islands
+    }
+
+    /// Every triangle's corners, counter-clockwise (the editor draws them).
+    pub fn triangles(&self) -> impl Iterator<Item = [Vec2; 3]> + '_ {
+        self.triangles.iter().map(|t| self.corners(t))
+    }
+
+    fn corners(&self, triangle: &NavTriangle) -> [Vec2; 3] {
+        triangle.corners.map(|i| self.vertices[i as usize])
+    }
+
+    /// The walkable area: the sum of the triangles' areas.
+    pub fn area(&self) -> f32 {
+        self.triangles()
+            .map(|[a, b, c]| (b - a).perp_dot(c - a) / 2.0)
+            .sum()
+    }
+
+    /// Whether an agent's centre may stand at `point`.
+    pub fn is_walkable(&self, point: Vec2) -> bool {
+        self.locate(point).is_some()
+    }
+
+    /// The shortest route from `from` to `to` ([`Reach::Goal`]), or to the nearest point a
+    /// walk from `from` reaches ([`Reach::Nearest`]). A start off the mesh (inside a grown
+    /// wall) starts from the nearest point on it. `search` is reused from query to query.
+    pub fn route(&self, from: Vec2, to: Vec2, search: &mut RouteSearch) -> Route {
+        search::route(self, from, to, search)
+    }
+}
+
+/// Numbers the islands of `triangles` (joined through their neighbours) in triangle order and
+/// returns how many there are.
+fn number_islands(triangles: &mut [NavTriangle]) -> usize {
+    let mut islands = 0;
+    let mut stack = Vec::new();
+    for first in 0..triangles.len() {
+        if triangles[first].island != NONE {
+            continue;
+        }
+        triangles[first].island = islands;
+        stack.push(first);
+        while let Some(t) = stack.pop() {
+            for n in triangles[t].neighbors {
+                if n != NONE && triangles[n as usize].island == NONE {
+                    triangles[n as usize].island = islands;
+                    stack.push(n as usize);
+                }
+            }
+        }
+        islands += 1;
+    }
+    islands as usize
+}
