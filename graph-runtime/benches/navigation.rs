@@ -31,16 +31,28 @@ fn rooms_level() -> World {
         let x = column as f32 * ROOM;
         for row in 0..ROWS {
             let y = row as f32 * ROOM;
-            walls.push(Wall::polyline(vec![Vec2::new(x, y), Vec2::new(x, y + half)]));
-            walls.push(Wall::polyline(vec![Vec2::new(x, y + ROOM - half), Vec2::new(x, y + ROOM)]));
+            walls.push(Wall::polyline(vec![
+                Vec2::new(x, y),
+                Vec2::new(x, y + half),
+            ]));
+            walls.push(Wall::polyline(vec![
+                Vec2::new(x, y + ROOM - half),
+                Vec2::new(x, y + ROOM),
+            ]));
         }
     }
     for row in 1..ROWS {
         let y = row as f32 * ROOM;
         for column in 0..COLUMNS {
             let x = column as f32 * ROOM;
-            walls.push(Wall::polyline(vec![Vec2::new(x, y), Vec2::new(x + half, y)]));
-            walls.push(Wall::polyline(vec![Vec2::new(x + ROOM - half, y), Vec2::new(x + ROOM, y)]));
+            walls.push(Wall::polyline(vec![
+                Vec2::new(x, y),
+                Vec2::new(x + half, y),
+            ]));
+            walls.push(Wall::polyline(vec![
+                Vec2::new(x + ROOM - half, y),
+                Vec2::new(x + ROOM, y),
+            ]));
         }
     }
     world.set_walls(walls);

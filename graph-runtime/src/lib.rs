@@ -86,8 +86,8 @@ mod world;
 
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, CompileWarning, Context, GUIDE_ORCA_LINES,
-    Guide, NodeValue, ParamValues, Program, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry,
-    compile, compile_with, inline_subgraphs, subgraph_key, warnings,
+    Guide, NodeValue, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TagMask, TagTable,
+    TakeOff, Trace, TraceEntry, compile, compile_with, inline_subgraphs, subgraph_key, warnings,
 };
 pub use crowd::{Crowd, CrowdAgent, CrowdError, CrowdProgram};
 pub use format::{

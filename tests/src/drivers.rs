@@ -76,7 +76,10 @@ fn tag_table(assets: &SceneAssets) -> TagTable {
 /// When the scene's graphs do not compile or bind.
 pub fn crowd_of(assets: &SceneAssets, simulation: &Simulation) -> (Crowd, World, Vec<Vehicle>) {
     let scene = &assets.scene;
-    let world = World::from_scene(scene, &assets.flow_fields);
+    let mut world = World::from_scene(scene, &assets.flow_fields);
+    assets
+        .build_navigation(&mut world)
+        .expect("the preset's navigation builds");
     let tags = tag_table(assets);
     let program = |index: usize| {
         let group = &scene.groups[index];

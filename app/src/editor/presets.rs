@@ -53,6 +53,7 @@ pub const GRAPHS: &[Preset] = presets![
     "Car (turn-rate limit)" => "car.graph.ron",
     "Jumper (jump links)" => "jumper.graph.ron",
     "Walker (the long way round)" => "walker.graph.ron",
+    "Navigator (planned routes through doors)" => "navigator.graph.ron",
 ];
 
 /// The preset scenes and flow fields.
@@ -87,6 +88,7 @@ pub const SCENES: &[Preset] = presets![
     "Strafing flyers" => "strafe.scene.ron",
     "Road (turn-rate limit)" => "road.scene.ron",
     "Chasm (jumps and gaps)" => "chasm.scene.ron",
+    "Halls (rooms, doors, planned routes)" => "halls.scene.ron",
 ];
 
 /// The Presets menu's families, in menu order: each holds graphs and scenes (by file name)
@@ -148,6 +150,7 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
             "corridor.graph.ron",
             "rooms.graph.ron",
             "perimeter.graph.ron",
+            "navigator.graph.ron",
             "course.scene.ron",
             "patrol.scene.ron",
             "river.scene.ron",
@@ -155,6 +158,7 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
             "corridor.scene.ron",
             "rooms.scene.ron",
             "perimeter.scene.ron",
+            "halls.scene.ron",
         ],
     ),
     (

@@ -139,3 +139,81 @@ pub fn flow_field_following(vehicle: &Vehicle, field: &FlowField, prediction_tim
     }
     wanted * vehicle.max_speed - vehicle.velocity
 }
+
+/// The leg of a planned route (the stretch from `points[leg]` to `points[leg + 1]`) an agent
+/// at `position` is on, from the leg it was on, `leg`: it moves on while the next leg is at
+/// least as near as the one it is on, so an agent that cut a corner is past it, and never
+/// goes back (a route that doubles back round a thin wall is not cut through it).
+/// `BEHAVIORS.md`, "`Navigate`".
+pub fn route_leg(position: Vec2, points: &[Vec2], leg: usize) -> usize {
+    let last = points.len().saturating_sub(2);
+    let mut leg = leg.min(last);
+    while leg < last
+        && distance_to_leg(position, points, leg + 1) <= distance_to_leg(position, points, leg)
+    {
+        leg += 1;
+    }
+    leg
+}
+
+/// How far `position` is from leg `leg` of a route (the distance to the route's only point
+/// for a route of one point, zero for none).
+pub fn distance_to_leg(position: Vec2, points: &[Vec2], leg: usize) -> f32 {
+    match (points.get(leg), points.get(leg + 1)) {
+        (Some(&a), Some(&b)) => position.distance(closest_on_leg(position, a, b)),
+        (Some(&a), None) => position.distance(a),
+        _ => 0.0,
+    }
+}
+
+fn closest_on_leg(position: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let along = b - a;
+    let t = (position - a).dot(along) / along.length_squared().max(TINY);
+    a + along * t.clamp(0.0, 1.0)
+}
+
+/// Where route following steers on leg `leg` of `points`: the point `ahead_distance` further
+/// along the leg than the agent's nearest point of it, but never past the leg's end corner (a
+/// corner lies a radius from a wall's end: aiming past it would cut the corner into the
+/// wall); on the last leg, when that point lies past the route's end, the end, arrived at.
+/// `None` for a route of no points.
+pub fn route_aim(
+    position: Vec2,
+    points: &[Vec2],
+    leg: usize,
+    ahead_distance: f32,
+) -> Option<PathSteer> {
+    let end = *points.last()?;
+    if points.len() < 2 {
+        return Some(PathSteer::Arrive(end));
+    }
+    let leg = leg.min(points.len() - 2);
+    let corner = points[leg + 1];
+    let from = closest_on_leg(position, points[leg], corner);
+    let span = from.distance(corner);
+    if span > ahead_distance {
+        Some(PathSteer::Seek(
+            from + (corner - from) * (ahead_distance / span),
+        ))
+    } else if leg + 2 == points.len() {
+        Some(PathSteer::Arrive(end))
+    } else {
+        Some(PathSteer::Seek(corner))
+    }
+}
+
+/// Route following (`BEHAVIORS.md`, "`Navigate`"): seek [`route_aim`]'s point, or arrive at
+/// the route's end slowing within `slowing_distance`. Zero for a route of no points.
+pub fn route_following(
+    vehicle: &Vehicle,
+    points: &[Vec2],
+    leg: usize,
+    ahead_distance: f32,
+    slowing_distance: f32,
+) -> Vec2 {
+    match route_aim(vehicle.position, points, leg, ahead_distance) {
+        None => Vec2::ZERO,
+        Some(PathSteer::Seek(point)) => seek(vehicle, point),
+        Some(PathSteer::Arrive(end)) => arrival(vehicle, end, slowing_distance),
+    }
+}

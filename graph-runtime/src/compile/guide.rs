@@ -43,6 +43,16 @@ pub enum Guide {
         /// Half the width (the agent's radius).
         half_width: f32,
     },
+    /// Navigate: the next corner of the agent's route, its end, and the aim (the route's
+    /// points are in the agent's state, `AgentState::routes`).
+    Route {
+        /// The corner the agent walks to next.
+        corner: Vec2,
+        /// Where the route ends.
+        end: Vec2,
+        /// The point steered to.
+        aim: Option<Vec2>,
+    },
     /// Path following: the predicted position, its projection on the path, and the aim.
     Path {
         /// Predicted position.

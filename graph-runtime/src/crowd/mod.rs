@@ -107,6 +107,9 @@ pub struct Crowd {
     listed_tags: Vec<TagMask>,
     /// Agent indices `0..n`, for steering runs of one group.
     indices: Vec<u32>,
+    /// Plans the routes Navigate nodes ask for, a bounded number a tick, on the navigation
+    /// meshes of the world each call is given ([`World::build_navigation`]).
+    planner: crate::tick::RoutePlanner,
 }
 
 /// One program of a crowd, with its parameter values and its names bound to the world: what
@@ -164,7 +167,19 @@ impl Crowd {
             tag_members: Arc::default(),
             listed_tags: Vec::new(),
             indices: Vec::new(),
+            planner: crate::tick::RoutePlanner::default(),
         }
+    }
+
+    /// Agent `agent`'s routes, one per Navigate node of its group's graph, each with its
+    /// points and status ([`crate::RouteSlot`]); none before the agent's first step.
+    pub fn routes(&self, agent: usize) -> &[crate::RouteSlot] {
+        self.states.get(agent).map_or(&[], |state| state.routes())
+    }
+
+    /// The most routes planned per call ([`crate::tick::ROUTE_BUDGET`] unless set).
+    pub fn set_route_budget(&mut self, budget: usize) {
+        self.planner.budget = budget;
     }
 
     /// Runs `program` from now on, for the same agents: they keep their positions (the game's

@@ -117,6 +117,10 @@ impl Crowd {
     ) {
         self.grow_states(vehicles.len());
         self.list_tag_members(tags, vehicles);
+        if self.groups.iter().any(|g| g.program.navigates()) {
+            let count = vehicles.len().min(self.states.len());
+            (self.planner).plan(world, vehicles, &mut self.states[..count], |agent| agent);
+        }
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
         prepare_grid(&mut self.grid, vehicles, programs);
         let tick = Tick {

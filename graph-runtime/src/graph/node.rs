@@ -166,6 +166,21 @@ node_table! {
              (Crowd::set_route); an agent without one gets zero",
         ),
     };
+    /// Walk a planned route to a target: round walls and through doors, along the shortest
+    /// way the level's navigation mesh has for the agent's radius, re-planned when the target
+    /// moves or the agent strays; arriving at the end.
+    Navigate: Behavior, Steering, Own,
+        "Walk a planned route to a target, round walls and through doors." {
+        /// Where to go.
+        target: Target = Target::default() => Point,
+        /// How far along the route the aim point lies (units, `>= 0`).
+        ahead_distance: Number = n(2.0) => Num(NonNegative, Length),
+        /// Radius of the slowing zone at the route's end (units, `>= 0`).
+        slowing_distance: Number = n(3.0) => Num(NonNegative, Length),
+        /// Plan again when the target moves this far from where the route ends, or the agent
+        /// strays this far from its route (units, `>= 0`).
+        replan_distance: Number = n(2.0) => Num(NonNegative, Length),
+    };
     /// Steer back inside a rectangle when the predicted position leaves it.
     Containment: Behavior, Steering, Own, "Stay inside a rectangle." {
         /// The rectangle.

@@ -7,7 +7,7 @@ use glam::DVec2;
 const MAX_SIDE: usize = 1024;
 
 /// Items by the cells their boxes touch, in one flat list (each cell's items in item order).
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub(super) struct CellIndex {
     min: DVec2,
     cell: f64,

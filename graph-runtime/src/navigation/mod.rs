@@ -65,7 +65,7 @@ pub enum NavError {
 }
 
 /// One walkable triangle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct NavTriangle {
     /// Corner indices, counter-clockwise.
     corners: [u32; 3],
@@ -115,7 +115,7 @@ impl Route {
 }
 
 /// Where agents of one radius can walk in a world.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct NavMesh {
     radius: f32,
     vertices: Vec<Vec2>,

@@ -10,7 +10,7 @@ use super::{NONE, NavMesh, Reach, Route, funnel};
 
 /// What a route query reuses from one query to the next (so planning allocates only when a
 /// mesh grows), and how much work the last query did.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct RouteSearch {
     /// Each triangle's cost so far, where it was entered, and how (valid where `seen` holds
     /// the current query's number).

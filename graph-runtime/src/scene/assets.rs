@@ -67,6 +67,19 @@ pub enum SceneError {
         /// The missing thing.
         error: BindError,
     },
+    /// A group navigates (its graph has a Navigate node), and the scene's navigation mesh
+    /// for its agents' radius cannot be built.
+    #[error(
+        "{origin}: group \"{group}\" navigates, but the level's navigation mesh cannot be built: {error}"
+    )]
+    Navigation {
+        /// The scene file.
+        origin: String,
+        /// The group.
+        group: String,
+        /// Why.
+        error: crate::NavError,
+    },
     /// The scene uses more than 64 distinct tags.
     #[error("{origin}: more than 64 distinct tags")]
     TooManyTags {

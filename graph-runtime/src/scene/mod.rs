@@ -2,6 +2,7 @@
 
 mod assets;
 mod document;
+mod navigation;
 mod subgraphs;
 mod validate;
 mod warning;

@@ -15,6 +15,7 @@ use crate::compile::{
 use crate::rng::AgentRng;
 use crate::scene::{AgentGroup, OwnPoints, SceneAssets, SceneError, SceneWarning, Spawn};
 use crate::spatial::SpatialGrid;
+use crate::tick::RoutePlanner;
 use crate::tick::jumps::Jumps;
 use crate::{Steering, Turning, Vehicle, World};
 
@@ -89,6 +90,9 @@ impl Simulation {
                 agents: start..simulation.working.len(),
             });
         }
+        if let Err(error) = assets.build_navigation(&mut simulation.world) {
+            findings.errors.push(error);
+        }
         if !findings.errors.is_empty() {
             return Err(findings.errors);
         }
@@ -124,6 +128,7 @@ impl Simulation {
             spare_states: Vec::new(),
             extent: None,
             bodies: Vec::new(),
+            planner: RoutePlanner::default(),
         }
     }
 

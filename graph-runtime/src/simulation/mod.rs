@@ -132,6 +132,8 @@ pub struct Simulation {
     /// written with `extent` and valid with it, for the next grid rebuild to read instead of
     /// the vehicles.
     bodies: Vec<Body>,
+    /// Plans the routes Navigate nodes ask for, a bounded number a tick.
+    planner: crate::tick::RoutePlanner,
 }
 
 impl Simulation {
@@ -181,6 +183,12 @@ impl Simulation {
             &[]
         };
         self.place_tag_members(agent_vehicles);
+        if self.groups.iter().any(|g| g.program.navigates()) {
+            let layout = &self.layout;
+            (self.planner).plan(&self.world, &self.working, &mut self.states, |slot| {
+                layout.agent(slot)
+            });
+        }
         let (crossings, extent) = self.steer_and_step(dt, agent_vehicles);
         self.tag_members.end_tick();
         self.agent_order = order;

@@ -123,6 +123,34 @@ impl Simulation {
         self.states.get(slot).map(|state| &state.own)
     }
 
+    /// Agent `agent`'s routes, one per Navigate node of its group's graph (none for a graph
+    /// without one): each with its points and status ([`crate::RouteSlot`]).
+    pub fn routes(&self, agent: usize) -> &[crate::RouteSlot] {
+        self.layout
+            .slot(agent)
+            .and_then(|slot| self.states.get(slot))
+            .map_or(&[], |state| state.routes())
+    }
+
+    /// How many agents have a route whose goal no walk reaches ([`crate::RouteStatus::Unreachable`]).
+    pub fn unreachable_count(&self) -> usize {
+        self.states
+            .iter()
+            .filter(|state| {
+                state
+                    .routes()
+                    .iter()
+                    .any(|route| route.status() == crate::RouteStatus::Unreachable)
+            })
+            .count()
+    }
+
+    /// How many routes the last tick planned, and how many asked and were left for a later
+    /// tick (the planning budget, [`crate::tick::ROUTE_BUDGET`]).
+    pub fn routes_planned(&self) -> (usize, usize) {
+        (self.planner.planned, self.planner.deferred)
+    }
+
     /// Agent `agent`'s own points and routes, to change them (as a game does with
     /// [`crate::Crowd::set_goal`]). Points should be finite: the `Crowd` setters check that.
     pub fn own_mut(&mut self, agent: usize) -> Option<&mut OwnGoals> {

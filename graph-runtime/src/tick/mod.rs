@@ -7,6 +7,9 @@
 //! clock, whether its step crossed a wall).
 
 pub(crate) mod jumps;
+mod routes;
+
+pub use routes::{ROUTE_BUDGET, RoutePlanner};
 
 use glam::Vec2;
 

@@ -1,10 +1,13 @@
 //! The world agents steer in: bounds, obstacles, walls, gaps, named paths, flow fields,
 //! targets and jump links.
 
+use std::sync::Arc;
+
 use glam::Vec2;
 
 use super::named::Named;
 use super::{FlowField, Gap, GapIndex, JumpLink, Obstacle, Path, Rect, Wall, WallIndex};
+use crate::navigation::{NavError, NavMesh};
 
 /// The static surroundings of a simulation, plus named points that may move (the editor's
 /// `"cursor"`).
@@ -29,6 +32,8 @@ pub struct World {
     /// Whether steps pass through walls (the game's own physics keeps agents out); by
     /// default they are stopped and slide ([`World::step_vehicle`]).
     passable_walls: bool,
+    /// Navigation meshes, one per agent radius routed on, by ascending radius.
+    navigation: Vec<Arc<NavMesh>>,
 }
 
 impl World {
@@ -109,6 +114,7 @@ impl World {
     pub fn set_walls(&mut self, walls: Vec<Wall>) {
         self.wall_index = WallIndex::new(&walls);
         self.walls = walls;
+        self.navigation_changed();
     }
 
     /// The walls, in the order given to [`World::set_walls`].
@@ -125,6 +131,7 @@ impl World {
     pub fn set_gaps(&mut self, gaps: Vec<Gap>) {
         self.gap_index = GapIndex::new(&gaps);
         self.gaps = gaps;
+        self.navigation_changed();
     }
 
     /// The gaps, in the order given to [`World::set_gaps`].
@@ -139,7 +146,9 @@ impl World {
 
     /// Adds or replaces the jump link called `name`; returns its index.
     pub fn set_jump_link(&mut self, name: &str, link: JumpLink) -> usize {
-        self.jump_links.upsert(name, link)
+        let index = self.jump_links.upsert(name, link);
+        self.navigation_changed();
+        index
     }
 
     /// The jump link called `name`.
@@ -249,5 +258,60 @@ impl World {
 
     pub(crate) fn target_at(&self, index: usize) -> Option<Vec2> {
         self.targets.at(index).copied()
+    }
+}
+
+/// Navigation: the meshes Navigate nodes' routes are planned on, one per agent radius.
+impl World {
+    /// The mesh for agents of `radius`: the one built for that radius, else the one of the
+    /// smallest radius above it (its routes keep more clearance); none when every mesh is for
+    /// smaller agents (a route on one would lead the agent into walls).
+    pub fn navigation(&self, radius: f32) -> Option<&NavMesh> {
+        self.navigation
+            .iter()
+            .find(|mesh| mesh.radius() >= radius)
+            .map(|mesh| &**mesh)
+    }
+
+    /// The meshes, by ascending radius.
+    pub fn navigation_meshes(&self) -> impl Iterator<Item = &NavMesh> {
+        self.navigation.iter().map(|mesh| &**mesh)
+    }
+
+    /// Builds the mesh for agents of `radius` from the world as it is (replacing one of the
+    /// same radius). A game with its own navigation hands its routes in with
+    /// `Crowd::set_route` instead and follows them with Path following.
+    pub fn build_navigation(&mut self, radius: f32) -> Result<(), NavError> {
+        let mesh = Arc::new(NavMesh::build(self, radius)?);
+        self.navigation.retain(|m| m.radius() != radius);
+        let at = self.navigation.partition_point(|m| m.radius() < radius);
+        self.navigation.insert(at, mesh);
+        Ok(())
+    }
+
+    /// Walls, gaps or links changed: the meshes built follow (a mesh that can no longer be
+    /// built is dropped, and its agents report it through their route status).
+    fn navigation_changed(&mut self) {
+        if !self.navigation.is_empty() {
+            // The error is each agent's `RouteStatus::NoNavigation`.
+            let _ = self.rebuild_navigation();
+        }
+    }
+
+    /// Builds every mesh again, for the radii the world has meshes for: after a change to
+    /// walls, gaps, obstacles or jump links. A radius whose mesh can no longer be built
+    /// loses it (its agents report `RouteStatus::NoNavigation`); the first error is returned.
+    pub fn rebuild_navigation(&mut self) -> Result<(), NavError> {
+        let radii: Vec<f32> = self.navigation.iter().map(|m| m.radius()).collect();
+        self.navigation.clear();
+        let mut first = Ok(());
+        for radius in radii {
+            if let Err(error) = self.build_navigation(radius)
+                && first.is_ok()
+            {
+                first = Err(error);
+            }
+        }
+        first
     }
 }

@@ -119,6 +119,10 @@ const TESTED_ELSEWHERE: &[(&str, &str)] = &[
         "written out before compiling: the subgraph tests",
     ),
     (
+        "Navigate",
+        "its formula is route_following, quoted in steering.rs; the node runs in navigate.rs",
+    ),
+    (
         "Reroute",
         "a bend point that compiles to nothing: mute_reroute.rs",
     ),

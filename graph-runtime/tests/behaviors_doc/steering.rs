@@ -515,3 +515,43 @@ fn neighbors_are_strictly_within_the_radius_and_in_view_with_an_inclusive_edge()
     assert!(behaviors::in_neighborhood(&me, v2(2.0, 0.0), 3.0, blind));
     assert!(!behaviors::in_neighborhood(&me, v2(2.0, 0.1), 3.0, blind));
 }
+
+/// Navigate's route following, on a route (0, 0) → (4, 0) → (4, 4) quoted from BEHAVIORS.md:
+/// the leg moves on once the next leg is as near; the aim is `ahead_distance` along the leg
+/// from its nearest point, never past its corner; past the end, Arrival with the slowing
+/// distance.
+#[test]
+fn navigate_seeks_ahead_along_its_route_and_arrives_at_the_end() {
+    let route = [Vec2::ZERO, Vec2::new(4.0, 0.0), Vec2::new(4.0, 4.0)];
+    // At (1, 0.5) the first leg is 0.5 away, the second 3.04: still leg 0.
+    assert_eq!(behaviors::route_leg(Vec2::new(1.0, 0.5), &route, 0), 0);
+    // At (3.8, 0.5) the second leg (0.2 away) is nearer than the first (0.5): leg 1.
+    assert_eq!(behaviors::route_leg(Vec2::new(3.8, 0.5), &route, 0), 1);
+    // It never goes back.
+    assert_eq!(behaviors::route_leg(Vec2::new(1.0, 0.0), &route, 1), 1);
+    // From (1, 0.5) on leg 0: X = (1, 0); 2 ahead is (3, 0). At rest, max speed 5:
+    // Seek (3, 0) from (1, 0.5) is normalize(2, -0.5) * 5.
+    let me = Vehicle::new(Vec2::new(1.0, 0.5), Vec2::ZERO, VehicleParams::default());
+    let force = behaviors::route_following(&me, &route, 0, 2.0, 3.0);
+    let expected = Vec2::new(2.0, -0.5).normalize() * 5.0;
+    assert!((force - expected).length() < 1e-5, "{force}");
+    // From (1, 0) with 4 ahead: X = (1, 0), the corner 3 away is nearer than 4: the aim
+    // stops at the corner, (4, 0), not 1 past it.
+    assert_eq!(
+        behaviors::route_aim(Vec2::new(1.0, 0.0), &route, 0, 4.0),
+        Some(behaviors::PathSteer::Seek(Vec2::new(4.0, 0.0)))
+    );
+    // At (4, 3) on leg 1 the aim 2 ahead is past the end: Arrival at (4, 4) slowing within
+    // 3: the desired speed is 5 * 1 / 3 straight up.
+    let near = Vehicle::new(Vec2::new(4.0, 3.0), Vec2::ZERO, VehicleParams::default());
+    let force = behaviors::route_following(&near, &route, 1, 2.0, 3.0);
+    assert!(
+        (force - Vec2::new(0.0, 5.0 / 3.0)).length() < 1e-5,
+        "{force}"
+    );
+    // No route: no force.
+    assert_eq!(
+        behaviors::route_following(&me, &[], 0, 2.0, 3.0),
+        Vec2::ZERO
+    );
+}

@@ -678,7 +678,9 @@ enum SgStatus sg_world_create(float min_x, float min_y, float max_x, float max_y
 
 // The world of a loaded scene (bounds, obstacles, walls, gaps, paths, targets, jump links
 // and flow fields), the one its simulation runs in: a level made in the editor, for the
-// game's own agents.
+// game's own agents. When a group's graph navigates (a Navigate node), the navigation mesh
+// for its agents' radius is built with it; a level that cannot have one is refused
+// (`SG_STATUS_SETUP`, the message says why).
 //
 // # Safety
 //

@@ -102,7 +102,9 @@ pub unsafe extern "C" fn sg_world_create(
 
 /// The world of a loaded scene (bounds, obstacles, walls, gaps, paths, targets, jump links
 /// and flow fields), the one its simulation runs in: a level made in the editor, for the
-/// game's own agents.
+/// game's own agents. When a group's graph navigates (a Navigate node), the navigation mesh
+/// for its agents' radius is built with it; a level that cannot have one is refused
+/// (`SG_STATUS_SETUP`, the message says why).
 ///
 /// # Safety
 ///
@@ -112,7 +114,11 @@ pub unsafe extern "C" fn sg_world_from_scene(scene: SgScene, world: *mut SgWorld
     guard(|| {
         required(world, "world")?;
         let made = with::<SceneAssets, _>(scene.id, "scene", |assets| {
-            Ok(World::from_scene(&assets.scene, &assets.flow_fields))
+            let mut world = World::from_scene(&assets.scene, &assets.flow_fields);
+            assets
+                .build_navigation(&mut world)
+                .map_err(|error| Failure::new(SgStatus::Setup, error.to_string()))?;
+            Ok(world)
         })?;
         let id = insert(made)?;
         // SAFETY: checked above.

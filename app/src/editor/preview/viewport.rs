@@ -242,6 +242,9 @@ impl Preview {
             &mut self.blocked,
         );
         view::paint_jumps(&painter, screen, &self.view, scene.world);
+        if self.guides.navigation {
+            view::paint_navigation(&painter, screen, &self.view, scene.world);
+        }
         self.paint_agents(&painter, screen, &scene);
         self.paint_selection(document, &painter, screen);
         self.paint_wall_draft(document, &painter, screen, response);
@@ -318,6 +321,13 @@ impl Preview {
                 &self.view,
                 vehicle.position,
                 &self.host.selected_own,
+            );
+            view::paint_routes(
+                painter,
+                screen,
+                &self.view,
+                vehicle.position,
+                &self.host.selected_routes,
             );
         }
     }

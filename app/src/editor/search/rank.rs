@@ -296,7 +296,7 @@ mod tests {
     }
 
     #[test]
-    fn wall_queries_list_the_wall_nodes_behaviours_first_and_nothing_else() {
+    fn wall_queries_list_the_wall_nodes_behaviours_first_then_navigate_and_nothing_else() {
         // All four score the same on "wal" and "wall", so the catalogue decides: the behaviours,
         // then the sensor, then the condition. "wall" is one edit from "all", but a typo keeps
         // its first letter, so All is not offered.
@@ -306,13 +306,15 @@ mod tests {
             NodeKind::WallDistance,
             NodeKind::WallAhead,
         ];
+        // Navigate, whose summary says it routes "round walls", comes after them.
+        let with_navigate: Vec<_> = walls.iter().copied().chain([NodeKind::Navigate]).collect();
         for query in ["wal", "wall", "Wall", "WALL"] {
-            assert_eq!(kinds(query), walls, "{query}");
+            assert_eq!(kinds(query), with_navigate, "{query}");
         }
-        // The plural still gives the four wall nodes and only them.
+        // The plural still gives the four wall nodes and Navigate, and only them.
         let mut plural = kinds("walls");
-        plural.sort_by_key(|k| walls.iter().position(|w| w == k));
-        assert_eq!(plural, walls);
+        plural.sort_by_key(|k| with_navigate.iter().position(|w| w == k));
+        assert_eq!(plural, with_navigate);
         // A second word picks one out.
         assert_eq!(kinds("wall f")[0], NodeKind::WallFollowing);
         assert_eq!(kinds("wal dist")[0], NodeKind::WallDistance);

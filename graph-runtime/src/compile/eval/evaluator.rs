@@ -273,6 +273,14 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     }
 
     #[inline]
+    fn route_slot(&mut self, slot: u32) -> Option<&mut crate::compile::program::RouteSlot> {
+        self.state.routes_mut().get_mut(slot as usize)
+    }
+
+    fn route_ref(&self, slot: u32) -> Option<&crate::compile::program::RouteSlot> {
+        self.state.routes().get(slot as usize)
+    }
+
     fn turn_wander(&mut self, slot: u32, jitter: f32) -> f32 {
         self.state.turn_wander(slot, jitter, self.context.dt)
     }

@@ -76,6 +76,7 @@ impl<'g> Builder<'g> {
                 own_names: Vec::new(),
                 jump_link_names: Vec::new(),
                 wander_slots: 0,
+                route_slots: 0,
                 neighbor_ops: Vec::new(),
                 pass_of: Vec::new(),
                 passes: Vec::new(),

@@ -136,6 +136,12 @@ impl Lowering for NodeFields<'_, '_, '_> {
         slot
     }
 
+    fn route_slot(&mut self) -> u32 {
+        let slot = self.builder.program.route_slots;
+        self.builder.program.route_slots += 1;
+        slot
+    }
+
     fn link(&mut self, link: Link) -> u32 {
         self.builder.link(link)
     }

@@ -9,8 +9,8 @@ use crate::{OwnGoals, World};
 
 impl Program {
     /// The goal of an agent running this program with `params` in `world`, owning `own`: the
-    /// target of the first Arrival or Seek node (in the compiled order) whose target is a
-    /// point, a scene target or the agent's own point and exists; else the last point of the
+    /// target of the first Arrival, Seek or Navigate node (in the compiled order) whose target
+    /// is a point, a scene target or the agent's own point and exists; else the last point of the
     /// first open path it follows (its own route or a world path); else none. A tagged agent
     /// moves, so it is no goal.
     pub fn goal(&self, params: &ParamValues, world: &World, own: &OwnGoals) -> Option<Vec2> {
@@ -22,6 +22,7 @@ impl Program {
         };
         let aimed = self.ops.iter().find_map(|op| match op {
             Op::Aim(aim) => aim.goal().and_then(|target| point(&target)),
+            Op::Course(course) => course.goal_target().and_then(|target| point(&target)),
             _ => None,
         });
         aimed.or_else(|| {

@@ -9,6 +9,7 @@ mod goal;
 mod jump;
 mod op;
 mod operands;
+mod route_slot;
 mod scratch;
 mod state;
 
@@ -20,6 +21,7 @@ pub(crate) use family::{
 pub use jump::TakeOff;
 pub(crate) use op::{NeighborUse, Op};
 pub(crate) use operands::{Fov, HeadingRef, Names, Num, Span, TargetRef, VelocityRef};
+pub use route_slot::{RouteSlot, RouteStatus};
 pub(crate) use scratch::Frame;
 pub use scratch::Scratch;
 pub use state::AgentState;
@@ -61,6 +63,8 @@ pub struct Program {
     pub(crate) own_names: Vec<String>,
     pub(crate) jump_link_names: Vec<String>,
     pub(crate) wander_slots: u32,
+    /// Navigate nodes: each has a route in every agent's state.
+    pub(crate) route_slots: u32,
     /// Ops that read the neighborhood, for the one shared query radius.
     pub(crate) neighbor_ops: Vec<u32>,
     /// Per op, the neighbor pass that feeds it (Separation, Cohesion, Alignment and Flocking
@@ -215,6 +219,12 @@ impl Program {
         } else {
             Err(errors)
         }
+    }
+
+    /// Whether the program has a Navigate node: its agents follow routes the driver plans
+    /// on the world's navigation mesh.
+    pub fn navigates(&self) -> bool {
+        self.route_slots > 0
     }
 
     /// The vehicle limits the graph asks for, under `params`.

@@ -4,6 +4,7 @@
 use glam::Vec2;
 
 use super::Program;
+use super::route_slot::RouteSlot;
 use crate::{AgentRng, OwnGoals};
 
 /// Wander angles kept inside [`AgentState`] itself; a graph with more Wander nodes spills the
@@ -15,8 +16,9 @@ const INLINE_WANDER_SLOTS: usize = 4;
 pub struct AgentState {
     pub(crate) rng: AgentRng,
     wander_inline: [f32; INLINE_WANDER_SLOTS],
-    /// Boxed, not a `Vec`: 16 bytes instead of 24 in every agent's state.
-    wander_spill: Box<[f32]>,
+    /// Wander angles beyond the inline ones and Navigate nodes' routes, which most programs
+    /// lack: one pointer in every agent's state (8 bytes; two boxed slices took 32).
+    extra: Option<Box<Extra>>,
     /// The agent's own points and routes; kept across hot swaps.
     pub own: OwnGoals,
     /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s);
@@ -27,11 +29,19 @@ pub struct AgentState {
     jumped: u32,
 }
 
+/// What only some programs keep per agent.
+#[derive(Clone, Debug, Default)]
+struct Extra {
+    wander_spill: Vec<f32>,
+    /// One route per Navigate node of the program.
+    routes: Vec<RouteSlot>,
+}
+
 impl AgentState {
     /// Whether the state owns nothing on the heap (no spilled wander angles, no own goals):
     /// a copy of it allocates nothing.
     pub(crate) fn is_plain(&self) -> bool {
-        self.wander_spill.is_empty() && self.own.is_unset()
+        self.extra.is_none() && self.own.is_unset()
     }
 
     /// The state of agent `agent_index` in a world seeded with `seed`.
@@ -39,7 +49,7 @@ impl AgentState {
         let mut state = Self {
             rng: AgentRng::new(seed, agent_index),
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
-            wander_spill: Box::default(),
+            extra: None,
             own: OwnGoals::default(),
             preferred: None,
             jumped: 0,
@@ -52,11 +62,26 @@ impl AgentState {
     /// the RNG stream continues.
     pub fn fit(&mut self, program: &Program) {
         let spilled = (program.wander_slots as usize).saturating_sub(INLINE_WANDER_SLOTS);
-        if self.wander_spill.len() != spilled {
-            let mut spill = std::mem::take(&mut self.wander_spill).into_vec();
-            spill.resize(spilled, 0.0);
-            self.wander_spill = spill.into_boxed_slice();
+        let routes = program.route_slots as usize;
+        if spilled == 0 && routes == 0 {
+            self.extra = None;
+        } else {
+            let extra = self.extra.get_or_insert_with(Box::default);
+            extra.wander_spill.resize(spilled, 0.0);
+            extra.routes.resize_with(routes, RouteSlot::default);
         }
+    }
+
+    /// The routes of the program's Navigate nodes, in the order of the nodes' slots.
+    pub fn routes(&self) -> &[RouteSlot] {
+        self.extra.as_ref().map_or(&[], |extra| &extra.routes)
+    }
+
+    /// The same, to plan them.
+    pub(crate) fn routes_mut(&mut self) -> &mut [RouteSlot] {
+        self.extra
+            .as_mut()
+            .map_or(&mut [], |extra| &mut extra.routes)
     }
 
     /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s),
@@ -83,7 +108,9 @@ impl AgentState {
         self.wander_inline
             .get(slot)
             .or_else(|| {
-                self.wander_spill
+                self.extra
+                    .as_ref()?
+                    .wander_spill
                     .get(slot.wrapping_sub(INLINE_WANDER_SLOTS))
             })
             .copied()
@@ -111,7 +138,11 @@ impl AgentState {
         let slot = slot as usize;
         match self.wander_inline.get_mut(slot) {
             Some(theta) => Some(theta),
-            None => self.wander_spill.get_mut(slot - INLINE_WANDER_SLOTS),
+            None => self
+                .extra
+                .as_mut()?
+                .wander_spill
+                .get_mut(slot - INLINE_WANDER_SLOTS),
         }
     }
 }
@@ -121,7 +152,8 @@ mod tests {
     use super::AgentState;
 
     /// Every agent's state streams through the cache each tick: it held 120 bytes when own
-    /// goals and spilled wander angles were kept inline (two cache lines), and fits in 72 now.
+    /// goals and spilled wander angles were kept inline (two cache lines), and fits in 72 now
+    /// (64 with spilled angles and routes behind one pointer).
     #[test]
     fn an_agent_state_stays_small() {
         assert!(

@@ -125,11 +125,14 @@ impl Host {
         self.trace.entries.clear();
         self.trace_root = None;
         self.selected_own = graph_runtime::OwnGoals::default();
+        self.selected_routes.clear();
         if let (Some(agent), Some(simulation)) = (self.selected_agent, self.simulation.as_ref()) {
             simulation.trace(agent, TICK, &mut self.trace);
             if let Some(own) = simulation.own(agent) {
                 self.selected_own.clone_from(own);
             }
+            self.selected_routes
+                .extend_from_slice(simulation.routes(agent));
             self.trace_root = simulation
                 .group_of(agent)
                 .and_then(|g| simulation.groups().get(g))

@@ -75,6 +75,8 @@ pub struct Host {
     pub trace_root: Option<NodeId>,
     /// The selected agent's own points and routes this frame.
     pub selected_own: OwnGoals,
+    /// The selected agent's planned routes (its Navigate nodes') this frame.
+    pub selected_routes: Vec<graph_runtime::RouteSlot>,
     /// Milliseconds per tick in the last frame that ticked.
     pub tick_ms: f32,
     /// Ticks run in the last frame.
@@ -103,6 +105,7 @@ impl Default for Host {
             trace: Trace::default(),
             trace_root: None,
             selected_own: OwnGoals::default(),
+            selected_routes: Vec::new(),
             tick_ms: 0.0,
             ticks_last_frame: 0,
             applied_revision: None,

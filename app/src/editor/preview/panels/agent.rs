@@ -68,6 +68,7 @@ impl Preview {
             .into_iter()
             .chain(jump_row(simulation, agent))
             .chain(own_rows(simulation.own(agent)))
+            .chain(route_rows(simulation.routes(agent)))
             .chain(reciprocal_rows(&self.host.trace))
             .chain(stuck_row(simulation.stuck_for(agent)));
         let rows = rows
@@ -187,6 +188,42 @@ fn reciprocal_rows(trace: &graph_runtime::Trace) -> Vec<(String, String)> {
                 ),
             )),
             _ => None,
+        })
+        .collect()
+}
+
+/// The inspector's rows for an agent's routes (one per Navigate node): where each stands and
+/// how long it is.
+fn route_rows(routes: &[graph_runtime::RouteSlot]) -> Vec<(String, String)> {
+    routes
+        .iter()
+        .enumerate()
+        .map(|(index, slot)| {
+            let label = if routes.len() == 1 {
+                "route".to_owned()
+            } else {
+                format!("route {}", index + 1)
+            };
+            let route = slot.route();
+            let status = match slot.status() {
+                graph_runtime::RouteStatus::Waiting => "waiting for its first plan".to_owned(),
+                graph_runtime::RouteStatus::NoNavigation => {
+                    "no navigation mesh for this radius".to_owned()
+                }
+                status => format!(
+                    "{} ({} corners, {:.1} u, planned {} times)",
+                    match status {
+                        graph_runtime::RouteStatus::Replanning => "re-planning",
+                        graph_runtime::RouteStatus::Unreachable =>
+                            "unreachable: to the nearest point",
+                        _ => "following",
+                    },
+                    route.points.len().saturating_sub(2),
+                    route.length(),
+                    slot.plans()
+                ),
+            };
+            (label, status)
         })
         .collect()
 }

@@ -84,6 +84,7 @@ impl Preview {
         ui.checkbox(&mut g.path, "path projection and aim");
         ui.checkbox(&mut g.flow, "flow-field sample");
         ui.checkbox(&mut g.aims, "aim points");
+        ui.checkbox(&mut g.navigation, "navigation mesh");
         ui.checkbox(
             &mut g.facing,
             "target facing, matched velocity, take-off window",

@@ -36,6 +36,8 @@ pub struct Guides {
     /// The angle a facing node turns to, the velocity `MatchVelocity` matches, a jump's
     /// take-off window and flight.
     pub facing: bool,
+    /// The navigation meshes Navigate nodes route on (off by default: they cover the level).
+    pub navigation: bool,
 }
 
 impl Default for Guides {
@@ -51,6 +53,7 @@ impl Default for Guides {
             flow: true,
             aims: true,
             facing: true,
+            navigation: false,
         }
     }
 }
@@ -154,6 +157,13 @@ fn paint_guide(
             painter.circle_stroke(s(predicted), 3.0, thin);
             painter.line_segment([s(predicted), s(projection)], thin);
             painter.circle_filled(s(projection), 3.0, color);
+            if let Some(aim) = aim {
+                painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
+            }
+        }
+        Guide::Route { corner, end, aim } if guides.path => {
+            painter.line_segment([s(p), s(corner)], thin);
+            painter.circle_stroke(s(end), 4.0, thin);
             if let Some(aim) = aim {
                 painter.circle_stroke(s(aim), 5.0, Stroke::new(1.5, color));
             }

@@ -1,10 +1,12 @@
 //! The selected agent's own points and routes (a scene group's `goals`, or what a game set):
 //! each point as a diamond with its name and a faint line from the agent, each route as a
-//! dashed line through its points.
+//! dashed line through its points; and the routes its Navigate nodes planned, as a line
+//! through their corners from the agent on, ending in a ring (a cross when unreachable); and
+//! the world's navigation meshes.
 
 use egui::{Color32, Painter, Pos2, Rect, Shape, Stroke, vec2};
 use glam::Vec2;
-use graph_runtime::OwnGoals;
+use graph_runtime::{OwnGoals, RouteSlot, RouteStatus};
 
 use super::View;
 
@@ -49,5 +51,60 @@ pub fn paint_own(painter: &Painter, screen: Rect, view: &View, from: Vec2, own: 
             egui::FontId::proportional(12.0),
             OWN,
         );
+    }
+}
+
+/// The color of planned routes.
+const ROUTE: Color32 = Color32::from_rgb(255, 200, 90);
+
+/// Paints the planned routes of the agent at `from`: from the agent through the corners it
+/// has still to pass to the end.
+pub fn paint_routes(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    from: Vec2,
+    routes: &[RouteSlot],
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    for slot in routes {
+        let points = &slot.route().points;
+        let leg = slot.leg().min(points.len());
+        let line: Vec<Pos2> = std::iter::once(from)
+            .chain(points.iter().skip(leg + 1).copied())
+            .map(s)
+            .collect();
+        let stroke = Stroke::new(2.0, ROUTE);
+        painter.add(Shape::line(line.clone(), stroke));
+        for corner in &line[1..line.len().saturating_sub(1)] {
+            painter.circle_filled(*corner, 3.0, ROUTE);
+        }
+        if let Some(&end) = line.last().filter(|_| line.len() > 1) {
+            if slot.status() == RouteStatus::Unreachable {
+                let r = 6.0;
+                painter.line_segment([end + vec2(-r, -r), end + vec2(r, r)], stroke);
+                painter.line_segment([end + vec2(-r, r), end + vec2(r, -r)], stroke);
+            } else {
+                painter.circle_stroke(end, 6.0, stroke);
+            }
+        }
+    }
+}
+
+/// Paints the world's navigation meshes (one per agent radius routed on): each triangle's
+/// edges, faint, so the walkable area and its doors show.
+pub fn paint_navigation(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    world: &graph_runtime::World,
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    let stroke = Stroke::new(1.0, ROUTE.gamma_multiply(0.25));
+    for mesh in world.navigation_meshes() {
+        for corners in mesh.triangles() {
+            let points: Vec<Pos2> = corners.iter().map(|&p| s(p)).collect();
+            painter.add(Shape::closed_line(points, stroke));
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The course family: behaviors that steer along a course rather than at a point, one wandered
-//! at random (Wander), a path (Path following) or a flow field (Flow field following). Each
+//! at random (Wander), a path (Path following), a route planned round walls (Navigate) or a
+//! flow field (Flow field following). Each
 //! kind's op, lowering, steering and guide side by side; the formulas are `behaviors/`'s.
 //! Wander keeps an angle per node in the agent's state and turns it by one draw of the agent's
-//! RNG each time it is evaluated, so its steering takes the leaf mutably.
+//! RNG each time it is evaluated, so its steering takes the leaf mutably; Navigate follows the
+//! route in the agent's state and asks there for a new one (the driver plans it).
 
 use glam::Vec2;
 
@@ -10,6 +12,7 @@ use super::{Leaf, Lowering};
 use crate::Steering;
 use crate::behaviors;
 use crate::compile::guide::Guide;
+use crate::compile::program::operands::TargetRef;
 use crate::compile::program::operands::{Names, Num};
 use crate::graph::{Node, NodeKind};
 
@@ -40,6 +43,14 @@ pub(crate) enum CourseOp {
         /// An index into the field names.
         field: u16,
         prediction_time: Num,
+    },
+    Navigate {
+        target: TargetRef,
+        ahead_distance: Num,
+        slowing_distance: Num,
+        replan_distance: Num,
+        /// Its route's slot in the agent's state (one per Navigate node of the program).
+        slot: u32,
     },
 }
 
@@ -91,6 +102,23 @@ impl CourseOp {
                 field: fields.name(Names::Fields, field),
                 prediction_time: fields.number(prediction_time),
             },
+            Node::Navigate {
+                target,
+                ahead_distance,
+                slowing_distance,
+                replan_distance,
+            } => {
+                let target = fields.target(target);
+                let [ahead_distance, slowing_distance, replan_distance] =
+                    fields.numbers([ahead_distance, slowing_distance, replan_distance]);
+                Self::Navigate {
+                    target,
+                    ahead_distance,
+                    slowing_distance,
+                    replan_distance,
+                    slot: fields.route_slot(),
+                }
+            }
             // Another family's kind: `lower/ops.rs` asks the next family.
             _ => return None,
         })
@@ -102,6 +130,7 @@ impl CourseOp {
             Self::Wander { .. } => NodeKind::Wander,
             Self::PathFollowing { .. } => NodeKind::PathFollowing,
             Self::FlowFieldFollowing { .. } => NodeKind::FlowFieldFollowing,
+            Self::Navigate { .. } => NodeKind::Navigate,
         }
     }
 
@@ -109,7 +138,9 @@ impl CourseOp {
     pub(crate) fn turns(self) -> bool {
         match self {
             Self::Wander { face, .. } => face,
-            Self::PathFollowing { .. } | Self::FlowFieldFollowing { .. } => false,
+            Self::PathFollowing { .. }
+            | Self::FlowFieldFollowing { .. }
+            | Self::Navigate { .. } => false,
         }
     }
 
@@ -158,6 +189,18 @@ impl CourseOp {
             } => Steering::force(leaf.flow_field(field).map_or(Vec2::ZERO, |field| {
                 behaviors::flow_field_following(leaf.me(), field, leaf.num(prediction_time))
             })),
+            Self::Navigate {
+                target,
+                ahead_distance,
+                slowing_distance,
+                replan_distance,
+                slot,
+            } => Steering::force(navigate(
+                leaf,
+                target,
+                [ahead_distance, slowing_distance, replan_distance],
+                slot,
+            )),
         }
     }
 
@@ -216,6 +259,28 @@ impl CourseOp {
                     .map_or(Vec2::ZERO, |field| field.sample(point));
                 Guide::FlowSample { point, vector }
             }
+            Self::Navigate {
+                slot,
+                ahead_distance,
+                ..
+            } => leaf.route_ref(slot).map_or(Guide::None, |route| {
+                let points = &route.route().points;
+                let leg = route.leg as usize;
+                match (points.get(leg + 1).or(points.last()), points.last()) {
+                    (Some(&corner), Some(&end)) => Guide::Route {
+                        corner,
+                        end,
+                        aim: behaviors::route_aim(
+                            me.position,
+                            points,
+                            leg,
+                            leaf.num(ahead_distance),
+                        )
+                        .map(behaviors::PathSteer::point),
+                    },
+                    _ => Guide::None,
+                }
+            }),
         }
     }
 
@@ -224,7 +289,47 @@ impl CourseOp {
     pub(crate) fn goal_path(self) -> Option<(u16, bool)> {
         match self {
             Self::PathFollowing { path, own, .. } => Some((path, own)),
-            Self::Wander { .. } | Self::FlowFieldFollowing { .. } => None,
+            Self::Wander { .. } | Self::FlowFieldFollowing { .. } | Self::Navigate { .. } => None,
         }
     }
+
+    /// The target a Navigate node walks to (what the arrival metrics measure against).
+    pub(crate) fn goal_target(self) -> Option<TargetRef> {
+        match self {
+            Self::Navigate { target, .. } => Some(target),
+            Self::Wander { .. } | Self::PathFollowing { .. } | Self::FlowFieldFollowing { .. } => {
+                None
+            }
+        }
+    }
+}
+
+/// Navigate's force: follow the route in the agent's state (`behaviors::route_following`),
+/// first asking for a new plan when there is none, the target moved `replan` from where the
+/// route ends, or the agent strayed `replan` from its leg; while it has no route it brakes.
+/// Without the target (a tagged agent gone, an own goal unset) it brakes and asks nothing.
+fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 3], slot: u32) -> Vec2 {
+    let [ahead, slowing, replan] = numbers.map(|n| leaf.num(n));
+    let goal = leaf.quarry(target).map(|quarry| quarry.position);
+    let me = *leaf.me();
+    let Some(route) = leaf.route_slot(slot) else {
+        return Vec2::ZERO;
+    };
+    let Some(goal) = goal else {
+        route.goal = None;
+        return -me.velocity;
+    };
+    route.goal = Some(goal);
+    let points = &route.route.points;
+    if points.is_empty() {
+        route.wants_plan = true;
+        return -me.velocity;
+    }
+    let leg = behaviors::route_leg(me.position, points, route.leg as usize);
+    route.leg = leg as u32;
+    let strayed = behaviors::distance_to_leg(me.position, points, leg) > replan;
+    if goal.distance(route.planned_for) > replan || strayed {
+        route.wants_plan = true;
+    }
+    behaviors::route_following(&me, points, leg, ahead, slowing)
 }

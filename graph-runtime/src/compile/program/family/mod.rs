@@ -44,6 +44,7 @@ use crate::spatial::SpatialGrid;
 use crate::{FlowField, JumpLink, Path, Vehicle, World};
 
 use super::operands::{Fov, HeadingRef, Names, Num, TargetRef, VelocityRef};
+use super::route_slot::RouteSlot;
 use super::{ParamValues, TakeOff};
 
 /// What lowering a node's fields needs: each call resolves one field of the node being
@@ -76,6 +77,9 @@ pub(crate) trait Lowering {
 
     /// A new slot for a Wander node's angle in each agent's state.
     fn wander_slot(&mut self) -> u32;
+
+    /// A new slot for a Navigate node's route in each agent's state.
+    fn route_slot(&mut self) -> u32;
 
     /// The op an input link of the node reads (compiled before the node).
     fn link(&mut self, link: Link) -> u32;
@@ -159,6 +163,12 @@ pub(crate) trait Leaf {
     /// Remembers the velocity the agent's Reciprocal node preferred (its state, for the
     /// next tick's neighbors).
     fn remember_preferred(&mut self, preferred: Vec2);
+
+    /// The agent's route of slot `slot` (a Navigate node's), if the program has that many.
+    fn route_slot(&mut self, slot: u32) -> Option<&mut RouteSlot>;
+
+    /// The same, to read (the guides).
+    fn route_ref(&self, slot: u32) -> Option<&RouteSlot>;
 
     /// The guide of the node being evaluated, when only its evaluation knows it.
     fn leave_guide(&mut self, guide: Guide);

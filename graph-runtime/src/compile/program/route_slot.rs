@@ -1,0 +1,108 @@
+//! What one Navigate node keeps in an agent's state between ticks: the route it follows, the
+//! leg it is on, the goal the route was planned for, and whether it asks for a new plan. The
+//! evaluation follows and asks (in parallel, agent by agent); the driver plans, a bounded
+//! number a tick in agent order ([`crate::tick::plan_routes`]).
+
+use glam::Vec2;
+
+use crate::navigation::{NavMesh, Reach, Route, RouteSearch};
+
+/// Where a Navigate node's route stands, for the inspector, the metrics and games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RouteStatus {
+    /// No route yet: the agent waits for its first plan (it brakes meanwhile).
+    #[default]
+    Waiting,
+    /// Following a route to the goal.
+    Following,
+    /// Following a route that was asked to be planned again (the goal moved, the agent
+    /// strayed); the new one comes within the driver's planning budget.
+    Replanning,
+    /// No walk reaches the goal: following a route to the nearest point one does.
+    Unreachable,
+    /// The world has no navigation mesh for the agent's radius: the agent waits.
+    NoNavigation,
+}
+
+/// One Navigate node's route in one agent's state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RouteSlot {
+    pub(crate) route: Route,
+    /// The leg of the route the agent is on.
+    pub(crate) leg: u32,
+    /// The goal the last evaluation steered for.
+    pub(crate) goal: Option<Vec2>,
+    /// The goal the route was planned for.
+    pub(crate) planned_for: Vec2,
+    /// Whether the evaluation asks the driver for a new plan.
+    pub(crate) wants_plan: bool,
+    /// Whether the last planning found no mesh for the agent's radius.
+    pub(crate) no_navigation: bool,
+    /// How many routes were planned for it.
+    pub(crate) plans: u32,
+}
+
+impl RouteSlot {
+    /// Where the route stands.
+    pub fn status(&self) -> RouteStatus {
+        if self.no_navigation {
+            RouteStatus::NoNavigation
+        } else if self.route.reach.is_none() {
+            RouteStatus::Waiting
+        } else if self.wants_plan {
+            RouteStatus::Replanning
+        } else if self.route.reach == Some(Reach::Nearest) {
+            RouteStatus::Unreachable
+        } else {
+            RouteStatus::Following
+        }
+    }
+
+    /// The route being followed (no points before the first plan).
+    pub fn route(&self) -> &Route {
+        &self.route
+    }
+
+    /// The leg of the route the agent is on (from corner `leg` to corner `leg + 1`).
+    pub fn leg(&self) -> usize {
+        self.leg as usize
+    }
+
+    /// How many routes were planned for it.
+    pub fn plans(&self) -> u32 {
+        self.plans
+    }
+
+    /// Whether the driver should plan it this tick (when its budget allows).
+    pub(crate) fn wants_plan(&self) -> bool {
+        self.wants_plan && self.goal.is_some()
+    }
+
+    /// Plans the route from `position` to the goal the evaluation asked for, on `mesh` (none:
+    /// the world has no mesh for the agent's radius).
+    pub(crate) fn plan(
+        &mut self,
+        mesh: Option<&NavMesh>,
+        position: Vec2,
+        search: &mut RouteSearch,
+    ) {
+        let Some(goal) = self.goal else {
+            return;
+        };
+        self.wants_plan = false;
+        self.planned_for = goal;
+        self.leg = 0;
+        self.plans = self.plans.saturating_add(1);
+        match mesh {
+            Some(mesh) => {
+                self.route = mesh.route(position, goal, search);
+                // An empty mesh has no point to start from.
+                self.no_navigation = self.route.points.is_empty();
+            }
+            None => {
+                self.no_navigation = true;
+                self.route = Route::default();
+            }
+        }
+    }
+}
