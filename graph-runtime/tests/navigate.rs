@@ -205,3 +205,42 @@ fn a_goal_behind_a_closed_wall_is_unreachable_and_counted() {
         );
     }
 }
+
+#[test]
+fn moving_the_door_rebuilds_the_mesh_and_every_route_follows_it() {
+    let mut simulation = Simulation::new(&assets(DOOR_SCENE, &graph(NAVIGATE))).expect("runs");
+    for _ in 0..30 {
+        simulation.step(1.0 / 60.0);
+    }
+    let before = simulation.world().navigation_revision();
+    // The door moves from y = -1.5..1.5 to y = 8.5..11.5.
+    simulation.world_mut().set_walls(vec![
+        graph_runtime::Wall::polyline(vec![glam::Vec2::new(0.0, -15.0), glam::Vec2::new(0.0, 8.5)]),
+        graph_runtime::Wall::polyline(vec![glam::Vec2::new(0.0, 11.5), glam::Vec2::new(0.0, 15.0)]),
+    ]);
+    assert!(simulation.world().navigation_revision() > before);
+    // 40 routes, within one tick's budget of 64: the next tick plans them all again.
+    simulation.step(1.0 / 60.0);
+    let (planned, deferred) = simulation.routes_planned();
+    assert_eq!(deferred, 0);
+    assert!(planned >= 30, "{planned}");
+    for agent in 0..simulation.vehicles().len() {
+        let route = simulation.routes(agent)[0].route();
+        let (first, last) = (route.points[0], *route.points.last().expect("a point"));
+        if first.x < -0.5 && last.x > 0.5 {
+            // It crosses x = 0 through the new door, its jambs grown by the radius: y between
+            // 9 and 11.
+            let crossings: Vec<f32> = route
+                .points
+                .windows(2)
+                .filter(|w| w[0].x < 0.0 && w[1].x >= 0.0)
+                .map(|w| w[0].y + (w[1].y - w[0].y) * (-w[0].x) / (w[1].x - w[0].x))
+                .collect();
+            assert!(
+                crossings.len() == 1 && (9.0 - 1e-3..=11.0 + 1e-3).contains(&crossings[0]),
+                "agent {agent}: {:?}",
+                route.points
+            );
+        }
+    }
+}

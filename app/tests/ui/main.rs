@@ -10,6 +10,7 @@ mod effects;
 mod facing;
 mod gpu_agents;
 mod level_designer;
+mod navigation;
 mod node_search;
 mod node_tools;
 mod preset_layouts;

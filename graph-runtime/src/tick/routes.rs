@@ -1,7 +1,8 @@
-//! Planning the routes Navigate nodes ask for: before each tick's steering, every driver plans
-//! at most its budget of them, in agent order, on the world's navigation mesh for each agent's
-//! radius. The rest keep what they follow (or wait) and are planned on a later tick, first in
-//! line; the choice and each route are the same on any thread count.
+//! Planning the routes Navigate nodes ask for, and those planned before the world's meshes
+//! were last rebuilt (a wall moved): before each tick's steering, every driver plans at most
+//! its budget of them, in agent order, on the world's navigation mesh for each agent's radius.
+//! The rest keep what they follow (or wait) and are planned on a later tick, first in line;
+//! the choice and each route are the same on any thread count.
 
 use crate::compile::AgentState;
 use crate::navigation::RouteSearch;
@@ -51,9 +52,10 @@ impl RoutePlanner {
         agent: impl Fn(usize) -> usize,
     ) {
         self.wanting.clear();
+        let revision = world.navigation_revision();
         for (holder, state) in states.iter().enumerate() {
             for (slot, route) in state.routes().iter().enumerate() {
-                if route.wants_plan() {
+                if route.wants_plan(revision) {
                     self.wanting
                         .push((agent(holder) as u32, holder as u32, slot as u32));
                 }
@@ -68,7 +70,7 @@ impl RoutePlanner {
             };
             let mesh = world.navigation(vehicle.radius);
             if let Some(route) = states[holder].routes_mut().get_mut(slot) {
-                route.plan(mesh, vehicle.position, &mut self.search);
+                route.plan(mesh, revision, vehicle.position, &mut self.search);
             }
         }
         self.planned = take;

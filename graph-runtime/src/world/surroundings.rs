@@ -34,6 +34,9 @@ pub struct World {
     passable_walls: bool,
     /// Navigation meshes, one per agent radius routed on, by ascending radius.
     navigation: Vec<Arc<NavMesh>>,
+    /// Counts the times the meshes were built: a route planned on an older count is planned
+    /// again ([`crate::tick::RoutePlanner`]).
+    navigation_revision: u64,
 }
 
 impl World {
@@ -146,8 +149,15 @@ impl World {
 
     /// Adds or replaces the jump link called `name`; returns its index.
     pub fn set_jump_link(&mut self, name: &str, link: JumpLink) -> usize {
+        let same = self
+            .jump_links
+            .position(name)
+            .and_then(|i| self.jump_links.at(i))
+            == Some(&link);
         let index = self.jump_links.upsert(name, link);
-        self.navigation_changed();
+        if !same {
+            self.navigation_changed();
+        }
         index
     }
 
@@ -286,7 +296,14 @@ impl World {
         self.navigation.retain(|m| m.radius() != radius);
         let at = self.navigation.partition_point(|m| m.radius() < radius);
         self.navigation.insert(at, mesh);
+        self.navigation_revision += 1;
         Ok(())
+    }
+
+    /// How many times meshes were built or rebuilt: routes planned before the last time are
+    /// planned again, a bounded number a tick.
+    pub fn navigation_revision(&self) -> u64 {
+        self.navigation_revision
     }
 
     /// Walls, gaps or links changed: the meshes built follow (a mesh that can no longer be
@@ -304,6 +321,7 @@ impl World {
     pub fn rebuild_navigation(&mut self) -> Result<(), NavError> {
         let radii: Vec<f32> = self.navigation.iter().map(|m| m.radius()).collect();
         self.navigation.clear();
+        self.navigation_revision += 1;
         let mut first = Ok(());
         for radius in radii {
             if let Err(error) = self.build_navigation(radius)

@@ -300,7 +300,7 @@ mod tests {
         // All four score the same on "wal" and "wall", so the catalogue decides: the behaviours,
         // then the sensor, then the condition. "wall" is one edit from "all", but a typo keeps
         // its first letter, so All is not offered.
-        let walls = vec![
+        let walls = [
             NodeKind::WallAvoidance,
             NodeKind::WallFollowing,
             NodeKind::WallDistance,

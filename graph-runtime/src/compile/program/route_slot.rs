@@ -40,6 +40,8 @@ pub struct RouteSlot {
     pub(crate) no_navigation: bool,
     /// How many routes were planned for it.
     pub(crate) plans: u32,
+    /// The world's navigation revision the route was planned on.
+    pub(crate) revision: u64,
 }
 
 impl RouteSlot {
@@ -73,22 +75,27 @@ impl RouteSlot {
         self.plans
     }
 
-    /// Whether the driver should plan it this tick (when its budget allows).
-    pub(crate) fn wants_plan(&self) -> bool {
-        self.wants_plan && self.goal.is_some()
+    /// Whether the driver should plan it this tick (when its budget allows): it asked, or
+    /// the world's meshes were rebuilt since its route was planned (a wall moved).
+    pub(crate) fn wants_plan(&self, navigation_revision: u64) -> bool {
+        self.goal.is_some()
+            && (self.wants_plan
+                || (self.route.reach.is_some() && self.revision != navigation_revision))
     }
 
     /// Plans the route from `position` to the goal the evaluation asked for, on `mesh` (none:
-    /// the world has no mesh for the agent's radius).
+    /// the world has no mesh for the agent's radius) of the world's navigation `revision`.
     pub(crate) fn plan(
         &mut self,
         mesh: Option<&NavMesh>,
+        revision: u64,
         position: Vec2,
         search: &mut RouteSearch,
     ) {
         let Some(goal) = self.goal else {
             return;
         };
+        self.revision = revision;
         self.wants_plan = false;
         self.planned_for = goal;
         self.leg = 0;

@@ -136,10 +136,19 @@ impl Host {
             self.applied_fields_revision = document.fields_revision();
         }
         let scene = &document.scene;
+        // Walls, gaps and links rebuild the navigation meshes as they are set; bounds and
+        // obstacles, plain fields, are rebuilt for here.
+        let moved = world.bounds != scene.bounds || world.obstacles != scene.obstacles;
         world.bounds = scene.bounds;
         world.obstacles.clone_from(&scene.obstacles);
+        if moved {
+            // A level that can no longer have a mesh drops it: its agents' routes say so in
+            // the inspector ("no navigation mesh for this radius").
+            let _ = world.rebuild_navigation();
+        }
         if world.walls() != scene.walls.as_slice() {
-            // Rebuilds the wall index, so only when the walls changed.
+            // Rebuilds the wall index (and the navigation meshes), so only when the walls
+            // changed.
             world.set_walls(scene.walls.clone());
         }
         world.set_passable_walls(scene.passable_walls);

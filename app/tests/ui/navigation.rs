@@ -1,0 +1,96 @@
+//! Planned routes in the editor (issue 44): the halls preset's agents walk routes through the
+//! doors; the selected agent's route is drawn and its state read in the inspector; a wall
+//! moved in the scene rebuilds the navigation mesh and the routes are planned again on it.
+
+use std::path::Path;
+
+use app::editor::EditorApp;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable as _;
+use glam::Vec2;
+use graph_runtime::{RouteStatus, Wall};
+
+use crate::common::EditorHarness;
+
+/// The editor on the navigator preset (its scene, the halls), paused.
+fn harness(dir: &Path) -> Harness<'static, EditorApp> {
+    EditorHarness::new(&dir.join("autosave"))
+        .window()
+        .sixtieth()
+        .in_app_dialogs(dir)
+        .preset("navigator.graph.ron")
+        .paused()
+        .build()
+}
+
+fn step(harness: &mut Harness<'static, EditorApp>, ticks: usize) {
+    for _ in 0..ticks {
+        harness.state_mut().preview.host.step_once();
+    }
+    harness.run_steps(2);
+}
+
+#[test]
+fn a_selected_navigator_shows_its_route_and_where_it_stands() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    step(&mut harness, 10);
+    harness.state_mut().preview.host.selected_agent = Some(0);
+    harness.run_steps(3);
+    let routes = &harness.state().preview.host.selected_routes;
+    assert_eq!(routes.len(), 1, "one Navigate node");
+    assert_eq!(routes[0].status(), RouteStatus::Following);
+    // Agent 0 starts in the south-west room with its goal in the north-east one: two doors
+    // away, so its route turns at least once between its two ends.
+    let points = &routes[0].route().points;
+    assert!(points.len() >= 3, "{points:?}");
+    assert!(points[0].x < -10.0 && points[0].y < 0.0, "{points:?}");
+    let end = *points.last().expect("an end");
+    assert!(end.x > 10.0 && end.y > 0.0, "{end}");
+    harness.get_by_label("route");
+    harness.get_by_label_contains("following (");
+    // The mesh is a guide of its own, off until asked for.
+    assert!(!harness.state().preview.guides.navigation);
+}
+
+#[test]
+fn moving_a_wall_rebuilds_the_mesh_and_the_routes_are_planned_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    step(&mut harness, 10);
+    let running = |harness: &Harness<'static, EditorApp>| {
+        let simulation = harness.state().preview.host.simulation.as_ref();
+        let simulation = simulation.expect("the halls run");
+        (
+            simulation.world().navigation_revision(),
+            simulation.routes(0)[0].plans(),
+        )
+    };
+    let (revision, plans) = running(&harness);
+    // The wall between the two south rooms closes its door (x = -10, y from -20 to 8.5).
+    let walls = &mut harness.state_mut().workspace.scene.scene.walls;
+    walls[0] = Wall::polyline(vec![Vec2::new(-10.0, -20.0), Vec2::new(-10.0, -8.5)]);
+    harness.run_steps(2);
+    step(&mut harness, 2);
+    let (new_revision, new_plans) = running(&harness);
+    assert!(new_revision > revision, "the mesh was rebuilt");
+    assert!(new_plans > plans, "agent 0's route was planned again");
+    let simulation = harness
+        .state()
+        .preview
+        .host
+        .simulation
+        .as_ref()
+        .expect("runs");
+    // No route of the south-west group passes the closed door any more.
+    for agent in 0..30 {
+        let points = &simulation.routes(agent)[0].route().points;
+        let through_closed = points.windows(2).any(|w| {
+            (w[0].x + 10.0) * (w[1].x + 10.0) < 0.0 && {
+                let y = w[0].y + (w[1].y - w[0].y) * (-10.0 - w[0].x) / (w[1].x - w[0].x);
+                (-11.5..=-8.5).contains(&y)
+            }
+        });
+        assert!(!through_closed, "agent {agent}: {points:?}");
+    }
+}
