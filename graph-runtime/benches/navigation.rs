@@ -3,8 +3,10 @@
 //!
 //! - `navmesh_build_1022_segments`: building the mesh for agents of radius 0.5 (target: 50 ms).
 //! - `route_query_rooms`: one route between two points of the level, 256 pairs drawn once
-//!   (seeded), taken in turn; the median per query (target: 20 µs). The triangles each query
-//!   expanded are printed once, beside the mesh's size.
+//!   (seeded), taken in turn; the median per query. The triangles each query expanded are
+//!   printed once, beside the mesh's size.
+//! - `route_query_halls`: the same on the halls preset (six rooms, `presets/halls.scene.ron`),
+//!   the level the target (a median under 20 µs) is for.
 //!
 //! Run with `cargo bench -p graph-runtime --bench navigation`.
 
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use graph_runtime::{AgentRng, NavMesh, Rect, RouteSearch, Wall, World};
+use graph_runtime::{AgentRng, NavMesh, Rect, RouteSearch, SceneAssets, Wall, World};
 
 const ROOM: f32 = 10.0;
 const DOOR: f32 = 2.0;
@@ -66,7 +68,16 @@ fn navigation(c: &mut Criterion) {
     c.bench_function("navmesh_build_1022_segments", |b| {
         b.iter(|| NavMesh::build(black_box(&world), 0.5).expect("the rooms level builds"));
     });
-    let mesh = NavMesh::build(&world, 0.5).expect("the rooms level builds");
+    queries(c, "route_query_rooms", &world);
+    let halls = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets/halls.scene.ron");
+    let assets = SceneAssets::load(&halls).expect("the halls preset loads");
+    let world = World::from_scene(&assets.scene, &assets.flow_fields);
+    queries(c, "route_query_halls", &world);
+}
+
+/// Route queries between 256 seeded pairs of points of `world`'s bounds, in turn.
+fn queries(c: &mut Criterion, name: &str, world: &World) {
+    let mesh = NavMesh::build(world, 0.5).expect("the level builds");
     let mut rng = AgentRng::new(44, 0);
     let size = world.bounds.size();
     let mut point = || {
@@ -83,14 +94,14 @@ fn navigation(c: &mut Criterion) {
         expanded += search.expanded;
     }
     println!(
-        "rooms level: {} triangles, {} islands; a query expands {:.0} triangles and gives {:.1} points on average",
+        "{name}: {} triangles, {} islands; a query expands {:.0} triangles and gives {:.1} points on average",
         mesh.triangle_count(),
         mesh.island_count(),
         expanded as f64 / pairs.len() as f64,
         corners as f64 / pairs.len() as f64,
     );
     let mut next = 0;
-    c.bench_function("route_query_rooms", |b| {
+    c.bench_function(name, |b| {
         b.iter(|| {
             let (from, to) = pairs[next % pairs.len()];
             next += 1;
