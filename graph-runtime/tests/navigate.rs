@@ -79,13 +79,13 @@ fn through_a_door_every_routed_agent_arrives_where_steering_straight_leaves_many
 }
 
 /// Every agent's final position and velocity, as bits, after `seconds` on `threads` threads.
-fn bits(graph: &str, seconds: u32, threads: usize) -> Vec<[u32; 4]> {
+fn bits(scene: &str, graph: &str, seconds: u32, threads: usize) -> Vec<[u32; 4]> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a pool");
     pool.install(|| {
-        let mut simulation = Simulation::new(&assets(DOOR_SCENE, graph)).expect("runs");
+        let mut simulation = Simulation::new(&assets(scene, graph)).expect("runs");
         for _ in 0..seconds * 60 {
             simulation.step(1.0 / 60.0);
         }
@@ -99,7 +99,16 @@ fn bits(graph: &str, seconds: u32, threads: usize) -> Vec<[u32; 4]> {
 
 #[test]
 fn routed_agents_move_the_same_on_one_and_two_threads() {
-    assert_eq!(bits(&graph(NAVIGATE), 5, 1), bits(&graph(NAVIGATE), 5, 2));
+    assert_eq!(
+        bits(DOOR_SCENE, &graph(NAVIGATE), 5, 1),
+        bits(DOOR_SCENE, &graph(NAVIGATE), 5, 2)
+    );
+    // 200 agents: the first plans come 64 a tick, planned in parallel on 2 threads.
+    let crowd = DOOR_SCENE.replace("count: 40", "count: 200");
+    assert_eq!(
+        bits(&crowd, &graph(NAVIGATE), 3, 1),
+        bits(&crowd, &graph(NAVIGATE), 3, 2)
+    );
 }
 
 #[test]

@@ -4,9 +4,21 @@
 //! The rest keep what they follow (or wait) and are planned on a later tick, first in line;
 //! the choice and each route are the same on any thread count.
 
+use std::cell::RefCell;
+
+use rayon::prelude::*;
+
 use crate::compile::AgentState;
-use crate::navigation::RouteSearch;
+use crate::navigation::{Route, RouteSearch};
 use crate::{Vehicle, World};
+
+/// From this many routes a tick, they are planned in parallel (each on its thread's search).
+const PARALLEL_FROM: usize = 8;
+
+thread_local! {
+    /// Each worker thread's search, reused from tick to tick.
+    static SEARCH: RefCell<RouteSearch> = RefCell::new(RouteSearch::default());
+}
 
 /// The most routes a driver plans in one tick, as Detour's crowd bounds its path requests: a
 /// query on a level of rooms takes tens of microseconds, so 64 keep planning within a
@@ -63,14 +75,32 @@ impl RoutePlanner {
         }
         self.wanting.sort_unstable();
         let take = self.wanting.len().min(self.budget);
-        for &(_, holder, slot) in &self.wanting[..take] {
+        let chosen = &self.wanting[..take];
+        // Each route depends only on the mesh, the agent's position and its goal: planned in
+        // any order, on any thread, it is the same route.
+        let query = |search: &mut RouteSearch, &(_, holder, slot): &(u32, u32, u32)| {
             let (holder, slot) = (holder as usize, slot as usize);
-            let Some(vehicle) = vehicles.get(holder) else {
-                continue;
-            };
-            let mesh = world.navigation(vehicle.radius);
-            if let Some(route) = states[holder].routes_mut().get_mut(slot) {
-                route.plan(mesh, revision, vehicle.position, &mut self.search);
+            let vehicle = vehicles.get(holder)?;
+            let route = states.get(holder)?.routes().get(slot)?;
+            let planned =
+                route.query(world.navigation(vehicle.radius), vehicle.position, search)?;
+            Some((holder, slot, planned))
+        };
+        let planned: Vec<(usize, usize, Option<Route>)> = if take >= PARALLEL_FROM {
+            chosen
+                .par_iter()
+                .filter_map(|wanted| SEARCH.with_borrow_mut(|search| query(search, wanted)))
+                .collect()
+        } else {
+            let search = &mut self.search;
+            chosen
+                .iter()
+                .filter_map(|wanted| query(search, wanted))
+                .collect()
+        };
+        for (holder, slot, route) in planned {
+            if let Some(slot) = states[holder].routes_mut().get_mut(slot) {
+                slot.accept(route, revision);
             }
         }
         self.planned = take;

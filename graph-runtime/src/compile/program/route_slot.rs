@@ -83,15 +83,21 @@ impl RouteSlot {
                 || (self.route.reach.is_some() && self.revision != navigation_revision))
     }
 
-    /// Plans the route from `position` to the goal the evaluation asked for, on `mesh` (none:
-    /// the world has no mesh for the agent's radius) of the world's navigation `revision`.
-    pub(crate) fn plan(
-        &mut self,
+    /// The route from `position` to the goal the evaluation asked for, on `mesh` (`None`: the
+    /// world has no mesh for the agent's radius); `None` without a goal. Reads only.
+    pub(crate) fn query(
+        &self,
         mesh: Option<&NavMesh>,
-        revision: u64,
         position: Vec2,
         search: &mut RouteSearch,
-    ) {
+    ) -> Option<Option<Route>> {
+        let goal = self.goal?;
+        Some(mesh.map(|mesh| mesh.route(position, goal, search)))
+    }
+
+    /// Takes the route [`RouteSlot::query`] planned (`None`: no mesh) on the world's
+    /// navigation `revision`.
+    pub(crate) fn accept(&mut self, route: Option<Route>, revision: u64) {
         let Some(goal) = self.goal else {
             return;
         };
@@ -100,16 +106,8 @@ impl RouteSlot {
         self.planned_for = goal;
         self.leg = 0;
         self.plans = self.plans.saturating_add(1);
-        match mesh {
-            Some(mesh) => {
-                self.route = mesh.route(position, goal, search);
-                // An empty mesh has no point to start from.
-                self.no_navigation = self.route.points.is_empty();
-            }
-            None => {
-                self.no_navigation = true;
-                self.route = Route::default();
-            }
-        }
+        // An empty mesh has no point to start from.
+        self.no_navigation = route.as_ref().is_none_or(|r| r.points.is_empty());
+        self.route = route.unwrap_or_default();
     }
 }
