@@ -86,7 +86,7 @@ impl RoutePlanner {
                 route.query(world.navigation(vehicle.radius), vehicle.position, search)?;
             Some((holder, slot, planned))
         };
-        let planned: Vec<(usize, usize, Option<Route>)> = if take >= PARALLEL_FROM {
+        let planned: Vec<(usize, usize, Route)> = if take >= PARALLEL_FROM {
             chosen
                 .par_iter()
                 .filter_map(|wanted| SEARCH.with_borrow_mut(|search| query(search, wanted)))

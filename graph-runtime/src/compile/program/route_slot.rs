@@ -84,20 +84,21 @@ impl RouteSlot {
     }
 
     /// The route from `position` to the goal the evaluation asked for, on `mesh` (`None`: the
-    /// world has no mesh for the agent's radius); `None` without a goal. Reads only.
+    /// world has no mesh for the agent's radius: a route of no points); `None` without a
+    /// goal. Reads only.
     pub(crate) fn query(
         &self,
         mesh: Option<&NavMesh>,
         position: Vec2,
         search: &mut RouteSearch,
-    ) -> Option<Option<Route>> {
+    ) -> Option<Route> {
         let goal = self.goal?;
-        Some(mesh.map(|mesh| mesh.route(position, goal, search)))
+        Some(mesh.map_or_else(Route::default, |mesh| mesh.route(position, goal, search)))
     }
 
-    /// Takes the route [`RouteSlot::query`] planned (`None`: no mesh) on the world's
-    /// navigation `revision`.
-    pub(crate) fn accept(&mut self, route: Option<Route>, revision: u64) {
+    /// Takes the route [`RouteSlot::query`] planned on the world's navigation `revision` (one
+    /// of no points: no mesh to plan on).
+    pub(crate) fn accept(&mut self, route: Route, revision: u64) {
         let Some(goal) = self.goal else {
             return;
         };
@@ -106,8 +107,8 @@ impl RouteSlot {
         self.planned_for = goal;
         self.leg = 0;
         self.plans = self.plans.saturating_add(1);
-        // An empty mesh has no point to start from.
-        self.no_navigation = route.as_ref().is_none_or(|r| r.points.is_empty());
-        self.route = route.unwrap_or_default();
+        // No mesh, or an empty one: no point to start from.
+        self.no_navigation = route.points.is_empty();
+        self.route = route;
     }
 }
