@@ -204,3 +204,32 @@ fn zero_length_and_crossing_walls_still_make_a_mesh() {
     assert!(route.points.len() >= 2);
     assert!(route.length().is_finite());
 }
+
+#[test]
+fn a_gap_splits_the_level_and_a_link_jumps_it() {
+    // A chasm across a 10 × 10 level from x = 4 to x = 6: grown by 0.5, the walkable part is
+    // 9 × 9 less 3 × 9, two islands.
+    let mut world = World::new(Rect::new(v(0.0, 0.0), v(10.0, 10.0)));
+    world.set_gaps(vec![graph_runtime::Gap::new(vec![
+        v(4.0, -1.0),
+        v(6.0, -1.0),
+        v(6.0, 11.0),
+        v(4.0, 11.0),
+    ])]);
+    let mesh = NavMesh::build(&world, RADIUS).expect("the level builds");
+    assert!(close(mesh.area(), 54.0), "area {}", mesh.area());
+    assert_eq!(mesh.island_count(), 2);
+    let mut search = RouteSearch::default();
+    let route = mesh.route(v(1.0, 5.0), v(9.0, 5.0), &mut search);
+    assert_eq!(route.reach, Some(Reach::Nearest));
+    assert_points(&route.points, &[v(1.0, 5.0), v(3.5, 5.0)]);
+    world.set_jump_link("over", JumpLink::new(v(3.0, 5.0), v(7.0, 5.0)));
+    let mesh = NavMesh::build(&world, RADIUS).expect("the level builds");
+    let route = mesh.route(v(1.0, 5.0), v(9.0, 5.0), &mut search);
+    assert_eq!(route.reach, Some(Reach::Goal));
+    assert_points(
+        &route.points,
+        &[v(1.0, 5.0), v(3.0, 5.0), v(7.0, 5.0), v(9.0, 5.0)],
+    );
+    assert_eq!(route.jumps, [1]);
+}

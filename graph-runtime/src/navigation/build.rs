@@ -77,7 +77,7 @@ fn grown_shapes(
             shapes.push(Shape::band(a.as_dvec2(), b.as_dvec2(), clearance));
         }
         if corners.len() >= 3 {
-            shapes.push(Shape::Area(corners));
+            shapes.push(Shape::Area(gap.clone(), corners));
         }
     }
     for obstacle in &world.obstacles {

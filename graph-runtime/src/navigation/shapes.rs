@@ -4,6 +4,7 @@
 use glam::DVec2;
 
 use super::grid::CellIndex;
+use crate::Gap;
 
 /// Sides of the polygon that stands for a circle obstacle. The polygon circumscribes the
 /// grown circle, so a route that clears it clears the circle.
@@ -13,9 +14,10 @@ pub(super) const DISC_SIDES: usize = 16;
 pub(super) enum Shape {
     /// A convex polygon, counter-clockwise: a wall segment's band, an obstacle.
     Convex(Vec<DVec2>),
-    /// The inside of a closed polygon, by the even-odd rule: a gap. (The band along its edges
-    /// is made of `Convex` shapes.)
-    Area(Vec<DVec2>),
+    /// The inside of a gap ([`Gap::contains`], the even-odd rule), its corners beside it. (The
+    /// band along its edges is made of `Convex` shapes, so a point this tests in `f32` is
+    /// never within the clearance of an edge.)
+    Area(Gap, Vec<DVec2>),
 }
 
 impl Shape {
@@ -47,7 +49,7 @@ impl Shape {
     /// The corners, in order.
     pub(super) fn corners(&self) -> &[DVec2] {
         match self {
-            Self::Convex(corners) | Self::Area(corners) => corners,
+            Self::Convex(corners) | Self::Area(_, corners) => corners,
         }
     }
 
@@ -71,18 +73,7 @@ impl Shape {
             Self::Convex(corners) => {
                 self.edges().all(|(a, b)| (b - a).perp_dot(point - a) > 0.0) && corners.len() >= 3
             }
-            Self::Area(_) => {
-                let mut inside = false;
-                for (a, b) in self.edges() {
-                    if (a.y > point.y) != (b.y > point.y) {
-                        let x = a.x + (point.y - a.y) / (b.y - a.y) * (b.x - a.x);
-                        if x > point.x {
-                            inside = !inside;
-                        }
-                    }
-                }
-                inside
-            }
+            Self::Area(gap, _) => gap.contains(point.as_vec2()),
         }
     }
 }
@@ -128,15 +119,20 @@ mod tests {
     }
 
     #[test]
-    fn an_area_is_its_inside_by_the_even_odd_rule() {
-        let l_shape = Shape::Area(vec![
-            DVec2::new(0.0, 0.0),
-            DVec2::new(2.0, 0.0),
-            DVec2::new(2.0, 1.0),
-            DVec2::new(1.0, 1.0),
-            DVec2::new(1.0, 2.0),
-            DVec2::new(0.0, 2.0),
-        ]);
+    fn an_area_is_its_gaps_inside_by_the_even_odd_rule() {
+        let corners: Vec<glam::Vec2> = [
+            (0.0, 0.0),
+            (2.0, 0.0),
+            (2.0, 1.0),
+            (1.0, 1.0),
+            (1.0, 2.0),
+            (0.0, 2.0),
+        ]
+        .iter()
+        .map(|&(x, y)| glam::Vec2::new(x, y))
+        .collect();
+        let wide = corners.iter().map(|p| p.as_dvec2()).collect();
+        let l_shape = Shape::Area(Gap::new(corners), wide);
         assert!(l_shape.contains(DVec2::new(0.5, 1.5)));
         assert!(l_shape.contains(DVec2::new(1.5, 0.5)));
         assert!(!l_shape.contains(DVec2::new(1.5, 1.5)));
