@@ -253,3 +253,39 @@ fn moving_the_door_rebuilds_the_mesh_and_every_route_follows_it() {
         }
     }
 }
+
+#[test]
+fn a_route_over_a_chasm_waits_at_the_take_off_instead_of_walking_into_the_gap() {
+    // A chasm across the level from x = -2 to x = 2 (no wall), a link over it from (-3, 0) to
+    // (3, 0); Navigate alone (no Jump node): the route jumps, so the agents stop at the
+    // take-off and none falls.
+    let scene = DOOR_SCENE
+        .replace(
+            r"walls: [(points: [(0.0, -15.0), (0.0, -1.5)], closed: false),
+            (points: [(0.0, 1.5), (0.0, 15.0)], closed: false)],",
+            r#"gaps: [(points: [(-2.0, -16.0), (2.0, -16.0), (2.0, 16.0), (-2.0, 16.0)])],
+    jump_links: {"over": (from: (-3.0, 0.0), to: (3.0, 0.0))},"#,
+        )
+        .replace("count: 40", "count: 3");
+    assert!(scene.contains("gaps"), "the scene was rewritten");
+    let alone = format!(
+        r#"(format: "steergraph.graph", version: 1,
+        vehicle: (mass: 1.0, max_force: 20.0, max_speed: 6.0, radius: 0.5),
+        nodes: {{1: {NAVIGATE}, 2: Output(input: 1)}})"#
+    );
+    let mut simulation = Simulation::new(&assets(&scene, &alone)).expect("runs");
+    for _ in 0..20 * 60 {
+        simulation.step(1.0 / 60.0);
+    }
+    assert_eq!(simulation.falls(), 0);
+    for agent in 0..3 {
+        let route = simulation.routes(agent)[0].route();
+        assert_eq!(route.jumps.len(), 1, "{:?}", route.points);
+        let take_off = route.points[route.jumps[0]];
+        let at = simulation.vehicles()[agent].position;
+        assert!(
+            at.distance(take_off) < 0.5,
+            "agent {agent} at {at}, take-off {take_off}"
+        );
+    }
+}

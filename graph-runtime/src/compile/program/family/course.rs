@@ -306,7 +306,8 @@ impl CourseOp {
 
 /// Navigate's force: follow the route in the agent's state (`behaviors::route_following`),
 /// first asking for a new plan when there is none, the target moved `replan` from where the
-/// route ends, or the agent strayed `replan` from its leg; while it has no route it brakes.
+/// route ends, or the agent strayed `replan` from its leg; while it has no route it brakes; the
+/// walk ends at the next jump's take-off, arrived at (a Jump node flies the link).
 /// Without the target (a tagged agent gone, an own goal unset) it brakes and asks nothing.
 fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 3], slot: u32) -> Vec2 {
     let [ahead, slowing, replan] = numbers.map(|n| leaf.num(n));
@@ -331,5 +332,10 @@ fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 3], slot: u3
     if goal.distance(route.planned_for) > replan || strayed {
         route.wants_plan = true;
     }
-    behaviors::route_following(&me, points, leg, ahead, slowing)
+    // A jump link's leg is flown, not walked: the walk ends at the next take-off, arrived at,
+    // and the agent waits there for the graph's Jump node (ahead of Navigate) to fly it.
+    let walk = (route.route.jumps.iter())
+        .find(|&&jump| jump >= leg)
+        .map_or(points.len(), |&jump| jump + 1);
+    behaviors::route_following(&me, &points[..walk], leg, ahead, slowing)
 }
