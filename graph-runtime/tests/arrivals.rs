@@ -1,8 +1,10 @@
 //! The arrival metrics: which agents have a goal, when a share of them had reached it, and how
 //! a sweep reduces a run to them (numbers worked out from constant-speed motion).
 
+mod levels;
+
 use graph_runtime::sweep::{Metric, SweepControl, SweepSpec, sweep};
-use graph_runtime::{Graph, MetricsTracker, Scene, SceneAssets, Simulation};
+use graph_runtime::{MetricsTracker, SceneAssets, Simulation};
 
 /// Seek a scene target at full speed: the first tick's force (4, the desired velocity) on a
 /// mass of 0.01 gives 400 u/s², past the top speed (4 u/s) within the tick, so the agent
@@ -25,16 +27,7 @@ const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
                              (position: (0.0, 13.2)), (position: (0.0, -13.2))]))])"#;
 
 fn assets(graph: &str) -> SceneAssets {
-    SceneAssets {
-        scene: Scene::from_ron(SCENE, "walk.scene.ron").expect("scene parses"),
-        origin: "walk.scene.ron".to_owned(),
-        graphs: [(
-            "walk.graph.ron".to_owned(),
-            Graph::from_ron(graph, "walk.graph.ron").expect("graph parses"),
-        )]
-        .into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    }
+    levels::assets(SCENE, "walk.scene.ron", &[("walk.graph.ron", graph)])
 }
 
 /// An agent has arrived within 2 radii (1 unit) of its goal. From 5.2 away that takes

@@ -2,7 +2,9 @@
 //! straight for their goals; routes planned a bounded number a tick, re-planned when the goal
 //! moves, the same on any thread count.
 
-use graph_runtime::{Graph, MetricsTracker, RouteStatus, Scene, SceneAssets, Simulation};
+mod levels;
+
+use graph_runtime::{MetricsTracker, RouteStatus, SceneAssets, Simulation};
 
 /// One wall across the level at x = 0 with a 3-unit door in its middle (y from -1.5 to 1.5);
 /// 40 agents west of it, each with its own goal drawn in the east half.
@@ -34,16 +36,7 @@ const ARRIVAL: &str = r#"Arrival(target: Own("goal"), slowing_distance: 3.0)"#;
 const NAVIGATE: &str = r#"Navigate(target: Own("goal"), ahead_distance: 2.0, slowing_distance: 3.0, replan_distance: 2.0)"#;
 
 fn assets(scene: &str, graph: &str) -> SceneAssets {
-    SceneAssets {
-        scene: Scene::from_ron(scene, "door.scene.ron").expect("scene parses"),
-        origin: "door.scene.ron".to_owned(),
-        graphs: [(
-            "walk.graph.ron".to_owned(),
-            Graph::from_ron(graph, "walk.graph.ron").expect("graph parses"),
-        )]
-        .into(),
-        flow_fields: std::collections::BTreeMap::default(),
-    }
+    levels::assets(scene, "door.scene.ron", &[("walk.graph.ron", graph)])
 }
 
 /// The share of agents that arrived within `seconds`, and when everyone had (if they did).

@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 use graph_runtime::limits::MAX_NAV_SEGMENTS;
-use graph_runtime::navigation::NavError;
+use graph_runtime::navigation::{Crowding, NavError};
 use graph_runtime::{JumpLink, NavMesh, Reach, Rect, RouteSearch, Wall, World};
 
 const RADIUS: f32 = 0.5;
@@ -232,4 +232,45 @@ fn a_gap_splits_the_level_and_a_link_jumps_it() {
         &[v(1.0, 5.0), v(3.0, 5.0), v(7.0, 5.0), v(9.0, 5.0)],
     );
     assert_eq!(route.jumps, [1]);
+}
+
+/// A 20 × 12 level split at x = 10 with door A (y from 4 to 6) and door B (y from 9 to 11).
+fn two_doors() -> World {
+    let mut world = World::new(Rect::new(v(0.0, 0.0), v(20.0, 12.0)));
+    world.set_walls(vec![
+        Wall::polyline(vec![v(10.0, 0.0), v(10.0, 4.0)]),
+        Wall::polyline(vec![v(10.0, 6.0), v(10.0, 9.0)]),
+        Wall::polyline(vec![v(10.0, 11.0), v(10.0, 12.0)]),
+    ]);
+    world
+}
+
+#[test]
+fn a_door_full_of_standing_agents_is_routed_round_when_the_other_way_is_cheaper() {
+    let mesh = NavMesh::build(&two_doors(), RADIUS).expect("the level builds");
+    let mut search = RouteSearch::default();
+    let (from, to) = (v(2.0, 5.0), v(18.0, 5.0));
+    // Nobody standing: straight through door A, 16 long.
+    let mut crowding = Crowding::default();
+    crowding.count(&mesh, []);
+    let free = mesh.route_around((from, to), (&crowding, 10.0), &mut search);
+    assert_eq!(free, mesh.route(from, to, &mut search));
+    assert_points(&free.points, &[from, to]);
+    // One agent of radius 0.5 standing in door A's middle, (10, 5): the doorway for centres
+    // is 1 wide (y from 4.5 to 5.5), so each edge of the triangle it stands in that crosses
+    // the doorway lies within the two radii (1) of it and is filled whole: a fill of 1 per
+    // such edge, at most 3 on any route.
+    crowding.count(&mesh, [(v(10.0, 5.0), 0.5)]);
+    // Ignoring crowds: still through A.
+    let ignoring = mesh.route_around((from, to), (&crowding, 0.0), &mut search);
+    assert_points(&ignoring.points, &[from, to]);
+    // At 10 units per door's width: door B is cheaper. Its lower jamb grown by the radius
+    // is (9.5, 9.5) and (10.5, 9.5): 2 · √(7.5² + 4.5²) + 1 = 18.49 long, under 16 + 10.
+    let round = mesh.route_around((from, to), (&crowding, 10.0), &mut search);
+    assert_points(&round.points, &[from, v(9.5, 9.5), v(10.5, 9.5), to]);
+    assert!(close(round.length(), 2.0 * (7.5_f32.hypot(4.5)) + 1.0));
+    // At 0.5 units per door's width, the fill costs at most 1.5, under door B's longer walk
+    // (2.49 more): door A.
+    let cheap = mesh.route_around((from, to), (&crowding, 0.5), &mut search);
+    assert_points(&cheap.points, &[from, to]);
 }

@@ -167,9 +167,7 @@ pub fn distance_to_leg(position: Vec2, points: &[Vec2], leg: usize) -> f32 {
 }
 
 fn closest_on_leg(position: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    let along = b - a;
-    let t = (position - a).dot(along) / along.length_squared().max(TINY);
-    a + along * t.clamp(0.0, 1.0)
+    crate::world::nearest_on_segment(position, a, b)
 }
 
 /// Where route following steers on leg `leg` of `points`: the point `ahead_distance` further

@@ -119,7 +119,9 @@ impl Crowd {
         self.list_tag_members(tags, vehicles);
         if self.groups.iter().any(|g| g.program.navigates()) {
             let count = vehicles.len().min(self.states.len());
-            (self.planner).plan(world, vehicles, &mut self.states[..count], |agent| agent);
+            let stuck_for = &self.stuck_for[..count.min(self.stuck_for.len())];
+            let states = (&mut self.states[..count], stuck_for);
+            (self.planner).plan(world, vehicles, states, |agent| agent);
         }
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
         prepare_grid(&mut self.grid, vehicles, programs);

@@ -168,7 +168,7 @@ node_table! {
     };
     /// Walk a planned route to a target: round walls and through doors, along the shortest
     /// way the level's navigation mesh has for the agent's radius, re-planned when the target
-    /// moves or the agent strays; arriving at the end.
+    /// moves, the agent strays or is stuck, or a door ahead jams; arriving at the end.
     Navigate: Behavior, Steering, Own,
         "Walk a planned route to a target, round walls and through doors." {
         /// Where to go.
@@ -180,6 +180,12 @@ node_table! {
         /// Plan again when the target moves this far from where the route ends, or the agent
         /// strays this far from its route (units, `>= 0`).
         replan_distance: Number = n(2.0) => Num(NonNegative, Length),
+        /// What each agent standing at a door on the way costs the route, as that much more
+        /// walk (units, `>= 0`; `0` ignores crowds): a jammed door is routed round when
+        /// another way is shorter, and a door that jams after the route was planned makes it
+        /// plan again.
+        #[serde(default = "zero")]
+        crowd_cost: Number = n(4.0) => Num(NonNegative, Length),
     };
     /// Steer back inside a rectangle when the predicted position leaves it.
     Containment: Behavior, Steering, Own, "Stay inside a rectangle." {

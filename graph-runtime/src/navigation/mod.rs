@@ -10,6 +10,7 @@
 //! point that one does, marked [`Reach::Nearest`].
 
 mod build;
+mod crowding;
 mod funnel;
 mod grid;
 mod locate;
@@ -18,6 +19,7 @@ mod shapes;
 
 use glam::{DVec2, Vec2};
 
+pub use crowding::Crowding;
 pub use search::RouteSearch;
 
 use crate::World;
@@ -105,6 +107,9 @@ pub struct Route {
     pub jumps: Vec<usize>,
     /// Whether the end is the goal; `None` for a route that was never planned.
     pub reach: Option<Reach>,
+    /// The edges it crosses between triangles, in order (each `triangle * 3 + edge`): what
+    /// [`Crowding::along`] reads to find a door jammed after the route was planned.
+    pub(crate) corridor: Vec<u32>,
 }
 
 impl Route {
@@ -198,7 +203,29 @@ impl NavMesh {
     /// walk from `from` reaches ([`Reach::Nearest`]). A start off the mesh (inside a grown
     /// wall) starts from the nearest point on it. `search` is reused from query to query.
     pub fn route(&self, from: Vec2, to: Vec2, search: &mut RouteSearch) -> Route {
-        search::route(self, from, to, search)
+        search::route(self, (from, to), None, search)
+    }
+
+    /// [`NavMesh::route`] where crossing an edge also costs `per_agent` units for each
+    /// standing agent `crowding` counts at it: a jammed door is routed round when another way
+    /// is shorter than the wait. `crowding` was counted on this mesh ([`Crowding::count`]).
+    pub fn route_around(
+        &self,
+        (from, to): (Vec2, Vec2),
+        (crowding, per_agent): (&Crowding, f32),
+        search: &mut RouteSearch,
+    ) -> Route {
+        let per_agent = if per_agent.is_finite() {
+            per_agent.max(0.0)
+        } else {
+            0.0
+        };
+        search::route(self, (from, to), Some((crowding, per_agent)), search)
+    }
+
+    /// Where `point` stands: its triangle, or the nearest one's for a point off the mesh.
+    pub(crate) fn triangle_near(&self, point: Vec2) -> Option<u32> {
+        self.nearest(point, |_| true).map(|(t, _)| t)
     }
 }
 

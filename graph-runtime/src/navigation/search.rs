@@ -6,7 +6,7 @@ use std::collections::BinaryHeap;
 
 use glam::Vec2;
 
-use super::{NONE, NavMesh, Reach, Route, funnel};
+use super::{Crowding, NONE, NavMesh, Reach, Route, funnel};
 
 /// What a route query reuses from one query to the next (so planning allocates only when a
 /// mesh grows), and how much work the last query did.
@@ -94,8 +94,15 @@ impl RouteSearch {
     }
 }
 
-/// The route from `from` to `to` on `mesh` (see [`NavMesh::route`]).
-pub(super) fn route(mesh: &NavMesh, from: Vec2, to: Vec2, search: &mut RouteSearch) -> Route {
+/// The route from `from` to `to` on `mesh` (see [`NavMesh::route`]); with `crowd`, crossing
+/// an edge costs its length plus the given units per agent's worth of its width standing
+/// agents fill.
+pub(super) fn route(
+    mesh: &NavMesh,
+    (from, to): (Vec2, Vec2),
+    crowd: Option<(&Crowding, f32)>,
+    search: &mut RouteSearch,
+) -> Route {
     let Some((start, from)) = mesh.nearest(from, |_| true) else {
         return Route::default();
     };
@@ -133,7 +140,11 @@ pub(super) fn route(mesh: &NavMesh, from: Vec2, to: Vec2, search: &mut RouteSear
             if next != NONE {
                 let [a, b] = mesh.edge(&triangle, edge);
                 let middle = (a + b) / 2.0;
-                search.offer(next, cost + at.distance(middle), middle, Came::Edge(t), end);
+                let jam = crowd.map_or(0.0, |(crowding, per_agent)| {
+                    per_agent * crowding.at(t, edge)
+                });
+                let walked = cost + at.distance(middle) + jam;
+                search.offer(next, walked, middle, Came::Edge(t), end);
             }
         }
         for (l, link) in mesh.links.iter().enumerate() {
@@ -195,6 +206,7 @@ fn pull_tight(
         points: vec![from],
         jumps: Vec::new(),
         reach: Some(reach),
+        corridor: Vec::new(),
     };
     let mut portals = Vec::new();
     let mut start = from;
@@ -215,6 +227,7 @@ fn pull_tight(
                 if let Some(edge) = edge {
                     let [right, left] = mesh.edge(triangle, edge);
                     portals.push((left, right));
+                    route.corridor.push(t * 3 + edge as u32);
                 }
             }
         }
@@ -226,7 +239,7 @@ fn pull_tight(
 impl NavMesh {
     /// Edge `edge` of `triangle`: from corner `edge` to the next, counter-clockwise (so,
     /// leaving the triangle across it, the first is on the right).
-    fn edge(&self, triangle: &super::NavTriangle, edge: usize) -> [Vec2; 2] {
+    pub(super) fn edge(&self, triangle: &super::NavTriangle, edge: usize) -> [Vec2; 2] {
         [
             self.vertices[triangle.corners[edge] as usize],
             self.vertices[triangle.corners[(edge + 1) % 3] as usize],

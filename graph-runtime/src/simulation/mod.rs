@@ -185,7 +185,8 @@ impl Simulation {
         self.place_tag_members(agent_vehicles);
         if self.groups.iter().any(|g| g.program.navigates()) {
             let layout = &self.layout;
-            (self.planner).plan(&self.world, &self.working, &mut self.states, |slot| {
+            let states = (&mut self.states[..], &self.stuck_for[..]);
+            (self.planner).plan(&self.world, &self.working, states, |slot| {
                 layout.agent(slot)
             });
         }

@@ -5,7 +5,11 @@
 
 use glam::Vec2;
 
-use crate::navigation::{NavMesh, Reach, Route, RouteSearch};
+use crate::navigation::{Crowding, NavMesh, Reach, Route, RouteSearch};
+
+/// How much fuller (in doors' widths of standing agents, [`Crowding`]) than when a route was
+/// planned the doors ahead on it must be to make it jammed.
+pub(crate) const JAMMED_BY: f32 = 2.0;
 
 /// Where a Navigate node's route stands, for the inspector, the metrics and games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,6 +46,14 @@ pub struct RouteSlot {
     pub(crate) plans: u32,
     /// The world's navigation revision the route was planned on.
     pub(crate) revision: u64,
+    /// What a standing agent at a door costs the route (units; the node's `crowd_cost`).
+    pub(crate) crowd_cost: f32,
+    /// How full of standing agents the route's doors were when it was planned.
+    pub(crate) crowd_planned: f32,
+    /// How far along its corridor the agent was last found (an index into it).
+    pub(crate) progress: u32,
+    /// How long since the route was planned (s).
+    pub(crate) since_plan: f32,
 }
 
 impl RouteSlot {
@@ -83,22 +95,52 @@ impl RouteSlot {
                 || (self.route.reach.is_some() && self.revision != navigation_revision))
     }
 
-    /// The route from `position` to the goal the evaluation asked for, on `mesh` (`None`: the
-    /// world has no mesh for the agent's radius: a route of no points); `None` without a
-    /// goal. Reads only.
+    /// The route from `position` to the goal the evaluation asked for, on `mesh` with the
+    /// standing agents `crowding` counted on it (`None`: the world has no mesh for the agent's
+    /// radius: a route of no points); `None` without a goal. Reads only.
     pub(crate) fn query(
         &self,
-        mesh: Option<&NavMesh>,
+        mesh: Option<(&NavMesh, &Crowding)>,
         position: Vec2,
         search: &mut RouteSearch,
     ) -> Option<Route> {
         let goal = self.goal?;
-        Some(mesh.map_or_else(Route::default, |mesh| mesh.route(position, goal, search)))
+        Some(mesh.map_or_else(Route::default, |(mesh, crowding)| {
+            if self.crowd_cost > 0.0 {
+                mesh.route_around((position, goal), (crowding, self.crowd_cost), search)
+            } else {
+                mesh.route(position, goal, search)
+            }
+        }))
+    }
+
+    /// Whether a door on the route ahead of the agent (who stands in the triangle `triangle()`
+    /// gives) is jammed:
+    /// `crowding` finds the edges still to cross fuller of standing agents than all of them
+    /// were when the route was planned, by [`JAMMED_BY`] or more. Moves the agent's place
+    /// along its corridor on. Never for a route that ignores crowds (`crowd_cost` 0).
+    pub(crate) fn jammed_ahead(
+        &mut self,
+        crowding: &Crowding,
+        triangle: impl FnOnce() -> Option<u32>,
+    ) -> bool {
+        let corridor = &self.route.corridor;
+        if self.crowd_cost <= 0.0 || crowding.along(corridor) < self.crowd_planned + JAMMED_BY {
+            return false;
+        }
+        let from = (self.progress as usize).min(corridor.len());
+        if let Some(triangle) = triangle()
+            && let Some(at) = corridor[from..].iter().position(|&e| e / 3 == triangle)
+        {
+            self.progress = (from + at) as u32;
+        }
+        let ahead = &corridor[self.progress as usize..];
+        crowding.along(ahead) >= self.crowd_planned + JAMMED_BY
     }
 
     /// Takes the route [`RouteSlot::query`] planned on the world's navigation `revision` (one
-    /// of no points: no mesh to plan on).
-    pub(crate) fn accept(&mut self, route: Route, revision: u64) {
+    /// of no points: no mesh to plan on), when `crowding` counted the standing agents it met.
+    pub(crate) fn accept(&mut self, route: Route, revision: u64, crowding: Option<&Crowding>) {
         let Some(goal) = self.goal else {
             return;
         };
@@ -107,6 +149,9 @@ impl RouteSlot {
         self.planned_for = goal;
         self.leg = 0;
         self.plans = self.plans.saturating_add(1);
+        self.crowd_planned = crowding.map_or(0.0, |c| c.along(&route.corridor));
+        self.progress = 0;
+        self.since_plan = 0.0;
         // No mesh, or an empty one: no point to start from.
         self.no_navigation = route.points.is_empty();
         self.route = route;

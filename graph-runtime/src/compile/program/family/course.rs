@@ -49,6 +49,7 @@ pub(crate) enum CourseOp {
         ahead_distance: Num,
         slowing_distance: Num,
         replan_distance: Num,
+        crowd_cost: Num,
         /// Its route's slot in the agent's state (one per Navigate node of the program).
         slot: u32,
     },
@@ -107,15 +108,26 @@ impl CourseOp {
                 ahead_distance,
                 slowing_distance,
                 replan_distance,
+                crowd_cost,
             } => {
                 let target = fields.target(target);
-                let [ahead_distance, slowing_distance, replan_distance] =
-                    fields.numbers([ahead_distance, slowing_distance, replan_distance]);
+                let [
+                    ahead_distance,
+                    slowing_distance,
+                    replan_distance,
+                    crowd_cost,
+                ] = fields.numbers([
+                    ahead_distance,
+                    slowing_distance,
+                    replan_distance,
+                    crowd_cost,
+                ]);
                 Self::Navigate {
                     target,
                     ahead_distance,
                     slowing_distance,
                     replan_distance,
+                    crowd_cost,
                     slot: fields.route_slot(),
                 }
             }
@@ -194,11 +206,17 @@ impl CourseOp {
                 ahead_distance,
                 slowing_distance,
                 replan_distance,
+                crowd_cost,
                 slot,
             } => Steering::force(navigate(
                 leaf,
                 target,
-                [ahead_distance, slowing_distance, replan_distance],
+                [
+                    ahead_distance,
+                    slowing_distance,
+                    replan_distance,
+                    crowd_cost,
+                ],
                 slot,
             )),
         }
@@ -304,18 +322,25 @@ impl CourseOp {
     }
 }
 
+/// How long a route's age is counted (s): past it, only "long ago" matters.
+const SINCE_PLAN_CAP: f32 = 1.0e6;
+
 /// Navigate's force: follow the route in the agent's state (`behaviors::route_following`),
 /// first asking for a new plan when there is none, the target moved `replan` from where the
-/// route ends, or the agent strayed `replan` from its leg; while it has no route it brakes; the
+/// route ends, or the agent strayed `replan` from its leg (the driver also asks when the agent
+/// is stuck or a door ahead jams, [`crate::tick::RoutePlanner`]); while it has no route it brakes; the
 /// walk ends at the next jump's take-off, arrived at (a Jump node flies the link).
 /// Without the target (a tagged agent gone, an own goal unset) it brakes and asks nothing.
-fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 3], slot: u32) -> Vec2 {
-    let [ahead, slowing, replan] = numbers.map(|n| leaf.num(n));
+fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 4], slot: u32) -> Vec2 {
+    let [ahead, slowing, replan, crowd_cost] = numbers.map(|n| leaf.num(n));
     let goal = leaf.quarry(target).map(|quarry| quarry.position);
     let me = *leaf.me();
+    let dt = leaf.dt();
     let Some(route) = leaf.route_slot(slot) else {
         return Vec2::ZERO;
     };
+    route.crowd_cost = crowd_cost;
+    route.since_plan = (route.since_plan + dt.max(0.0)).min(SINCE_PLAN_CAP);
     let Some(goal) = goal else {
         route.goal = None;
         return -me.velocity;

@@ -1,0 +1,120 @@
+//! Crowding: how full of standing agents each edge between a mesh's triangles is, so that a
+//! route can pay for crossing a jammed door and take another way when one exists
+//! (`BEHAVIORS.md`, "`Navigate`").
+
+use glam::Vec2;
+
+use super::{NONE, NavMesh};
+
+/// How full of standing agents each edge between two triangles of one mesh is: the share of
+/// the edge's width each agent standing across it takes, summed (two agents that each fill a
+/// door make it 2; one agent beside a long edge of a room, a small share).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Crowding {
+    /// By `triangle * 3 + edge` (edge `i` runs from corner `i` to corner `i + 1`).
+    fill: Vec<f32>,
+}
+
+impl Crowding {
+    /// Counts the standing agents `standing` (each a position and a radius) on `mesh`: an
+    /// agent takes the part of each edge of the triangle it stands in (or, off the mesh, the
+    /// nearest one) where an agent of the mesh's radius walking across would touch it, the
+    /// edge's points within the two radii of it; that part's share of the edge's length is
+    /// added to the edge's fill, on both of its sides (`BEHAVIORS.md`, "`Navigate`").
+    pub fn count(&mut self, mesh: &NavMesh, standing: impl IntoIterator<Item = (Vec2, f32)>) {
+        self.fill.clear();
+        self.fill.resize(mesh.triangles.len() * 3, 0.0);
+        for (position, radius) in standing {
+            let Some((t, _)) = mesh.nearest(position, |_| true) else {
+                continue;
+            };
+            let triangle = &mesh.triangles[t as usize];
+            let reach = radius + mesh.radius;
+            for (edge, &next) in triangle.neighbors.iter().enumerate() {
+                if next == NONE {
+                    continue;
+                }
+                let [a, b] = mesh.edge(triangle, edge);
+                let share = share_of_edge(position, reach, a, b);
+                if share <= 0.0 {
+                    continue;
+                }
+                self.add(t as usize * 3 + edge, share);
+                let back = mesh.triangles[next as usize]
+                    .neighbors
+                    .iter()
+                    .position(|&n| n == t);
+                if let Some(back) = back {
+                    self.add(next as usize * 3 + back, share);
+                }
+            }
+        }
+    }
+
+    fn add(&mut self, at: usize, share: f32) {
+        if let Some(fill) = self.fill.get_mut(at) {
+            *fill += share;
+        }
+    }
+
+    /// How full edge `edge` of triangle `triangle` is (0 when uncounted).
+    pub fn at(&self, triangle: u32, edge: usize) -> f32 {
+        self.fill
+            .get(triangle as usize * 3 + edge)
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// How full the edges of `corridor` (each `triangle * 3 + edge`) are, together.
+    pub fn along(&self, corridor: &[u32]) -> f32 {
+        (corridor.iter())
+            .map(|&at| self.fill.get(at as usize).copied().unwrap_or(0.0))
+            .sum()
+    }
+
+    /// Whether it was counted on a mesh of `triangles` triangles.
+    pub(crate) fn fits(&self, triangles: usize) -> bool {
+        self.fill.len() == triangles * 3
+    }
+}
+
+/// The share of edge `a`–`b`'s length within `reach` of `position` (0 to 1): the chord of the
+/// circle of radius `reach` round the position on the edge's line, cut to the edge.
+fn share_of_edge(position: Vec2, reach: f32, a: Vec2, b: Vec2) -> f32 {
+    let length = a.distance(b);
+    // A zero-length or non-finite edge holds nobody.
+    if length.is_nan() || length <= 0.0 {
+        return 0.0;
+    }
+    let direction = (b - a) / length;
+    let off = direction.perp_dot(position - a).abs();
+    if off.is_nan() || off >= reach {
+        return 0.0;
+    }
+    let half = (reach * reach - off * off).sqrt();
+    let along = (position - a).dot(direction);
+    let covered = (along + half).min(length) - (along - half).max(0.0);
+    (covered / length).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_agent_takes_the_chord_of_its_reach_on_the_edge() {
+        let (a, b) = (Vec2::ZERO, Vec2::new(4.0, 0.0));
+        // 0.6 off the edge, reach 1: half-chord √(1 − 0.36) = 0.8, from x 0.2 to 1.8: 1.6 of 4.
+        let share = share_of_edge(Vec2::new(1.0, 0.6), 1.0, a, b);
+        assert!((share - 0.4).abs() < 1e-6, "{share}");
+        // Past the end, on the line: the chord −1.5 … 0.5 cut to the edge: 0.5 of 4.
+        let share = share_of_edge(Vec2::new(-0.5, 0.0), 1.0, a, b);
+        assert!((share - 0.125).abs() < 1e-6, "{share}");
+        // Across a 1-wide door: all of it.
+        let door = share_of_edge(Vec2::new(0.5, 0.5), 1.0, Vec2::ZERO, Vec2::new(1.0, 0.0));
+        assert_eq!(door, 1.0);
+        // Out of reach, and a zero-length edge: nothing.
+        assert_eq!(share_of_edge(Vec2::new(1.0, 1.0), 1.0, a, b), 0.0);
+        assert_eq!(share_of_edge(Vec2::ZERO, 1.0, a, a), 0.0);
+    }
+}

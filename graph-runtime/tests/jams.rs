@@ -1,0 +1,203 @@
+//! A door that jams while agents walk to it: routes that pay for the agents standing at a door
+//! are planned again, round by the other door, and everyone arrives; routes that ignore crowds
+//! keep pressing into the jam.
+
+mod levels;
+
+use graph_runtime::Simulation;
+
+/// A wall across the level at x = 0 with two 3-unit doors: A in the middle (y from -1.5 to
+/// 1.5) and B near the top (y from 9 to 12). 30 walkers far north-west, each with its own goal
+/// south-east, so the way through A is the short one (B is about 6 units longer); 8 blockers
+/// south-west of A that walk into it and stand there, plugging it, 2 to 3 s in.
+const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
+    bounds: (min: (-20.0, -15.0), max: (20.0, 15.0)), seed: 45,
+    walls: [(points: [(0.0, -15.0), (0.0, -1.5)], closed: false),
+            (points: [(0.0, 1.5), (0.0, 9.0)], closed: false),
+            (points: [(0.0, 12.0), (0.0, 15.0)], closed: false)],
+    groups: [(name: "walkers", graph: "walk.graph.ron",
+              spawn: Random(count: 30, area: Rect(min: (-19.0, 3.0), max: (-15.0, 8.0)), speed: 0.0),
+              goals: {"goal": Random(Rect(min: (5.0, -5.0), max: (12.0, 1.0)))}),
+             (name: "blockers", graph: "stand.graph.ron",
+              spawn: Random(count: 8, area: Rect(min: (-5.0, -7.0), max: (-2.0, -4.0)), speed: 0.0),
+              goals: {"goal": Random(Rect(min: (-0.4, -1.1), max: (0.4, 1.1)))})])"#;
+
+/// Walls, Separation, then the route to the agent's own goal, paying `crowd_cost` per agent
+/// standing at a door; slower than the blockers so that the door jams before they reach it.
+fn walk(crowd_cost: f32) -> String {
+    format!(
+        r#"(format: "steergraph.graph", version: 1,
+        vehicle: (mass: 1.0, max_force: 20.0, max_speed: 3.0, radius: 0.5),
+        nodes: {{
+            1: WallAvoidance(min_length: 1.0, lookahead_time: 0.4, whisker_angle: 35.0, margin: 0.4),
+            2: Separation(radius: 1.6, fov: 360.0),
+            3: Scale(input: 2, factor: 2.0),
+            4: Navigate(target: Own("goal"), ahead_distance: 2.0, slowing_distance: 3.0,
+                        replan_distance: 2.0, crowd_cost: {crowd_cost:?}),
+            5: Budget(inputs: [1, 3, 4]),
+            6: Output(input: 5),
+        }})"#
+    )
+}
+
+/// The blockers walk their route to a point of door A and stand there.
+const STAND: &str = r#"(format: "steergraph.graph", version: 1,
+    vehicle: (mass: 1.0, max_force: 20.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Navigate(target: Own("goal"), ahead_distance: 2.0, slowing_distance: 1.0,
+                    replan_distance: 2.0, crowd_cost: 0.0),
+        2: Output(input: 1),
+    })"#;
+
+const WALKERS: usize = 30;
+
+fn simulation(crowd_cost: f32) -> Simulation {
+    let walk = walk(crowd_cost);
+    let graphs = [
+        ("walk.graph.ron", walk.as_str()),
+        ("stand.graph.ron", STAND),
+    ];
+    Simulation::new(&levels::assets(SCENE, "jam.scene.ron", &graphs)).expect("runs")
+}
+
+/// Whether walker `agent`'s route goes by door B (turns at a corner of it).
+fn by_door_b(simulation: &Simulation, agent: usize) -> bool {
+    let at_b = |p: &glam::Vec2| p.x.abs() <= 1.0 && p.y > 8.0;
+    (simulation.routes(agent).iter()).any(|slot| slot.route().points.iter().any(at_b))
+}
+
+/// Whether the blockers jam door A: half of them in it, standing (slower than a quarter of
+/// their top speed, 4).
+fn jammed(simulation: &Simulation) -> bool {
+    let standing = (WALKERS..simulation.vehicles().len()).filter(|&b| {
+        let v = simulation.vehicles()[b];
+        v.position.x.abs() < 1.0 && v.position.y.abs() < 1.5 && v.velocity.length() < 1.0
+    });
+    standing.count() * 2 >= simulation.vehicles().len() - WALKERS
+}
+
+/// Marks the walkers within two radii of their goals (for good: they arrived).
+fn mark_arrivals(simulation: &Simulation, arrived: &mut [bool]) {
+    for (agent, done) in arrived.iter_mut().enumerate() {
+        let goal = simulation.own(agent).and_then(|own| own.goal("goal"));
+        let v = simulation.vehicles()[agent];
+        *done |= goal.is_some_and(|goal| v.position.distance(goal) <= 2.0 * v.radius);
+    }
+}
+
+#[test]
+fn walkers_heading_for_a_door_that_jams_take_the_other_door_and_all_arrive() {
+    let mut simulation = simulation(4.0);
+    let dt = 1.0 / 60.0;
+    // First plans: every walker's route goes through door A, the short way.
+    simulation.step(dt);
+    let first_by_b = (0..WALKERS).filter(|&a| by_door_b(&simulation, a)).count();
+    assert_eq!(
+        first_by_b, 0,
+        "before the jam, door A is the short way for all"
+    );
+    let mut arrived = [false; WALKERS];
+    let (mut jammed_at, mut heading) = (None, Vec::new());
+    let mut rerouted_after = [None; WALKERS];
+    let mut everyone_at = None;
+    for tick in 2..=70 * 60 {
+        simulation.step(dt);
+        let t = tick as f32 * dt;
+        if jammed_at.is_none() && jammed(&simulation) {
+            jammed_at = Some(t);
+            // Those still west of the wall whose route goes through A.
+            heading = (0..WALKERS)
+                .filter(|&a| simulation.vehicles()[a].position.x < -1.0)
+                .filter(|&a| !by_door_b(&simulation, a))
+                .collect();
+        }
+        if let Some(jammed_at) = jammed_at {
+            for &agent in &heading {
+                if rerouted_after[agent].is_none() && by_door_b(&simulation, agent) {
+                    rerouted_after[agent] = Some(t - jammed_at);
+                }
+            }
+        }
+        mark_arrivals(&simulation, &mut arrived);
+        if arrived.iter().all(|&a| a) {
+            everyone_at = Some(t);
+            break;
+        }
+    }
+    let jammed_at = jammed_at.expect("the blockers jam door A");
+    let within_3 = (heading.iter())
+        .filter(|&&a| rerouted_after[a].is_some_and(|r| r <= 3.0))
+        .count();
+    println!(
+        "door A jammed at {jammed_at} s; {} heading for it; re-routed within 3 s: {within_3} ({rerouted_after:?}); everyone arrived at {everyone_at:?} s",
+        heading.len()
+    );
+    assert!(heading.len() >= WALKERS * 9 / 10, "{}", heading.len());
+    assert!(
+        within_3 * 10 >= heading.len() * 9,
+        "{within_3} of {}",
+        heading.len()
+    );
+    assert!(everyone_at.is_some_and(|t| t <= 60.0), "{everyone_at:?}");
+}
+
+#[test]
+fn walkers_whose_routes_ignore_crowds_press_into_the_jam() {
+    // The same level and seeds with `crowd_cost: 0`: the routes never pay for the blockers, so
+    // the walkers keep heading for door A and, after 60 s, few have squeezed through.
+    let mut simulation = simulation(0.0);
+    let mut arrived = [false; WALKERS];
+    for _ in 0..60 * 60 {
+        simulation.step(1.0 / 60.0);
+        mark_arrivals(&simulation, &mut arrived);
+    }
+    let by_b = (0..WALKERS).filter(|&a| by_door_b(&simulation, a)).count();
+    let arrivals = arrived.iter().filter(|&&a| a).count();
+    println!("ignoring crowds: {arrivals} of {WALKERS} arrived in 60 s, {by_b} routed by door B");
+    assert_eq!(by_b, 0);
+    assert!(arrivals <= WALKERS / 2, "{arrivals}");
+}
+
+#[test]
+fn an_agent_held_in_place_plans_its_route_again_each_time_its_stuck_clock_fires() {
+    // A game whose physics holds an agent still (something the mesh does not know blocks it):
+    // its stuck clock runs, and once it reads 2 s on a route planned 2 s or more before, the
+    // route is planned again. The first plan comes on tick 2 (tick 1's evaluation asks for
+    // it); the route's age and the clock then count 1/60 s a tick, and 120 of those sum in
+    // f32 to just under 2 s, so each clock fires after 121 ticks: plans on ticks 123, 244 and
+    // 365 (a plan resets neither the clock nor the hold).
+    let world = {
+        let scene = levels::assets(SCENE, "jam.scene.ron", &[]).scene;
+        let mut world =
+            graph_runtime::World::from_scene(&scene, &std::collections::BTreeMap::default());
+        world.build_navigation(0.5).expect("the level builds");
+        world
+    };
+    let walk = walk(4.0);
+    let program = graph_runtime::compile(
+        &graph_runtime::Graph::from_ron(&walk, "walk.graph.ron").expect("parses"),
+    )
+    .expect("compiles");
+    let mut crowd =
+        graph_runtime::Crowd::new(program, &world, 1, &std::collections::BTreeMap::default())
+            .expect("binds");
+    crowd
+        .set_goal(0, "goal", glam::Vec2::new(10.0, 0.0))
+        .expect("a finite goal");
+    let params = graph_runtime::VehicleParams::default();
+    let start = glam::Vec2::new(-10.0, 0.0);
+    let mut vehicles = vec![graph_runtime::Vehicle::new(start, glam::Vec2::ZERO, params)];
+    let mut plans = Vec::new();
+    for tick in 1..=420 {
+        crowd.step(&world, &mut vehicles, &[], 1.0 / 60.0);
+        // Held: the game puts it back where it was, at rest.
+        vehicles[0].position = glam::Vec2::new(-10.0, 0.0);
+        vehicles[0].velocity = glam::Vec2::ZERO;
+        let planned = crowd.routes(0)[0].plans();
+        if plans.last().is_none_or(|&(_, p)| p != planned) {
+            plans.push((tick, planned));
+        }
+    }
+    println!("plans (tick, count): {plans:?}");
+    assert_eq!(plans, [(1, 0), (2, 1), (123, 2), (244, 3), (365, 4)]);
+}
