@@ -89,6 +89,7 @@ pub const SCENES: &[Preset] = presets![
     "Road (turn-rate limit)" => "road.scene.ron",
     "Chasm (jumps and gaps)" => "chasm.scene.ron",
     "Halls (rooms, doors, planned routes)" => "halls.scene.ron",
+    "Jammed door (the second way round)" => "jammed.scene.ron",
 ];
 
 /// The Presets menu's families, in menu order: each holds graphs and scenes (by file name)
@@ -150,7 +151,6 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
             "corridor.graph.ron",
             "rooms.graph.ron",
             "perimeter.graph.ron",
-            "navigator.graph.ron",
             "course.scene.ron",
             "patrol.scene.ron",
             "river.scene.ron",
@@ -158,8 +158,11 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
             "corridor.scene.ron",
             "rooms.scene.ron",
             "perimeter.scene.ron",
-            "halls.scene.ron",
         ],
+    ),
+    (
+        "Planned routes",
+        &["navigator.graph.ron", "halls.scene.ron", "jammed.scene.ron"],
     ),
     (
         "Combiners",
