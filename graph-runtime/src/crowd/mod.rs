@@ -182,6 +182,12 @@ impl Crowd {
         self.planner.budget = budget;
     }
 
+    /// How many routes the last step planned, and how many that asked were left for a later
+    /// one (the budget was spent).
+    pub fn routes_planned(&self) -> (usize, usize) {
+        (self.planner.planned, self.planner.deferred)
+    }
+
     /// Runs `program` from now on, for the same agents: they keep their positions (the game's
     /// own), their random streams and the state the new graph shares with the old (a Wander
     /// node's heading, say). `overrides` are applied to the new program's parameters, and tags
