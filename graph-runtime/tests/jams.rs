@@ -201,3 +201,85 @@ fn an_agent_held_in_place_plans_its_route_again_each_time_its_stuck_clock_fires(
     println!("plans (tick, count): {plans:?}");
     assert_eq!(plans, [(1, 0), (2, 1), (123, 2), (244, 3), (365, 4)]);
 }
+
+#[test]
+fn route_efficiency_is_one_for_a_straight_walk_and_counts_the_detour_round_a_jam() {
+    // One agent in an empty 20 × 20 level, from (-5, 0) to its own goal (5, 0): its route is
+    // the straight line, 10 long; sampled every tick, the walk through the sampled positions
+    // plus what is left to the goal on arrival is 10 too, so the ratio is 1 (to rounding).
+    let scene = r#"(format: "steergraph.scene", version: 1,
+        bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)), seed: 1,
+        groups: [(name: "one", graph: "walk.graph.ron",
+                  spawn: Agents([(position: (-5.0, 0.0))]),
+                  goals: {"goal": Each([(5.0, 0.0)])})])"#;
+    let walk = walk(4.0);
+    let graphs = [("walk.graph.ron", walk.as_str())];
+    let mut simulation =
+        Simulation::new(&levels::assets(scene, "one.scene.ron", &graphs)).expect("runs");
+    let mut tracker = graph_runtime::MetricsTracker::default();
+    let mut sample = tracker.observe(&simulation, 0.0);
+    for tick in 1..=600 {
+        simulation.step(1.0 / 60.0);
+        sample = tracker.observe(&simulation, tick as f32 / 60.0);
+    }
+    let straight = sample.route_efficiency.expect("it arrived");
+    assert!((straight - 1.0).abs() < 1e-4, "{straight}");
+    assert_eq!(sample.unreachable_agents, 0);
+    // The jammed door: the walkers' first routes go through door A, but they walk round by
+    // door B, about 6 units longer on routes of 26 to 30: more than 1.15 times as far.
+    let mut simulation = crate::simulation(4.0);
+    let mut tracker = graph_runtime::MetricsTracker::default();
+    for tick in 0..=60 * 60 {
+        if tick > 0 {
+            simulation.step(1.0 / 60.0);
+        }
+        if tick % 6 == 0 {
+            sample = tracker.observe(&simulation, tick as f32 / 60.0);
+        }
+    }
+    let round = sample.route_efficiency.expect("they arrived");
+    println!("route efficiency: straight {straight}, round the jam {round}");
+    assert!(round > 1.15, "{round}");
+}
+
+#[test]
+fn a_sweep_of_the_crowd_cost_reads_the_routes_arrivals_and_efficiency() {
+    use graph_runtime::sweep::{Metric, SweepControl, SweepSpec, sweep};
+    // The walkers' graph with the crowd cost as its parameter "crowd_cost".
+    let walk = walk(4.0)
+        .replacen(
+            "vehicle:",
+            r#"parameters: {"crowd_cost": 4.0}, vehicle:"#,
+            1,
+        )
+        .replace("crowd_cost: 4.0)", r#"crowd_cost: "crowd_cost")"#);
+    let graphs = [
+        ("walk.graph.ron", walk.as_str()),
+        ("stand.graph.ron", STAND),
+    ];
+    let assets = levels::assets(SCENE, "jam.scene.ron", &graphs);
+    let spec = SweepSpec {
+        parameter: "crowd_cost".to_owned(),
+        values: vec![0.0, 4.0],
+        seeds: 1,
+        seconds: 60.0,
+    };
+    let result = sweep(&assets, &spec, &SweepControl::default()).expect("runs");
+    let at = |point: usize, metric: Metric| result.points[point].stat(metric).mean;
+    println!(
+        "crowd cost 0: arrived {:?}, efficiency {:?}; 4: arrived {:?}, efficiency {:?}",
+        at(0, Metric::Arrived),
+        at(0, Metric::RouteEfficiency),
+        at(1, Metric::Arrived),
+        at(1, Metric::RouteEfficiency)
+    );
+    // The blockers (8 of 38 agents with a goal) arrive either way; ignoring crowds, no walker
+    // does, and no route was walked to its end.
+    assert_eq!(at(0, Metric::Arrived), Some(f64::from(8.0_f32 / 38.0)));
+    // The blockers' own routes count: they walk theirs, near enough straight (under 1.1).
+    assert!(at(0, Metric::RouteEfficiency).is_some_and(|e| e < 1.1));
+    // Paying for crowds, everyone arrives, the walkers by the longer way.
+    assert_eq!(at(1, Metric::Arrived), Some(1.0));
+    assert!(at(1, Metric::RouteEfficiency).is_some_and(|e| e > 1.15));
+    assert_eq!(at(1, Metric::Unreachable), Some(0.0));
+}

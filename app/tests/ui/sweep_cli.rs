@@ -66,7 +66,8 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
          obstacle_overlaps_mean,obstacle_overlaps_spread,wall_crossings_mean,\
          wall_crossings_spread,stuck_agents_mean,stuck_agents_spread,polarization_mean,\
          polarization_spread,arrived_mean,arrived_spread,arrived_50_mean,arrived_50_spread,\
-         arrived_95_mean,arrived_95_spread"
+         arrived_95_mean,arrived_95_spread,unreachable_mean,unreachable_spread,\
+         route_efficiency_mean,route_efficiency_spread"
     );
     let rows = rows(&csv);
     let values: Vec<Option<f64>> = rows.iter().map(|row| row[0]).collect();

@@ -28,10 +28,15 @@ pub enum Metric {
     Arrived50,
     /// Seconds until 95 % of the agents with a goal had reached it.
     Arrived95,
+    /// Agents whose planned route cannot reach its goal.
+    Unreachable,
+    /// Distance walked over the length of the first planned route, among routed agents that
+    /// reached its end (1 is the shortest route walked exactly).
+    RouteEfficiency,
 }
 
 /// Number of [`Metric`]s.
-pub const METRIC_COUNT: usize = 11;
+pub const METRIC_COUNT: usize = 13;
 
 impl Metric {
     /// Every metric, in CSV column order.
@@ -47,6 +52,8 @@ impl Metric {
         Self::Arrived,
         Self::Arrived50,
         Self::Arrived95,
+        Self::Unreachable,
+        Self::RouteEfficiency,
     ];
 
     /// The name on the command line and in CSV headers (`min_spacing`).
@@ -63,6 +70,8 @@ impl Metric {
             Self::Arrived => "arrived",
             Self::Arrived50 => "arrived_50",
             Self::Arrived95 => "arrived_95",
+            Self::Unreachable => "unreachable",
+            Self::RouteEfficiency => "route_efficiency",
         }
     }
 
@@ -80,6 +89,8 @@ impl Metric {
             Self::Arrived => "arrived (share)",
             Self::Arrived50 => "50 % arrived (s)",
             Self::Arrived95 => "95 % arrived (s)",
+            Self::Unreachable => "unreachable agents",
+            Self::RouteEfficiency => "walked / shortest route",
         }
     }
 
@@ -102,9 +113,9 @@ impl Metric {
 /// Accumulates one run's samples taken after the run's half-way point and reduces them to
 /// one number per metric:
 ///
-/// - levels (mean speed, min spacing, path distance, stuck agents, polarization) are the mean
-///   over those samples; min spacing and path distance skip samples without a value and are
-///   `None` when no sample has one;
+/// - levels (mean speed, min spacing, path distance, stuck agents, polarization, unreachable
+///   agents) are the mean over those samples; min spacing and path distance skip samples
+///   without a value and are `None` when no sample has one;
 /// - events (overlap onsets, wall crossings) are counted over the same window and divided
 ///   by its length, giving a rate per second.
 ///
@@ -113,7 +124,8 @@ impl Metric {
 /// the last sample: the share arrived by the end, and when half and 95 % had arrived; a share
 /// never reached counts as the run's length plus the missing share times that length (so a
 /// run that came closer scores lower, and the value meets the run's length where the share is
-/// reached at its last sample). `None` when no agent has a goal.
+/// reached at its last sample). `None` when no agent has a goal. Route efficiency is the whole
+/// run's too, the last sample's (`None` when no routed agent reached its route's end).
 #[derive(Clone, Debug, Default)]
 pub struct RunSummary {
     samples: u32,
@@ -124,6 +136,8 @@ pub struct RunSummary {
     /// The last sample's arrival measurements.
     arrived: Option<f32>,
     arrived_at: [Option<f32>; 2],
+    /// The last sample's route efficiency.
+    route_efficiency: Option<f32>,
 }
 
 impl RunSummary {
@@ -139,16 +153,31 @@ impl RunSummary {
 
     /// Counts `sample` in the window.
     pub fn add(&mut self, sample: &Sample) {
-        let values = [
-            Some(sample.mean_speed),
-            sample.min_spacing,
-            sample.mean_path_distance,
-            Some(sample.new_agent_overlaps as f32),
-            Some(sample.new_obstacle_overlaps as f32),
-            Some(sample.new_wall_crossings as f32),
-            Some(sample.stuck_agents as f32),
-            Some(sample.polarization),
-        ];
+        // The levels and events; the arrival metrics and route efficiency are read off the
+        // last sample.
+        let mut values = [None; METRIC_COUNT];
+        for (metric, value) in [
+            (Metric::MeanSpeed, Some(sample.mean_speed)),
+            (Metric::MinSpacing, sample.min_spacing),
+            (Metric::PathDistance, sample.mean_path_distance),
+            (
+                Metric::AgentOverlaps,
+                Some(sample.new_agent_overlaps as f32),
+            ),
+            (
+                Metric::ObstacleOverlaps,
+                Some(sample.new_obstacle_overlaps as f32),
+            ),
+            (
+                Metric::WallCrossings,
+                Some(sample.new_wall_crossings as f32),
+            ),
+            (Metric::StuckAgents, Some(sample.stuck_agents as f32)),
+            (Metric::Polarization, Some(sample.polarization)),
+            (Metric::Unreachable, Some(sample.unreachable_agents as f32)),
+        ] {
+            values[metric.index()] = value;
+        }
         for (index, value) in values.into_iter().enumerate() {
             if let Some(value) = value.filter(|v| v.is_finite()) {
                 self.sums[index] += f64::from(value);
@@ -159,6 +188,7 @@ impl RunSummary {
         self.window_end = sample.time;
         self.arrived = sample.arrived;
         self.arrived_at = sample.arrived_at;
+        self.route_efficiency = sample.route_efficiency;
     }
 
     /// One number per metric, in [`Metric::ALL`] order; `None` where nothing was measured.
@@ -174,6 +204,7 @@ impl RunSummary {
                 Metric::Arrived => self.arrived.map(f64::from),
                 Metric::Arrived50 => self.arrival_time(0),
                 Metric::Arrived95 => self.arrival_time(1),
+                Metric::RouteEfficiency => self.route_efficiency.map(f64::from),
                 _ => (count > 0).then(|| sum / f64::from(count)),
             }
         })

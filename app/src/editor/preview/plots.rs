@@ -21,24 +21,7 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
             .filter_map(|s| f(s).map(|v| [f64::from(s.time), f64::from(v)]))
             .collect()
     };
-    let rate = |f: &dyn Fn(&Sample) -> u64| -> Vec<[f64; 2]> {
-        let mut points = Vec::with_capacity(samples.len());
-        let mut window: VecDeque<(f32, u64)> = VecDeque::new();
-        let mut sum = 0u64;
-        for sample in samples {
-            let count = f(sample);
-            window.push_back((sample.time, count));
-            sum += count;
-            while window
-                .front()
-                .is_some_and(|(t, _)| *t <= sample.time - RATE_WINDOW)
-            {
-                sum -= window.pop_front().map_or(0, |(_, c)| c);
-            }
-            points.push([f64::from(sample.time), sum as f64 / f64::from(RATE_WINDOW)]);
-        }
-        points
-    };
+    let rate = |f: &dyn Fn(&Sample) -> u64| rate(samples, f);
     let x_min = f64::from((now - super::METRICS_SECONDS).max(0.0));
     ui.columns(2, |columns| {
         Plot::new("motion")
@@ -58,6 +41,10 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     series(&|s| s.mean_path_distance),
                 ));
                 plot.line(Line::new("arrived (share)", series(&|s| s.arrived)));
+                plot.line(Line::new(
+                    "walked / shortest route",
+                    series(&|s| s.route_efficiency),
+                ));
             });
         Plot::new("overlaps")
             .height(120.0)
@@ -82,9 +69,34 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     "stuck agents",
                     series(&|s| Some(s.stuck_agents as f32)),
                 ));
+                plot.line(Line::new(
+                    "unreachable agents",
+                    series(&|s| Some(s.unreachable_agents as f32)),
+                ));
             });
     });
     summary(ui, samples);
+}
+
+/// The events `f` counts in `samples`, as a rate per second over the last [`RATE_WINDOW`]
+/// at each sample.
+fn rate(samples: &VecDeque<Sample>, f: &dyn Fn(&Sample) -> u64) -> Vec<[f64; 2]> {
+    let mut points = Vec::with_capacity(samples.len());
+    let mut window: VecDeque<(f32, u64)> = VecDeque::new();
+    let mut sum = 0u64;
+    for sample in samples {
+        let count = f(sample);
+        window.push_back((sample.time, count));
+        sum += count;
+        while window
+            .front()
+            .is_some_and(|(t, _)| *t <= sample.time - RATE_WINDOW)
+        {
+            sum -= window.pop_front().map_or(0, |(_, c)| c);
+        }
+        points.push([f64::from(sample.time), sum as f64 / f64::from(RATE_WINDOW)]);
+    }
+    points
 }
 
 /// The latest sample in words, and the steps into walls over the plotted window (stopped by
@@ -93,7 +105,7 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
         let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
-            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s{}",
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s{}{}",
             last.mean_speed,
             last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
             last.agent_overlaps,
@@ -107,6 +119,7 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
             },
             super::METRICS_SECONDS,
             arrivals(last),
+            routes(last),
         ));
     }
 }
@@ -123,4 +136,18 @@ fn arrivals(last: &Sample) -> String {
         at(last.arrived_at[0]),
         at(last.arrived_at[1])
     )
+}
+
+/// The unreachable goals and the routed agents' walk against their shortest routes, once any
+/// agent is routed.
+fn routes(last: &Sample) -> String {
+    let unreachable = match last.unreachable_agents {
+        0 => String::new(),
+        1 => " · 1 goal unreachable".to_owned(),
+        n => format!(" · {n} goals unreachable"),
+    };
+    let efficiency = last.route_efficiency.map_or_else(String::new, |ratio| {
+        format!(" · walked {ratio:.2} × the shortest route")
+    });
+    unreachable + &efficiency
 }

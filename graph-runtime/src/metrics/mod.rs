@@ -1,6 +1,8 @@
 //! Measurements of a running simulation: what a designer watches while tuning, and what tests
 //! assert about presets.
 
+mod routes;
+
 use std::collections::HashSet;
 
 use glam::Vec2;
@@ -44,6 +46,14 @@ pub struct Sample {
     /// When (s) the share arrived first reached each of [`ARRIVAL_SHARES`]; `None` until it
     /// does.
     pub arrived_at: [Option<f32>; 2],
+    /// Agents whose route cannot reach its goal ([`Simulation::unreachable_count`]).
+    pub unreachable_agents: usize,
+    /// Route efficiency: among the routed agents that reached the end of their first route
+    /// (within [`ARRIVAL_RADII`] radii), the mean of the distance walked (through the
+    /// positions at each sample, plus what was left to the end) over that route's length (1
+    /// walks the shortest route exactly; crowds and detours make it more); `None` until one
+    /// has.
+    pub route_efficiency: Option<f32>,
 }
 
 /// An agent has arrived once it comes within this many of its radii of its goal.
@@ -64,6 +74,8 @@ pub struct MetricsTracker {
     /// Per agent: reached its goal at least once.
     arrived: Vec<bool>,
     arrived_at: [Option<f32>; 2],
+    /// Each routed agent's walk along its first route.
+    walks: routes::RouteWalks,
 }
 
 impl MetricsTracker {
@@ -153,6 +165,8 @@ impl MetricsTracker {
             polarization,
             arrived: self.arrivals(simulation),
             arrived_at: [None; 2],
+            unreachable_agents: simulation.unreachable_count(),
+            route_efficiency: self.walks.observe(simulation),
         };
         if let Some(share) = sample.arrived {
             for (at, wanted) in self.arrived_at.iter_mut().zip(ARRIVAL_SHARES) {
