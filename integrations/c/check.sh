@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The C interface end to end, as a C or Python programmer meets it: builds the library and
 # `steergraph`, compiles the C examples with the system C compiler (and the header as C++),
-# checks that their CSV is byte for byte `steergraph simulate`'s on five presets (walls and a
-# flow field, Reciprocal, own goals, facings, jumps), the same for the Python example, and runs
-# every C program under valgrind: 0 errors, 0 leaks. About a minute after `cargo test`.
+# checks that their CSV is byte for byte `steergraph simulate`'s on seven presets (walls and a
+# flow field, Reciprocal, own goals, facings, jumps, planned routes), that routed presets give
+# the same CSV on 1 and 2 threads, the same for the Python example, runs the navigation
+# example (a game's own walls, every agent routed to its goal), and runs every C program under
+# valgrind: 0 errors, 0 leaks. About a minute after `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -25,12 +27,13 @@ echo "== compile: shared library (simulate, errors), static library (game_loop),
 cc "${flags[@]}" integrations/c/examples/simulate.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -o "$work/simulate"
 cc "${flags[@]}" integrations/c/examples/errors.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -lm -o "$work/errors"
 cc "${flags[@]}" integrations/c/examples/game_loop.c "$lib/libsteergraph.a" -lpthread -ldl -lm -o "$work/game_loop"
+cc "${flags[@]}" integrations/c/examples/navigate.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -lm -o "$work/navigate"
 echo '#include "steergraph.h"' | c++ -std=c++17 -Wall -Wextra -Werror -I integrations/c/include -x c++ -fsyntax-only -
 
 ticks=300
 dt=0.016666668
 echo "== CSV byte for byte: C and steergraph simulate, $ticks ticks"
-for scene in rooms swap_circle errands sentry chasm; do
+for scene in rooms swap_circle errands sentry chasm halls jammed; do
     "$steergraph" simulate "presets/$scene.scene.ron" --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
     "$work/simulate" "presets/$scene.scene.ron" "$ticks" "$dt" "$work/c.csv"
     cmp "$work/cli.csv" "$work/c.csv"
@@ -40,6 +43,17 @@ done
 "$work/simulate" presets/errands.scene.ron 60 0.02 "$work/c.csv" 7
 cmp "$work/cli.csv" "$work/c.csv"
 echo "same: errands with --seed 7 and --dt 0.02"
+
+echo "== CSV byte for byte: routed presets on 1 and 2 threads"
+for scene in halls jammed; do
+    "$steergraph" simulate "presets/$scene.scene.ron" --ticks "$ticks" --dt "$dt" --threads 1 --out "$work/one.csv"
+    "$steergraph" simulate "presets/$scene.scene.ron" --ticks "$ticks" --dt "$dt" --threads 2 --out "$work/two.csv"
+    cmp "$work/one.csv" "$work/two.csv"
+    echo "same: $scene on 1 and 2 threads"
+done
+
+echo "== a game's own level: navigation from its own walls, every agent routed to its goal"
+"$work/navigate" presets | tail -1
 
 echo "== CSV byte for byte: Python (ctypes) and steergraph simulate"
 "$steergraph" simulate presets/rooms.scene.ron --ticks "$ticks" --dt "$dt" --out "$work/cli.csv"
@@ -54,6 +68,8 @@ memcheck=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-ki
 tail -1 "$work/errors.txt"
 "${memcheck[@]}" "$work/game_loop" presets > /dev/null
 echo "game_loop: clean"
+"${memcheck[@]}" "$work/navigate" presets > /dev/null
+echo "navigate: clean"
 for scene in rooms swap_circle errands chasm; do
     "${memcheck[@]}" "$work/simulate" "presets/$scene.scene.ron" 30 "$dt" "$work/c.csv"
     echo "simulate $scene: clean"

@@ -105,6 +105,23 @@ typedef enum SgJumpKind {
   SG_JUMP_KIND_FELL = 2,
 } SgJumpKind;
 
+// Where an agent's route stands.
+typedef enum SgRouteStatus {
+  // The agent's graph has no Navigate node, or the agent has not stepped yet.
+  SG_ROUTE_STATUS_NONE = 0,
+  // Waiting for its first route (it brakes meanwhile).
+  SG_ROUTE_STATUS_WAITING = 1,
+  // Following a route to its goal.
+  SG_ROUTE_STATUS_FOLLOWING = 2,
+  // Following a route that will be planned again (the goal moved, the agent strayed or
+  // was stuck, a door ahead jammed), within the crowd's planning budget.
+  SG_ROUTE_STATUS_REPLANNING = 3,
+  // No walk reaches the goal: following a route to the nearest point one does.
+  SG_ROUTE_STATUS_UNREACHABLE = 4,
+  // The world has no navigation mesh for the agent's radius (`sg_world_build_navigation`).
+  SG_ROUTE_STATUS_NO_NAVIGATION = 5,
+} SgRouteStatus;
+
 // A graph file loaded (`sg_graph_load`): nodes, parameters and vehicle, not yet compiled.
 typedef struct SgGraph {
   // The handle's number; zero is no object.
@@ -216,6 +233,20 @@ typedef struct SgJumpEvent {
   // Landed: whether on the far side of the link; else false.
   bool completed;
 } SgJumpEvent;
+
+// An agent's route (its graph's first Navigate node's).
+typedef struct SgRouteState {
+  // Where it stands.
+  enum SgRouteStatus status;
+  // How many corner points the route has (read them with `sg_crowd_route_points`).
+  size_t point_count;
+  // The leg the agent is on: from point `leg` to point `leg + 1`.
+  size_t leg;
+  // How many routes were planned for the agent so far.
+  uint32_t plans;
+  // Whether the route ends at the goal (false before the first plan and when unreachable).
+  bool reaches_goal;
+} SgRouteState;
 
 // A whole scene running (`sg_simulation_create`).
 typedef struct SgSimulation {
@@ -504,6 +535,34 @@ enum SgStatus sg_program_parameter_count(struct SgProgram program, size_t *count
 // `name` is `NULL` or valid for writing `capacity` bytes; `length` and `default_value` are
 // valid for writing one value each.
 enum SgStatus sg_program_parameter(struct SgProgram program, size_t index, char *name, size_t capacity, size_t *length, float *default_value);
+
+// Builds (or builds again) the navigation mesh of `world` for agents of `radius`: its bounds
+// less its walls, circle obstacles and gaps grown by the radius, with its jump links. A
+// crowd whose graph navigates (a Navigate node) plans its routes on it; build one per agent
+// radius in use (an agent walks the mesh of its radius, or of the smallest larger one). Walls,
+// obstacles or gaps added later rebuild the meshes built. A level that cannot have one is
+// refused (`SG_STATUS_SETUP`, the message says why: too many wall segments, bounds too small
+// for the radius).
+enum SgStatus sg_world_build_navigation(struct SgWorld world, float radius);
+
+// Agent `agent`'s route, into `*state`: its status, its number of points, its leg and how
+// many routes were planned for it. An agent whose graph does not navigate answers
+// `SG_ROUTE_STATUS_NONE`.
+//
+// # Safety
+//
+// `state` is valid for writing one `SgRouteState`.
+enum SgStatus sg_crowd_route_state(struct SgCrowd crowd, size_t agent, struct SgRouteState *state);
+
+// Agent `agent`'s route points: their number into `*count`, and `x0, y0, x1, y1, …` into
+// `xy` (room for `capacity` points, `2 * capacity` floats; `NULL` with `capacity` 0 asks for
+// the number only).
+//
+// # Safety
+//
+// `xy` is `NULL` or valid for writing `2 * capacity` floats; `count` is valid for writing one
+// `size_t`.
+enum SgStatus sg_crowd_route_points(struct SgCrowd crowd, size_t agent, float *xy, size_t capacity, size_t *count);
 
 // Builds the world, compiles every group's graph and spawns the agents of a loaded scene.
 // `seed` overrides the scene's seed when not `NULL`. Every problem is reported, one per line.

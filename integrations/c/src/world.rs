@@ -51,7 +51,7 @@ pub(crate) unsafe fn points(
         .collect()
 }
 
-fn length(value: f32, what: &str) -> Result<f32, Failure> {
+pub(crate) fn length(value: f32, what: &str) -> Result<f32, Failure> {
     if (0.0..=MAX_COORDINATE).contains(&value) {
         Ok(value)
     } else {

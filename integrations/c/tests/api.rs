@@ -362,3 +362,112 @@ fn every_entry_point_runs_inside_the_panic_guard() {
     }
     assert!(entry_points >= 50, "found {entry_points} entry points");
 }
+
+#[test]
+fn navigation_from_a_games_own_walls_and_the_route_state_match_the_rust_api() {
+    // The level of `examples/navigate.c`: 40 × 20, a wall at x = 0 from y = -10 to 5.
+    let mut world = SgWorld { id: 0 };
+    // SAFETY: a handle to write.
+    ok(unsafe { sg_world_create(-20.0, -10.0, 20.0, 10.0, &raw mut world) });
+    let wall = [0.0_f32, -10.0, 0.0, 5.0];
+    // SAFETY: 2 points.
+    ok(unsafe { sg_world_add_wall(world, wall.as_ptr(), 2, false) });
+    // A radius that is no size, and bounds too small for the radius: refused, saying why.
+    assert_eq!(
+        sg_world_build_navigation(world, f32::NAN),
+        SgStatus::InvalidArgument
+    );
+    assert_eq!(sg_world_build_navigation(world, 15.0), SgStatus::Setup);
+    assert!(last_error().contains("leave no room"), "{}", last_error());
+    ok(sg_world_build_navigation(world, 0.5));
+    let graph = presets().join("navigator.graph.ron");
+    let mut program = SgProgram { id: 0 };
+    // SAFETY: a NUL-terminated path and a handle to write.
+    ok(unsafe { sg_program_load(c_path(&graph).as_ptr(), &raw mut program) });
+    let mut crowd = SgCrowd { id: 0 };
+    // SAFETY: no overrides or tags, a handle to write.
+    ok(unsafe {
+        sg_crowd_create(
+            program,
+            world,
+            1,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        )
+    });
+    let goal = c("goal");
+    // SAFETY: a NUL-terminated name.
+    ok(unsafe { sg_crowd_set_goal(crowd, 0, goal.as_ptr(), 12.0, -7.5) });
+    let mut vehicle = std::mem::MaybeUninit::<SgVehicle>::uninit();
+    // SAFETY: one vehicle to write.
+    ok(unsafe { sg_crowd_vehicle(crowd, -12.0, -7.5, 0.0, 0.0, vehicle.as_mut_ptr()) });
+    // SAFETY: written by the call above.
+    let mut agent = [unsafe { vehicle.assume_init() }];
+    let state = |crowd: SgCrowd| {
+        let mut state = SgRouteState {
+            status: SgRouteStatus::None,
+            point_count: 0,
+            leg: 0,
+            plans: 0,
+            reaches_goal: false,
+        };
+        // SAFETY: one state to write.
+        ok(unsafe { sg_crowd_route_state(crowd, 0, &raw mut state) });
+        state
+    };
+    // Before the first step: waiting for its first route; an agent the crowd has never seen
+    // has none.
+    assert_eq!(state(crowd).status, SgRouteStatus::Waiting);
+    let mut unknown = SgRouteState {
+        status: SgRouteStatus::Following,
+        point_count: 9,
+        leg: 9,
+        plans: 9,
+        reaches_goal: true,
+    };
+    // SAFETY: one state to write.
+    ok(unsafe { sg_crowd_route_state(crowd, 5, &raw mut unknown) });
+    assert_eq!(unknown.status, SgRouteStatus::None);
+    let mut planned_from = agent[0].position;
+    for _ in 0..2 {
+        planned_from = agent[0].position;
+        // SAFETY: one vehicle, no tags.
+        ok(unsafe {
+            sg_crowd_step(
+                crowd,
+                world,
+                agent.as_mut_ptr(),
+                std::ptr::null(),
+                1,
+                1.0 / 60.0,
+            )
+        });
+    }
+    // Planned on the second step: round the wall's end grown by the radius, (0, 5) + 0.5.
+    let planned = state(crowd);
+    assert_eq!(planned.status, SgRouteStatus::Following);
+    assert_eq!(
+        (planned.point_count, planned.plans, planned.reaches_goal),
+        (4, 1, true)
+    );
+    let mut count = 0;
+    // SAFETY: asking for the number only.
+    ok(unsafe { sg_crowd_route_points(crowd, 0, std::ptr::null_mut(), 0, &raw mut count) });
+    assert_eq!(count, 4);
+    let mut xy = [0.0_f32; 6];
+    // SAFETY: room for 3 points: too few, nothing written.
+    let status = unsafe { sg_crowd_route_points(crowd, 0, xy.as_mut_ptr(), 3, &raw mut count) };
+    assert_eq!(status, SgStatus::ArrayTooShort);
+    let mut xy = [0.0_f32; 8];
+    // SAFETY: room for 4 points.
+    ok(unsafe { sg_crowd_route_points(crowd, 0, xy.as_mut_ptr(), 4, &raw mut count) });
+    // From where the agent stood when the second step began.
+    assert_eq!(xy[..2], planned_from);
+    assert_eq!(xy[2..], [-0.5, 5.5, 0.5, 5.5, 12.0, -7.5]);
+    ok(sg_crowd_free(crowd));
+    ok(sg_program_free(program));
+    ok(sg_world_free(world));
+}
