@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use bevy_ecs::component::Component;
-use graph_runtime::{CrowdAgent, Flight, Motion, ParamValues, Program};
+use graph_runtime::{CrowdAgent, Flight, Motion, ParamValues, Program, RouteSlot, RouteStatus};
 
 /// The program an agent runs and its memory between ticks (random stream, wander angle, own
 /// goals, stuck clock, jump), moved into the runtime's crowd for each step and back.
@@ -44,5 +44,20 @@ impl AgentBrain {
     /// The jump it is in the air on, if any (its height: [`Flight::height`]).
     pub fn flight(&self) -> Option<&Flight> {
         self.memory.flight.as_ref()
+    }
+
+    /// Its planned routes, one per Navigate node of its graph, each with its corner points,
+    /// the leg the agent is on and where it stands ([`RouteSlot::status`]); none when the
+    /// graph does not navigate. Routes are planned on the meshes of [`crate::SteerWorld`]'s
+    /// world: built from a scene by [`crate::spawn_scene`], or by the game from its own walls
+    /// with `World::build_navigation(radius)`.
+    pub fn routes(&self) -> &[RouteSlot] {
+        self.memory.state.routes()
+    }
+
+    /// Where its first route stands (following, re-planning, unreachable, …); `None` when
+    /// its graph does not navigate.
+    pub fn route_status(&self) -> Option<RouteStatus> {
+        self.routes().first().map(RouteSlot::status)
     }
 }

@@ -157,3 +157,32 @@ fn tags_and_a_stuck_agent_move_and_count_as_in_the_simulation() {
         ours[2].position
     );
 }
+
+/// The jammed-door preset through the plugin: each agent's brain reads the routes the
+/// simulation planned for it, point for point, with the same status and number of plans.
+#[test]
+fn a_routed_preset_reads_the_same_routes_from_each_agents_brain_as_the_simulation() {
+    let assets =
+        SceneAssets::load(&Path::new(PRESETS).join("jammed.scene.ron")).expect("the preset loads");
+    let mut simulation = Simulation::new(&assets).expect("the preset runs");
+    for _ in 0..TICKS {
+        simulation.step(1.0 / 60.0);
+    }
+    let (mut app, entities) = spawn(Path::new(PRESETS), "jammed.scene.ron");
+    run_ticks(&mut app, TICKS);
+    let mut following = 0;
+    for (agent, &entity) in entities.iter().enumerate() {
+        let brain = app.world().get::<AgentBrain>(entity).expect("brain");
+        assert_eq!(
+            brain.routes(),
+            simulation.routes(agent),
+            "agent {agent}'s routes"
+        );
+        // The 30 walkers navigate; the 8 blockers (Errands) have no route.
+        let status = brain.route_status();
+        assert_eq!(status.is_some(), agent < 30, "agent {agent}: {status:?}");
+        following += usize::from(status == Some(graph_runtime::RouteStatus::Following));
+    }
+    // Five seconds in, every walker is following its route (round the jam by door B).
+    assert_eq!(following, 30);
+}
