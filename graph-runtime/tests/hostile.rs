@@ -207,6 +207,19 @@ const EXPECTED: &[(&str, Expect)] = &[
         "tag_nobody_carries.scene.ron",
         Expect::RunsWithWarning(&["group \"hunters\"", "no agent carries the tag \"prey\" yet"]),
     ),
+    // Navigation (issue 44): a goal inside a closed wall is unreachable (the agents walk to
+    // the nearest point they can reach); walls that cross themselves, double back and have
+    // zero-length segments still make a mesh; bounds with no room for the radius are refused.
+    ("navigate.graph.ron", Expect::Runs),
+    ("nav_goal_in_closed_wall.scene.ron", Expect::Runs),
+    ("nav_crossing_walls.scene.ron", Expect::Runs),
+    (
+        "nav_bounds_too_small.scene.ron",
+        Expect::Refused(&[
+            "nav_bounds_too_small.scene.ron: group \"walkers\" navigates",
+            "leave no room for an agent of radius 0.5",
+        ]),
+    ),
 ];
 
 /// Words of `passwd_lookalike.graph.ron` that no error may echo.

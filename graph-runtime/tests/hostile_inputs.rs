@@ -543,3 +543,39 @@ fn a_scene_with_65537_targets_is_refused_and_65536_load_and_run() {
     let force = simulation.forces()[0];
     assert!(force.x > 0.0, "{force}");
 }
+
+/// A million-point wall that crosses itself at every point (the most points a scene's walls
+/// may have), in a level whose group navigates: the navigation mesh is refused for its size
+/// before any of it is built (the largest allocation of the refusal is a few bytes of
+/// message, not a triangulation), naming the group and the limit.
+#[test]
+fn a_million_point_self_crossing_wall_in_a_navigating_level_is_refused_naming_the_limit() {
+    use graph_runtime::limits::{MAX_NAV_SEGMENTS, MAX_WALL_POINTS};
+    let zigzag: Vec<Vec2> = (0..MAX_WALL_POINTS)
+        .map(|i| {
+            Vec2::new(
+                (i % 1_000) as f32 * 0.01,
+                if i % 2 == 0 { -5.0 } else { 5.0 },
+            )
+        })
+        .collect();
+    let mut world = World::new(graph_runtime::Rect::new(
+        Vec2::splat(-20.0),
+        Vec2::splat(20.0),
+    ));
+    world.set_walls(vec![graph_runtime::Wall::polyline(zigzag)]);
+    let mut refusal = None;
+    let peak = peak_bytes(|| refusal = Some(world.build_navigation(0.5)));
+    let error = refusal
+        .expect("measured")
+        .expect_err("too many segments for a mesh");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the level has {} wall segments, gap edges and obstacles; navigation builds over at most {MAX_NAV_SEGMENTS}",
+            MAX_WALL_POINTS - 1
+        )
+    );
+    assert!(peak < MIB, "the refusal allocated {peak} bytes at once");
+    assert_eq!(world.navigation_meshes().count(), 0, "no mesh kept");
+}

@@ -1,7 +1,11 @@
 //! The hostile shapes of issue 28's round, made from the presets through the runtime's own
 //! types (so they parse): long Reroute and Scale chains, muted nodes, stacked crowds, walls of
 //! tiny extent, many own-goal names, fast vehicles against solid or passable walls, and
-//! Subgraph nodes naming files in and out of the presets' folder.
+//! Subgraph nodes naming files in and out of the presets' folder; and issue 44's for
+//! navigation: walls that cross themselves with zero-length segments, goals shut inside a
+//! closed wall, walls of up to 150,000 points past the mesh's limit of 100,000 segments (in
+//! the scenes whose groups navigate, where the mesh refuses them; elsewhere such a wall is
+//! issue 46's, walls that bound the work), and bounds with no room for an agent's radius.
 
 use std::collections::BTreeMap;
 
@@ -18,6 +22,10 @@ const MAX_CHAIN: usize = 3_000;
 const MAX_STACKED: u32 = 3_000;
 /// Most own-goal names given to a group.
 const MAX_GOAL_NAMES: usize = 2_000;
+/// Most points of a generated many-point wall (half again the mesh's segment limit).
+const MAX_NAV_WALL_POINTS: usize = 150_000;
+/// The graph the presets whose groups navigate run.
+const NAVIGATOR: &str = "navigator.graph.ron";
 
 /// Files a generated Subgraph node names: inside the folder, absolute, leaving it, another
 /// kind of file, missing, empty.
@@ -91,7 +99,7 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
     let mut scene = Scene::from_ron(text, "shape").ok()?;
     let group_count = scene.groups.len();
     let group = scene.groups.get_mut(random.below(group_count))?;
-    match random.below(5) {
+    match random.below(9) {
         // The group stacked on one point.
         0 => {
             let point = Vec2::new(
@@ -138,6 +146,65 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
                 radius: 0.5,
             });
             scene.passable_walls = random.below(4) == 0;
+        }
+        // A wall crossing itself at every point, with repeated (zero-length) segments.
+        5 => {
+            let (min, max) = (scene.bounds.min, scene.bounds.max);
+            let points = (0..=random.below(64))
+                .flat_map(|i| {
+                    let t = i as f32 / 64.0;
+                    let top = Vec2::new(min.x + (max.x - min.x) * t, max.y);
+                    let bottom = Vec2::new(max.x - (max.x - min.x) * t, min.y);
+                    [top, top, bottom]
+                })
+                .collect();
+            scene.walls.push(Wall::polyline(points));
+        }
+        // Each goal of the group shut inside a closed square wall.
+        6 => {
+            let goals: Vec<Vec2> = group
+                .goals
+                .values()
+                .flat_map(|points| match points {
+                    OwnPoints::Each(points) => points.clone(),
+                    OwnPoints::Random(Area::Rect { min, max }) => vec![(*min + *max) * 0.5],
+                    OwnPoints::Random(Area::Circle { center, .. }) => vec![*center],
+                })
+                .take(64)
+                .collect();
+            for goal in goals {
+                let r = Vec2::splat(1.0 + random.below(3) as f32);
+                let corners = vec![
+                    goal - r,
+                    Vec2::new(goal.x + r.x, goal.y - r.y),
+                    goal + r,
+                    Vec2::new(goal.x - r.x, goal.y + r.y),
+                ];
+                scene.walls.push(Wall {
+                    points: corners,
+                    closed: true,
+                });
+            }
+        }
+        // In a level whose group navigates, a wall of more points than the mesh's segment
+        // limit: the mesh is refused before it is built.
+        7 if group.graph == NAVIGATOR => {
+            let limit = graph_runtime::limits::MAX_NAV_SEGMENTS;
+            let count = limit + 2 + random.below(MAX_NAV_WALL_POINTS - limit);
+            let (min, max) = (scene.bounds.min, scene.bounds.max);
+            let step = (max.x - min.x) / count as f32;
+            let points = (0..count)
+                .map(|i| {
+                    let y = (min.y + max.y) * 0.5 + if i % 2 == 0 { -0.01 } else { 0.01 };
+                    Vec2::new(min.x + step * i as f32, y)
+                })
+                .collect();
+            scene.walls.push(Wall::polyline(points));
+        }
+        // Bounds with little or no room for an agent's radius.
+        8 => {
+            let size = *random.pick(&[0.0_f32, 0.5, 1.0, 1.01, 2.0])?;
+            scene.bounds.max = scene.bounds.min + Vec2::splat(size);
         }
         // A wall straight across the level, then fast vehicles meet it.
         _ => {
