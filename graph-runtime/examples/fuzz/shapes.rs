@@ -98,7 +98,8 @@ pub fn graph(text: &str, random: &mut Random) -> Option<String> {
 pub fn scene(text: &str, random: &mut Random) -> Option<String> {
     let mut scene = Scene::from_ron(text, "shape").ok()?;
     let group_count = scene.groups.len();
-    let group = scene.groups.get_mut(random.below(group_count))?;
+    let index = random.below(group_count);
+    let group = scene.groups.get_mut(index)?;
     match random.below(9) {
         // The group stacked on one point.
         0 => {
@@ -147,6 +148,26 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
             });
             scene.passable_walls = random.below(4) == 0;
         }
+        // Issue 44's, for navigation.
+        which @ 5..=8 => navigation(&mut scene, index, which, random)?,
+        // A wall straight across the level, then fast vehicles meet it.
+        _ => {
+            let (min, max) = (scene.bounds.min, scene.bounds.max);
+            let x = (min.x + max.x) * 0.5;
+            scene.walls.push(Wall::polyline(vec![
+                Vec2::new(x, min.y),
+                Vec2::new(x, max.y),
+            ]));
+        }
+    }
+    scene.to_ron().ok()
+}
+
+/// Issue 44's navigation shape `which` (5 to 8) applied to `scene`, whose group `group` the
+/// shape may read; `None` when the group is missing.
+fn navigation(scene: &mut Scene, group: usize, which: usize, random: &mut Random) -> Option<()> {
+    let group = scene.groups.get(group)?.clone();
+    match which {
         // A wall crossing itself at every point, with repeated (zero-length) segments.
         5 => {
             let (min, max) = (scene.bounds.min, scene.bounds.max);
@@ -206,7 +227,7 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
             let size = *random.pick(&[0.0_f32, 0.5, 1.0, 1.01, 2.0])?;
             scene.bounds.max = scene.bounds.min + Vec2::splat(size);
         }
-        // A wall straight across the level, then fast vehicles meet it.
+        // Otherwise (a level whose group does not navigate, for 7): a wall straight across.
         _ => {
             let (min, max) = (scene.bounds.min, scene.bounds.max);
             let x = (min.x + max.x) * 0.5;
@@ -216,5 +237,5 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
             ]));
         }
     }
-    scene.to_ron().ok()
+    Some(())
 }
