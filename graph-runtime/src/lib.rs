@@ -47,7 +47,7 @@
 //! let grid = SpatialGrid::new(1.0);
 //! for _ in 0..600 {
 //!     let context = Context {
-//!         world: &world, vehicles: &vehicles, tags: &[], grid: &grid,
+//!         world: &world, vehicles: &vehicles, tags: &[], avoidance: &[], grid: &grid,
 //!         bindings: &bindings, params: &params, dt: 1.0 / 60.0,
 //!     };
 //!     let force = program.steer(&context, 0, &mut state, &mut scratch);
@@ -57,6 +57,7 @@
 //! # Ok::<(), LoadError>(())
 //! ```
 
+mod avoidance;
 pub mod behaviors;
 mod compile;
 mod crowd;
@@ -84,6 +85,7 @@ mod vehicle;
 mod watch;
 mod world;
 
+pub use avoidance::{Avoidance, AvoidanceSettings, LAYERS, MAX_PRIORITY};
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, CompileWarning, Context, GUIDE_ORCA_LINES,
     Guide, NodeValue, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TagMask, TagTable,

@@ -224,7 +224,7 @@ fn route_efficiency_is_one_for_a_straight_walk_and_counts_the_detour_round_a_jam
     }
     let straight = sample.route_efficiency.expect("it arrived");
     assert!((straight - 1.0).abs() < 1e-4, "{straight}");
-    assert_eq!(sample.unreachable_agents, 0);
+    assert_eq!(sample.unreachable_agents, Some(0));
     // The jammed door: the walkers' first routes go through door A, but they walk round by
     // door B, about 6 units longer on routes of 26 to 30: more than 1.15 times as far.
     let mut simulation = crate::simulation(4.0);

@@ -84,8 +84,9 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
     // Two seeds differ, so the spread is measured and positive; no boid follows a path.
     assert!(rows.iter().all(|row| row[16].is_some_and(|s| s > 0.0)));
     assert!(rows.iter().all(|row| row[5].is_none() && row[6].is_none()));
-    // Boids have no goal to arrive at: the arrival columns are empty.
+    // Boids have no goal to arrive at and no route: the arrival and route columns are empty.
     assert!(rows.iter().all(|row| row[17..].iter().all(Option::is_none)));
+    assert_eq!(rows[0].len(), 27, "a value and 13 metrics' mean and spread");
     // The summary names the metric asked for, one line per value.
     let summary = String::from_utf8_lossy(&output.stdout);
     assert_eq!(summary.lines().count(), 3, "{summary}");

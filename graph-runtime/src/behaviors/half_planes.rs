@@ -87,6 +87,24 @@ pub fn agent_orca_line(
     dt: f32,
     lower_index: bool,
 ) -> OrcaLine {
+    shared_orca_line(
+        vehicle,
+        other,
+        (time_horizon, clearance, dt),
+        lower_index,
+        0.5,
+    )
+}
+
+/// [`agent_orca_line`] where this agent takes `share` of the avoidance (0 to 1; 0.5 for equal
+/// priorities): `point = v + u * share` (`BEHAVIORS.md`, "Avoidance priority and layers").
+pub fn shared_orca_line(
+    vehicle: &Vehicle,
+    other: &Vehicle,
+    (time_horizon, clearance, dt): (f32, f32, f32),
+    lower_index: bool,
+    share: f32,
+) -> OrcaLine {
     let tie = if lower_index { -Vec2::X } else { Vec2::X };
     let (direction, u) = leave_velocity_obstacle(
         other.position - vehicle.position,
@@ -97,7 +115,7 @@ pub fn agent_orca_line(
         tie,
     );
     OrcaLine {
-        point: vehicle.velocity + u * 0.5,
+        point: vehicle.velocity + u * share,
         direction,
     }
 }

@@ -11,7 +11,8 @@
 use glam::Vec2;
 
 use super::half_planes::{
-    FacingSide, WallEdge, agent_orca_line, is_covered, obstacle_orca_line, uncovered_wall_orca_line,
+    FacingSide, WallEdge, is_covered, obstacle_orca_line, shared_orca_line,
+    uncovered_wall_orca_line,
 };
 use super::orca_lines::{
     MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS, OrcaLines,
@@ -195,8 +196,38 @@ pub fn orca_lines<'a>(
 ) -> OrcaLines {
     let mut lines = OrcaLines::default();
     let others = Others::Candidates(others);
-    orca_lines_into(vehicle, index, others, world, settings, dt, &mut lines);
+    let half = Shares::Half;
+    orca_lines_into(
+        (vehicle, index),
+        others,
+        world,
+        (settings, dt, half),
+        &mut lines,
+    );
     lines
+}
+
+/// How a Reciprocal agent shares each avoidance with another agent.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Shares<'a> {
+    /// Half and half (plain ORCA): every agent has the default priority.
+    Half,
+    /// By priority: this agent's avoidance against every agent's (by agent index; the default
+    /// past its end).
+    By(crate::Avoidance, &'a [crate::Avoidance]),
+}
+
+impl Shares<'_> {
+    /// This agent's share of the avoidance with agent `other`.
+    #[inline]
+    fn against(self, other: usize) -> f32 {
+        match self {
+            Self::Half => 0.5,
+            Self::By(mine, all) => {
+                mine.share_against(all.get(other).map_or(1.0, |theirs| theirs.priority))
+            }
+        }
+    }
 }
 
 /// The other agents a Reciprocal node is given: `(agent index, vehicle)` pairs.
@@ -230,12 +261,10 @@ fn is_neighbor(me: usize, other: usize, distance_squared: f32, radius_squared: f
 /// [`orca_lines`] written into `lines` (cleared first): a caller that keeps one list for
 /// every agent neither fills nor copies the 56 lines' worth of it per agent.
 fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
-    vehicle: &Vehicle,
-    index: usize,
+    (vehicle, index): (&Vehicle, usize),
     others: Others<'a, I>,
     world: &World,
-    settings: &ReciprocalSettings,
-    dt: f32,
+    (settings, dt, shares): (&ReciprocalSettings, f32, Shares<'_>),
     lines: &mut OrcaLines,
 ) {
     lines.clear();
@@ -275,13 +304,12 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
     }
     if settings.time_horizon > 0.0 {
         let line_to = |(other_index, other): (usize, &Vehicle)| {
-            lines.push(agent_orca_line(
+            lines.push(shared_orca_line(
                 vehicle,
                 other,
-                settings.time_horizon,
-                settings.clearance,
-                dt,
+                (settings.time_horizon, settings.clearance, dt),
                 index < other_index,
+                shares.against(other_index),
             ));
         };
         match others {
@@ -444,7 +472,11 @@ pub fn reciprocal_velocity<'a>(
     let mut lines = OrcaLines::default();
     let others = Others::Candidates(others);
     let (preferred, chosen, fallback) = reciprocal_velocity_into(
-        vehicle, index, others, world, force, settings, dt, &mut lines,
+        (vehicle, index),
+        others,
+        world,
+        (force, settings, dt, Shares::Half),
+        &mut lines,
     );
     OrcaSolution {
         preferred,
@@ -457,18 +489,12 @@ pub fn reciprocal_velocity<'a>(
 /// [`reciprocal_velocity`] with the half-planes written into `lines` (cleared first):
 /// `(preferred, chosen, fallback)`. The evaluator keeps one list per thread, so an agent's
 /// step neither fills nor copies a whole [`OrcaLines`] (about 900 bytes, three times).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "reciprocal_velocity's arguments and the list it fills"
-)]
+/// `shares` says how each avoidance with another agent is shared.
 pub(crate) fn reciprocal_velocity_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
-    vehicle: &Vehicle,
-    index: usize,
+    (vehicle, index): (&Vehicle, usize),
     others: Others<'a, I>,
     world: &World,
-    force: Vec2,
-    settings: &ReciprocalSettings,
-    dt: f32,
+    (force, settings, dt, shares): (Vec2, &ReciprocalSettings, f32, Shares<'_>),
     lines: &mut OrcaLines,
 ) -> (Vec2, Vec2, bool) {
     if !(dt > 0.0 && dt.is_finite()) {
@@ -476,7 +502,13 @@ pub(crate) fn reciprocal_velocity_into<'a, I: IntoIterator<Item = (usize, &'a Ve
         return (vehicle.velocity, vehicle.velocity, false);
     }
     let preferred = preferred_velocity(vehicle, force);
-    orca_lines_into(vehicle, index, others, world, settings, dt, lines);
+    orca_lines_into(
+        (vehicle, index),
+        others,
+        world,
+        (settings, dt, shares),
+        lines,
+    );
     let aim = orca_aim(lines, vehicle.max_speed, preferred, settings.keep_right);
     let (chosen, fallback) = solve_orca(lines, vehicle.max_speed, aim);
     (preferred, chosen, fallback)
@@ -591,13 +623,10 @@ mod tests {
                 );
                 let mut lines = OrcaLines::default();
                 let (preferred, chosen, fallback) = reciprocal_velocity_into(
-                    vehicle,
-                    index,
+                    (vehicle, index),
                     Others::in_grid(&grid, &vehicles),
                     &world,
-                    force,
-                    &settings,
-                    dt,
+                    (force, &settings, dt, Shares::Half),
                     &mut lines,
                 );
                 let at = format!("agent {index}, max_neighbors {max_neighbors}");

@@ -40,6 +40,16 @@ pub enum CrowdError {
         /// What is wrong with it.
         problem: String,
     },
+    /// An avoidance priority out of range, or an agent past the agent limit.
+    #[error(
+        "agent {agent}'s avoidance: priority {priority} (it must be within 1e-6 to 1e6, for an agent below the agent limit)"
+    )]
+    Avoidance {
+        /// The agent.
+        agent: usize,
+        /// The priority asked for.
+        priority: f32,
+    },
 }
 
 /// The steering of a group of game agents by one graph.
@@ -110,6 +120,9 @@ pub struct Crowd {
     /// Plans the routes Navigate nodes ask for, a bounded number a tick, on the navigation
     /// meshes of the world each call is given ([`World::build_navigation`]).
     planner: crate::tick::RoutePlanner,
+    /// Each agent's avoidance priority and layers ([`Crowd::set_avoidance`]); agents past its
+    /// end have the default, and it stays empty until a game sets one.
+    avoidance: Vec<crate::Avoidance>,
 }
 
 /// One program of a crowd, with its parameter values and its names bound to the world: what
@@ -168,6 +181,7 @@ impl Crowd {
             listed_tags: Vec::new(),
             indices: Vec::new(),
             planner: crate::tick::RoutePlanner::default(),
+            avoidance: Vec::new(),
         }
     }
 
@@ -180,6 +194,35 @@ impl Crowd {
     /// The most routes planned per call ([`crate::tick::ROUTE_BUDGET`] unless set).
     pub fn set_route_budget(&mut self, budget: usize) {
         self.planner.budget = budget;
+    }
+
+    /// Sets agent `agent`'s avoidance priority and layers (`BEHAVIORS.md`, "Avoidance priority
+    /// and layers"): whom it avoids and counts as a neighbor (agents on a layer of its mask),
+    /// and its share of each avoidance. Refused when the priority is not within
+    /// [`crate::MAX_PRIORITY`]'s inverse to [`crate::MAX_PRIORITY`].
+    pub fn set_avoidance(
+        &mut self,
+        agent: usize,
+        avoidance: crate::Avoidance,
+    ) -> Result<(), CrowdError> {
+        let range = 1.0 / crate::MAX_PRIORITY..=crate::MAX_PRIORITY;
+        if !range.contains(&avoidance.priority) || agent >= crate::limits::MAX_AGENTS {
+            return Err(CrowdError::Avoidance {
+                agent,
+                priority: avoidance.priority,
+            });
+        }
+        if self.avoidance.len() <= agent {
+            self.avoidance
+                .resize(agent + 1, crate::Avoidance::default());
+        }
+        self.avoidance[agent] = avoidance;
+        Ok(())
+    }
+
+    /// Agent `agent`'s avoidance priority and layers (the default unless set).
+    pub fn avoidance(&self, agent: usize) -> crate::Avoidance {
+        self.avoidance.get(agent).copied().unwrap_or_default()
     }
 
     /// How many routes the last step planned, and how many that asked were left for a later

@@ -129,6 +129,7 @@ impl Crowd {
             world,
             vehicles,
             tags,
+            avoidance: &self.avoidance,
             grid: &self.grid,
             dt,
         };

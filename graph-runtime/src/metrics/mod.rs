@@ -46,8 +46,9 @@ pub struct Sample {
     /// When (s) the share arrived first reached each of [`ARRIVAL_SHARES`]; `None` until it
     /// does.
     pub arrived_at: [Option<f32>; 2],
-    /// Agents whose route cannot reach its goal ([`Simulation::unreachable_count`]).
-    pub unreachable_agents: usize,
+    /// Agents whose route cannot reach its goal ([`Simulation::unreachable_count`]); `None`
+    /// when no group navigates.
+    pub unreachable_agents: Option<usize>,
     /// Route efficiency: among the routed agents that reached the end of their first route
     /// (within [`ARRIVAL_RADII`] radii), the mean of the distance walked (through the
     /// positions at each sample, plus what was left to the end) over that route's length (1
@@ -165,7 +166,9 @@ impl MetricsTracker {
             polarization,
             arrived: self.arrivals(simulation),
             arrived_at: [None; 2],
-            unreachable_agents: simulation.unreachable_count(),
+            unreachable_agents: (simulation.groups().iter())
+                .any(|group| group.program.navigates())
+                .then(|| simulation.unreachable_count()),
             route_efficiency: self.walks.observe(simulation),
         };
         if let Some(share) = sample.arrived {

@@ -18,14 +18,14 @@ pub struct Crowding {
 impl Crowding {
     /// Counts the standing agents `standing` (each a position and a radius) on `mesh`: an
     /// agent takes the part of each edge of the triangle it stands in (or, off the mesh, the
-    /// nearest one) where an agent of the mesh's radius walking across would touch it, the
+    /// nearest one within a cell of it; an agent farther off blocks no edge) where an agent of the mesh's radius walking across would touch it, the
     /// edge's points within the two radii of it; that part's share of the edge's length is
     /// added to the edge's fill, on both of its sides (`BEHAVIORS.md`, "`Navigate`").
     pub fn count(&mut self, mesh: &NavMesh, standing: impl IntoIterator<Item = (Vec2, f32)>) {
         self.fill.clear();
         self.fill.resize(mesh.triangles.len() * 3, 0.0);
         for (position, radius) in standing {
-            let Some((t, _)) = mesh.nearest(position, |_| true) else {
+            let Some(t) = mesh.nearest_close(position) else {
                 continue;
             };
             let triangle = &mesh.triangles[t as usize];
@@ -70,11 +70,6 @@ impl Crowding {
         (corridor.iter())
             .map(|&at| self.fill.get(at as usize).copied().unwrap_or(0.0))
             .sum()
-    }
-
-    /// Whether it was counted on a mesh of `triangles` triangles.
-    pub(crate) fn fits(&self, triangles: usize) -> bool {
-        self.fill.len() == triangles * 3
     }
 }
 

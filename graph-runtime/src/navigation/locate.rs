@@ -29,6 +29,23 @@ impl NavMesh {
     /// in one. Looks ring by ring outwards from the point's cell and stops once no nearer
     /// point can be left: bounded by the mesh's size.
     pub(super) fn nearest(&self, point: Vec2, keep: impl Fn(u32) -> bool) -> Option<(u32, Vec2)> {
+        self.nearest_within(point, keep, self.index.rings())
+    }
+
+    /// [`NavMesh::nearest`] among the triangles of the point's own cell and the ring of cells
+    /// round it (`None` when none is there): where an agent pressed into a wall's band stands,
+    /// without a search of the whole mesh.
+    pub(super) fn nearest_close(&self, point: Vec2) -> Option<u32> {
+        self.nearest_within(point, |_| true, 1).map(|(t, _)| t)
+    }
+
+    /// [`NavMesh::nearest`] looking at most `rings` rings of cells out.
+    fn nearest_within(
+        &self,
+        point: Vec2,
+        keep: impl Fn(u32) -> bool,
+        rings: usize,
+    ) -> Option<(u32, Vec2)> {
         if let Some(t) = self.locate(point)
             && keep(self.triangles[t as usize].island)
         {
@@ -39,7 +56,7 @@ impl NavMesh {
             return None;
         }
         let mut best: Option<(f64, u32, DVec2)> = None;
-        for ring in 0..=self.index.rings() {
+        for ring in 0..=rings.min(self.index.rings()) {
             for t in self.index.ring(p, ring) {
                 let triangle = &self.triangles[t as usize];
                 if !keep(triangle.island) {

@@ -91,6 +91,10 @@ pub struct AgentGroup {
     /// Tags every agent of the group carries (for `NearestTagged` targets).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// The agents' avoidance priority and layers (`BEHAVIORS.md`, "Avoidance priority and
+    /// layers"); `None`: priority 1, on layer 1, avoiding layer 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avoidance: Option<crate::AvoidanceSettings>,
     /// Graph parameter overrides by name.
     #[serde(
         default,
@@ -121,6 +125,7 @@ impl AgentGroup {
             vehicle: None,
             turning: None,
             tags: Vec::new(),
+            avoidance: None,
             parameters: BTreeMap::new(),
             goals: BTreeMap::new(),
         }

@@ -92,6 +92,43 @@ impl Checker {
     }
 }
 
+/// A group's vehicle limits, turning and avoidance settings.
+fn check_limits(check: &mut Checker, place: &str, group: &super::AgentGroup) {
+    if let Some(vehicle) = &group.vehicle {
+        check.amount(&format!("{place}.vehicle.mass"), vehicle.mass, true);
+        check.amount(
+            &format!("{place}.vehicle.max_force"),
+            vehicle.max_force,
+            false,
+        );
+        check.amount(
+            &format!("{place}.vehicle.max_speed"),
+            vehicle.max_speed,
+            false,
+        );
+        check.amount(&format!("{place}.vehicle.radius"), vehicle.radius, false);
+    }
+    if let Some(turning) = &group.turning {
+        for (field, value) in [
+            ("max_angular_speed", Some(turning.max_angular_speed)),
+            (
+                "max_angular_acceleration",
+                Some(turning.max_angular_acceleration),
+            ),
+            ("max_turn_rate", turning.max_turn_rate),
+        ] {
+            if let Some(value) = value {
+                check.amount(&format!("{place}.turning.{field}"), value, false);
+            }
+        }
+    }
+    if let Some(avoidance) = &group.avoidance
+        && let Err(problem) = crate::Avoidance::from_settings(avoidance)
+    {
+        check.problems.push(format!("{place}.avoidance: {problem}"));
+    }
+}
+
 impl Scene {
     /// Checks every number, shape and count; each message names its place
     /// (`groups[1] ("boids").vehicle.mass`, `paths["patrol"].points[3]`).
@@ -251,34 +288,7 @@ impl Scene {
                     "{place}: the name is already used by groups[{first}]; group names must be unique"
                 ));
             }
-            if let Some(vehicle) = &group.vehicle {
-                check.amount(&format!("{place}.vehicle.mass"), vehicle.mass, true);
-                check.amount(
-                    &format!("{place}.vehicle.max_force"),
-                    vehicle.max_force,
-                    false,
-                );
-                check.amount(
-                    &format!("{place}.vehicle.max_speed"),
-                    vehicle.max_speed,
-                    false,
-                );
-                check.amount(&format!("{place}.vehicle.radius"), vehicle.radius, false);
-            }
-            if let Some(turning) = &group.turning {
-                for (field, value) in [
-                    ("max_angular_speed", Some(turning.max_angular_speed)),
-                    (
-                        "max_angular_acceleration",
-                        Some(turning.max_angular_acceleration),
-                    ),
-                    ("max_turn_rate", turning.max_turn_rate),
-                ] {
-                    if let Some(value) = value {
-                        check.amount(&format!("{place}.turning.{field}"), value, false);
-                    }
-                }
-            }
+            check_limits(&mut check, &place, group);
             match &group.spawn {
                 Spawn::Random { area, speed, .. } => {
                     check.area(&format!("{place}.spawn.area"), area);

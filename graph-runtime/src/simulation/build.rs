@@ -108,6 +108,7 @@ impl Simulation {
             tag_table: TagTable::default(),
             groups: Vec::new(),
             tags: Vec::new(),
+            avoidance: Vec::new(),
             tag_members: Arc::default(),
             group_of: Vec::new(),
             layout: Layout::default(),
@@ -219,6 +220,19 @@ impl Simulation {
             self.working
                 .push(Vehicle::new(position, velocity, vehicle_params).with_turning(turning));
             self.tags.push(mask);
+            // Kept only once some agent differs from the default (validated at load).
+            let avoidance = group
+                .avoidance
+                .as_ref()
+                .and_then(|settings| crate::Avoidance::from_settings(settings).ok())
+                .unwrap_or_default();
+            if avoidance != crate::Avoidance::default() && self.avoidance.len() < self.tags.len() {
+                self.avoidance
+                    .resize(self.tags.len() - 1, crate::Avoidance::default());
+            }
+            if !self.avoidance.is_empty() {
+                self.avoidance.push(avoidance);
+            }
             self.group_of.push(self.groups.len() as u32);
             self.states.push(state);
         }

@@ -92,6 +92,9 @@ pub struct Simulation {
     tag_table: TagTable,
     groups: Vec<GroupRuntime>,
     tags: Vec<TagMask>,
+    /// Each agent's avoidance priority and layers, in agent order; empty while every agent has
+    /// the default (so the usual tick reads nothing more).
+    avoidance: Vec<crate::Avoidance>,
     /// The agents carrying each tag (built from `tags`, which do not change), for the groups'
     /// bindings.
     tag_members: Arc<TagMembers>,

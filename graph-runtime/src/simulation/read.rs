@@ -27,6 +27,7 @@ impl Simulation {
             world: &self.world,
             vehicles,
             tags: &self.tags,
+            avoidance: &self.avoidance,
             grid: &grid,
             bindings: &group.bindings,
             params: &group.params,

@@ -26,6 +26,7 @@ impl Simulation {
             world: &self.world,
             vehicles,
             tags: &self.tags,
+            avoidance: &self.avoidance,
             grid: &self.grid,
             dt,
         };
@@ -233,6 +234,7 @@ mod tests {
                     },
                     vehicle: None,
                     tags: Vec::new(),
+                    avoidance: None,
                     parameters: BTreeMap::new(),
                     goals: BTreeMap::new(),
                     turning: None,

@@ -45,6 +45,22 @@ impl Candidates {
         self.len += usize::from(keep);
     }
 
+    /// Keeps only the candidates `keep` accepts, in their order.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Candidate) -> bool) {
+        let mut kept = 0;
+        for at in 0..self.len {
+            if let Some(&candidate) = self.buffer.get(at)
+                && keep(&candidate)
+            {
+                if let Some(slot) = self.buffer.get_mut(kept) {
+                    *slot = candidate;
+                }
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Sorts the kept candidates by agent index.
     #[inline]
     pub(crate) fn sort(&mut self) {

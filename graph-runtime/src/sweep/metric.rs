@@ -174,7 +174,10 @@ impl RunSummary {
             ),
             (Metric::StuckAgents, Some(sample.stuck_agents as f32)),
             (Metric::Polarization, Some(sample.polarization)),
-            (Metric::Unreachable, Some(sample.unreachable_agents as f32)),
+            (
+                Metric::Unreachable,
+                sample.unreachable_agents.map(|count| count as f32),
+            ),
         ] {
             values[metric.index()] = value;
         }

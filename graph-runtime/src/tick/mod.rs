@@ -9,7 +9,7 @@
 pub(crate) mod jumps;
 mod routes;
 
-pub use routes::{ROUTE_BUDGET, RoutePlanner};
+pub use routes::{JAM_CHECK_SECONDS, ROUTE_BUDGET, RoutePlanner};
 
 use glam::Vec2;
 
@@ -51,6 +51,9 @@ pub struct Tick<'a> {
     pub vehicles: &'a [Vehicle],
     /// Every agent's tags, parallel to `vehicles` (empty when no program uses tags).
     pub tags: &'a [TagMask],
+    /// Every agent's avoidance priority and layers, parallel to `vehicles` (empty when every
+    /// agent has the default).
+    pub avoidance: &'a [crate::Avoidance],
     /// The neighbor grid built over the vehicles at the start of the tick.
     pub grid: &'a SpatialGrid,
     /// Tick length (s).
@@ -64,6 +67,7 @@ impl<'a> Tick<'a> {
             world: self.world,
             vehicles: self.vehicles,
             tags: self.tags,
+            avoidance: self.avoidance,
             grid: self.grid,
             bindings: group.bindings,
             params: group.params,

@@ -107,7 +107,8 @@ typedef enum SgJumpKind {
 
 // Where an agent's route stands.
 typedef enum SgRouteStatus {
-  // The agent's graph has no Navigate node, or the agent has not stepped yet.
+  // The agent's graph has no Navigate node, or the crowd has not met the agent yet (it
+  // has neither stepped it nor given it a goal).
   SG_ROUTE_STATUS_NONE = 0,
   // Waiting for its first route (it brakes meanwhile).
   SG_ROUTE_STATUS_WAITING = 1,

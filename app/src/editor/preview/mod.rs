@@ -269,6 +269,7 @@ fn default_scene(graph_name: &str) -> Scene {
             vehicle: None,
             turning: None,
             tags: vec!["agent".to_owned()],
+            avoidance: None,
             parameters: BTreeMap::new(),
         }],
         ..Scene::default()

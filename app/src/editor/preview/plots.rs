@@ -71,7 +71,7 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                 ));
                 plot.line(Line::new(
                     "unreachable agents",
-                    series(&|s| Some(s.unreachable_agents as f32)),
+                    series(&|s| s.unreachable_agents.map(|count| count as f32)),
                 ));
             });
     });
@@ -142,9 +142,9 @@ fn arrivals(last: &Sample) -> String {
 /// agent is routed.
 fn routes(last: &Sample) -> String {
     let unreachable = match last.unreachable_agents {
-        0 => String::new(),
-        1 => " · 1 goal unreachable".to_owned(),
-        n => format!(" · {n} goals unreachable"),
+        None | Some(0) => String::new(),
+        Some(1) => " · 1 goal unreachable".to_owned(),
+        Some(n) => format!(" · {n} goals unreachable"),
     };
     let efficiency = last.route_efficiency.map_or_else(String::new, |ratio| {
         format!(" · walked {ratio:.2} × the shortest route")

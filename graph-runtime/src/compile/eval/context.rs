@@ -14,6 +14,9 @@ pub struct Context<'a> {
     pub vehicles: &'a [Vehicle],
     /// Every agent's tags, parallel to `vehicles` (may be empty when no program uses tags).
     pub tags: &'a [TagMask],
+    /// Every agent's avoidance priority and layers, parallel to `vehicles`; empty when every
+    /// agent has the default (priority 1, on layer 1 and avoiding layer 1), the usual case.
+    pub avoidance: &'a [crate::Avoidance],
     /// The spatial grid built over `vehicles` for this tick.
     pub grid: &'a SpatialGrid,
     /// The program's names resolved against `world`.
@@ -42,6 +45,7 @@ impl<'a> Context<'a> {
             world,
             vehicles,
             tags: &[],
+            avoidance: &[],
             grid,
             bindings,
             params,

@@ -6,7 +6,9 @@ use glam::Vec2;
 use super::context::Context;
 use super::trace::Recorder;
 use super::value::Value;
-use crate::behaviors::{OrcaLine, Others, Quarry, ReciprocalSettings, reciprocal_velocity_into};
+use crate::behaviors::{
+    OrcaLine, Others, Quarry, ReciprocalSettings, Shares, reciprocal_velocity_into,
+};
 use crate::compile::Swept;
 use crate::compile::guide::Guide;
 use crate::compile::program::{
@@ -289,8 +291,10 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     fn with_others<E: OverOthers>(&mut self, most: usize, each: E) -> E::Value {
         let (me, vehicles) = (self.me, self.context.vehicles);
         let radius = self.program.query_radius(me, &self.context);
-        // A crowded neighborhood: its nearest, in ascending index, not the crowd.
-        if let Some(mut nearest) = self.crowded_nearest(radius, most) {
+        // A crowded neighborhood: its nearest, in ascending index, not the crowd (with
+        // avoidance layers, the candidates of its mask instead: the tree reads no layers).
+        let masked = self.avoidance().is_some();
+        if !masked && let Some(mut nearest) = self.crowded_nearest(radius, most) {
             nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
             let others = nearest
                 .iter()
@@ -323,6 +327,31 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         // 10,000-agent crowd bench took 9.6–10.7 ms a tick against 7.4–8.6 ms; `BENCHMARKS.md`,
         // "Reciprocal against RVO2").
         let limit = most.saturating_mul(8);
+        // With avoidance layers, the agents of its mask from the candidates, each avoidance
+        // shared by priority (`BEHAVIORS.md`, "Avoidance priority and layers").
+        if let Some(mine) = self.avoidance() {
+            let all = self.context.avoidance;
+            // The candidates of its mask, listed (the borrow ends), then read beside the lines.
+            self.neighbors();
+            let crate::compile::Scratch {
+                neighbors,
+                orca_lines: lines,
+                ..
+            } = &mut *self.scratch;
+            let candidates = neighbors.as_slice().iter().filter_map(|c| {
+                let other = c.agent();
+                vehicles.get(other).map(|vehicle| (other, vehicle))
+            });
+            let others = Others::Candidates(candidates);
+            let shares = Shares::By(mine, all);
+            return reciprocal_velocity_into(
+                (me, agent),
+                others,
+                world,
+                (preferred, settings, dt, shares),
+                lines,
+            );
+        }
         // The half-planes go into the thread's list, neither filled nor copied per agent.
         if let Some(mut nearest) = self.nearest_beyond(radius, most, limit) {
             // The tree's keys are (squared distance, agent) in one integer, the distance
@@ -334,8 +363,13 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
                 vehicles.get(other).map(|vehicle| (other, vehicle))
             }));
             let lines = &mut self.scratch.orca_lines;
-            let solution =
-                reciprocal_velocity_into(me, agent, others, world, preferred, settings, dt, lines);
+            let solution = reciprocal_velocity_into(
+                (me, agent),
+                others,
+                world,
+                (preferred, settings, dt, Shares::Half),
+                lines,
+            );
             self.return_nearest(nearest);
             solution
         } else {
@@ -344,7 +378,13 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
             // come.
             let others = Others::in_grid(self.context.grid, vehicles);
             let lines = &mut self.scratch.orca_lines;
-            reciprocal_velocity_into(me, agent, others, world, preferred, settings, dt, lines)
+            reciprocal_velocity_into(
+                (me, agent),
+                others,
+                world,
+                (preferred, settings, dt, Shares::Half),
+                lines,
+            )
         }
     }
 

@@ -20,8 +20,23 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let radius = self.program.query_radius(self.me, &self.context);
             let (grid, me) = (self.context.grid, self.me);
             grid.candidates(me.position, radius, self.agent, &mut self.scratch.neighbors);
+            if let Some(mine) = self.avoidance() {
+                let all = self.context.avoidance;
+                self.scratch
+                    .neighbors
+                    .retain(|c| mine.avoids(layers_of(all, c.agent())));
+            }
         }
         self.scratch.neighbors.as_slice()
+    }
+
+    /// This agent's avoidance when some agent's differs from the default (then its mask
+    /// decides who its neighbors are); `None` in the usual tick, where everyone avoids
+    /// everyone.
+    #[inline]
+    pub(super) fn avoidance(&self) -> Option<crate::Avoidance> {
+        let all = self.context.avoidance;
+        (!all.is_empty()).then(|| all.get(self.agent).copied().unwrap_or_default())
     }
 
     /// When the cells a query of `radius` around this agent visits are crowded (more than
@@ -64,6 +79,27 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// view, and a third of the time on a dense crowd with three neighborhoods (issue 15,
     /// `BENCHMARKS.md`).
     pub(super) fn group_sums(&mut self, index: u32) -> &NeighborSums {
+        if !self.scratch.sums_ready
+            && let Some(mine) = self.avoidance()
+        {
+            self.scratch.sums_ready = true;
+            let Scratch {
+                neighborhoods,
+                found,
+                sums,
+                ..
+            } = &mut *self.scratch;
+            let (grid, me) = (self.context.grid, (self.agent, self.me));
+            let (params, all) = (self.context.params, self.context.avoidance);
+            let accept = |other: u32| mine.avoids(layers_of(all, other as usize));
+            self.program
+                .with_neighborhoods(params, neighborhoods, |passes, _| {
+                    sums.clear();
+                    sums.extend(
+                        (passes.iter()).map(|&pass| masked_sums(grid, me, pass, &accept, found)),
+                    );
+                });
+        }
         if !self.scratch.sums_ready {
             self.scratch.sums_ready = true;
             let Scratch {
@@ -366,11 +402,37 @@ fn nearest_sums(
         });
         return pass;
     }
+    masked_sums(grid, (agent, me), (radius, fov, most), &|_| true, found)
+}
+
+/// The layers of agent `agent` among `all` (the default's, layer 1, past its end).
+#[inline]
+pub(super) fn layers_of(all: &[crate::Avoidance], agent: usize) -> u32 {
+    all.get(agent)
+        .map_or(crate::Avoidance::default().layers, |a| a.layers)
+}
+
+/// The sums over the agents `accept` takes (all, or those on a layer of the agent's mask)
+/// by a scan of the cells: the nearest `most` of those within the neighborhood (the lower
+/// agent index on a tie), summed in the grid's order. With a mask the k-d tree's shortcut for
+/// crowded cells is not taken (its test reads positions, not agents).
+fn masked_sums(
+    grid: &SpatialGrid,
+    (agent, me): (usize, &Vehicle),
+    (radius, fov, most): Neighborhood,
+    accept: &impl Fn(u32) -> bool,
+    found: &mut Vec<(u64, u32)>,
+) -> NeighborSums {
+    let center = me.position;
+    let mut pass = NeighborSums::default();
     found.clear();
     for run in grid.runs(center, radius) {
         let others = run.positions.iter().zip(run.agents).zip(run.first_slot..);
         for ((&position, &other), slot) in others {
-            if behaviors::in_neighborhood(me, position, radius, fov) && other as usize != agent {
+            if other as usize != agent
+                && accept(other)
+                && behaviors::in_neighborhood(me, position, radius, fov)
+            {
                 let key = crate::spatial::key(position.distance_squared(center), other);
                 found.push((key, slot as u32));
             }

@@ -54,6 +54,10 @@ pub struct RouteSlot {
     pub(crate) progress: u32,
     /// How long since the route was planned (s).
     pub(crate) since_plan: f32,
+    /// How many quarter seconds of its age it last looked for a jammed door at.
+    pub(crate) looked: u32,
+    /// How many ticks it has asked for a plan and been left for a later one.
+    pub(crate) waited: u32,
 }
 
 impl RouteSlot {
@@ -96,22 +100,33 @@ impl RouteSlot {
     }
 
     /// The route from `position` to the goal the evaluation asked for, on `mesh` with the
-    /// standing agents `crowding` counted on it (`None`: the world has no mesh for the agent's
-    /// radius: a route of no points); `None` without a goal. Reads only.
+    /// standing agents `crowding` counted on it this tick (`None`: the world has no mesh for
+    /// the agent's radius: a route of no points; no crowding: the walk alone counts); `None`
+    /// without a goal. Reads only.
     pub(crate) fn query(
         &self,
-        mesh: Option<(&NavMesh, &Crowding)>,
+        mesh: Option<(&NavMesh, Option<&Crowding>)>,
         position: Vec2,
         search: &mut RouteSearch,
     ) -> Option<Route> {
         let goal = self.goal?;
         Some(mesh.map_or_else(Route::default, |(mesh, crowding)| {
-            if self.crowd_cost > 0.0 {
-                mesh.route_around((position, goal), (crowding, self.crowd_cost), search)
-            } else {
-                mesh.route(position, goal, search)
+            match crowding.filter(|_| self.crowd_cost > 0.0) {
+                Some(crowding) => {
+                    mesh.route_around((position, goal), (crowding, self.crowd_cost), search)
+                }
+                None => mesh.route(position, goal, search),
             }
         }))
+    }
+
+    /// Whether a quarter second ([`crate::tick::JAM_CHECK_SECONDS`]) of the route's age has
+    /// passed since it last looked for a jammed door (then it looks now).
+    pub(crate) fn time_to_look(&mut self) -> bool {
+        let now = (self.since_plan / crate::tick::JAM_CHECK_SECONDS) as u32;
+        let due = now > self.looked;
+        self.looked = self.looked.max(now);
+        due
     }
 
     /// Whether a door on the route ahead of the agent (who stands in the triangle `triangle()`
@@ -152,6 +167,8 @@ impl RouteSlot {
         self.crowd_planned = crowding.map_or(0.0, |c| c.along(&route.corridor));
         self.progress = 0;
         self.since_plan = 0.0;
+        self.looked = 0;
+        self.waited = 0;
         // No mesh, or an empty one: no point to start from.
         self.no_navigation = route.points.is_empty();
         self.route = route;

@@ -212,6 +212,7 @@ fn groups(
             vehicle: None,
             turning: None,
             tags: Vec::new(),
+            avoidance: None,
             parameters: BTreeMap::new(),
         });
     }

@@ -141,7 +141,13 @@ impl Program {
         scratch: &mut Scratch,
         out: &mut S,
     ) {
-        let Some(plan) = &self.batch_plan else {
+        // With avoidance layers the neighbor lists depend on each agent's mask: agent by agent
+        // (the batch's sums are taken for every agent alike).
+        let plan = self
+            .batch_plan
+            .as_ref()
+            .filter(|_| context.avoidance.is_empty());
+        let Some(plan) = plan else {
             let each = agents.iter().zip(vehicles).zip(states.iter_mut());
             for (i, ((&agent, me), state)) in each.enumerate().take(out.len()) {
                 let steering = self.run(context, agent as usize, me, state, scratch, NoTrace);
