@@ -226,11 +226,10 @@ impl Simulation {
                 .as_ref()
                 .and_then(|settings| crate::Avoidance::from_settings(settings).ok())
                 .unwrap_or_default();
-            if avoidance != crate::Avoidance::default() && self.avoidance.len() < self.tags.len() {
-                self.avoidance
-                    .resize(self.tags.len() - 1, crate::Avoidance::default());
-            }
-            if !self.avoidance.is_empty() {
+            if avoidance != crate::Avoidance::default() || !self.avoidance.is_empty() {
+                // The agents before it (default) first, then it.
+                let agent = self.tags.len() - 1;
+                self.avoidance.resize(agent, crate::Avoidance::default());
                 self.avoidance.push(avoidance);
             }
             self.group_of.push(self.groups.len() as u32);

@@ -141,6 +141,12 @@ typedef struct SgField {
   uint64_t id;
 } SgField;
 
+// The game's own agents steered by one program (`sg_crowd_create`).
+typedef struct SgCrowd {
+  // The handle's number; zero is no object.
+  uint64_t id;
+} SgCrowd;
+
 // A compiled graph, ready to steer (`sg_program_load`, `sg_program_compile`). Crowds made
 // with it keep it alive after its handle is freed.
 typedef struct SgProgram {
@@ -161,12 +167,6 @@ typedef struct SgParameter {
   // Its value.
   float value;
 } SgParameter;
-
-// The game's own agents steered by one program (`sg_crowd_create`).
-typedef struct SgCrowd {
-  // The handle's number; zero is no object.
-  uint64_t id;
-} SgCrowd;
 
 // One agent's body, as the game keeps it between ticks: start it with `sg_crowd_vehicle`,
 // move it with `sg_vehicles_step` (or the game's own physics, writing position and
@@ -373,6 +373,13 @@ enum SgStatus sg_field_from_bytes(const uint8_t *bytes, size_t length, const cha
 
 // Frees a flow field. Zero is accepted and does nothing.
 enum SgStatus sg_field_free(struct SgField field);
+
+// Sets agent `agent`'s avoidance (`BEHAVIORS.md`, "Avoidance priority and layers"):
+// `priority` (1e-6 to 1e6; 1 by default) is its weight in each avoidance (of two agents of
+// priorities `p` and `q`, the first takes `q / (p + q)`), `layers` the layers it is on and
+// `mask` the layers it avoids, bit `i` for layer `i + 1` (both 1, layer 1, by default): it
+// avoids and counts as neighbors only the agents on a layer of its mask.
+enum SgStatus sg_crowd_set_avoidance(struct SgCrowd crowd, size_t agent, float priority, uint32_t layers, uint32_t mask);
 
 // Steers the game's agents with `program` in `world`: agent `i` draws random numbers from
 // the stream of `(seed, i)`, as in a simulation of a scene with that seed. `overrides` set

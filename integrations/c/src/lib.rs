@@ -13,6 +13,7 @@
 )]
 
 mod assets;
+mod avoidance;
 mod crowd;
 mod crowd_step;
 mod handles;
@@ -29,6 +30,7 @@ mod watch;
 mod world;
 
 pub use assets::*;
+pub use avoidance::*;
 pub use crowd::*;
 pub use crowd_step::*;
 pub use handles::sg_live_objects;

@@ -471,3 +471,40 @@ fn navigation_from_a_games_own_walls_and_the_route_state_match_the_rust_api() {
     ok(sg_program_free(program));
     ok(sg_world_free(world));
 }
+
+#[test]
+fn avoidance_is_set_through_c_and_bad_priorities_are_refused() {
+    let graph = presets().join("navigator.graph.ron");
+    let mut program = SgProgram { id: 0 };
+    let mut world = SgWorld { id: 0 };
+    let mut crowd = SgCrowd { id: 0 };
+    // SAFETY: valid outputs.
+    unsafe {
+        ok(sg_program_load(c_path(&graph).as_ptr(), &raw mut program));
+        ok(sg_world_create(-10.0, -10.0, 10.0, 10.0, &raw mut world));
+        ok(sg_crowd_create(
+            program,
+            world,
+            1,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        ));
+    }
+    ok(sg_crowd_set_avoidance(crowd, 3, 100.0, 0b10, 0b110));
+    // A priority out of range is refused, saying why.
+    assert_eq!(
+        sg_crowd_set_avoidance(crowd, 3, 0.0, 1, 1),
+        SgStatus::InvalidArgument
+    );
+    assert!(last_error().contains("priority 0"), "{}", last_error());
+    assert_eq!(
+        sg_crowd_set_avoidance(crowd, 3, f32::NAN, 1, 1),
+        SgStatus::InvalidArgument
+    );
+    ok(sg_crowd_free(crowd));
+    ok(sg_program_free(program));
+    ok(sg_world_free(world));
+}
