@@ -268,3 +268,49 @@ fn jammed_sends_the_walkers_round_by_the_second_door_and_all_arrive() {
     assert!(round * 10 >= walkers * 9, "{round}");
     assert!(all_at.is_some_and(|t| t <= 60.0), "{all_at:?}");
 }
+
+#[test]
+fn vip_crosses_the_standing_crowd_almost_as_fast_as_it_walks_alone() {
+    // The VIP's time to its goal, with the crowd and (the same scene less the crowd) alone.
+    let time = |with_crowd: bool| {
+        let (mut assets, _) = run("vip.scene.ron");
+        if !with_crowd {
+            assets.scene.groups.truncate(1);
+        }
+        let mut simulation = Simulation::new(&assets).expect("runs");
+        let goal = Vec2::new(40.0, 0.0);
+        let mut ticks = 0;
+        while simulation.vehicles()[0].position.distance(goal) >= 1.0 && ticks < 60 * 60 {
+            simulation.step(DT);
+            ticks += 1;
+        }
+        ticks as f32 * DT
+    };
+    let (alone, crossing) = (time(false), time(true));
+    eprintln!("vip: alone {alone} s, through the crowd of 300 {crossing} s");
+    assert!(crossing <= 1.25 * alone, "{crossing} against {alone}");
+}
+
+#[test]
+fn teams_avoid_their_own_and_pass_through_each_other() {
+    let (_, mut simulation) = run("teams.scene.ron");
+    let (mut own, mut other) = (0_usize, 0_usize);
+    seconds(&mut simulation, 30.0, |s| {
+        let v = s.vehicles();
+        for a in 0..v.len() {
+            for b in a + 1..v.len() {
+                if v[a].position.distance(v[b].position) < v[a].radius + v[b].radius {
+                    if a / 100 == b / 100 {
+                        own += 1;
+                    } else {
+                        other += 1;
+                    }
+                }
+            }
+        }
+    });
+    eprintln!("teams: overlapping pair-ticks within a team {own}, across the teams {other}");
+    // Each team keeps its own agents apart; the teams ignore each other, so they overlap.
+    assert_eq!(own, 0);
+    assert!(other > 100, "{other}");
+}

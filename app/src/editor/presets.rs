@@ -90,6 +90,8 @@ pub const SCENES: &[Preset] = presets![
     "Chasm (jumps and gaps)" => "chasm.scene.ron",
     "Halls (rooms, doors, planned routes)" => "halls.scene.ron",
     "Jammed door (the second way round)" => "jammed.scene.ron",
+    "VIP through a crowd (avoidance priority)" => "vip.scene.ron",
+    "Two teams (avoidance layers)" => "teams.scene.ron",
 ];
 
 /// The Presets menu's families, in menu order: each holds graphs and scenes (by file name)
@@ -161,7 +163,7 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "Planned routes",
+        "Planned routes and avoidance",
         &["navigator.graph.ron", "halls.scene.ron", "jammed.scene.ron"],
     ),
     (

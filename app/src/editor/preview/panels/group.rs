@@ -1,6 +1,6 @@
 //! One agent group in the scene panel: name, agent count (applied on Enter or when the field
-//! loses focus, with a warning when the preview cannot keep up), graph, tags, vehicle limits
-//! and parameter overrides.
+//! loses focus, with a warning when the preview cannot keep up), graph, tags, vehicle limits,
+//! turning, avoidance (`avoidance.rs`) and parameter overrides.
 
 use egui::Ui;
 use graph_runtime::{AgentGroup, Spawn};
@@ -75,6 +75,7 @@ pub fn group_editor(
     tags(ui, group);
     vehicle(ui, group);
     turning(ui, group);
+    super::avoidance::avoidance(ui, group);
     overrides(ui, group);
     ui.separator();
     edit

@@ -2,6 +2,7 @@
 //! editor, and the agent inspector.
 
 mod agent;
+mod avoidance;
 mod field;
 mod group;
 mod scene;
