@@ -13,8 +13,8 @@ use std::hash::{DefaultHasher, Hash as _, Hasher as _};
 use graph_runtime::{Crowd, SceneAssets, Simulation, TagTable, Vehicle, World, compile_with};
 use steergraph::{
     SgCrowd, SgParameter, SgProgram, SgStatus, SgVehicle, SgWorld, sg_crowd_create, sg_crowd_free,
-    sg_crowd_set_goal, sg_crowd_set_group, sg_crowd_step, sg_last_error, sg_program_free,
-    sg_program_load, sg_world_free, sg_world_from_scene,
+    sg_crowd_set_avoidance, sg_crowd_set_goal, sg_crowd_set_group, sg_crowd_step, sg_last_error,
+    sg_program_free, sg_program_load, sg_world_free, sg_world_from_scene,
 };
 
 use crate::{presets_dir, run_preset};
@@ -98,6 +98,12 @@ pub fn crowd_of(assets: &SceneAssets, simulation: &Simulation) -> (Crowd, World,
     for agent in 0..simulation.vehicles().len() {
         let group = simulation.group_of(agent).expect("every agent has a group");
         assert!(crowd.set_group(agent, group));
+        let avoidance = simulation.avoidance(agent);
+        if avoidance != graph_runtime::Avoidance::default() {
+            crowd
+                .set_avoidance(agent, avoidance)
+                .expect("a scene's avoidance is valid");
+        }
         let own = simulation.own(agent).expect("every agent has a state");
         for (name, point) in own.goals() {
             crowd
@@ -213,6 +219,15 @@ pub fn c_hash(scene: &str, ticks: u32) -> u64 {
         for agent in 0..simulation.vehicles().len() {
             let group = simulation.group_of(agent).expect("every agent has a group");
             ok(sg_crowd_set_group(crowd, agent, group));
+            let avoidance = simulation.avoidance(agent);
+            if avoidance != graph_runtime::Avoidance::default() {
+                let graph_runtime::Avoidance {
+                    priority,
+                    layers,
+                    mask,
+                } = avoidance;
+                ok(sg_crowd_set_avoidance(crowd, agent, priority, layers, mask));
+            }
             let own = simulation.own(agent).expect("every agent has a state");
             for (name, point) in own.goals() {
                 let name = c(name);

@@ -164,7 +164,13 @@ pub const FAMILIES: &[(&str, &[&str])] = &[
     ),
     (
         "Planned routes and avoidance",
-        &["navigator.graph.ron", "halls.scene.ron", "jammed.scene.ron"],
+        &[
+            "navigator.graph.ron",
+            "halls.scene.ron",
+            "jammed.scene.ron",
+            "vip.scene.ron",
+            "teams.scene.ron",
+        ],
     ),
     (
         "Combiners",

@@ -94,3 +94,49 @@ fn moving_a_wall_rebuilds_the_mesh_and_the_routes_are_planned_again() {
         assert!(!through_closed, "agent {agent}: {points:?}");
     }
 }
+
+/// The scene panel's avoidance (issue 44): the VIP preset's VIP group has its own (priority
+/// 100), the crowd none; ticking the crowd's box gives it the defaults to edit, and clearing
+/// the VIP's takes its priority out of the saved scene.
+#[test]
+fn a_groups_own_avoidance_is_set_and_cleared_from_the_scene_panel() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(&dir.path().join("autosave"))
+        .window()
+        .sixtieth()
+        .in_app_dialogs(dir.path())
+        .preset("orca_crowd.graph.ron")
+        .paused()
+        .build();
+    let vip = crate::common::preset_scene_index("vip.scene.ron");
+    harness
+        .state_mut()
+        .apply(app::editor::Command::OpenPresetScene(vip));
+    harness.run_steps(4);
+    let groups =
+        |harness: &Harness<'static, EditorApp>| crate::common::scene(harness).scene.groups.clone();
+    assert_eq!(
+        groups(&harness)[0].avoidance.as_ref().map(|a| a.priority),
+        Some(100.0)
+    );
+    assert_eq!(groups(&harness)[1].avoidance, None);
+    harness.get_by_label("Scene").click_accesskit();
+    harness.run_steps(2);
+    let boxes: Vec<_> = harness.get_all_by_label("own avoidance").collect();
+    assert_eq!(boxes.len(), 2, "one box per group");
+    boxes[1].click_accesskit();
+    harness.run_steps(3);
+    assert_eq!(
+        groups(&harness)[1].avoidance,
+        Some(graph_runtime::AvoidanceSettings::default())
+    );
+    let boxes: Vec<_> = harness.get_all_by_label("own avoidance").collect();
+    boxes[0].click_accesskit();
+    harness.run_steps(3);
+    assert_eq!(groups(&harness)[0].avoidance, None);
+    let saved = crate::common::scene(&harness)
+        .scene
+        .to_ron()
+        .expect("saves");
+    assert!(!saved.contains("priority: 100.0"), "{saved}");
+}

@@ -87,6 +87,13 @@ impl Simulation {
         &self.tags
     }
 
+    /// Agent `agent`'s avoidance priority and layers (from its scene group; the default for
+    /// a group without its own), as a game's crowd would be given them
+    /// (`Crowd::set_avoidance`).
+    pub fn avoidance(&self, agent: usize) -> crate::Avoidance {
+        self.avoidance.get(agent).copied().unwrap_or_default()
+    }
+
     /// The scene's tag names, by bit.
     pub fn tag_names(&self) -> &[String] {
         self.tag_table.names()

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bevy_asset::Handle;
 use bevy_ecs::component::Component;
 use bevy_transform::components::Transform;
-use graph_runtime::{TagMask, Vehicle};
+use graph_runtime::{Avoidance, TagMask, Vehicle};
 
 use crate::SteerGraph;
 
@@ -43,6 +43,9 @@ pub struct SteerAgent {
     /// Graph parameter overrides by name (a scene group's `parameters`); empty for the graph's
     /// defaults. Shared by the agents of one group.
     pub parameters: Arc<BTreeMap<String, f32>>,
+    /// Its avoidance priority and layers (a scene group's `avoidance`; `BEHAVIORS.md`,
+    /// "Avoidance priority and layers"): priority 1, on layer 1 and avoiding layer 1 by default.
+    pub avoidance: Avoidance,
 }
 
 impl SteerAgent {
@@ -56,6 +59,7 @@ impl SteerAgent {
             stream,
             tags: 0,
             parameters: Arc::default(),
+            avoidance: Avoidance::default(),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::{SteerAgent, SteerGoals, SteerScene, SteerWorld};
 /// Sets [`SteerWorld`] to the scene's world and spawns one entity per agent, in agent order
 /// (returned in that order), placed, seeded and tagged exactly as `steergraph simulate`
 /// starts the scene. Each agent runs its group's graph asset with the group's parameter
-/// overrides and vehicle limits, and gets a [`SteerGoals`] with the own points its group's
+/// overrides, vehicle limits and avoidance, and gets a [`SteerGoals`] with the own points its group's
 /// `goals` give it; add your own components (meshes, sprites) to the entities.
 pub fn spawn_scene(commands: &mut Commands, scene: &SteerScene) -> Vec<Entity> {
     let start = &scene.start;
@@ -45,6 +45,7 @@ pub fn spawn_scene(commands: &mut Commands, scene: &SteerScene) -> Vec<Entity> {
         };
         let mut agent = SteerAgent::new(graph.clone(), *vehicle, start.seed(), index as u64);
         agent.tags = masks.get(group).copied().unwrap_or(0);
+        agent.avoidance = start.avoidance(index);
         if let Some(parameters) = parameters.get(group) {
             agent.parameters = Arc::clone(parameters);
         }

@@ -50,6 +50,7 @@ pub(crate) fn sync_in(steer_world: Res<SteerWorld>, mut run: ResMut<CrowdRun>, m
         };
         run.vehicles.push(agent.vehicle);
         run.tags.push(agent.tags);
+        let avoidance = agent.avoidance;
         let Some(mut brain) = brain else {
             if let Some(crowd) = &mut run.crowd {
                 crowd.hold(slot);
@@ -73,6 +74,10 @@ pub(crate) fn sync_in(steer_world: Res<SteerWorld>, mut run: ResMut<CrowdRun>, m
         };
         if crowd.group_of(slot) != group || crowd.is_held(slot) {
             crowd.set_group(slot, group);
+        }
+        // An avoidance out of range keeps the agent's last (the runtime refuses it).
+        if crowd.avoidance(slot) != avoidance {
+            let _ = crowd.set_avoidance(slot, avoidance);
         }
         let moved = crowd.swap_agent(slot, &mut brain.memory);
         run.runs.push(moved);
