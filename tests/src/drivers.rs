@@ -114,6 +114,28 @@ pub fn crowd_of(assets: &SceneAssets, simulation: &Simulation) -> (Crowd, World,
     (crowd, world, simulation.vehicles().to_vec())
 }
 
+/// Gives the C crowd `crowd` what `simulation`'s agent `agent` starts with: its group, its
+/// avoidance and its own goals.
+fn give_agent(crowd: SgCrowd, simulation: &Simulation, agent: usize) {
+    let group = simulation.group_of(agent).expect("every agent has a group");
+    ok(sg_crowd_set_group(crowd, agent, group));
+    let avoidance = simulation.avoidance(agent);
+    if avoidance != graph_runtime::Avoidance::default() {
+        let graph_runtime::Avoidance {
+            priority,
+            layers,
+            mask,
+        } = avoidance;
+        ok(sg_crowd_set_avoidance(crowd, agent, priority, layers, mask));
+    }
+    let own = simulation.own(agent).expect("every agent has a state");
+    for (name, point) in own.goals() {
+        let name = c(name);
+        // SAFETY: a NUL-terminated name.
+        ok(unsafe { sg_crowd_set_goal(crowd, agent, name.as_ptr(), point.x, point.y) });
+    }
+}
+
 /// `steergraph simulate`'s run of preset `scene`, `ticks` ticks.
 pub fn simulation_hash(scene: &str, ticks: u32) -> u64 {
     let (_, mut simulation) = run_preset(scene);
@@ -217,28 +239,7 @@ pub fn c_hash(scene: &str, ticks: u32) -> u64 {
             programs.push(program);
         }
         for agent in 0..simulation.vehicles().len() {
-            let group = simulation.group_of(agent).expect("every agent has a group");
-            ok(sg_crowd_set_group(crowd, agent, group));
-            let avoidance = simulation.avoidance(agent);
-            if avoidance != graph_runtime::Avoidance::default() {
-                let graph_runtime::Avoidance {
-                    priority,
-                    layers,
-                    mask,
-                } = avoidance;
-                ok(sg_crowd_set_avoidance(crowd, agent, priority, layers, mask));
-            }
-            let own = simulation.own(agent).expect("every agent has a state");
-            for (name, point) in own.goals() {
-                let name = c(name);
-                ok(sg_crowd_set_goal(
-                    crowd,
-                    agent,
-                    name.as_ptr(),
-                    point.x,
-                    point.y,
-                ));
-            }
+            give_agent(crowd, &simulation, agent);
         }
     }
     let mut vehicles: Vec<SgVehicle> = simulation.vehicles().iter().map(SgVehicle::from).collect();
