@@ -173,3 +173,32 @@ fn separation_pushes_from_teammates_and_not_from_the_other_team() {
         .expect("a force");
     assert!(force.length() < 1e-5, "{force}");
 }
+
+#[test]
+fn unaligned_collision_avoidance_dodges_teammates_only() {
+    // Two agents head-on, 10 apart, closing at 4 u/s: Unaligned collision avoidance (look-ahead
+    // 5 s) sees the collision 2.5 s ahead and steers agent 0 off the line. On disjoint masks it
+    // sees nothing, and the force is zero.
+    let graph = r#"(format: "steergraph.graph", version: 1,
+        nodes: {1: UnalignedCollisionAvoidance(max_time: 5.0), 2: Output(input: 1)})"#;
+    let scene = r#"(format: "steergraph.scene", version: 1,
+        bounds: (min: (-20.0, -20.0), max: (20.0, 20.0)),
+        groups: [(name: "a", graph: "uca.graph.ron",
+                  spawn: Agents([(position: (-5.0, 0.0), velocity: (2.0, 0.0))])),
+                 (name: "b", graph: "uca.graph.ron",
+                  spawn: Agents([(position: (5.0, 0.0), velocity: (-2.0, 0.0))]),
+                  tags: [])])"#;
+    let graphs = [("uca.graph.ron", graph)];
+    let force = |scene: &str| {
+        let simulation =
+            Simulation::new(&levels::assets(scene, "uca.scene.ron", &graphs)).expect("runs");
+        let mut trace = Trace::default();
+        simulation
+            .trace(0, 1.0 / 60.0, &mut trace)
+            .expect("a force")
+    };
+    let together = force(scene);
+    assert!(together.length() > 0.1, "{together}");
+    let apart = force(&scene.replace("tags: []", "avoidance: Some((layers: [2], mask: [2]))"));
+    assert_eq!(apart, glam::Vec2::ZERO);
+}

@@ -151,14 +151,7 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
         // Issue 44's, for navigation.
         which @ 5..=8 => navigation(&mut scene, index, which, random)?,
         // A wall straight across the level, then fast vehicles meet it.
-        _ => {
-            let (min, max) = (scene.bounds.min, scene.bounds.max);
-            let x = (min.x + max.x) * 0.5;
-            scene.walls.push(Wall::polyline(vec![
-                Vec2::new(x, min.y),
-                Vec2::new(x, max.y),
-            ]));
-        }
+        _ => wall_across(&mut scene),
     }
     scene.to_ron().ok()
 }
@@ -228,14 +221,17 @@ fn navigation(scene: &mut Scene, group: usize, which: usize, random: &mut Random
             scene.bounds.max = scene.bounds.min + Vec2::splat(size);
         }
         // Otherwise (a level whose group does not navigate, for 7): a wall straight across.
-        _ => {
-            let (min, max) = (scene.bounds.min, scene.bounds.max);
-            let x = (min.x + max.x) * 0.5;
-            scene.walls.push(Wall::polyline(vec![
-                Vec2::new(x, min.y),
-                Vec2::new(x, max.y),
-            ]));
-        }
+        _ => wall_across(scene),
     }
     Some(())
+}
+
+/// A wall straight across `scene`'s level, through its middle from bottom to top.
+fn wall_across(scene: &mut Scene) {
+    let (min, max) = (scene.bounds.min, scene.bounds.max);
+    let x = (min.x + max.x) * 0.5;
+    scene.walls.push(Wall::polyline(vec![
+        Vec2::new(x, min.y),
+        Vec2::new(x, max.y),
+    ]));
 }
