@@ -51,10 +51,15 @@ impl Avoidance {
         other / (self.priority + other)
     }
 
+    /// Whether `priority` is one: finite, from [`MAX_PRIORITY`]'s inverse to [`MAX_PRIORITY`].
+    pub fn is_priority(priority: f32) -> bool {
+        (1.0 / MAX_PRIORITY..=MAX_PRIORITY).contains(&priority)
+    }
+
     /// The settings a scene group writes (`AvoidanceSettings`), or why they are not settings.
     pub fn from_settings(settings: &AvoidanceSettings) -> Result<Self, String> {
         let priority = settings.priority;
-        if !(priority.is_finite() && (1.0 / MAX_PRIORITY..=MAX_PRIORITY).contains(&priority)) {
+        if !Self::is_priority(priority) {
             return Err(format!(
                 "priority {priority} is not within {} to {MAX_PRIORITY}",
                 1.0 / MAX_PRIORITY

@@ -160,14 +160,10 @@ pub fn route_leg(position: Vec2, points: &[Vec2], leg: usize) -> usize {
 /// for a route of one point, zero for none).
 pub fn distance_to_leg(position: Vec2, points: &[Vec2], leg: usize) -> f32 {
     match (points.get(leg), points.get(leg + 1)) {
-        (Some(&a), Some(&b)) => position.distance(closest_on_leg(position, a, b)),
+        (Some(&a), Some(&b)) => position.distance(crate::world::nearest_on_segment(position, a, b)),
         (Some(&a), None) => position.distance(a),
         _ => 0.0,
     }
-}
-
-fn closest_on_leg(position: Vec2, a: Vec2, b: Vec2) -> Vec2 {
-    crate::world::nearest_on_segment(position, a, b)
 }
 
 /// Where route following steers on leg `leg` of `points`: the point `ahead_distance` further
@@ -187,7 +183,7 @@ pub fn route_aim(
     }
     let leg = leg.min(points.len() - 2);
     let corner = points[leg + 1];
-    let from = closest_on_leg(position, points[leg], corner);
+    let from = crate::world::nearest_on_segment(position, points[leg], corner);
     let span = from.distance(corner);
     if span > ahead_distance {
         Some(PathSteer::Seek(

@@ -205,8 +205,8 @@ impl Crowd {
         agent: usize,
         avoidance: crate::Avoidance,
     ) -> Result<(), CrowdError> {
-        let range = 1.0 / crate::MAX_PRIORITY..=crate::MAX_PRIORITY;
-        if !range.contains(&avoidance.priority) || agent >= crate::limits::MAX_AGENTS {
+        if !crate::Avoidance::is_priority(avoidance.priority) || agent >= crate::limits::MAX_AGENTS
+        {
             return Err(CrowdError::Avoidance {
                 agent,
                 priority: avoidance.priority,
