@@ -231,6 +231,14 @@ impl Crowd {
         (self.planner.planned, self.planner.deferred)
     }
 
+    /// How many agents' routes the last planning read: those whose Navigate nodes asked (a
+    /// plan, or a look for a jammed door due) and stuck ones; every agent on the first tick and
+    /// on one whose meshes are new. The work a tick spends on routes is bounded by it and
+    /// by the routes planned.
+    pub fn routes_read(&self) -> usize {
+        self.planner.read
+    }
+
     /// Runs `program` from now on, for the same agents: they keep their positions (the game's
     /// own), their random streams and the state the new graph shares with the old (a Wander
     /// node's heading, say). `overrides` are applied to the new program's parameters, and tags

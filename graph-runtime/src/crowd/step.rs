@@ -117,12 +117,7 @@ impl Crowd {
     ) {
         self.grow_states(vehicles.len());
         self.list_tag_members(tags, vehicles);
-        if self.groups.iter().any(|g| g.program.navigates()) {
-            let count = vehicles.len().min(self.states.len());
-            let stuck_for = &self.stuck_for[..count.min(self.stuck_for.len())];
-            let states = (&mut self.states[..count], stuck_for);
-            (self.planner).plan(world, vehicles, states, |agent| agent);
-        }
+        self.plan_routes(world, vehicles);
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
         prepare_grid(&mut self.grid, vehicles, programs);
         let tick = Tick {
@@ -155,6 +150,21 @@ impl Crowd {
             &mut self.scratch,
         );
         self.tag_members.end_tick();
+    }
+
+    /// Plans, within the route budget ([`Crowd::set_route_budget`]), the routes that ask for a
+    /// plan now, as each tick does first, before steering: those whose goal moved when the
+    /// last tick steered, those planned before a wall moved, a stuck agent's, one whose doors
+    /// ahead jammed. The next tick then plans only what is left; a game may call it to spend a
+    /// spare moment of a frame on planning. Nothing when no group's graph navigates.
+    pub fn plan_routes(&mut self, world: &World, vehicles: &[Vehicle]) {
+        self.grow_states(vehicles.len());
+        if self.groups.iter().any(|g| g.program.navigates()) {
+            let count = vehicles.len().min(self.states.len());
+            let stuck_for = &self.stuck_for[..count.min(self.stuck_for.len())];
+            let states = (&mut self.states[..count], stuck_for);
+            (self.planner).plan(world, vehicles, states, |agent| agent);
+        }
     }
 
     /// Lists the agents carrying each tag again when `tags` differ from the last call's, places

@@ -3,8 +3,15 @@
 //! (`BEHAVIORS.md`, "`Navigate`").
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 use super::{NONE, NavMesh};
+
+/// From this many standing agents, each one's shares are worked out in parallel, in chunks of
+/// [`CHUNK`]; they are added in agent order all the same, so the fill is the same on any
+/// thread count.
+const PARALLEL_FROM: usize = 2_048;
+const CHUNK: usize = 512;
 
 /// How full of standing agents each edge between two triangles of one mesh is: the share of
 /// the edge's width each agent standing across it takes, summed (two agents that each fill a
@@ -24,30 +31,25 @@ impl Crowding {
     pub fn count(&mut self, mesh: &NavMesh, standing: impl IntoIterator<Item = (Vec2, f32)>) {
         self.fill.clear();
         self.fill.resize(mesh.triangles.len() * 3, 0.0);
-        for (position, radius) in standing {
-            let Some(t) = mesh.nearest_close(position) else {
-                continue;
-            };
-            let triangle = &mesh.triangles[t as usize];
-            let reach = radius + mesh.radius;
-            for (edge, &next) in triangle.neighbors.iter().enumerate() {
-                if next == NONE {
-                    continue;
-                }
-                let [a, b] = mesh.edge(triangle, edge);
-                let share = share_of_edge(position, reach, a, b);
-                if share <= 0.0 {
-                    continue;
-                }
-                self.add(t as usize * 3 + edge, share);
-                let back = mesh.triangles[next as usize]
-                    .neighbors
-                    .iter()
-                    .position(|&n| n == t);
-                if let Some(back) = back {
-                    self.add(next as usize * 3 + back, share);
-                }
+        let standing: Vec<(Vec2, f32)> = standing.into_iter().collect();
+        if standing.len() < PARALLEL_FROM {
+            for &agent in &standing {
+                shares(mesh, agent, |at, share| self.add(at, share));
             }
+            return;
+        }
+        let chunks: Vec<Vec<(usize, f32)>> = standing
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut found = Vec::with_capacity(chunk.len() * 2);
+                for &agent in chunk {
+                    shares(mesh, agent, |at, share| found.push((at, share)));
+                }
+                found
+            })
+            .collect();
+        for &(at, share) in chunks.iter().flatten() {
+            self.add(at, share);
         }
     }
 
@@ -70,6 +72,35 @@ impl Crowding {
         (corridor.iter())
             .map(|&at| self.fill.get(at as usize).copied().unwrap_or(0.0))
             .sum()
+    }
+}
+
+/// The shares of the edges a standing agent (position and radius) on `mesh` takes, in order,
+/// each given to `each` with its place (`triangle * 3 + edge`), then again with the same
+/// edge's place in the triangle across it.
+fn shares(mesh: &NavMesh, (position, radius): (Vec2, f32), mut each: impl FnMut(usize, f32)) {
+    let Some(t) = mesh.nearest_close(position) else {
+        return;
+    };
+    let triangle = &mesh.triangles[t as usize];
+    let reach = radius + mesh.radius;
+    for (edge, &next) in triangle.neighbors.iter().enumerate() {
+        if next == NONE {
+            continue;
+        }
+        let [a, b] = mesh.edge(triangle, edge);
+        let share = share_of_edge(position, reach, a, b);
+        if share <= 0.0 {
+            continue;
+        }
+        each(t as usize * 3 + edge, share);
+        let back = mesh.triangles[next as usize]
+            .neighbors
+            .iter()
+            .position(|&n| n == t);
+        if let Some(back) = back {
+            each(next as usize * 3 + back, share);
+        }
     }
 }
 

@@ -18,8 +18,11 @@ impl NavMesh {
                 .corners(&self.triangles[t as usize])
                 .map(Vec2::as_dvec2);
             [(a, b), (b, c), (c, a)].iter().all(|&(from, to)| {
+                // Inside the edge, or outside by at most the tolerance (squared: no root).
                 let edge = to - from;
-                edge.perp_dot(p - from) >= -EDGE_TOLERANCE * edge.length()
+                let side = edge.perp_dot(p - from);
+                side >= 0.0
+                    || side * side <= EDGE_TOLERANCE * EDGE_TOLERANCE * edge.length_squared()
             })
         })
     }

@@ -11,8 +11,14 @@
 //! mesh's doors are counted afresh ([`Crowding`]); routes pay for crossing them.
 //!
 //! Everything that carries over from tick to tick is in the agents' states (each route's age,
-//! how long it has waited), none in the planner: a driver made again from nothing (as the
-//! Bevy plugin makes its crowd when the world changes) plans as the one before it would have.
+//! how long it has waited, whether the agent asks the planner for anything), none in the
+//! planner but the mesh revision it last saw: a driver made again from nothing (as the Bevy
+//! plugin makes its crowd when the world changes) reads every agent's routes on its first tick
+//! and plans as the one before it would have.
+//!
+//! What the planner reads each tick is bounded by the agents that ask: those whose Navigate
+//! evaluation asked ([`RouteSlot::needs_planner`](crate::RouteSlot): a plan, or a look for a
+//! jammed door due) and stuck ones; every agent only on a tick whose meshes are new.
 
 use std::cell::RefCell;
 
@@ -58,6 +64,11 @@ pub struct RoutePlanner {
     /// The standing agents at each mesh's doors, by the world's meshes in order: counted
     /// afresh on each tick that uses them (room kept from tick to tick, nothing else).
     crowds: Vec<Crowding>,
+    /// The world's navigation revision the last tick planned on (`None` before the first):
+    /// on another, every agent's routes are read (each route planned before it wants a plan).
+    revision: Option<u64>,
+    /// How many agents' routes the last tick read.
+    pub read: usize,
 }
 
 impl Default for RoutePlanner {
@@ -69,6 +80,8 @@ impl Default for RoutePlanner {
             planned: 0,
             deferred: 0,
             crowds: Vec::new(),
+            revision: None,
+            read: 0,
         }
     }
 }
@@ -96,8 +109,17 @@ impl RoutePlanner {
         };
         self.wanting.clear();
         let revision = world.navigation_revision();
+        let everyone = self.revision != Some(revision);
+        self.revision = Some(revision);
+        self.read = 0;
         for (holder, state) in states.iter_mut().enumerate() {
             let stuck = stuck_for.get(holder).copied().is_some_and(crate::is_stuck);
+            if !(everyone || stuck || state.asks_planner) {
+                continue;
+            }
+            // Asks again if a route is left for a later tick.
+            state.asks_planner = false;
+            self.read += 1;
             let vehicle = vehicles.get(holder);
             for (slot, route) in state.routes_mut().iter_mut().enumerate() {
                 if route.route.reach.is_some() && !route.wants_plan {
@@ -138,7 +160,9 @@ impl RoutePlanner {
             count(&mut self.crowds);
         }
         for &(_, _, holder, slot) in left {
-            if let Some(route) = states[holder as usize].routes_mut().get_mut(slot as usize) {
+            let state = &mut states[holder as usize];
+            state.asks_planner = true;
+            if let Some(route) = state.routes_mut().get_mut(slot as usize) {
                 route.waited = route.waited.saturating_add(1);
             }
         }

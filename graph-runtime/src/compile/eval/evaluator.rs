@@ -279,6 +279,10 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         self.state.routes_mut().get_mut(slot as usize)
     }
 
+    fn ask_planner(&mut self) {
+        self.state.asks_planner = true;
+    }
+
     fn route_ref(&self, slot: u32) -> Option<&crate::compile::program::RouteSlot> {
         self.state.routes().get(slot as usize)
     }

@@ -123,10 +123,32 @@ impl RouteSlot {
     /// Whether a quarter second ([`crate::tick::JAM_CHECK_SECONDS`]) of the route's age has
     /// passed since it last looked for a jammed door (then it looks now).
     pub(crate) fn time_to_look(&mut self) -> bool {
-        let now = (self.since_plan / crate::tick::JAM_CHECK_SECONDS) as u32;
-        let due = now > self.looked;
-        self.looked = self.looked.max(now);
+        let due = self.look_due();
+        self.looked = self.looked.max(self.quarters());
         due
+    }
+
+    /// Whether [`RouteSlot::time_to_look`] would say it is time, without looking.
+    fn look_due(&self) -> bool {
+        self.quarters() > self.looked
+    }
+
+    /// How many quarter seconds old the route is.
+    fn quarters(&self) -> u32 {
+        (self.since_plan / crate::tick::JAM_CHECK_SECONDS) as u32
+    }
+
+    /// Whether the driver has something to do for this route on the next tick besides a stuck
+    /// agent's re-plan: plan it ([`RouteSlot::wants_plan`]), or look for a jammed door ahead
+    /// (a route that pays for crowds, with a look due). The evaluation tells the driver
+    /// ([`AgentState`](super::AgentState)`::asks_planner`) so that it passes over the agents
+    /// with nothing to do without reading their routes.
+    pub(crate) fn needs_planner(&self, navigation_revision: u64) -> bool {
+        self.wants_plan(navigation_revision)
+            || (self.crowd_cost > 0.0
+                && self.route.reach.is_some()
+                && !self.wants_plan
+                && self.look_due())
     }
 
     /// Whether a door on the route ahead of the agent (who stands in the triangle `triangle()`

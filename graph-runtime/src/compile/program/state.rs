@@ -27,6 +27,11 @@ pub struct AgentState {
     /// The jump links (by their index in the world, below [`crate::limits::MAX_JUMP_LINKS`])
     /// the agent has taken off from; a Jump node gives nothing for a link already made.
     jumped: u32,
+    /// Whether the route planner may have something to do for one of its routes
+    /// ([`RouteSlot::needs_planner`]): set by its Navigate nodes' evaluation, cleared by the
+    /// planner when it is done with the agent; the planner reads the routes of the agents
+    /// that ask (and of stuck ones) only. True until the planner has looked once.
+    pub(crate) asks_planner: bool,
 }
 
 /// What only some programs keep per agent.
@@ -53,6 +58,7 @@ impl AgentState {
             own: OwnGoals::default(),
             preferred: None,
             jumped: 0,
+            asks_planner: true,
         };
         state.fit(program);
         state
@@ -63,6 +69,7 @@ impl AgentState {
     pub fn fit(&mut self, program: &Program) {
         let spilled = (program.wander_slots as usize).saturating_sub(INLINE_WANDER_SLOTS);
         let routes = program.route_slots as usize;
+        self.asks_planner = true;
         if spilled == 0 && routes == 0 {
             self.extra = None;
         } else {

@@ -332,6 +332,16 @@ const SINCE_PLAN_CAP: f32 = 1.0e6;
 /// walk ends at the next jump's take-off, arrived at (a Jump node flies the link).
 /// Without the target (a tagged agent gone, an own goal unset) it brakes and asks nothing.
 fn navigate(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 4], slot: u32) -> Vec2 {
+    let revision = leaf.world().navigation_revision();
+    let force = follow_route(leaf, target, numbers, slot);
+    if (leaf.route_slot(slot)).is_some_and(|route| route.needs_planner(revision)) {
+        leaf.ask_planner();
+    }
+    force
+}
+
+/// [`navigate`]'s steering and the route's requests.
+fn follow_route(leaf: &mut impl Leaf, target: TargetRef, numbers: [Num; 4], slot: u32) -> Vec2 {
     let [ahead, slowing, replan, crowd_cost] = numbers.map(|n| leaf.num(n));
     let goal = leaf.quarry(target).map(|quarry| quarry.position);
     let me = *leaf.me();

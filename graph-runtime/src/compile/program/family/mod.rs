@@ -167,6 +167,10 @@ pub(crate) trait Leaf {
     /// The agent's route of slot `slot` (a Navigate node's), if the program has that many.
     fn route_slot(&mut self, slot: u32) -> Option<&mut RouteSlot>;
 
+    /// Tells the route planner it has something to do for one of the agent's routes
+    /// ([`RouteSlot::needs_planner`]).
+    fn ask_planner(&mut self);
+
     /// The same, to read (the guides).
     fn route_ref(&self, slot: u32) -> Option<&RouteSlot>;
 
