@@ -8,6 +8,9 @@
 #[path = "../tests/workloads/mod.rs"]
 mod workloads;
 
+#[path = "../tests/levels/rooms.rs"]
+mod rooms;
+
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -94,11 +97,57 @@ const BOUNDS: &[Bound] = &[
         run: followers,
     },
     Bound {
+        what: "a level of exactly 100,000 wall segments: its navigation mesh",
+        limit_ms: NAV_LIMIT_BUILD_MS,
+        run: mesh_at_the_limit,
+    },
+    Bound {
+        what: "the same level: a route corner to corner (all but 2 % searched)",
+        limit_ms: NAV_LIMIT_ROUTE_MS,
+        run: route_across_the_limit,
+    },
+    Bound {
         what: "subgraphs 40 levels deep (2^40 nodes): refused",
         limit_ms: 100.0, // 3.2-5.0 ms; 100 ms floor for the scheduler
         run: deep_subgraphs,
     },
 ];
+
+/// The navigation mesh of the level at the segment limit (`tests/levels/rooms.rs`: 158 × 158
+/// rooms and 194 pillars): built, and searched nearly in full by a route from corner to corner
+/// (checked: the level has 100,000 segments, the route reaches its goal, the search expands no
+/// triangle twice).
+const NAV_LIMIT_BUILD_MS: f64 = 15_300.0; // 962-1,529 ms
+const NAV_LIMIT_ROUTE_MS: f64 = 1_400.0; // 86-138 ms, 345,837 of 350,704 triangles expanded
+
+fn mesh_at_the_limit() -> Duration {
+    let world = rooms::level_at_the_segment_limit();
+    assert_eq!(
+        rooms::segments(&world),
+        graph_runtime::limits::MAX_NAV_SEGMENTS
+    );
+    let mut mesh = None;
+    let took = timed(|| mesh = Some(graph_runtime::NavMesh::build(&world, 0.5)));
+    let mesh = mesh.expect("built").expect("a level at the limit is built");
+    assert!(mesh.triangle_count() > 0);
+    took
+}
+
+fn route_across_the_limit() -> Duration {
+    let world = rooms::level_at_the_segment_limit();
+    let mesh = graph_runtime::NavMesh::build(&world, 0.5).expect("a level at the limit is built");
+    let mut search = graph_runtime::RouteSearch::default();
+    let (from, to) = (
+        world.bounds.min + glam::Vec2::splat(2.0),
+        world.bounds.max - glam::Vec2::splat(2.0),
+    );
+    let mut route = None;
+    let took = timed(|| route = Some(mesh.route(from, to, &mut search)));
+    let route = route.expect("searched");
+    assert_eq!(route.reach, Some(graph_runtime::Reach::Goal));
+    assert!(search.expanded <= mesh.triangle_count());
+    took
+}
 
 fn timed(work: impl FnOnce()) -> Duration {
     let started = Instant::now();
