@@ -397,7 +397,7 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     }
 
     fn remember_preferred(&mut self, preferred: Vec2) {
-        self.state.preferred = Some(preferred);
+        self.state.set_preferred(Some(preferred));
     }
 
     fn leave_guide(&mut self, guide: Guide) {

@@ -162,7 +162,7 @@ impl Program {
         }
         scratch.neighbors_ready = false;
         scratch.sums_ready = false;
-        state.preferred = None;
+        state.set_preferred(None);
         let mut evaluator: Evaluator<'_, '_, '_, R, V> =
             Evaluator::new(self, context, agent, vehicle, state, scratch, recorder);
         let value = evaluator.evaluate(self.root);

@@ -21,9 +21,11 @@ pub struct AgentState {
     extra: Option<Box<Extra>>,
     /// The agent's own points and routes; kept across hot swaps.
     pub own: OwnGoals,
-    /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s);
-    /// `None` when that evaluation ran none.
-    pub(crate) preferred: Option<Vec2>,
+    /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s),
+    /// when `has_preferred` (that evaluation ran one): two fields rather than an `Option`, so
+    /// that the flags below fit in the state's 64 bytes.
+    preferred: Vec2,
+    has_preferred: bool,
     /// The jump links (by their index in the world, below [`crate::limits::MAX_JUMP_LINKS`])
     /// the agent has taken off from; a Jump node gives nothing for a link already made.
     jumped: u32,
@@ -56,7 +58,8 @@ impl AgentState {
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
             extra: None,
             own: OwnGoals::default(),
-            preferred: None,
+            preferred: Vec2::ZERO,
+            has_preferred: false,
             jumped: 0,
             asks_planner: true,
         };
@@ -94,7 +97,13 @@ impl AgentState {
     /// The velocity a Reciprocal node preferred in the agent's last evaluation (units / s),
     /// if one ran: what its stuck clock compares the motion with ([`crate::tick::advance`]).
     pub fn preferred(&self) -> Option<Vec2> {
-        self.preferred
+        self.has_preferred.then_some(self.preferred)
+    }
+
+    /// Sets (or, with `None`, clears) the velocity a Reciprocal node preferred.
+    pub(crate) fn set_preferred(&mut self, preferred: Option<Vec2>) {
+        self.has_preferred = preferred.is_some();
+        self.preferred = preferred.unwrap_or(Vec2::ZERO);
     }
 
     /// Whether the agent has taken off from the world's jump link `link` (its index).
@@ -159,12 +168,13 @@ mod tests {
     use super::AgentState;
 
     /// Every agent's state streams through the cache each tick: it held 120 bytes when own
-    /// goals and spilled wander angles were kept inline (two cache lines), and fits in 72 now
-    /// (64 with spilled angles and routes behind one pointer).
+    /// goals and spilled wander angles were kept inline (two cache lines), 72 after, and fits
+    /// in 64 now (spilled angles and routes behind one pointer, the route planner's flag
+    /// beside the preferred velocity's).
     #[test]
     fn an_agent_state_stays_small() {
         assert!(
-            size_of::<AgentState>() <= 72,
+            size_of::<AgentState>() <= 64,
             "{} bytes",
             size_of::<AgentState>()
         );

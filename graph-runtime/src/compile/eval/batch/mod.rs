@@ -188,7 +188,7 @@ impl Program {
         scratch.batch_sums_ready.clear();
         scratch.batch_sums_ready.resize(n, false);
         for state in states.iter_mut() {
-            state.preferred = None;
+            state.set_preferred(None);
         }
         // Out of the scratch while the evaluators borrow it.
         let mut values = std::mem::take(V::batch_values(scratch));
