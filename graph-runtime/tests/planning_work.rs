@@ -107,6 +107,10 @@ fn crowds_at_doors_count_the_same_on_one_and_two_threads() {
     };
     let one = count_on(1);
     assert_eq!(one, count_on(2));
+    // Counted again, each agent's triangle from the first count tried first: the same fill.
+    let mut again = one.clone();
+    again.count(&mesh, standing.iter().copied());
+    assert_eq!(again, one);
     // Not all empty: the agents standing in the doorways fill them.
     let full = (0..mesh.triangle_count() as u32)
         .flat_map(|t| (0..3).map(move |e| (t, e)))

@@ -16,10 +16,21 @@ const CHUNK: usize = 512;
 /// How full of standing agents each edge between two triangles of one mesh is: the share of
 /// the edge's width each agent standing across it takes, summed (two agents that each fill a
 /// door make it 2; one agent beside a long edge of a room, a small share).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Crowding {
     /// By `triangle * 3 + edge` (edge `i` runs from corner `i` to corner `i + 1`).
     fill: Vec<f32>,
+    /// By the number each standing agent was given: the triangle it stood in when last
+    /// counted (`NONE`: none known). Only a hint, checked before it is used
+    /// ([`NavMesh::deeply_in`]): the fill is the same with or without it.
+    hints: Vec<u32>,
+}
+
+/// Two crowdings are equal when their fills are (the hints only save work).
+impl PartialEq for Crowding {
+    fn eq(&self, other: &Self) -> bool {
+        self.fill == other.fill
+    }
 }
 
 impl Crowding {
@@ -29,33 +40,58 @@ impl Crowding {
     /// edge's points within the two radii of it; that part's share of the edge's length is
     /// added to the edge's fill, on both of its sides (`BEHAVIORS.md`, "`Navigate`").
     pub fn count(&mut self, mesh: &NavMesh, standing: impl IntoIterator<Item = (Vec2, f32)>) {
-        self.fill.clear();
-        self.fill.resize(mesh.triangles.len() * 3, 0.0);
-        let standing: Vec<(Vec2, f32)> = standing.into_iter().collect();
-        if standing.len() < PARALLEL_FROM {
-            for &agent in &standing {
-                shares(mesh, agent, |at, share| self.add(at, share));
-            }
-            return;
-        }
-        let chunks: Vec<Vec<(usize, f32)>> = standing
-            .par_chunks(CHUNK)
-            .map(|chunk| {
-                let mut found = Vec::with_capacity(chunk.len() * 2);
-                for &agent in chunk {
-                    shares(mesh, agent, |at, share| found.push((at, share)));
-                }
-                found
-            })
-            .collect();
-        for &(at, share) in chunks.iter().flatten() {
-            self.add(at, share);
-        }
+        let numbered = standing.into_iter().enumerate();
+        self.count_numbered(mesh, numbered.map(|(i, (p, r))| (i as u32, p, r)));
     }
 
-    fn add(&mut self, at: usize, share: f32) {
-        if let Some(fill) = self.fill.get_mut(at) {
-            *fill += share;
+    /// [`Crowding::count`] of agents each with a number that stays the same from count to
+    /// count (its index among the driver's agents): the triangle each stood in is kept and
+    /// looked at first next time, which spares a search for an agent that has not left it.
+    pub(crate) fn count_numbered(
+        &mut self,
+        mesh: &NavMesh,
+        standing: impl IntoIterator<Item = (u32, Vec2, f32)>,
+    ) {
+        self.fill.clear();
+        self.fill.resize(mesh.triangles.len() * 3, 0.0);
+        let standing: Vec<(u32, Vec2, f32)> = standing.into_iter().collect();
+        let hints = &self.hints;
+        let hint = |number: u32| hints.get(number as usize).copied().unwrap_or(NONE);
+        let stood: Vec<(u32, u32)> = if standing.len() < PARALLEL_FROM {
+            let mut stood = Vec::with_capacity(standing.len());
+            for &(number, position, radius) in &standing {
+                let t = shares(mesh, (position, radius), hint(number), |at, share| {
+                    add(&mut self.fill, at, share);
+                });
+                stood.push((number, t));
+            }
+            stood
+        } else {
+            let chunks: Vec<Counted> = standing
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    let mut found = Vec::with_capacity(chunk.len() * 2);
+                    let mut stood = Vec::with_capacity(chunk.len());
+                    for &(number, position, radius) in chunk {
+                        let t = shares(mesh, (position, radius), hint(number), |at, share| {
+                            found.push((at, share));
+                        });
+                        stood.push((number, t));
+                    }
+                    (found, stood)
+                })
+                .collect();
+            for &(at, share) in chunks.iter().flat_map(|(found, _)| found) {
+                add(&mut self.fill, at, share);
+            }
+            chunks.into_iter().flat_map(|(_, stood)| stood).collect()
+        };
+        for (number, t) in stood {
+            let number = number as usize;
+            if number >= self.hints.len() {
+                self.hints.resize(number + 1, NONE);
+            }
+            self.hints[number] = t;
         }
     }
 
@@ -75,12 +111,34 @@ impl Crowding {
     }
 }
 
+/// What a chunk of standing agents counted: each share with its place, and where each agent
+/// stood (its number and triangle).
+type Counted = (Vec<(usize, f32)>, Vec<(u32, u32)>);
+
+/// Adds `share` to the fill at `at`.
+fn add(fill: &mut [f32], at: usize, share: f32) {
+    if let Some(fill) = fill.get_mut(at) {
+        *fill += share;
+    }
+}
+
 /// The shares of the edges a standing agent (position and radius) on `mesh` takes, in order,
 /// each given to `each` with its place (`triangle * 3 + edge`), then again with the same
-/// edge's place in the triangle across it.
-fn shares(mesh: &NavMesh, (position, radius): (Vec2, f32), mut each: impl FnMut(usize, f32)) {
-    let Some(t) = mesh.nearest_close(position) else {
-        return;
+/// edge's place in the triangle across it. Looks first in triangle `hint`; returns the
+/// triangle it counted the agent in (`NONE`: none near).
+fn shares(
+    mesh: &NavMesh,
+    (position, radius): (Vec2, f32),
+    hint: u32,
+    mut each: impl FnMut(usize, f32),
+) -> u32 {
+    let found = if mesh.deeply_in(hint, position) {
+        Some(hint)
+    } else {
+        mesh.nearest_close(position)
+    };
+    let Some(t) = found else {
+        return NONE;
     };
     let triangle = &mesh.triangles[t as usize];
     let reach = radius + mesh.radius;
@@ -102,6 +160,7 @@ fn shares(mesh: &NavMesh, (position, radius): (Vec2, f32), mut each: impl FnMut(
             each(next as usize * 3 + back, share);
         }
     }
+    t
 }
 
 /// The share of edge `a`–`b`'s length within `reach` of `position` (0 to 1): the chord of the

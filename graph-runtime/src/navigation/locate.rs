@@ -27,6 +27,23 @@ impl NavMesh {
         })
     }
 
+    /// Whether `point` lies inside triangle `t` farther from each of its edges than four times
+    /// the edge tolerance: then no other triangle holds it, and [`NavMesh::locate`] would
+    /// give `t` (a hint checked this way gives the same answer as a search).
+    pub(super) fn deeply_in(&self, t: u32, point: Vec2) -> bool {
+        let Some(triangle) = self.triangles.get(t as usize) else {
+            return false;
+        };
+        let p = point.as_dvec2();
+        let [a, b, c] = self.corners(triangle).map(Vec2::as_dvec2);
+        let margin = 4.0 * EDGE_TOLERANCE;
+        [(a, b), (b, c), (c, a)].iter().all(|&(from, to)| {
+            let edge = to - from;
+            let side = edge.perp_dot(p - from);
+            side > 0.0 && side * side >= margin * margin * edge.length_squared()
+        })
+    }
+
     /// The nearest point to `point` of the triangles whose island `keep` accepts, and its
     /// triangle (the lowest-numbered among equally near ones); `point` itself when it stands
     /// in one. Looks ring by ring outwards from the point's cell and stops once no nearer

@@ -209,12 +209,12 @@ impl RoutePlanner {
 fn count_crowds(crowds: &mut Vec<Crowding>, world: &World, vehicles: &[Vehicle]) {
     crowds.resize_with(world.navigation_meshes().count(), Crowding::default);
     let standing = || {
-        (vehicles.iter())
-            .filter(|v| v.velocity.length() < STANDING_FRACTION * v.max_speed)
-            .map(|v| (v.position, v.radius))
+        (vehicles.iter().enumerate())
+            .filter(|(_, v)| v.velocity.length() < STANDING_FRACTION * v.max_speed)
+            .map(|(i, v)| (i as u32, v.position, v.radius))
     };
     for (crowding, mesh) in crowds.iter_mut().zip(world.navigation_meshes()) {
-        crowding.count(mesh, standing());
+        crowding.count_numbered(mesh, standing());
     }
 }
 
