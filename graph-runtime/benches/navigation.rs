@@ -6,8 +6,10 @@
 //! - `at_the_limit/…`: the same level grown to exactly the limit's 100,000 segments (158 × 158
 //!   rooms and 194 pillars): its mesh's build, and a route from corner to corner.
 //! - `route_query_rooms`: one route between two points of the level, 256 pairs drawn once
-//!   (seeded), taken in turn; the median per query. The triangles each query expanded are
-//!   printed once, beside the mesh's size.
+//!   (seeded), taken in turn; the median per query. The places each query expanded and the
+//!   routes' average length are printed once, beside the mesh's size, landmarks and memory.
+//!   Each `route_query_…` runs again as `…_straight_line`: the same search estimating by the
+//!   straight line alone, without the mesh's landmarks (the baseline).
 //! - `route_query_halls`: the same on the halls preset (six rooms, `presets/halls.scene.ron`),
 //!   the level the target (a median under 20 µs) is for.
 //!
@@ -81,9 +83,11 @@ fn at_the_limit(c: &mut Criterion) {
     );
     let route = mesh.route(from, to, &mut search);
     println!(
-        "at the limit: {} triangles, {} islands; corner to corner expands {} triangles, {} points, {:.0} units",
+        "at the limit: {} triangles, {} islands, {} landmarks, {:.1} MiB; corner to corner expands {} triangles, {} points, {:.0} units",
         mesh.triangle_count(),
         mesh.island_count(),
+        mesh.landmark_count(),
+        mesh.heap_bytes() as f64 / (1024.0 * 1024.0),
         search.expanded,
         route.points.len(),
         route.length(),
@@ -354,27 +358,42 @@ fn queries(c: &mut Criterion, name: &str, world: &World, within: f32) {
             )
         })
         .collect();
-    let mut search = RouteSearch::default();
-    let (mut expanded, mut corners) = (0, 0);
-    for &(from, to) in &pairs {
-        corners += mesh.route(from, to, &mut search).points.len();
-        expanded += search.expanded;
-    }
-    println!(
-        "{name}: {} triangles, {} islands; a query expands {:.0} triangles and gives {:.1} points on average",
-        mesh.triangle_count(),
-        mesh.island_count(),
-        expanded as f64 / pairs.len() as f64,
-        corners as f64 / pairs.len() as f64,
-    );
-    let mut next = 0;
-    c.bench_function(name, |b| {
-        b.iter(|| {
-            let (from, to) = pairs[next % pairs.len()];
-            next += 1;
-            mesh.route(black_box(from), black_box(to), &mut search)
+    // The same queries estimated by the straight line alone (the search before landmarks),
+    // the baseline: the routes are as long, the work is what differs.
+    for straight_line_only in [false, true] {
+        let mut search = RouteSearch::default();
+        search.straight_line_only = straight_line_only;
+        let (mut expanded, mut corners, mut length) = (0, 0, 0.0);
+        for &(from, to) in &pairs {
+            let route = mesh.route(from, to, &mut search);
+            corners += route.points.len();
+            length += f64::from(route.length());
+            expanded += search.expanded;
+        }
+        let name = if straight_line_only {
+            format!("{name}_straight_line")
+        } else {
+            name.to_owned()
+        };
+        println!(
+            "{name}: {} triangles, {} islands, {} landmarks, {:.0} KiB; a query expands {:.0} triangles and gives {:.1} points, {:.2} units on average",
+            mesh.triangle_count(),
+            mesh.island_count(),
+            mesh.landmark_count(),
+            mesh.heap_bytes() as f64 / 1024.0,
+            expanded as f64 / pairs.len() as f64,
+            corners as f64 / pairs.len() as f64,
+            length / pairs.len() as f64,
+        );
+        let mut next = 0;
+        c.bench_function(&name, |b| {
+            b.iter(|| {
+                let (from, to) = pairs[next % pairs.len()];
+                next += 1;
+                mesh.route(black_box(from), black_box(to), &mut search)
+            });
         });
-    });
+    }
 }
 
 criterion_group! {

@@ -8,7 +8,9 @@ use graph_runtime::Simulation;
 
 /// A wall across the level at x = 0 with two 3-unit doors: A in the middle (y from -1.5 to
 /// 1.5) and B near the top (y from 9 to 12). 30 walkers far north-west, each with its own goal
-/// south-east, so the way through A is the short one (B is about 6 units longer); 8 blockers
+/// south-east (a grid of points 2 apart, so that no two walkers' goals crowd each other out:
+/// Separation keeps them 1.6 apart), so the way through A is the short one (B is about 6 units
+/// longer); 8 blockers
 /// south-west of A that walk into it and stand there, plugging it, 2 to 3 s in.
 const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
     bounds: (min: (-20.0, -15.0), max: (20.0, 15.0)), seed: 45,
@@ -17,7 +19,7 @@ const SCENE: &str = r#"(format: "steergraph.scene", version: 1,
             (points: [(0.0, 12.0), (0.0, 15.0)], closed: false)],
     groups: [(name: "walkers", graph: "walk.graph.ron",
               spawn: Random(count: 30, area: Rect(min: (-19.0, 3.0), max: (-15.0, 8.0)), speed: 0.0),
-              goals: {"goal": Random(Rect(min: (5.0, -5.0), max: (12.0, 1.0)))}),
+              goals: {"goal": Each([(4.0, 1.0), (6.0, 1.0), (8.0, 1.0), (10.0, 1.0), (12.0, 1.0), (14.0, 1.0), (4.0, -1.0), (6.0, -1.0), (8.0, -1.0), (10.0, -1.0), (12.0, -1.0), (14.0, -1.0), (4.0, -3.0), (6.0, -3.0), (8.0, -3.0), (10.0, -3.0), (12.0, -3.0), (14.0, -3.0), (4.0, -5.0), (6.0, -5.0), (8.0, -5.0), (10.0, -5.0), (12.0, -5.0), (14.0, -5.0), (4.0, -7.0), (6.0, -7.0), (8.0, -7.0), (10.0, -7.0), (12.0, -7.0), (14.0, -7.0)])}),
              (name: "blockers", graph: "stand.graph.ron",
               spawn: Random(count: 8, area: Rect(min: (-5.0, -7.0), max: (-2.0, -4.0)), speed: 0.0),
               goals: {"goal": Random(Rect(min: (-0.4, -1.1), max: (0.4, 1.1)))})])"#;

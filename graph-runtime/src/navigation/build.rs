@@ -8,6 +8,7 @@ use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 
 use super::grid::CellIndex;
+use super::landmarks::Landmarks;
 use super::shapes::{self, Shape};
 use super::{MIN_CLEARANCE, NONE, NavError, NavLink, NavMesh, NavTriangle};
 use crate::World;
@@ -54,6 +55,7 @@ pub(super) fn build(world: &World, radius: f32) -> Result<NavMesh, NavError> {
     let (vertices, triangles) = walkable_triangles(&cdt, &shapes, &index, low, high);
     let mut mesh = NavMesh::assemble(radius, vertices, triangles, (low, high));
     mesh.links = links(world, &mesh);
+    mesh.landmarks = Landmarks::new(&mesh);
     Ok(mesh)
 }
 

@@ -19,6 +19,11 @@ pub(super) struct CellIndex {
 }
 
 impl CellIndex {
+    /// The memory its lists take (bytes).
+    pub(super) fn bytes(&self) -> usize {
+        (self.starts.capacity() + self.items.capacity()) * size_of::<u32>()
+    }
+
     /// An index over `min`–`max` with about as many cells as boxes (at most
     /// [`MAX_SIDE`] a side), each box listed in the cells it touches. Boxes reaching past the
     /// area are listed in its border cells.

@@ -13,6 +13,7 @@ mod build;
 mod crowding;
 mod funnel;
 mod grid;
+mod landmarks;
 mod locate;
 mod search;
 mod shapes;
@@ -24,6 +25,7 @@ pub use search::RouteSearch;
 
 use crate::World;
 use grid::CellIndex;
+use landmarks::Landmarks;
 
 /// The least clearance kept from walls, also for agents of radius 0, so that a wall always
 /// separates the triangles on its two sides.
@@ -78,6 +80,25 @@ struct NavTriangle {
     island: u32,
 }
 
+/// An edge between two walkable triangles, where a route search crosses it: its middle, and
+/// its two sides (each `triangle * 3 + edge`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Crossing {
+    sides: [u32; 2],
+    middle: Vec2,
+}
+
+impl Crossing {
+    /// The triangle on the other side from `triangle` (the first side's for any other).
+    fn across(&self, triangle: u32) -> u32 {
+        if self.sides[0] / 3 == triangle {
+            self.sides[1] / 3
+        } else {
+            self.sides[0] / 3
+        }
+    }
+}
+
 /// A jump link on the mesh: a one-way connection from a take-off to a landing.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct NavLink {
@@ -128,6 +149,12 @@ pub struct NavMesh {
     links: Vec<NavLink>,
     index: CellIndex,
     islands: usize,
+    /// Every edge between two triangles, once.
+    crossings: Vec<Crossing>,
+    /// By `triangle * 3 + edge`: its crossing's number, or [`NONE`] on the mesh's border.
+    crossing_of: Vec<u32>,
+    /// The route search's estimate of the walk left (worked out once the links are placed).
+    landmarks: Landmarks,
 }
 
 impl NavMesh {
@@ -153,6 +180,7 @@ impl NavMesh {
             })
             .collect();
         let index = CellIndex::new(&boxes, low, high);
+        let (crossings, crossing_of) = crossings(&vertices, &triangles);
         Self {
             radius,
             vertices,
@@ -160,6 +188,9 @@ impl NavMesh {
             links: Vec::new(),
             index,
             islands,
+            crossings,
+            crossing_of,
+            landmarks: Landmarks::default(),
         }
     }
 
@@ -171,6 +202,24 @@ impl NavMesh {
     /// How many triangles it has.
     pub fn triangle_count(&self) -> usize {
         self.triangles.len()
+    }
+
+    /// How many landmarks its route search estimates the walk left by (up to 4, in its largest
+    /// island; see `BEHAVIORS.md`, "`Navigate`").
+    pub fn landmark_count(&self) -> usize {
+        self.landmarks.count()
+    }
+
+    /// The memory the mesh takes on the heap (bytes): its corners, triangles, links, the index
+    /// of triangles by cell and the landmarks' tables.
+    pub fn heap_bytes(&self) -> usize {
+        self.vertices.capacity() * size_of::<Vec2>()
+            + self.triangles.capacity() * size_of::<NavTriangle>()
+            + self.links.capacity() * size_of::<NavLink>()
+            + self.index.bytes()
+            + self.crossings.capacity() * size_of::<Crossing>()
+            + self.crossing_of.capacity() * size_of::<u32>()
+            + self.landmarks.bytes()
     }
 
     /// How many islands (parts no walk joins) it has.
@@ -227,6 +276,35 @@ impl NavMesh {
     pub(crate) fn triangle_near(&self, point: Vec2) -> Option<u32> {
         self.nearest(point, |_| true).map(|(t, _)| t)
     }
+}
+
+/// Every edge of `triangles` between two of them, once (in the order triangle by triangle,
+/// edge by edge, first met), and each edge's crossing number by `triangle * 3 + edge`.
+fn crossings(vertices: &[Vec2], triangles: &[NavTriangle]) -> (Vec<Crossing>, Vec<u32>) {
+    let mut crossing_of = vec![NONE; triangles.len() * 3];
+    let mut crossings = Vec::new();
+    for (t, triangle) in triangles.iter().enumerate() {
+        for (edge, &next) in triangle.neighbors.iter().enumerate() {
+            let side = (t * 3 + edge) as u32;
+            if next == NONE || crossing_of[side as usize] != NONE {
+                continue;
+            }
+            let back = (triangles.get(next as usize))
+                .and_then(|n| n.neighbors.iter().position(|&n| n == t as u32));
+            let Some(back) = back else { continue };
+            let other = next * 3 + back as u32;
+            let number = crossings.len() as u32;
+            crossing_of[side as usize] = number;
+            crossing_of[other as usize] = number;
+            let a = vertices[triangle.corners[edge] as usize];
+            let b = vertices[triangle.corners[(edge + 1) % 3] as usize];
+            crossings.push(Crossing {
+                sides: [side, other],
+                middle: (a + b) / 2.0,
+            });
+        }
+    }
+    (crossings, crossing_of)
 }
 
 /// Numbers the islands of `triangles` (joined through their neighbours) in triangle order and

@@ -1,0 +1,69 @@
+//! The route search's landmarks (issue 44's planning target): the estimate they give never
+//! makes a route longer in the search's own measure than the straight line's estimate finds,
+//! and on a level of rooms it spares a good part of the work. Work is counted (places expanded), not
+//! timed.
+
+#[path = "levels/rooms.rs"]
+#[expect(
+    dead_code,
+    reason = "the level at the segment limit is the benchmarks' and time bounds'"
+)]
+mod rooms;
+
+use glam::Vec2;
+use graph_runtime::{AgentRng, NavMesh, Rect, RouteSearch, World};
+
+/// The search's ordering step: a route's cost is the least within it.
+const ORDER_STEP: f32 = 1.0 / 16.0;
+
+#[test]
+fn landmarks_find_routes_as_cheap_as_the_straight_line_with_under_two_thirds_the_work() {
+    let world = rooms::rooms_level(16, 17, 0);
+    let mesh = NavMesh::build(&world, 0.5).expect("the rooms level builds");
+    assert_eq!(mesh.landmark_count(), 4);
+    let mut with = RouteSearch::default();
+    let mut without = RouteSearch::default();
+    without.straight_line_only = true;
+    let mut rng = AgentRng::new(44, 0);
+    let size = world.bounds.size();
+    let mut point = || Vec2::new(rng.unit() * size.x, rng.unit() * size.y);
+    let (mut expanded_with, mut expanded_without) = (0, 0);
+    for pair in 0..200 {
+        let (from, to) = (point(), point());
+        let route = mesh.route(from, to, &mut with);
+        let baseline = mesh.route(from, to, &mut without);
+        // Both are the least the search can find, each within one ordering step: an estimate
+        // that overshot would have found a dearer route.
+        let (cost, least) = (with.cost(), without.cost());
+        assert!(
+            (cost - least).abs() <= ORDER_STEP + 1e-3 * least,
+            "pair {pair}: {from} → {to} costs {cost} with landmarks, {least} without"
+        );
+        assert_eq!(route.reach, baseline.reach, "pair {pair}");
+        expanded_with += with.expanded;
+        expanded_without += without.expanded;
+    }
+    println!("{expanded_with} places expanded with landmarks, {expanded_without} without");
+    // Measured: 406 against 813 places a query on average over the benchmark's pairs.
+    assert!(
+        expanded_with * 3 < expanded_without * 2,
+        "{expanded_with} places expanded with landmarks, {expanded_without} without"
+    );
+}
+
+#[test]
+fn a_level_of_one_crossing_has_one_landmark_and_an_open_room_none_needed() {
+    // An empty rectangle is two triangles: one crossing, so one landmark (the next farthest
+    // place is the landmark itself).
+    let world = World::new(Rect::new(Vec2::ZERO, Vec2::new(10.0, 4.0)));
+    let mesh = NavMesh::build(&world, 0.5).expect("builds");
+    assert_eq!(mesh.triangle_count(), 2);
+    assert_eq!(mesh.landmark_count(), 1);
+    let mut search = RouteSearch::default();
+    let route = mesh.route(Vec2::new(1.0, 1.0), Vec2::new(9.0, 3.0), &mut search);
+    // Straight across: the walk from (1, 1) to the crossing's middle (5, 2) and on to (9, 3),
+    // √17 each way.
+    assert_eq!(route.points, [Vec2::new(1.0, 1.0), Vec2::new(9.0, 3.0)]);
+    let expected = 2.0 * 17.0_f32.sqrt();
+    assert!((search.cost() - expected).abs() < 1e-4, "{}", search.cost());
+}
