@@ -53,6 +53,31 @@ fn a_selected_navigator_shows_its_route_and_where_it_stands() {
     assert!(!harness.state().preview.guides.navigation);
 }
 
+/// Found under Xvfb: an agent selected before its first route was planned (the preview just
+/// reset, paused at 0 s) has a route of no points, and drawing it panicked on an empty range
+/// of corners. It draws nothing, and its state reads "waiting".
+#[test]
+fn an_agent_selected_before_its_first_route_shows_it_waiting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    step(&mut harness, 10);
+    harness.state_mut().preview.host.selected_agent = Some(0);
+    harness.run_steps(2);
+    harness.get_by_label("Reset").click();
+    harness.run_steps(3);
+    let routes = &harness.state().preview.host.selected_routes;
+    assert_eq!(routes.len(), 1, "one Navigate node");
+    assert_eq!(routes[0].status(), RouteStatus::Waiting);
+    assert!(routes[0].route().points.is_empty());
+    harness.get_by_label_contains("waiting");
+    // Once planned, the route is drawn as before.
+    step(&mut harness, 2);
+    assert_eq!(
+        harness.state().preview.host.selected_routes[0].status(),
+        RouteStatus::Following
+    );
+}
+
 #[test]
 fn moving_a_wall_rebuilds_the_mesh_and_the_routes_are_planned_again() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -76,7 +76,12 @@ pub fn paint_routes(
             .collect();
         let stroke = Stroke::new(2.0, ROUTE);
         painter.add(Shape::line(line.clone(), stroke));
-        for corner in &line[1..line.len().saturating_sub(1)] {
+        // The corners between the agent and the end (none while the route has no points
+        // left: a route not planned yet, or no navigation for the agent's radius).
+        let corners = line
+            .get(1..line.len().saturating_sub(1))
+            .unwrap_or_default();
+        for corner in corners {
             painter.circle_filled(*corner, 3.0, ROUTE);
         }
         if let Some(&end) = line.last().filter(|_| line.len() > 1) {
