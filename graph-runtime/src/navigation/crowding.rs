@@ -24,6 +24,8 @@ pub struct Crowding {
     /// counted (`NONE`: none known). Only a hint, checked before it is used
     /// ([`NavMesh::deeply_in`]): the fill is the same with or without it.
     hints: Vec<u32>,
+    /// The standing agents of the last count (room kept from count to count).
+    standing: Vec<(u32, Vec2, f32)>,
 }
 
 /// Two crowdings are equal when their fills are (the hints only save work).
@@ -54,39 +56,49 @@ impl Crowding {
     ) {
         self.fill.clear();
         self.fill.resize(mesh.triangles.len() * 3, 0.0);
-        let standing: Vec<(u32, Vec2, f32)> = standing.into_iter().collect();
+        let mut agents = std::mem::take(&mut self.standing);
+        agents.clear();
+        agents.extend(standing);
+        self.count_agents(mesh, &agents);
+        self.standing = agents;
+    }
+
+    /// Counts `standing` (each a number, a position and a radius) into the cleared fill.
+    fn count_agents(&mut self, mesh: &NavMesh, standing: &[(u32, Vec2, f32)]) {
+        if standing.len() < PARALLEL_FROM {
+            for &(number, position, radius) in standing {
+                let number = number as usize;
+                if number >= self.hints.len() {
+                    self.hints.resize(number + 1, NONE);
+                }
+                let fill = &mut self.fill;
+                let hint = self.hints[number];
+                self.hints[number] = shares(mesh, (position, radius), hint, |at, share| {
+                    add(fill, at, share);
+                });
+            }
+            return;
+        }
         let hints = &self.hints;
         let hint = |number: u32| hints.get(number as usize).copied().unwrap_or(NONE);
-        let stood: Vec<(u32, u32)> = if standing.len() < PARALLEL_FROM {
-            let mut stood = Vec::with_capacity(standing.len());
-            for &(number, position, radius) in &standing {
-                let t = shares(mesh, (position, radius), hint(number), |at, share| {
-                    add(&mut self.fill, at, share);
-                });
-                stood.push((number, t));
-            }
-            stood
-        } else {
-            let chunks: Vec<Counted> = standing
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let mut found = Vec::with_capacity(chunk.len() * 2);
-                    let mut stood = Vec::with_capacity(chunk.len());
-                    for &(number, position, radius) in chunk {
-                        let t = shares(mesh, (position, radius), hint(number), |at, share| {
-                            found.push((at, share));
-                        });
-                        stood.push((number, t));
-                    }
-                    (found, stood)
-                })
-                .collect();
-            for &(at, share) in chunks.iter().flat_map(|(found, _)| found) {
-                add(&mut self.fill, at, share);
-            }
-            chunks.into_iter().flat_map(|(_, stood)| stood).collect()
-        };
-        for (number, t) in stood {
+        let chunks: Vec<Counted> = standing
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut found = Vec::with_capacity(chunk.len() * 2);
+                let mut stood = Vec::with_capacity(chunk.len());
+                for &(number, position, radius) in chunk {
+                    let t = shares(mesh, (position, radius), hint(number), |at, share| {
+                        found.push((at, share));
+                    });
+                    stood.push((number, t));
+                }
+                (found, stood)
+            })
+            .collect();
+        for &(at, share) in chunks.iter().flat_map(|(found, _)| found) {
+            add(&mut self.fill, at, share);
+        }
+        for (number, t) in chunks.into_iter().flat_map(|(_, stood)| stood) {
             let number = number as usize;
             if number >= self.hints.len() {
                 self.hints.resize(number + 1, NONE);

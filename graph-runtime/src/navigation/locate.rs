@@ -14,16 +14,23 @@ impl NavMesh {
     pub(super) fn locate(&self, point: Vec2) -> Option<u32> {
         let p = point.as_dvec2();
         self.index.at(p).iter().copied().find(|&t| {
-            let [a, b, c] = self
-                .corners(&self.triangles[t as usize])
-                .map(Vec2::as_dvec2);
-            [(a, b), (b, c), (c, a)].iter().all(|&(from, to)| {
-                // Inside the edge, or outside by at most the tolerance (squared: no root).
-                let edge = to - from;
-                let side = edge.perp_dot(p - from);
-                side >= 0.0
-                    || side * side <= EDGE_TOLERANCE * EDGE_TOLERANCE * edge.length_squared()
-            })
+            // Inside each edge, or outside by at most the tolerance (squared: no root).
+            self.sides(&self.triangles[t as usize], p)
+                .iter()
+                .all(|&(side, length_squared)| {
+                    side >= 0.0 || side * side <= EDGE_TOLERANCE * EDGE_TOLERANCE * length_squared
+                })
+        })
+    }
+
+    /// For each edge of `triangle` (counter-clockwise): twice the signed area `p` makes with it
+    /// (positive inside: the distance from the edge's line times its length), and the edge's
+    /// squared length.
+    fn sides(&self, triangle: &super::NavTriangle, p: DVec2) -> [(f64, f64); 3] {
+        let [a, b, c] = self.corners(triangle).map(Vec2::as_dvec2);
+        [(a, b), (b, c), (c, a)].map(|(from, to)| {
+            let edge = to - from;
+            (edge.perp_dot(p - from), edge.length_squared())
         })
     }
 
@@ -34,13 +41,9 @@ impl NavMesh {
         let Some(triangle) = self.triangles.get(t as usize) else {
             return false;
         };
-        let p = point.as_dvec2();
-        let [a, b, c] = self.corners(triangle).map(Vec2::as_dvec2);
         let margin = 4.0 * EDGE_TOLERANCE;
-        [(a, b), (b, c), (c, a)].iter().all(|&(from, to)| {
-            let edge = to - from;
-            let side = edge.perp_dot(p - from);
-            side > 0.0 && side * side >= margin * margin * edge.length_squared()
+        (self.sides(triangle, point.as_dvec2()).iter()).all(|&(side, length_squared)| {
+            side > 0.0 && side * side >= margin * margin * length_squared
         })
     }
 

@@ -219,7 +219,7 @@ fn count_crowds(crowds: &mut Vec<Crowding>, world: &World, vehicles: &[Vehicle])
 }
 
 /// Which of the world's meshes (by ascending radius) agents of `radius` walk on, and where it
-/// is among them: the same as [`World::navigation`].
+/// is among them ([`World::navigation`]).
 fn mesh_for(world: &World, radius: f32) -> Option<(usize, &NavMesh)> {
-    (world.navigation_meshes().enumerate()).find(|(_, mesh)| mesh.radius() >= radius)
+    world.navigation_numbered(radius)
 }

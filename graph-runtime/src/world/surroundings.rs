@@ -277,10 +277,13 @@ impl World {
     /// smallest radius above it (its routes keep more clearance); none when every mesh is for
     /// smaller agents (a route on one would lead the agent into walls).
     pub fn navigation(&self, radius: f32) -> Option<&NavMesh> {
-        self.navigation
-            .iter()
-            .find(|mesh| mesh.radius() >= radius)
-            .map(|mesh| &**mesh)
+        self.navigation_numbered(radius).map(|(_, mesh)| mesh)
+    }
+
+    /// [`World::navigation`] with where the mesh is among [`World::navigation_meshes`] (what
+    /// the route planner keeps each mesh's crowd count by).
+    pub(crate) fn navigation_numbered(&self, radius: f32) -> Option<(usize, &NavMesh)> {
+        (self.navigation_meshes().enumerate()).find(|(_, mesh)| mesh.radius() >= radius)
     }
 
     /// The meshes, by ascending radius.
