@@ -17,10 +17,10 @@ use graph_runtime::{AgentRng, NavMesh, Rect, RouteSearch, World};
 const ORDER_STEP: f32 = 1.0 / 16.0;
 
 #[test]
-fn landmarks_find_routes_as_cheap_as_the_straight_line_with_under_two_thirds_the_work() {
+fn landmarks_find_routes_as_cheap_as_the_straight_line_with_under_a_third_the_work() {
     let world = rooms::rooms_level(16, 17, 0);
     let mesh = NavMesh::build(&world, 0.5).expect("the rooms level builds");
-    assert_eq!(mesh.landmark_count(), 4);
+    assert_eq!(mesh.landmark_count(), 8);
     let mut with = RouteSearch::default();
     let mut without = RouteSearch::default();
     without.straight_line_only = true;
@@ -44,9 +44,10 @@ fn landmarks_find_routes_as_cheap_as_the_straight_line_with_under_two_thirds_the
         expanded_without += without.expanded;
     }
     println!("{expanded_with} places expanded with landmarks, {expanded_without} without");
-    // Measured: 406 against 813 places a query on average over the benchmark's pairs.
+    // Measured with 8 landmarks: 36,398 against 162,424 places over these 200 pairs (182
+    // against 812 a query; with 4 landmarks it was about half).
     assert!(
-        expanded_with * 3 < expanded_without * 2,
+        expanded_with * 3 < expanded_without,
         "{expanded_with} places expanded with landmarks, {expanded_without} without"
     );
 }

@@ -30,7 +30,7 @@ use glam::{DVec2, Vec2};
 use super::NavMesh;
 
 /// How many landmarks a mesh keeps (fewer when it has fewer crossings).
-pub(super) const LANDMARKS: usize = 4;
+pub(super) const LANDMARKS: usize = 8;
 
 /// What the estimate gives up against rounding: the landmark bound less this fraction of one
 /// more than itself, so that distances summed over thousands of steps and kept as `f32` never
@@ -149,6 +149,11 @@ impl Landmarks {
             }
         }
         bound - ROUNDING_SLACK * (1.0 + bound.abs())
+    }
+
+    /// Brings its table into this core's cache ([`super::touch_lines`]).
+    pub(super) fn touch(&self) {
+        super::touch_lines(&self.distances);
     }
 
     /// How many landmarks there are.

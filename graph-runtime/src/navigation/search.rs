@@ -1,7 +1,7 @@
 //! Planning a route: where the start and goal stand on the mesh, which islands a walk (and
 //! the jump links) reach, the corridor of triangles by A*, and the corridor pulled tight.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use glam::Vec2;
@@ -21,6 +21,8 @@ pub struct RouteSearch {
     reached: Vec<bool>,
     path: Vec<u32>,
     corridor: Vec<(u32, Came)>,
+    /// The portals of the corridor being pulled tight.
+    portals: Vec<(Vec2, Vec2)>,
     /// Places (edges crossed, jump ends) the last query took from the open list.
     pub expanded: usize,
     /// What the last route found cost in the search's measure: its walk from edge middle to
@@ -64,25 +66,24 @@ enum Came {
 /// find.
 const ORDER_STEP: f32 = 1.0 / 16.0;
 
-/// An open place: its estimated total in [`ORDER_STEP`]s, its distance from the straight line
-/// between the start and the goal, then its number (the last tie-break, so the same query
-/// expands the same places in the same order).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Open(f32, f32, u32);
+/// An open place, as one number that sorts as the open list takes them: its estimated total
+/// in [`ORDER_STEP`]s (the top 32 bits), its distance from the straight line between the start
+/// and the goal (the bits of a non-negative `f32` sort as it does), then its number (the last
+/// tie-break, so the same query expands the same places in the same order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Open(u128);
 
-impl Eq for Open {}
-
-impl Ord for Open {
-    fn cmp(&self, other: &Self) -> Ordering {
-        (self.0.total_cmp(&other.0))
-            .then(self.1.total_cmp(&other.1))
-            .then(self.2.cmp(&other.2))
+impl Open {
+    fn new(total: f32, off: f32, place: u32) -> Self {
+        // Both are finite and non-negative for a point of the mesh; a NaN or a negative
+        // sorts first or last, never out of the list (`as` saturates).
+        let steps = (total / ORDER_STEP + 0.5) as u32;
+        let off = off.max(0.0).to_bits();
+        Self((u128::from(steps) << 64) | (u128::from(off) << 32) | u128::from(place))
     }
-}
 
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+    fn place(self) -> u32 {
+        self.0 as u32
     }
 }
 
@@ -102,6 +103,11 @@ impl RouteSearch {
         }
         self.open.clear();
         self.expanded = 0;
+    }
+
+    /// Brings its record of each place into this core's cache ([`super::touch_lines`]).
+    pub(crate) fn touch(&self) {
+        super::touch_lines(&self.nodes);
     }
 
     /// What the last route found cost in the search's measure (its walk from edge middle to
@@ -129,8 +135,7 @@ impl RouteSearch {
             seen: query,
             closed: node.closed,
         };
-        let total = ((cost + left) / ORDER_STEP).round();
-        self.open.push(Reverse(Open(total, off, place)));
+        self.open.push(Reverse(Open::new(cost + left, off, place)));
     }
 }
 
@@ -244,7 +249,8 @@ pub(super) fn route(
     search.begin(mesh.goal_place() as usize + 1);
     toward.step_in(search, start, (NONE, from, 0.0));
     let mut found = false;
-    while let Some(Reverse(Open(_, _, place))) = search.open.pop() {
+    while let Some(Reverse(open)) = search.open.pop() {
+        let place = open.place();
         let node = &mut search.nodes[place as usize];
         if node.closed == search.query {
             continue;
@@ -272,7 +278,7 @@ pub(super) fn route(
         return Route::default();
     }
     let corridor = corridor(mesh, search, start);
-    let route = pull_tight(mesh, &corridor, from, end, reach);
+    let route = pull_tight(mesh, &corridor, &mut search.portals, from, end, reach);
     search.corridor = corridor;
     route
 }
@@ -327,24 +333,30 @@ fn reachable_islands(mesh: &NavMesh, island: u32, reached: &mut Vec<bool>) {
 fn pull_tight(
     mesh: &NavMesh,
     corridor: &[(u32, Came)],
+    portals: &mut Vec<(Vec2, Vec2)>,
     from: Vec2,
     end: Vec2,
     reach: Reach,
 ) -> Route {
+    // Room for every edge crossed, and for as many corners (at most one a portal): no
+    // allocation grows while the route is pulled.
+    let crossed = corridor.len().saturating_sub(1);
+    let mut points = Vec::with_capacity(crossed + 2);
+    points.push(from);
     let mut route = Route {
-        points: vec![from],
+        points,
         jumps: Vec::new(),
         reach: Some(reach),
-        corridor: Vec::new(),
+        corridor: Vec::with_capacity(crossed),
     };
-    let mut portals = Vec::new();
+    portals.clear();
     let mut start = from;
     for pair in corridor.windows(2) {
         let ((t, _), (next, came)) = (pair[0], pair[1]);
         match came {
             Came::Link(l) => {
                 let link = mesh.links[l as usize];
-                funnel::pull(start, link.from, &portals, &mut route.points);
+                funnel::pull(start, link.from, portals, &mut route.points);
                 route.jumps.push(route.points.len() - 1);
                 route.points.push(link.to);
                 portals.clear();
@@ -361,7 +373,8 @@ fn pull_tight(
             }
         }
     }
-    funnel::pull(start, end, &portals, &mut route.points);
+    funnel::pull(start, end, portals, &mut route.points);
+    route.points.shrink_to_fit();
     route
 }
 
@@ -410,6 +423,25 @@ impl NavMesh {
             Some(link) => link.to,
             None => Vec2::ZERO,
         }
+    }
+
+    /// The memory a route query on the mesh may read (bytes): the mesh's tables and a
+    /// search's record of each place.
+    pub(crate) fn query_bytes(&self) -> usize {
+        self.heap_bytes() + self.search_places() * size_of::<Node>()
+    }
+
+    /// Brings the mesh's tables a route query reads into this core's cache, one pass over
+    /// each ([`super::touch_lines`]): a batch of queries on a mesh that fits the core's cache
+    /// then waits on memory once, not at each step of each search (measured in
+    /// `BENCHMARKS.md`, "Navigation").
+    pub(crate) fn touch_for_queries(&self) {
+        super::touch_lines(&self.vertices);
+        super::touch_lines(&self.triangles);
+        super::touch_lines(&self.crossings);
+        super::touch_lines(&self.crossing_of);
+        self.index.touch();
+        self.landmarks.touch();
     }
 
     /// How many places a route search may expand: the crossings, the jump links' ends and

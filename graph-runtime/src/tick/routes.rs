@@ -38,6 +38,18 @@ pub const JAM_CHECK_SECONDS: f32 = 0.25;
 /// From this many routes a tick, they are planned in parallel (each on its thread's search).
 const PARALLEL_FROM: usize = 8;
 
+/// Before planning routes in parallel, each thread reads the tables of the meshes they are
+/// planned on once when these (and the thread's search records) take at most this many bytes:
+/// a core's cache on the machines measured is 1 MiB (L2), and a planning phase comes after a
+/// tick's steering has filled it with the agents' data. A search on a cold mesh waits on
+/// memory at each place it reaches; on the 272-room level this halved the time of a query in
+/// the planning phase (`BENCHMARKS.md`, "Navigation"). Larger meshes are read as searched.
+const TOUCH_LIMIT: usize = 1 << 20;
+
+/// ... and when there are at least this many routes for each thread to plan: reading a mesh
+/// of 1 MiB takes a thread about as long as 8 cold searches lose waiting on it.
+const TOUCH_FROM: usize = 8;
+
 thread_local! {
     /// Each worker thread's search, reused from tick to tick.
     static SEARCH: RefCell<RouteSearch> = RefCell::new(RouteSearch::default());
@@ -147,9 +159,7 @@ impl RoutePlanner {
                 }
             }
         }
-        // Longest waiting first, then agent order.
-        self.wanting.sort_unstable();
-        let take = self.wanting.len().min(self.budget);
+        let take = self.choose();
         let (chosen, left) = self.wanting.split_at(take);
         let pays_for_crowds = |&(_, _, holder, slot): &(u32, u32, u32, u32)| {
             (states.get(holder as usize))
@@ -178,6 +188,9 @@ impl RoutePlanner {
             Some((holder, slot, planned))
         };
         let planned: Vec<(usize, usize, Route)> = if take >= PARALLEL_FROM {
+            if take >= TOUCH_FROM * rayon::current_num_threads() {
+                touch_meshes(world, vehicles, chosen);
+            }
             chosen
                 .par_iter()
                 .filter_map(|wanted| SEARCH.with_borrow_mut(|search| query(search, wanted)))
@@ -202,6 +215,46 @@ impl RoutePlanner {
         self.planned = take;
         self.deferred = self.wanting.len() - take;
     }
+
+    /// How many of the routes wanting a plan are planned this tick (at most the budget), put
+    /// first in `wanting`, longest waiting first, then in agent order: chosen without sorting
+    /// the rest (after a jam thousands may wait; no two keys are equal, so the choice is a
+    /// full sort's).
+    fn choose(&mut self) -> usize {
+        let take = self.wanting.len().min(self.budget);
+        if take < self.wanting.len() {
+            self.wanting.select_nth_unstable(take);
+        }
+        self.wanting[..take].sort_unstable();
+        take
+    }
+}
+
+/// Brings the tables of the meshes the `chosen` routes are planned on into the cache of each
+/// of the pool's threads, when they fit in [`TOUCH_LIMIT`] together with each thread's search
+/// records (the searches then find them there; the routes are the same either way).
+fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[(u32, u32, u32, u32)]) {
+    let mut meshes: Vec<&NavMesh> = Vec::new();
+    for &(_, _, holder, _) in chosen {
+        let on = vehicles
+            .get(holder as usize)
+            .and_then(|v| mesh_for(world, v.radius));
+        if let Some((_, mesh)) = on
+            && !meshes.iter().any(|m| std::ptr::eq(*m, mesh))
+        {
+            meshes.push(mesh);
+        }
+    }
+    let bytes: usize = meshes.iter().map(|mesh| mesh.query_bytes()).sum();
+    if bytes > TOUCH_LIMIT {
+        return;
+    }
+    rayon::broadcast(|_| {
+        for mesh in &meshes {
+            mesh.touch_for_queries();
+        }
+        SEARCH.with_borrow(RouteSearch::touch);
+    });
 }
 
 /// Counts the standing agents of `vehicles` at the doors of each of the world's meshes into
