@@ -163,13 +163,13 @@ fn shares(
         if share <= 0.0 {
             continue;
         }
-        each(t as usize * 3 + edge, share);
-        let back = mesh.triangles[next as usize]
-            .neighbors
-            .iter()
-            .position(|&n| n == t);
-        if let Some(back) = back {
-            each(next as usize * 3 + back, share);
+        let side = t * 3 + edge as u32;
+        each(side as usize, share);
+        if let Some(place) = mesh.crossing(t, edge) {
+            each(
+                mesh.crossings[place as usize].other_side(side) as usize,
+                share,
+            );
         }
     }
     t

@@ -89,6 +89,15 @@ struct Crossing {
 }
 
 impl Crossing {
+    /// The side (`triangle * 3 + edge`) across from side `side`.
+    fn other_side(&self, side: u32) -> u32 {
+        if self.sides[0] == side {
+            self.sides[1]
+        } else {
+            self.sides[0]
+        }
+    }
+
     /// The triangle on the other side from `triangle` (the first side's for any other).
     fn across(&self, triangle: u32) -> u32 {
         if self.sides[0] / 3 == triangle {
@@ -204,7 +213,7 @@ impl NavMesh {
         self.triangles.len()
     }
 
-    /// How many landmarks its route search estimates the walk left by (up to 4, in its largest
+    /// How many landmarks its route search estimates the walk left by (up to 8, in its largest
     /// island; see `BEHAVIORS.md`, "`Navigate`").
     pub fn landmark_count(&self) -> usize {
         self.landmarks.count()

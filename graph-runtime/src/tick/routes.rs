@@ -139,7 +139,7 @@ impl RoutePlanner {
                         || (route.crowd_cost > 0.0
                             && route.time_to_look()
                             && vehicle.is_some_and(|v| {
-                                let Some((m, mesh)) = mesh_for(world, v.radius) else {
+                                let Some((m, mesh)) = world.navigation_numbered(v.radius) else {
                                     return false;
                                 };
                                 count(&mut self.crowds);
@@ -183,7 +183,8 @@ impl RoutePlanner {
             let (holder, slot) = (holder as usize, slot as usize);
             let vehicle = vehicles.get(holder)?;
             let route = states.get(holder)?.routes().get(slot)?;
-            let on = mesh_for(world, vehicle.radius).map(|(m, mesh)| (mesh, crowds.get(m)));
+            let on =
+                (world.navigation_numbered(vehicle.radius)).map(|(m, mesh)| (mesh, crowds.get(m)));
             let planned = route.query(on, vehicle.position, search)?;
             Some((holder, slot, planned))
         };
@@ -204,7 +205,7 @@ impl RoutePlanner {
         };
         for (holder, slot, route) in planned {
             let crowding = (vehicles.get(holder))
-                .and_then(|v| mesh_for(world, v.radius))
+                .and_then(|v| world.navigation_numbered(v.radius))
                 .and_then(|(m, _)| self.crowds.get(m));
             if let Some(slot) = states[holder].routes_mut().get_mut(slot) {
                 // Counted this tick for every route that pays for crowds.
@@ -238,7 +239,7 @@ fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[(u32, u32, u32, u
     for &(_, _, holder, _) in chosen {
         let on = vehicles
             .get(holder as usize)
-            .and_then(|v| mesh_for(world, v.radius));
+            .and_then(|v| world.navigation_numbered(v.radius));
         if let Some((_, mesh)) = on
             && !meshes.iter().any(|m| std::ptr::eq(*m, mesh))
         {
@@ -269,10 +270,4 @@ fn count_crowds(crowds: &mut Vec<Crowding>, world: &World, vehicles: &[Vehicle])
     for (crowding, mesh) in crowds.iter_mut().zip(world.navigation_meshes()) {
         crowding.count_numbered(mesh, standing());
     }
-}
-
-/// Which of the world's meshes (by ascending radius) agents of `radius` walk on, and where it
-/// is among them ([`World::navigation`]).
-fn mesh_for(world: &World, radius: f32) -> Option<(usize, &NavMesh)> {
-    world.navigation_numbered(radius)
 }
