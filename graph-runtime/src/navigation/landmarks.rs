@@ -196,19 +196,14 @@ struct Graph {
 
 impl Graph {
     fn new(mesh: &NavMesh) -> Self {
-        let mut points = Vec::new();
-        let mut triangles = Vec::new();
-        for crossing in &mesh.crossings {
-            points.push(crossing.middle.as_dvec2());
-            triangles.push(crossing.sides.map(|side| side / 3));
-        }
-        let crossings = points.len() as u32;
-        for link in &mesh.links {
-            points.push(link.from.as_dvec2());
-            triangles.push([link.from_triangle; 2]);
-            points.push(link.to.as_dvec2());
-            triangles.push([link.to_triangle; 2]);
-        }
+        // Every place of the search but the goal, numbered as the search numbers them.
+        let places = 0..mesh.goal_place();
+        let points: Vec<DVec2> = places
+            .clone()
+            .map(|p| mesh.place_point(p).as_dvec2())
+            .collect();
+        let triangles: Vec<[u32; 2]> = places.map(|p| mesh.place_triangles(p)).collect();
+        let crossings = mesh.crossings.len() as u32;
         // Each triangle's places, by counting then filling.
         let mut first = vec![0u32; mesh.triangles.len() + 1];
         let each_membership = |place: usize| {

@@ -98,6 +98,15 @@ impl Crossing {
         }
     }
 
+    /// Its side (`triangle * 3 + edge`) in triangle `triangle` (the second for any other).
+    fn side_in(&self, triangle: u32) -> u32 {
+        if self.sides[0] / 3 == triangle {
+            self.sides[0]
+        } else {
+            self.sides[1]
+        }
+    }
+
     /// The triangle on the other side from `triangle` (the first side's for any other).
     fn across(&self, triangle: u32) -> u32 {
         if self.sides[0] / 3 == triangle {

@@ -21,8 +21,10 @@ pub struct RouteSearch {
     reached: Vec<bool>,
     path: Vec<u32>,
     corridor: Vec<(u32, Came)>,
-    /// The portals of the corridor being pulled tight.
+    /// The portals of the corridor being pulled tight, and its corner points as they are
+    /// found (the route gets a list of exactly their number).
     portals: Vec<(Vec2, Vec2)>,
+    corners: Vec<Vec2>,
     /// Places (edges crossed, jump ends) the last query took from the open list.
     pub expanded: usize,
     /// What the last route found cost in the search's measure: its walk from edge middle to
@@ -52,7 +54,7 @@ enum Came {
     /// It is the start's.
     #[default]
     Start,
-    /// Across an edge from the given triangle.
+    /// Across the given edge (`triangle * 3 + edge`) of the triangle before.
     Edge(u32),
     /// By the given jump link.
     Link(u32),
@@ -278,7 +280,8 @@ pub(super) fn route(
         return Route::default();
     }
     let corridor = corridor(mesh, search, start);
-    let route = pull_tight(mesh, &corridor, &mut search.portals, from, end, reach);
+    let scratch = (&mut search.portals, &mut search.corners);
+    let route = pull_tight(mesh, &corridor, scratch, (from, end), reach);
     search.corridor = corridor;
     route
 }
@@ -301,8 +304,8 @@ fn corridor(mesh: &NavMesh, search: &mut RouteSearch, start: u32) -> Vec<(u32, C
         let into = search.nodes[place as usize].into;
         if let Some(l) = mesh.link_of_landing(place) {
             corridor.push((into, Came::Link(l)));
-        } else if mesh.link_of_takeoff(place).is_none() {
-            corridor.push((into, Came::Edge(t)));
+        } else if let Some(crossing) = mesh.crossings.get(place as usize) {
+            corridor.push((into, Came::Edge(crossing.side_in(t))));
         }
         t = into;
     }
@@ -329,53 +332,49 @@ fn reachable_islands(mesh: &NavMesh, island: u32, reached: &mut Vec<bool>) {
     }
 }
 
-/// The corridor's corner points, each stretch between jumps pulled tight on its own.
+/// The corridor's corner points, each stretch between jumps pulled tight on its own (`portals`
+/// and `corners` are kept from query to query: nothing grows while the route is pulled, and
+/// the route's lists are allocated once, to size).
 fn pull_tight(
     mesh: &NavMesh,
     corridor: &[(u32, Came)],
-    portals: &mut Vec<(Vec2, Vec2)>,
-    from: Vec2,
-    end: Vec2,
+    (portals, corners): (&mut Vec<(Vec2, Vec2)>, &mut Vec<Vec2>),
+    (from, end): (Vec2, Vec2),
     reach: Reach,
 ) -> Route {
-    // Room for every edge crossed, and for as many corners (at most one a portal): no
-    // allocation grows while the route is pulled.
     let crossed = corridor.len().saturating_sub(1);
-    let mut points = Vec::with_capacity(crossed + 2);
-    points.push(from);
-    let mut route = Route {
-        points,
-        jumps: Vec::new(),
-        reach: Some(reach),
-        corridor: Vec::with_capacity(crossed),
-    };
+    let mut jumps = Vec::new();
+    let mut edges = Vec::with_capacity(crossed);
     portals.clear();
+    corners.clear();
+    corners.push(from);
     let mut start = from;
     for pair in corridor.windows(2) {
-        let ((t, _), (next, came)) = (pair[0], pair[1]);
-        match came {
+        match pair[1].1 {
             Came::Link(l) => {
                 let link = mesh.links[l as usize];
-                funnel::pull(start, link.from, portals, &mut route.points);
-                route.jumps.push(route.points.len() - 1);
-                route.points.push(link.to);
+                funnel::pull(start, link.from, portals, corners);
+                jumps.push(corners.len() - 1);
+                corners.push(link.to);
                 portals.clear();
                 start = link.to;
             }
-            _ => {
-                let triangle = &mesh.triangles[t as usize];
-                let edge = triangle.neighbors.iter().position(|&n| n == next);
-                if let Some(edge) = edge {
-                    let [right, left] = mesh.edge(triangle, edge);
-                    portals.push((left, right));
-                    route.corridor.push(t * 3 + edge as u32);
-                }
+            Came::Edge(side) => {
+                let triangle = &mesh.triangles[(side / 3) as usize];
+                let [right, left] = mesh.edge(triangle, (side % 3) as usize);
+                portals.push((left, right));
+                edges.push(side);
             }
+            Came::Start => {}
         }
     }
-    funnel::pull(start, end, portals, &mut route.points);
-    route.points.shrink_to_fit();
-    route
+    funnel::pull(start, end, portals, corners);
+    Route {
+        points: corners.as_slice().to_vec(),
+        jumps,
+        reach: Some(reach),
+        corridor: edges,
+    }
 }
 
 impl NavMesh {
@@ -413,7 +412,7 @@ impl NavMesh {
     }
 
     /// Where place `place` (a crossing or a link's end) is.
-    fn place_point(&self, place: u32) -> Vec2 {
+    pub(super) fn place_point(&self, place: u32) -> Vec2 {
         if let Some(crossing) = self.crossings.get(place as usize) {
             return crossing.middle;
         }
@@ -422,6 +421,19 @@ impl NavMesh {
             Some(link) if self.link_of_takeoff(place).is_some() => link.from,
             Some(link) => link.to,
             None => Vec2::ZERO,
+        }
+    }
+
+    /// The triangles place `place` lies in: a crossing's two sides', a link end's own twice.
+    pub(super) fn place_triangles(&self, place: u32) -> [u32; 2] {
+        if let Some(crossing) = self.crossings.get(place as usize) {
+            return crossing.sides.map(|side| side / 3);
+        }
+        let l = (place as usize - self.crossings.len()) / 2;
+        match self.links.get(l) {
+            Some(link) if self.link_of_takeoff(place).is_some() => [link.from_triangle; 2],
+            Some(link) => [link.to_triangle; 2],
+            None => [NONE; 2],
         }
     }
 

@@ -40,14 +40,16 @@ const PARALLEL_FROM: usize = 8;
 
 /// Before planning routes in parallel, each thread reads the tables of the meshes they are
 /// planned on once when these (and the thread's search records) take at most this many bytes:
-/// a core's cache on the machines measured is 1 MiB (L2), and a planning phase comes after a
-/// tick's steering has filled it with the agents' data. A search on a cold mesh waits on
-/// memory at each place it reaches; on the 272-room level this halved the time of a query in
-/// the planning phase (`BENCHMARKS.md`, "Navigation"). Larger meshes are read as searched.
+/// a planning phase comes after a tick's steering has pushed them out of the cores' caches,
+/// and a search on a cold mesh waits on memory at each place it reaches. On the 272-room level
+/// (561 KiB of tables and records; a core's L2 on the machine measured, an AMD EPYC, is 512
+/// KiB) this halved the time of a query in the planning phase, and reading only the tables
+/// the search walks (410 KiB) was no better (`BENCHMARKS.md`, "Navigation"). Larger meshes
+/// are read as searched.
 const TOUCH_LIMIT: usize = 1 << 20;
 
-/// ... and when there are at least this many routes for each thread to plan: reading a mesh
-/// of 1 MiB takes a thread about as long as 8 cold searches lose waiting on it.
+/// ... and when there are at least this many routes for each thread to plan: reading the
+/// rooms level's tables takes a thread about as long as 8 cold searches lose waiting on them.
 const TOUCH_FROM: usize = 8;
 
 thread_local! {
