@@ -135,22 +135,18 @@ fn hundred_in_parallel(c: &mut Criterion, world: &World) {
     });
 }
 
-/// Walls, Separation, then Navigate to the agent's own goal, paying `crowd_cost` per standing
-/// agent at a door: the navigator preset's graph.
+/// The navigator preset's graph (walls, Separation, then Navigate to the agent's own goal)
+/// with its Navigate paying `crowd_cost` per standing agent at a door instead of the preset's 4.
 fn navigator(crowd_cost: f32) -> String {
-    format!(
-        r#"(format: "steergraph.graph", version: 1,
-        vehicle: (mass: 1.0, max_force: 20.0, max_speed: 6.0, radius: 0.5),
-        nodes: {{
-            1: WallAvoidance(min_length: 1.0, lookahead_time: 0.4, whisker_angle: 35.0, margin: 0.4),
-            2: Separation(radius: 1.6, fov: 360.0),
-            3: Scale(input: 2, factor: 2.0),
-            4: Navigate(target: Own("goal"), ahead_distance: 2.0, slowing_distance: 3.0,
-                        replan_distance: 2.0, crowd_cost: {crowd_cost:?}),
-            5: Budget(inputs: [1, 3, 4]),
-            6: Output(input: 5),
-        }})"#
-    )
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets/navigator.graph.ron");
+    let preset = std::fs::read_to_string(path).expect("the navigator preset reads");
+    assert_eq!(
+        preset.matches("crowd_cost: 4.0,").count(),
+        1,
+        "the preset pays 4 once"
+    );
+    preset.replace("crowd_cost: 4.0,", &format!("crowd_cost: {crowd_cost:?},"))
 }
 
 const AGENTS: usize = 10_000;
