@@ -109,11 +109,7 @@ impl Crossing {
 
     /// The triangle on the other side from `triangle` (the first side's for any other).
     fn across(&self, triangle: u32) -> u32 {
-        if self.sides[0] / 3 == triangle {
-            self.sides[1] / 3
-        } else {
-            self.sides[0] / 3
-        }
+        self.other_side(self.side_in(triangle)) / 3
     }
 }
 

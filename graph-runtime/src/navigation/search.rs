@@ -416,10 +416,9 @@ impl NavMesh {
         if let Some(crossing) = self.crossings.get(place as usize) {
             return crossing.middle;
         }
-        let l = (place as usize - self.crossings.len()) / 2;
-        match self.links.get(l) {
-            Some(link) if self.link_of_takeoff(place).is_some() => link.from,
-            Some(link) => link.to,
+        match self.link_end(place) {
+            Some((link, true)) => link.from,
+            Some((link, false)) => link.to,
             None => Vec2::ZERO,
         }
     }
@@ -429,12 +428,17 @@ impl NavMesh {
         if let Some(crossing) = self.crossings.get(place as usize) {
             return crossing.sides.map(|side| side / 3);
         }
-        let l = (place as usize - self.crossings.len()) / 2;
-        match self.links.get(l) {
-            Some(link) if self.link_of_takeoff(place).is_some() => [link.from_triangle; 2],
-            Some(link) => [link.to_triangle; 2],
+        match self.link_end(place) {
+            Some((link, true)) => [link.from_triangle; 2],
+            Some((link, false)) => [link.to_triangle; 2],
             None => [NONE; 2],
         }
+    }
+
+    /// The link whose end place `place` is, and whether it is the take-off (not a crossing).
+    fn link_end(&self, place: u32) -> Option<(&super::NavLink, bool)> {
+        let l = place.checked_sub(self.crossings.len() as u32)?;
+        Some((self.links.get((l / 2) as usize)?, l % 2 == 0))
     }
 
     /// The memory a route query on the mesh may read (bytes): the mesh's tables and a
