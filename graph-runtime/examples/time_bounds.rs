@@ -47,6 +47,21 @@ const BOUNDS: &[Bound] = &[
         run: || stacked_ticks(workloads::unaligned()),
     },
     Bound {
+        what: "20,000 stacked on two layers, Flocking: 3 ticks",
+        limit_ms: 700.0, // 39.7-69.9 ms; 1.7 s scanning the crowd per agent
+        run: || stacked_layers_ticks(workloads::flocking()),
+    },
+    Bound {
+        what: "20,000 stacked on two layers, Reciprocal: 3 ticks",
+        limit_ms: 900.0, // 49.5-88.8 ms; 7.3 s listing and sorting it
+        run: || stacked_layers_ticks(workloads::reciprocal()),
+    },
+    Bound {
+        what: "20,000 stacked on two layers, Unaligned collision avoidance: 3 ticks",
+        limit_ms: 620.0, // 33.2-61.5 ms; 7.0 s listing and sorting it
+        run: || stacked_layers_ticks(workloads::unaligned()),
+    },
+    Bound {
         what: "20,000 stacked: two metrics samples",
         limit_ms: 3_500.0, // 168-346 ms; listing every pair took minutes
         run: stacked_metrics,
@@ -157,6 +172,16 @@ fn timed(work: impl FnOnce()) -> Duration {
 
 fn stacked_ticks(graph: Graph) -> Duration {
     let mut simulation = Simulation::new(&workloads::stacked(graph)).expect("runs");
+    timed(|| {
+        for _ in 0..3 {
+            simulation.step(TICK);
+        }
+    })
+}
+
+fn stacked_layers_ticks(graph: Graph) -> Duration {
+    let mut simulation = Simulation::new(&workloads::stacked_on_layers(graph)).expect("runs");
+    assert_eq!(simulation.avoidance(10).mask, 0b1);
     timed(|| {
         for _ in 0..3 {
             simulation.step(TICK);

@@ -119,6 +119,7 @@ impl Crowd {
         self.list_tag_members(tags, vehicles);
         self.plan_routes(world, vehicles);
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
+        self.grid.set_layers(&self.avoidance);
         prepare_grid(&mut self.grid, vehicles, programs);
         let tick = Tick {
             world,

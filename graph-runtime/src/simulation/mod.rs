@@ -165,6 +165,7 @@ impl Simulation {
         if needs_grid {
             let layout = &self.layout;
             let agent = |slot| layout.agent(slot) as u32;
+            self.grid.set_layers(&self.avoidance);
             self.grid.rebuild_known(
                 &self.working,
                 agent,

@@ -10,7 +10,7 @@ mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
 pub(crate) use build::{Body, Extent};
-pub(crate) use nearest::{InView, agent_of, key};
+pub(crate) use nearest::{Accept, InView, agent_of, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.
@@ -58,6 +58,10 @@ pub struct SpatialGrid {
     tree_wanted: bool,
     /// Most agents in a leaf of the tree ([`SpatialGrid::expect_neighbors`]).
     tree_leaf: usize,
+    /// Each agent's avoidance layers, by agent index (empty while every agent has the
+    /// default's): the tree skips the subtrees with none of a query's mask
+    /// ([`SpatialGrid::set_layers`]).
+    layers: Vec<u32>,
 }
 
 /// A flag any thread may set, cloned with its value.
@@ -115,6 +119,23 @@ impl SpatialGrid {
             tree_used: Flag::default(),
             tree_wanted: false,
             tree_leaf: nearest::SMALLEST_LEAF,
+            layers: Vec::new(),
+        }
+    }
+
+    /// Tells the grid each agent's avoidance layers (`avoidance` by agent index, as the grid's
+    /// agents are numbered; empty while every agent has the default), so that a k-d tree
+    /// query for the agents of a mask skips the subtrees with none on its layers: an agent
+    /// that avoids only a few of a stacked crowd looks at about those few, not the crowd.
+    /// Takes effect at the next tree built; a tree already built is dropped.
+    pub(crate) fn set_layers(&mut self, avoidance: &[crate::Avoidance]) {
+        if avoidance.is_empty() && self.layers.is_empty() {
+            return;
+        }
+        self.layers.clear();
+        self.layers.extend(avoidance.iter().map(|a| a.layers));
+        if let Some(tree) = self.tree.take() {
+            self.spare_tree.keep(tree);
         }
     }
 
@@ -289,6 +310,7 @@ impl SpatialGrid {
             self.spare_tree.take().rebuilt(
                 (&self.positions, &self.velocities, &self.entries),
                 self.tree_leaf,
+                &self.layers,
             )
         })
     }

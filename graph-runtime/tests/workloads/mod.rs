@@ -57,6 +57,44 @@ pub fn stacked(graph: Graph) -> SceneAssets {
     )
 }
 
+/// [`stacked`], its crowd on avoidance layer 2 avoiding only layer 1, where ten more agents
+/// of priority 100 stand on the same point (the fuzzer's stacked crowd beside a VIP, issue 46):
+/// every agent of the crowd has ten neighbors among 20,000.
+pub fn stacked_on_layers(graph: Graph) -> SceneAssets {
+    let mut assets = stacked(graph);
+    let point = Vec2::new(3.0, -2.0);
+    let few = Spawn::Random {
+        count: 10,
+        area: Area::Rect {
+            min: point,
+            max: point,
+        },
+        speed: 0.0,
+    };
+    let mut vip = AgentGroup::new("vip", "g.graph.ron", few);
+    vip.avoidance = Some(graph_runtime::AvoidanceSettings {
+        priority: 100.0,
+        ..Default::default()
+    });
+    if let Some(crowd) = assets.scene.groups.first_mut() {
+        crowd.spawn = Spawn::Random {
+            count: STACKED_AGENTS - 10,
+            area: Area::Rect {
+                min: point,
+                max: point,
+            },
+            speed: 0.0,
+        };
+        crowd.avoidance = Some(graph_runtime::AvoidanceSettings {
+            layers: vec![2],
+            mask: vec![1],
+            ..Default::default()
+        });
+    }
+    assets.scene.groups.insert(0, vip);
+    assets
+}
+
 /// Flocking within 5 units, at most its 64 nearest.
 pub fn flocking() -> Graph {
     one(Node::Flocking {

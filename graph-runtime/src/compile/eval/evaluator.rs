@@ -295,10 +295,9 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     fn with_others<E: OverOthers>(&mut self, most: usize, each: E) -> E::Value {
         let (me, vehicles) = (self.me, self.context.vehicles);
         let radius = self.program.query_radius(me, &self.context);
-        // A crowded neighborhood: its nearest, in ascending index, not the crowd (with
-        // avoidance layers, the candidates of its mask instead: the tree reads no layers).
-        let masked = self.avoidance().is_some();
-        if !masked && let Some(mut nearest) = self.crowded_nearest(radius, most) {
+        // A crowded neighborhood: its nearest (of its mask, with avoidance layers), in
+        // ascending index, not the crowd.
+        if let Some(mut nearest) = self.crowded_nearest(radius, most) {
             nearest.sort_unstable_by_key(|&key| crate::spatial::agent_of(key));
             let others = nearest
                 .iter()
@@ -331,31 +330,12 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         // 10,000-agent crowd bench took 9.6–10.7 ms a tick against 7.4–8.6 ms; `BENCHMARKS.md`,
         // "Reciprocal against RVO2").
         let limit = most.saturating_mul(8);
-        // With avoidance layers, the agents of its mask from the candidates, each avoidance
-        // shared by priority (`BEHAVIORS.md`, "Avoidance priority and layers").
-        if let Some(mine) = self.avoidance() {
-            let all = self.context.avoidance;
-            // The candidates of its mask, listed (the borrow ends), then read beside the lines.
-            self.neighbors();
-            let crate::compile::Scratch {
-                neighbors,
-                orca_lines: lines,
-                ..
-            } = &mut *self.scratch;
-            let candidates = neighbors.as_slice().iter().filter_map(|c| {
-                let other = c.agent();
-                vehicles.get(other).map(|vehicle| (other, vehicle))
-            });
-            let others = Others::Candidates(candidates);
-            let shares = Shares::By(mine, all);
-            return reciprocal_velocity_into(
-                (me, agent),
-                others,
-                world,
-                (preferred, settings, dt, shares),
-                lines,
-            );
-        }
+        // With avoidance layers, only the agents of its mask, each avoidance shared by
+        // priority (`BEHAVIORS.md`, "Avoidance priority and layers").
+        let mine = self.avoidance();
+        let shares = mine.map_or(Shares::Half, |mine| {
+            Shares::By(mine, self.context.avoidance)
+        });
         // The half-planes go into the thread's list, neither filled nor copied per agent.
         if let Some(mut nearest) = self.nearest_beyond(radius, most, limit) {
             // The tree's keys are (squared distance, agent) in one integer, the distance
@@ -371,11 +351,30 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
                 (me, agent),
                 others,
                 world,
-                (preferred, settings, dt, Shares::Half),
+                (preferred, settings, dt, shares),
                 lines,
             );
             self.return_nearest(nearest);
             solution
+        } else if mine.is_some() {
+            // The candidates of its mask, listed (the borrow ends), then read beside the lines.
+            self.neighbors();
+            let crate::compile::Scratch {
+                neighbors,
+                orca_lines: lines,
+                ..
+            } = &mut *self.scratch;
+            let candidates = neighbors.as_slice().iter().filter_map(|c| {
+                let other = c.agent();
+                vehicles.get(other).map(|vehicle| (other, vehicle))
+            });
+            reciprocal_velocity_into(
+                (me, agent),
+                Others::Candidates(candidates),
+                world,
+                (preferred, settings, dt, shares),
+                lines,
+            )
         } else {
             // Straight from the cells, without listing and sorting the candidates: the
             // nearest are kept by (squared distance, agent index), in whatever order they

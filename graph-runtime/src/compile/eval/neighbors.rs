@@ -9,7 +9,8 @@ use crate::Vehicle;
 use crate::behaviors::{self, FieldOfView, NeighborLanes, NeighborSums};
 use crate::compile::program::{Fov, NO_PASS, Num};
 use crate::compile::{ParamValues, Program, Scratch};
-use crate::spatial::{Candidate, InView, Near, SpatialGrid};
+use crate::spatial::{Accept, Candidate, InView, Near, SpatialGrid};
+use wide::f32x4;
 
 impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     /// The neighbor candidates of this agent: the other agents strictly within the query
@@ -40,15 +41,24 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
     }
 
     /// When the cells a query of `radius` around this agent visits are crowded (more than
-    /// [`crowd_limit`]`(most)` agents), its `most` nearest neighbors from the tick's k-d tree
-    /// (keys of squared distance and agent, in no order); `None` otherwise, when a scan of
-    /// the cells costs less. Give the list back with [`Evaluator::return_nearest`].
+    /// [`crowd_limit`]`(most)` agents), its `most` nearest neighbors (of its mask, with
+    /// avoidance layers) from the tick's k-d tree (keys of squared distance and agent, in no
+    /// order); `None` otherwise, when a scan of the cells costs less. Give the list back with [`Evaluator::return_nearest`].
     pub(super) fn crowded_nearest(&mut self, radius: f32, most: usize) -> Option<Vec<u64>> {
         self.nearest_beyond(radius, most, crowd_limit(most))
     }
 
+    /// The agents this agent avoids, when some agent's avoidance differs from the default
+    /// (`None` when everyone avoids everyone).
+    #[inline]
+    pub(super) fn mask(&self) -> Option<OnMask<'_>> {
+        let all = self.context.avoidance;
+        self.avoidance().map(|mine| OnMask { mine, all })
+    }
+
     /// [`Evaluator::crowded_nearest`] with its own limit: the k-d tree answers once the cells
-    /// hold more than `limit` agents.
+    /// hold more than `limit` agents (of its mask's agents, with avoidance layers: the tree
+    /// tests each agent's layers as it tests its distance).
     pub(super) fn nearest_beyond(
         &mut self,
         radius: f32,
@@ -60,7 +70,10 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             return None;
         }
         let mut nearest = std::mem::take(&mut self.scratch.nearest);
-        grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest);
+        match self.mask() {
+            Some(mask) => grid.nearest(me.position, radius, most, agent, mask, &mut nearest),
+            None => grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest),
+        }
         Some(nearest)
     }
 
@@ -86,18 +99,19 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let Scratch {
                 neighborhoods,
                 found,
+                nearest,
                 sums,
                 ..
             } = &mut *self.scratch;
             let (grid, me) = (self.context.grid, (self.agent, self.me));
             let (params, all) = (self.context.params, self.context.avoidance);
-            let accept = |other: u32| mine.avoids(layers_of(all, other as usize));
+            let mask = OnMask { mine, all };
             self.program
                 .with_neighborhoods(params, neighborhoods, |passes, _| {
                     sums.clear();
-                    sums.extend(
-                        (passes.iter()).map(|&pass| masked_sums(grid, me, pass, &accept, found)),
-                    );
+                    sums.extend(passes.iter().map(|&pass| {
+                        nearest_sums(grid, me, pass, Some(mask), (&mut *found, &mut *nearest))
+                    }));
                 });
         }
         if !self.scratch.sums_ready {
@@ -216,7 +230,7 @@ pub(super) fn take_sums(
     };
     for (pass, &neighborhood) in sums.iter_mut().zip(neighborhoods) {
         if !scanned || pass.count as usize > neighborhood.2 {
-            *pass = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
+            *pass = nearest_sums(grid, (agent, me), neighborhood, None, (found, nearest));
         }
     }
 }
@@ -319,7 +333,7 @@ impl FullCircle {
     ) {
         if !scanned || out.count as usize > self.most {
             let neighborhood = (self.radius, self.fov, self.most);
-            *out = nearest_sums(grid, (agent, me), neighborhood, (found, nearest));
+            *out = nearest_sums(grid, (agent, me), neighborhood, None, (found, nearest));
         }
     }
 }
@@ -380,13 +394,14 @@ fn scan_full_circle(
 }
 
 /// The sums over the at most `most` neighbors of `me` within `radius` and `fov` nearest to
-/// it (the lower agent index on a tie), added in the grid's order as a scan adds them: the
-/// k-d tree finds them in crowded cells, a scan of the cells elsewhere (`BEHAVIORS.md`,
-/// "Neighborhoods").
+/// it (the lower agent index on a tie), of its `mask` when it has one, added in the grid's
+/// order as a scan adds them: the k-d tree finds them in crowded cells, a scan of the cells
+/// elsewhere (`BEHAVIORS.md`, "Neighborhoods").
 fn nearest_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
     (radius, fov, most): Neighborhood,
+    mask: Option<OnMask<'_>>,
     (found, order): (&mut Vec<(u64, u32)>, &mut Vec<u64>),
 ) -> NeighborSums {
     let center = me.position;
@@ -396,13 +411,17 @@ fn nearest_sums(
             forward: me.forward,
             fov,
         };
-        grid.nearest(center, radius, most, agent, sees, order);
+        match mask {
+            Some(mask) => grid.nearest(center, radius, most, agent, (sees, mask), order),
+            None => grid.nearest(center, radius, most, agent, sees, order),
+        }
         grid.nearest_in_grid_order(order, |position, velocity| {
             pass.add_if(center, position, velocity, true);
         });
         return pass;
     }
-    masked_sums(grid, (agent, me), (radius, fov, most), &|_| true, found)
+    let accept = |other: u32| mask.is_none_or(|mask| mask.takes(other));
+    masked_sums(grid, (agent, me), (radius, fov, most), &accept, found)
 }
 
 /// The layers of agent `agent` among `all` (the default's, layer 1, past its end).
@@ -412,10 +431,43 @@ pub(super) fn layers_of(all: &[crate::Avoidance], agent: usize) -> u32 {
         .map_or(crate::Avoidance::default().layers, |a| a.layers)
 }
 
+/// The agents one agent avoids (and counts as neighbors): those on a layer of its mask
+/// (`BEHAVIORS.md`, "Avoidance priority and layers"). The k-d tree tests them four at a time
+/// beside their distances, so a crowded neighborhood's nearest of a mask cost what its
+/// nearest cost, not a scan of the crowd.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OnMask<'a> {
+    /// The agent's avoidance.
+    pub(super) mine: crate::Avoidance,
+    /// Every agent's (the default past its end).
+    pub(super) all: &'a [crate::Avoidance],
+}
+
+impl OnMask<'_> {
+    /// Whether the agent avoids agent `other`.
+    #[inline]
+    pub(super) fn takes(self, other: u32) -> bool {
+        self.mine.avoids(layers_of(self.all, other as usize))
+    }
+}
+
+impl Accept for OnMask<'_> {
+    #[inline]
+    fn lanes(&self, _: f32x4, _: f32x4, _: f32x4, _: f32x4, agents: [u32; 4]) -> u32 {
+        (agents.iter().zip(0..)).fold(0, |lanes, (&other, lane)| {
+            lanes | u32::from(self.takes(other)) << lane
+        })
+    }
+
+    #[inline]
+    fn subtree(&self, layers: u32) -> bool {
+        self.mine.avoids(layers)
+    }
+}
+
 /// The sums over the agents `accept` takes (all, or those on a layer of the agent's mask)
 /// by a scan of the cells: the nearest `most` of those within the neighborhood (the lower
-/// agent index on a tie), summed in the grid's order. With a mask the k-d tree's shortcut for
-/// crowded cells is not taken (its test reads positions, not agents).
+/// agent index on a tie), summed in the grid's order.
 fn masked_sums(
     grid: &SpatialGrid,
     (agent, me): (usize, &Vehicle),
@@ -542,6 +594,7 @@ mod tests {
                     &grid,
                     (agent, me),
                     (radius, fov, most),
+                    None,
                     (&mut found, &mut order),
                 );
                 // The scan: everyone in the neighborhood, the `most` nearest by (squared

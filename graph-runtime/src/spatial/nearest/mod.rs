@@ -27,13 +27,15 @@ struct Item {
     slot: u32,
 }
 
-/// A subtree: its agents' bounding box and lowest index, its items (`start..end`) and its
+/// A subtree: its agents' bounding box, lowest index and avoidance layers (all of them
+/// together; every layer when the tree was not told), its items (`start..end`) and its
 /// children (none for a leaf).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Node {
     min: Vec2,
     max: Vec2,
     lowest_agent: u32,
+    layers: u32,
     start: u32,
     end: u32,
     left: u32,
@@ -114,16 +116,18 @@ impl Tree {
     /// `agents[slot]` each.
     #[cfg(test)]
     pub(crate) fn new(positions: &[Vec2], velocities: &[Vec2], agents: &[u32]) -> Self {
-        Self::default().rebuilt((positions, velocities, agents), SMALLEST_LEAF)
+        Self::default().rebuilt((positions, velocities, agents), SMALLEST_LEAF, &[])
     }
 
     /// This tree rebuilt over the agents at `positions` moving at `velocities` (slot order),
-    /// agent `agents[slot]` each, in the buffers it already has: a crowd that stays crowded
-    /// allocates nothing tick after tick.
+    /// agent `agents[slot]` each, on avoidance layers `layers` (by agent; layer 1 past its
+    /// end, and every subtree on every layer when it is empty), in the buffers it already
+    /// has: a crowd that stays crowded allocates nothing tick after tick.
     pub(crate) fn rebuilt(
         mut self,
         (positions, velocities, agents): (&[Vec2], &[Vec2], &[u32]),
         leaf: usize,
+        layers: &[u32],
     ) -> Self {
         let Self {
             items,
@@ -151,6 +155,7 @@ impl Tree {
                 min: Vec2::ZERO,
                 max: Vec2::ZERO,
                 lowest_agent: 0,
+                layers: u32::MAX,
                 start: 0,
                 end: 0,
                 left: NO_CHILD,
@@ -165,6 +170,9 @@ impl Tree {
         ys.extend(items.iter().map(|item| item.position.y));
         lanes.clear();
         lanes.extend(items.iter().map(|item| item.agent));
+        if !layers.is_empty() {
+            gather_layers(nodes, lanes, layers);
+        }
         moving.clear();
         moving.extend(items.iter().map(|item| {
             velocities
@@ -244,6 +252,32 @@ fn box_distance_squared(point: Vec2, min: Vec2, max: Vec2) -> f32 {
     dx * dx + dy * dy
 }
 
+/// Each subtree's layers of `nodes` (in preorder, over the agents `agents` in the tree's
+/// order): a leaf's are its agents' (`layers` by agent, layer 1 past its end), a parent's its
+/// children's, which come after it in preorder.
+fn gather_layers(nodes: &mut [Node], agents: &[u32], layers: &[u32]) {
+    let layers_of = |agent: u32| {
+        let default = crate::Avoidance::default().layers;
+        layers.get(agent as usize).copied().unwrap_or(default)
+    };
+    for index in (0..nodes.len()).rev() {
+        let Some(&node) = nodes.get(index) else {
+            continue;
+        };
+        let gathered = if node.left == NO_CHILD {
+            let range = node.start as usize..node.end as usize;
+            let mine = agents.get(range).unwrap_or_default();
+            mine.iter().fold(0, |all, &agent| all | layers_of(agent))
+        } else {
+            let of = |child: u32| nodes.get(child as usize).map_or(u32::MAX, |n| n.layers);
+            of(node.left) | of(node.right)
+        };
+        if let Some(node) = nodes.get_mut(index) {
+            node.layers = gathered;
+        }
+    }
+}
+
 /// Nodes of a tree over `len` agents: the shape depends on the count alone (halves at the
 /// middle, leaves of at most `leaf`).
 fn node_count(len: usize, leaf: usize) -> usize {
@@ -274,6 +308,7 @@ fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node],
         min,
         max,
         lowest_agent,
+        layers: u32::MAX,
         start: offset as u32,
         end: (offset + items.len()) as u32,
         left: NO_CHILD,
@@ -320,6 +355,7 @@ fn split(items: &mut [Item], min: Vec2, max: Vec2) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wide::f32x4;
 
     fn brute(
         points: &[Vec2],
@@ -365,7 +401,7 @@ mod tests {
             .flat_map(|points| leaves.into_iter().map(move |leaf| (points, leaf)))
         {
             let agents: Vec<u32> = (0..points.len() as u32).collect();
-            let tree = Tree::default().rebuilt((points, points, &agents), leaf);
+            let tree = Tree::default().rebuilt((points, points, &agents), leaf, &[]);
             let mut out = Vec::new();
             for (i, &center) in points.iter().enumerate().step_by(7) {
                 for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
@@ -419,6 +455,117 @@ mod tests {
                 assert_eq!(got, brute(&points, center, 1_000.0, k, i, accept));
             }
         }
+    }
+
+    /// A test of avoidance layers as the evaluator's mask makes it: agents on a layer of
+    /// `mask` (`layers` by agent), counting the agents it looks at.
+    struct OnLayers<'a> {
+        mask: u32,
+        layers: &'a [u32],
+        looked: &'a std::cell::Cell<usize>,
+    }
+
+    impl Accept for OnLayers<'_> {
+        fn lanes(&self, _: f32x4, _: f32x4, _: f32x4, _: f32x4, agents: [u32; 4]) -> u32 {
+            self.looked.set(self.looked.get() + 4);
+            (agents.iter().zip(0..)).fold(0, |lanes, (&agent, lane)| {
+                let layers = self.layers.get(agent as usize).copied().unwrap_or(1);
+                lanes | u32::from(self.mask & layers != 0) << lane
+            })
+        }
+
+        fn subtree(&self, layers: u32) -> bool {
+            self.mask & layers != 0
+        }
+    }
+
+    /// Agents of a mask among agents on several layers: the same answer as a scan testing
+    /// each agent's layers, scattered, stacked and mixed, whether the tree knows the layers
+    /// (and skips subtrees) or not.
+    #[test]
+    fn the_nearest_of_a_mask_match_a_scan() {
+        let scattered: Vec<Vec2> = (0..600)
+            .map(|i| Vec2::new(((i * 37) % 101) as f32 * 0.3, ((i * 53) % 97) as f32 * 0.3))
+            .collect();
+        let stacked = vec![Vec2::new(2.0, 3.0); 600];
+        // Layer 1 for most, layer 2 for every seventh, both for every 50th, layer 3 for the
+        // last 20 (the default, layer 1, for the 10 past the list's end).
+        let layers: Vec<u32> = (0..590)
+            .map(|i| match i {
+                580.. => 0b100,
+                _ if i % 50 == 0 => 0b11,
+                _ if i % 7 == 0 => 0b10,
+                _ => 0b1,
+            })
+            .collect();
+        let layer_of = |agent: usize| layers.get(agent).copied().unwrap_or(1);
+        let looked = std::cell::Cell::new(0);
+        for points in [&scattered, &stacked] {
+            let agents: Vec<u32> = (0..points.len() as u32).collect();
+            for told in [&layers[..], &[]] {
+                let tree = Tree::default().rebuilt((points, points, &agents), 8, told);
+                let mut out = Vec::new();
+                for (i, &center) in points.iter().enumerate().step_by(13) {
+                    for (mask, k) in [(0b1, 10), (0b10, 10), (0b100, 64), (0b1000, 4)] {
+                        let accept = OnLayers {
+                            mask,
+                            layers: &layers,
+                            looked: &looked,
+                        };
+                        tree.nearest(center, 5.0, k, i, accept, &mut out);
+                        out.sort_unstable();
+                        let mut expected: Vec<u64> = (points.iter().enumerate())
+                            .filter(|&(j, p)| {
+                                j != i
+                                    && p.distance_squared(center) < 25.0
+                                    && mask & layer_of(j) != 0
+                            })
+                            .map(|(j, p)| key(p.distance_squared(center), j as u32))
+                            .collect();
+                        expected.sort_unstable();
+                        expected.truncate(k);
+                        assert_eq!(out, expected, "agent {i}, mask {mask}, told {}", told.len());
+                    }
+                }
+            }
+        }
+    }
+
+    /// An agent that avoids only ten of 100,000 stacked agents (their layer is not the
+    /// others') finds those ten looking at about a leaf or two of agents: the subtrees with
+    /// none on its mask are skipped unseen. Without the layers it would look at all 100,000.
+    #[test]
+    fn a_mask_that_takes_few_of_a_stacked_crowd_looks_at_few() {
+        let stacked = vec![Vec2::ZERO; 100_000];
+        let agents: Vec<u32> = (0..100_000).collect();
+        let layers: Vec<u32> = (0..100_000)
+            .map(|i| {
+                if (50_000..50_010).contains(&i) {
+                    0b1
+                } else {
+                    0b10
+                }
+            })
+            .collect();
+        let tree = Tree::default().rebuilt((&stacked, &stacked, &agents), SMALLEST_LEAF, &layers);
+        let mut out = Vec::new();
+        let looked = std::cell::Cell::new(0);
+        let accept = OnLayers {
+            mask: 0b1,
+            layers: &layers,
+            looked: &looked,
+        };
+        tree.nearest(Vec2::ZERO, 1.0, 16, 7, accept, &mut out);
+        out.sort_unstable();
+        let found: Vec<u32> = out.iter().map(|&key| agent_of(key)).collect();
+        assert_eq!(found, (50_000..50_010).collect::<Vec<u32>>());
+        // Stacked agents split by index, so the ten lie in one leaf of at most 32 agents, or
+        // two where a split falls among them.
+        assert!(
+            looked.get() <= 2 * SMALLEST_LEAF,
+            "looked at {} agents",
+            looked.get()
+        );
     }
 
     #[test]

@@ -100,7 +100,10 @@ impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
         let node = self.tree.nodes.get(index as usize)?;
         let distance = box_distance_squared(self.query.center, node.min, node.max);
         // NaN (which finite positions do not give) counts as out of reach.
-        if distance.is_nan() || distance >= self.query.radius_squared {
+        if distance.is_nan()
+            || distance >= self.query.radius_squared
+            || !self.query.accept.subtree(node.layers)
+        {
             return None;
         }
         let order = key(distance, node.lowest_agent);
@@ -199,7 +202,7 @@ impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
             // A leaf's last four may be fewer: the missing lanes are not counted.
             let present = (1_u32 << xs.len()) - 1;
             let passed = (distances.cmp_lt(within) & counted).move_mask() as u32
-                & accept.lanes(x, y, dx, dy)
+                & accept.lanes(x, y, dx, dy, agents)
                 & present;
             let distances = distances.to_array();
             for lane in 0..xs.len() {
@@ -228,19 +231,39 @@ fn four<T: Copy + Default>(values: &[T]) -> [T; 4] {
 }
 
 /// Which agents of four a query takes: bit `i` for lane `i`, from the lanes' positions
-/// (`x`, `y`) and their offsets from the query's center (`dx`, `dy`).
+/// (`x`, `y`), their offsets from the query's center (`dx`, `dy`) and their agents.
 pub(crate) trait Accept {
-    fn lanes(&self, x: f32x4, y: f32x4, dx: f32x4, dy: f32x4) -> u32;
+    fn lanes(&self, x: f32x4, y: f32x4, dx: f32x4, dy: f32x4, agents: [u32; 4]) -> u32;
+
+    /// Whether a subtree whose agents are on `layers` (all of them together) may hold an
+    /// agent this takes: a query of avoidance layers skips the rest unseen.
+    #[inline]
+    fn subtree(&self, _layers: u32) -> bool {
+        true
+    }
 }
 
 /// Any test of a position, one lane at a time.
 impl<F: Fn(Vec2) -> bool> Accept for F {
     #[inline]
-    fn lanes(&self, x: f32x4, y: f32x4, _: f32x4, _: f32x4) -> u32 {
+    fn lanes(&self, x: f32x4, y: f32x4, _: f32x4, _: f32x4, _: [u32; 4]) -> u32 {
         let (x, y) = (x.to_array(), y.to_array());
         (0..4).fold(0, |mask, lane| {
             mask | u32::from(self(Vec2::new(x[lane], y[lane]))) << lane
         })
+    }
+}
+
+/// The agents both tests take.
+impl<A: Accept, B: Accept> Accept for (A, B) {
+    #[inline]
+    fn lanes(&self, x: f32x4, y: f32x4, dx: f32x4, dy: f32x4, agents: [u32; 4]) -> u32 {
+        self.0.lanes(x, y, dx, dy, agents) & self.1.lanes(x, y, dx, dy, agents)
+    }
+
+    #[inline]
+    fn subtree(&self, layers: u32) -> bool {
+        self.0.subtree(layers) && self.1.subtree(layers)
     }
 }
 
@@ -254,7 +277,7 @@ pub(crate) struct InView {
 
 impl Accept for InView {
     #[inline]
-    fn lanes(&self, _: f32x4, _: f32x4, dx: f32x4, dy: f32x4) -> u32 {
+    fn lanes(&self, _: f32x4, _: f32x4, dx: f32x4, dy: f32x4, _: [u32; 4]) -> u32 {
         self.fov.sees_lanes(self.forward, dx, dy)
     }
 }
