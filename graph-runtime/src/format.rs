@@ -210,7 +210,7 @@ struct Header {
     #[serde(default)]
     format: String,
     #[serde(default)]
-    version: u32,
+    version: Option<u32>,
 }
 
 fn words(kind: AssetKind) -> &'static str {
@@ -290,7 +290,10 @@ pub(crate) fn parse<T: DeserializeOwned>(
 ) -> Result<T, LoadError> {
     // The header first: a newer file must be refused with a clear message even when the rest
     // of it does not parse with today's types.
-    let header: Header = ron::from_str(text).map_err(|error| {
+    // `version: 3` reads as `Some(3)`, and no version as `None`.
+    let options =
+        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let header: Header = options.from_str(text).map_err(|error| {
         if text.contains("steergraph.") {
             syntax_error(text, origin, &error)
         } else {
@@ -315,13 +318,27 @@ pub(crate) fn parse<T: DeserializeOwned>(
             found: header.format,
         });
     }
-    if header.version > FORMAT_VERSION {
-        return Err(LoadError::NewerVersion {
-            path: origin.to_owned(),
-            kind: words(kind),
-            found: header.version,
-            supported: FORMAT_VERSION,
-        });
+    match header.version {
+        Some(found) if found > FORMAT_VERSION => {
+            return Err(LoadError::NewerVersion {
+                path: origin.to_owned(),
+                kind: words(kind),
+                found,
+                supported: FORMAT_VERSION,
+            });
+        }
+        // Versions count from 1: a 0 is a mistake, not an old file.
+        Some(0) => {
+            return Err(LoadError::Invalid {
+                path: origin.to_owned(),
+                message: format!(
+                    "`version: 0` is not a format version: {} files are version 1 to {FORMAT_VERSION}",
+                    words(kind)
+                ),
+            });
+        }
+        // A missing version is reported by the full parse below, with its position.
+        _ => {}
     }
     ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))
 }

@@ -202,6 +202,41 @@ const EXPECTED: &[(&str, Expect)] = &[
         "foreign_file_in_folder.scene.ron",
         Expect::Refused(&["passwd_lookalike.graph.ron", "not a Steergraph graph file"]),
     ),
+    // A reference that is empty or names no file says which file refers to it, and where
+    // (issue 46: ": cannot read", naming neither).
+    (
+        "empty_graph_path.scene.ron",
+        Expect::Refused(&[
+            "empty_graph_path.scene.ron: groups[0] (\"walkers\").graph: \"\" names no file",
+        ]),
+    ),
+    (
+        "missing_graph.scene.ron",
+        Expect::Refused(&[
+            "missing_graph.scene.ron: groups[0] (\"walkers\").graph: \"nowhere.graph.ron\" cannot be read",
+        ]),
+    ),
+    (
+        "missing_flow_file.scene.ron",
+        Expect::Refused(&[
+            "missing_flow_file.scene.ron: flow_fields[\"wind\"]: \"nowhere.flow.ron\" cannot be read",
+        ]),
+    ),
+    (
+        "missing_subgraph.scene.ron",
+        Expect::Refused(&[
+            "uses_missing_subgraph.graph.ron: node #4: \"nowhere.graph.ron\" cannot be read",
+        ]),
+    ),
+    (
+        "uses_missing_subgraph.graph.ron",
+        Expect::Refused(&["node #4", "nowhere.graph.ron"]),
+    ),
+    // Versions count from 1.
+    (
+        "version_zero.graph.ron",
+        Expect::Refused(&["version_zero.graph.ron: `version: 0` is not a format version"]),
+    ),
     // A tag no agent carries yet: a warning, zero steering, not a refusal.
     (
         "tag_nobody_carries.scene.ron",

@@ -280,6 +280,39 @@ fn a_newer_version_is_refused_with_a_clear_message_even_with_unknown_content() {
     );
 }
 
+/// Versions count from 1: `version: 0` is refused, naming the file (issue 46: it was read as
+/// version 1), and a missing version is still reported by the parse, with its place.
+#[test]
+fn version_zero_is_refused_and_a_missing_version_is_named_where_it_is_missing() {
+    let graph = r#"(format: "steergraph.graph", version: 0, nodes: {1: Output(input: None)})"#;
+    let error = Graph::from_ron(graph, "zero.graph.ron").expect_err("version 0 is refused");
+    assert_eq!(
+        error.to_string(),
+        "zero.graph.ron: `version: 0` is not a format version: graph files are version 1 to 2"
+    );
+    let scene = r#"(format: "steergraph.scene", version: 0, groups: [])"#;
+    let error = Scene::from_ron(scene, "zero.scene.ron").expect_err("version 0 is refused");
+    assert!(
+        error
+            .to_string()
+            .starts_with("zero.scene.ron: `version: 0`"),
+        "{error}"
+    );
+    // The same graph at version 1 loads.
+    Graph::from_ron(&graph.replace("version: 0", "version: 1"), "one.graph.ron")
+        .expect("version 1 loads");
+    let missing = Graph::from_ron(
+        r#"(format: "steergraph.graph", nodes: {1: Output(input: None)})"#,
+        "none.graph.ron",
+    )
+    .expect_err("a version is required");
+    assert!(
+        missing.to_string().starts_with("none.graph.ron:1:")
+            && missing.to_string().contains("version"),
+        "{missing}"
+    );
+}
+
 const SCENE: &str = r#"(
     format: "steergraph.scene",
     version: 1,

@@ -158,6 +158,38 @@ fn bad_requests_are_refused_by_name_before_anything_runs() {
     assert!(message.contains("most = 2.2"), "{message}");
 }
 
+/// A share that has not arrived by a run's end counts as the run's length plus the missing
+/// share times it: in runs of 0.5 s, in which nobody of the gather scene arrives, `arrived_95`
+/// reads 0.5 + 0.95 × 0.5 = 0.975 s, and `arrived_95 <= 1` was met with no agent arrived
+/// (issue 46). Such a goal is refused; one within the run's length runs and is missed.
+#[test]
+fn a_goal_on_arrival_time_beyond_the_runs_length_is_refused() {
+    let control = TuneControl::default();
+    let mut spec = spacing_spec(Strategy::Cmaes, 3);
+    spec.seconds = 0.5;
+    spec.goals = vec![goal("arrived_95 <= 1")];
+    let message = tune(&assets(), &spec, &control, |_| panic!("nothing runs"))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        message.contains("goal arrived_95 <= 1: the runs last 0.5 s")
+            && message.contains("would be met with no agent arrived"),
+        "{message}"
+    );
+    spec.goals = vec![goal("arrived_50 < 0.6")];
+    assert!(
+        (tune(&assets(), &spec, &control, |_| panic!("nothing runs")).is_err()),
+        "a strict goal beyond the length too"
+    );
+    spec.goals = vec![goal("arrived_95 <= 0.5")];
+    let result = tune(&assets(), &spec, &control, |_| {}).expect("runs");
+    assert!(!result.met(), "nobody arrives in 0.5 s");
+    let best = result.best().expect("a run");
+    assert_eq!(best.metric(Metric::Arrived), Some(0.0));
+    let reported = best.metric(Metric::Arrived95).expect("measured");
+    assert!((reported - 0.975).abs() < 1e-6, "{reported}");
+}
+
 #[test]
 fn a_cancelled_tuning_says_so() {
     let control = TuneControl::default();

@@ -13,7 +13,8 @@ const PROBLEMS: [&str; 3] = ["swap_circle", "errands", "boids"];
 fn problem(name: &str) -> (TuneFile, SceneAssets) {
     let path = presets_dir().join(format!("{name}.tune.ron"));
     let file = TuneFile::load(&path).expect("the problem reads");
-    let assets = SceneAssets::load(&file.scene_path(&path)).expect("its scene loads");
+    let scene = file.scene_path(&path).expect("its scene is in its folder");
+    let assets = SceneAssets::load(&scene).expect("its scene loads");
     (file, assets)
 }
 

@@ -102,7 +102,7 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
 fn check_tune(file: &Path, text: &str, origin: &str) -> Result<String, Vec<String>> {
     use graph_runtime::tune::{Strategy, TuneFile, validate};
     let problem = TuneFile::from_ron(text, origin).map_err(|e| vec![e.to_string()])?;
-    let scene = problem.scene_path(file);
+    let scene = problem.scene_path(file).map_err(|e| vec![e.to_string()])?;
     let assets = SceneAssets::load(&scene)
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     validate(&assets, &problem.spec(Strategy::Cmaes, 1))

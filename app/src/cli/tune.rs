@@ -60,10 +60,12 @@ pub struct Options {
 /// when the best values miss a goal.
 pub fn run(options: &Options) -> Result<(), Vec<String>> {
     let problem = problem_of(&options.input)?;
-    let scene = problem.as_ref().map_or_else(
-        || options.input.clone(),
-        |file| file.scene_path(&options.input),
-    );
+    let scene = match &problem {
+        Some(file) => file
+            .scene_path(&options.input)
+            .map_err(|error| vec![error.to_string()])?,
+        None => options.input.clone(),
+    };
     let spec = spec_of(options, problem.as_ref())?;
     let assets = super::load_assets(&scene, None, None)?;
     if let Some(out) = &options.out {

@@ -262,7 +262,10 @@ fn check_gives_the_exact_reason_for_every_failed_subgraph() {
             "scene.graph.ron",
             "expected a graph file (format: \"steergraph.graph\"), found format: \"steergraph.scene\"",
         ),
-        ("nothere.graph.ron", "cannot read"),
+        (
+            "nothere.graph.ron",
+            "main.graph.ron: node #1: \"nothere.graph.ron\" cannot be read",
+        ),
     ];
     for (file, reason) in cases {
         let main = inside.join("main.graph.ron");

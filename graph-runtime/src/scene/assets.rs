@@ -157,7 +157,10 @@ impl SceneAssets {
                 Ok(graph) => {
                     graphs.insert(group.graph.clone(), graph);
                 }
-                Err(error) => errors.push(error.into()),
+                Err(error) => {
+                    let place = format!("groups[{index}] (\"{}\").graph", group.name);
+                    errors.push(unloadable(origin, &place, &group.graph, error));
+                }
             }
         }
         errors.extend(super::load_subgraphs(&mut graphs, directory, access));
@@ -168,9 +171,13 @@ impl SceneAssets {
                     flow_fields.insert(name.clone(), field.clone());
                 }
                 FlowFieldSource::File(file) => {
+                    let place = || format!("flow_fields[\"{name}\"]");
                     let loaded = locate(directory, file, access)
-                        .map_err(|why| refused(format!("flow_fields[\"{name}\"]"), file, why))
-                        .and_then(|path| FlowField::load(&path).map_err(SceneError::from));
+                        .map_err(|why| refused(place(), file, why))
+                        .and_then(|path| {
+                            FlowField::load(&path)
+                                .map_err(|error| unloadable(origin, &place(), file, error))
+                        });
                     match loaded {
                         Ok(field) => {
                             flow_fields.insert(name.clone(), field);
@@ -221,9 +228,26 @@ pub fn check_inside_scene_folder(file: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Why `file`, named at `place` of the file `origin` (a scene's group or flow field, a graph's
+/// Subgraph node), could not be loaded. A file that cannot be read (missing, say) is named from
+/// the file that refers to it; a file that reads but does not parse keeps its own error, which
+/// points into it (`file:line:col`).
+pub(super) fn unloadable(origin: &str, place: &str, file: &str, error: LoadError) -> SceneError {
+    match error {
+        LoadError::Io { source, .. } => SceneError::Invalid {
+            origin: origin.to_owned(),
+            message: format!("{place}: \"{file}\" cannot be read: {source}"),
+        },
+        other => SceneError::Load(other),
+    }
+}
+
 /// The path of `file`, named in a scene, relative to the scene's `directory`; under
 /// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
 pub(super) fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+    if file.trim().is_empty() {
+        return Err("names no file; name the file to load".to_owned());
+    }
     let relative = Path::new(file);
     if access == FileAccess::Anywhere {
         return Ok(if relative.is_absolute() {
@@ -234,20 +258,25 @@ pub(super) fn locate(directory: &Path, file: &str, access: FileAccess) -> Result
     }
     check_inside_scene_folder(file)?;
     let path = directory.join(relative);
-    // A symbolic link inside the folder must not lead out of it. A file that does not exist
-    // is left for the loader to report.
-    let base = if directory.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        directory
-    };
-    if let (Ok(real_base), Ok(real_path)) = (base.canonicalize(), path.canonicalize())
-        && !real_path.starts_with(&real_base)
-    {
+    if leads_out(directory, &path) {
         return Err(
             "is a symbolic link leading out of the scene's folder; referenced files must be inside it"
                 .to_owned(),
         );
     }
     Ok(path)
+}
+
+/// Whether `path`, inside `directory` by its name, leads out of it through a symbolic link. A
+/// file that does not exist does not (it is left for the loader to report).
+pub(crate) fn leads_out(directory: &Path, path: &Path) -> bool {
+    let base = if directory.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        directory
+    };
+    matches!(
+        (base.canonicalize(), path.canonicalize()),
+        (Ok(real_base), Ok(real_path)) if !real_path.starts_with(&real_base)
+    )
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::assets::locate;
+use super::assets::{locate, unloadable};
 use super::{FileAccess, SceneError};
 use crate::compile::{CompileError, Program, compile_with, subgraph_key};
 use crate::{Graph, Node, NodeId};
@@ -38,7 +38,12 @@ fn load_into(
                 origin: wanted.parent.clone(),
                 message: format!("node {}: subgraph \"{}\" {why}", wanted.node, wanted.file),
             })
-            .and_then(|path| Graph::load(&path).map_err(SceneError::from));
+            .and_then(|path| {
+                Graph::load(&path).map_err(|error| {
+                    let place = format!("node {}", wanted.node);
+                    unloadable(&wanted.parent, &place, &wanted.file, error)
+                })
+            });
         match loaded {
             Ok(sub) => walk.loaded(graphs, wanted, sub),
             Err(error) => errors.push((wanted.file, error)),

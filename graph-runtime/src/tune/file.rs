@@ -43,6 +43,7 @@ struct Fields {
     #[serde(default)]
     description: String,
     scene: String,
+    #[serde(deserialize_with = "crate::unique::names")]
     parameters: BTreeMap<String, (f32, f32)>,
     goals: Vec<String>,
     #[serde(default = "default_seeds")]
@@ -121,9 +122,21 @@ impl TuneFile {
         Self::from_ron(&text, &origin)
     }
 
-    /// The scene's path, for the tune file at `path`.
-    pub fn scene_path(&self, path: &Path) -> PathBuf {
-        path.parent().unwrap_or(Path::new("")).join(&self.scene)
+    /// The scene's path, for the tune file at `path`; refused (naming the file) when a
+    /// symbolic link leads it out of the tune file's folder, as a scene's graphs are.
+    pub fn scene_path(&self, path: &Path) -> Result<PathBuf, LoadError> {
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let scene = folder.join(&self.scene);
+        if crate::scene::leads_out(folder, &scene) {
+            return Err(LoadError::Invalid {
+                path: path.display().to_string(),
+                message: format!(
+                    "scene \"{}\" is a symbolic link leading out of the tune file's folder; its scene must be inside it",
+                    self.scene
+                ),
+            });
+        }
+        Ok(scene)
     }
 
     /// The tuning this file asks for, searched with `strategy` from `search_seed`.
@@ -203,8 +216,8 @@ mod tests {
         assert_eq!((file.seeds, file.seconds, file.budget), (3, 10.0, 200));
         assert_eq!(file.prefer, Preference::Closest);
         assert_eq!(
-            file.scene_path(Path::new("presets/swap.tune.ron")),
-            Path::new("presets/swap.scene.ron")
+            file.scene_path(Path::new("presets/swap.tune.ron")).ok(),
+            Some(Path::new("presets/swap.scene.ron").to_path_buf())
         );
     }
 
@@ -236,5 +249,53 @@ mod tests {
             "lowest:stuck_agents".parse(),
             Ok(Preference::Lowest(Metric::StuckAgents))
         );
+    }
+
+    /// A parameter written twice is refused where the second one starts (issue 46: the last
+    /// silently won, while the CLI refuses a repeated `--param`).
+    #[test]
+    fn a_parameter_written_twice_is_refused_at_its_place() {
+        let twice = FILE.replace(
+            r#""horizon": (0.5, 4.0)}"#,
+            r#""horizon": (0.5, 4.0), "speed": (1.0, 3.0)}"#,
+        );
+        let message = TuneFile::from_ron(&twice, "t.tune.ron")
+            .expect_err("refused")
+            .to_string();
+        // Line 4 of the file, past the first two entries.
+        assert!(
+            message.starts_with("t.tune.ron:4:")
+                && message.contains("the key `speed` appears twice"),
+            "{message}"
+        );
+    }
+
+    /// The scene named by a tune file may not lead out of its folder through a symbolic link,
+    /// as a scene's graphs may not (issue 46: it was accepted).
+    #[cfg(unix)]
+    #[test]
+    fn a_scene_linked_from_outside_the_folder_is_refused() {
+        let root = std::env::temp_dir().join(format!("sg-tune-link-{}", std::process::id()));
+        let (inside, outside) = (root.join("problems"), root.join("elsewhere"));
+        std::fs::create_dir_all(&inside).expect("a folder");
+        std::fs::create_dir_all(&outside).expect("a folder");
+        std::fs::write(outside.join("swap.scene.ron"), "()").expect("a scene");
+        let link = inside.join("swap.scene.ron");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(outside.join("swap.scene.ron"), &link).expect("a link");
+        let file = TuneFile::from_ron(FILE, "t.tune.ron").expect("reads");
+        let tune = inside.join("swap.tune.ron");
+        let message = file.scene_path(&tune).expect_err("refused").to_string();
+        assert!(
+            message
+                .contains("swap.tune.ron: scene \"swap.scene.ron\" is a symbolic link leading out"),
+            "{message}"
+        );
+        // A link within the folder is fine.
+        std::fs::write(inside.join("real.scene.ron"), "()").expect("a scene");
+        std::fs::remove_file(&link).expect("unlinked");
+        std::os::unix::fs::symlink(inside.join("real.scene.ron"), &link).expect("a link");
+        assert_eq!(file.scene_path(&tune).ok(), Some(link));
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

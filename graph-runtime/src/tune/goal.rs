@@ -72,6 +72,21 @@ impl Goal {
         ((value - self.target).abs() / scale).max(Self::STRICT_GAP)
     }
 
+    /// Why this goal would be met by runs of `seconds` in which the share it times never
+    /// arrived, if it would: a share that has not arrived by a run's end counts as the run's
+    /// length plus the missing share times it (up to twice the length), so `arrived_95 <= 30`
+    /// on runs of 10 s is met with no agent arrived. `None` for every other goal.
+    pub fn met_without_arrivals(&self, seconds: f32) -> Option<String> {
+        let times_arrival = matches!(self.metric, Metric::Arrived50 | Metric::Arrived95);
+        let below = matches!(self.comparison, Comparison::AtMost | Comparison::Below);
+        let length = f64::from(seconds);
+        (times_arrival && below && self.target > length).then(|| {
+            format!(
+                "goal {self}: the runs last {length} s, and a share that has not arrived by the end counts as {length} s plus the missing share times {length} s, so this goal would be met with no agent arrived; aim at {length} s or less, or make the runs longer"
+            )
+        })
+    }
+
     /// The shortfall of a value equal to the target of a strict goal (`x < 1` at `x = 1`).
     pub const STRICT_GAP: f64 = 1e-6;
 }

@@ -416,6 +416,11 @@ fn check_spec(spec: &TuneSpec) -> Result<(), TuneError> {
             ));
         }
     }
+    for goal in &spec.goals {
+        if let Some(message) = goal.met_without_arrivals(spec.seconds) {
+            return invalid(message);
+        }
+    }
     if spec.seeds == 0 {
         return invalid("tuning needs at least one seed".to_owned());
     }
