@@ -517,7 +517,8 @@ enum SgStatus sg_program_load(const char *path, struct SgProgram *program);
 
 // Compiles a loaded graph. `path` is where the graph's file is (or would be): the subgraph
 // files it names are read from that folder, and errors name it. `NULL` for a graph that uses
-// no subgraphs (errors then name it "graph").
+// no subgraphs (errors then name it "graph"); with `NULL` a Subgraph node is refused
+// (`SG_STATUS_COMPILE`, naming the node and its file), never read from the current folder.
 //
 // # Safety
 //

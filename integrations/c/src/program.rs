@@ -23,6 +23,25 @@ fn compile(graph: &Graph, file: &Path) -> Result<Program, Failure> {
     })
 }
 
+/// Compiles `graph` given without a path: no subgraph file is read (there is no folder to read
+/// it from; the process's current folder is not one), so a Subgraph node is refused by node
+/// and file, with what to do.
+fn compile_without_folder(graph: &Graph) -> Result<Program, Failure> {
+    graph_runtime::compile(graph).map_err(|errors| {
+        let mut lines: Vec<String> = errors.iter().map(|e| format!("graph: {e}")).collect();
+        if errors
+            .iter()
+            .any(|e| matches!(e, graph_runtime::CompileError::SubgraphMissing { .. }))
+        {
+            lines.push(
+                "graph: its subgraph files are read from the folder of the graph's file; pass that file's path to sg_program_compile"
+                    .to_owned(),
+            );
+        }
+        Failure::new(SgStatus::Compile, lines.join("\n"))
+    })
+}
+
 /// Loads the graph file at `path`, the subgraph files it uses (from its folder) and compiles
 /// it: what a game needs to steer with a graph in one call.
 ///
@@ -44,7 +63,8 @@ pub unsafe extern "C" fn sg_program_load(path: *const c_char, program: *mut SgPr
 
 /// Compiles a loaded graph. `path` is where the graph's file is (or would be): the subgraph
 /// files it names are read from that folder, and errors name it. `NULL` for a graph that uses
-/// no subgraphs (errors then name it "graph").
+/// no subgraphs (errors then name it "graph"); with `NULL` a Subgraph node is refused
+/// (`SG_STATUS_COMPILE`, naming the node and its file), never read from the current folder.
 ///
 /// # Safety
 ///
@@ -63,7 +83,11 @@ pub unsafe extern "C" fn sg_program_compile(
             // SAFETY: the caller's pointer, not NULL.
             unsafe { crate::ptr::path(path, "path") }?
         };
-        let compiled = with::<Graph, _>(graph.id, "graph", |graph| compile(graph, &file))?;
+        let compiled = if path.is_null() {
+            with::<Graph, _>(graph.id, "graph", |graph| compile_without_folder(graph))?
+        } else {
+            with::<Graph, _>(graph.id, "graph", |graph| compile(graph, &file))?
+        };
         let id = insert(Arc::new(compiled))?;
         // SAFETY: checked above.
         unsafe { put(program, "program", SgProgram { id }) }

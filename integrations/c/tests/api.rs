@@ -508,3 +508,50 @@ fn avoidance_is_set_through_c_and_bad_priorities_are_refused() {
     ok(sg_program_free(program));
     ok(sg_world_free(world));
 }
+
+/// A graph compiled from bytes without a path has no folder to read its subgraphs from: a
+/// Subgraph node is refused by node and file (issue 46: the file was read from the process's
+/// current folder), while with the path of a folder holding the file it compiles.
+#[test]
+fn a_graph_from_bytes_without_a_path_reads_no_subgraph_from_the_current_folder() {
+    let folder = std::env::temp_dir().join(format!("sg-c-subgraph-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let seek = r#"(format: "steergraph.graph", version: 1,
+        nodes: {1: Seek(target: Point(10.0, 0.0)), 2: Output(input: 1)})"#;
+    std::fs::write(folder.join("legs.graph.ron"), seek).expect("a subgraph file");
+    // The current folder holds the file too: it must still not be read.
+    let here = std::env::current_dir().expect("a current folder");
+    std::env::set_current_dir(&folder).expect("moved");
+    let main = c(r#"(format: "steergraph.graph", version: 1,
+        nodes: {4: Subgraph(file: "legs.graph.ron"), 2: Output(input: 4)})"#);
+    let mut graph = SgGraph::default();
+    // SAFETY: the bytes and their length, a name, an out-pointer.
+    ok(unsafe {
+        sg_graph_from_bytes(
+            main.as_ptr().cast(),
+            main.as_bytes().len(),
+            c("main.graph.ron").as_ptr(),
+            &raw mut graph,
+        )
+    });
+    let mut program = SgProgram::default();
+    // SAFETY: a NULL path (allowed), an out-pointer.
+    let status = unsafe { sg_program_compile(graph, std::ptr::null(), &raw mut program) };
+    let message = last_error();
+    std::env::set_current_dir(here).expect("moved back");
+    assert_eq!(status, SgStatus::Compile);
+    assert_eq!(program.id, 0);
+    assert!(
+        message.contains("node #4") && message.contains("legs.graph.ron"),
+        "{message}"
+    );
+    assert!(message.contains("pass that file's path"), "{message}");
+    // With the path of its file, the subgraph is read from that folder.
+    let path = c_path(&folder.join("main.graph.ron"));
+    // SAFETY: a path, an out-pointer.
+    ok(unsafe { sg_program_compile(graph, path.as_ptr(), &raw mut program) });
+    assert_ne!(program.id, 0);
+    ok(sg_program_free(program));
+    ok(sg_graph_free(graph));
+    let _ = std::fs::remove_dir_all(&folder);
+}
