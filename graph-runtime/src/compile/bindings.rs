@@ -100,6 +100,31 @@ pub struct Bindings {
 }
 
 impl Bindings {
+    /// Whether these bindings, made for `program`, still say what resolving its names in
+    /// `world` says: the same place for every path, flow field, target and jump link found
+    /// there, and none for each one missing. A world other than the one they were made for
+    /// may hold the same names at other places (or other names at the same places).
+    pub fn hold_in(&self, program: &Program, world: &World) -> bool {
+        let same =
+            |names: &[String], bound: &[Option<usize>], find: &dyn Fn(&str) -> Option<usize>| {
+                names.len() == bound.len()
+                    && names
+                        .iter()
+                        .zip(bound)
+                        .all(|(name, &place)| find(name) == place)
+            };
+        same(&program.path_names, &self.paths, &|n| world.path_index(n))
+            && same(&program.field_names, &self.fields, &|n| {
+                world.flow_field_index(n)
+            })
+            && same(&program.target_names, &self.targets, &|n| {
+                world.target_index(n)
+            })
+            && same(&program.jump_link_names, &self.jump_links, &|n| {
+                world.jump_link_index(n)
+            })
+    }
+
     /// Resolves every name of `program`; the errors list what did not resolve.
     pub fn new(program: &Program, world: &World, tags: &TagTable) -> (Self, Vec<BindError>) {
         let mut errors = Vec::new();

@@ -254,6 +254,37 @@ impl Crowd {
         self.set_group_program(0, program, world, overrides)
     }
 
+    /// Binds each group's names to `world` again where they do not hold there
+    /// ([`Bindings::hold_in`]): a crowd made for one world and steered in another, or in a
+    /// world that gained a name since. Every target, path, flow field and jump link a graph
+    /// names is then the one of that name in `world`. Returns whether any group was bound
+    /// again. Refused, with nothing changed, when `world` lacks a name a graph uses: steering
+    /// on would follow whatever stood at that name's place in the world the crowd was made
+    /// for. A check of a few names by name each call, nothing more, when they hold.
+    pub fn bind_to(&mut self, world: &World) -> Result<bool, Vec<CrowdError>> {
+        let mut errors = Vec::new();
+        let mut rebound = Vec::new();
+        for (index, group) in self.groups.iter().enumerate() {
+            if group.bindings.hold_in(&group.program, world) {
+                continue;
+            }
+            let (mut bindings, missing) = Bindings::new(&group.program, world, &self.tags);
+            errors.extend(missing.into_iter().map(CrowdError::Bind));
+            bindings.members.clone_from(&group.bindings.members);
+            rebound.push((index, bindings));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let any = !rebound.is_empty();
+        for (index, bindings) in rebound {
+            if let Some(group) = self.groups.get_mut(index) {
+                group.bindings = bindings;
+            }
+        }
+        Ok(any)
+    }
+
     /// Adds a program some agents run ([`Crowd::set_group`]), with parameter `overrides`;
     /// returns its group number. Agents of every group see each other as neighbors; each is
     /// steered by its own group's program, as the groups of a scene are.

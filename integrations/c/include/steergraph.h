@@ -395,7 +395,10 @@ enum SgStatus sg_crowd_create(struct SgProgram program, struct SgWorld world, ui
 
 // One steering per agent for this tick, into `steering` (room for `count`): `vehicles` are
 // the game's agents in a stable order, `tags` one mask per agent or `NULL` when the graph
-// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit.
+// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit. In a
+// world other than the one the crowd was made for (or one that gained a name since), the
+// names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
+// when the world lacks one.
 //
 // # Safety
 //
@@ -464,7 +467,8 @@ enum SgStatus sg_crowd_set_group(struct SgCrowd crowd, size_t agent, size_t grou
 // start of the tick, then moved (solid walls stop and slide it) with its stuck clock, and in
 // a world with gaps or jump links Jump nodes' agents take off and fly here and walkers that
 // step into a gap fall (`sg_crowd_jump_events`, `sg_crowd_agent_status`). `tags` is one mask
-// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes.
+// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes. A world
+// other than the crowd's is bound by name, as `sg_crowd_steer` binds it.
 //
 // # Safety
 //

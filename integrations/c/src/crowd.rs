@@ -13,7 +13,7 @@ use graph_runtime::{Crowd, Program, Steering, TagTable, World};
 use crate::handles::{get, insert, lock, remove, with};
 use crate::kinds::{SgCrowd, SgProgram, SgWorld};
 use crate::ptr::{Output, input, put, required, text, time_step};
-use crate::status::{Failure, SgStatus, guard};
+use crate::status::{Answer, Failure, SgStatus, guard};
 use crate::vehicle::{SgSteering, SgVehicle};
 use crate::world::points;
 
@@ -98,7 +98,10 @@ pub unsafe extern "C" fn sg_crowd_create(
 
 /// One steering per agent for this tick, into `steering` (room for `count`): `vehicles` are
 /// the game's agents in a stable order, `tags` one mask per agent or `NULL` when the graph
-/// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit.
+/// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit. In a
+/// world other than the one the crowd was made for (or one that gained a name since), the
+/// names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
+/// when the world lacks one.
 ///
 /// # Safety
 ///
@@ -143,6 +146,7 @@ pub unsafe extern "C" fn sg_crowd_steer(
         let world = lock(&world)?;
         let mut result: Vec<Steering> = Vec::with_capacity(count);
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            bind_to(crowd, &world)?;
             crowd.steering(&world, &bodies, tags, dt, &mut result);
             Ok(())
         })?;
@@ -283,6 +287,19 @@ pub unsafe extern "C" fn sg_crowd_set_program(
                 .set_program(program, &world, &overrides)
                 .map_err(|errors| Failure::list(SgStatus::Setup, &errors))
         })
+    })
+}
+
+/// Binds `crowd`'s names to `world` again if they do not hold there (a crowd steered in a
+/// world other than the one it was made for): refused, naming what `world` lacks, rather than
+/// steering toward whatever stands at a name's place in the other world.
+pub(crate) fn bind_to(crowd: &mut Crowd, world: &World) -> Answer {
+    crowd.bind_to(world).map(|_| ()).map_err(|errors| {
+        let lines: Vec<String> = errors
+            .iter()
+            .map(|error| format!("the world lacks what the crowd's graph names: {error}"))
+            .collect();
+        Failure::new(SgStatus::Setup, lines.join("\n"))
     })
 }
 

@@ -90,7 +90,8 @@ pub extern "C" fn sg_crowd_set_group(crowd: SgCrowd, agent: usize, group: usize)
 /// start of the tick, then moved (solid walls stop and slide it) with its stuck clock, and in
 /// a world with gaps or jump links Jump nodes' agents take off and fly here and walkers that
 /// step into a gap fall (`sg_crowd_jump_events`, `sg_crowd_agent_status`). `tags` is one mask
-/// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes.
+/// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes. A world
+/// other than the crowd's is bound by name, as `sg_crowd_steer` binds it.
 ///
 /// # Safety
 ///
@@ -129,6 +130,7 @@ pub unsafe extern "C" fn sg_crowd_step(
         let world = get::<World>(world.id, "world")?;
         let world = lock(&world)?;
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            crate::crowd::bind_to(crowd, &world)?;
             crowd.step(&world, &mut bodies, tags, dt);
             Ok(())
         })?;

@@ -555,3 +555,106 @@ fn a_graph_from_bytes_without_a_path_reads_no_subgraph_from_the_current_folder()
     ok(sg_graph_free(graph));
     let _ = std::fs::remove_dir_all(&folder);
 }
+
+/// A crowd made in one world and steered in another (issue 46): names were bound to places
+/// at creation, so `Seek(Target("cursor"))` steered toward whatever stood first in the other
+/// world ("decoy") and answered OK. Now the crowd binds its names again by name in the world
+/// it is steered in, and a world without "cursor" is refused, naming it.
+#[test]
+fn a_crowd_steered_in_a_second_world_follows_names_not_places() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("cursor.graph.ron");
+    std::fs::write(
+        &file,
+        r#"(format: "steergraph.graph", version: 1, nodes: {1: Seek(target: Named("cursor")), 2: Output(input: 1)})"#,
+    )
+    .expect("written");
+    let (mut program, mut crowd) = (SgProgram::default(), SgCrowd::default());
+    let mut worlds = [SgWorld::default(); 3];
+    let steer = |crowd: SgCrowd, world: SgWorld| -> (SgStatus, [f32; 2]) {
+        let mut vehicle = std::mem::MaybeUninit::<SgVehicle>::uninit();
+        let mut steering = [SgSteering::default()];
+        // SAFETY: valid outputs and arrays of one element.
+        let status = unsafe {
+            ok(sg_crowd_vehicle(
+                crowd,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                vehicle.as_mut_ptr(),
+            ));
+            let vehicle = vehicle.assume_init();
+            sg_crowd_steer(
+                crowd,
+                world,
+                &raw const vehicle,
+                std::ptr::null(),
+                1,
+                0.1,
+                steering.as_mut_ptr(),
+            )
+        };
+        (status, steering[0].force)
+    };
+    // SAFETY: valid strings and outputs.
+    unsafe {
+        ok(sg_program_load(c_path(&file).as_ptr(), &raw mut program));
+        for world in &mut worlds {
+            ok(sg_world_create(-50.0, -50.0, 50.0, 50.0, world));
+        }
+        // The first world: the cursor at (10, 0).
+        ok(sg_world_set_target(
+            worlds[0],
+            c("cursor").as_ptr(),
+            10.0,
+            0.0,
+        ));
+        // The second: a decoy first, then the cursor behind the agent at (-10, 0).
+        ok(sg_world_set_target(
+            worlds[1],
+            c("decoy").as_ptr(),
+            0.0,
+            10.0,
+        ));
+        ok(sg_world_set_target(
+            worlds[1],
+            c("cursor").as_ptr(),
+            -10.0,
+            0.0,
+        ));
+        // The third: only the decoy.
+        ok(sg_world_set_target(
+            worlds[2],
+            c("decoy").as_ptr(),
+            0.0,
+            10.0,
+        ));
+        ok(sg_crowd_create(
+            program,
+            worlds[0],
+            1,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        ));
+    }
+    // Seek at the default top speed 5 from rest: the force is the desired velocity.
+    assert_eq!(steer(crowd, worlds[0]), (SgStatus::Ok, [5.0, 0.0]));
+    // In the second world the cursor is the second name: the crowd seeks it, not the decoy.
+    assert_eq!(steer(crowd, worlds[1]), (SgStatus::Ok, [-5.0, 0.0]));
+    // The third has no cursor: refused, and the message names it.
+    let (status, _) = steer(crowd, worlds[2]);
+    assert_eq!(status, SgStatus::Setup);
+    let message = last_error();
+    assert!(message.contains("cursor"), "{message}");
+    // Back in the first world, it seeks the first world's cursor again.
+    assert_eq!(steer(crowd, worlds[0]), (SgStatus::Ok, [5.0, 0.0]));
+    ok(sg_crowd_free(crowd));
+    for world in worlds {
+        ok(sg_world_free(world));
+    }
+    ok(sg_program_free(program));
+}
