@@ -388,6 +388,23 @@ impl Crowd {
         Ok(())
     }
 
+    /// The own point and route names the crowd's graphs read (`Own` targets and `own` paths),
+    /// every group's, sorted and each once: a name outside them is one no node reads.
+    pub fn own_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = (self.groups.iter())
+            .flat_map(|group| group.program.own_names().iter().map(String::as_str))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    /// Whether one of the crowd's graphs reads the agents' tags (`NearestTagged` targets):
+    /// then each call must be given every agent's tags.
+    pub fn reads_tags(&self) -> bool {
+        (self.groups.iter()).any(|group| !group.program.tag_names().is_empty())
+    }
+
     /// Takes agent `agent`'s own point `name` away: its `Own(name)` nodes give zero again.
     pub fn clear_goal(&mut self, agent: usize, name: &str) {
         if let Some(state) = self.states.get_mut(agent) {

@@ -7,6 +7,7 @@ mod subgraphs;
 mod validate;
 mod warning;
 
+#[cfg(feature = "tune")]
 pub(crate) use assets::leads_out;
 pub use assets::{FileAccess, SceneAssets, SceneError, check_inside_scene_folder};
 pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, OwnPoints, Scene, Spawn};

@@ -144,7 +144,8 @@ int main(int argc, char **argv) {
     vehicles[1].velocity[1] = 0.0f;
     expect("zero mass", sg_vehicles_step(world, vehicles, steering, 2, 0.1f, NULL), SG_STATUS_INVALID_ARGUMENT, "vehicles[1].mass");
     expect("NULL steering", sg_crowd_steer(crowd, world, vehicles, NULL, 2, 0.1f, NULL), SG_STATUS_NULL_POINTER, NULL);
-    expect("goal for agent 0", sg_crowd_set_goal(crowd, 0, "goal", 3.0f, 4.0f), SG_STATUS_OK, NULL);
+    expect("a goal no graph reads (a misspelling)", sg_crowd_set_goal(crowd, 0, "goal", 3.0f, 4.0f), SG_STATUS_INVALID_ARGUMENT,
+           "own goal \"goal\": no graph of this crowd reads it (they read: none)");
     expect("NaN route point", sg_crowd_set_route(crowd, 0, "route", (float[]){0.0f, NAN}, 1, 1.0f), SG_STATUS_INVALID_ARGUMENT, "finite");
     vehicles[1].mass = 1.0f;
     expect("world freed before the crowd", sg_world_free(world), SG_STATUS_OK, NULL);

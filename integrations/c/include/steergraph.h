@@ -395,7 +395,8 @@ enum SgStatus sg_crowd_create(struct SgProgram program, struct SgWorld world, ui
 
 // One steering per agent for this tick, into `steering` (room for `count`): `vehicles` are
 // the game's agents in a stable order, `tags` one mask per agent or `NULL` when the graph
-// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit. In a
+// uses no tags (`SG_STATUS_NULL_POINTER` when it does). Integrate with `sg_vehicles_step` for
+// the editor's motion bit for bit. In a
 // world other than the one the crowd was made for (or one that gained a name since), the
 // names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
 // when the world lacks one.
@@ -407,6 +408,8 @@ enum SgStatus sg_crowd_create(struct SgProgram program, struct SgWorld world, ui
 enum SgStatus sg_crowd_steer(struct SgCrowd crowd, struct SgWorld world, const struct SgVehicle *vehicles, const uint64_t *tags, size_t count, float dt, struct SgSteering *steering);
 
 // Gives agent `agent` its own point `name` (for nodes whose target is `Own("name")`).
+// `SG_STATUS_INVALID_ARGUMENT` for a name none of the crowd's graphs reads (a misspelling),
+// naming the ones they read: set a goal a new graph adds after `sg_crowd_set_program`.
 //
 // # Safety
 //
@@ -422,7 +425,8 @@ enum SgStatus sg_crowd_clear_goal(struct SgCrowd crowd, size_t agent, const char
 
 // Gives agent `agent` its own route `name` (for `PathFollowing` nodes marked `own`): an open
 // path through `point_count` points (`xy`: `x0, y0, x1, y1, …`) of half-width `radius`; say,
-// the route the game's pathfinder found.
+// the route the game's pathfinder found. A name none of the crowd's graphs reads is refused
+// as `sg_crowd_set_goal` refuses one.
 //
 // # Safety
 //

@@ -98,7 +98,8 @@ pub unsafe extern "C" fn sg_crowd_create(
 
 /// One steering per agent for this tick, into `steering` (room for `count`): `vehicles` are
 /// the game's agents in a stable order, `tags` one mask per agent or `NULL` when the graph
-/// uses no tags. Integrate with `sg_vehicles_step` for the editor's motion bit for bit. In a
+/// uses no tags (`SG_STATUS_NULL_POINTER` when it does). Integrate with `sg_vehicles_step` for
+/// the editor's motion bit for bit. In a
 /// world other than the one the crowd was made for (or one that gained a name since), the
 /// names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
 /// when the world lacks one.
@@ -146,6 +147,7 @@ pub unsafe extern "C" fn sg_crowd_steer(
         let world = lock(&world)?;
         let mut result: Vec<Steering> = Vec::with_capacity(count);
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            tags_given(crowd, !tags.is_empty() || count == 0)?;
             bind_to(crowd, &world)?;
             crowd.steering(&world, &bodies, tags, dt, &mut result);
             Ok(())
@@ -163,7 +165,30 @@ pub unsafe extern "C" fn sg_crowd_steer(
     })
 }
 
+/// Refuses an own goal or route name that none of `crowd`'s graphs reads (a misspelt name
+/// would otherwise be kept and never used), listing the names they read.
+fn read_by_a_graph(crowd: &Crowd, what: &str, name: &str) -> Answer {
+    let names = crowd.own_names();
+    if names.contains(&name) {
+        return Ok(());
+    }
+    let read = if names.is_empty() {
+        "none".to_owned()
+    } else {
+        names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    Err(Failure::invalid(format!(
+        "own {what} \"{name}\": no graph of this crowd reads it (they read: {read})"
+    )))
+}
+
 /// Gives agent `agent` its own point `name` (for nodes whose target is `Own("name")`).
+/// `SG_STATUS_INVALID_ARGUMENT` for a name none of the crowd's graphs reads (a misspelling),
+/// naming the ones they read: set a goal a new graph adds after `sg_crowd_set_program`.
 ///
 /// # Safety
 ///
@@ -180,6 +205,7 @@ pub unsafe extern "C" fn sg_crowd_set_goal(
         // SAFETY: the caller's pointer.
         let name = unsafe { text(name, "name") }?;
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            read_by_a_graph(crowd, "goal", name)?;
             crowd
                 .set_goal(agent, name, Vec2::new(x, y))
                 .map_err(|e| Failure::invalid(e.to_string()))
@@ -210,7 +236,8 @@ pub unsafe extern "C" fn sg_crowd_clear_goal(
 
 /// Gives agent `agent` its own route `name` (for `PathFollowing` nodes marked `own`): an open
 /// path through `point_count` points (`xy`: `x0, y0, x1, y1, …`) of half-width `radius`; say,
-/// the route the game's pathfinder found.
+/// the route the game's pathfinder found. A name none of the crowd's graphs reads is refused
+/// as `sg_crowd_set_goal` refuses one.
 ///
 /// # Safety
 ///
@@ -233,6 +260,7 @@ pub unsafe extern "C" fn sg_crowd_set_route(
             )
         };
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            read_by_a_graph(crowd, "route", name)?;
             crowd
                 .set_route(agent, name, route, radius)
                 .map_err(|e| Failure::invalid(e.to_string()))
@@ -288,6 +316,18 @@ pub unsafe extern "C" fn sg_crowd_set_program(
                 .map_err(|errors| Failure::list(SgStatus::Setup, &errors))
         })
     })
+}
+
+/// Refuses a call without tags (`NULL`) for a crowd whose graphs read them: every agent would
+/// otherwise count as carrying none, and `NearestTagged` would find no one.
+pub(crate) fn tags_given(crowd: &Crowd, given: bool) -> Answer {
+    if given || !crowd.reads_tags() {
+        return Ok(());
+    }
+    Err(Failure::new(
+        SgStatus::NullPointer,
+        "tags is NULL, but the crowd's graph reads tags (NearestTagged): pass one mask per agent",
+    ))
 }
 
 /// Binds `crowd`'s names to `world` again if they do not hold there (a crowd steered in a

@@ -130,6 +130,7 @@ pub unsafe extern "C" fn sg_crowd_step(
         let world = get::<World>(world.id, "world")?;
         let world = lock(&world)?;
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            crate::crowd::tags_given(crowd, !tags.is_empty() || count == 0)?;
             crate::crowd::bind_to(crowd, &world)?;
             crowd.step(&world, &mut bodies, tags, dt);
             Ok(())

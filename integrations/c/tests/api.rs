@@ -658,3 +658,135 @@ fn a_crowd_steered_in_a_second_world_follows_names_not_places() {
     }
     ok(sg_program_free(program));
 }
+
+/// A program compiled from graph `text`, through a file in `dir` as a game loads one.
+fn program_from(dir: &Path, text: &str) -> SgProgram {
+    let file = dir.join("g.graph.ron");
+    std::fs::write(&file, text).expect("written");
+    let mut program = SgProgram::default();
+    // SAFETY: a valid string and output.
+    ok(unsafe { sg_program_load(c_path(&file).as_ptr(), &raw mut program) });
+    program
+}
+
+/// A crowd of `program` in `world`, tags registered as `tag_names`.
+fn crowd_of(program: SgProgram, world: SgWorld, tag_names: &[*const std::ffi::c_char]) -> SgCrowd {
+    let mut crowd = SgCrowd::default();
+    // SAFETY: an array of `tag_names.len()` strings and an output.
+    ok(unsafe {
+        sg_crowd_create(
+            program,
+            world,
+            1,
+            std::ptr::null(),
+            0,
+            tag_names.as_ptr(),
+            tag_names.len(),
+            &raw mut crowd,
+        )
+    });
+    crowd
+}
+
+fn a_world() -> SgWorld {
+    let mut world = SgWorld::default();
+    // SAFETY: an output.
+    ok(unsafe { sg_world_create(-50.0, -50.0, 50.0, 50.0, &raw mut world) });
+    world
+}
+
+/// An own goal no graph of the crowd reads (a misspelling) is refused, naming those read
+/// (issue 46: it was kept and never used).
+#[test]
+fn a_misspelt_goal_is_refused_naming_the_goals_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = program_from(
+        dir.path(),
+        r#"(format: "steergraph.graph", version: 1, nodes: {1: Seek(target: Own("goal")), 2: Output(input: 1)})"#,
+    );
+    let world = a_world();
+    let crowd = crowd_of(program, world, &[]);
+    // SAFETY: valid strings.
+    unsafe {
+        ok(sg_crowd_set_goal(crowd, 0, c("goal").as_ptr(), 3.0, 4.0));
+        let status = sg_crowd_set_goal(crowd, 0, c("gaol").as_ptr(), 3.0, 4.0);
+        assert_eq!(status, SgStatus::InvalidArgument);
+    }
+    assert_eq!(
+        last_error(),
+        r#"own goal "gaol": no graph of this crowd reads it (they read: "goal")"#
+    );
+    for status in [
+        sg_crowd_free(crowd),
+        sg_world_free(world),
+        sg_program_free(program),
+    ] {
+        ok(status);
+    }
+}
+
+/// `tags = NULL` for a graph that reads tags is refused (issue 46: it steered as if no agent
+/// carried one); with the tags, agent 0 seeks agent 1, which carries "prey".
+#[test]
+fn missing_tags_are_refused_for_a_graph_that_reads_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = program_from(
+        dir.path(),
+        r#"(format: "steergraph.graph", version: 1, nodes: {1: Seek(target: NearestTagged("prey")), 2: Output(input: 1)})"#,
+    );
+    let world = a_world();
+    let prey = c("prey");
+    let crowd = crowd_of(program, world, &[prey.as_ptr()]);
+    let mut vehicles = [std::mem::MaybeUninit::<SgVehicle>::uninit(); 2];
+    let mut steering = [SgSteering::default(); 2];
+    // SAFETY: valid outputs and arrays of two elements.
+    unsafe {
+        ok(sg_crowd_vehicle(
+            crowd,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            vehicles[0].as_mut_ptr(),
+        ));
+        ok(sg_crowd_vehicle(
+            crowd,
+            5.0,
+            0.0,
+            0.0,
+            0.0,
+            vehicles[1].as_mut_ptr(),
+        ));
+        let vehicles = vehicles.map(|v| v.assume_init());
+        let status = sg_crowd_steer(
+            crowd,
+            world,
+            vehicles.as_ptr(),
+            std::ptr::null(),
+            2,
+            0.1,
+            steering.as_mut_ptr(),
+        );
+        assert_eq!(status, SgStatus::NullPointer);
+        assert!(last_error().contains("tags is NULL"), "{}", last_error());
+        // Agent 1 carries "prey" (bit 0): agent 0 seeks it, (5, 0) at the top speed 5.
+        let tags = [0_u64, 1];
+        ok(sg_crowd_steer(
+            crowd,
+            world,
+            vehicles.as_ptr(),
+            tags.as_ptr(),
+            2,
+            0.1,
+            steering.as_mut_ptr(),
+        ));
+    }
+    assert_eq!(steering[0].force, [5.0, 0.0]);
+    for status in [
+        sg_crowd_free(crowd),
+        sg_world_free(world),
+        sg_program_free(program),
+    ] {
+        ok(status);
+    }
+}
