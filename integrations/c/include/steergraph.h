@@ -33,8 +33,10 @@
  *
  * Threads. Any function may be called from any thread. Calls on different objects run in
  *   parallel; calls on the same object from two threads at once take turns (each object has
- *   a lock). sg_last_error is per thread. sg_simulation_step and sg_crowd_steer use the
- *   library's own pool of worker threads (one per core).
+ *   a lock). sg_last_error is per thread. sg_simulation_step steers on the library's own
+ *   pool of worker threads (one per core); sg_crowd_steer and sg_crowd_step steer on the
+ *   calling thread, and use the pool only to build a crowd's neighbor grid and tree from
+ *   8,192 agents.
  *
  * Determinism. The same scene, seed and dt give the same positions and velocities bit for
  *   bit as `steergraph simulate` and the Rust API, on any number of threads; sg_format_f32
@@ -65,17 +67,19 @@ typedef enum SgStatus {
   // A handle that is zero, of another kind, or already freed.
   SG_STATUS_BAD_HANDLE = 2,
   // A number that is not finite or out of range, text that is not UTF-8, an index past the
-  // end.
+  // end, a name the object does not have (a scene group, an own goal no graph reads).
   SG_STATUS_INVALID_ARGUMENT = 3,
   // An output array (or text buffer) with less room than the answer needs; nothing was
   // written to it.
   SG_STATUS_ARRAY_TOO_SHORT = 4,
-  // A file or buffer that could not be read or parsed (`file:line:col: …`).
+  // A file or buffer that could not be read or parsed (`file:line:col: …`), or that the
+  // format's limits refuse (a scene of more agents than the limit, say).
   SG_STATUS_LOAD = 5,
-  // A graph that does not compile, or parameter overrides it refuses (`node 3, port …`).
+  // A graph that does not compile (`node 3, port …`), its subgraphs included.
   SG_STATUS_COMPILE = 6,
-  // A scene, world or crowd that cannot be set up: a name the graph uses that the world
-  // lacks, an invalid group, a goal the crowd refuses.
+  // A simulation or crowd that cannot be set up from what it is given: a name the graph
+  // uses that the world lacks, parameter overrides the graph refuses, a scene whose groups'
+  // graphs do not compile or bind (every problem, one per line).
   SG_STATUS_SETUP = 7,
   // The file watcher could not start or watch a file.
   SG_STATUS_WATCH = 8,

@@ -16,17 +16,19 @@ pub enum SgStatus {
     /// A handle that is zero, of another kind, or already freed.
     BadHandle = 2,
     /// A number that is not finite or out of range, text that is not UTF-8, an index past the
-    /// end.
+    /// end, a name the object does not have (a scene group, an own goal no graph reads).
     InvalidArgument = 3,
     /// An output array (or text buffer) with less room than the answer needs; nothing was
     /// written to it.
     ArrayTooShort = 4,
-    /// A file or buffer that could not be read or parsed (`file:line:col: …`).
+    /// A file or buffer that could not be read or parsed (`file:line:col: …`), or that the
+    /// format's limits refuse (a scene of more agents than the limit, say).
     Load = 5,
-    /// A graph that does not compile, or parameter overrides it refuses (`node 3, port …`).
+    /// A graph that does not compile (`node 3, port …`), its subgraphs included.
     Compile = 6,
-    /// A scene, world or crowd that cannot be set up: a name the graph uses that the world
-    /// lacks, an invalid group, a goal the crowd refuses.
+    /// A simulation or crowd that cannot be set up from what it is given: a name the graph
+    /// uses that the world lacks, parameter overrides the graph refuses, a scene whose groups'
+    /// graphs do not compile or bind (every problem, one per line).
     Setup = 7,
     /// The file watcher could not start or watch a file.
     Watch = 8,

@@ -790,3 +790,178 @@ fn missing_tags_are_refused_for_a_graph_that_reads_them() {
         ok(status);
     }
 }
+
+/// The header's comment of each status, as cbindgen writes it above `SG_STATUS_<NAME> = n`.
+fn status_comment(name: &str) -> String {
+    let header = include_str!("../include/steergraph.h");
+    let lines: Vec<&str> = header.lines().collect();
+    let at = (lines.iter())
+        .position(|line| {
+            line.trim_start()
+                .starts_with(&format!("SG_STATUS_{name} ="))
+        })
+        .unwrap_or_else(|| panic!("SG_STATUS_{name} is in the header"));
+    let mut comment: Vec<&str> = lines[..at]
+        .iter()
+        .rev()
+        .map_while(|line| line.trim_start().strip_prefix("// "))
+        .collect();
+    comment.reverse();
+    comment.join(" ")
+}
+
+/// One failure made through the C interface: what it is, the status it returned, and the
+/// phrase its status's comment in the header must hold.
+type Case = (&'static str, SgStatus, &'static str);
+
+/// Failures of crowds and graphs: a name the world lacks, an override refused, a graph that
+/// does not compile.
+fn crowd_and_graph_cases(dir: &Path) -> Vec<Case> {
+    let seek = r#"(format: "steergraph.graph", version: 1, parameters: {"speed": 3.0},
+        vehicle: (mass: 1.0, max_force: 5.0, max_speed: "speed", radius: 0.5),
+        nodes: {1: Seek(target: Named("cursor")), 2: Output(input: 1)})"#;
+    let program = program_from(dir, seek);
+    let world = a_world();
+    let mut crowd = SgCrowd::default();
+    let mut cases = Vec::new();
+    // SAFETY: valid strings, arrays and outputs.
+    unsafe {
+        let status = sg_crowd_create(
+            program,
+            world,
+            1,
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        );
+        cases.push((
+            "crowd in a world without its target",
+            status,
+            "a name the graph uses that the world lacks",
+        ));
+        ok(sg_world_set_target(world, c("cursor").as_ptr(), 1.0, 0.0));
+        let speed = c("speed");
+        let bad = [SgParameter {
+            name: speed.as_ptr(),
+            value: -1.0,
+        }];
+        let status = sg_crowd_create(
+            program,
+            world,
+            1,
+            bad.as_ptr(),
+            1,
+            std::ptr::null(),
+            0,
+            &raw mut crowd,
+        );
+        cases.push((
+            "an override out of range",
+            status,
+            "parameter overrides the graph refuses",
+        ));
+        let mut graph = SgGraph::default();
+        let broken = c(
+            r#"(format: "steergraph.graph", version: 1, nodes: {1: Seek(target: Point(1.0, 0.0)), 2: Output(input: 7)})"#,
+        );
+        ok(sg_graph_from_bytes(
+            broken.as_ptr().cast(),
+            broken.as_bytes().len(),
+            c("b.graph.ron").as_ptr(),
+            &raw mut graph,
+        ));
+        let mut compiled = SgProgram::default();
+        let status = sg_program_compile(graph, std::ptr::null(), &raw mut compiled);
+        cases.push((
+            "a graph that does not compile",
+            status,
+            "A graph that does not compile",
+        ));
+        ok(sg_graph_free(graph));
+    }
+    ok(sg_world_free(world));
+    ok(sg_program_free(program));
+    cases
+}
+
+/// Failures of scenes and arguments: over the agent limit, an unknown group, a `NULL` output,
+/// a handle already freed.
+fn scene_and_argument_cases(dir: &Path) -> Vec<Case> {
+    let mut cases = Vec::new();
+    let folder = c_path(dir);
+    let mut scene = SgScene::default();
+    // SAFETY: valid strings and outputs.
+    unsafe {
+        let big = c(
+            r#"(format: "steergraph.scene", version: 1, bounds: (min: (-9.0, -9.0), max: (9.0, 9.0)),
+            groups: [(name: "a", graph: "g.graph.ron", spawn: Random(count: 4000000000, area: Rect(min: (0.0, 0.0), max: (1.0, 1.0))))])"#,
+        );
+        let status = sg_scene_from_bytes(
+            big.as_ptr().cast(),
+            big.as_bytes().len(),
+            c("big.scene.ron").as_ptr(),
+            folder.as_ptr(),
+            &raw mut scene,
+        );
+        cases.push((
+            "a scene of 4e9 agents",
+            status,
+            "the format's limits refuse",
+        ));
+        let small = c(
+            r#"(format: "steergraph.scene", version: 1, bounds: (min: (-9.0, -9.0), max: (9.0, 9.0)),
+            groups: [(name: "a", graph: "g.graph.ron", spawn: Agents([(position: (0.0, 0.0))]))])"#,
+        );
+        ok(sg_scene_from_bytes(
+            small.as_ptr().cast(),
+            small.as_bytes().len(),
+            c("small.scene.ron").as_ptr(),
+            folder.as_ptr(),
+            &raw mut scene,
+        ));
+        let status = sg_scene_set_parameter(scene, c("b").as_ptr(), c("speed").as_ptr(), 2.0);
+        cases.push((
+            "an unknown scene group",
+            status,
+            "a name the object does not have (a scene group",
+        ));
+        ok(sg_scene_free(scene));
+        let status = sg_world_create(-1.0, -1.0, 1.0, 1.0, std::ptr::null_mut());
+        cases.push(("a NULL output", status, "was `NULL`"));
+    }
+    let status = sg_scene_free(scene);
+    cases.push(("a handle already freed", status, "already freed"));
+    cases
+}
+
+/// The header's list of statuses says what the code returns (issue 46: override errors gave
+/// `SETUP` where it said `COMPILE`, an unknown scene group `INVALID_ARGUMENT` where it said
+/// `SETUP`, a scene over the agent limit `LOAD` where it said nothing): each case is made,
+/// and its status's comment in the header must name it.
+#[test]
+fn the_headers_status_list_says_what_each_failure_returns() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut cases = crowd_and_graph_cases(dir.path());
+    cases.extend(scene_and_argument_cases(dir.path()));
+    for (case, status, phrase) in cases {
+        // `NullPointer` is `NULL_POINTER` in the header.
+        let name: String = format!("{status:?}")
+            .chars()
+            .flat_map(|ch| {
+                [
+                    ch.is_ascii_uppercase().then_some('_'),
+                    Some(ch.to_ascii_uppercase()),
+                ]
+            })
+            .flatten()
+            .skip(1)
+            .collect();
+        let comment = status_comment(&name);
+        assert!(
+            comment.contains(phrase),
+            "{case}: returns SG_STATUS_{name}, whose comment does not say \"{phrase}\": {comment}"
+        );
+    }
+}
