@@ -362,6 +362,18 @@ impl Crowd {
         crate::Turning::from(self.first().program.turning(&self.first().params))
     }
 
+    /// The vehicle limits and turning agent `agent`'s group's program asks for now (with its
+    /// overrides): after a hot reload ([`Crowd::set_program`]) that changed them, give them to
+    /// the game's existing vehicles, whose limits are the game's to keep.
+    pub fn limits_of(&self, agent: usize) -> (crate::VehicleParams, crate::Turning) {
+        let group = self
+            .groups
+            .get(self.group_of(agent))
+            .unwrap_or(self.first());
+        let turning = crate::Turning::from(group.program.turning(&group.params));
+        (group.program.vehicle(&group.params), turning)
+    }
+
     /// Agent `agent`'s own goals and routes, if it has steered or been given one.
     pub fn own(&self, agent: usize) -> Option<&OwnGoals> {
         self.states.get(agent).map(|state| &state.own)

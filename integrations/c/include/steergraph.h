@@ -664,6 +664,16 @@ enum SgStatus sg_simulation_free(struct SgSimulation simulation);
 // `vehicle` is valid for writing one `SgVehicle`.
 enum SgStatus sg_crowd_vehicle(struct SgCrowd crowd, float x, float y, float vx, float vy, struct SgVehicle *vehicle);
 
+// Gives the game's `count` vehicles (agent `i` is `vehicles[i]`) the limits (mass, largest
+// force, top speed, radius) and turning their group's graph asks for now, keeping their
+// positions, velocities and facings: call it after `sg_crowd_set_program` (hot reload)
+// changed them, instead of making the vehicles again. On an error no vehicle changes.
+//
+// # Safety
+//
+// `vehicles` is valid for reading and writing `count` elements.
+enum SgStatus sg_crowd_update_limits(struct SgCrowd crowd, struct SgVehicle *vehicles, size_t count);
+
 // Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
 // runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
 // to `max_speed`, facing turned within its limits; a step that would cross a wall is

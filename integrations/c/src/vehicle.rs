@@ -159,6 +159,47 @@ pub unsafe extern "C" fn sg_crowd_vehicle(
     })
 }
 
+/// Gives the game's `count` vehicles (agent `i` is `vehicles[i]`) the limits (mass, largest
+/// force, top speed, radius) and turning their group's graph asks for now, keeping their
+/// positions, velocities and facings: call it after `sg_crowd_set_program` (hot reload)
+/// changed them, instead of making the vehicles again. On an error no vehicle changes.
+///
+/// # Safety
+///
+/// `vehicles` is valid for reading and writing `count` elements.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sg_crowd_update_limits(
+    crowd: SgCrowd,
+    vehicles: *mut SgVehicle,
+    count: usize,
+) -> SgStatus {
+    guard(|| {
+        // SAFETY: the caller's pointer, `count` elements.
+        let bodies = unsafe { input(vehicles.cast_const(), count, "vehicles") }?;
+        let mut updated = bodies.to_vec();
+        with::<Crowd, _>(crowd.id, "crowd", |crowd| {
+            for (agent, body) in updated.iter_mut().enumerate() {
+                let (limits, turning) = crowd.limits_of(agent);
+                body.mass = limits.mass;
+                body.max_force = limits.max_force;
+                body.max_speed = limits.max_speed;
+                body.radius = limits.radius;
+                body.independent_facing = turning.independent_facing;
+                body.max_angular_speed = turning.max_angular_speed;
+                body.max_angular_acceleration = turning.max_angular_acceleration;
+                body.max_turn_rate = turning.max_turn_rate;
+            }
+            Ok(())
+        })?;
+        // SAFETY: the caller's pointer, checked for `count` above by `input`.
+        let mut out = unsafe { Output::new(vehicles, count, "vehicles") }?;
+        for (i, body) in updated.iter().enumerate() {
+            out.set(i, *body);
+        }
+        Ok(())
+    })
+}
+
 /// Moves `count` vehicles by their steering over `dt` seconds in `world`, exactly as the
 /// runtime does (force truncated to `max_force`, acceleration `force / mass`, speed truncated
 /// to `max_speed`, facing turned within its limits; a step that would cross a wall is

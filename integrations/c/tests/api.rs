@@ -965,3 +965,83 @@ fn the_headers_status_list_says_what_each_failure_returns() {
         );
     }
 }
+
+/// After a hot reload with a new top speed the game's vehicles kept their old limits, and only
+/// making them again changed them (issue 46): `sg_crowd_update_limits` gives each its group's
+/// limits now and keeps its position and velocity.
+#[test]
+fn a_hot_reload_reaches_the_games_vehicles_limits() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = |speed: f32, radius: f32| {
+        format!(
+            r#"(format: "steergraph.graph", version: 1,
+                vehicle: (mass: 2.0, max_force: 7.0, max_speed: {speed:?}, radius: {radius:?}),
+                nodes: {{1: Seek(target: Point(10.0, 0.0)), 2: Output(input: 1)}})"#
+        )
+    };
+    let slow = program_from(dir.path(), &graph(3.0, 0.5));
+    let world = a_world();
+    let crowd = crowd_of(slow, world, &[]);
+    let mut vehicles = [std::mem::MaybeUninit::<SgVehicle>::uninit(); 2];
+    // SAFETY: valid outputs.
+    let mut vehicles = unsafe {
+        ok(sg_crowd_vehicle(
+            crowd,
+            1.0,
+            2.0,
+            0.5,
+            0.0,
+            vehicles[0].as_mut_ptr(),
+        ));
+        ok(sg_crowd_vehicle(
+            crowd,
+            -1.0,
+            2.0,
+            0.0,
+            0.5,
+            vehicles[1].as_mut_ptr(),
+        ));
+        vehicles.map(|v| v.assume_init())
+    };
+    assert_eq!(vehicles.map(|v| v.max_speed), [3.0, 3.0]);
+    // Group 0 is reloaded with top speed 6, and agent 1 joins a second group at 9.
+    let fast = program_from(dir.path(), &graph(6.0, 0.75));
+    let fastest = program_from(dir.path(), &graph(9.0, 1.0));
+    let mut group = 0;
+    // SAFETY: valid arrays and outputs.
+    unsafe {
+        ok(sg_crowd_set_program(
+            crowd,
+            fast,
+            world,
+            std::ptr::null(),
+            0,
+        ));
+        ok(sg_crowd_add_program(
+            crowd,
+            fastest,
+            world,
+            std::ptr::null(),
+            0,
+            &raw mut group,
+        ));
+        ok(sg_crowd_set_group(crowd, 1, group));
+        ok(sg_crowd_update_limits(crowd, vehicles.as_mut_ptr(), 2));
+    }
+    assert_eq!(
+        vehicles.map(|v| (v.max_speed, v.radius)),
+        [(6.0, 0.75), (9.0, 1.0)]
+    );
+    assert_eq!(vehicles.map(|v| (v.mass, v.max_force)), [(2.0, 7.0); 2]);
+    assert_eq!(vehicles.map(|v| v.position), [[1.0, 2.0], [-1.0, 2.0]]);
+    assert_eq!(vehicles.map(|v| v.velocity), [[0.5, 0.0], [0.0, 0.5]]);
+    for status in [
+        sg_crowd_free(crowd),
+        sg_world_free(world),
+        sg_program_free(slow),
+        sg_program_free(fast),
+        sg_program_free(fastest),
+    ] {
+        ok(status);
+    }
+}
