@@ -57,6 +57,15 @@ pub const MAX_NAV_SEGMENTS: usize = 100_000;
 /// goal names): every one is a point in an agent's table, about 40 bytes.
 pub const MAX_OWN_GOALS: u64 = 4_000_000;
 
+/// Most neighbors a scene's agents may keep in one tick, all groups together: each group's
+/// agents × the most neighbors of each of its graph's neighborhoods (Separation, Cohesion,
+/// Alignment and Flocking passes) and Reciprocal nodes, summed. A crowd stacked on one point
+/// keeps every one of them, at tens of nanoseconds each: 20,000 agents keeping 4,096 took
+/// 2.9 s a tick, and the other limits allowed about three minutes. This is a million agents
+/// with two neighborhoods of the default 64 (a stacked crowd at the limit: about 4.5 s a tick
+/// on one core).
+pub const MAX_NEIGHBOR_WORK: u64 = 128_000_000;
+
 /// Most runs in one sweep (values × seeds): each run is a whole simulation.
 pub const MAX_SWEEP_RUNS: usize = 100_000;
 

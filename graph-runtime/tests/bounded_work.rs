@@ -135,3 +135,44 @@ fn a_scene_with_walls_of_tiny_extent_builds_in_bounded_memory() {
     .bytes_max;
     assert!(peak < 16 * MIB, "peak {peak} bytes");
 }
+
+/// Agents × neighbors kept is bounded before any tick runs (issue 46: Separation keeping
+/// 4,096 neighbors took 2.9 s a tick for 20,000 stacked agents and 18.6 s for 100,000, and
+/// nothing refused it). 40,000 agents × 4,096 = 163,840,000 is over the 128,000,000 limit and
+/// refused, naming the numbers; 30,000 × 4,096 = 122,880,000 builds.
+#[test]
+fn agents_times_neighbors_kept_is_bounded_before_a_tick() {
+    let separation = |most: f32| {
+        workloads::one(graph_runtime::Node::Separation {
+            radius: 2.0.into(),
+            fov: 360.0.into(),
+            max_neighbors: most.into(),
+        })
+    };
+    let spread = |count: u32| graph_runtime::Spawn::Random {
+        count,
+        area: graph_runtime::Area::Rect {
+            min: Vec2::splat(-90.0),
+            max: Vec2::splat(90.0),
+        },
+        speed: 0.0,
+    };
+    let Err(errors) = Simulation::new(&workloads::crowd_scene(spread(40_000), separation(4_096.0)))
+    else {
+        panic!("40,000 × 4,096 is refused");
+    };
+    let message = errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        message.contains(
+            "the agents would keep up to 163840000 neighbors a tick (group \"crowd\": 40000 agents × 4096;"
+        ) && message.contains("the limit is 128000000"),
+        "{message}"
+    );
+    assert!(Simulation::new(&workloads::crowd_scene(spread(30_000), separation(4_096.0))).is_ok());
+    // The default 64 neighbors is far from it: 40,000 × 64 = 2,560,000.
+    assert!(Simulation::new(&workloads::crowd_scene(spread(40_000), separation(64.0))).is_ok());
+}

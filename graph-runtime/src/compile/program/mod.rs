@@ -331,6 +331,22 @@ impl Program {
             .unwrap_or(0)
     }
 
+    /// The most neighbors one agent running the program keeps in a tick under `params`: the
+    /// most of each neighbor pass and of each Reciprocal node, summed (what a stacked crowd
+    /// costs it; [`crate::limits::MAX_NEIGHBOR_WORK`] bounds it over a scene's agents).
+    pub fn neighbor_work(&self, params: &ParamValues) -> u64 {
+        let passes: u64 = (self.passes.iter())
+            .map(|&(_, _, most)| most.get(params).max(0.0) as u64)
+            .sum();
+        let reciprocal: u64 = (self.ops.iter())
+            .filter_map(|op| match op {
+                Op::Reciprocal(op) => Some(op.most_neighbors(params)),
+                _ => None,
+            })
+            .sum();
+        passes + reciprocal
+    }
+
     /// The distinct neighborhoods (radius and field of view) of the program's Separation,
     /// Cohesion, Alignment and Flocking nodes. An agent's one neighbor query per tick feeds
     /// the sums of each; nodes with the same neighborhood share them.

@@ -82,6 +82,13 @@ impl ReciprocalOp {
         }
     }
 
+    /// The most neighbors it makes half-planes for under `params` (its `max_neighbors`, at
+    /// most [`behaviors::MAX_RECIPROCAL_NEIGHBORS`]).
+    pub(crate) fn most_neighbors(self, params: &crate::compile::ParamValues) -> u64 {
+        let most = self.max_neighbors.get(params).max(0.0) as u64;
+        most.min(behaviors::MAX_RECIPROCAL_NEIGHBORS as u64)
+    }
+
     /// How far it looks for other agents (`Op::neighbor_use`): its neighbor radius.
     pub(crate) fn neighbor_radius(self) -> Num {
         self.neighbor_radius
