@@ -3,6 +3,7 @@
 
 mod bench;
 mod check;
+mod estimate;
 mod simulate;
 mod sweep;
 mod tune;
@@ -105,6 +106,9 @@ pub enum Command {
         /// Output CSV file (default: stdout, the summary then goes to stderr).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Run even when the estimate printed first is over half an hour.
+        #[arg(long)]
+        long: bool,
     },
     /// Search several graph parameters for values that meet goals on the sweep's metrics
     /// (CMA-ES from the current values), then prefer the closest to the current values (or
@@ -156,6 +160,7 @@ pub fn run(command: Command) -> ExitCode {
             seeds,
             threads,
             out,
+            long,
         } => sweep::run(&sweep::Options {
             scene,
             param,
@@ -165,6 +170,7 @@ pub fn run(command: Command) -> ExitCode {
             seeds,
             threads,
             out,
+            long,
         }),
         Command::Tune(options) => tune::run(&options),
     };
@@ -266,6 +272,18 @@ pub fn load_assets(
 )]
 fn to_strings(errors: Vec<graph_runtime::SceneError>) -> Vec<String> {
     errors.iter().map(ToString::to_string).collect()
+}
+
+/// The worker threads a command runs on: `--threads`, or one per core.
+fn thread_count(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
+}
+
+/// Ticks of 1/60 s in `seconds` (as sweeps and tunings run them).
+fn ticks_in(seconds: f32) -> u64 {
+    (f64::from(seconds) * 60.0).ceil().max(0.0) as u64
 }
 
 /// The most worker threads `--threads` may ask for: four per core, and at least 64 (enough to

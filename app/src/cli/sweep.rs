@@ -18,6 +18,8 @@ pub struct Options {
     pub seeds: u32,
     pub threads: Option<usize>,
     pub out: Option<PathBuf>,
+    /// Run even when the estimate is over [`super::estimate::LONGEST`].
+    pub long: bool,
 }
 
 /// Checks the options, runs the sweep and writes the CSV (to `--out`, atomically, or to
@@ -58,6 +60,15 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
         seeds: options.seeds,
         seconds: options.seconds,
     };
+    graph_runtime::sweep::check(&assets, &spec)
+        .map_err(|error| vec![format!("{}: {error}", options.scene.display())])?;
+    let work = super::estimate::Work {
+        runs: spec.values.len() as u64 * u64::from(spec.seeds),
+        ticks: super::ticks_in(spec.seconds),
+        threads: super::thread_count(options.threads),
+    };
+    let took = super::estimate::estimate(&assets, 1.0 / 60.0, work)?;
+    super::estimate::announce("sweep", work, took, options.long)?;
     let control = SweepControl::default();
     let result = super::with_threads(options.threads, || sweep(&assets, &spec, &control))?
         .map_err(|error| vec![format!("{}: {error}", options.scene.display())])?;

@@ -53,6 +53,9 @@ pub struct Options {
     /// Output CSV file listing every candidate: its values, each goal's metric, distance.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Run even when the estimate printed first is over half an hour.
+    #[arg(long)]
+    long: bool,
 }
 
 /// Checks the options, runs the search (a progress line per candidate on stderr), writes the
@@ -80,6 +83,15 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
         }
     }
 
+    graph_runtime::tune::validate(&assets, &spec)
+        .map_err(|error| vec![format!("{}: {error}", scene.display())])?;
+    let work = super::estimate::Work {
+        runs: spec.budget as u64 * u64::from(spec.seeds),
+        ticks: super::ticks_in(spec.seconds),
+        threads: super::thread_count(options.threads),
+    };
+    let took = super::estimate::estimate(&assets, 1.0 / 60.0, work)?;
+    super::estimate::announce("tune", work, took, options.long)?;
     let control = TuneControl::default();
     let mut done = 0;
     let mut best = f64::INFINITY;

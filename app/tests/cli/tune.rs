@@ -66,6 +66,12 @@ fn a_goal_met_is_reported_with_the_best_values_and_every_run_in_the_csv() {
         6,
         "a progress line per run: {stderr}"
     );
+    // Before the runs, what they will take (issue 46): 6 candidates × 1 seed, 2 s of 1/60 s.
+    let estimate = stderr.lines().next().unwrap_or_default();
+    assert!(
+        estimate.starts_with("tune: 6 runs × 120 ticks on ") && estimate.contains("; about "),
+        "{stderr}"
+    );
     let csv = std::fs::read_to_string(&csv_path).expect("the CSV was written");
     let mut lines = csv.lines();
     assert_eq!(

@@ -194,12 +194,7 @@ pub fn sweep(
     spec: &SweepSpec,
     control: &SweepControl,
 ) -> Result<SweepResult, SweepError> {
-    check_spec(spec)?;
-    let simulation = Simulation::new(assets).map_err(SweepError::Scene)?;
-    check_work(spec, simulation.vehicles().len())?;
-    drop(simulation);
-    let groups = groups_declaring(assets, &spec.parameter)?;
-    check_values(assets, spec, &groups)?;
+    let groups = checked(assets, spec)?;
     let seeds = spec.seeds as usize;
     let runs: Vec<Option<[Option<f64>; METRIC_COUNT]>> = (0..spec.runs())
         .into_par_iter()
@@ -229,6 +224,24 @@ pub fn sweep(
         parameter: spec.parameter.clone(),
         points,
     })
+}
+
+/// Whether [`sweep`] would start: the spec within its limits, the scene builds, the parameter
+/// exists and every value fits every field it feeds (what a command line checks before it
+/// estimates how long the runs take).
+pub fn check(assets: &SceneAssets, spec: &SweepSpec) -> Result<(), SweepError> {
+    checked(assets, spec).map(|_| ())
+}
+
+/// [`check`], returning the groups whose graph declares the parameter.
+fn checked(assets: &SceneAssets, spec: &SweepSpec) -> Result<Vec<usize>, SweepError> {
+    check_spec(spec)?;
+    let simulation = Simulation::new(assets).map_err(SweepError::Scene)?;
+    check_work(spec, simulation.vehicles().len())?;
+    drop(simulation);
+    let groups = groups_declaring(assets, &spec.parameter)?;
+    check_values(assets, spec, &groups)?;
+    Ok(groups)
 }
 
 fn check_spec(spec: &SweepSpec) -> Result<(), SweepError> {
