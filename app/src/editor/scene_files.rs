@@ -92,7 +92,7 @@ impl EditorApp {
         };
         let graphs = graphs_run(&scene);
         let mut note = String::new();
-        if let Some(first) = graphs.first() {
+        if let Some(first) = graphs.first().filter(|name| !name.trim().is_empty()) {
             let file = beside(path, first);
             if !self.keeps_open_graph(&file) {
                 match Graph::load(&file) {

@@ -252,3 +252,33 @@ fn a_scene_with_an_inline_field_still_opens_and_saves_its_field_as_a_file() {
     let wind = graph_runtime::FlowField::load(&dir.path().join("wind_2.flow.ron")).expect("ours");
     assert_eq!(wind.width, 2);
 }
+
+/// A scene whose group names no graph file (`graph: ""`) opens with a problem naming the group
+/// and what to do (issue 46: it read the scene's folder as the graph, "not a regular file"),
+/// and the graph open before stays open.
+#[test]
+fn a_group_without_a_graph_file_is_named_in_the_previews_problems() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let path = dir.path().join("empty.scene.ron");
+    std::fs::write(
+        &path,
+        r#"(format: "steergraph.scene", version: 1,
+            bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+            groups: [(name: "walkers", graph: "", spawn: Agents([(position: (0.0, 0.0))]))])"#,
+    )
+    .expect("a scene");
+    let mut harness = editor(dir.path());
+    let before = harness.state().workspace.open_graph_name().clone();
+    harness.state_mut().apply(Command::OpenScenePath(path));
+    harness.run_steps(4);
+    assert_eq!(harness.state().workspace.open_graph_name(), before);
+    harness.get_by_label_contains(
+        "group \"walkers\": its graph file is named \"\" (no file): choose one in the Scene panel",
+    );
+    assert!(
+        harness
+            .query_by_label_contains("not a regular file")
+            .is_none(),
+        "the folder is not read as the graph"
+    );
+}

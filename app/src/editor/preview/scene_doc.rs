@@ -166,6 +166,11 @@ impl SceneDocument {
 
     /// Loads graph file `name` of a group: beside the scene, else an embedded preset.
     pub fn load_graph(&self, name: &str) -> Result<Graph, String> {
+        if name.trim().is_empty() {
+            return Err(
+                "its graph file is named \"\" (no file): choose one in the Scene panel".to_owned(),
+            );
+        }
         if let Some(path) = self.directory().map(|d| d.join(name))
             && path.exists()
         {
