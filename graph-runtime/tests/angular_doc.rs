@@ -706,6 +706,48 @@ fn a_jumper_takes_off_flies_over_the_gap_and_lands_exactly() {
     assert_eq!(simulation.forces()[0], Vec2::ZERO);
 }
 
+/// Issue 46: the height on the take-off tick's row, and the facing in the air, were not said;
+/// the CSV reported the take-off angular velocity through the flight while the facing stood
+/// still. A jumper with an independent facing, turning at 2 rad/s as it takes off: from the
+/// take-off tick on, its angular velocity is 0 and its angle holds until it lands; the flight
+/// already has a height on the take-off tick, `ha` = 0.
+#[test]
+fn in_the_air_the_facing_holds_still_and_the_take_off_tick_has_a_height() {
+    says("that tick's row already has a height: `ha`, 0 s into the flight;");
+    says(
+        "its angular velocity is set to zero at take-off (the CSV's `angular_velocity` reads 0 through the flight)",
+    );
+    let mut assets = jump_scene(Vec::new(), vec![chasm()]);
+    if let Some(graph) = assets.graphs.get_mut("jump.graph.ron") {
+        graph.turning.independent_facing = true;
+    }
+    let mut simulation = graph_runtime::Simulation::new(&assets).expect("builds");
+    simulation.vehicles_mut()[0].angular_velocity = 2.0;
+    let angle = simulation.vehicles()[0].facing();
+    let dt = 1.0 / 60.0;
+    simulation.step(dt);
+    assert_eq!(simulation.motion(0), Motion::Airborne);
+    assert_eq!(
+        simulation.flight(0).map(graph_runtime::Flight::height),
+        Some(0.0)
+    );
+    assert_eq!(simulation.vehicles()[0].spin(), 0.0);
+    // The take-off tick turned it (2 rad/s for one tick, at most); from then on it holds.
+    let held = simulation.vehicles()[0].facing();
+    assert!((held - angle).abs() <= 2.0 * dt + 1e-6, "{angle} -> {held}");
+    while simulation.motion(0) == Motion::Airborne {
+        simulation.step(dt);
+        if simulation.motion(0) == Motion::Airborne {
+            assert_eq!(simulation.vehicles()[0].facing(), held);
+            assert_eq!(simulation.vehicles()[0].spin(), 0.0);
+        }
+    }
+    assert!(
+        simulation.flight(0).is_none(),
+        "landed: no height on the landing tick"
+    );
+}
+
 #[test]
 fn a_wall_stops_a_flight_where_it_was() {
     says(

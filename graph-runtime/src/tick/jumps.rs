@@ -251,6 +251,9 @@ impl Jumps {
             };
             state.mark_jumped(take_off.link);
             me.velocity = take_off.plan.velocity;
+            // Nothing turns the facing in the air: it holds the angle it took off with, from
+            // rest (`BEHAVIORS.md`, "Jump").
+            me.angular_velocity = 0.0;
             let position = me.position;
             self.launch(world, take_off, position);
         }
