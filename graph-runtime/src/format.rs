@@ -290,10 +290,7 @@ pub(crate) fn parse<T: DeserializeOwned>(
 ) -> Result<T, LoadError> {
     // The header first: a newer file must be refused with a clear message even when the rest
     // of it does not parse with today's types.
-    // `version: 3` reads as `Some(3)`, and no version as `None`.
-    let options =
-        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let header: Header = options.from_str(text).map_err(|error| {
+    let header = read_header(text).map_err(|error| {
         if text.contains("steergraph.") {
             syntax_error(text, origin, &error)
         } else {
@@ -472,8 +469,16 @@ fn non_finite_line(text: &str) -> Option<(usize, &str)> {
 
 /// Which kind of asset `text` claims to be, from its `format` field.
 pub fn sniff_kind(text: &str) -> Option<AssetKind> {
-    let header: Header = ron::from_str(text).ok()?;
+    let header = read_header(text).ok()?;
     AssetKind::from_tag(&header.format)
+}
+
+/// The `format` and `version` fields of an asset's text, the rest skipped: `version: 3` reads
+/// as `Some(3)`, no version as `None` (as the loader and `sniff_kind` both read them).
+fn read_header(text: &str) -> Result<Header, ron::error::SpannedError> {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .from_str(text)
 }
 
 impl fmt::Display for AssetKind {

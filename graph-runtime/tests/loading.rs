@@ -638,3 +638,22 @@ proptest! {
         load_everything(&mutate(VALID_FIELD, &edits));
     }
 }
+
+/// Every kind of asset is told from its text (`sniff_kind`, which `steergraph check` and the
+/// editor use on files without the usual name), the version field read as the loader reads it.
+#[test]
+fn each_kind_is_told_from_its_text() {
+    use graph_runtime::{AssetKind, sniff_kind};
+    let graph = r#"(format: "steergraph.graph", version: 1, nodes: {1: Output(input: None)})"#;
+    assert_eq!(sniff_kind(graph), Some(AssetKind::Graph));
+    assert_eq!(sniff_kind(SCENE), Some(AssetKind::Scene));
+    assert_eq!(
+        sniff_kind(r#"(format: "steergraph.tune", version: 1)"#),
+        Some(AssetKind::Tune)
+    );
+    assert_eq!(
+        sniff_kind(r#"(format: "steergraph.graph")"#),
+        Some(AssetKind::Graph)
+    );
+    assert_eq!(sniff_kind("(name: \"not ours\")"), None);
+}

@@ -79,10 +79,9 @@ impl Goal {
     pub fn met_without_arrivals(&self, seconds: f32) -> Option<String> {
         let times_arrival = matches!(self.metric, Metric::Arrived50 | Metric::Arrived95);
         let below = matches!(self.comparison, Comparison::AtMost | Comparison::Below);
-        let length = f64::from(seconds);
-        (times_arrival && below && self.target > length).then(|| {
+        (times_arrival && below && self.target > f64::from(seconds)).then(|| {
             format!(
-                "goal {self}: the runs last {length} s, and a share that has not arrived by the end counts as {length} s plus the missing share times {length} s, so this goal would be met with no agent arrived; aim at {length} s or less, or make the runs longer"
+                "goal {self}: the runs last {seconds} s, and a share that has not arrived by the end counts as {seconds} s plus the missing share times {seconds} s, so this goal would be met with no agent arrived; aim at {seconds} s or less, or make the runs longer"
             )
         })
     }
