@@ -750,9 +750,8 @@ fn in_the_air_the_facing_holds_still_and_the_take_off_tick_has_a_height() {
 
 #[test]
 fn a_wall_stops_a_flight_where_it_was() {
-    says(
-        "a flight step that crosses a wall ends the flight where it was (velocity zero, landing not reached)",
-    );
+    says("ends the flight where it was (velocity zero, landing not reached)");
+    says("a flight step that meets a wall (crosses it, touches it or ends on it, decided exactly");
     let wall = Wall::polyline(vec![Vec2::new(3.0, -5.0), Vec2::new(3.0, 5.0)]);
     let mut simulation =
         graph_runtime::Simulation::new(&jump_scene(vec![wall], Vec::new())).expect("builds");

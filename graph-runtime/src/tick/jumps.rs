@@ -197,13 +197,11 @@ impl Jumps {
             };
             let from = me.position;
             let to = from + flight.velocity * dt;
+            // A wall the flight would meet (cross, touch, end on) stops it where it was, as
+            // one its landing would: no step of a flight leaves a wall's side either
+            // (`BEHAVIORS.md`, "Jump" and "Solid walls").
             let walls = world.wall_index();
-            if !walls.is_empty()
-                && walls
-                    .ray_cast(from, to)
-                    .is_some_and(|hit| hit.distance > 0.0)
-            {
-                // A wall stops the flight where it was.
+            if walls.step_meets_a_wall(from, to) {
                 me.velocity = Vec2::ZERO;
                 landed.push((agent, false));
                 continue;
@@ -211,11 +209,15 @@ impl Jumps {
             me.position = to;
             flight.elapsed += dt;
             if flight.elapsed >= flight.flight_time {
-                if let Some(link) = world.jump_link_at(flight.link) {
-                    me.position = link.to;
+                let landing = world.jump_link_at(flight.link).map(|link| link.to);
+                let blocked = landing.is_some_and(|at| walls.step_meets_a_wall(to, at));
+                if blocked {
+                    me.velocity = Vec2::ZERO;
+                } else {
+                    me.position = landing.unwrap_or(to);
+                    me.velocity = flight.velocity;
                 }
-                me.velocity = flight.velocity;
-                landed.push((agent, true));
+                landed.push((agent, !blocked));
             }
         }
         for (agent, completed) in landed {

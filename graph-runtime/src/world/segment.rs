@@ -64,3 +64,76 @@ pub(crate) fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
 pub(crate) fn has_direction((a, b): (Vec2, Vec2)) -> bool {
     a.distance(b) >= TINY
 }
+
+/// The sign of the turn `p → q → r` (`1` counterclockwise, `-1` clockwise, `0` on one
+/// line), decided exactly: Shewchuk's adaptive orientation test on the `f32` coordinates
+/// widened to `f64`, so no rounding can put a point on the wrong side of a line.
+fn turn(p: Vec2, q: Vec2, r: Vec2) -> i8 {
+    let coord = |v: Vec2| robust::Coord {
+        x: f64::from(v.x),
+        y: f64::from(v.y),
+    };
+    let det = robust::orient2d(coord(p), coord(q), coord(r));
+    if det > 0.0 {
+        1
+    } else if det < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Whether the step `from → to` meets the closed segment `a → b` at any point but `from`
+/// itself, decided exactly ([`turn`] and comparisons, no arithmetic that rounds): the test
+/// that keeps solid walls solid (`BEHAVIORS.md`, "Solid walls"). A step that starts on the
+/// segment and leaves it does not meet it; one that runs along it, ends on it or passes
+/// through an end of it does. A segment of length zero is a point; a step of length zero
+/// meets nothing. Ends must be finite.
+pub(crate) fn step_meets(from: Vec2, to: Vec2, a: Vec2, b: Vec2) -> bool {
+    // A meeting point lies in both closed boxes (comparisons are exact).
+    if a.min(b).cmpgt(from.max(to)).any() || a.max(b).cmplt(from.min(to)).any() || from == to {
+        return false;
+    }
+    let (start, end) = (turn(a, b, from), turn(a, b, to));
+    if start == 0 && end == 0 {
+        return along_the_line(from, to, a, b);
+    }
+    // Off the wall's line at the start and the same side at the end, or meeting the line
+    // only at the start: nothing but `from` can lie on the wall.
+    if start == end || start == 0 {
+        return false;
+    }
+    // The step meets the wall's line once, past `from`: on the wall unless both of the
+    // wall's ends lie strictly on one side of the step's line.
+    let (side_a, side_b) = (turn(from, to, a), turn(from, to, b));
+    side_a == 0 || side_b == 0 || side_a != side_b
+}
+
+/// [`step_meets`] for a segment whose ends both lie on the step's line (or a point): whether
+/// `(from, to]` and `[a, b]` overlap, compared along an axis the step moves on (the order of
+/// points on one line is the order of their coordinates on any axis it is not across).
+fn along_the_line(from: Vec2, to: Vec2, a: Vec2, b: Vec2) -> bool {
+    if turn(from, to, a) != 0 || turn(from, to, b) != 0 {
+        return false;
+    }
+    let axis = usize::from(from.x == to.x);
+    let (start, end) = (from[axis], to[axis]);
+    let (low, high) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
+    if start < end {
+        high > start && low <= end
+    } else {
+        low < start && high >= end
+    }
+}
+
+/// Whether the segment `from → to` meets the closed box `min..max`, decided exactly: their
+/// boxes overlap and the box's corners are not all strictly on one side of the segment's line
+/// (the separating axes of a segment and a box).
+pub(crate) fn step_meets_box(from: Vec2, to: Vec2, min: Vec2, max: Vec2) -> bool {
+    if min.cmpgt(from.max(to)).any() || max.cmplt(from.min(to)).any() {
+        return false;
+    }
+    let corners = [min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
+    let sides = corners.map(|corner| turn(from, to, corner));
+    !(sides.iter().all(|&side| side > 0) || sides.iter().all(|&side| side < 0))
+}

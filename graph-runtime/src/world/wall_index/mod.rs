@@ -8,6 +8,8 @@ mod tree;
 
 mod answers;
 
+mod meets;
+
 pub use answers::{WallHit, WallPoint};
 
 use super::Wall;

@@ -4,6 +4,7 @@
 use glam::Vec2;
 
 use super::answers::{Reach, WallPoint, consider, offer};
+use crate::world::segment::step_meets_box;
 
 /// Most segments in one leaf of the hierarchy.
 const LEAF_SIZE: usize = 4;
@@ -181,6 +182,25 @@ impl Tree {
             }
         });
         best
+    }
+
+    /// Whether `meets` holds for any segment of a leaf whose box the step `from → to` meets
+    /// (decided exactly, `segment::step_meets_box`), stopping at the first.
+    pub(super) fn any_along(
+        &self,
+        from: Vec2,
+        to: Vec2,
+        mut meets: impl FnMut(u32) -> bool,
+    ) -> bool {
+        let mut met = false;
+        self.walk(|visit| match visit {
+            Visit::Node(node) => !met && step_meets_box(from, to, node.min, node.max),
+            Visit::Segment(index) => {
+                met = met || meets(index);
+                !met
+            }
+        });
+        met
     }
 
     /// Walks the hierarchy depth first without recursion: `visit` answers for each node

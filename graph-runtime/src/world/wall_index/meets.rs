@@ -1,0 +1,43 @@
+//! The exact question solid walls ask of the index: does a step meet any wall?
+
+use glam::Vec2;
+
+use super::WallIndex;
+use crate::world::segment::step_meets;
+
+impl WallIndex {
+    /// Whether the step `from → to` meets any wall at a point other than `from` (it crosses
+    /// one, touches one, ends on one or passes through an end of one), decided exactly
+    /// (`segment::step_meets`): the step leaves every wall on the side it started on exactly
+    /// when this is `false`. A step that starts on a wall and leaves it does not meet that
+    /// wall. `false` for a step of length zero; `true` when an end is not finite (no such
+    /// step can be kept to a side).
+    pub fn step_meets_a_wall(&self, from: Vec2, to: Vec2) -> bool {
+        if self.is_empty() || from == to {
+            return false;
+        }
+        if !(from.is_finite() && to.is_finite()) {
+            return true;
+        }
+        let segments = &self.segments;
+        let meets = |index: u32| {
+            segments
+                .get(index as usize)
+                .is_some_and(|&(a, b)| step_meets(from, to, a, b))
+        };
+        let d = to - from;
+        match &self.grid {
+            Some(grid) if d.is_finite() && grid.is_short(d) => {
+                let mut met = false;
+                let mut visit = |index| met = met || meets(index);
+                if grid.is_within_a_cell(d) {
+                    grid.segments_in_box(from.min(to), from.max(to), &mut visit);
+                } else {
+                    grid.segments_along(from, to, &mut visit);
+                }
+                met
+            }
+            _ => self.tree.any_along(from, to, meets),
+        }
+    }
+}
