@@ -248,6 +248,14 @@ const EXPECTED: &[(&str, Expect)] = &[
     ("navigate.graph.ron", Expect::Runs),
     ("nav_goal_in_closed_wall.scene.ron", Expect::Runs),
     ("nav_crossing_walls.scene.ron", Expect::Runs),
+    // Issue 46's fuzzer: walls heaped along one line made spade's triangulation panic.
+    (
+        "nav_heaped_walls.scene.ron",
+        Expect::Refused(&[
+            "nav_heaped_walls.scene.ron: group \"walkers\" navigates",
+            "overlap or nearly coincide near (",
+        ]),
+    ),
     (
         "nav_bounds_too_small.scene.ron",
         Expect::Refused(&[

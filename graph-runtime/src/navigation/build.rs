@@ -3,6 +3,9 @@
 //! crossing edges split), and the triangles outside every grown shape kept, each with its
 //! neighbours and its island.
 
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
+
 use glam::{DVec2, Vec2};
 use spade::handles::FixedVertexHandle;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
@@ -49,7 +52,7 @@ pub(super) fn build(world: &World, radius: f32) -> Result<NavMesh, NavError> {
         });
     }
     let shapes = grown_shapes(world, clearance, low, high)?;
-    let cdt = triangulate(&shapes, low, high)?;
+    let cdt = triangulate_guarded(&shapes, low, high)?;
     let boxes: Vec<_> = shapes.iter().map(Shape::bounds).collect();
     let index = CellIndex::new(&boxes, low, high);
     let (vertices, triangles) = walkable_triangles(&cdt, &shapes, &index, low, high);
@@ -99,8 +102,35 @@ fn grown_shapes(
     Ok(shapes)
 }
 
-/// The triangulation of the walkable rectangle with every shape's edges kept.
-fn triangulate(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt, NavError> {
+/// [`triangulate`], with a panic inside the triangulation library (spade's constraint
+/// splitting has failed on nearly coinciding edges: its issues 107, 111 and 116, and issue 46's
+/// heaps of overlapping walls here) turned into [`NavError::Degenerate`] naming where: the
+/// middle of the shape being added. (A build with `panic = "abort"` aborts there instead.)
+fn triangulate_guarded(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt, NavError> {
+    let adding = Cell::new(None);
+    let built =
+        std::panic::catch_unwind(AssertUnwindSafe(|| triangulate(shapes, low, high, &adding)));
+    built.unwrap_or_else(|_| {
+        let (lo, hi) = adding
+            .get()
+            .and_then(|index: usize| shapes.get(index))
+            .map_or((low, high), Shape::bounds);
+        let middle = ((lo + hi) * 0.5).as_vec2();
+        Err(NavError::Degenerate {
+            x: middle.x,
+            y: middle.y,
+        })
+    })
+}
+
+/// The triangulation of the walkable rectangle with every shape's edges kept; `adding` holds
+/// the index of the shape whose edges are being added (`None` for the rectangle).
+fn triangulate(
+    shapes: &[Shape],
+    low: DVec2,
+    high: DVec2,
+    adding: &Cell<Option<usize>>,
+) -> Result<Cdt, NavError> {
     let mut cdt = Cdt::new();
     let rectangle = [
         low,
@@ -108,8 +138,10 @@ fn triangulate(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt, NavErro
         high,
         DVec2::new(low.x, high.y),
     ];
-    let outline = std::iter::once(&rectangle[..]).chain(shapes.iter().map(Shape::corners));
-    for corners in outline {
+    let outline = std::iter::once((None, &rectangle[..]))
+        .chain((0..).map(Some).zip(shapes.iter().map(Shape::corners)));
+    for (index, corners) in outline {
+        adding.set(index);
         let handles = corners
             .iter()
             .map(|c| cdt.insert(Point2::new(c.x, c.y)))

@@ -66,6 +66,18 @@ pub enum NavError {
     /// The triangulation refused a point.
     #[error("the navigation mesh could not be triangulated: {0}")]
     Triangulation(String),
+    /// The triangulation library (spade) failed inside, on shapes that overlap or nearly
+    /// coincide (a heap of walls along one line, the arms of a hair-thin wedge): the build
+    /// stops with this rather than the library's panic.
+    #[error(
+        "the navigation mesh could not be built: its triangulation failed on walls, gaps or obstacles that overlap or nearly coincide near ({x}, {y}); separate or merge them"
+    )]
+    Degenerate {
+        /// Where: the middle of the shape being added when it failed.
+        x: f32,
+        /// Where: the middle of the shape being added when it failed.
+        y: f32,
+    },
 }
 
 /// One walkable triangle.
