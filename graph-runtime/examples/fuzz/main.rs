@@ -23,11 +23,10 @@ use graph_runtime::{
 };
 
 mod shapes;
+mod walls;
 
 /// Ticks simulated per input.
 const TICKS: usize = 100;
-/// Seconds per tick.
-const DT: f32 = 1.0 / 60.0;
 /// Inputs spawning more agents than this are loaded and validated but not simulated, so one
 /// input cannot take the whole run (the limits themselves are tested elsewhere).
 const MAX_SIMULATED_AGENTS: u64 = 3_000;
@@ -152,19 +151,35 @@ struct Corpus {
     folder: PathBuf,
 }
 
-fn load_corpus(folder: &Path) -> Result<Corpus, String> {
-    let mut files = BTreeMap::new();
+/// The regression scenes kept beside the fuzzer (`examples/fuzz/corpus/`): issue 46's walls,
+/// run with the presets' graphs and mutated like the presets.
+const REGRESSIONS: &str = "examples/fuzz/corpus";
+
+/// Reads every `.ron` file of `folder` into `files`; a name already there is an error.
+fn read_ron_files(folder: &Path, files: &mut BTreeMap<String, String>) -> Result<(), String> {
     let entries = std::fs::read_dir(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if Path::new(&name).extension().is_some_and(|e| e == "ron") {
             let text = std::fs::read_to_string(entry.path()).map_err(|e| format!("{name}: {e}"))?;
-            files.insert(name, text);
+            if files.insert(name.clone(), text).is_some() {
+                return Err(format!("{name} is both a preset and a regression scene"));
+            }
         }
     }
+    Ok(())
+}
+
+fn load_corpus(folder: &Path) -> Result<Corpus, String> {
+    let mut files = BTreeMap::new();
+    read_ron_files(folder, &mut files)?;
     if files.is_empty() {
         return Err(format!("no .ron presets in {}", folder.display()));
     }
+    read_ron_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(REGRESSIONS),
+        &mut files,
+    )?;
     let mut words: Vec<String> = files
         .values()
         .flat_map(|text| {
@@ -357,9 +372,9 @@ fn node_agent_ticks(scene: &Scene, graphs: &BTreeMap<String, Graph>) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
-/// Runs the scene `scene_name` of the corpus, with `replaced` (file name, mutated text) in
-/// place of its original file.
-fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str)) -> Verdict {
+/// Runs the scene `scene_name` of the corpus at `dt`, with `replaced` (file name, mutated
+/// text) in place of its original file.
+fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str), dt: f32) -> Verdict {
     let text_of = |name: &str| -> Option<&str> {
         if name == replaced.0 {
             Some(replaced.1)
@@ -419,31 +434,18 @@ fn run_scene(corpus: &Corpus, scene_name: &str, replaced: (&str, &str)) -> Verdi
         return Verdict::Refused;
     };
     let mut trace = graph_runtime::Trace::default();
-    let solid = !simulation.world().passable_walls() && !simulation.world().walls().is_empty();
     let mut before: Vec<glam::Vec2> = Vec::new();
     for tick in 0..TICKS {
         before.clear();
         before.extend(simulation.vehicles().iter().map(|v| v.position));
-        simulation.step(DT);
-        // Solid walls: no walking agent's step crosses one (`BEHAVIORS.md`, "Solid walls").
-        if solid {
-            let walls = simulation.world().wall_index();
-            for (agent, (from, vehicle)) in before.iter().zip(simulation.vehicles()).enumerate() {
-                let walking = simulation.flight(agent).is_none();
-                let crossed = walls
-                    .ray_cast(*from, vehicle.position)
-                    .is_some_and(|hit| hit.distance > 0.0);
-                if walking && crossed {
-                    return Verdict::Finding(format!(
-                        "agent {agent} stepped through a solid wall at tick {tick}: {from} -> {}",
-                        vehicle.position
-                    ));
-                }
-            }
+        simulation.step(dt);
+        // Solid walls: no agent's step meets one (`BEHAVIORS.md`, "Solid walls").
+        if let Err(finding) = walls::check_steps(&simulation, &before, tick) {
+            return Verdict::Finding(finding);
         }
         if tick % 25 == 0 && !simulation.vehicles().is_empty() {
             // The editor's trace path (guides) must hold as well.
-            let _ = simulation.trace(tick % simulation.vehicles().len(), DT, &mut trace);
+            let _ = simulation.trace(tick % simulation.vehicles().len(), dt, &mut trace);
         }
         if let Some((agent, vehicle)) = simulation
             .vehicles()
@@ -499,8 +501,9 @@ fn execute(corpus: &Corpus, file: &str, mutated: &str) -> Verdict {
         };
     }
     let mut verdict = Verdict::Refused;
+    let dt = walls::dt_of(mutated);
     for scene in scenes {
-        match run_scene(corpus, &scene, (file, mutated)) {
+        match run_scene(corpus, &scene, (file, mutated), dt) {
             Verdict::Finding(finding) => return Verdict::Finding(format!("in {scene}: {finding}")),
             Verdict::Ran(work) => {
                 let before = if let Verdict::Ran(before) = verdict {

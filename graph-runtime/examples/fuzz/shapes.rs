@@ -5,7 +5,8 @@
 //! navigation: walls that cross themselves with zero-length segments, goals shut inside a
 //! closed wall, walls of up to 150,000 points past the mesh's limit of 100,000 segments (in
 //! the scenes whose groups navigate, where the mesh refuses them; elsewhere such a wall is
-//! issue 46's, walls that bound the work), and bounds with no room for an agent's radius.
+//! issue 46's, walls that bound the work), and bounds with no room for an agent's radius;
+//! and issue 46's walls (`walls.rs`).
 
 use std::collections::BTreeMap;
 
@@ -100,7 +101,7 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
     let group_count = scene.groups.len();
     let index = random.below(group_count);
     let group = scene.groups.get_mut(index)?;
-    match random.below(9) {
+    match random.below(10) {
         // The group stacked on one point.
         0 => {
             let point = Vec2::new(
@@ -150,6 +151,8 @@ pub fn scene(text: &str, random: &mut Random) -> Option<String> {
         }
         // Issue 44's, for navigation.
         which @ 5..=8 => navigation(&mut scene, index, which, random)?,
+        // Issue 46's: wedges, apexes, crossings and heaps of walls met at any speed.
+        9 => super::walls::storm(&mut scene, index, random)?,
         // A wall straight across the level, then fast vehicles meet it.
         _ => wall_across(&mut scene),
     }
