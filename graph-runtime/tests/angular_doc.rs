@@ -574,8 +574,9 @@ fn the_run_up_matches_the_take_off_velocity_and_closes_on_the_line() {
     says("On the line (`e = 0`) this is exactly `MatchVelocity(Δ / t)`.");
     let (link, settings) = (level_link(), jump_settings());
     let plan = behaviors::jump_plan(&link, 20.0, 8.0, 10.0).expect("achievable");
-    // On the line at (-2, 0) going 3: (7.5 - 3, 0) / 0.1 = (45, 0), truncated to 8.
-    let on_line = jumper(Vec2::new(-2.0, 0.0), Vec2::new(3.0, 0.0));
+    // On the line at (-4, 0) going 3 (room enough: 4 + 0.6 >= (56.25 - 9) / 12.8 = 3.69):
+    // (7.5 - 3, 0) / 0.1 = (45, 0), truncated to 8.
+    let on_line = jumper(Vec2::new(-4.0, 0.0), Vec2::new(3.0, 0.0));
     close2(
         behaviors::jump_run_up(&on_line, &link, &plan, &settings),
         Vec2::new(8.0, 0.0),
@@ -586,6 +587,40 @@ fn the_run_up_matches_the_take_off_velocity_and_closes_on_the_line() {
     close2(
         behaviors::jump_run_up(&off_line, &link, &plan, &settings),
         Vec2::new(0.0, -8.0),
+    );
+}
+
+#[test]
+fn an_agent_too_close_to_reach_the_take_off_speed_goes_back_to_the_run_up() {
+    says(
+        "`-s + position_tolerance < R`, with `w = v · u` its speed along the line, `A = 0.8 * max_force / mass`",
+    );
+    says("`R = |V² - w²| / (2 * A)` for `w >= 0`, `R = (V² - w²) / (2 * A)` for `w < 0`");
+    let (link, settings) = (level_link(), jump_settings());
+    let plan = behaviors::jump_plan(&link, 20.0, 8.0, 10.0).expect("achievable");
+    // V = 7.5, A = 0.8 * 8 / 1 = 6.4: from rest R = 56.25 / 12.8 = 4.39.
+    // At rest at (-2, 0): 2 + 0.6 < 4.39, Seek (-4, 0) at top speed 10: (-10, 0).
+    let close_by = jumper(Vec2::new(-2.0, 0.0), Vec2::ZERO);
+    close2(
+        behaviors::jump_run_up(&close_by, &link, &plan, &settings),
+        Vec2::new(-10.0, 0.0),
+    );
+    // At rest at (-5, 0): 5.6 >= 4.39, the run-up: (7.5, 0) / 0.1 truncated to (8, 0).
+    let room = jumper(Vec2::new(-5.0, 0.0), Vec2::ZERO);
+    close2(
+        behaviors::jump_run_up(&room, &link, &plan, &settings),
+        Vec2::new(8.0, 0.0),
+    );
+    // At (-2, 0) backing away at 8: R = (56.25 - 64) / 12.8 = -0.61, so the run-up: (15.5,
+    // 0) / 0.1 truncated to (8, 0); it turns as it slows, far enough back.
+    let backing = jumper(Vec2::new(-2.0, 0.0), Vec2::new(-8.0, 0.0));
+    close2(
+        behaviors::jump_run_up(&backing, &link, &plan, &settings),
+        Vec2::new(8.0, 0.0),
+    );
+    close(
+        behaviors::run_up_room(&backing, Vec2::X, 7.5),
+        (56.25 - 64.0) / 12.8,
     );
 }
 

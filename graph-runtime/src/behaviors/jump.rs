@@ -92,11 +92,34 @@ pub fn ready_to_take_off(
         && me.velocity.distance(plan.velocity) <= settings.velocity_tolerance
 }
 
+/// The share of its largest acceleration (`max_force / mass`) an agent is counted on to put
+/// along the line of the jump during its run-up (the rest corrects its offset from the line).
+pub const RUN_UP_ACCELERATION: f32 = 0.8;
+
+/// How far before the take-off point an agent going `me.velocity` needs to start for its speed
+/// along `along` to become the take-off speed `speed` there, accelerating at
+/// [`RUN_UP_ACCELERATION`] of its largest: `|speed² - w²| / (2 a)` for `w = v · along >= 0`,
+/// `(speed² - w²) / (2 a)` for `w < 0` (it turns first, backing away while it slows), so
+/// negative when it moves away faster than the take-off speed. Infinite for an agent that
+/// cannot accelerate.
+pub fn run_up_room(me: &Vehicle, along: Vec2, speed: f32) -> f32 {
+    let acceleration = RUN_UP_ACCELERATION * me.max_force / me.mass;
+    if !(acceleration > 0.0 && acceleration.is_finite()) {
+        return f32::INFINITY;
+    }
+    let w = me.velocity.dot(along);
+    let change = speed * speed - w * w;
+    let change = if w >= 0.0 { change.abs() } else { change };
+    change / (2.0 * acceleration)
+}
+
 /// The run-up's force. Along the line of the jump (`u = normalize(Δ)`), with the agent at
 /// `s = (p - a) · u` past the take-off point `a` and `e = (p - a) - s · u` off the line:
 ///
-/// - past the take-off point by more than the position tolerance (it missed the take-off):
-///   Seek the start of the run-up, `a - u · run_up`;
+/// - past the take-off point by more than the position tolerance (it missed the take-off), or
+///   too close before it to reach the take-off speed there (`-s + position_tolerance <`
+///   [`run_up_room`]: it came in from the side, or slowly): Seek the start of the run-up,
+///   `a - u · run_up`;
 /// - otherwise `MatchVelocity` of `Δ / t - e / T`, where `T = max(run_up / |Δ / t|, 0.1)` s is
 ///   the time the run-up takes: the take-off velocity, with the offset from the line taken
 ///   out over the run-up. On the line (`e = 0`) it is `MatchVelocity`(`Δ / t`) exactly.
@@ -110,11 +133,13 @@ pub fn jump_run_up(
     let along = normalize(delta);
     let offset = me.position - link.from;
     let past = offset.dot(along);
-    if along != Vec2::ZERO && past > settings.position_tolerance {
+    let speed = plan.velocity.length();
+    let back_to_start = past > settings.position_tolerance
+        || -past + settings.position_tolerance < run_up_room(me, along, speed);
+    if along != Vec2::ZERO && back_to_start {
         return seek(me, link.from - along * settings.run_up);
     }
     let off_line = offset - along * past;
-    let speed = plan.velocity.length();
     let run_up_time = if speed > TINY {
         (settings.run_up / speed).max(0.1)
     } else {
