@@ -72,6 +72,26 @@ fn seek_own_goal_steers_each_agent_to_its_own_point_and_without_one_gives_zero()
     assert_eq!(forces(&mut crowd, &vehicles)[1], Vec2::ZERO);
 }
 
+/// Issue 46: a goal or route name none of the crowd's graphs reads (a misspelling) is refused
+/// and names the ones they read, rather than kept and never used.
+#[test]
+fn a_goal_or_route_no_graph_reads_is_refused_naming_the_ones_read() {
+    let mut crowd = crowd(&seek_own());
+    let error = crowd
+        .set_goal(0, "gaol", Vec2::new(1.0, 2.0))
+        .expect_err("a name no graph reads");
+    assert_eq!(
+        error.to_string(),
+        "agent 0's own goal \"gaol\": no graph of this crowd reads it (they read: \"goal\"); a graph that reads it must run first"
+    );
+    assert!(crowd.own(0).is_none_or(|own| own.goal("gaol").is_none()));
+    let route = crowd.set_route(0, "rout", vec![Vec2::ZERO], 1.0);
+    assert!(route.is_err_and(|e| e.to_string().contains("no graph of this crowd reads it")));
+    crowd
+        .set_goal(0, "goal", Vec2::new(1.0, 2.0))
+        .expect("the name the graph reads");
+}
+
 #[test]
 fn a_goal_or_route_that_is_not_finite_or_for_an_impossible_agent_is_refused_by_name() {
     let mut crowd = crowd(&seek_own());
@@ -252,7 +272,12 @@ fn own_goals_survive_a_hot_swap_and_the_motion_is_the_same_on_any_thread_count()
     let arrival = one_arrival();
     let program = std::sync::Arc::new(compile(&arrival).expect("compiles"));
     let params = program.default_parameters();
-    assert!(simulation.set_program(0, program, params).is_empty());
+    assert!(
+        simulation
+            .set_program(0, program, params)
+            .expect("within the neighbor limit")
+            .is_empty()
+    );
     assert_eq!(simulation.own(2).and_then(|own| own.goal("goal")), before);
     for _ in 0..600 {
         simulation.step(1.0 / 60.0);

@@ -381,8 +381,9 @@ impl Crowd {
 
     /// Gives agent `agent` its own point `name` (for nodes whose target is `Own(name)`),
     /// replacing an earlier one; say, the next waypoint the game's pathfinder chose. Refused
-    /// when a coordinate is not finite or beyond [`MAX_COORDINATE`], or `agent` is not below
-    /// [`MAX_AGENTS`].
+    /// when a coordinate is not finite or beyond [`MAX_COORDINATE`], when none of the crowd's
+    /// graphs reads `name` (a misspelling would be kept and never used; set a goal a new graph
+    /// adds after [`Crowd::set_program`]), or `agent` is not below [`MAX_AGENTS`].
     pub fn set_goal(&mut self, agent: usize, name: &str, point: Vec2) -> Result<(), CrowdError> {
         let refuse = |problem: String| CrowdError::Own {
             agent,
@@ -395,9 +396,30 @@ impl Crowd {
                 "{point} is not a finite point within ±{MAX_COORDINATE}"
             )));
         }
+        if let Some(problem) = self.unread(name) {
+            return Err(refuse(problem));
+        }
         let state = self.state_of(agent).ok_or_else(|| refuse(too_many()))?;
         state.own.set_goal(name, point);
         Ok(())
+    }
+
+    /// Why an own goal or route `name` would never be used: none of the crowd's graphs reads it
+    /// (a misspelling, say), listing the names they read; `None` when one does.
+    fn unread(&self, name: &str) -> Option<String> {
+        let names = self.own_names();
+        if names.contains(&name) {
+            return None;
+        }
+        let read = if names.is_empty() {
+            "none".to_owned()
+        } else {
+            let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+            quoted.join(", ")
+        };
+        Some(format!(
+            "no graph of this crowd reads it (they read: {read}); a graph that reads it must run first"
+        ))
     }
 
     /// The own point and route names the crowd's graphs read (`Own` targets and `own` paths),
@@ -426,8 +448,8 @@ impl Crowd {
 
     /// Gives agent `agent` its own route `name` (for `PathFollowing` nodes marked `own`): an
     /// open path through `points` of half-width `radius`, replacing an earlier one; say, the
-    /// route the game's pathfinder found. Refused when there is no point, too many, or a
-    /// number that is not finite or out of range.
+    /// route the game's pathfinder found. Refused when there is no point, too many, a number
+    /// that is not finite or out of range, or when none of the crowd's graphs reads `name`.
     pub fn set_route(
         &mut self,
         agent: usize,
@@ -453,7 +475,7 @@ impl Crowd {
         } else if agent >= MAX_AGENTS {
             Some(too_many())
         } else {
-            None
+            self.unread(name)
         };
         if let Some(problem) = problem {
             return Err(CrowdError::Own {

@@ -165,27 +165,6 @@ pub unsafe extern "C" fn sg_crowd_steer(
     })
 }
 
-/// Refuses an own goal or route name that none of `crowd`'s graphs reads (a misspelt name
-/// would otherwise be kept and never used), listing the names they read.
-fn read_by_a_graph(crowd: &Crowd, what: &str, name: &str) -> Answer {
-    let names = crowd.own_names();
-    if names.contains(&name) {
-        return Ok(());
-    }
-    let read = if names.is_empty() {
-        "none".to_owned()
-    } else {
-        names
-            .iter()
-            .map(|n| format!("\"{n}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    Err(Failure::invalid(format!(
-        "own {what} \"{name}\": no graph of this crowd reads it (they read: {read})"
-    )))
-}
-
 /// Gives agent `agent` its own point `name` (for nodes whose target is `Own("name")`).
 /// `SG_STATUS_INVALID_ARGUMENT` for a name none of the crowd's graphs reads (a misspelling),
 /// naming the ones they read: set a goal a new graph adds after `sg_crowd_set_program`.
@@ -205,7 +184,6 @@ pub unsafe extern "C" fn sg_crowd_set_goal(
         // SAFETY: the caller's pointer.
         let name = unsafe { text(name, "name") }?;
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
-            read_by_a_graph(crowd, "goal", name)?;
             crowd
                 .set_goal(agent, name, Vec2::new(x, y))
                 .map_err(|e| Failure::invalid(e.to_string()))
@@ -260,7 +238,6 @@ pub unsafe extern "C" fn sg_crowd_set_route(
             )
         };
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
-            read_by_a_graph(crowd, "route", name)?;
             crowd
                 .set_route(agent, name, route, radius)
                 .map_err(|e| Failure::invalid(e.to_string()))

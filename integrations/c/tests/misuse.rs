@@ -219,7 +219,7 @@ fn a_misspelt_goal_is_refused_naming_the_goals_read() {
     }
     assert_eq!(
         last_error(),
-        r#"own goal "gaol": no graph of this crowd reads it (they read: "goal")"#
+        r#"agent 0's own goal "gaol": no graph of this crowd reads it (they read: "goal"); a graph that reads it must run first"#
     );
     for status in [
         sg_crowd_free(crowd),
