@@ -174,5 +174,27 @@ fn agents_times_neighbors_kept_is_bounded_before_a_tick() {
     );
     assert!(Simulation::new(&workloads::crowd_scene(spread(30_000), separation(4_096.0))).is_ok());
     // The default 64 neighbors is far from it: 40,000 × 64 = 2,560,000.
-    assert!(Simulation::new(&workloads::crowd_scene(spread(40_000), separation(64.0))).is_ok());
+    let mut simulation =
+        Simulation::new(&workloads::crowd_scene(spread(40_000), separation(64.0))).expect("runs");
+    // The editor's hot swap of the same group to 4,096 neighbors is refused the same way (it
+    // was run, and the preview froze), and the group keeps its program: 64 neighbors.
+    let swap = |most: f32| {
+        let program =
+            std::sync::Arc::new(graph_runtime::compile(&separation(most)).expect("compiles"));
+        let params = program.parameters(&BTreeMap::new()).expect("no overrides");
+        (program, params)
+    };
+    let (program, params) = swap(4_096.0);
+    let error = simulation
+        .set_program(0, program, params)
+        .expect_err("40,000 × 4,096 is refused");
+    assert_eq!(error.total, 163_840_000);
+    assert_eq!(error.groups, [("crowd".to_owned(), 40_000, 4_096)]);
+    let kept = &simulation.groups()[0];
+    assert_eq!(kept.program.neighbor_work(&kept.params), 64);
+    let (program, params) = swap(3_000.0);
+    let bind_errors = simulation
+        .set_program(0, program, params)
+        .expect("120,000,000 fits");
+    assert!(bind_errors.is_empty());
 }

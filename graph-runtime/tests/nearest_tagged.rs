@@ -137,7 +137,9 @@ fn a_hot_swapped_or_rebound_program_still_reads_the_tags_members() {
     // leaders (a follower at (0, 0) seeks leader 0 at (10, 0), force (5, 0)).
     let mut simulation = Simulation::new(&crowd()).expect("the scene builds");
     let group = simulation.groups()[1].clone();
-    let errors = simulation.set_program(1, group.program, group.params);
+    let errors = simulation
+        .set_program(1, group.program, group.params)
+        .expect("within the neighbor limit");
     assert!(errors.is_empty(), "{errors:?}");
     simulation.step(1.0 / 60.0);
     assert_eq!(simulation.forces()[2], Vec2::new(5.0, 0.0));

@@ -90,9 +90,13 @@ impl Simulation {
                 agents: start..simulation.working.len(),
             });
         }
-        findings
-            .errors
-            .extend(too_many_neighbors(&simulation.groups, &assets.origin));
+        // Agents × the neighbors each keeps, before any tick runs, as agents × own goals is.
+        if let Err(error) = super::neighbor_work::check(&simulation.groups, None) {
+            findings.errors.push(SceneError::Invalid {
+                origin: assets.origin.clone(),
+                message: error.to_string(),
+            });
+        }
         if let Err(error) = assets.build_navigation(&mut simulation.world) {
             findings.errors.push(error);
         }
@@ -255,36 +259,6 @@ impl Simulation {
         self.stuck_for = vec![0.0; agents];
         self.update_cell_size();
     }
-}
-
-/// Refused when the scene's agents would keep more neighbors a tick than
-/// [`MAX_NEIGHBOR_WORK`](crate::limits::MAX_NEIGHBOR_WORK) (each group's agents × its graph's
-/// [`Program::neighbor_work`], summed), naming each group's share: checked before any tick
-/// runs, as agents × own goals is.
-fn too_many_neighbors(groups: &[GroupRuntime], origin: &str) -> Option<SceneError> {
-    use crate::limits::MAX_NEIGHBOR_WORK;
-    let shares: Vec<(&str, u64, u64)> = (groups.iter())
-        .map(|g| {
-            let agents = g.agents.len() as u64;
-            (g.name.as_str(), agents, g.program.neighbor_work(&g.params))
-        })
-        .filter(|&(_, agents, work)| agents > 0 && work > 0)
-        .collect();
-    let total = (shares.iter())
-        .map(|&(_, agents, work)| agents.saturating_mul(work))
-        .fold(0_u64, u64::saturating_add);
-    (total > MAX_NEIGHBOR_WORK).then(|| {
-        let each: Vec<String> = (shares.iter())
-            .map(|(name, agents, work)| format!("group \"{name}\": {agents} agents × {work}"))
-            .collect();
-        SceneError::Invalid {
-            origin: origin.to_owned(),
-            message: format!(
-                "groups: the agents would keep up to {total} neighbors a tick ({}; agents × the most neighbors of each neighborhood and Reciprocal node of their graph); the limit is {MAX_NEIGHBOR_WORK}: lower max_neighbors or the agent count",
-                each.join(", ")
-            ),
-        }
-    })
 }
 
 /// The program and parameter values of the scene's group `index`, compiled once per graph file

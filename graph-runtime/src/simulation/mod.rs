@@ -3,8 +3,11 @@
 mod agent_order;
 mod build;
 mod layout;
+mod neighbor_work;
 mod read;
 mod tick;
+
+pub use neighbor_work::TooManyNeighbors;
 
 use std::sync::Arc;
 
@@ -302,15 +305,20 @@ impl Simulation {
     }
 
     /// Replaces the program of group `group` (hot swap after an edit) without touching agent
-    /// positions; agent states are fitted to the new program.
+    /// positions; agent states are fitted to the new program. Returns the names the program
+    /// reads that the world lacks. Refused, with the old program kept, when the agents would
+    /// then keep more neighbors a tick than
+    /// [`MAX_NEIGHBOR_WORK`](crate::limits::MAX_NEIGHBOR_WORK), as [`Simulation::new`] refuses
+    /// such a scene.
     pub fn set_program(
         &mut self,
         group: usize,
         program: Arc<Program>,
         params: ParamValues,
-    ) -> Vec<crate::BindError> {
+    ) -> Result<Vec<crate::BindError>, TooManyNeighbors> {
+        neighbor_work::check(&self.groups, Some((group, &program, &params)))?;
         let Some(runtime) = self.groups.get_mut(group) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
         let (mut bindings, errors) = Bindings::new(&program, &self.world, &self.tag_table);
         bindings.set_members(Arc::clone(&self.tag_members));
@@ -327,6 +335,6 @@ impl Simulation {
         runtime.params = params;
         runtime.bindings = bindings;
         self.update_cell_size();
-        errors
+        Ok(errors)
     }
 }

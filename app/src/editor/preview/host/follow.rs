@@ -95,9 +95,18 @@ impl Host {
             if program.leaves_facing_unturned(&turning) {
                 self.warnings.push(warning);
             }
-            for error in simulation.set_program(index, Arc::clone(&program), params) {
-                self.problems
-                    .push(format!("group \"{}\": {error}", group.name));
+            match simulation.set_program(index, Arc::clone(&program), params) {
+                Ok(errors) => self.problems.extend(
+                    (errors.iter()).map(|error| format!("group \"{}\": {error}", group.name)),
+                ),
+                // The preview keeps running the graph as it was before this edit.
+                Err(error) => {
+                    self.problems.push(format!(
+                        "group \"{}\": this edit is not run: {error}",
+                        group.name
+                    ));
+                    continue;
+                }
             }
             let agents = simulation.groups().get(index).map(|g| g.agents.clone());
             for agent in agents

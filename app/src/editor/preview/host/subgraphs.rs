@@ -64,10 +64,12 @@ impl Host {
                 }
             };
             match program.parameters(&group.parameters) {
-                Ok(params) => {
-                    let errors = simulation.set_program(index, program, params);
-                    self.problems.extend(errors.iter().map(|e| problem(e)));
-                }
+                Ok(params) => match simulation.set_program(index, program, params) {
+                    Ok(errors) => self.problems.extend(errors.iter().map(|e| problem(e))),
+                    Err(error) => self
+                        .problems
+                        .push(problem(&format!("this edit is not run: {error}"))),
+                },
                 Err(errors) => self.problems.extend(errors.iter().map(|e| problem(e))),
             }
         }
