@@ -70,7 +70,7 @@ pub enum NavError {
     /// coincide (a heap of walls along one line, the arms of a hair-thin wedge): the build
     /// stops with this rather than the library's panic.
     #[error(
-        "the navigation mesh could not be built: its triangulation failed on walls, gaps or obstacles that overlap or nearly coincide near ({x}, {y}); separate or merge them"
+        "the triangulation failed on walls, gaps or obstacles that overlap or nearly coincide near ({x:.2}, {y:.2}); separate or merge them"
     )]
     Degenerate {
         /// Where: the middle of the shape being added when it failed.
