@@ -67,8 +67,9 @@ pub fn announce(what: &str, work: Work, took: Duration, long: bool) -> Result<()
     Ok(())
 }
 
-/// A duration in words a person reads at a glance: `0.4 s`, `12 s`, `25 min`, `3.5 h`.
-fn words(duration: Duration) -> String {
+/// A duration in words a person reads at a glance: `0.4 s`, `12 s`, `25 min`, `3.5 h` (the
+/// command line's estimates, the editor's time left).
+pub fn words(duration: Duration) -> String {
     let seconds = duration.as_secs_f64();
     if seconds < 10.0 {
         format!("{seconds:.1} s")

@@ -8,6 +8,8 @@ mod simulate;
 mod sweep;
 mod tune;
 
+pub use estimate::words;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -43,6 +43,7 @@ mod session;
 mod side_panel;
 mod status;
 mod sweep;
+mod time_left;
 mod tune;
 mod view_state;
 mod viewer;

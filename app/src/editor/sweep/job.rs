@@ -25,6 +25,8 @@ pub struct SweepJob {
     spec: SweepSpec,
     control: Arc<SweepControl>,
     receiver: Receiver<Outcome>,
+    /// When it started, for the time left.
+    pub started: std::time::Instant,
 }
 
 impl SweepJob {
@@ -46,6 +48,7 @@ impl SweepJob {
             spec,
             control,
             receiver,
+            started: std::time::Instant::now(),
         })
     }
 

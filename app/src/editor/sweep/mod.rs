@@ -248,6 +248,7 @@ impl SweepWindow {
                 {
                     commands.push(Command::CancelSweep);
                 }
+                super::time_left::show(ui, job.started, job.progress());
             }
             state => {
                 let can_run = self.current.is_some();

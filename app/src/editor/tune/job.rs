@@ -24,6 +24,8 @@ pub struct TuneJob {
     spec: TuneSpec,
     control: Arc<TuneControl>,
     receiver: Receiver<TuneOutcome>,
+    /// When it started, for the time left.
+    pub started: std::time::Instant,
 }
 
 impl TuneJob {
@@ -45,6 +47,7 @@ impl TuneJob {
             spec,
             control,
             receiver,
+            started: std::time::Instant::now(),
         })
     }
 

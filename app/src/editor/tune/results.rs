@@ -27,6 +27,7 @@ pub fn status(window: &TuneWindow, ui: &mut Ui, commands: &mut Vec<Command>) {
             {
                 commands.push(Command::CancelTune);
             }
+            super::super::time_left::show(ui, job.started, job.progress());
         }
         state => {
             let spec = window.spec();
