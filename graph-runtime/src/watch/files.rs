@@ -59,7 +59,8 @@ struct Watched {
 ///
 /// Needs the `watch` feature.
 pub struct FileWatcher {
-    watcher: RecommendedWatcher,
+    /// `None` only while the watcher is dropped.
+    watcher: Option<RecommendedWatcher>,
     events: Receiver<notify::Result<notify::Event>>,
     /// By canonical path.
     files: BTreeMap<PathBuf, Watched>,
@@ -74,6 +75,25 @@ impl std::fmt::Debug for FileWatcher {
             .field("files", &self.files)
             .field("debounce", &self.debounce)
             .finish_non_exhaustive()
+    }
+}
+
+/// How long dropping a [`FileWatcher`] waits, at most, for the operating system watcher's
+/// thread to let go of its event handler.
+const SHUTDOWN_WAIT: Duration = Duration::from_millis(250);
+
+impl Drop for FileWatcher {
+    /// notify's event loop runs on a thread of its own, which dropping its watcher only asks
+    /// to stop. This waits (at most [`SHUTDOWN_WAIT`]) until that thread has let go of the
+    /// event handler, whose sender then leaves the channel disconnected, so what the thread
+    /// held is freed before the `FileWatcher` is gone: a host that checks its memory at exit
+    /// (valgrind, issue 46) or unloads the library relies on it.
+    fn drop(&mut self) {
+        drop(self.watcher.take());
+        let deadline = Instant::now() + SHUTDOWN_WAIT;
+        while let Ok(_queued) =
+            (self.events).recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {}
     }
 }
 
@@ -94,7 +114,7 @@ impl FileWatcher {
         })
         .map_err(|error| WatchError::new(Path::new("<watcher>"), error))?;
         Ok(Self {
-            watcher,
+            watcher: Some(watcher),
             events,
             files: BTreeMap::new(),
             debounce: WATCH_DEBOUNCE,
@@ -117,8 +137,10 @@ impl FileWatcher {
         let folder = key
             .parent()
             .map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
-        if !self.files.values().any(|w| w.folder == folder) {
-            self.watcher
+        if !self.files.values().any(|w| w.folder == folder)
+            && let Some(watcher) = self.watcher.as_mut()
+        {
+            watcher
                 .watch(&folder, RecursiveMode::NonRecursive)
                 .map_err(|error| WatchError::new(&folder, error))?;
         }
@@ -143,9 +165,11 @@ impl FileWatcher {
         let Some(watched) = self.files.remove(&key) else {
             return;
         };
-        if !self.files.values().any(|w| w.folder == watched.folder) {
+        if !self.files.values().any(|w| w.folder == watched.folder)
+            && let Some(watcher) = self.watcher.as_mut()
+        {
             // The folder may be gone already; there is nothing left to stop then.
-            let _ = self.watcher.unwatch(&watched.folder);
+            let _ = watcher.unwatch(&watched.folder);
         }
     }
 
