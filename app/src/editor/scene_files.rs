@@ -112,8 +112,18 @@ impl EditorApp {
         }
         self.show_scene(scene, path);
         let mut message = format!("Opened scene {}", path.display());
-        if let Some(first) = graphs.first().filter(|_| note.is_empty()) {
-            let _ = write!(message, " with its graph {first}");
+        match graphs.first() {
+            Some(first) if first.trim().is_empty() => {
+                let _ = write!(
+                    message,
+                    "; its first group names no graph file, the editor keeps {}",
+                    self.workspace.open_graph_name()
+                );
+            }
+            Some(first) if note.is_empty() => {
+                let _ = write!(message, " with its graph {first}");
+            }
+            _ => {}
         }
         message.push_str(&note);
         if graphs.len() > 1 {

@@ -281,4 +281,9 @@ fn a_group_without_a_graph_file_is_named_in_the_previews_problems() {
             .is_none(),
         "the folder is not read as the graph"
     );
+    // The status line says so too, rather than "with its graph " and nothing after it.
+    harness.get_by_label_contains(&format!(
+        "empty.scene.ron; its first group names no graph file, the editor keeps {before}"
+    ));
+    assert!(harness.query_by_label_contains("with its graph").is_none());
 }
