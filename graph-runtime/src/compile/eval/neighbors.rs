@@ -22,10 +22,11 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
             let (grid, me) = (self.context.grid, self.me);
             grid.candidates(me.position, radius, self.agent, &mut self.scratch.neighbors);
             if let Some(mine) = self.avoidance() {
-                let all = self.context.avoidance;
-                self.scratch
-                    .neighbors
-                    .retain(|c| mine.avoids(layers_of(all, c.agent())));
+                let mask = OnMask {
+                    mine,
+                    all: self.context.avoidance,
+                };
+                self.scratch.neighbors.retain(|c| mask.takes_index(c.agent()));
             }
         }
         self.scratch.neighbors.as_slice()
@@ -447,7 +448,13 @@ impl OnMask<'_> {
     /// Whether the agent avoids agent `other`.
     #[inline]
     pub(super) fn takes(self, other: u32) -> bool {
-        self.mine.avoids(layers_of(self.all, other as usize))
+        self.takes_index(other as usize)
+    }
+
+    /// [`OnMask::takes`] for an agent index.
+    #[inline]
+    pub(super) fn takes_index(self, other: usize) -> bool {
+        self.mine.avoids(layers_of(self.all, other))
     }
 }
 
