@@ -84,7 +84,7 @@ const SHUTDOWN_WAIT: Duration = Duration::from_millis(250);
 
 impl Drop for FileWatcher {
     /// notify's event loop runs on a thread of its own, which dropping its watcher only asks
-    /// to stop. This waits (at most [`SHUTDOWN_WAIT`]) until that thread has let go of the
+    /// to stop. This waits (at most a quarter of a second) until that thread has let go of the
     /// event handler, whose sender then leaves the channel disconnected, so what the thread
     /// held is freed before the `FileWatcher` is gone: a host that checks its memory at exit
     /// (valgrind, issue 46) or unloads the library relies on it.

@@ -26,7 +26,9 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
                     mine,
                     all: self.context.avoidance,
                 };
-                self.scratch.neighbors.retain(|c| mask.takes_index(c.agent()));
+                self.scratch
+                    .neighbors
+                    .retain(|c| mask.takes_index(c.agent()));
             }
         }
         self.scratch.neighbors.as_slice()
