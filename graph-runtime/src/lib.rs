@@ -115,7 +115,7 @@ pub use scene::{
     SceneError, SceneWarning, Spawn, SubgraphWalk, Subgraphs, WantedSubgraph,
     check_inside_scene_folder, load_subgraphs, subgraph_uses,
 };
-pub use simulation::{GroupRuntime, Simulation, TooManyNeighbors};
+pub use simulation::{GroupRuntime, Simulation, TooMuchWork, Work};
 pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};
 pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
 pub use vehicle::{Steering, Turning, TurningParams, Vehicle, VehicleParams};

@@ -66,6 +66,13 @@ pub const MAX_OWN_GOALS: u64 = 4_000_000;
 /// on one core).
 pub const MAX_NEIGHBOR_WORK: u64 = 128_000_000;
 
+/// Most path segments a scene's agents may project themselves onto in one tick, all groups
+/// together: each group's agents × the segments of the scene paths its graph follows, summed.
+/// A `PathFollowing` agent finds its nearest point on every segment of its path each tick, so
+/// a path at its point limit followed by a crowd at its agent limit would be 10^12 projections
+/// a tick. This is a million agents on paths of 128 points, or a thousand on one of 128,000.
+pub const MAX_PATH_WORK: u64 = 128_000_000;
+
 /// Most runs in one sweep (values × seeds): each run is a whole simulation.
 pub const MAX_SWEEP_RUNS: usize = 100_000;
 

@@ -198,3 +198,65 @@ fn agents_times_neighbors_kept_is_bounded_before_a_tick() {
         .expect("120,000,000 fits");
     assert!(bind_errors.is_empty());
 }
+
+/// Agents × the points of the paths they follow is bounded before any tick runs (issue 46's
+/// review: each `PathFollowing` agent projects itself onto every segment of its path each
+/// tick, and the point and agent limits allowed 10^12 projections a tick). 1,000 agents on an
+/// open path of 200,000 points (199,999 segments) = 199,999,000, over the 128,000,000 limit:
+/// refused, naming the numbers; 600 agents = 119,999,400 build; a hot swap to a graph
+/// following it is refused the same way.
+#[test]
+fn agents_times_path_points_followed_is_bounded_before_a_tick() {
+    let follow = workloads::one(graph_runtime::Node::PathFollowing {
+        path: "long".into(),
+        prediction_time: 0.5.into(),
+        ahead_distance: 2.0.into(),
+        direction: graph_runtime::PathDirection::Forward,
+        corrective: false,
+        own: false,
+    });
+    let scene = |count: u32, graph: Graph| {
+        let mut assets = workloads::crowd_scene(
+            graph_runtime::Spawn::Random {
+                count,
+                area: graph_runtime::Area::Rect {
+                    min: Vec2::splat(-90.0),
+                    max: Vec2::splat(90.0),
+                },
+                speed: 0.0,
+            },
+            graph,
+        );
+        let points = (0..200_000).map(|i| Vec2::new(-90.0 + i as f32 * 9e-4, 0.0));
+        let long = graph_runtime::Path {
+            points: points.collect(),
+            radius: 1.0,
+            closed: false,
+        };
+        assets.scene.paths.insert("long".to_owned(), long);
+        assets
+    };
+    let Err(errors) = Simulation::new(&scene(1_000, follow.clone())) else {
+        panic!("1,000 × 199,999 is refused");
+    };
+    let message: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        message.iter().any(|m| m.contains(
+            "the agents would project themselves onto 199999000 path segments a tick (group \"crowd\": 1000 agents × 199999;"
+        ) && m.contains("the limit is 128000000")),
+        "{message:?}"
+    );
+    assert!(Simulation::new(&scene(600, follow.clone())).is_ok());
+    // The same 1,000 agents seeking build, and may not be swapped to the follower.
+    let seek = workloads::one(graph_runtime::Node::Seek {
+        target: graph_runtime::Target::Point(0.0.into(), 0.0.into()),
+    });
+    let mut simulation = Simulation::new(&scene(1_000, seek)).expect("seekers build");
+    let program = std::sync::Arc::new(graph_runtime::compile(&follow).expect("compiles"));
+    let params = program.parameters(&BTreeMap::new()).expect("no overrides");
+    let error = simulation
+        .set_program(0, program, params)
+        .expect_err("1,000 × 199,999 is refused");
+    assert_eq!(error.work, graph_runtime::Work::PathSegments);
+    assert_eq!(error.total, 199_999_000);
+}

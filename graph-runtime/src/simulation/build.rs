@@ -90,8 +90,9 @@ impl Simulation {
                 agents: start..simulation.working.len(),
             });
         }
-        // Agents × the neighbors each keeps, before any tick runs, as agents × own goals is.
-        if let Err(error) = super::neighbor_work::check(&simulation.groups, None) {
+        // Agents × the neighbors each keeps, and × the path segments each projects onto,
+        // before any tick runs, as agents × own goals is.
+        if let Err(error) = super::work::check(&simulation.groups, &simulation.world, None) {
             findings.errors.push(SceneError::Invalid {
                 origin: assets.origin.clone(),
                 message: error.to_string(),

@@ -3,11 +3,11 @@
 mod agent_order;
 mod build;
 mod layout;
-mod neighbor_work;
 mod read;
 mod tick;
+mod work;
 
-pub use neighbor_work::TooManyNeighbors;
+pub use work::{TooMuchWork, Work};
 
 use std::sync::Arc;
 
@@ -308,15 +308,16 @@ impl Simulation {
     /// positions; agent states are fitted to the new program. Returns the names the program
     /// reads that the world lacks. Refused, with the old program kept, when the agents would
     /// then keep more neighbors a tick than
-    /// [`MAX_NEIGHBOR_WORK`](crate::limits::MAX_NEIGHBOR_WORK), as [`Simulation::new`] refuses
-    /// such a scene.
+    /// [`MAX_NEIGHBOR_WORK`](crate::limits::MAX_NEIGHBOR_WORK) or project themselves onto
+    /// more path segments than [`MAX_PATH_WORK`](crate::limits::MAX_PATH_WORK), as
+    /// [`Simulation::new`] refuses such a scene.
     pub fn set_program(
         &mut self,
         group: usize,
         program: Arc<Program>,
         params: ParamValues,
-    ) -> Result<Vec<crate::BindError>, TooManyNeighbors> {
-        neighbor_work::check(&self.groups, Some((group, &program, &params)))?;
+    ) -> Result<Vec<crate::BindError>, TooMuchWork> {
+        work::check(&self.groups, &self.world, Some((group, &program, &params)))?;
         let Some(runtime) = self.groups.get_mut(group) else {
             return Ok(Vec::new());
         };

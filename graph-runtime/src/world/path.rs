@@ -33,6 +33,13 @@ pub struct Projection {
 }
 
 impl Path {
+    /// How many segments [`Path::project`] looks at: one fewer than the points, one more for
+    /// a closed path of two or more.
+    pub(crate) fn segment_count(&self) -> usize {
+        let closing = usize::from(self.closed && self.points.len() >= 2);
+        self.points.len().saturating_sub(1) + closing
+    }
+
     /// The segments in travel order; a closed path of two or more points ends with the
     /// segment from its last point back to its first.
     fn segments(&self) -> impl Iterator<Item = (Vec2, Vec2)> + '_ {
