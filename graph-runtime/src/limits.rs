@@ -73,6 +73,13 @@ pub const MAX_NEIGHBOR_WORK: u64 = 128_000_000;
 /// a tick. This is a million agents on paths of 128 points, or a thousand on one of 128,000.
 pub const MAX_PATH_WORK: u64 = 128_000_000;
 
+/// Most gap corners a scene's agents could test in one tick: every agent × the corners of the
+/// level's gaps, summed. A walking agent inside a gap's box tests every corner of that gap
+/// each tick (the even-odd rule), so a gap at its corner limit under a crowd at its agent limit
+/// would be 10^12 tests a tick. An upper bound (agents outside every box test none): a
+/// thousand agents by gaps of 128,000 corners in all.
+pub const MAX_GAP_WORK: u64 = 128_000_000;
+
 /// Most runs in one sweep (values × seeds): each run is a whole simulation.
 pub const MAX_SWEEP_RUNS: usize = 100_000;
 

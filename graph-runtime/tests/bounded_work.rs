@@ -260,3 +260,40 @@ fn agents_times_path_points_followed_is_bounded_before_a_tick() {
     assert_eq!(error.work, graph_runtime::Work::PathSegments);
     assert_eq!(error.total, 199_999_000);
 }
+
+/// Agents × the corners of the level's gaps is bounded the same way (issue 46's review: a
+/// walking agent inside a gap's box tests every corner each tick, and the corner and agent
+/// limits allowed 10^12 tests a tick). 1,000 agents by a gap of 200,000 corners =
+/// 200,000,000: refused, naming the numbers; 600 agents = 120,000,000 build.
+#[test]
+fn agents_times_gap_corners_is_bounded_before_a_tick() {
+    let scene = |count: u32| {
+        let mut assets = workloads::crowd_scene(
+            graph_runtime::Spawn::Random {
+                count,
+                area: graph_runtime::Area::Rect {
+                    min: Vec2::splat(-90.0),
+                    max: Vec2::splat(-50.0),
+                },
+                speed: 0.0,
+            },
+            workloads::one(graph_runtime::Node::Seek {
+                target: graph_runtime::Target::Point(0.0.into(), 0.0.into()),
+            }),
+        );
+        let corners = (0..200_000).map(|i| Vec2::from_angle(i as f32 * 3.14e-5) * 30.0);
+        (assets.scene.gaps).push(graph_runtime::Gap::new(corners.collect()));
+        assets
+    };
+    let Err(errors) = Simulation::new(&scene(1_000)) else {
+        panic!("1,000 × 200,000 is refused");
+    };
+    let message: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        message.iter().any(|m| m.contains(
+            "the agents could test up to 200000000 gap corners a tick (group \"crowd\": 1000 agents × 200000;"
+        ) && m.contains("the limit is 128000000")),
+        "{message:?}"
+    );
+    assert!(Simulation::new(&scene(600)).is_ok());
+}

@@ -60,6 +60,12 @@ pub enum CrowdError {
 /// [`crate::Simulation`] does; [`Vehicle::step`](crate::Vehicle::step) alone ignores walls). Agent `i` draws random numbers from the stream of `(seed, i)`, exactly as in
 /// a [`crate::Simulation`] of a scene with that seed, so a game reproduces the editor's motion.
 ///
+/// A `Crowd` does not refuse work that grows as a product of inputs, as a scene's
+/// [`crate::Simulation`] does ([`crate::TooMuchWork`]: agents × neighbors kept, × path
+/// segments followed, × gap corners): the game passes its agents each call and owns their
+/// number, so the tick's cost is the game's to budget by the same limits
+/// ([`crate::limits`]).
+///
 /// # Examples
 ///
 /// ```

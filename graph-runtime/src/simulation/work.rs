@@ -5,13 +5,16 @@
 //!   and Reciprocal nodes keep, summed over the groups;
 //! - [`MAX_PATH_WORK`]: each group's agents × the segments of the scene paths its graph
 //!   follows (a `PathFollowing` agent projects itself onto every segment of its path each
-//!   tick), summed over the groups.
+//!   tick), summed over the groups;
+//! - [`MAX_GAP_WORK`]: every agent × the corners of the level's gaps (a walking agent inside a
+//!   gap's box tests every corner of that gap each tick): an upper bound, as agents outside
+//!   the boxes test none.
 
 use std::fmt;
 
 use super::GroupRuntime;
 use crate::compile::ParamValues;
-use crate::limits::{MAX_NEIGHBOR_WORK, MAX_PATH_WORK};
+use crate::limits::{MAX_GAP_WORK, MAX_NEIGHBOR_WORK, MAX_PATH_WORK};
 use crate::{Program, World};
 
 /// What a tick would do too much of.
@@ -21,6 +24,8 @@ pub enum Work {
     Neighbors,
     /// Path segments projected onto ([`MAX_PATH_WORK`]).
     PathSegments,
+    /// Gap corners tested ([`MAX_GAP_WORK`]).
+    GapCorners,
 }
 
 /// A tick would do more of `work` than its limit allows: the time it takes is linear in it
@@ -51,13 +56,17 @@ impl fmt::Display for TooMuchWork {
                 f,
                 "groups: the agents would project themselves onto {total} path segments a tick ({each}; agents × the segments of the paths their graph follows); the limit is {MAX_PATH_WORK}: follow paths of fewer points, or with fewer agents"
             ),
+            Work::GapCorners => write!(
+                f,
+                "groups: the agents could test up to {total} gap corners a tick ({each}; agents × the corners of the level's gaps, which a walking agent inside a gap's box tests); the limit is {MAX_GAP_WORK}: draw the gaps with fewer corners, or run fewer agents"
+            ),
         }
     }
 }
 
 impl std::error::Error for TooMuchWork {}
 
-/// Both limits for `groups` in `world`, with group `swapped` running `program` with `params`
+/// The three limits for `groups` in `world`, with group `swapped` running `program` with `params`
 /// instead of its own (`None`: every group as it is).
 pub(super) fn check(
     groups: &[GroupRuntime],
@@ -82,7 +91,11 @@ pub(super) fn check(
             .filter_map(|name| world.path(name))
             .map(|path| path.segment_count() as u64)
             .fold(0_u64, u64::saturating_add)
-    })
+    })?;
+    let corners = (world.gaps().iter())
+        .map(|gap| gap.points.len() as u64)
+        .fold(0_u64, u64::saturating_add);
+    within(Work::GapCorners, MAX_GAP_WORK, groups, |_, _| corners)
 }
 
 /// Refused when the groups' agents × `each(group index, group)` summed pass `limit`.
