@@ -413,10 +413,12 @@ impl Crowd {
     /// Why an own goal or route `name` would never be used: none of the crowd's graphs reads it
     /// (a misspelling, say), listing the names they read; `None` when one does.
     fn unread(&self, name: &str) -> Option<String> {
-        let names = self.own_names();
-        if names.contains(&name) {
+        // Asked on every goal a game sets: a look through each graph's names, no list made.
+        let read_by = |group: &CrowdProgram| group.program.own_names().iter().any(|n| n == name);
+        if self.groups.iter().any(read_by) {
             return None;
         }
+        let names = self.own_names();
         let read = if names.is_empty() {
             "none".to_owned()
         } else {

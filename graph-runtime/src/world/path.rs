@@ -33,11 +33,9 @@ pub struct Projection {
 }
 
 impl Path {
-    /// How many segments [`Path::project`] looks at: one fewer than the points, one more for
-    /// a closed path of two or more.
+    /// How many segments [`Path::project`] looks at (those of [`Path::segments`]).
     pub(crate) fn segment_count(&self) -> usize {
-        let closing = usize::from(self.closed && self.points.len() >= 2);
-        self.points.len().saturating_sub(1) + closing
+        self.segments().count()
     }
 
     /// The segments in travel order; a closed path of two or more points ends with the

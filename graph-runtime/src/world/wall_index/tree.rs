@@ -197,7 +197,7 @@ impl Tree {
             Visit::Node(node) => !met && step_meets_box(from, to, node.min, node.max),
             Visit::Segment(index) => {
                 met = met || meets(index);
-                !met
+                true
             }
         });
         met
