@@ -280,6 +280,8 @@ fn routed_ticks(c: &mut Criterion, crowd_cost: f32) {
     // evaluation sees them and asks), untimed, then times `plan_routes`, which plans them.
     // The fewest and most routes a call planned, and the sum over how many calls.
     let mut planned: (usize, usize, usize, usize) = (usize::MAX, 0, 0, 0);
+    // The agents the calls' counts of the crowds at doors worked out, together.
+    let mut counted = 0;
     c.bench_function(&name("plan_phase_10000_replan_1pct"), |b| {
         b.iter_custom(|iterations| {
             let mut spent = Duration::ZERO;
@@ -288,6 +290,7 @@ fn routed_ticks(c: &mut Criterion, crowd_cost: f32) {
                 routed.step();
                 spent += routed.timed_planning();
                 let (count, _) = routed.crowd.routes_planned();
+                counted += routed.crowd.agents_counted();
                 planned = (
                     planned.0.min(count),
                     planned.1.max(count),
@@ -306,6 +309,11 @@ fn routed_ticks(c: &mut Criterion, crowd_cost: f32) {
             planned.0,
             planned.1,
             planned.2 as f64 / planned.3 as f64
+        );
+        println!(
+            "{}: {:.1} agents of {AGENTS} worked out at doors a call on average",
+            name("plan phase"),
+            counted as f64 / planned.3 as f64
         );
         // A moved goal is seen only when the agent's Budget leaves Navigate some force (in a
         // crush, walls and Separation can take it all), so some calls plan fewer than 100.

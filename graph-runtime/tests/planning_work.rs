@@ -118,3 +118,55 @@ fn crowds_at_doors_count_the_same_on_one_and_two_threads() {
         .count();
     assert!(full > 0);
 }
+
+#[test]
+fn the_crowds_at_doors_are_worked_out_again_only_for_agents_that_moved() {
+    // The 16 agents of the rooms above, resting on their goals, now paying for crowds: each
+    // route looks for a jammed door every quarter second, and each look reads the crowds.
+    let mut world = rooms::rooms_level(4, 4, 0);
+    world.build_navigation(0.5).expect("the level builds");
+    let paying = NAVIGATE.replace("crowd_cost: 0.0", "crowd_cost: 4.0");
+    let graph = Graph::from_ron(&paying, "navigate.graph.ron").expect("parses");
+    let mut crowd = Crowd::new(
+        compile(&graph).expect("compiles"),
+        &world,
+        7,
+        &BTreeMap::new(),
+    )
+    .expect("binds");
+    crowd.set_route_budget(100);
+    let mut vehicles: Vec<Vehicle> = (0..16)
+        .map(|i| Vehicle::new(middle(i % 4, i / 4), Vec2::ZERO, VehicleParams::default()))
+        .collect();
+    for (agent, vehicle) in vehicles.iter().enumerate() {
+        crowd
+            .set_goal(agent, "goal", vehicle.position)
+            .expect("a goal");
+    }
+    let step = |crowd: &mut Crowd, vehicles: &mut [Vehicle]| {
+        let (read, planned) = tick(crowd, &world, vehicles);
+        (read, planned, crowd.agents_counted())
+    };
+    // No route yet, nothing counted; then the 16 first routes pay for crowds: all 16, standing,
+    // are worked out.
+    assert_eq!(step(&mut crowd, &mut vehicles), (16, 0, 0));
+    assert_eq!(step(&mut crowd, &mut vehicles), (16, 16, 16));
+    // At rest for two seconds: the routes look (and the crowds are counted) every quarter
+    // second, and nobody has changed cell or standing: nobody is worked out again.
+    let mut looked = 0;
+    for t in 0..120 {
+        let (read, planned, counted) = step(&mut crowd, &mut vehicles);
+        assert_eq!((planned, counted), (0, 0), "tick {t}");
+        looked += read;
+    }
+    // Each route looks 7 times in the 2 s (or 8, by the phase of its clock).
+    assert!(looked >= 16 * 7, "{looked}");
+    // One agent walks off to another room: the count that comes when it starts walking works
+    // it out again (it no longer stands), and no count of the others.
+    crowd.set_goal(3, "goal", middle(0, 3)).expect("a goal");
+    let mut counted = Vec::new();
+    for _ in 0..20 {
+        counted.push(step(&mut crowd, &mut vehicles).2);
+    }
+    assert_eq!(counted.iter().sum::<usize>(), 1, "{counted:?}");
+}

@@ -245,6 +245,14 @@ impl Crowd {
         self.planner.read
     }
 
+    /// How many agents the last planning worked out when it counted the standing agents at
+    /// the doors (only on a tick that plans or looks for jams with crowd costs): those whose
+    /// cell of the counting grid, radius or standing changed since the count before, on each
+    /// mesh (`BEHAVIORS.md`, "`Navigate`").
+    pub fn agents_counted(&self) -> usize {
+        self.planner.counted
+    }
+
     /// Runs `program` from now on, for the same agents: they keep their positions (the game's
     /// own), their random streams and the state the new graph shares with the old (a Wander
     /// node's heading, say). `overrides` are applied to the new program's parameters, and tags

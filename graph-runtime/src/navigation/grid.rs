@@ -109,6 +109,15 @@ impl CellIndex {
         self.columns.max(self.rows)
     }
 
+    /// Whether a box `low`–`high` touches a cell at most `rings` cells (in the larger of the
+    /// two directions) from the cell of `point`: then an item with that box is among those
+    /// [`CellIndex::ring`] lists for `point` up to `rings`.
+    pub(super) fn box_within(&self, low: DVec2, high: DVec2, point: DVec2, rings: usize) -> bool {
+        let [(x0, y0), (x1, y1)] = [self.column_row(low), self.column_row(high)];
+        let (x, y) = self.column_row(point);
+        x0 <= x + rings && x <= x1 + rings && y0 <= y + rings && y <= y1 + rings
+    }
+
     /// The items of the cells exactly `ring` cells (in the larger of the two directions) from
     /// the cell of `point`: ring 0 is that cell. Every point of ring `k + 1`'s cells is at
     /// least `k` cell sides from `point`, inside the grid or out; an item touching several

@@ -52,22 +52,38 @@ impl NavMesh {
     /// in one. Looks ring by ring outwards from the point's cell and stops once no nearer
     /// point can be left: bounded by the mesh's size.
     pub(super) fn nearest(&self, point: Vec2, keep: impl Fn(u32) -> bool) -> Option<(u32, Vec2)> {
-        self.nearest_within(point, keep, self.index.rings())
+        self.nearest_within(point, keep, self.index.rings(), None)
     }
 
     /// [`NavMesh::nearest`] among the triangles of the point's own cell and the ring of cells
     /// round it (`None` when none is there): where an agent pressed into a wall's band stands,
-    /// without a search of the whole mesh.
-    pub(super) fn nearest_close(&self, point: Vec2) -> Option<u32> {
-        self.nearest_within(point, |_| true, 1).map(|(t, _)| t)
+    /// without a search of the whole mesh. Triangle `hint` (where the point was last found,
+    /// or `NONE`) only bounds the search: the answer is the same with any hint.
+    pub(super) fn nearest_close(&self, point: Vec2, hint: u32) -> Option<u32> {
+        let p = point.as_dvec2();
+        // A bound only from a triangle the search meets anyway, so that it is never the
+        // answer unless the search would give it.
+        let bound = (self.triangles.get(hint as usize))
+            .map(|triangle| self.corners(triangle).map(Vec2::as_dvec2))
+            .filter(|[a, b, c]| {
+                let (low, high) = (a.min(*b).min(*c), a.max(*b).max(*c));
+                p.is_finite() && self.index.box_within(low, high, p, 1)
+            })
+            .map(|[a, b, c]| closest_on_triangle(p, a, b, c).distance_squared(p));
+        self.nearest_within(point, |_| true, 1, bound)
+            .map(|(t, _)| t)
     }
 
-    /// [`NavMesh::nearest`] looking at most `rings` rings of cells out.
+    /// [`NavMesh::nearest`] looking at most `rings` rings of cells out. `bound`, when given,
+    /// is the squared distance to a triangle among those the search looks at: a triangle
+    /// whose box is clearly farther is passed over without working out its nearest point
+    /// (the nearest triangle, and those as near, never are).
     fn nearest_within(
         &self,
         point: Vec2,
         keep: impl Fn(u32) -> bool,
         rings: usize,
+        bound: Option<f64>,
     ) -> Option<(u32, Vec2)> {
         if let Some(t) = self.locate(point)
             && keep(self.triangles[t as usize].island)
@@ -86,6 +102,10 @@ impl NavMesh {
                     continue;
                 }
                 let [a, b, c] = self.corners(triangle).map(Vec2::as_dvec2);
+                let cap = best.map_or(bound, |(d, _, _)| Some(bound.map_or(d, |b| b.min(d))));
+                if cap.is_some_and(|cap| clearly_beyond(p, [a, b, c], cap)) {
+                    continue;
+                }
                 let q = closest_on_triangle(p, a, b, c);
                 let d = q.distance_squared(p);
                 if best.is_none_or(|(bd, bt, _)| d < bd || (d == bd && t < bt)) {
@@ -99,6 +119,15 @@ impl NavMesh {
         }
         best.map(|(_, t, q)| (t, q.as_vec2()))
     }
+}
+
+/// Whether every point of triangle `corners` is farther from `p` than the squared distance
+/// `cap`, by more than any rounding of [`closest_on_triangle`] (a ten-thousandth of it, and
+/// 1e-9): the distance to the triangle's box is a lower bound on the distance to it.
+fn clearly_beyond(p: DVec2, [a, b, c]: [DVec2; 3], cap: f64) -> bool {
+    let (low, high) = (a.min(b).min(c), a.max(b).max(c));
+    let gap = (low - p).max(p - high).max(DVec2::ZERO);
+    gap.length_squared() > cap * 1.0001 + 1e-9
 }
 
 /// The point of triangle `a`, `b`, `c` nearest to `p` (Ericson, "Real-Time Collision

@@ -8,7 +8,8 @@
 //! ([`crate::STUCK_SECONDS`]) on a route planned at least as long ago, and one whose route
 //! crosses a door that jammed after it was planned (each route looks a quarter of a second
 //! apart, by its own clock). When a route is planned or looks, the standing agents at each
-//! mesh's doors are counted afresh ([`Crowding`]); routes pay for crossing them.
+//! mesh's doors are counted ([`Crowding`]: as if afresh, though only the agents that moved
+//! are worked out again); routes pay for crossing them.
 //!
 //! Everything that carries over from tick to tick is in the agents' states (each route's age,
 //! how long it has waited, whether the agent asks the planner for anything), none in the
@@ -75,14 +76,18 @@ pub struct RoutePlanner {
     pub planned: usize,
     /// How many asked and were left for a later tick.
     pub deferred: usize,
-    /// The standing agents at each mesh's doors, by the world's meshes in order: counted
-    /// afresh on each tick that uses them (room kept from tick to tick, nothing else).
+    /// The standing agents at each mesh's doors, by the world's meshes in order: counted on
+    /// each tick that uses them, each agent's shares kept from count to count (a count is
+    /// the same as one afresh: [`Crowding`]); forgotten when the meshes change.
     crowds: Vec<Crowding>,
     /// The world's navigation revision the last tick planned on (`None` before the first):
     /// on another, every agent's routes are read (each route planned before it wants a plan).
     revision: Option<u64>,
     /// How many agents' routes the last tick read.
     pub read: usize,
+    /// How many agents the last tick's count of the crowds at doors worked out, over all
+    /// meshes (0 when nothing read the crowds).
+    pub counted: usize,
 }
 
 impl Default for RoutePlanner {
@@ -96,6 +101,7 @@ impl Default for RoutePlanner {
             crowds: Vec::new(),
             revision: None,
             read: 0,
+            counted: 0,
         }
     }
 }
@@ -114,16 +120,19 @@ impl RoutePlanner {
         agent: impl Fn(usize) -> usize,
     ) {
         // The crowds, counted once if anything this tick reads them.
-        let mut counted = false;
+        let mut counted = None;
         let mut count = |crowds: &mut Vec<Crowding>| {
-            if !counted {
-                counted = true;
-                count_crowds(crowds, world, vehicles);
+            if counted.is_none() {
+                counted = Some(count_crowds(crowds, world, vehicles));
             }
         };
         self.wanting.clear();
         let revision = world.navigation_revision();
         let everyone = self.revision != Some(revision);
+        if everyone {
+            // Counted on the meshes before.
+            self.crowds.clear();
+        }
         self.revision = Some(revision);
         self.read = 0;
         for (holder, state) in states.iter_mut().enumerate() {
@@ -171,13 +180,7 @@ impl RoutePlanner {
         if chosen.iter().any(pays_for_crowds) {
             count(&mut self.crowds);
         }
-        for &(_, _, holder, slot) in left {
-            let state = &mut states[holder as usize];
-            state.asks_planner = true;
-            if let Some(route) = state.routes_mut().get_mut(slot as usize) {
-                route.waited = route.waited.saturating_add(1);
-            }
-        }
+        defer(states, left);
         let crowds = &self.crowds;
         // Each route depends only on the mesh, the crowd counted on it, the agent's position
         // and its goal: planned in any order, on any thread, it is the same route.
@@ -216,6 +219,7 @@ impl RoutePlanner {
             }
         }
         self.planned = take;
+        self.counted = counted.unwrap_or(0);
         self.deferred = self.wanting.len() - take;
     }
 
@@ -230,6 +234,18 @@ impl RoutePlanner {
         }
         self.wanting[..take].sort_unstable();
         take
+    }
+}
+
+/// Leaves the routes `left` for a later tick: each has waited one more, and its agent asks
+/// again.
+fn defer(states: &mut [AgentState], left: &[(u32, u32, u32, u32)]) {
+    for &(_, _, holder, slot) in left {
+        let state = &mut states[holder as usize];
+        state.asks_planner = true;
+        if let Some(route) = state.routes_mut().get_mut(slot as usize) {
+            route.waited = route.waited.saturating_add(1);
+        }
     }
 }
 
@@ -261,15 +277,17 @@ fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[(u32, u32, u32, u
 }
 
 /// Counts the standing agents of `vehicles` at the doors of each of the world's meshes into
-/// `crowds`.
-fn count_crowds(crowds: &mut Vec<Crowding>, world: &World, vehicles: &[Vehicle]) {
+/// `crowds`; how many agents it worked out, over all meshes.
+fn count_crowds(crowds: &mut Vec<Crowding>, world: &World, vehicles: &[Vehicle]) -> usize {
     crowds.resize_with(world.navigation_meshes().count(), Crowding::default);
-    let standing = || {
-        (vehicles.iter().enumerate())
-            .filter(|(_, v)| v.velocity.length() < STANDING_FRACTION * v.max_speed)
-            .map(|(i, v)| (i as u32, v.position, v.radius))
+    let standing = |i: usize| {
+        let v = &vehicles[i];
+        (v.velocity.length() < STANDING_FRACTION * v.max_speed).then_some((v.position, v.radius))
     };
+    let mut worked = 0;
     for (crowding, mesh) in crowds.iter_mut().zip(world.navigation_meshes()) {
-        crowding.count_numbered(mesh, standing());
+        crowding.count_agents(mesh, vehicles.len(), standing);
+        worked += crowding.worked();
     }
+    worked
 }
