@@ -37,21 +37,19 @@ fn tick(crowd: &mut Crowd, world: &World, vehicles: &mut [Vehicle]) -> (usize, u
     (crowd.routes_read(), crowd.routes_planned().0)
 }
 
-#[test]
-fn the_planner_reads_only_the_agents_that_ask() {
-    // 4 × 4 rooms, one agent resting in the middle of each with its goal where it stands.
-    let mut world = rooms::rooms_level(4, 4, 0);
-    world.build_navigation(0.5).expect("the level builds");
-    let graph = Graph::from_ron(NAVIGATE, "navigate.graph.ron").expect("parses");
+/// A crowd running `graph` for 16 agents resting in the middles of the 4 × 4 rooms of
+/// `world`, each with its goal where it stands, and a budget of 100 routes a tick.
+fn resting(world: &World, graph: &str) -> (Crowd, Vec<Vehicle>) {
+    let graph = Graph::from_ron(graph, "navigate.graph.ron").expect("parses");
     let mut crowd = Crowd::new(
         compile(&graph).expect("compiles"),
-        &world,
+        world,
         7,
         &BTreeMap::new(),
     )
     .expect("binds");
     crowd.set_route_budget(100);
-    let mut vehicles: Vec<Vehicle> = (0..16)
+    let vehicles: Vec<Vehicle> = (0..16)
         .map(|i| Vehicle::new(middle(i % 4, i / 4), Vec2::ZERO, VehicleParams::default()))
         .collect();
     for (agent, vehicle) in vehicles.iter().enumerate() {
@@ -59,6 +57,15 @@ fn the_planner_reads_only_the_agents_that_ask() {
             .set_goal(agent, "goal", vehicle.position)
             .expect("a goal");
     }
+    (crowd, vehicles)
+}
+
+#[test]
+fn the_planner_reads_only_the_agents_that_ask() {
+    // 4 × 4 rooms, one agent resting in the middle of each with its goal where it stands.
+    let mut world = rooms::rooms_level(4, 4, 0);
+    world.build_navigation(0.5).expect("the level builds");
+    let (mut crowd, mut vehicles) = resting(&world, NAVIGATE);
     // The first tick reads everyone and plans nothing: no evaluation has seen a goal yet.
     assert_eq!(tick(&mut crowd, &world, &mut vehicles), (16, 0));
     // Each evaluation asked for its first route: all 16 read and planned.
@@ -126,23 +133,7 @@ fn the_crowds_at_doors_are_worked_out_again_only_for_agents_that_moved() {
     let mut world = rooms::rooms_level(4, 4, 0);
     world.build_navigation(0.5).expect("the level builds");
     let paying = NAVIGATE.replace("crowd_cost: 0.0", "crowd_cost: 4.0");
-    let graph = Graph::from_ron(&paying, "navigate.graph.ron").expect("parses");
-    let mut crowd = Crowd::new(
-        compile(&graph).expect("compiles"),
-        &world,
-        7,
-        &BTreeMap::new(),
-    )
-    .expect("binds");
-    crowd.set_route_budget(100);
-    let mut vehicles: Vec<Vehicle> = (0..16)
-        .map(|i| Vehicle::new(middle(i % 4, i / 4), Vec2::ZERO, VehicleParams::default()))
-        .collect();
-    for (agent, vehicle) in vehicles.iter().enumerate() {
-        crowd
-            .set_goal(agent, "goal", vehicle.position)
-            .expect("a goal");
-    }
+    let (mut crowd, mut vehicles) = resting(&world, &paying);
     let step = |crowd: &mut Crowd, vehicles: &mut [Vehicle]| {
         let (read, planned) = tick(crowd, &world, vehicles);
         (read, planned, crowd.agents_counted())
