@@ -38,6 +38,8 @@ pub struct Crowding {
     agents: Vec<Stood>,
     /// How many agents the last count worked out again.
     worked: usize,
+    /// The mesh counted on ([`NavMesh`]'s own number; `None` before the first count).
+    mesh: Option<u64>,
 }
 
 /// What one agent adds to the fill, and where it was counted.
@@ -75,6 +77,7 @@ impl Clone for Crowding {
                 .collect(),
             agents: self.agents.clone(),
             worked: self.worked,
+            mesh: self.mesh,
         }
     }
 }
@@ -103,27 +106,30 @@ impl Crowding {
         self.count_agents(mesh, standing.len(), |i| Some(standing[i]));
     }
 
-    /// Forgets every count: the next one starts afresh (on another mesh, say).
-    pub(crate) fn forget(&mut self) {
+    /// Forgets every count: the next one starts afresh.
+    fn forget(&mut self) {
         self.fill.clear();
         self.agents.clear();
+        self.mesh = None;
     }
 
     /// [`Crowding::count`] of agents `0..agents`, each with a number that stays the same
-    /// from count to count (its index among the driver's agents), on the mesh the last count
-    /// was on ([`Crowding::forget`] before counting on another): `standing(i)` is agent `i`'s
+    /// from count to count (its index among the driver's agents): `standing(i)` is agent `i`'s
     /// position and radius when it stands, `None` when it walks. Only the agents whose cell,
-    /// radius or standing changed since the last count are worked out again.
+    /// radius or standing changed since the last count are worked out again (all of them
+    /// when the last count was on another mesh).
     pub(crate) fn count_agents(
         &mut self,
         mesh: &NavMesh,
         agents: usize,
         standing: impl Fn(usize) -> Option<(Vec2, f32)> + Sync,
     ) {
-        let sides = mesh.triangles.len() * 3;
-        if self.fill.len() != sides {
+        if self.mesh != Some(mesh.id) {
+            // Counted on another mesh, or never: afresh.
             self.forget();
-            self.fill.resize_with(sides, AtomicU64::default);
+            self.fill
+                .resize_with(mesh.triangles.len() * 3, AtomicU64::default);
+            self.mesh = Some(mesh.id);
         }
         // Agents gone since the last count take their shares away.
         for gone in self.agents.drain(agents.min(self.agents.len())..) {
@@ -281,12 +287,40 @@ mod tests {
 
     /// A 20 × 12 level split at x = 10 with a door at y from 4 to 6.
     fn door() -> NavMesh {
+        door_at(4.0)
+    }
+
+    /// A 20 × 12 level split at x = 10 with a 2-wide door from y = `low`.
+    fn door_at(low: f32) -> NavMesh {
         let mut world = World::new(Rect::new(Vec2::ZERO, Vec2::new(20.0, 12.0)));
         world.set_walls(vec![
-            Wall::polyline(vec![Vec2::new(10.0, 0.0), Vec2::new(10.0, 4.0)]),
-            Wall::polyline(vec![Vec2::new(10.0, 6.0), Vec2::new(10.0, 12.0)]),
+            Wall::polyline(vec![Vec2::new(10.0, 0.0), Vec2::new(10.0, low)]),
+            Wall::polyline(vec![Vec2::new(10.0, low + 2.0), Vec2::new(10.0, 12.0)]),
         ]);
         NavMesh::build(&world, 0.5).expect("the level builds")
+    }
+
+    #[test]
+    fn a_count_on_another_mesh_starts_afresh() {
+        // The door moved up by 2: another mesh of as many triangles, numbered alike.
+        let (before, after) = (door_at(4.0), door_at(6.0));
+        assert_eq!(before.triangle_count(), after.triangle_count());
+        let agents: Vec<(Vec2, f32)> = (0..12)
+            .map(|i| {
+                (
+                    Vec2::new(9.0 + (i % 4) as f32 * 0.6, 4.5 + (i / 4) as f32),
+                    0.5,
+                )
+            })
+            .collect();
+        let standing = |i: usize| agents.get(i).copied();
+        let mut kept = Crowding::default();
+        kept.count_agents(&before, agents.len(), standing);
+        kept.count_agents(&after, agents.len(), standing);
+        assert_eq!(kept.worked(), 12);
+        let mut afresh = Crowding::default();
+        afresh.count(&after, agents.iter().copied());
+        assert_eq!(fills(&kept), fills(&afresh));
     }
 
     /// The fill of every side of `mesh`, in its units.

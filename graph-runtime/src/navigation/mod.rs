@@ -18,6 +18,8 @@ mod locate;
 mod search;
 mod shapes;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use glam::{DVec2, Vec2};
 
 pub use crowding::Crowding;
@@ -33,6 +35,9 @@ pub const MIN_CLEARANCE: f32 = 1.0e-3;
 
 /// No triangle, no neighbour.
 const NONE: u32 = u32::MAX;
+
+/// The number the next mesh made is given ([`NavMesh`]'s `id`).
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Why a navigation mesh could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -167,8 +172,11 @@ impl Route {
 }
 
 /// Where agents of one radius can walk in a world.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub struct NavMesh {
+    /// A number no other mesh made in this process has: a count kept for a mesh
+    /// ([`Crowding`]) checks that it is still counting on the same one.
+    id: u64,
     radius: f32,
     vertices: Vec<Vec2>,
     triangles: Vec<NavTriangle>,
@@ -181,6 +189,33 @@ pub struct NavMesh {
     crossing_of: Vec<u32>,
     /// The route search's estimate of the walk left (worked out once the links are placed).
     landmarks: Landmarks,
+}
+
+/// Two meshes are equal when they are the same places and links (made apart or not).
+impl PartialEq for NavMesh {
+    fn eq(&self, other: &Self) -> bool {
+        let Self {
+            id: _,
+            radius,
+            vertices,
+            triangles,
+            links,
+            index,
+            islands,
+            crossings,
+            crossing_of,
+            landmarks,
+        } = self;
+        *radius == other.radius
+            && *vertices == other.vertices
+            && *triangles == other.triangles
+            && *links == other.links
+            && *index == other.index
+            && *islands == other.islands
+            && *crossings == other.crossings
+            && *crossing_of == other.crossing_of
+            && *landmarks == other.landmarks
+    }
 }
 
 impl NavMesh {
@@ -208,6 +243,7 @@ impl NavMesh {
         let index = CellIndex::new(&boxes, low, high);
         let (crossings, crossing_of) = crossings(&vertices, &triangles);
         Self {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             radius,
             vertices,
             triangles,
