@@ -69,6 +69,7 @@ pub mod math;
 mod metrics;
 pub mod navigation;
 mod own;
+pub mod rewind;
 mod rng;
 mod save;
 mod scene;
@@ -115,7 +116,7 @@ pub use scene::{
     SceneError, SceneWarning, Spawn, SubgraphWalk, Subgraphs, WantedSubgraph,
     check_inside_scene_folder, load_subgraphs, subgraph_uses,
 };
-pub use simulation::{GroupRuntime, Simulation, TooMuchWork, Work};
+pub use simulation::{GroupRuntime, Keyframe, RestoreError, Simulation, TooMuchWork, Work};
 pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};
 pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
 pub use vehicle::{Steering, Turning, TurningParams, Vehicle, VehicleParams};

@@ -36,6 +36,18 @@ impl PartialEq for OwnGoals {
 }
 
 impl OwnGoals {
+    /// About how many bytes it keeps on the heap (each point and route point with its name).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.lists.as_ref().map_or(0, |lists| {
+            let entry = size_of::<Arc<str>>() + 32;
+            let points = lists.points.len() * (entry + size_of::<Vec2>());
+            let routes: usize = (lists.routes.values())
+                .map(|path| entry + size_of::<Path>() + path.points.capacity() * size_of::<Vec2>())
+                .sum();
+            size_of::<Lists>() + points + routes
+        })
+    }
+
     fn lists_mut(&mut self) -> &mut Lists {
         self.lists.get_or_insert_with(Box::default)
     }

@@ -138,6 +138,8 @@ impl Simulation {
             extent: None,
             bodies: Vec::new(),
             planner: RoutePlanner::default(),
+            world_edits: 0,
+            program_edits: 0,
         }
     }
 

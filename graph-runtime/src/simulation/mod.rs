@@ -2,11 +2,13 @@
 
 mod agent_order;
 mod build;
+mod keyframe;
 mod layout;
 mod read;
 mod tick;
 mod work;
 
+pub use keyframe::{Keyframe, RestoreError};
 pub use work::{TooMuchWork, Work};
 
 use std::sync::Arc;
@@ -140,6 +142,12 @@ pub struct Simulation {
     bodies: Vec<Body>,
     /// Plans the routes Navigate nodes ask for, a bounded number a tick.
     planner: crate::tick::RoutePlanner,
+    /// How many times the world was handed out to be edited ([`Simulation::world_mut`]):
+    /// a recording keeps a copy of the world each time it changes.
+    world_edits: u64,
+    /// How many times a group's program was swapped ([`Simulation::set_program`]): a
+    /// recording keeps the programs each time.
+    program_edits: u64,
 }
 
 impl Simulation {
@@ -336,6 +344,21 @@ impl Simulation {
         runtime.params = params;
         runtime.bindings = bindings;
         self.update_cell_size();
+        self.program_edits += 1;
         Ok(errors)
+    }
+
+    /// How many times a group's program was swapped ([`Simulation::set_program`]).
+    pub fn program_edits(&self) -> u64 {
+        self.program_edits
+    }
+
+    /// [`Simulation::set_program`] without counting an edit (a recording putting back the
+    /// programs a past step ran).
+    pub(crate) fn put_program(&mut self, group: usize, program: Arc<Program>, params: ParamValues) {
+        let edits = self.program_edits;
+        // The programs were run with this world and these agents: within the limits.
+        let _ = self.set_program(group, program, params);
+        self.program_edits = edits;
     }
 }

@@ -109,10 +109,40 @@ impl Simulation {
         &self.world
     }
 
-    /// Mutable world: move targets (the cursor), edit obstacles, paint fields. Renaming or
-    /// adding paths, fields or targets needs [`Simulation::rebind`].
+    /// Mutable world: edit obstacles, walls, paint fields. Renaming or adding paths, fields or
+    /// targets needs [`Simulation::rebind`]. Counted as an edit
+    /// ([`Simulation::world_edits`]): a [`crate::rewind::Recording`] keeps a copy of the world
+    /// after each; move a target with [`Simulation::move_target`] instead.
     pub fn world_mut(&mut self) -> &mut World {
+        self.world_edits += 1;
         &mut self.world
+    }
+
+    /// Moves the target called `name` to `position` (the cursor, say): a recording keeps the
+    /// targets' positions, not a copy of the world. `false` (nothing moves) for a name the
+    /// world has no target by: adding one needs [`Simulation::world_mut`] and a rebind.
+    pub fn move_target(&mut self, name: &str, position: Vec2) -> bool {
+        if self.world.target(name).is_none() {
+            return false;
+        }
+        self.world.set_target(name, position);
+        true
+    }
+
+    /// How many times the world was handed out to be edited ([`Simulation::world_mut`]).
+    pub fn world_edits(&self) -> u64 {
+        self.world_edits
+    }
+
+    /// The world, to change without counting an edit (a recording putting back the world a
+    /// past step saw).
+    pub(crate) fn world_quietly(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Puts `world` in place of the world without counting an edit (a recording going back).
+    pub(crate) fn put_world(&mut self, world: &World) {
+        self.world.clone_from(world);
     }
 
     /// Ticks stepped since the start.

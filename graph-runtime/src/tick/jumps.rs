@@ -31,6 +31,13 @@ pub(crate) struct Jumps {
 }
 
 impl Jumps {
+    /// About how many bytes it takes on the heap (motions, flights, this tick's events).
+    pub(crate) fn bytes(&self) -> usize {
+        self.motion.capacity() * size_of::<Motion>()
+            + self.flights.len() * (size_of::<u32>() + size_of::<Flight>() + 16)
+            + self.events.capacity() * size_of::<JumpEvent>()
+    }
+
     /// Bookkeeping for `agents` agents in `world`: none unless it has gaps or jump links.
     pub(crate) fn new(world: &World, agents: usize) -> Self {
         Self {

@@ -107,6 +107,20 @@ impl Default for RoutePlanner {
 }
 
 impl RoutePlanner {
+    /// The world's navigation revision the last tick planned on (`None` before the first).
+    pub(crate) fn planned_on(&self) -> Option<u64> {
+        self.revision
+    }
+
+    /// Plans next as after a tick that planned on `revision` (a simulation put back to a
+    /// keyframe): on another revision than the world's, every agent's routes are read.
+    pub(crate) fn set_planned_on(&mut self, revision: Option<u64>) {
+        if revision != self.revision {
+            self.crowds.clear();
+        }
+        self.revision = revision;
+    }
+
     /// Plans up to `budget` of the routes the agents' states ask for, those that have waited
     /// longest first, then in agent order: `vehicles[i]`, `states[i]` and `stuck_for[i]` (its
     /// stuck clock, may be empty) are the driver's agent `i`, whose index among all agents is

@@ -51,6 +51,25 @@ impl AgentState {
         self.extra.is_none() && self.own.is_unset()
     }
 
+    /// About how many bytes it keeps on the heap: spilled wander angles, its routes' points
+    /// and corridors, and its own goals.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let extra = self.extra.as_ref().map_or(0, |extra| {
+            let routes: usize = (extra.routes.iter())
+                .map(|slot| {
+                    let route = &slot.route;
+                    route.points.capacity() * size_of::<Vec2>()
+                        + (route.jumps.capacity() + route.corridor.capacity()) * size_of::<u32>()
+                })
+                .sum();
+            size_of::<Extra>()
+                + extra.wander_spill.capacity() * size_of::<f32>()
+                + extra.routes.capacity() * size_of::<RouteSlot>()
+                + routes
+        });
+        extra + self.own.heap_bytes()
+    }
+
     /// The state of agent `agent_index` in a world seeded with `seed`.
     pub fn new(program: &Program, seed: u64, agent_index: u64) -> Self {
         let mut state = Self {
