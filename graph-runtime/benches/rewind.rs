@@ -51,8 +51,8 @@ fn ticks(c: &mut Criterion) {
     let mut recording = Recording::new(&recorded, DEFAULT_BUDGET);
     group.bench_function("recorded", |b| {
         b.iter(|| {
-            recorded.step(black_box(DT));
             recording.record(&recorded, DT);
+            recorded.step(black_box(DT));
         });
     });
     group.finish();
@@ -63,8 +63,8 @@ fn minute(c: &mut Criterion) {
     let mut simulation = boids(AGENTS);
     let mut recording = Recording::new(&simulation, DEFAULT_BUDGET);
     for _ in 0..3_600 {
-        simulation.step(DT);
         recording.record(&simulation, DT);
+        simulation.step(DT);
     }
     println!(
         "rewind: 60 s of {AGENTS} agents: {:.1} MiB in {} keyframes, one every {} ticks (budget {} MiB)",
@@ -103,8 +103,8 @@ fn fork(c: &mut Criterion) {
     let mut simulation = boids(1_000);
     let mut recording = Recording::new(&simulation, DEFAULT_BUDGET);
     for _ in 0..600 {
-        simulation.step(DT);
         recording.record(&simulation, DT);
+        simulation.step(DT);
     }
     let start = recording.first();
     let mut group = c.benchmark_group("rewind_fork_1000");
@@ -113,8 +113,8 @@ fn fork(c: &mut Criterion) {
         b.iter(|| {
             recording.seek(&mut simulation, start).expect("recorded");
             for _ in 0..600 {
-                simulation.step(DT);
                 recording.record(&simulation, DT);
+                simulation.step(DT);
             }
         });
     });

@@ -1,11 +1,18 @@
 //! Recording a simulation as it runs and going back to any tick of it (issue 45): keyframes
-//! every few ticks ([`Keyframe`]), the `dt` of every step and the world as each step saw it;
-//! a past tick is the nearest keyframe at or before it, stepped on to it. Runs are
-//! deterministic to the bit, so the tick reached is the tick the run had, and stepping on
-//! from it (with an edit or without) is a fork of the run.
+//! every few ticks ([`Keyframe`]), the `dt` of every step, and the world, targets and
+//! programs each step saw; a past tick is the nearest keyframe at or before it, stepped on to
+//! it. Runs are deterministic to the bit, so the tick reached is the tick the run had, and
+//! stepping on from it (with an edit or without) is a fork of the run.
+//!
+//! A step is recorded just before it is taken ([`Recording::record`]), so what the designer
+//! changed since the last step (the world, a graph swapped in, an agent dragged) is what the
+//! step sees. Vehicles edited between steps cannot be stepped to again, so the tick they were
+//! edited at keeps a keyframe of its own.
 //!
 //! Memory is bounded: past the budget, every other keyframe is dropped and the keyframes are
-//! taken half as often (going back then steps more ticks).
+//! taken half as often (going back then steps more ticks); keyframes of edited vehicles are
+//! never dropped that way, and if they alone overrun the budget the oldest part of the
+//! recording goes.
 
 use std::sync::Arc;
 
@@ -22,23 +29,23 @@ pub const FIRST_EVERY: u64 = 60;
 /// A run as it went, to go back to any of its ticks.
 #[derive(Clone, Debug)]
 pub struct Recording {
-    /// By tick, ascending; the first is the recording's start.
-    keyframes: Vec<Keyframe>,
+    /// By tick, ascending, at most one a tick; the first is the recording's start. Each with
+    /// whether it holds vehicles edited at its tick (never thinned out).
+    keyframes: Vec<(Keyframe, bool)>,
     /// Ticks between keyframes (doubled each time the budget is reached).
     every: u64,
-    /// The most bytes the keyframes may take.
+    /// The most bytes it may take.
     budget: usize,
     /// The `dt` of each step, from the start's tick on.
     dts: Vec<f32>,
-    /// The world each step saw, from the step it was first seen in (the first at the start).
+    /// The world each step saw, from the step it was first seen in, ascending.
     worlds: Vec<(u64, Arc<World>)>,
     /// The targets' positions each step saw, from the step they were first seen in.
     targets: Vec<(u64, Targets)>,
     /// The groups' programs each step ran, from the step they were first run in.
     programs: Vec<(u64, Programs)>,
-    /// The simulation's counts of world and program edits the last world and programs were
-    /// taken at.
-    edits: (u64, u64),
+    /// The simulation's counts of world, program and vehicle edits at the last step.
+    edits: [u64; 3],
 }
 
 /// Named targets' positions, in the world's order.
@@ -66,28 +73,28 @@ pub enum SeekError {
 }
 
 impl Recording {
-    /// Starts recording `simulation` at its present tick, keeping at most `budget` bytes of
-    /// keyframes (at least the first is always kept).
+    /// Starts recording `simulation` at its present tick, keeping about `budget` bytes at
+    /// most (at least the start's keyframe is always kept).
     pub fn new(simulation: &Simulation, budget: usize) -> Self {
         let tick = simulation.tick();
         Self {
-            keyframes: vec![simulation.keyframe()],
+            keyframes: vec![(simulation.keyframe(), false)],
             every: FIRST_EVERY,
             budget,
             dts: Vec::new(),
             worlds: vec![(tick, Arc::new(simulation.world().clone()))],
             targets: vec![(tick, targets_of(simulation.world()))],
             programs: vec![(tick, programs_of(simulation))],
-            edits: (simulation.world_edits(), simulation.program_edits()),
+            edits: edits_of(simulation),
         }
     }
 
     /// The first tick recorded.
     pub fn first(&self) -> u64 {
-        self.keyframes.first().map_or(0, Keyframe::tick)
+        self.keyframes.first().map_or(0, |(k, _)| k.tick())
     }
 
-    /// The last tick recorded (the simulation's tick after the last step recorded).
+    /// The last tick recorded: the tick after the last step recorded.
     pub fn last(&self) -> u64 {
         self.first() + self.dts.len() as u64
     }
@@ -102,11 +109,16 @@ impl Recording {
         self.keyframes.len()
     }
 
+    /// The most bytes it keeps ([`Recording::bytes`]).
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// About how many bytes it keeps: its keyframes, the steps' `dt`s and the targets seen
-    /// (the world's versions are shared with the simulation's until edited, and counted at
-    /// their own size only: the walls, fields and meshes they hold are not).
+    /// (a world's version is counted at its own size only: the walls, fields and meshes it
+    /// holds are not).
     pub fn bytes(&self) -> usize {
-        let keyframes: usize = self.keyframes.iter().map(Keyframe::bytes).sum();
+        let keyframes: usize = self.keyframes.iter().map(|(k, _)| k.bytes()).sum();
         let targets: usize = (self.targets.iter())
             .map(|(_, t)| t.len() * (size_of::<(String, Vec2)>() + 16))
             .sum();
@@ -116,102 +128,74 @@ impl Recording {
             + targets
     }
 
-    /// Notes the step `simulation` has just taken with `dt`: call it after every
+    /// Notes the step `simulation` is about to take with `dt`: call it just before every
     /// [`Simulation::step`]. A step from a tick before the last recorded (after
     /// [`Recording::seek`]: a fork) drops what was recorded after that tick first; a step from
     /// anywhere else outside the recording (the simulation was reset, or steps went
     /// unrecorded) starts the recording again there.
     pub fn record(&mut self, simulation: &Simulation, dt: f32) {
         let tick = simulation.tick();
-        let Some(from) = tick.checked_sub(1) else {
+        if tick < self.first() || tick > self.last() {
             *self = Self::new(simulation, self.budget);
-            return;
-        };
-        if from < self.first() || from > self.last() {
-            *self = Self::new(simulation, self.budget);
-            return;
         }
-        self.truncate(from);
-        // The world the step saw: edited through `world_mut`, or only its targets moved; and
-        // the programs it ran.
-        let (world_edits, program_edits) = (simulation.world_edits(), simulation.program_edits());
-        if world_edits != self.edits.0 {
+        self.truncate(tick);
+        // What the step sees: the world (edited, or only its targets moved) and programs.
+        let [worlds, programs, vehicles] = edits_of(simulation);
+        if worlds != self.edits[0] {
             self.worlds
-                .push((from, Arc::new(simulation.world().clone())));
-            self.targets.push((from, targets_of(simulation.world())));
-        } else if !same_targets(simulation.world(), &self.targets_at(from)) {
-            self.targets.push((from, targets_of(simulation.world())));
+                .push((tick, Arc::new(simulation.world().clone())));
+            self.targets.push((tick, targets_of(simulation.world())));
+        } else if !same_targets(simulation.world(), &self.targets_at(tick)) {
+            self.targets.push((tick, targets_of(simulation.world())));
         }
-        if program_edits != self.edits.1 {
-            self.programs.push((from, programs_of(simulation)));
+        if programs != self.edits[1] {
+            self.programs.push((tick, programs_of(simulation)));
         }
-        self.edits = (world_edits, program_edits);
+        let edited = vehicles != self.edits[2];
+        self.edits = [worlds, programs, vehicles];
+        let due = (tick - self.first()).is_multiple_of(self.every);
+        if self.keyframes.is_empty() || edited || due {
+            self.keyframes.push((simulation.keyframe(), edited));
+        }
         self.dts.push(dt);
-        if (tick - self.first()).is_multiple_of(self.every) {
-            self.keyframes.push(simulation.keyframe());
-            self.keep_within_budget();
-        }
+        self.keep_within_budget();
     }
 
     /// Puts `simulation` (the one recorded, or one made from the same scene) at tick `tick`
-    /// of the run, exactly as the run had it: the nearest keyframe at or before it, stepped on
-    /// with the recorded `dt`s and worlds. Its world is left as the last step to `tick` saw
-    /// it. Stepping on from there and calling [`Recording::record`] forks the run.
+    /// of the run, exactly as the run had it when the step from that tick started (after any
+    /// edit made at that tick; the last tick as the last step left it): the nearest keyframe
+    /// at or before it, stepped on with the recorded `dt`s, worlds and programs. Its world and
+    /// programs are left as that step saw them. Recording a step from there forks the run.
     pub fn seek(&self, simulation: &mut Simulation, tick: u64) -> Result<(), SeekError> {
         let (first, last) = (self.first(), self.last());
         if tick < first || tick > last {
             return Err(SeekError::NotRecorded { tick, first, last });
         }
-        let at = self.keyframes.partition_point(|k| k.tick() <= tick) - 1;
-        let keyframe = &self.keyframes[at];
+        let at = self.keyframes.partition_point(|(k, _)| k.tick() <= tick) - 1;
+        let keyframe = &self.keyframes[at].0;
         if keyframe.agents() != simulation.vehicles().len() {
             return Err(SeekError::Restore(RestoreError::Agents {
                 keyframe: keyframe.agents(),
                 simulation: simulation.vehicles().len(),
             }));
         }
-        // The world and programs the keyframe's state was reached with (the last step's; at
-        // the start, those the recording began with), then the state.
+        // The keyframe was taken just before its tick's step: with what that step saw.
         let mut put = Put::default();
-        let before = keyframe.tick().checked_sub(1).filter(|&step| step >= first);
-        match before {
-            Some(step) => self.put_world(simulation, step, &mut put),
-            None => self.put_start(simulation, &mut put),
-        }
+        self.put_for(simulation, keyframe.tick(), &mut put);
         simulation.restore(keyframe)?;
         for step in keyframe.tick()..tick {
-            self.put_world(simulation, step, &mut put);
+            self.put_for(simulation, step, &mut put);
             simulation.step(self.dts[(step - first) as usize]);
         }
         Ok(())
     }
 
-    /// Gives `simulation` the world, targets and programs the recording began with.
-    fn put_start(&self, simulation: &mut Simulation, put: &mut Put) {
-        self.put_versions(simulation, (0, 0, 0), put);
-    }
-
-    /// Gives `simulation` the world, targets and programs step `step` saw.
-    fn put_world(&self, simulation: &mut Simulation, step: u64, put: &mut Put) {
-        let last = |froms: &mut dyn Iterator<Item = u64>| {
-            froms.filter(|&from| from <= step).count().saturating_sub(1)
-        };
-        let versions = (
-            last(&mut self.worlds.iter().map(|(from, _)| *from)),
-            last(&mut self.targets.iter().map(|(from, _)| *from)),
-            last(&mut self.programs.iter().map(|(from, _)| *from)),
-        );
-        self.put_versions(simulation, versions, put);
-    }
-
-    /// Gives `simulation` the versions (by their place in the lists) of the world, targets
-    /// and programs it has not been given yet.
-    fn put_versions(
-        &self,
-        simulation: &mut Simulation,
-        (w, t, p): (usize, usize, usize),
-        put: &mut Put,
-    ) {
+    /// Gives `simulation` the world, targets and programs step `step` saw (or, past the last
+    /// step, the last step's), those it was not given yet.
+    fn put_for(&self, simulation: &mut Simulation, step: u64, put: &mut Put) {
+        let w = self.worlds.partition_point(|(from, _)| *from <= step) - 1;
+        let t = self.targets.partition_point(|(from, _)| *from <= step) - 1;
+        let p = self.programs.partition_point(|(from, _)| *from <= step) - 1;
         let new_world = put.world != Some(w);
         if new_world {
             simulation.put_world(&self.worlds[w].1);
@@ -243,27 +227,56 @@ impl Recording {
         Arc::clone(&self.targets[t].1)
     }
 
-    /// Drops what was recorded for steps from `from` on.
+    /// Drops what was recorded for steps from `from` on, but the world, targets and programs
+    /// step `from` saw (a simulation sent back to `from` has them).
     fn truncate(&mut self, from: u64) {
         let first = self.first();
         self.dts.truncate((from - first) as usize);
-        // Keyframes after `from` (the one at `from` is the state the step starts from).
-        self.keyframes.retain(|k| k.tick() <= from);
-        self.worlds.retain(|(at, _)| *at < from || *at == first);
-        self.targets.retain(|(at, _)| *at < from || *at == first);
-        self.programs.retain(|(at, _)| *at < from || *at == first);
+        self.keyframes.retain(|(k, _)| k.tick() < from);
+        self.worlds.retain(|(at, _)| *at <= from);
+        self.targets.retain(|(at, _)| *at <= from);
+        self.programs.retain(|(at, _)| *at <= from);
     }
 
-    /// Drops every other keyframe, and takes them half as often, until the keyframes fit the
-    /// budget (the first is always kept).
+    /// Drops every other keyframe (but the first and those of edited vehicles), and takes
+    /// them half as often, while that brings the recording within its budget; then the
+    /// oldest part of the recording, keyframe by keyframe.
     fn keep_within_budget(&mut self) {
+        let unpinned =
+            |keyframes: &[(Keyframe, bool)]| keyframes.iter().filter(|(_, edited)| !edited).count();
         while self.keyframes.len() > 1 && self.bytes() > self.budget {
-            let (first, every) = (self.first(), self.every * 2);
-            self.keyframes
-                .retain(|k| (k.tick() - first).is_multiple_of(every));
-            self.every = every;
+            let before = unpinned(&self.keyframes);
+            let span = self.last() - self.first();
+            while before > 1 && self.every <= span && unpinned(&self.keyframes) == before {
+                let (first, every) = (self.first(), self.every * 2);
+                self.keyframes
+                    .retain(|(k, edited)| *edited || (k.tick() - first).is_multiple_of(every));
+                self.every = every;
+            }
+            if unpinned(&self.keyframes) == before {
+                self.drop_oldest();
+            }
         }
     }
+
+    /// Starts the recording at its second keyframe.
+    fn drop_oldest(&mut self) {
+        let old = self.first();
+        self.keyframes.remove(0);
+        let first = self.first();
+        self.dts.drain(..(first - old) as usize);
+        // The last version of each seen at or before the new start stays, as its first.
+        from_start(&mut self.worlds, first);
+        from_start(&mut self.targets, first);
+        from_start(&mut self.programs, first);
+    }
+}
+
+/// Drops the versions before the last one seen at or before `first` (a recording's new
+/// start).
+fn from_start<T>(versions: &mut Vec<(u64, T)>, first: u64) {
+    let before = versions.partition_point(|(at, _)| *at <= first);
+    versions.drain(..before.saturating_sub(1));
 }
 
 /// Which versions a simulation being sent back was given, by their place in the lists.
@@ -272,6 +285,15 @@ struct Put {
     world: Option<usize>,
     targets: Option<usize>,
     programs: Option<usize>,
+}
+
+/// `simulation`'s counts of world, program and vehicle edits.
+fn edits_of(simulation: &Simulation) -> [u64; 3] {
+    [
+        simulation.world_edits(),
+        simulation.program_edits(),
+        simulation.vehicle_edits(),
+    ]
 }
 
 /// Each group's program and parameter values in `simulation`.
@@ -291,10 +313,11 @@ fn targets_of(world: &World) -> Targets {
 
 /// Whether `world`'s targets are `targets` (the same names at the same bits).
 fn same_targets(world: &World, targets: &[(String, Vec2)]) -> bool {
+    let bits = |at: Vec2| at.to_array().map(f32::to_bits);
     let mut theirs = world.targets();
     targets.iter().all(|(name, at)| {
-        theirs.next().is_some_and(|(n, a)| {
-            n == name && a.to_array().map(f32::to_bits) == at.to_array().map(f32::to_bits)
-        })
+        theirs
+            .next()
+            .is_some_and(|(n, a)| n == name && bits(a) == bits(*at))
     }) && theirs.next().is_none()
 }

@@ -1,7 +1,8 @@
 //! Going back in a recorded run (issue 45): the state a recording seeks to is the state the
 //! straight run had at that tick, bit for bit, for every preset; a fork with no edit runs as
-//! the original did, and a fork with an edit as a run edited at that tick; the memory budget
-//! thins the keyframes and the seeks stay exact.
+//! the original did, and a fork with an edit as a run edited at that tick; a world edited and
+//! agents dragged while recording are put back as each step saw them; the memory budget thins
+//! the keyframes (or drops the oldest part) and the seeks stay exact.
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -63,8 +64,8 @@ fn record(simulation: &mut Simulation, ticks: u64, budget: usize) -> (Recording,
     let mut hashes = vec![state_hash(simulation)];
     for _ in 0..ticks {
         move_targets(simulation);
-        simulation.step(DT);
         recording.record(simulation, DT);
+        simulation.step(DT);
         hashes.push(state_hash(simulation));
     }
     (recording, hashes)
@@ -97,7 +98,8 @@ fn every_preset_seeks_to_the_state_its_straight_run_had() {
 fn a_hundred_random_ticks_of_a_long_run_are_exact_and_forks_run_as_the_original() {
     let (assets, mut simulation) = run_preset("four_way.scene.ron");
     let (recording, hashes) = record(&mut simulation, 600, 64 << 20);
-    assert_eq!(recording.keyframe_count(), 11);
+    // A keyframe every 60 ticks, each taken before its tick's step: 0 to 540.
+    assert_eq!(recording.keyframe_count(), 10);
     let mut other = Simulation::new(&assets).expect("the preset runs");
     let mut rng = AgentRng::new(46, 0);
     for _ in 0..100 {
@@ -111,8 +113,8 @@ fn a_hundred_random_ticks_of_a_long_run_are_exact_and_forks_run_as_the_original(
     forked.seek(&mut other, 250).expect("recorded");
     for (tick, &hash) in hashes.iter().enumerate().skip(251) {
         move_targets(&mut other);
-        other.step(DT);
         forked.record(&other, DT);
+        other.step(DT);
         assert_eq!(state_hash(&other), hash, "fork at tick {tick}");
     }
     assert_eq!(forked.last(), 600);
@@ -162,9 +164,11 @@ fn a_fork_with_an_edit_runs_as_a_run_edited_at_that_tick() {
     for _ in 0..120 {
         for run in [&mut straight, &mut simulation] {
             move_targets(run);
-            run.step(DT);
         }
         forked.record(&simulation, DT);
+        for run in [&mut straight, &mut simulation] {
+            run.step(DT);
+        }
         assert_eq!(state_hash(&simulation), state_hash(&straight));
     }
     assert_ne!(
@@ -230,8 +234,8 @@ fn a_world_edited_while_recording_is_put_back_as_each_step_saw_it() {
             simulation.world_mut().set_walls(walls);
         }
         move_targets(&mut simulation);
-        simulation.step(DT);
         recording.record(&simulation, DT);
+        simulation.step(DT);
         hashes.push(state_hash(&simulation));
     }
     let mut other = Simulation::new(&assets).expect("the preset runs");
@@ -247,4 +251,49 @@ fn a_world_edited_while_recording_is_put_back_as_each_step_saw_it() {
             "tick {tick}"
         );
     }
+}
+
+#[test]
+fn agents_dragged_while_recording_keep_their_ticks_and_the_oldest_part_goes_past_the_budget() {
+    let (assets, mut simulation) = run_preset("four_way.scene.ron");
+    let one = simulation.keyframe().bytes();
+    // Room for about 25 keyframes; agent 0 is dragged on each of the 30 ticks from 100, so
+    // each of those ticks keeps a keyframe of its own and the oldest part of the run goes.
+    let mut recording = Recording::new(&simulation, one * 25);
+    // The state each step started from (the drag done), then the end's.
+    let mut hashes = Vec::new();
+    for tick in 0..200_u64 {
+        if (100..130).contains(&tick) {
+            simulation.vehicles_mut()[0].position += Vec2::new(0.05, 0.0);
+        }
+        move_targets(&mut simulation);
+        hashes.push(state_hash(&simulation));
+        recording.record(&simulation, DT);
+        simulation.step(DT);
+    }
+    hashes.push(state_hash(&simulation));
+    assert!(
+        recording.bytes() <= one * 25,
+        "{} of {}",
+        recording.bytes(),
+        one * 25
+    );
+    // The 30 dragged ticks' keyframes alone pass the budget: the run before the drag went,
+    // and some of the drag's first ticks.
+    let first = recording.first();
+    assert!((100..130).contains(&first), "{first}");
+    assert_eq!(recording.last(), 200);
+    let mut other = Simulation::new(&assets).expect("the preset runs");
+    for tick in [first, first + 1, 115, 129, 130, 131, 160, 199, 200] {
+        recording.seek(&mut other, tick).expect("recorded");
+        assert_eq!(state_hash(&other), hashes[tick as usize], "tick {tick}");
+    }
+    assert_eq!(
+        recording.seek(&mut other, 0),
+        Err(SeekError::NotRecorded {
+            tick: 0,
+            first: recording.first(),
+            last: 200
+        })
+    );
 }

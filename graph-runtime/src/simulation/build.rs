@@ -140,6 +140,7 @@ impl Simulation {
             planner: RoutePlanner::default(),
             world_edits: 0,
             program_edits: 0,
+            vehicle_edits: 0,
         }
     }
 

@@ -148,6 +148,9 @@ pub struct Simulation {
     /// How many times a group's program was swapped ([`Simulation::set_program`]): a
     /// recording keeps the programs each time.
     program_edits: u64,
+    /// How many times the vehicles were handed out to be edited
+    /// ([`Simulation::vehicles_mut`]): a recording keeps a keyframe each time.
+    vehicle_edits: u64,
 }
 
 impl Simulation {

@@ -59,9 +59,11 @@ impl Simulation {
             .vehicles
     }
 
-    /// Mutable vehicles (to place or drag agents).
+    /// Mutable vehicles (to place or drag agents). Counted as an edit
+    /// ([`Simulation::vehicle_edits`]): a recording keeps a keyframe of the tick.
     pub fn vehicles_mut(&mut self) -> &mut [Vehicle] {
         self.vehicles_changed = true;
+        self.vehicle_edits += 1;
         let copy = self
             .agent_order
             .get_mut(&self.working, &self.slot_forces, &self.layout);
@@ -132,6 +134,12 @@ impl Simulation {
     /// How many times the world was handed out to be edited ([`Simulation::world_mut`]).
     pub fn world_edits(&self) -> u64 {
         self.world_edits
+    }
+
+    /// How many times the vehicles were handed out to be edited
+    /// ([`Simulation::vehicles_mut`]).
+    pub fn vehicle_edits(&self) -> u64 {
+        self.vehicle_edits
     }
 
     /// The world, to change without counting an edit (a recording putting back the world a
