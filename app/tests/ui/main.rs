@@ -18,6 +18,7 @@ mod presets_menu;
 mod preview;
 mod recovery;
 mod reload;
+mod rewind;
 mod scene_files;
 mod second_hour;
 mod solid_walls;

@@ -207,6 +207,10 @@ impl Preview {
             .resizable(true)
             .default_size(170.0)
             .show(ui, |ui| plots::show(ui, &self.host.samples, self.host.time));
+        // Under the viewport, above the plots: the run so far, to go back to.
+        egui::Panel::bottom("timeline")
+            .resizable(false)
+            .show(ui, |ui| ui.horizontal_wrapped(|ui| self.timeline(ui)));
         self.viewport(document, ui);
         commands.extend(self.apply_edits(document).into_iter().map(Command::Notice));
         commands

@@ -22,6 +22,7 @@ impl Host {
 
     /// Advances exactly one tick and samples the metrics when due.
     pub fn step_once(&mut self) {
+        self.record_step();
         let Some(simulation) = self.simulation.as_mut() else {
             return;
         };
@@ -69,6 +70,7 @@ impl Host {
 
     /// Starts the next tick on the worker thread.
     fn step_elsewhere(&mut self) {
+        self.record_step();
         let Some(simulation) = self.simulation.take() else {
             return;
         };
@@ -117,7 +119,7 @@ impl Host {
         self.trace_selected();
     }
 
-    fn trace_selected(&mut self) {
+    pub(super) fn trace_selected(&mut self) {
         if self.worker.is_some() {
             // Keep showing the last trace until the tick is back.
             return;

@@ -135,6 +135,11 @@ impl Host {
         let Some(simulation) = self.simulation.as_mut() else {
             return;
         };
+        // Only an edit takes the world to change it: the recording keeps a copy each time.
+        let fields_changed = self.applied_fields_revision != document.fields_revision();
+        if !fields_changed && !scene_differs(simulation.world(), &document.scene) {
+            return;
+        }
         let world = simulation.world_mut();
         if self.applied_fields_revision != document.fields_revision() {
             for (name, field) in &document.fields {
@@ -179,6 +184,20 @@ impl Host {
             built.clone_from(scene);
         }
     }
+}
+
+/// Whether the running `world` differs from `scene` in what edits put into it (bounds,
+/// obstacles, walls, passable walls, paths, gaps, jump links, targets but the cursor).
+fn scene_differs(world: &graph_runtime::World, scene: &Scene) -> bool {
+    world.bounds != scene.bounds
+        || world.obstacles != scene.obstacles
+        || world.walls() != scene.walls.as_slice()
+        || world.passable_walls() != scene.passable_walls
+        || world.gaps() != scene.gaps.as_slice()
+        || (scene.paths.iter()).any(|(name, path)| world.path(name) != Some(path))
+        || (scene.jump_links.iter()).any(|(name, link)| world.jump_link(name) != Some(link))
+        || (scene.targets.iter())
+            .any(|(name, at)| name != "cursor" && world.target(name) != Some(*at))
 }
 
 /// The names of a scene's flow fields and where each comes from (their data aside).

@@ -17,6 +17,7 @@ use clock::crowd_growth;
 
 mod clock;
 mod follow;
+mod rewind;
 mod subgraphs;
 
 /// The preview's fixed tick (s).
@@ -87,6 +88,8 @@ pub struct Host {
     worker: Option<Worker>,
     /// The subgraph files the scene's graphs used at the last reset, on disk.
     subgraph_files: Vec<std::path::PathBuf>,
+    /// The run so far, to go back to ([`Host::seek`]).
+    recording: Option<graph_runtime::rewind::Recording>,
 }
 
 impl Default for Host {
@@ -113,6 +116,7 @@ impl Default for Host {
             built: None,
             worker: None,
             subgraph_files: Vec::new(),
+            recording: None,
         }
     }
 }
@@ -156,6 +160,7 @@ impl Host {
         self.worker = None;
         self.problems.clone_from(&document.problems);
         self.simulation = None;
+        self.recording = None;
         self.time = 0.0;
         self.accumulator = 0.0;
         self.samples.clear();
@@ -201,6 +206,7 @@ impl Host {
                     self.selected_agent = None;
                 }
                 self.simulation = Some(simulation);
+                self.start_recording();
             }
             Err(errors) => self.problems = errors.iter().map(ToString::to_string).collect(),
         }
@@ -234,9 +240,11 @@ impl Host {
         }
     }
 
-    /// Moves the "cursor" target.
+    /// Moves the "cursor" target (a recording keeps its positions, not copies of the world).
     pub fn set_cursor(&mut self, cursor: Vec2) {
-        if let Some(simulation) = self.simulation.as_mut() {
+        if let Some(simulation) = self.simulation.as_mut()
+            && !simulation.move_target("cursor", cursor)
+        {
             simulation.world_mut().set_target("cursor", cursor);
         }
     }

@@ -1,0 +1,71 @@
+//! The preview's timeline (issue 45), driven headless: going back a tick and on again shows
+//! the run exactly as it was, dragging the timeline to its start shows the start, and
+//! stepping from a past tick forks the run there.
+
+use crate::common::{self, EditorHarness};
+
+use egui_kittest::kittest::Queryable as _;
+use graph_runtime::Vehicle;
+
+/// The preview's vehicles and tick now.
+fn shown(harness: &egui_kittest::Harness<'static, app::editor::EditorApp>) -> (u64, Vec<Vehicle>) {
+    let simulation = (harness.state().preview.host.simulation.as_ref()).expect("the preview runs");
+    (simulation.tick(), simulation.vehicles().to_vec())
+}
+
+#[test]
+fn the_timeline_goes_back_and_on_through_the_run_and_stepping_from_the_past_forks_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The boids preset running a tick a frame.
+    let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+    harness.run_steps(40);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    let (last, at_last) = shown(&harness);
+    assert!(last >= 40, "{last}");
+    assert_eq!(harness.state().preview.host.recorded(), Some((0, last)));
+    // Back one tick, then back again, then Forward: the tick before the last, exactly.
+    harness.get_by_label("Back").click();
+    harness.run_steps(1);
+    let (tick, before_last) = shown(&harness);
+    assert_eq!(tick, last - 1);
+    assert_ne!(before_last, at_last, "the flock moved in a tick");
+    harness.get_by_label("Back").click();
+    harness.run_steps(1);
+    assert_eq!(shown(&harness).0, last - 2);
+    harness.get_by_label("Forward").click();
+    harness.run_steps(1);
+    assert_eq!(shown(&harness), (last - 1, before_last.clone()));
+    // Live: the last tick as it was.
+    harness.get_by_label("Live").click();
+    harness.run_steps(1);
+    assert_eq!(shown(&harness), (last, at_last.clone()));
+    // Paused at the end, Forward steps a new tick.
+    harness.get_by_label("Forward").click();
+    harness.run_steps(1);
+    assert_eq!(shown(&harness).0, last + 1);
+    assert_eq!(harness.state().preview.host.recorded(), Some((0, last + 1)));
+    // Back twice to the old last tick, then Step: a fork from there, the tick after it
+    // dropped and stepped again (the same tick, as nothing was edited).
+    for _ in 0..2 {
+        harness.get_by_label("Back").click();
+        harness.run_steps(1);
+    }
+    assert_eq!(shown(&harness), (last - 1, before_last));
+    harness.get_by_label("Step").click();
+    harness.run_steps(1);
+    assert_eq!(shown(&harness), (last, at_last));
+    assert_eq!(harness.state().preview.host.recorded(), Some((0, last)));
+    // The timeline dragged to its left end: the start of the run.
+    let slider = harness.get_by_role(egui::accesskit::Role::Slider);
+    let rect = slider.rect();
+    common::drag(
+        &mut harness,
+        rect.center(),
+        egui::pos2(rect.left() - 40.0, rect.center().y),
+        6,
+    );
+    harness.run_steps(1);
+    assert_eq!(shown(&harness).0, 0, "slider at {rect:?}");
+    assert!(!harness.state().preview.host.running, "going back pauses");
+}
