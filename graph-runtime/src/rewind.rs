@@ -154,11 +154,11 @@ impl Recording {
         let edited = vehicles != self.edits[2];
         self.edits = [worlds, programs, vehicles];
         let due = (tick - self.first()).is_multiple_of(self.every);
+        self.dts.push(dt);
         if self.keyframes.is_empty() || edited || due {
             self.keyframes.push((simulation.keyframe(), edited));
+            self.keep_within_budget();
         }
-        self.dts.push(dt);
-        self.keep_within_budget();
     }
 
     /// Puts `simulation` (the one recorded, or one made from the same scene) at tick `tick`

@@ -25,6 +25,8 @@ pub struct Keyframe {
     jumps: Jumps,
     /// The navigation revision the route planner last planned on.
     planned_on: Option<u64>,
+    /// What [`Keyframe::bytes`] says, worked out once.
+    bytes: usize,
 }
 
 /// Why a keyframe could not be restored.
@@ -54,6 +56,11 @@ impl Keyframe {
     /// About how many bytes it takes: its lists, and what the agents' states keep on the heap
     /// (routes, own goals, spilled wander angles).
     pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// What it takes, worked out.
+    fn count_bytes(&self) -> usize {
         let per_agent = size_of::<Vehicle>()
             + size_of::<AgentState>()
             + size_of::<f32>()
@@ -69,7 +76,7 @@ impl Simulation {
     pub fn keyframe(&self) -> Keyframe {
         let layout = &self.layout;
         let slots = || (0..self.working.len()).filter_map(|agent| layout.slot(agent));
-        Keyframe {
+        let mut keyframe = Keyframe {
             tick: self.tick,
             wall_crossings: self.wall_crossings,
             vehicles: self.vehicles().to_vec(),
@@ -78,7 +85,10 @@ impl Simulation {
             forces: slots().map(|slot| self.slot_forces[slot]).collect(),
             jumps: self.jumps.clone(),
             planned_on: self.planner.planned_on(),
-        }
+            bytes: 0,
+        };
+        keyframe.bytes = keyframe.count_bytes();
+        keyframe
     }
 
     /// Puts back what `keyframe` holds, as when it was taken: the next [`Simulation::step`]
