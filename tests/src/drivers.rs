@@ -270,3 +270,23 @@ pub fn c_hash(scene: &str, ticks: u32) -> u64 {
     }
     trajectory.finish()
 }
+
+/// The bits of a vehicle that motion changes: position, velocity, heading, facing and its
+/// angular velocity.
+#[must_use]
+pub fn motion_bits(vehicle: &graph_runtime::Vehicle) -> [u32; 8] {
+    let [px, py] = vehicle.position.to_array();
+    let [vx, vy] = vehicle.velocity.to_array();
+    let [fx, fy] = vehicle.forward.to_array();
+    [
+        px,
+        py,
+        vx,
+        vy,
+        fx,
+        fy,
+        vehicle.orientation,
+        vehicle.angular_velocity,
+    ]
+    .map(f32::to_bits)
+}

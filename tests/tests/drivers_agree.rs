@@ -6,29 +6,11 @@
 //! out around every step, as the Bevy plugin keeps it on entities) moves them the same, even
 //! when its crowd is made again from nothing now and then.
 
-use graph_runtime::{AgentState, CrowdAgent, Vehicle, compile_with};
-use tests::drivers::{DT, c_hash, crowd_hash, crowd_of, simulation_hash};
+use graph_runtime::{AgentState, CrowdAgent, compile_with};
+use tests::drivers::{DT, c_hash, crowd_hash, crowd_of, motion_bits as bits, simulation_hash};
 use tests::{preset_scene_names, run_preset};
 /// Ten seconds: long enough for arrivals, jams, jumps and falls in the presets that have them.
 const TICKS: u32 = 600;
-
-/// The bits of a vehicle that motion changes.
-fn bits(vehicle: &Vehicle) -> [u32; 8] {
-    let [px, py] = vehicle.position.to_array();
-    let [vx, vy] = vehicle.velocity.to_array();
-    let [fx, fy] = vehicle.forward.to_array();
-    [
-        px,
-        py,
-        vx,
-        vy,
-        fx,
-        fy,
-        vehicle.orientation,
-        vehicle.angular_velocity,
-    ]
-    .map(f32::to_bits)
-}
 
 #[test]
 fn simulation_and_crowd_step_move_every_preset_alike() {

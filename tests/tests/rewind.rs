@@ -11,6 +11,7 @@ use std::sync::Arc;
 use glam::Vec2;
 use graph_runtime::rewind::{Recording, SeekError};
 use graph_runtime::{AgentRng, Simulation};
+use tests::drivers::motion_bits;
 use tests::{preset_scene_names, presets_dir, run_preset};
 
 const DT: f32 = 1.0 / 60.0;
@@ -18,19 +19,9 @@ const DT: f32 = 1.0 / 60.0;
 /// The bits of everything an agent shows: its vehicle, stuck clock and motion.
 fn state_hash(simulation: &Simulation) -> u64 {
     let mut hasher = DefaultHasher::new();
-    for (agent, v) in simulation.vehicles().iter().enumerate() {
-        let floats = [
-            v.position.x,
-            v.position.y,
-            v.velocity.x,
-            v.velocity.y,
-            v.forward.x,
-            v.forward.y,
-            v.orientation,
-            v.angular_velocity,
-            simulation.stuck_for(agent),
-        ];
-        floats.map(f32::to_bits).hash(&mut hasher);
+    for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
+        motion_bits(vehicle).hash(&mut hasher);
+        simulation.stuck_for(agent).to_bits().hash(&mut hasher);
         format!("{:?}", simulation.motion(agent)).hash(&mut hasher);
     }
     for force in simulation.forces() {
