@@ -10,10 +10,19 @@ use super::super::{Preview, TICK};
 impl Preview {
     /// The timeline row.
     pub(in crate::editor::preview) fn timeline(&mut self, ui: &mut Ui) {
-        let host = &mut self.host;
-        let (Some((first, last)), Some(now)) = (host.recorded(), host.tick()) else {
+        let Some((first, last)) = self.host.recorded() else {
             return;
         };
+        // While a tick runs on the worker the row stays, greyed, at the last tick recorded.
+        let now = self.host.tick();
+        ui.add_enabled_ui(now.is_some(), |ui| {
+            self.timeline_row(ui, (first, last), now.unwrap_or(last));
+        });
+    }
+
+    /// The row's controls, the preview at tick `now` of the recorded `first` to `last`.
+    fn timeline_row(&mut self, ui: &mut Ui, (first, last): (u64, u64), now: u64) {
+        let host = &mut self.host;
         ui.label("Timeline");
         if ui
             .add_enabled(now > first, egui::Button::new("Back"))
