@@ -104,7 +104,9 @@ pub use graph::{
     VelocitySource, WallSide, WeightedInput,
 };
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
-pub use metrics::{ARRIVAL_RADII, ARRIVAL_SHARES, MetricsTracker, Sample};
+pub use metrics::{
+    ARRIVAL_RADII, ARRIVAL_SHARES, CLOSER_RADII, MetricsTracker, STALLED_SECONDS, Sample,
+};
 pub use navigation::{NavError, NavMesh, Reach, Route, RouteSearch};
 pub use own::OwnGoals;
 pub use rng::AgentRng;

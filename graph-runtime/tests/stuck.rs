@@ -1,13 +1,15 @@
 //! Stuck agents (`BEHAVIORS.md`, "Stuck agents"): plain ORCA stops an agent heading straight at
 //! a rock's centre, and the simulation says so after 2 s; Reciprocal's keep-right turn slides
-//! the same agent round the rock, and it never counts as stuck.
+//! the same agent round the rock, and it never counts as stuck. Forces that cancel far from the
+//! goal are never stuck, and the metrics count the agent stalled after 5 s.
 
 use std::collections::BTreeMap;
 
 use glam::Vec2;
 use graph_runtime::{
-    AgentGroup, AgentSpawn, Graph, Link, Node, Obstacle, OwnPoints, Rect, STUCK_SECONDS, Scene,
-    SceneAssets, Simulation, Spawn, Target, VehicleSpec,
+    AgentGroup, AgentSpawn, Graph, Link, MetricsTracker, Node, Obstacle, OwnPoints, Rect,
+    STALLED_SECONDS, STUCK_SECONDS, Scene, SceneAssets, Simulation, Spawn, Target, VehicleSpec,
+    WeightedInput,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -26,6 +28,11 @@ fn behaviors_md_writes_down_the_stuck_clock_these_tests_run() {
     assert_eq!(graph_runtime::STUCK_SPEED_FRACTION, 0.05);
     assert_eq!(graph_runtime::RESTING_FRACTION, 0.01);
     assert_eq!(STUCK_SECONDS, 2.0);
+    // Stalled: the thresholds the tracker runs.
+    assert!(DOC.contains("has come no closer than `d_near - r` for `5` s"));
+    assert_eq!(STALLED_SECONDS, 5.0);
+    assert_eq!(graph_runtime::CLOSER_RADII, 1.0);
+    assert_eq!(graph_runtime::ARRIVAL_RADII, 2.0);
 }
 
 /// `Reciprocal(Arrival(Own goal))` with `keep_right` degrees, top speed 4, radius 0.5.
@@ -146,4 +153,94 @@ fn keeping_right_slides_round_the_rock_and_never_counts_as_stuck() {
         position.distance(Vec2::new(5.0, 0.0)) < 0.2,
         "arrived at its goal, at {position}"
     );
+}
+
+/// One agent at rest at (-5, 0) pulled to (8, 0) by Seek and pushed toward (-8, 0) by Flee
+/// from (2, 0), with the weights `seek` and `flee`, top speed 4, radius 0.5.
+fn tug_of_war(seek: f32, flee: f32) -> Simulation {
+    let mut graph = Graph {
+        vehicle: VehicleSpec {
+            mass: 1.0.into(),
+            max_force: 20.0.into(),
+            max_speed: 4.0.into(),
+            radius: 0.5.into(),
+        },
+        ..Graph::default()
+    };
+    let toward = graph.add(Node::Seek {
+        target: Target::Point(8.0.into(), 0.0.into()),
+    });
+    let away = graph.add(Node::Flee {
+        target: Target::Point(2.0.into(), 0.0.into()),
+        panic_distance: None,
+    });
+    let inputs = [(toward, seek), (away, flee)].map(|(node, weight)| WeightedInput {
+        node: Link(Some(node)),
+        weight: weight.into(),
+    });
+    let blend = graph.add(Node::Blend {
+        inputs: inputs.into(),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(blend)),
+    });
+    let scene = Scene {
+        bounds: Rect::new(Vec2::splat(-10.0), Vec2::splat(10.0)),
+        groups: vec![AgentGroup::new(
+            "tugged",
+            "tug.graph.ron",
+            Spawn::Agents(vec![AgentSpawn {
+                position: Vec2::new(-5.0, 0.0),
+                velocity: Vec2::ZERO,
+            }]),
+        )],
+        ..Scene::default()
+    };
+    let assets = SceneAssets {
+        scene,
+        origin: "tug.scene.ron".to_owned(),
+        graphs: [("tug.graph.ron".to_owned(), graph)].into(),
+        flow_fields: BTreeMap::new(),
+    };
+    Simulation::new(&assets).expect("a valid scene")
+}
+
+/// Runs `simulation` for 8 s, a metrics sample every 0.1 s: the times of the samples that
+/// counted the agent stalled, and the most agents stuck at a sample.
+fn stalled_times(simulation: &mut Simulation) -> (Vec<f32>, usize) {
+    let mut tracker = MetricsTracker::default();
+    let (mut stalled, mut stuck) = (Vec::new(), 0);
+    for tick in 1..=480_u32 {
+        simulation.step(DT);
+        if tick % 6 == 0 {
+            let time = tick as f32 / 60.0;
+            let sample = tracker.observe(simulation, time);
+            if sample.stalled_agents > 0 {
+                assert_eq!(sample.stalled_agents, 1);
+                assert!(tracker.stalled_for(0).is_some_and(|s| s >= STALLED_SECONDS));
+                stalled.push(time);
+            }
+            stuck = stuck.max(sample.stuck_agents);
+        }
+    }
+    (stalled, stuck)
+}
+
+#[test]
+fn forces_that_cancel_far_from_the_goal_are_never_stuck_but_stalled_after_five_seconds() {
+    // Seek's pull (+4 u/s wanted) and Flee's push (-4 u/s) cancel: the agent never moves, 13
+    // units from its goal (8, 0), far beyond 2 radii. Its graph asks for nothing, so the stuck
+    // clock never runs; the count of progress starts at the first sample (0.1 s) and says
+    // stalled from 5.1 s on: the 30 samples from 5.1 to 8.0 s.
+    let mut simulation = tug_of_war(1.0, 1.0);
+    let (stalled, stuck) = stalled_times(&mut simulation);
+    assert_eq!(simulation.vehicles()[0].position, Vec2::new(-5.0, 0.0));
+    assert_eq!(stuck, 0);
+    assert_eq!(stalled.len(), 30, "{stalled:?}");
+    assert!((stalled[0] - 5.1).abs() < 1e-4, "{stalled:?}");
+    // Seek twice as strong walks it to its goal and past: coming closer all the way, then
+    // within 2 radii; never stalled.
+    let mut walking = tug_of_war(2.0, 1.0);
+    let (stalled, _) = stalled_times(&mut walking);
+    assert_eq!(stalled, Vec::<f32>::new());
 }

@@ -217,7 +217,7 @@ fn an_agent_held_in_front_of_a_rock_is_marked_stuck_counted_and_explained() {
     assert_eq!(preview.host.view().expect("runs").stuck, vec![0]);
     assert_eq!(preview.host.samples.back().map(|s| s.stuck_agents), Some(1));
     assert!(
-        harness.query_by_label_contains("· 1 stuck ·").is_some(),
+        harness.query_by_label_contains("· 1 stuck, ").is_some(),
         "the metrics line counts the stuck agent"
     );
     let rect = harness.state().preview.rect().expect("viewport");

@@ -1,6 +1,7 @@
 //! The preview's timeline (issue 45), driven headless: going back a tick and on again shows
 //! the run exactly as it was, dragging the timeline to its start shows the start, and
-//! stepping from a past tick forks the run there.
+//! stepping from a past tick forks the run there. And stuck as a designer means it: an agent
+//! whose forces cancel far from its goal is shown stalled (inspector, ring), never stuck.
 
 use crate::common::{self, EditorHarness};
 
@@ -68,4 +69,63 @@ fn the_timeline_goes_back_and_on_through_the_run_and_stepping_from_the_past_fork
     harness.run_steps(1);
     assert_eq!(shown(&harness).0, 0, "slider at {rect:?}");
     assert!(!harness.state().preview.host.running, "going back pauses");
+}
+
+/// Seek to (8, 0) and Flee from (2, 0), equally weighted: forces that cancel.
+const TUG_GRAPH: &str = r#"(
+    format: "steergraph.graph",
+    version: 1,
+    vehicle: (mass: 1.0, max_force: 20.0, max_speed: 4.0, radius: 0.5),
+    nodes: {
+        1: Seek(target: Point(8.0, 0.0)),
+        2: Flee(target: Point(2.0, 0.0), panic_distance: None),
+        3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: 1.0)]),
+        4: Output(input: 3),
+    },
+)"#;
+
+/// One agent at rest at (-5, 0) running the tug.
+const TUG_SCENE: &str = r#"(
+    format: "steergraph.scene",
+    version: 1,
+    bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
+    groups: [
+        (
+            name: "tugged",
+            graph: "tug.graph.ron",
+            spawn: Agents([(position: (-5.0, 0.0), velocity: (0.0, 0.0))]),
+        ),
+    ],
+)"#;
+
+#[test]
+fn an_agent_whose_forces_cancel_far_from_its_goal_is_shown_stalled_not_stuck() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = dir.path().join("tug.graph.ron");
+    std::fs::write(&graph, TUG_GRAPH).expect("writes");
+    std::fs::write(dir.path().join("tug.scene.ron"), TUG_SCENE).expect("writes");
+    let mut harness = EditorHarness::opening(&dir.path().join("autosave"), graph)
+        .sixtieth()
+        .build();
+    harness.state_mut().preview.host.selected_agent = Some(0);
+    // 4 s: not yet (the count needs 5 s).
+    harness.run_steps(240);
+    assert_eq!(harness.state().preview.host.stalled_for(0), None);
+    assert!(harness.query_by_label("stalled").is_none());
+    // 7 s: stalled in the inspector, never stuck.
+    harness.run_steps(180);
+    let host = &harness.state().preview.host;
+    let simulation = host.simulation.as_ref().expect("the preview runs");
+    assert_eq!(
+        simulation.vehicles()[0].position,
+        glam::Vec2::new(-5.0, 0.0)
+    );
+    assert_eq!(simulation.stuck_count(), 0);
+    assert!(
+        host.stalled_for(0).is_some_and(|s| s >= 1.5),
+        "{:?}",
+        host.stalled_for(0)
+    );
+    assert!(harness.query_by_label("stalled").is_some());
+    assert_eq!(host.view().expect("a view").stuck, [0], "ringed");
 }

@@ -2,6 +2,9 @@
 //! assert about presets.
 
 mod routes;
+mod stalled;
+
+pub use stalled::{CLOSER_RADII, STALLED_SECONDS};
 
 use std::collections::HashSet;
 
@@ -34,6 +37,10 @@ pub struct Sample {
     pub new_wall_crossings: u64,
     /// Agents stuck now ([`Simulation::stuck_count`]).
     pub stuck_agents: usize,
+    /// Agents with a goal ([`crate::Program::goal`]) more than [`ARRIVAL_RADII`] radii from
+    /// it that have come no [`CLOSER_RADII`] radii closer for [`STALLED_SECONDS`], whatever
+    /// their graph asks for (`BEHAVIORS.md`, "Stuck agents").
+    pub stalled_agents: usize,
     /// Mean distance from each path-following agent to its path (units); `None` when no group
     /// follows a path.
     pub mean_path_distance: Option<f32>,
@@ -77,6 +84,10 @@ pub struct MetricsTracker {
     arrived_at: [Option<f32>; 2],
     /// Each routed agent's walk along its first route.
     walks: routes::RouteWalks,
+    /// Each agent's progress toward its goal.
+    stalls: stalled::Stalls,
+    /// The time of the last sample (s).
+    time: f32,
 }
 
 impl MetricsTracker {
@@ -150,6 +161,7 @@ impl MetricsTracker {
         }
         let new_agent_overlaps = agent_pairs.difference(&self.agent_pairs).count();
         let new_obstacle_overlaps = obstacle_pairs.difference(&self.obstacle_pairs).count();
+        let (arrived, stalled_agents) = self.arrivals(simulation, time);
         let sample = Sample {
             time,
             mean_speed,
@@ -162,9 +174,10 @@ impl MetricsTracker {
                 .wall_crossings()
                 .saturating_sub(self.wall_crossings),
             stuck_agents: simulation.stuck_count(),
+            stalled_agents,
             mean_path_distance: mean_path_distance(simulation),
             polarization,
-            arrived: self.arrivals(simulation),
+            arrived,
             arrived_at: [None; 2],
             unreachable_agents: (simulation.groups().iter())
                 .any(|group| group.program.navigates())
@@ -185,22 +198,39 @@ impl MetricsTracker {
         self.agent_pairs = agent_pairs;
         self.obstacle_pairs = obstacle_pairs;
         self.wall_crossings = simulation.wall_crossings();
+        self.time = time;
         sample
+    }
+
+    /// How long (s) agent `agent` had come no closer to its goal at the last sample, once that
+    /// counts as stalled ([`Sample::stalled_agents`]); `None` otherwise.
+    pub fn stalled_for(&self, agent: usize) -> Option<f32> {
+        self.stalls.stalled_for(agent, self.time)
+    }
+
+    /// The agents stalled at the last sample, ascending.
+    pub fn stalled_agents(&self) -> impl Iterator<Item = usize> + '_ {
+        self.stalls.stalled(self.time)
     }
 }
 
 impl MetricsTracker {
     /// Marks the agents within [`ARRIVAL_RADII`] radii of their goal and returns the share of
-    /// agents with a goal that ever were; `None` when none has a goal.
-    fn arrivals(&mut self, simulation: &Simulation) -> Option<f32> {
+    /// agents with a goal that ever were (`None` when none has a goal), and how many are
+    /// stalled at `time` ([`Sample::stalled_agents`]).
+    fn arrivals(&mut self, simulation: &Simulation, time: f32) -> (Option<f32>, usize) {
         let vehicles = simulation.vehicles();
         self.arrived.resize(vehicles.len(), false);
-        let (mut with_goal, mut arrived) = (0_usize, 0_usize);
+        let (mut with_goal, mut arrived, mut stalled) = (0_usize, 0_usize, 0_usize);
         let nobody = crate::OwnGoals::default();
         for group in simulation.groups() {
             for agent in group.agents.clone() {
                 let own = simulation.own(agent).unwrap_or(&nobody);
                 let goal = group.program.goal(&group.params, simulation.world(), own);
+                if let Some(vehicle) = vehicles.get(agent) {
+                    let at = (vehicle.position, vehicle.radius);
+                    stalled += usize::from(self.stalls.observe(agent, at, goal, time));
+                }
                 let (Some(goal), Some(vehicle), Some(done)) =
                     (goal, vehicles.get(agent), self.arrived.get_mut(agent))
                 else {
@@ -211,7 +241,8 @@ impl MetricsTracker {
                 arrived += usize::from(*done);
             }
         }
-        (with_goal > 0).then(|| arrived as f32 / with_goal as f32)
+        let share = (with_goal > 0).then(|| arrived as f32 / with_goal as f32);
+        (share, stalled)
     }
 }
 

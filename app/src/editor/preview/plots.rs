@@ -70,6 +70,10 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
                     series(&|s| Some(s.stuck_agents as f32)),
                 ));
                 plot.line(Line::new(
+                    "stalled agents",
+                    series(&|s| Some(s.stalled_agents as f32)),
+                ));
+                plot.line(Line::new(
                     "unreachable agents",
                     series(&|s| s.unreachable_agents.map(|count| count as f32)),
                 ));
@@ -105,12 +109,13 @@ fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
     if let Some(last) = samples.back() {
         let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
-            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck · polarization {:.2} · {} in the last {:.0} s{}{}",
+            "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck, {} stalled · polarization {:.2} · {} in the last {:.0} s{}{}",
             last.mean_speed,
             last.min_spacing.map_or_else(|| "–".to_owned(), |d| format!("{d:.2} u")),
             last.agent_overlaps,
             last.obstacle_overlaps,
             last.stuck_agents,
+            last.stalled_agents,
             last.polarization,
             if crossings == 1 {
                 "1 step into a wall".to_owned()

@@ -142,10 +142,25 @@ impl Host {
                 .iter()
                 .map(|g| g.agents.clone())
                 .collect(),
-            stuck: simulation.stuck_agents().collect(),
+            stuck: self.stuck_or_stalled(simulation),
             airborne: super::worker::airborne(simulation),
             fallen: simulation.fallen().collect(),
         })
+    }
+
+    /// The agents stuck now or stalled at the last sample, ascending.
+    fn stuck_or_stalled(&self, simulation: &Simulation) -> Vec<usize> {
+        let mut agents: Vec<usize> = simulation.stuck_agents().collect();
+        agents.extend(self.metrics.stalled_agents());
+        agents.sort_unstable();
+        agents.dedup();
+        agents
+    }
+
+    /// How long (s) agent `agent` had come no closer to its goal at the last sample, once that
+    /// counts as stalled.
+    pub fn stalled_for(&self, agent: usize) -> Option<f32> {
+        self.metrics.stalled_for(agent)
     }
 
     /// Whether a tick is running on the worker thread.

@@ -70,7 +70,8 @@ impl Preview {
             .chain(own_rows(simulation.own(agent)))
             .chain(route_rows(simulation.routes(agent)))
             .chain(reciprocal_rows(&self.host.trace))
-            .chain(stuck_row(simulation.stuck_for(agent)));
+            .chain(stuck_row(simulation.stuck_for(agent)))
+            .chain(stalled_row(self.host.stalled_for(agent)));
         let rows = rows
             .into_iter()
             .map(|(label, value)| (label.to_owned(), value))
@@ -166,6 +167,20 @@ fn stuck_row(clock: f32) -> Option<(String, String)> {
         (
             "stuck".to_owned(),
             format!("for {clock:.1} s: wants to move, under 5 % of the speed it wants"),
+        )
+    })
+}
+
+/// The inspector's row saying how long the agent has come no closer to its goal, once that
+/// counts as stalled ([`graph_runtime::STALLED_SECONDS`]).
+fn stalled_row(stalled_for: Option<f32>) -> Option<(String, String)> {
+    stalled_for.map(|seconds| {
+        (
+            "stalled".to_owned(),
+            format!(
+                "for {seconds:.1} s: no closer to its goal by a radius, and more than {} radii from it",
+                graph_runtime::ARRIVAL_RADII
+            ),
         )
     })
 }
