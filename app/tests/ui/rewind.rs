@@ -129,3 +129,31 @@ fn an_agent_whose_forces_cancel_far_from_its_goal_is_shown_stalled_not_stuck() {
     assert!(harness.query_by_label("stalled").is_some());
     assert_eq!(host.view().expect("a view").stuck, [0], "ringed");
 }
+
+#[test]
+fn the_graphs_live_values_follow_the_timeline() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+    harness.state_mut().preview.host.selected_agent = Some(7);
+    harness.run_steps(30);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    // The selected agent's evaluation now, then 3 ticks on: it changed.
+    let trace = |harness: &egui_kittest::Harness<'static, app::editor::EditorApp>| {
+        harness.state().preview.host.trace.clone()
+    };
+    let (then, before) = (shown(&harness).0, trace(&harness));
+    assert!(!before.entries.is_empty());
+    for _ in 0..3 {
+        harness.get_by_label("Step").click();
+        harness.run_steps(1);
+    }
+    assert_ne!(trace(&harness), before);
+    // 3 ticks back on the timeline: the same evaluation, node by node, as at that tick.
+    for _ in 0..3 {
+        harness.get_by_label("Back").click();
+        harness.run_steps(1);
+    }
+    assert_eq!(shown(&harness).0, then);
+    assert_eq!(trace(&harness), before);
+}
