@@ -96,7 +96,7 @@ pub enum Command {
         #[arg(
             long,
             default_value = "min_spacing",
-            help = "The metric printed per value as a summary (the CSV has every metric): mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95, unreachable, route_efficiency"
+            help = "The metric printed per value as a summary (the CSV has every metric): mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95, unreachable, route_efficiency, stalled_agents"
         )]
         metric: String,
         /// Runs per value; run i uses the scene's seed + i.

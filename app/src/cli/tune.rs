@@ -21,7 +21,7 @@ pub struct Options {
     /// A goal on a metric; give one `--goal` per goal.
     #[arg(
         long = "goal",
-        help = "A goal, METRIC <= NUMBER (or <, >=, >), e.g. \"min_spacing >= 0.8\"; give one --goal per goal. Metrics: mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95, unreachable, route_efficiency"
+        help = "A goal, METRIC <= NUMBER (or <, >=, >), e.g. \"min_spacing >= 0.8\"; give one --goal per goal. Metrics: mean_speed, min_spacing, path_distance, agent_overlaps, obstacle_overlaps, wall_crossings, stuck_agents, polarization, arrived, arrived_50, arrived_95, unreachable, route_efficiency, stalled_agents"
     )]
     goals: Vec<String>,
     /// Runs per candidate; run i uses the scene's seed + i [default: 3].

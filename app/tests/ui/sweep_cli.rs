@@ -67,7 +67,7 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
          wall_crossings_spread,stuck_agents_mean,stuck_agents_spread,polarization_mean,\
          polarization_spread,arrived_mean,arrived_spread,arrived_50_mean,arrived_50_spread,\
          arrived_95_mean,arrived_95_spread,unreachable_mean,unreachable_spread,\
-         route_efficiency_mean,route_efficiency_spread"
+         route_efficiency_mean,route_efficiency_spread,stalled_agents_mean,stalled_agents_spread"
     );
     let rows = rows(&csv);
     let values: Vec<Option<f64>> = rows.iter().map(|row| row[0]).collect();
@@ -84,9 +84,11 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
     // Two seeds differ, so the spread is measured and positive; no boid follows a path.
     assert!(rows.iter().all(|row| row[16].is_some_and(|s| s > 0.0)));
     assert!(rows.iter().all(|row| row[5].is_none() && row[6].is_none()));
-    // Boids have no goal to arrive at and no route: the arrival and route columns are empty.
-    assert!(rows.iter().all(|row| row[17..].iter().all(Option::is_none)));
-    assert_eq!(rows[0].len(), 27, "a value and 13 metrics' mean and spread");
+    // Boids have no goal to arrive at and no route: the arrival and route columns are empty,
+    // and without a goal none is ever stalled.
+    assert!(rows.iter().all(|row| row[17..27].iter().all(Option::is_none)));
+    assert!(rows.iter().all(|row| row[27] == Some(0.0)));
+    assert_eq!(rows[0].len(), 29, "a value and 14 metrics' mean and spread");
     // The summary names the metric asked for, one line per value.
     let summary = String::from_utf8_lossy(&output.stdout);
     assert_eq!(summary.lines().count(), 3, "{summary}");

@@ -33,10 +33,12 @@ pub enum Metric {
     /// Distance walked over the length of the first planned route, among routed agents that
     /// reached its end (1 is the shortest route walked exactly).
     RouteEfficiency,
+    /// Agents far from their goal and no closer for seconds ([`Sample::stalled_agents`]).
+    StalledAgents,
 }
 
 /// Number of [`Metric`]s.
-pub const METRIC_COUNT: usize = 13;
+pub const METRIC_COUNT: usize = 14;
 
 impl Metric {
     /// Every metric, in CSV column order.
@@ -54,6 +56,7 @@ impl Metric {
         Self::Arrived95,
         Self::Unreachable,
         Self::RouteEfficiency,
+        Self::StalledAgents,
     ];
 
     /// The name on the command line and in CSV headers (`min_spacing`).
@@ -72,6 +75,7 @@ impl Metric {
             Self::Arrived95 => "arrived_95",
             Self::Unreachable => "unreachable",
             Self::RouteEfficiency => "route_efficiency",
+            Self::StalledAgents => "stalled_agents",
         }
     }
 
@@ -91,6 +95,7 @@ impl Metric {
             Self::Arrived95 => "95 % arrived (s)",
             Self::Unreachable => "unreachable agents",
             Self::RouteEfficiency => "walked / shortest route",
+            Self::StalledAgents => "stalled agents",
         }
     }
 
@@ -113,8 +118,8 @@ impl Metric {
 /// Accumulates one run's samples taken after the run's half-way point and reduces them to
 /// one number per metric:
 ///
-/// - levels (mean speed, min spacing, path distance, stuck agents, polarization, unreachable
-///   agents) are the mean over those samples; min spacing and path distance skip samples
+/// - levels (mean speed, min spacing, path distance, stuck agents, stalled agents,
+///   polarization, unreachable agents) are the mean over those samples; min spacing and path distance skip samples
 ///   without a value and are `None` when no sample has one;
 /// - events (overlap onsets, wall crossings) are counted over the same window and divided
 ///   by its length, giving a rate per second.
@@ -173,6 +178,7 @@ impl RunSummary {
                 Some(sample.new_wall_crossings as f32),
             ),
             (Metric::StuckAgents, Some(sample.stuck_agents as f32)),
+            (Metric::StalledAgents, Some(sample.stalled_agents as f32)),
             (Metric::Polarization, Some(sample.polarization)),
             (
                 Metric::Unreachable,
