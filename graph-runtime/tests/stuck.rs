@@ -67,33 +67,41 @@ fn graph(keep_right: f32) -> Graph {
 
 /// One agent at rest at (-5, 0) whose own goal is (5, 0), a rock of radius 1 at the origin.
 fn rock(keep_right: f32) -> Simulation {
+    let rock = Obstacle {
+        center: Vec2::ZERO,
+        radius: 1.0,
+    };
+    let goal = (
+        "goal".to_owned(),
+        OwnPoints::Each(vec![Vec2::new(5.0, 0.0)]),
+    );
+    one_agent(graph(keep_right), vec![rock], [goal].into())
+}
+
+/// One agent at rest at (-5, 0) in a 20 × 20 level with `obstacles`, running `graph` with
+/// its own points `goals`.
+fn one_agent(
+    graph: Graph,
+    obstacles: Vec<Obstacle>,
+    goals: BTreeMap<String, OwnPoints>,
+) -> Simulation {
+    let spawn = Spawn::Agents(vec![AgentSpawn {
+        position: Vec2::new(-5.0, 0.0),
+        velocity: Vec2::ZERO,
+    }]);
     let scene = Scene {
         bounds: Rect::new(Vec2::splat(-10.0), Vec2::splat(10.0)),
-        obstacles: vec![Obstacle {
-            center: Vec2::ZERO,
-            radius: 1.0,
-        }],
+        obstacles,
         groups: vec![AgentGroup {
-            goals: [(
-                "goal".to_owned(),
-                OwnPoints::Each(vec![Vec2::new(5.0, 0.0)]),
-            )]
-            .into(),
-            ..AgentGroup::new(
-                "walker",
-                "walker.graph.ron",
-                Spawn::Agents(vec![AgentSpawn {
-                    position: Vec2::new(-5.0, 0.0),
-                    velocity: Vec2::ZERO,
-                }]),
-            )
+            goals,
+            ..AgentGroup::new("agent", "agent.graph.ron", spawn)
         }],
         ..Scene::default()
     };
     let assets = SceneAssets {
         scene,
-        origin: "rock.scene.ron".to_owned(),
-        graphs: [("walker.graph.ron".to_owned(), graph(keep_right))].into(),
+        origin: "one.scene.ron".to_owned(),
+        graphs: [("agent.graph.ron".to_owned(), graph)].into(),
         flow_fields: BTreeMap::new(),
     };
     Simulation::new(&assets).expect("a valid scene")
@@ -184,25 +192,7 @@ fn tug_of_war(seek: f32, flee: f32) -> Simulation {
     graph.add(Node::Output {
         input: Link(Some(blend)),
     });
-    let scene = Scene {
-        bounds: Rect::new(Vec2::splat(-10.0), Vec2::splat(10.0)),
-        groups: vec![AgentGroup::new(
-            "tugged",
-            "tug.graph.ron",
-            Spawn::Agents(vec![AgentSpawn {
-                position: Vec2::new(-5.0, 0.0),
-                velocity: Vec2::ZERO,
-            }]),
-        )],
-        ..Scene::default()
-    };
-    let assets = SceneAssets {
-        scene,
-        origin: "tug.scene.ron".to_owned(),
-        graphs: [("tug.graph.ron".to_owned(), graph)].into(),
-        flow_fields: BTreeMap::new(),
-    };
-    Simulation::new(&assets).expect("a valid scene")
+    one_agent(graph, Vec::new(), BTreeMap::new())
 }
 
 /// Runs `simulation` for 8 s, a metrics sample every 0.1 s: the times of the samples that

@@ -86,7 +86,10 @@ fn polarization_rises_with_the_alignment_weight_and_the_csv_has_every_metric() {
     assert!(rows.iter().all(|row| row[5].is_none() && row[6].is_none()));
     // Boids have no goal to arrive at and no route: the arrival and route columns are empty,
     // and without a goal none is ever stalled.
-    assert!(rows.iter().all(|row| row[17..27].iter().all(Option::is_none)));
+    assert!(
+        rows.iter()
+            .all(|row| row[17..27].iter().all(Option::is_none))
+    );
     assert!(rows.iter().all(|row| row[27] == Some(0.0)));
     assert_eq!(rows[0].len(), 29, "a value and 14 metrics' mean and spread");
     // The summary names the metric asked for, one line per value.
