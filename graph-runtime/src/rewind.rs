@@ -230,6 +230,11 @@ impl Recording {
     /// Drops what was recorded for steps from `from` on, but the world, targets and programs
     /// step `from` saw (a simulation sent back to `from` has them).
     fn truncate(&mut self, from: u64) {
+        let keyframe_at_end = self.keyframes.last().is_some_and(|(k, _)| k.tick() >= from);
+        if from == self.last() && !keyframe_at_end {
+            // The usual step, at the end: nothing recorded from it on.
+            return;
+        }
         let first = self.first();
         self.dts.truncate((from - first) as usize);
         self.keyframes.retain(|(k, _)| k.tick() < from);

@@ -78,7 +78,7 @@ pub struct RoutePlanner {
     pub deferred: usize,
     /// The standing agents at each mesh's doors, by the world's meshes in order: counted on
     /// each tick that uses them, each agent's shares kept from count to count (a count is
-    /// the same as one afresh: [`Crowding`]); forgotten when the meshes change.
+    /// the same as one afresh: [`Crowding`]; one kept for another mesh starts afresh).
     crowds: Vec<Crowding>,
     /// The world's navigation revision the last tick planned on (`None` before the first):
     /// on another, every agent's routes are read (each route planned before it wants a plan).
@@ -115,9 +115,6 @@ impl RoutePlanner {
     /// Plans next as after a tick that planned on `revision` (a simulation put back to a
     /// keyframe): on another revision than the world's, every agent's routes are read.
     pub(crate) fn set_planned_on(&mut self, revision: Option<u64>) {
-        if revision != self.revision {
-            self.crowds.clear();
-        }
         self.revision = revision;
     }
 
@@ -143,10 +140,6 @@ impl RoutePlanner {
         self.wanting.clear();
         let revision = world.navigation_revision();
         let everyone = self.revision != Some(revision);
-        if everyone {
-            // Counted on the meshes before.
-            self.crowds.clear();
-        }
         self.revision = Some(revision);
         self.read = 0;
         for (holder, state) in states.iter_mut().enumerate() {

@@ -60,6 +60,11 @@ impl Frozen {
         }
     }
 
+    /// How many agents it shows.
+    pub fn vehicle_count(&self) -> usize {
+        self.vehicles.len()
+    }
+
     /// The view of the frozen state.
     pub fn view(&self) -> SceneView<'_> {
         SceneView {

@@ -124,7 +124,12 @@ impl Default for Host {
 impl Host {
     /// Number of agents running.
     pub fn agent_count(&self) -> usize {
-        self.view().map_or(0, |view| view.vehicles.len())
+        // Counted without building the view (its rings, flights and falls).
+        match (&self.worker, &self.simulation) {
+            (Some(worker), _) => worker.frozen.vehicle_count(),
+            (None, Some(simulation)) => simulation.vehicles().len(),
+            (None, None) => 0,
+        }
     }
 
     /// What the viewport draws: the simulation, or while a tick runs on the worker, the
