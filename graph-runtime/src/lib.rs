@@ -69,6 +69,7 @@ pub mod math;
 mod metrics;
 pub mod navigation;
 mod own;
+pub mod replay;
 pub mod rewind;
 mod rng;
 mod save;

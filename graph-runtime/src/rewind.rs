@@ -167,11 +167,29 @@ impl Recording {
     /// at or before it, stepped on with the recorded `dt`s, worlds and programs. Its world and
     /// programs are left as that step saw them. Recording a step from there forks the run.
     pub fn seek(&self, simulation: &mut Simulation, tick: u64) -> Result<(), SeekError> {
+        self.seek_watching(simulation, tick, tick, |_| {})
+    }
+
+    /// [`Recording::seek`], starting from a keyframe at or before `watch_from` as well and
+    /// calling `each` with the simulation at every tick from `watch_from` (or the recording's
+    /// first) to `tick`: what a tracker of the run's last seconds needs to see again (the
+    /// preview's stalled agents).
+    pub fn seek_watching(
+        &self,
+        simulation: &mut Simulation,
+        tick: u64,
+        watch_from: u64,
+        mut each: impl FnMut(&Simulation),
+    ) -> Result<(), SeekError> {
         let (first, last) = (self.first(), self.last());
         if tick < first || tick > last {
             return Err(SeekError::NotRecorded { tick, first, last });
         }
-        let at = self.keyframes.partition_point(|(k, _)| k.tick() <= tick) - 1;
+        let watch_from = watch_from.clamp(first, tick);
+        let at = self
+            .keyframes
+            .partition_point(|(k, _)| k.tick() <= watch_from)
+            - 1;
         let keyframe = &self.keyframes[at].0;
         if keyframe.agents() != simulation.vehicles().len() {
             return Err(SeekError::Restore(RestoreError::Agents {
@@ -183,10 +201,38 @@ impl Recording {
         let mut put = Put::default();
         self.put_for(simulation, keyframe.tick(), &mut put);
         simulation.restore(keyframe)?;
+        if keyframe.tick() >= watch_from {
+            each(simulation);
+        }
         for step in keyframe.tick()..tick {
             self.put_for(simulation, step, &mut put);
             simulation.step(self.dts[(step - first) as usize]);
+            if step + 1 >= watch_from {
+                each(simulation);
+            }
         }
+        Ok(())
+    }
+
+    /// Steps `simulation`, at a recorded tick before the last, on one tick as the run did
+    /// (its `dt`, world, targets and programs): a second simulation kept in step with a fork
+    /// shows the run as it was beside it. `cursor` remembers what was given already (one
+    /// per simulation so kept), so a world is copied only when the run changed it.
+    pub fn advance(
+        &self,
+        simulation: &mut Simulation,
+        cursor: &mut Cursor,
+    ) -> Result<(), SeekError> {
+        let (first, last, tick) = (self.first(), self.last(), simulation.tick());
+        if tick < first || tick >= last {
+            return Err(SeekError::NotRecorded {
+                tick: tick.saturating_add(1),
+                first,
+                last,
+            });
+        }
+        self.put_for(simulation, tick, &mut cursor.0);
+        simulation.step(self.dts[(tick - first) as usize]);
         Ok(())
     }
 
@@ -284,8 +330,14 @@ fn from_start<T>(versions: &mut Vec<(u64, T)>, first: u64) {
     versions.drain(..before.saturating_sub(1));
 }
 
+/// What a simulation stepped with [`Recording::advance`] was given of the recording (its
+/// world, targets and programs), so each is given again only when the run changed it. Start
+/// with `Cursor::default()` after a [`Recording::seek`].
+#[derive(Clone, Debug, Default)]
+pub struct Cursor(Put);
+
 /// Which versions a simulation being sent back was given, by their place in the lists.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct Put {
     world: Option<usize>,
     targets: Option<usize>,

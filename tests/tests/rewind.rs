@@ -1,7 +1,8 @@
 //! Going back in a recorded run (issue 45): the state a recording seeks to is the state the
 //! straight run had at that tick, bit for bit, for every preset; a fork with no edit runs as
 //! the original did, and a fork with an edit as a run edited at that tick; a world edited and
-//! agents dragged while recording are put back as each step saw them; the memory budget thins
+//! agents dragged while recording are put back as each step saw them (seeking, or advancing
+//! tick by tick); the memory budget thins
 //! the keyframes (or drops the oldest part) and the seeks stay exact.
 
 use std::collections::BTreeMap;
@@ -230,6 +231,21 @@ fn a_world_edited_while_recording_is_put_back_as_each_step_saw_it() {
         hashes.push(state_hash(&simulation));
     }
     let mut other = Simulation::new(&assets).expect("the preset runs");
+    // Advanced tick by tick from 80 across both edits (as the preview's ghosts are), every
+    // tick is the run's.
+    recording.seek(&mut other, 80).expect("recorded");
+    let mut cursor = graph_runtime::rewind::Cursor::default();
+    for (tick, hash) in hashes.iter().enumerate().skip(81) {
+        recording
+            .advance(&mut other, &mut cursor)
+            .expect("recorded");
+        assert_eq!(state_hash(&other), *hash, "advanced to tick {tick}");
+    }
+    let past = recording.advance(&mut other, &mut cursor);
+    assert!(matches!(
+        past,
+        Err(SeekError::NotRecorded { tick: 201, .. })
+    ));
     for tick in [89, 90, 91, 100, 119, 120, 149, 150, 151, 170, 200, 60, 0] {
         recording.seek(&mut other, tick).expect("recorded");
         assert_eq!(state_hash(&other), hashes[tick as usize], "tick {tick}");

@@ -53,6 +53,11 @@ impl Keyframe {
         self.vehicles.len()
     }
 
+    /// Agent `agent`'s vehicle as it was.
+    pub fn vehicle(&self, agent: usize) -> Option<Vehicle> {
+        self.vehicles.get(agent).copied()
+    }
+
     /// About how many bytes it takes: its lists, and what the agents' states keep on the heap
     /// (routes, own goals, spilled wander angles).
     pub fn bytes(&self) -> usize {
@@ -93,7 +98,8 @@ impl Simulation {
 
     /// Puts back what `keyframe` holds, as when it was taken: the next [`Simulation::step`]
     /// (with the world and `dt` that step had) gives the same bits as it did then. The world,
-    /// the groups' programs and the tags are left as they are. Refused, with nothing changed,
+    /// the groups' programs and the tags are left as they are; an agent's state is fitted to
+    /// its group's program where that keeps other state (more Navigate routes, say). Refused, with nothing changed,
     /// for a keyframe of another number of agents.
     pub fn restore(&mut self, keyframe: &Keyframe) -> Result<(), RestoreError> {
         let agents = self.working.len();
@@ -109,6 +115,14 @@ impl Simulation {
             };
             self.working[slot] = keyframe.vehicles[agent];
             self.states[slot].clone_from(&keyframe.states[agent]);
+            // A program swapped in since (a fork with an edit) may keep other state: fitted,
+            // as a hot swap fits it. The same program's state is left exactly as it was.
+            let group = self.group_of.get(agent).map(|&g| g as usize);
+            if let Some(program) = group.and_then(|g| self.groups.get(g)).map(|g| &g.program)
+                && !self.states[slot].fits(program)
+            {
+                self.states[slot].fit(program);
+            }
             self.stuck_for[slot] = keyframe.stuck_for[agent];
             self.slot_forces[slot] = keyframe.forces[agent];
         }

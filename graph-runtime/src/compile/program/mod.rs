@@ -264,6 +264,12 @@ impl Program {
         &self.op_nodes
     }
 
+    /// The kind of compiled node `node`; `None` for a node not compiled or muted.
+    pub fn kind_of(&self, node: NodeId) -> Option<crate::NodeKind> {
+        let op = self.op_nodes.iter().position(|&id| id == node)?;
+        self.ops.get(op)?.kind()
+    }
+
     /// Whether any compiled node reads other agents' vehicles by index (`Context::vehicles`):
     /// a target that may be an agent, Unaligned collision avoidance, Reciprocal, Neighbor
     /// count. Group nodes read the grid's copies instead. A simulation whose programs read

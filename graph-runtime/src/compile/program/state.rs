@@ -86,6 +86,21 @@ impl AgentState {
         state
     }
 
+    /// Whether the state has the slots `program` keeps (its wander angles beyond the inline
+    /// ones and its routes): [`AgentState::fit`] would change nothing but the planner's flag.
+    pub fn fits(&self, program: &Program) -> bool {
+        let spilled = (program.wander_slots as usize).saturating_sub(INLINE_WANDER_SLOTS);
+        let routes = program.route_slots as usize;
+        match &self.extra {
+            None => spilled == 0 && routes == 0,
+            Some(extra) => {
+                (spilled > 0 || routes > 0)
+                    && extra.wander_spill.len() == spilled
+                    && extra.routes.len() == routes
+            }
+        }
+    }
+
     /// Makes the state fit `program` after a hot swap: new wander slots start at angle 0,
     /// the RNG stream continues.
     pub fn fit(&mut self, program: &Program) {
