@@ -37,6 +37,8 @@ pub enum AssetKind {
     FlowField,
     /// A tuning problem, `format: "steergraph.tune"` (read with the `tune` feature).
     Tune,
+    /// A recorded run, `format: "steergraph.replay"` (`*.sgrec`).
+    Replay,
 }
 
 impl AssetKind {
@@ -47,14 +49,21 @@ impl AssetKind {
             Self::Scene => "steergraph.scene",
             Self::FlowField => "steergraph.flow",
             Self::Tune => "steergraph.tune",
+            Self::Replay => "steergraph.replay",
         }
     }
 
     /// Which kind a `format` tag names.
     pub fn from_tag(tag: &str) -> Option<Self> {
-        [Self::Graph, Self::Scene, Self::FlowField, Self::Tune]
-            .into_iter()
-            .find(|kind| kind.tag() == tag)
+        [
+            Self::Graph,
+            Self::Scene,
+            Self::FlowField,
+            Self::Tune,
+            Self::Replay,
+        ]
+        .into_iter()
+        .find(|kind| kind.tag() == tag)
     }
 }
 
@@ -219,6 +228,7 @@ fn words(kind: AssetKind) -> &'static str {
         AssetKind::Scene => "scene",
         AssetKind::FlowField => "flow field",
         AssetKind::Tune => "tuning problem",
+        AssetKind::Replay => "replay",
     }
 }
 

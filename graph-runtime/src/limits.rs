@@ -91,6 +91,10 @@ pub const MAX_SWEEP_SECONDS: f32 = 3_600.0;
 /// second on 2 cores. A request beyond it is refused up front rather than left running.
 pub const MAX_AGENT_TICKS: u64 = 10_000_000_000;
 
+/// Most ticks a replay file may hold: over four and a half hours at 60 ticks a second, in
+/// a file of about 21 MB (one digest of 16 digits a tick).
+pub const MAX_REPLAY_TICKS: u64 = 1_000_000;
+
 /// Whether both coordinates of `point` are finite and within [`MAX_COORDINATE`].
 pub fn point_in_range(point: glam::Vec2) -> bool {
     point.is_finite() && point.abs().max_element() <= MAX_COORDINATE

@@ -31,8 +31,8 @@ fn every_example_in_the_format_document_loads() {
         .collect();
     assert_eq!(
         blocks.len(),
-        4,
-        "a graph, a scene, a flow field and a tuning problem example"
+        5,
+        "a graph, a scene, a flow field, a tuning problem and a replay example"
     );
     let graph = Graph::from_ron(&blocks[0], "FORMAT.md graph").expect("graph example parses");
     let program = compile(&graph).expect("graph example compiles");
@@ -50,4 +50,9 @@ fn every_example_in_the_format_document_loads() {
         assert_eq!(problem.goals.len(), 2);
         assert_eq!((problem.seeds, problem.budget), (1, 200));
     }
+    let replay = graph_runtime::replay::ReplayFile::from_ron(&blocks[4], "FORMAT.md replay")
+        .expect("replay example parses");
+    assert_eq!((replay.agents, replay.ticks(), replay.seed), (60, 2, 3));
+    assert_eq!(replay.digest(2), Some(0xdeeb_e0f4_b93b_af0b));
+    assert_eq!(replay.scene_digest, 0x3a60_412e_d376_8a26);
 }

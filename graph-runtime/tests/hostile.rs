@@ -247,6 +247,8 @@ const EXPECTED: &[(&str, Expect)] = &[
     // zero-length segments still make a mesh; bounds with no room for the radius are refused.
     ("navigate.graph.ron", Expect::Runs),
     ("nav_goal_in_closed_wall.scene.ron", Expect::Runs),
+    // The scene the hostile replays (`*.sgrec`, `replay_files.rs`) name.
+    ("replayed.scene.ron", Expect::Runs),
     ("nav_crossing_walls.scene.ron", Expect::Runs),
     // Issue 46's fuzzer: walls heaped along one line made spade's triangulation panic.
     (

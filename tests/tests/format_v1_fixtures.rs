@@ -46,9 +46,9 @@ fn every_version_1_fixture_still_loads_and_runs() {
                 FlowField::load(&file).unwrap_or_else(|e| panic!("{e}"));
                 fields += 1;
             }
-            Some(AssetKind::Tune) => {
+            Some(kind @ (AssetKind::Tune | AssetKind::Replay)) => {
                 panic!(
-                    "{}: no tuning problem belongs among the format fixtures",
+                    "{}: no {kind:?} file belongs among the format fixtures",
                     file.display()
                 )
             }

@@ -22,6 +22,7 @@ use graph_runtime::{
     Subgraphs, sniff_kind,
 };
 
+mod replays;
 mod shapes;
 mod walls;
 
@@ -176,6 +177,8 @@ fn load_corpus(folder: &Path) -> Result<Corpus, String> {
     if files.is_empty() {
         return Err(format!("no .ron presets in {}", folder.display()));
     }
+    let (name, text) = replays::recorded(folder)?;
+    files.insert(name, text);
     read_ron_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join(REGRESSIONS),
         &mut files,
@@ -481,6 +484,9 @@ fn scenes_using(corpus: &Corpus, file: &str) -> Vec<String> {
 fn execute(corpus: &Corpus, file: &str, mutated: &str) -> Verdict {
     // A file that sniffs as another kind is still loaded as what its name says.
     let _ = sniff_kind(mutated).map(AssetKind::tag);
+    if Path::new(file).extension().is_some_and(|e| e == "sgrec") {
+        return replays::run(&corpus.folder, file, mutated);
+    }
     let scenes = scenes_using(corpus, file);
     if scenes.is_empty() {
         // A graph no scene uses: load, compile and round-trip it alone.

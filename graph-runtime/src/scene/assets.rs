@@ -244,7 +244,7 @@ pub(super) fn unloadable(origin: &str, place: &str, file: &str, error: LoadError
 
 /// The path of `file`, named in a scene, relative to the scene's `directory`; under
 /// [`FileAccess::SceneFolder`] refused (with the reason) unless it stays inside `directory`.
-pub(super) fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
+pub(crate) fn locate(directory: &Path, file: &str, access: FileAccess) -> Result<PathBuf, String> {
     if file.trim().is_empty() {
         return Err("names no file; name the file to load".to_owned());
     }
