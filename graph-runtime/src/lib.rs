@@ -61,6 +61,7 @@ mod avoidance;
 pub mod behaviors;
 mod compile;
 mod crowd;
+pub mod diagnose;
 mod format;
 mod graph;
 mod jumping;

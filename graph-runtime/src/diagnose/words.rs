@@ -1,0 +1,56 @@
+//! A diagnosis in a designer's words, for the inspector, the graph and `steergraph diagnose`.
+
+use super::{Cause, Diagnosis};
+
+impl Diagnosis {
+    /// What holds the agent, in a sentence a designer reads: which agent, wall or nodes, and
+    /// what each does.
+    pub fn words(&self) -> String {
+        match &self.cause {
+            Cause::HeadOn { other } => format!(
+                "head-on with agent {other}: each stands in the other's way to its goal, and neither turns aside (a symmetric deadlock)"
+            ),
+            Cause::Jammed { at, others } => format!(
+                "held in a jam: {others} more agents heading the same way are held with it by the wall at ({:.1}, {:.1}), more than the way through lets pass",
+                at.x, at.y
+            ),
+            Cause::Pinned { wall, others } => format!(
+                "pinned against the wall at ({:.1}, {:.1}) by {}",
+                wall.x,
+                wall.y,
+                agents(others)
+            ),
+            Cause::BehindWall { wall } => format!(
+                "its goal is behind the wall at ({:.1}, {:.1}), and its graph steers straight at it with no route round (a local-minimum trap)",
+                wall.x, wall.y
+            ),
+            Cause::NoSafeVelocity { node, planes } => format!(
+                "Reciprocal (node {node}) finds no safe velocity toward its goal: its {planes} half-planes (neighbors', walls' and obstacles', widened by its clearance) allow none, or only a crawl"
+            ),
+            Cause::ForcesCancel { forces } => {
+                let list: Vec<String> = (forces.iter())
+                    .map(|(node, kind, force)| {
+                        format!("{} (node {node}) {:.2}", kind.name(), force.length())
+                    })
+                    .collect();
+                format!("its forces cancel: {}", list.join(", "))
+            }
+            Cause::Unknown => {
+                "held by nothing this diagnosis knows (no agent, wall or node found that holds it)"
+                    .to_owned()
+            }
+        }
+    }
+}
+
+/// `agent 3`, `agents 3 and 5`, `agents 3, 5 and 8`.
+fn agents(list: &[usize]) -> String {
+    match list {
+        [one] => format!("agent {one}"),
+        [init @ .., last] => {
+            let init: Vec<String> = init.iter().map(ToString::to_string).collect();
+            format!("agents {} and {last}", init.join(", "))
+        }
+        [] => "agents".to_owned(),
+    }
+}
