@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C interface end to end, as a C or Python programmer meets it: builds the library and
 # `steergraph`, compiles the C examples with the system C compiler (and the header as C++),
-# checks that their CSV is byte for byte `steergraph simulate`'s on seven presets (walls and a
+# checks that a replay played back through C prints `steergraph replay`'s rows byte for byte,
+# and that their CSV is byte for byte `steergraph simulate`'s on seven presets (walls and a
 # flow field, Reciprocal, own goals, facings, jumps, planned routes), that routed presets give
 # the same CSV on 1 and 2 threads, the same for the Python example, runs the navigation
 # example (a game's own walls, every agent routed to its goal), and runs every C program under
@@ -28,6 +29,7 @@ cc "${flags[@]}" integrations/c/examples/simulate.c -L"$lib" -lsteergraph -Wl,-r
 cc "${flags[@]}" integrations/c/examples/errors.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -lm -o "$work/errors"
 cc "${flags[@]}" integrations/c/examples/game_loop.c "$lib/libsteergraph.a" -lpthread -ldl -lm -o "$work/game_loop"
 cc "${flags[@]}" integrations/c/examples/navigate.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -lm -o "$work/navigate"
+cc "${flags[@]}" integrations/c/examples/replay.c -L"$lib" -lsteergraph -Wl,-rpath,"$lib" -o "$work/replay"
 echo '#include "steergraph.h"' | c++ -std=c++17 -Wall -Wextra -Werror -I integrations/c/include -x c++ -fsyntax-only -
 
 ticks=300
@@ -52,6 +54,19 @@ for scene in halls jammed; do
     echo "same: $scene on 1 and 2 threads"
 done
 
+echo "== a replay played back through C: the rows steergraph replay prints, byte for byte"
+# The recording beside its scene (C opens scenes inside the replay's folder only).
+cp -r presets "$work/levels"
+for scene in chasm halls; do
+    "$steergraph" record "$work/levels/$scene.scene.ron" --seconds 3 --out "$work/levels/$scene.sgrec" > /dev/null
+    for tick in 0 97 180; do
+        "$steergraph" replay "$work/levels/$scene.sgrec" --tick "$tick" --out "$work/cli.csv"
+        "$work/replay" "$work/levels/$scene.sgrec" "$tick" "$work/c.csv"
+        cmp "$work/cli.csv" "$work/c.csv"
+    done
+    echo "same: $scene at ticks 0, 97 and 180"
+done
+
 echo "== a game's own level: navigation from its own walls, every agent routed to its goal"
 "$work/navigate" presets | tail -1
 
@@ -74,3 +89,5 @@ for scene in rooms swap_circle errands chasm; do
     "${memcheck[@]}" "$work/simulate" "presets/$scene.scene.ron" 30 "$dt" "$work/c.csv"
     echo "simulate $scene: clean"
 done
+"${memcheck[@]}" "$work/replay" "$work/levels/chasm.sgrec" 60 "$work/c.csv"
+echo "replay chasm: clean"

@@ -86,6 +86,10 @@ typedef enum SgStatus {
   // A bug in Steergraph: the call panicked and was stopped at the boundary. The handles it
   // used may be unusable afterwards (they then answer `SG_STATUS_PANIC` again).
   SG_STATUS_PANIC = 9,
+  // A replay that is not its recorded run: a tick whose state differs from the recording's
+  // (the scene or the library changed since it was recorded), or a tick the run does not
+  // have.
+  SG_STATUS_REPLAY = 10,
 } SgStatus;
 
 // How an agent moves now.
@@ -239,6 +243,18 @@ typedef struct SgJumpEvent {
   bool completed;
 } SgJumpEvent;
 
+// A replay file loaded (`sg_replay_load`): a recorded run to play back.
+typedef struct SgReplay {
+  // The handle's number; zero is no object.
+  uint64_t id;
+} SgReplay;
+
+// A whole scene running (`sg_simulation_create`).
+typedef struct SgSimulation {
+  // The handle's number; zero is no object.
+  uint64_t id;
+} SgSimulation;
+
 // An agent's route (its graph's first Navigate node's).
 typedef struct SgRouteState {
   // Where it stands.
@@ -252,12 +268,6 @@ typedef struct SgRouteState {
   // Whether the route ends at the goal (false before the first plan and when unreachable).
   bool reaches_goal;
 } SgRouteState;
-
-// A whole scene running (`sg_simulation_create`).
-typedef struct SgSimulation {
-  // The handle's number; zero is no object.
-  uint64_t id;
-} SgSimulation;
 
 // Where `sg_simulation_read` writes the agents, agent `i` at index `i` (or `2 * i` and
 // `2 * i + 1` for x and y). Every pointer may be `NULL`: that array is not wanted. Each
@@ -556,6 +566,40 @@ enum SgStatus sg_program_parameter_count(struct SgProgram program, size_t *count
 // `name` is `NULL` or valid for writing `capacity` bytes; `length` and `default_value` are
 // valid for writing one value each.
 enum SgStatus sg_program_parameter(struct SgProgram program, size_t index, char *name, size_t capacity, size_t *length, float *default_value);
+
+// Loads the replay file at `path` (a regular file of at most 64 MiB, every field checked:
+// `SG_STATUS_LOAD` naming the field otherwise).
+//
+// # Safety
+//
+// `path` is a NUL-terminated string; `replay` is valid for writing one handle.
+enum SgStatus sg_replay_load(const char *path, struct SgReplay *replay);
+
+// The run's last tick (it has ticks 0 to this), and its tick length in seconds.
+//
+// # Safety
+//
+// `ticks` and `dt` are valid for writing one `uint64_t` and one `float`.
+enum SgStatus sg_replay_run(struct SgReplay replay, uint64_t *ticks, float *dt);
+
+// A simulation of the replay's scene at tick 0, checked: the scene (inside the replay's
+// folder, as a scene's own files must be) is the one recorded, with the run's seed and agent
+// count, and its start is the recorded one. Step it with `sg_replay_step_to` to follow the
+// run (stepping it yourself leaves the run).
+//
+// # Safety
+//
+// `simulation` is valid for writing one handle.
+enum SgStatus sg_replay_open(struct SgReplay replay, struct SgSimulation *simulation);
+
+// Steps `simulation` (opened with `sg_replay_open`, at or before `tick`) on to tick `tick` of
+// the run, checking every tick's state against the recording: `SG_STATUS_REPLAY` names the
+// first tick that differs (the scene or the library changed since), or a tick the run does
+// not have (the simulation then stays where it was).
+enum SgStatus sg_replay_step_to(struct SgReplay replay, struct SgSimulation simulation, uint64_t tick);
+
+// Frees the replay (simulations opened from it stay).
+enum SgStatus sg_replay_free(struct SgReplay replay);
 
 // Builds (or builds again) the navigation mesh of `world` for agents of `radius`: its bounds
 // less its walls, circle obstacles and gaps grown by the radius, with its jump links. A

@@ -66,6 +66,14 @@ pub struct SgCrowd {
     pub id: u64,
 }
 
+/// A replay file loaded (`sg_replay_load`): a recorded run to play back.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SgReplay {
+    /// The handle's number; zero is no object.
+    pub id: u64,
+}
+
 /// A graph file watched for hot reload (`sg_watcher_create`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,4 +119,5 @@ kinds! {
     Simulation => 6, "simulation";
     Crowd => 7, "crowd";
     AssetWatcher => 8, "watcher";
+    crate::replay::LoadedReplay => 9, "replay";
 }

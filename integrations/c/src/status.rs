@@ -35,6 +35,10 @@ pub enum SgStatus {
     /// A bug in Steergraph: the call panicked and was stopped at the boundary. The handles it
     /// used may be unusable afterwards (they then answer `SG_STATUS_PANIC` again).
     Panic = 9,
+    /// A replay that is not its recorded run: a tick whose state differs from the recording's
+    /// (the scene or the library changed since it was recorded), or a tick the run does not
+    /// have.
+    Replay = 10,
 }
 
 /// A failed call: its status and the message for [`crate::sg_last_error`].
