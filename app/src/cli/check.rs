@@ -34,6 +34,7 @@ fn kind_of(file: &Path, text: &str) -> Option<AssetKind> {
             (".scene.ron", AssetKind::Scene),
             (".flow.ron", AssetKind::FlowField),
             (".tune.ron", AssetKind::Tune),
+            (".sgrec", AssetKind::Replay),
         ]
         .into_iter()
         .find(|(suffix, _)| name.ends_with(suffix))
@@ -47,7 +48,7 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
     let text = graph_runtime::read_asset_text(file).map_err(|e| vec![e.to_string()])?;
     let Some(kind) = kind_of(file, &text) else {
         return Err(vec![format!(
-            "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\", \"steergraph.flow\" or \"steergraph.tune\" field, and no .graph.ron, .scene.ron, .flow.ron or .tune.ron name)"
+            "{origin}: not a Steergraph asset (no `format: \"steergraph.graph\"`, \"steergraph.scene\", \"steergraph.flow\", \"steergraph.tune\" or \"steergraph.replay\" field, and no .graph.ron, .scene.ron, .flow.ron, .tune.ron or .sgrec name)"
         )]);
     };
     match kind {
@@ -77,6 +78,7 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
             ))
         }
         AssetKind::Tune => check_tune(file, &text, &origin),
+        AssetKind::Replay => check_replay(file, &text, &origin),
         AssetKind::Scene => {
             let scene = Scene::from_ron(&text, &origin).map_err(|e| vec![e.to_string()])?;
             let directory = file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -95,6 +97,23 @@ fn check(file: &Path) -> Result<String, Vec<String>> {
             ))
         }
     }
+}
+
+/// A replay: it reads, its scene is found, loads, is the one recorded and makes the run's
+/// agents in their recorded state at tick 0 (the run itself is not stepped: `replay` does).
+fn check_replay(file: &Path, text: &str, origin: &str) -> Result<String, Vec<String>> {
+    use graph_runtime::replay::ReplayFile;
+    let replay = ReplayFile::from_ron(text, origin).map_err(|e| vec![e.to_string()])?;
+    replay
+        .open(file, graph_runtime::FileAccess::Anywhere)
+        .map_err(|e| vec![e.to_string()])?;
+    Ok(format!(
+        "replay of {}, {}, ticks 0 to {} of {} s",
+        replay.scene,
+        crate::editor::plural(replay.agents, "agent"),
+        replay.ticks(),
+        replay.dt
+    ))
 }
 
 /// A tuning problem: it reads, its scene loads and runs, and the search would start (every

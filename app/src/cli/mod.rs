@@ -1,14 +1,20 @@
-//! Headless subcommands: `check`, `simulate`, `bench`, `sweep`, `tune`. They call graph-runtime for everything;
-//! no formula lives here.
+//! Headless subcommands: `check`, `simulate`, `record`, `replay`, `diagnose`, `bench`,
+//! `sweep`, `tune`.
+//! They call graph-runtime for everything; no formula lives here.
 
 mod bench;
 mod check;
+mod diagnose;
 mod estimate;
+mod replay;
 mod simulate;
 mod sweep;
+mod threads;
 mod tune;
 
 pub use estimate::words;
+use threads::thread_count;
+pub use threads::{most_threads, with_threads};
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,26 +44,17 @@ pub enum Command {
         files: Vec<PathBuf>,
     },
     /// Run a scene headless and write every agent's state per tick as CSV.
-    Simulate {
-        /// The scene file.
-        scene: PathBuf,
-        /// Number of ticks to run.
-        #[arg(long)]
-        ticks: u64,
-        /// Tick length in seconds.
-        #[arg(long, default_value_t = 1.0 / 60.0)]
-        dt: f32,
-        /// Seed, replacing the scene's.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (the result is identical for any count).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Output CSV file with rows `tick,agent,x,y,vx,vy` (tick 0 is the initial state); a scene
-        /// with independent facing, turn limits or jumps adds `angle,angular_velocity,height`.
-        #[arg(long)]
-        out: PathBuf,
-    },
+    Simulate(simulate::Options),
+    /// Run a scene headless and write the run as a replay file (`.sgrec`): the scene, its seed
+    /// and tick length, and a digest of every tick's state (FORMAT.md, "Replay files").
+    Record(replay::RecordOptions),
+    /// Run a replay file's scene again to a tick, checking every tick against the recording,
+    /// and print that tick's rows as `simulate` writes them (exit 1 where the run differs).
+    Replay(replay::ReplayOptions),
+    /// Run a scene (or a replay file's run) to a moment, list the stuck agents with what holds
+    /// each (BEHAVIORS.md, "Why an agent is stuck") and the fixes proven to free them by
+    /// running on 5 s from there; text, or CSV with `--out`.
+    Diagnose(diagnose::Options),
     /// Measure simulation throughput in agent-ticks per second.
     Bench {
         /// The scene file.
@@ -125,21 +122,10 @@ pub enum Command {
 pub fn run(command: Command) -> ExitCode {
     let result = match command {
         Command::Check { files } => return check::run(&files),
-        Command::Simulate {
-            scene,
-            ticks,
-            dt,
-            seed,
-            threads,
-            out,
-        } => simulate::run(&simulate::Options {
-            scene,
-            ticks,
-            dt,
-            seed,
-            threads,
-            out,
-        }),
+        Command::Simulate(options) => simulate::run(&options),
+        Command::Record(options) => replay::record(&options),
+        Command::Diagnose(options) => diagnose::run(&options),
+        Command::Replay(options) => replay::replay(&options),
         Command::Bench {
             scene,
             agents,
@@ -276,71 +262,14 @@ fn to_strings(errors: Vec<graph_runtime::SceneError>) -> Vec<String> {
     errors.iter().map(ToString::to_string).collect()
 }
 
-/// The worker threads a command runs on: `--threads`, or one per core.
-fn thread_count(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
-}
-
 /// Ticks of 1/60 s in `seconds` (as sweeps and tunings run them).
 fn ticks_in(seconds: f32) -> u64 {
     (f64::from(seconds) * 60.0).ceil().max(0.0) as u64
 }
 
-/// The most worker threads `--threads` may ask for: four per core, and at least 64 (enough to
-/// split a tick as a 16-core machine does on any machine). More only cost memory and
-/// switching: the results are the same on any count.
-pub fn most_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    cores.saturating_mul(4).max(64)
-}
-
-/// Runs `work` on a pool of `threads` workers (all cores when `None`); refuses 0 and more
-/// than [`most_threads`] before starting any.
-pub fn with_threads<T: Send>(
-    threads: Option<usize>,
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, Vec<String>> {
-    let mut builder =
-        rayon::ThreadPoolBuilder::new().thread_name(|index| format!("steergraph-worker-{index}"));
-    if let Some(threads) = threads {
-        if threads == 0 {
-            return Err(vec!["--threads must be at least 1".to_owned()]);
-        }
-        let most = most_threads();
-        if threads > most {
-            return Err(vec![format!(
-                "--threads {threads}: at most {most} (four per core on this machine, at least 64); the results are the same on any count"
-            )]);
-        }
-        builder = builder.num_threads(threads);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| vec![format!("cannot start worker threads: {e}")])?;
-    Ok(pool.install(work))
-}
-
 #[cfg(test)]
 mod tests {
     use clap::CommandFactory;
-
-    /// `--threads 100000` started over 10,000 threads (issue 46); now it is refused before
-    /// any starts, naming the limit, and the limit itself is accepted.
-    #[test]
-    fn too_many_threads_are_refused_before_starting() {
-        let most = super::most_threads();
-        assert!(most >= 64);
-        let refused = super::with_threads(Some(100_000), || unreachable!("nothing runs"));
-        let message = refused.expect_err("refused").join("\n");
-        assert!(
-            message.starts_with(&format!("--threads 100000: at most {most} ")),
-            "{message}"
-        );
-        let ran = super::with_threads(Some(64), rayon::current_num_threads);
-        assert_eq!(ran, Ok(64));
-    }
 
     /// The metric lists in `--help` are written out (clap wants them at compile time): they
     /// must name every metric there is.

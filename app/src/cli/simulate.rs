@@ -7,23 +7,44 @@ use graph_runtime::Simulation;
 /// Most CSV rows `simulate` writes (agents × (ticks + 1)): about 6 GB of text.
 pub const MAX_CSV_ROWS: u64 = 100_000_000;
 
-/// Options of `simulate`.
-pub struct Options {
+/// What a headless run of a scene takes, `simulate`'s and `record`'s alike.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The scene file.
     pub scene: PathBuf,
-    pub ticks: u64,
+    /// Tick length in seconds.
+    #[arg(long, default_value_t = 1.0 / 60.0)]
     pub dt: f32,
+    /// Seed, replacing the scene's.
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Worker threads (the result is identical for any count).
+    #[arg(long)]
     pub threads: Option<usize>,
-    pub out: PathBuf,
+}
+
+/// Options of `simulate`.
+#[derive(Debug, clap::Args)]
+pub struct Options {
+    #[command(flatten)]
+    run: RunArgs,
+    /// Number of ticks to run.
+    #[arg(long)]
+    ticks: u64,
+    /// Output CSV file with rows `tick,agent,x,y,vx,vy` (tick 0 is the initial state); a scene
+    /// with independent facing, turn limits or jumps adds `angle,angular_velocity,height`.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Runs the scene and writes the CSV atomically with the runtime's one atomic-write function
 /// (temporary file, fsync, rename, folder fsync). A device or other non-regular file at
 /// `--out` is refused, never replaced.
 pub fn run(options: &Options) -> Result<(), Vec<String>> {
-    super::check_dt(options.dt)?;
-    let assets = super::load_assets(&options.scene, options.seed, None)?;
-    super::refuse_overwriting_inputs(&options.out, &options.scene, &assets)?;
+    let (scene, dt) = (&options.run.scene, options.run.dt);
+    super::check_dt(dt)?;
+    let assets = super::load_assets(scene, options.run.seed, None)?;
+    super::refuse_overwriting_inputs(&options.out, scene, &assets)?;
     let mut simulation = super::simulation_of(&assets)?;
     let agents = simulation.vehicles().len() as u64;
     let rows = agents.saturating_mul(options.ticks.saturating_add(1));
@@ -34,8 +55,8 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             (MAX_CSV_ROWS / agents.max(1)).saturating_sub(1)
         )]);
     }
-    let (ticks, dt) = (options.ticks, options.dt);
-    let written = super::with_threads(options.threads, || {
+    let ticks = options.ticks;
+    let written = super::with_threads(options.run.threads, || {
         graph_runtime::write_atomically_with(&options.out, |mut writer| {
             let facing = simulation.uses_facing_or_jumps();
             if facing {

@@ -1,11 +1,14 @@
 //! The command line as a user or a script meets it, through the `steergraph` binary cargo
 //! builds for these tests: `check`, `simulate` and `bench` (`commands.rs`), the limits it
-//! refuses at once (`limits.rs`), `tune` (`tune.rs`), and a game's own loop against
-//! `simulate`'s CSV (`game_loop.rs`). One binary, so the helpers are linked once.
+//! refuses at once (`limits.rs`), `tune` (`tune.rs`), `record` and `replay` (`replay.rs`),
+//! `diagnose` (`diagnose.rs`), and a game's own loop against `simulate`'s CSV
+//! (`game_loop.rs`). One binary, so the helpers are linked once.
 
 mod commands;
+mod diagnose;
 mod game_loop;
 mod limits;
+mod replay;
 mod tune;
 
 /// The `steergraph` binary cargo built for this test binary (`CARGO_BIN_EXE_steergraph`):
