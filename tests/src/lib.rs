@@ -145,3 +145,5 @@ pub fn crowd_figures(simulation: &mut graph_runtime::Simulation, seconds: f32) -
     }
     figures
 }
+pub mod diagnosing;
+pub mod stuck_corpus;
