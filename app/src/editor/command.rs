@@ -237,6 +237,10 @@ pub enum Command {
     ApplyTune,
     /// Close the tune window (cancelling a search still running).
     CloseTune,
+    /// Prove fixes for the preview's stuck agents, from this moment (the stuck panel).
+    FindFixes,
+    /// Apply the fix at this place of the stuck panel's list (one undo step).
+    ApplyFix(usize),
 }
 
 impl EditorApp {
@@ -327,6 +331,8 @@ impl EditorApp {
             Command::CancelTune => self.cancel_tune(),
             Command::ApplyTune => self.apply_tune(),
             Command::CloseTune => self.view.tune = None,
+            Command::FindFixes => self.find_fixes(),
+            Command::ApplyFix(index) => self.apply_fix(index),
             Command::OpenFind => {
                 self.view.find.open = true;
                 self.view.canvas.search_popup = None;

@@ -114,6 +114,7 @@ impl EditorApp {
             Some(Doc::Scene) => _ = self.workspace.scene.undo(),
             None => self.status.set("Nothing to undo"),
         }
+        self.undo_fork();
     }
 
     /// Redoes the last undone change.

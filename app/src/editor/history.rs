@@ -134,6 +134,11 @@ pub struct Timeline {
 }
 
 impl Timeline {
+    /// How many steps there are to undo.
+    pub fn depth(&self) -> usize {
+        self.undo.len()
+    }
+
     /// A step was recorded in `doc`.
     pub fn record(&mut self, doc: Doc) {
         self.undo.push_back(doc);

@@ -20,6 +20,7 @@ mod fields;
 mod file_dialog;
 mod files;
 mod find;
+mod fork_undo;
 mod frame_stats;
 mod framing;
 mod help;
@@ -42,6 +43,7 @@ mod services;
 mod session;
 mod side_panel;
 mod status;
+mod stuck_fixes;
 mod sweep;
 mod time_left;
 mod tune;
@@ -75,9 +77,9 @@ pub use presets::{
     FAMILIES as PRESET_FAMILIES, GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES,
 };
 pub use preview::{
-    AgentInstance, BlockedCells, Bundle, Guides, Host, Item, MAX_PREVIEW_AGENTS, OpenGraph, Pacing,
-    Preview, SceneDocument, SceneEdit, TICK, Tool, View, agent_instances, agent_mesh, paint_guides,
-    paint_world, reciprocal_label,
+    AgentInstance, BlockedCells, Bundle, Event, EventKind, FixState, Guides, Host, Item,
+    MAX_PREVIEW_AGENTS, OpenGraph, Pacing, Preview, SceneDocument, SceneEdit, TICK, Tool, View,
+    agent_instances, agent_mesh, paint_guides, paint_world, reciprocal_label,
 };
 pub use search::NodeSearch;
 pub use selection::Selection;
@@ -289,6 +291,7 @@ impl EditorApp {
         } else {
             self.record_changes();
         }
+        self.follow_fork();
         if self.preview.host.running {
             ctx.request_repaint();
         }

@@ -54,6 +54,9 @@ impl EditorApp {
                             self.preview.agent_inspector(ui);
                         });
                     });
+                egui::CollapsingHeader::new("Why stuck")
+                    .default_open(true)
+                    .show(ui, |ui| self.preview.stuck_panel(ui, &mut commands));
                 egui::CollapsingHeader::new("Graph parameters")
                     .default_open(true)
                     .show(ui, |ui| {

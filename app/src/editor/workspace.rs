@@ -31,6 +31,9 @@ pub struct Workspace {
     pub(super) pending_up: usize,
     /// What to do once back at the top graph.
     pub(super) after_up: Option<Then>,
+    /// The undo depth when the preview was last sent into its past, and the depth a fork of
+    /// the run began after (`fork_undo.rs`): undoing below it returns to the original run.
+    pub(super) fork_marks: (Option<usize>, Option<usize>),
 }
 
 impl Workspace {
@@ -50,6 +53,7 @@ impl Workspace {
             preset_name,
             pending_up: 0,
             after_up: None,
+            fork_marks: (None, None),
         }
     }
 

@@ -72,7 +72,7 @@ fn the_timeline_goes_back_and_on_through_the_run_and_stepping_from_the_past_fork
 }
 
 /// Seek to (8, 0) and Flee from (2, 0), equally weighted: forces that cancel.
-const TUG_GRAPH: &str = r#"(
+pub const TUG_GRAPH: &str = r#"(
     format: "steergraph.graph",
     version: 1,
     vehicle: (mass: 1.0, max_force: 20.0, max_speed: 4.0, radius: 0.5),
@@ -85,7 +85,7 @@ const TUG_GRAPH: &str = r#"(
 )"#;
 
 /// One agent at rest at (-5, 0) running the tug.
-const TUG_SCENE: &str = r#"(
+pub const TUG_SCENE: &str = r#"(
     format: "steergraph.scene",
     version: 1,
     bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),

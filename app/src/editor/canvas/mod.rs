@@ -211,6 +211,7 @@ impl EditorApp {
         let live = (self.preview)
             .trace_of_open_graph(&self.workspace.scene)
             .cloned();
+        let holding = self.preview.holding_of_open_graph(&self.workspace.scene);
         let mut commands = Vec::new();
         let mut rects = Vec::new();
         let comments = self.workspace.document.comments.clone();
@@ -225,6 +226,7 @@ impl EditorApp {
             view: &mut view,
             transform: None,
             live: live.as_ref(),
+            holding: &holding,
             subgraphs,
             rects: &mut rects,
         };

@@ -5,6 +5,7 @@
 //! simulation: build, hot swap, clock, metrics, trace), `viewport` and `view` (camera, input,
 //! painting), `tools/` (one file per tool) and `panels/` (toolbar, field, scene, group, agent).
 
+mod fixes;
 mod host;
 mod panels;
 mod plots;
@@ -23,7 +24,8 @@ use egui::{Rect, Ui};
 use glam::Vec2;
 use graph_runtime::{AgentGroup, Area, Graph, Program, Rect as WorldRect, Scene, Spawn};
 
-pub use host::{Host, METRICS_SECONDS, Pacing, TICK};
+pub use fixes::FixState;
+pub use host::{Event, EventKind, Host, METRICS_SECONDS, Pacing, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;
@@ -84,6 +86,10 @@ pub struct Preview {
     edits: Vec<SceneEdit>,
     /// Flow-field cells the walls block, kept between frames.
     pub blocked: BlockedCells,
+    /// The fixes proven for the stuck agents (the stuck panel's).
+    pub fixes: FixState,
+    /// The timeline's event filter and backwards play.
+    pub timeline: panels::TimelineState,
 }
 
 impl Preview {
@@ -109,6 +115,8 @@ impl Preview {
             rect: None,
             edits: Vec::new(),
             blocked: BlockedCells::default(),
+            fixes: FixState::default(),
+            timeline: panels::TimelineState::default(),
         }
     }
 
@@ -141,6 +149,38 @@ impl Preview {
     /// The selected agent's trace, when it runs the open graph (live values on the nodes).
     pub fn trace_of_open_graph(&self, document: &SceneDocument) -> Option<&graph_runtime::Trace> {
         self.host.trace_of_open_graph(&document.scene, &self.bound)
+    }
+
+    /// The nodes of the open graph that hold the selected agent (when it is stuck and runs the
+    /// open graph), each with what it does there: the graph marks them.
+    pub fn holding_of_open_graph(
+        &self,
+        document: &SceneDocument,
+    ) -> BTreeMap<graph_runtime::NodeId, String> {
+        let (Some(_), Some(diagnosis)) = (self.trace_of_open_graph(document), &self.host.diagnosis)
+        else {
+            return BTreeMap::new();
+        };
+        if !self.host.is_held(diagnosis.agent) {
+            // A free agent's would-be cause is in the stuck panel, not marked on the graph.
+            return BTreeMap::new();
+        }
+        let agent = diagnosis.agent;
+        match &diagnosis.cause {
+            graph_runtime::diagnose::Cause::ForcesCancel { forces } => (forces.iter())
+                .map(|(node, _, force)| {
+                    let text = format!(
+                        "Holds agent {agent}: its force {:.2} cancels the others' ({})",
+                        force.length(),
+                        diagnosis.words()
+                    );
+                    (*node, text)
+                })
+                .collect(),
+            cause => (cause.nodes().into_iter())
+                .map(|node| (node, format!("Holds agent {agent}: {}", diagnosis.words())))
+                .collect(),
+        }
     }
 
     /// The viewport's screen rectangle at the last frame.
@@ -210,7 +250,7 @@ impl Preview {
         // Under the viewport, above the plots: the run so far, to go back to.
         egui::Panel::bottom("timeline")
             .resizable(false)
-            .show(ui, |ui| ui.horizontal_wrapped(|ui| self.timeline(ui)));
+            .show(ui, |ui| self.timeline(ui));
         self.viewport(document, ui);
         commands.extend(self.apply_edits(document).into_iter().map(Command::Notice));
         commands

@@ -283,6 +283,9 @@ impl Preview {
     ) {
         let selected = self.host.selected_agent;
         view::paint_flights(painter, screen, &self.view, scene.vehicles, &scene.airborne);
+        if let Some(ghosts) = self.host.ghosts() {
+            view::paint_ghosts(painter, screen, &self.view, ghosts, scene.vehicles);
+        }
         let on_gpu = self.gpu_agents.paint(
             painter,
             screen,

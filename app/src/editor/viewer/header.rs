@@ -55,6 +55,10 @@ impl GraphViewer<'_> {
                 if let Some(entry) = self.live.and_then(|trace| trace.get(id)) {
                     ui.label(look::live_value(entry));
                 }
+                if let Some(holds) = self.holding.get(&id) {
+                    ui.colored_label(super::HOLDING, "holds")
+                        .on_hover_text(holds);
+                }
                 response
             })
             .inner;

@@ -24,6 +24,9 @@ use super::selection::Selection;
 /// The outline of selected nodes.
 pub const SELECTED: Color32 = Color32::from_rgb(240, 210, 90);
 
+/// The outline and mark of a node that holds the selected stuck agent.
+pub const HOLDING: Color32 = Color32::from_rgb(245, 140, 40);
+
 /// Room kept between a label and the edge it would otherwise touch (graph units).
 const LABEL_ROOM: f32 = 3.0;
 
@@ -51,6 +54,8 @@ pub struct GraphViewer<'a> {
     pub transform: Option<TSTransform>,
     /// The selected preview agent's evaluation: live values on the nodes.
     pub live: Option<&'a graph_runtime::Trace>,
+    /// The nodes that hold the selected (stuck) agent, with what they do: marked in orange.
+    pub holding: &'a BTreeMap<NodeId, String>,
     /// The subgraph files the graph uses.
     pub subgraphs: super::document::SubgraphView<'a>,
     /// Each node's rectangle (graph space) as drawn this frame.
@@ -92,6 +97,8 @@ impl SnarlViewer<EditorNode> for GraphViewer<'_> {
             frame.stroke(Stroke::new(2.5, SELECTED))
         } else if self.errors.contains_key(&id) {
             frame.stroke(Stroke::new(2.0, Color32::from_rgb(230, 60, 60)))
+        } else if self.holding.contains_key(&id) {
+            frame.stroke(Stroke::new(2.5, HOLDING))
         } else if self.warnings.contains_key(&id) {
             frame.stroke(Stroke::new(2.0, super::panels::WARNING_COLOR))
         } else {

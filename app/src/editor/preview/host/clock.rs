@@ -32,8 +32,10 @@ impl Host {
             .samples
             .back()
             .is_none_or(|s| self.time - s.time >= METRICS_PERIOD - 1e-4);
-        if due {
-            let sample = self.metrics.observe(simulation, self.time);
+        let sample = due.then(|| self.metrics.observe(simulation, self.time));
+        self.note_events(sample.as_ref());
+        self.follow_ghosts();
+        if let Some(sample) = sample {
             self.push_sample(sample);
         }
     }
@@ -63,6 +65,8 @@ impl Host {
         self.metrics = stepped.metrics;
         self.tick_ms = stepped.tick_ms;
         self.time += TICK;
+        self.note_events(stepped.sample.as_ref());
+        self.follow_ghosts();
         if let Some(sample) = stepped.sample {
             self.push_sample(sample);
         }
@@ -125,11 +129,12 @@ impl Host {
             return;
         }
         self.trace.entries.clear();
+        let mut net = None;
         self.trace_root = None;
         self.selected_own = graph_runtime::OwnGoals::default();
         self.selected_routes.clear();
         if let (Some(agent), Some(simulation)) = (self.selected_agent, self.simulation.as_ref()) {
-            simulation.trace(agent, TICK, &mut self.trace);
+            net = simulation.trace(agent, TICK, &mut self.trace);
             if let Some(own) = simulation.own(agent) {
                 self.selected_own.clone_from(own);
             }
@@ -140,6 +145,7 @@ impl Host {
                 .and_then(|g| simulation.groups().get(g))
                 .and_then(|g| g.program.nodes().last().copied());
         }
+        self.diagnose_selected(net);
     }
 
     /// Estimated milliseconds per tick for `agents` agents, from the last measured ticks.

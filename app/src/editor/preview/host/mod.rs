@@ -14,9 +14,13 @@ use super::OpenGraph;
 use super::scene_doc::SceneDocument;
 use super::worker::{SceneView, Worker};
 use clock::crowd_growth;
+pub use events::{Event, EventKind};
 
 mod clock;
+mod diagnosis;
+mod events;
 mod follow;
+mod ghosts;
 mod rewind;
 mod subgraphs;
 
@@ -72,6 +76,8 @@ pub struct Host {
     pub selected_agent: Option<usize>,
     /// The selected agent's evaluation this frame.
     pub trace: Trace,
+    /// What holds the selected agent, worked out this frame.
+    pub diagnosis: Option<graph_runtime::diagnose::Diagnosis>,
     /// The root node of the selected agent's graph (its Output's input).
     pub trace_root: Option<NodeId>,
     /// The selected agent's own points and routes this frame.
@@ -90,6 +96,12 @@ pub struct Host {
     subgraph_files: Vec<std::path::PathBuf>,
     /// The run so far, to go back to ([`Host::seek`]).
     recording: Option<graph_runtime::rewind::Recording>,
+    /// The run's events, ascending by tick (`host/events.rs`).
+    events: Vec<Event>,
+    /// The simulation's wall crossings after the last tick noted.
+    wall_crossings_seen: u64,
+    /// The run a fork left, with its ghosts (`host/ghosts.rs`).
+    original: Option<ghosts::Original>,
 }
 
 impl Default for Host {
@@ -106,6 +118,7 @@ impl Default for Host {
             samples: VecDeque::new(),
             selected_agent: None,
             trace: Trace::default(),
+            diagnosis: None,
             trace_root: None,
             selected_own: OwnGoals::default(),
             selected_routes: Vec::new(),
@@ -117,6 +130,9 @@ impl Default for Host {
             worker: None,
             subgraph_files: Vec::new(),
             recording: None,
+            events: Vec::new(),
+            wall_crossings_seen: 0,
+            original: None,
         }
     }
 }

@@ -7,14 +7,28 @@ use graph_runtime::rewind::{DEFAULT_BUDGET, Recording};
 
 use super::{Host, TICK};
 
+/// Ticks a seek sees again before its tick, for the stalled agents: a little more than the
+/// seconds an agent must make no progress to count as stalled.
+pub const WATCH_TICKS: u64 = ((graph_runtime::STALLED_SECONDS + 0.5) / TICK) as u64;
+
+/// The most agent-ticks a seek steps to see them again (about 0.1 s of ticks on the machines
+/// `BENCHMARKS.md` measures): a crowd sees fewer ticks again, and its agents stalled for
+/// longer than that count again from the seek.
+pub const WATCH_WORK: u64 = 1_000_000;
+
 impl Host {
     /// Starts recording the simulation afresh (a reset).
     pub(super) fn start_recording(&mut self) {
         self.recording = (self.simulation.as_ref()).map(|s| Recording::new(s, DEFAULT_BUDGET));
+        self.events.clear();
+        self.original = None;
+        self.wall_crossings_seen =
+            (self.simulation.as_ref()).map_or(0, graph_runtime::Simulation::wall_crossings);
     }
 
     /// Notes the tick the simulation is about to step.
     pub(super) fn record_step(&mut self) {
+        self.note_fork();
         if let (Some(recording), Some(simulation)) = (&mut self.recording, &self.simulation) {
             recording.record(simulation, TICK);
         }
@@ -40,26 +54,49 @@ impl Host {
     }
 
     /// Sends the preview back (or forward) to recorded tick `tick`, paused there: the agents,
-    /// the world and the selected agent's trace as the run had them. Nothing happens while a
+    /// the world, the selected agent's trace and the stalled agents as the run had them (the
+    /// last `WATCH_TICKS` ticks seen again, fewer in a crowd: at most `WATCH_WORK`
+    /// agent-ticks). Nothing happens while a
     /// tick runs on the worker or for a tick not recorded.
     pub fn seek(&mut self, tick: u64) {
+        self.seek_watching(tick, true);
+    }
+
+    /// [`Host::seek`]; without `watch`, the ticks before are not seen again (playing
+    /// backwards, a seek a frame): the stalled agents count again from the tick sought.
+    pub fn seek_watching(&mut self, tick: u64, watch: bool) {
         if self.worker.is_some() {
             return;
         }
         let (Some(recording), Some(simulation)) = (&self.recording, &mut self.simulation) else {
             return;
         };
-        if let Err(error) = recording.seek(simulation, tick) {
+        // The stalled agents need the last seconds seen again: the tracker watches them, as
+        // far back as a bounded amount of stepping allows.
+        let agents = simulation.vehicles().len().max(1) as u64;
+        let watched = if watch {
+            (WATCH_WORK / agents).min(WATCH_TICKS)
+        } else {
+            0
+        };
+        let mut metrics = MetricsTracker::default();
+        let watching =
+            recording.seek_watching(simulation, tick, tick.saturating_sub(watched), |s| {
+                metrics.observe(s, s.tick() as f32 * TICK);
+            });
+        if let Err(error) = watching {
             self.problems.push(format!("the timeline: {error}"));
             return;
         }
         self.running = false;
         self.accumulator = 0.0;
         self.time = tick as f32 * TICK;
-        // The plots end at the tick shown; the tracker starts again from it.
+        self.wall_crossings_seen = simulation.wall_crossings();
+        // The plots end at the tick shown.
         let time = self.time;
         self.samples.retain(|sample| sample.time <= time + 1e-4);
-        self.metrics = MetricsTracker::default();
+        self.metrics = metrics;
+        self.follow_ghosts();
         self.trace_selected();
     }
 }

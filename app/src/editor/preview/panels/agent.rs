@@ -71,7 +71,8 @@ impl Preview {
             .chain(route_rows(simulation.routes(agent)))
             .chain(reciprocal_rows(&self.host.trace))
             .chain(stuck_row(simulation.stuck_for(agent)))
-            .chain(stalled_row(self.host.stalled_for(agent)));
+            .chain(stalled_row(self.host.stalled_for(agent)))
+            .chain(ghost_row(&self.host, agent));
         let rows = rows
             .into_iter()
             .map(|(label, value)| (label.to_owned(), value))
@@ -87,6 +88,17 @@ impl Preview {
             self.host.selected_agent = None;
         }
     }
+}
+
+/// The inspector's row saying how far the agent is from its ghost, while a fork shows the
+/// run as it was.
+fn ghost_row(host: &super::super::Host, agent: usize) -> Option<(String, String)> {
+    let distance = host.ghost_distance(agent)?;
+    let at = host.forked_at()? as f32 * super::super::TICK;
+    Some((
+        "vs the run as it was".to_owned(),
+        format!("{distance:.2} u from its ghost (forked at {at:.2} s)"),
+    ))
 }
 
 /// The inspector's rows for an agent's facing: its orientation and angular velocity with

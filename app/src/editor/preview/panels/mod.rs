@@ -1,5 +1,6 @@
 //! The preview's panels: the toolbar and its timeline, the selected item's settings, the
-//! flow-field panel, the scene panel with its group editor, and the agent inspector.
+//! flow-field panel, the scene panel with its group editor, the agent inspector and the stuck
+//! panel.
 
 mod agent;
 mod avoidance;
@@ -7,7 +8,9 @@ mod field;
 mod group;
 mod scene;
 mod selected;
+mod stuck;
 mod timeline;
 mod toolbar;
 
 pub use group::MAX_PREVIEW_AGENTS;
+pub use timeline::TimelineState;

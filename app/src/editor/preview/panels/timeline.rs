@@ -1,10 +1,12 @@
 //! The timeline under the viewport (issue 45): the recorded ticks of the run, to go back to any
 //! of them and look (agents, guides, the inspector and the live values on the graph as they
-//! were), a tick back or on, and the memory the recording keeps. Playing or stepping from a
+//! were), a tick back or on, backwards play, the previous or next event (an agent stuck, an
+//! overlap, a wall contact, a jump, a fall), and the memory the recording keeps. Playing or stepping from a
 //! past tick forks the run: what came after it is dropped.
 
 use egui::Ui;
 
+use super::super::host::EventKind;
 use super::super::{Preview, TICK};
 
 impl Preview {
@@ -20,8 +22,44 @@ impl Preview {
         });
     }
 
-    /// The row's controls, the preview at tick `now` of the recorded `first` to `last`.
+    /// The row's controls, the preview at tick `now` of the recorded `first` to `last`: two
+    /// lines of fixed height (what does not fit is cut, never wrapped onto a third line that
+    /// would move the viewport).
     fn timeline_row(&mut self, ui: &mut Ui, (first, last): (u64, u64), now: u64) {
+        ui.horizontal(|ui| self.timeline_moves(ui, (first, last), now));
+        ui.horizontal(|ui| {
+            // The event buttons first, so that a narrow preview cuts the words, not them.
+            self.timeline_events(ui, (first, last), now);
+            self.timeline_fork(ui);
+            let host = &self.host;
+            let seconds = |tick: u64| tick as f32 * TICK;
+            let mib = |b: usize| b as f64 / f64::from(1 << 20);
+            let memory = (host.recording_bytes())
+                .map(|(bytes, budget)| format!(" · {:.1} of {:.0} MiB", mib(bytes), mib(budget)));
+            let text = format!(
+                "{:.2} s of {:.2} s{}",
+                seconds(now),
+                seconds(last),
+                memory.unwrap_or_default()
+            );
+            ui.add(egui::Label::new(text).truncate()).on_hover_text(
+                "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
+                 edits made here (graph, scene) apply from this tick on",
+            );
+            let here: Vec<String> = (host.events_at(now))
+                .map(|event| match event.agent {
+                    Some(agent) => format!("{} (agent {agent})", event.kind.label()),
+                    None => event.kind.label().to_owned(),
+                })
+                .collect();
+            if !here.is_empty() {
+                ui.add(egui::Label::new(format!("here: {}", here.join(", "))).truncate());
+            }
+        });
+    }
+
+    /// Back, the slider over the recorded ticks, Forward and Live.
+    fn timeline_moves(&mut self, ui: &mut Ui, (first, last): (u64, u64), now: u64) {
         let host = &mut self.host;
         ui.label("Timeline");
         if ui
@@ -32,7 +70,8 @@ impl Preview {
             host.seek(now - 1);
         }
         let mut at = now;
-        ui.spacing_mut().slider_width = 260.0;
+        // Room left for Forward and Live.
+        ui.spacing_mut().slider_width = (ui.available_width() - 120.0).clamp(60.0, 260.0);
         let slider = egui::Slider::new(&mut at, first..=last)
             .show_value(false)
             .clamping(egui::SliderClamping::Always);
@@ -62,19 +101,105 @@ impl Preview {
         {
             host.seek(last);
         }
-        let seconds = |tick: u64| tick as f32 * TICK;
-        let mib = |b: usize| b as f64 / f64::from(1 << 20);
-        let memory = (host.recording_bytes())
-            .map(|(bytes, budget)| format!(" · {:.1} of {:.0} MiB", mib(bytes), mib(budget)));
-        let text = format!(
-            "{:.2} s of {:.2} s{}",
-            seconds(now),
-            seconds(last),
-            memory.unwrap_or_default()
-        );
-        ui.label(text).on_hover_text(
-            "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
-             edits made here (graph, scene) apply from this tick on",
-        );
     }
+
+    /// Playing backwards, and the buttons that jump to the previous or next event of the
+    /// kind chosen.
+    fn timeline_events(&mut self, ui: &mut Ui, (first, _): (u64, u64), now: u64) {
+        if self.host.running {
+            // Play forwards ends playing backwards.
+            self.timeline.backwards = false;
+        }
+        let back = &mut self.timeline.backwards;
+        let label = if *back { "⏸" } else { "⏴⏴" };
+        if ui
+            .add_enabled(*back || now > first, egui::Button::new(label))
+            .on_hover_text("Play the run backwards, a tick a frame, to its start (⏸ stops)")
+            .clicked()
+        {
+            *back = !*back;
+            if !*back {
+                // Stopped: the stalled agents of the last seconds seen again.
+                self.host.seek(now);
+            }
+        }
+        if self.timeline.backwards {
+            if now > first {
+                self.host.seek_watching(now - 1, false);
+                ui.ctx().request_repaint();
+            } else {
+                self.timeline.backwards = false;
+                self.host.seek(now);
+            }
+        }
+        let kind = self.timeline.kind;
+        let kinds = |kind: Option<EventKind>| kind.map_or("any event", EventKind::label);
+        if ui
+            .add_enabled(
+                self.host.event_tick(now, false, kind).is_some(),
+                egui::Button::new("⏴ event"),
+            )
+            .on_hover_text(format!("Go back to the last tick with {}", kinds(kind)))
+            .clicked()
+            && let Some(tick) = self.host.event_tick(now, false, kind)
+        {
+            self.timeline.backwards = false;
+            self.host.seek(tick);
+        }
+        egui::ComboBox::from_id_salt("timeline-event")
+            .selected_text(kinds(kind))
+            .width(80.0)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut self.timeline.kind, None, kinds(None));
+                for each in EventKind::ALL {
+                    ui.selectable_value(&mut self.timeline.kind, Some(each), each.label());
+                }
+            });
+        if ui
+            .add_enabled(
+                self.host.event_tick(now, true, kind).is_some(),
+                egui::Button::new("event ⏵"),
+            )
+            .on_hover_text(format!("Go on to the next tick with {}", kinds(kind)))
+            .clicked()
+            && let Some(tick) = self.host.event_tick(now, true, kind)
+        {
+            self.timeline.backwards = false;
+            self.host.seek(tick);
+        }
+    }
+}
+
+impl Preview {
+    /// While a fork runs: the button that puts the run it left back, and how many agents
+    /// stand apart from their ghosts.
+    fn timeline_fork(&mut self, ui: &mut Ui) {
+        let Some(from) = self.host.forked_at() else {
+            return;
+        };
+        let apart = self.host.agents_off_their_ghosts();
+        let hover = format!(
+            "This run forked at {:.2} s; the run as it was shows as ghosts{}. Original run puts \
+             it back on the timeline (the edit stays in the graph or scene: undo it to run as \
+             before)",
+            from as f32 * TICK,
+            apart.map_or(String::new(), |n| format!(", {n} agents apart from theirs"))
+        );
+        if ui.button("Original run").on_hover_text(hover).clicked() {
+            self.host.back_to_original();
+        }
+        if let Some(apart) = apart {
+            ui.label(format!("{apart} apart"));
+        }
+    }
+}
+
+/// What the timeline keeps between frames: the kind of event its buttons jump to, and whether
+/// it plays backwards.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimelineState {
+    /// The kind of event to jump to (any with `None`).
+    pub kind: Option<EventKind>,
+    /// Whether the run plays backwards, a tick a frame.
+    pub backwards: bool,
 }

@@ -3,6 +3,7 @@
 
 mod blocked;
 mod facing_guides;
+mod ghosts;
 mod gpu_agents;
 mod gpu_shader;
 mod guides;
@@ -12,6 +13,7 @@ mod own;
 mod reciprocal;
 
 pub use blocked::BlockedCells;
+pub use ghosts::paint_ghosts;
 pub use gpu_agents::GpuAgents;
 pub use guides::{Guides, paint_guides};
 pub use instances::{AgentInstance, agent_instances};
