@@ -32,6 +32,8 @@ pub enum Then {
         /// Whether its graph replaces the open graph (it is another file).
         replaces_graph: bool,
     },
+    /// Open this replay file: its scene and graph as saved, the run playing.
+    Replay(PathBuf),
     /// Edit the graph this group of the preview's scene runs (its file name), keeping the
     /// scene.
     GroupGraph(String),
@@ -77,6 +79,10 @@ pub enum Command {
     OpenScene,
     /// Open this scene with the graph its first group runs (asking about unsaved work first).
     OpenScenePath(PathBuf),
+    /// Open a replay file (`.sgrec`) with a file dialog and play it.
+    OpenReplay,
+    /// Open this replay file and play it (asking about unsaved work first).
+    OpenReplayPath(PathBuf),
     /// Edit the graph this group of the preview's scene runs, keeping the scene (asking about
     /// unsaved changes to the graph first).
     EditGroupGraph(String),
@@ -297,6 +303,8 @@ impl EditorApp {
                     replaces_graph,
                 });
             }
+            Command::OpenReplay => self.ask(Purpose::OpenReplay),
+            Command::OpenReplayPath(path) => self.guard(Then::Replay(path)),
             Command::EditGroupGraph(graph) => self.guard(Then::GroupGraph(graph)),
             Command::SaveScene => self.save_scene(None),
             Command::SaveSceneAs => self.ask(Purpose::SaveScene { then: None }),

@@ -27,6 +27,8 @@ pub enum Purpose {
     Export,
     /// Open a scene in the preview.
     OpenScene,
+    /// Open a replay file (`.sgrec`) and play it in the preview.
+    OpenReplay,
     /// Save the scene under a new name.
     SaveScene {
         /// Continue `Command::SaveAllThen` after saving.
@@ -60,6 +62,7 @@ impl Purpose {
             Self::SaveGraph { .. } => "Save graph as",
             Self::Export => "Export for game",
             Self::OpenScene => "Open scene",
+            Self::OpenReplay => "Open replay",
             Self::SaveScene { .. } => "Save scene as",
             Self::SaveField(_) => "Save flow field as",
             Self::LoadField(_) => "Load flow field",
@@ -75,9 +78,11 @@ impl Purpose {
             Self::SaveGraph { .. } | Self::Export | Self::SaveSubgraph => Some(".graph.ron"),
             Self::SaveScene { .. } => Some(".scene.ron"),
             Self::SaveField(_) => Some(".flow.ron"),
-            Self::OpenGraph | Self::OpenScene | Self::LoadField(_) | Self::ChooseSubgraph(_) => {
-                None
-            }
+            Self::OpenGraph
+            | Self::OpenScene
+            | Self::OpenReplay
+            | Self::LoadField(_)
+            | Self::ChooseSubgraph(_) => None,
         }
     }
 
@@ -93,6 +98,7 @@ impl Purpose {
             Self::OpenScene | Self::SaveScene { .. } => {
                 ("Steergraph scene (*.scene.ron)", "scene.ron")
             }
+            Self::OpenReplay => ("Steergraph replay (*.sgrec)", "sgrec"),
             Self::SaveField(_) | Self::LoadField(_) => {
                 ("Steergraph flow field (*.flow.ron)", "flow.ron")
             }

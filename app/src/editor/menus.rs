@@ -78,6 +78,8 @@ impl EditorApp {
             ],
         );
         ui.separator();
+        self.items(ui, vec![("Open replay…", Command::OpenReplay)]);
+        ui.separator();
         self.items(ui, vec![("Quit", Command::Quit)]);
     }
 

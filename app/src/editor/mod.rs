@@ -36,6 +36,7 @@ mod preset_menu;
 mod presets;
 mod preview;
 mod recovery;
+mod replay_files;
 mod scene_files;
 mod search;
 mod selection;
@@ -78,9 +79,10 @@ pub use presets::{
 };
 pub use preview::{
     AgentInstance, BlockedCells, Bundle, Event, EventKind, FixState, Guides, Host, Item,
-    MAX_PREVIEW_AGENTS, OpenGraph, Pacing, Preview, SceneDocument, SceneEdit, TICK, Tool, View,
-    agent_instances, agent_mesh, paint_guides, paint_world, reciprocal_label,
+    MAX_PREVIEW_AGENTS, OpenGraph, Pacing, Preview, ReplayStatus, SceneDocument, SceneEdit, TICK,
+    Tool, View, agent_instances, agent_mesh, paint_guides, paint_world, reciprocal_label,
 };
+pub use replay_files::is_replay;
 pub use search::NodeSearch;
 pub use selection::Selection;
 pub use services::Services;
@@ -260,11 +262,13 @@ impl EditorApp {
                 .iter()
                 .map(|file| file.path().to_path_buf())
                 .filter(|p| !p.as_os_str().is_empty())
-                .find(|p| p.extension().is_some_and(|e| e == "ron"))
+                .find(|p| p.extension().is_some_and(|e| e == "ron" || e == "sgrec"))
         });
         if let Some(path) = dropped {
             let is_scene = path.to_string_lossy().ends_with(".scene.ron");
-            self.push(if is_scene {
+            self.push(if is_replay(&path) {
+                Command::OpenReplayPath(path)
+            } else if is_scene {
                 Command::OpenScenePath(path)
             } else {
                 Command::OpenPath(path)

@@ -73,7 +73,7 @@ impl EditorApp {
 
     /// The scene in the preview, its groups running the open graph's name running the open
     /// graph; remembered in the recent scenes.
-    fn show_scene(&mut self, scene: Scene, path: &Path) {
+    pub(super) fn show_scene(&mut self, scene: Scene, path: &Path) {
         let bound = self.workspace.open_graph_name();
         self.set_scene(super::preview::scene_at(scene, path.to_path_buf()), &bound);
         self.workspace.timeline.forget(Doc::Scene);
@@ -267,7 +267,7 @@ fn write_bundle(files: &[(PathBuf, String)]) -> Result<(), String> {
 }
 
 /// The graph files a scene's groups run, each once, in group order.
-fn graphs_run(scene: &Scene) -> Vec<String> {
+pub(super) fn graphs_run(scene: &Scene) -> Vec<String> {
     let mut graphs: Vec<String> = Vec::new();
     for group in &scene.groups {
         if !graphs.contains(&group.graph) {
@@ -278,6 +278,6 @@ fn graphs_run(scene: &Scene) -> Vec<String> {
 }
 
 /// `name` (a graph file a scene names) beside the scene at `scene`.
-fn beside(scene: &Path, name: &str) -> PathBuf {
+pub(super) fn beside(scene: &Path, name: &str) -> PathBuf {
     scene.parent().unwrap_or(Path::new("")).join(name)
 }

@@ -40,6 +40,7 @@ impl EditorApp {
             Then::Preset(index) => self.open_preset(index),
             Then::PresetScene(index) => self.open_preset_scene(index),
             Then::Scene { path, .. } => self.open_scene_with_its_graph(&path),
+            Then::Replay(path) => self.open_replay(&path),
             Then::GroupGraph(graph) => self.edit_group_graph(&graph),
             Then::Up => self.up_one_level(),
             Then::Close => {
@@ -85,7 +86,7 @@ impl EditorApp {
                     .as_deref()
                     .and_then(Path::parent),
             ),
-            Purpose::SaveScene { .. } | Purpose::OpenScene => (
+            Purpose::SaveScene { .. } | Purpose::OpenScene | Purpose::OpenReplay => (
                 self.workspace.scene.name(),
                 self.workspace.scene.path.as_deref().and_then(Path::parent),
             ),
@@ -131,6 +132,7 @@ impl EditorApp {
                 self.export_to(path);
             }
             Purpose::OpenScene => self.push(Command::OpenScenePath(path.to_path_buf())),
+            Purpose::OpenReplay => self.push(Command::OpenReplayPath(path.to_path_buf())),
             Purpose::SaveScene { then } => {
                 if self.save_scene_to(path)
                     && let Some(then) = then

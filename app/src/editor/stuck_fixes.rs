@@ -19,7 +19,12 @@ impl EditorApp {
             return;
         };
         self.preview.fixes = match assets {
-            Ok(assets) => FixState::start(assets, simulation.keyframe(), host.held_diagnoses()),
+            Ok(assets) => FixState::start(
+                assets,
+                simulation.keyframe(),
+                host.held_diagnoses(),
+                host.tick_length(),
+            ),
             Err(problems) => FixState::Failed(problems.join("; ")),
         };
     }

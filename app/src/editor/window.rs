@@ -40,10 +40,18 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
                 .storage
                 .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
                 .unwrap_or_default();
+            // `steergraph RUN.sgrec` plays the replay (with its scene and graph).
+            let (file, replay) = match file {
+                Some(file) if super::is_replay(&file) => (None, Some(file)),
+                file => (file, None),
+            };
             let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
             app.services.files = FileDialogs::from_environment();
             if let Some(scene) = scene {
                 app.open_scene_with_its_graph(&scene);
+            }
+            if let Some(replay) = replay {
+                app.open_replay(&replay);
             }
             app.services.frame_stats = FrameStats::from_environment();
             Ok(Box::new(app))

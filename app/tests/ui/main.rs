@@ -19,6 +19,7 @@ mod presets_menu;
 mod preview;
 mod recovery;
 mod reload;
+mod replay;
 mod rewind;
 mod scene_files;
 mod second_hour;

@@ -252,8 +252,9 @@ impl ReplayFile {
         Ok(())
     }
 
-    /// Whether `simulation`'s state is the one recorded at its tick.
-    fn check(&self, simulation: &Simulation, replay: &str) -> Result<(), ReplayError> {
+    /// Whether `simulation`'s state is the one recorded at its tick (a tick past the run is
+    /// [`ReplayError::NotRecorded`]); `replay` names the file in errors.
+    pub fn check(&self, simulation: &Simulation, replay: &str) -> Result<(), ReplayError> {
         let tick = simulation.tick();
         let found = state_digest(simulation);
         match self.digest(tick) {

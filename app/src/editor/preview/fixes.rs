@@ -7,8 +7,6 @@ use std::sync::mpsc::{self, Receiver, TryRecvError};
 use graph_runtime::diagnose::{Diagnosis, ProvenFix, propose_fixes};
 use graph_runtime::{Keyframe, SceneAssets};
 
-use super::TICK;
-
 /// Seconds each fix is run on from the moment (as `steergraph diagnose` runs them).
 pub const FIX_SECONDS: f32 = 5.0;
 
@@ -41,14 +39,20 @@ pub enum FixState {
 }
 
 impl FixState {
-    /// Starts proving fixes for `diagnoses` on `assets` from `keyframe` (the simulation now).
-    pub fn start(assets: SceneAssets, keyframe: Keyframe, diagnoses: Vec<Diagnosis>) -> Self {
+    /// Starts proving fixes for `diagnoses` on `assets` from `keyframe` (the simulation now,
+    /// stepped with ticks of `dt`).
+    pub fn start(
+        assets: SceneAssets,
+        keyframe: Keyframe,
+        diagnoses: Vec<Diagnosis>,
+        dt: f32,
+    ) -> Self {
         let (sender, receiver) = mpsc::channel();
         let (tick, stuck) = (keyframe.tick(), diagnoses.len());
         let spawned = std::thread::Builder::new()
             .name("steergraph-fixes".to_owned())
             .spawn(move || {
-                let fixes = propose_fixes(&assets, &keyframe, &diagnoses, TICK, FIX_SECONDS);
+                let fixes = propose_fixes(&assets, &keyframe, &diagnoses, dt, FIX_SECONDS);
                 // The panel may have been reset; nobody is left to tell.
                 let _ = sender.send(fixes);
             });

@@ -9,7 +9,7 @@ use graph_runtime::Sample;
 use super::super::worker::Worker;
 use super::{
     Host, MAX_TICKS_PER_FRAME, METRICS_PERIOD, METRICS_SECONDS, Pacing, STEP_BUDGET,
-    SYNC_TICK_LIMIT_MS, TICK,
+    SYNC_TICK_LIMIT_MS,
 };
 
 impl Host {
@@ -26,8 +26,8 @@ impl Host {
         let Some(simulation) = self.simulation.as_mut() else {
             return;
         };
-        simulation.step(TICK);
-        self.time += TICK;
+        simulation.step(self.tick_length);
+        self.time += self.tick_length;
         let due = self
             .samples
             .back()
@@ -38,6 +38,7 @@ impl Host {
         if let Some(sample) = sample {
             self.push_sample(sample);
         }
+        self.check_replay();
     }
 
     fn push_sample(&mut self, sample: Sample) {
@@ -64,12 +65,13 @@ impl Host {
         self.simulation = Some(stepped.simulation);
         self.metrics = stepped.metrics;
         self.tick_ms = stepped.tick_ms;
-        self.time += TICK;
+        self.time += self.tick_length;
         self.note_events(stepped.sample.as_ref());
         self.follow_ghosts();
         if let Some(sample) = stepped.sample {
             self.push_sample(sample);
         }
+        self.check_replay();
     }
 
     /// Starts the next tick on the worker thread.
@@ -78,10 +80,15 @@ impl Host {
         let Some(simulation) = self.simulation.take() else {
             return;
         };
-        let time = self.time + TICK;
+        let time = self.time + self.tick_length;
         let sample_at = self.sample_due(time).then_some(time);
         let metrics = std::mem::take(&mut self.metrics);
-        self.worker = Some(Worker::start(simulation, metrics, TICK, sample_at));
+        self.worker = Some(Worker::start(
+            simulation,
+            metrics,
+            self.tick_length,
+            sample_at,
+        ));
     }
 
     /// Runs the ticks due after `frame_seconds`, paced by `pacing`, then traces the selected
@@ -103,9 +110,11 @@ impl Host {
         } else if self.running && self.simulation.is_some() {
             self.accumulator += frame_seconds.min(0.25) * self.time_scale;
             let over_budget = || budgeted && started.elapsed() >= STEP_BUDGET;
-            while self.accumulator >= TICK && ticks < MAX_TICKS_PER_FRAME {
+            // A replay pauses itself at its last tick or where it differs.
+            let tick = self.tick_length;
+            while self.running && self.accumulator >= tick && ticks < MAX_TICKS_PER_FRAME {
                 self.step_once();
-                self.accumulator -= TICK;
+                self.accumulator -= tick;
                 ticks += 1;
                 if over_budget() {
                     break;
@@ -113,7 +122,7 @@ impl Host {
             }
             if ticks == MAX_TICKS_PER_FRAME || over_budget() {
                 // Behind real time: drop the backlog rather than chase it.
-                self.accumulator = self.accumulator.min(TICK);
+                self.accumulator = self.accumulator.min(tick);
             }
         }
         self.ticks_last_frame = ticks;
@@ -134,7 +143,7 @@ impl Host {
         self.selected_own = graph_runtime::OwnGoals::default();
         self.selected_routes.clear();
         if let (Some(agent), Some(simulation)) = (self.selected_agent, self.simulation.as_ref()) {
-            net = simulation.trace(agent, TICK, &mut self.trace);
+            net = simulation.trace(agent, self.tick_length, &mut self.trace);
             if let Some(own) = simulation.own(agent) {
                 self.selected_own.clone_from(own);
             }

@@ -3,7 +3,7 @@
 
 use graph_runtime::diagnose::{Diagnosis, diagnose, diagnose_traced};
 
-use super::{Host, TICK};
+use super::Host;
 
 impl Host {
     /// Works out what holds the selected agent now, from the trace just made of it (its
@@ -38,7 +38,7 @@ impl Host {
         };
         (0..simulation.vehicles().len())
             .filter(|&agent| self.is_held(agent))
-            .filter_map(|agent| diagnose(simulation, agent, TICK))
+            .filter_map(|agent| diagnose(simulation, agent, self.tick_length))
             .collect()
     }
 }

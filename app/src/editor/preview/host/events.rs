@@ -5,7 +5,7 @@
 
 use graph_runtime::{JumpEventKind, STUCK_SECONDS, Sample};
 
-use super::{Host, TICK};
+use super::Host;
 
 /// The most events kept; past it the oldest go.
 pub const MAX_EVENTS: usize = 100_000;
@@ -79,7 +79,7 @@ impl Host {
         }
         for agent in 0..simulation.vehicles().len() {
             let clock = simulation.stuck_for(agent);
-            if clock >= STUCK_SECONDS && clock - TICK < STUCK_SECONDS {
+            if clock >= STUCK_SECONDS && clock - self.tick_length < STUCK_SECONDS {
                 noted.push((EventKind::Stuck, Some(agent)));
             }
         }

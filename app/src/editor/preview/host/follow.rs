@@ -21,6 +21,9 @@ impl Host {
         if self.needs_reset(document, open)
             || (self.simulation.is_none() && self.worker.is_none() && graph_changed)
         {
+            if self.built.is_some() {
+                self.leave_replay("the scene or the graph was edited");
+            }
             self.reset(document, open);
             return;
         }
@@ -29,6 +32,7 @@ impl Host {
             return;
         }
         if graph_changed {
+            self.leave_replay("the graph was edited");
             self.hot_swap(document, open);
         }
         self.apply_edits(document);
@@ -140,6 +144,10 @@ impl Host {
         if !fields_changed && !scene_differs(simulation.world(), &document.scene) {
             return;
         }
+        self.leave_replay("the scene was edited");
+        let Some(simulation) = self.simulation.as_mut() else {
+            return;
+        };
         let world = simulation.world_mut();
         if self.applied_fields_revision != document.fields_revision() {
             for (name, field) in &document.fields {

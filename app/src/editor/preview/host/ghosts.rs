@@ -8,7 +8,7 @@ use graph_runtime::Simulation;
 use graph_runtime::Vehicle;
 use graph_runtime::rewind::{Cursor, Recording};
 
-use super::{Host, TICK};
+use super::Host;
 
 /// Crowds larger than this show no ghosts (the second simulation would step on the window's
 /// thread, doubling every tick); the original run is still kept to go back to.
@@ -78,7 +78,7 @@ impl Host {
                     return;
                 }
             } else {
-                ghost.step(TICK);
+                ghost.step(self.tick_length);
             }
         }
     }

@@ -15,12 +15,14 @@ use super::scene_doc::SceneDocument;
 use super::worker::{SceneView, Worker};
 use clock::crowd_growth;
 pub use events::{Event, EventKind};
+pub use replay::ReplayStatus;
 
 mod clock;
 mod diagnosis;
 mod events;
 mod follow;
 mod ghosts;
+mod replay;
 mod rewind;
 mod subgraphs;
 
@@ -102,6 +104,10 @@ pub struct Host {
     wall_crossings_seen: u64,
     /// The run a fork left, with its ghosts (`host/ghosts.rs`).
     original: Option<ghosts::Original>,
+    /// The length of a tick (s): [`TICK`], or a replay's.
+    tick_length: f32,
+    /// The replay file being played, checked tick by tick (`host/replay.rs`).
+    replay: Option<replay::Replaying>,
 }
 
 impl Default for Host {
@@ -133,6 +139,8 @@ impl Default for Host {
             events: Vec::new(),
             wall_crossings_seen: 0,
             original: None,
+            tick_length: TICK,
+            replay: None,
         }
     }
 }
@@ -184,6 +192,11 @@ impl Host {
         self.metrics.stalled_for(agent)
     }
 
+    /// The length of the preview's tick (s): [`TICK`], or the replay's being played.
+    pub fn tick_length(&self) -> f32 {
+        self.tick_length
+    }
+
     /// Whether a tick is running on the worker thread.
     pub fn is_stepping(&self) -> bool {
         self.worker.is_some()
@@ -197,6 +210,7 @@ impl Host {
         self.problems.clone_from(&document.problems);
         self.simulation = None;
         self.recording = None;
+        self.restart_replay();
         self.time = 0.0;
         self.accumulator = 0.0;
         self.samples.clear();
@@ -243,6 +257,7 @@ impl Host {
                 }
                 self.simulation = Some(simulation);
                 self.start_recording();
+                self.check_replay();
             }
             Err(errors) => self.problems = errors.iter().map(ToString::to_string).collect(),
         }
@@ -277,7 +292,11 @@ impl Host {
     }
 
     /// Moves the "cursor" target (a recording keeps its positions, not copies of the world).
+    /// A replay being checked keeps the cursor where its recording had it.
     pub fn set_cursor(&mut self, cursor: Vec2) {
+        if self.replaying() {
+            return;
+        }
         if let Some(simulation) = self.simulation.as_mut()
             && !simulation.move_target("cursor", cursor)
         {

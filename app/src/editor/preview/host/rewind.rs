@@ -30,7 +30,7 @@ impl Host {
     pub(super) fn record_step(&mut self) {
         self.note_fork();
         if let (Some(recording), Some(simulation)) = (&mut self.recording, &self.simulation) {
-            recording.record(simulation, TICK);
+            recording.record(simulation, self.tick_length);
         }
     }
 
@@ -80,9 +80,10 @@ impl Host {
             0
         };
         let mut metrics = MetricsTracker::default();
+        let dt = self.tick_length;
         let watching =
             recording.seek_watching(simulation, tick, tick.saturating_sub(watched), |s| {
-                metrics.observe(s, s.tick() as f32 * TICK);
+                metrics.observe(s, s.tick() as f32 * dt);
             });
         if let Err(error) = watching {
             self.problems.push(format!("the timeline: {error}"));
@@ -90,7 +91,7 @@ impl Host {
         }
         self.running = false;
         self.accumulator = 0.0;
-        self.time = tick as f32 * TICK;
+        self.time = tick as f32 * dt;
         self.wall_crossings_seen = simulation.wall_crossings();
         // The plots end at the tick shown.
         let time = self.time;

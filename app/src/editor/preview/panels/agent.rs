@@ -94,7 +94,7 @@ impl Preview {
 /// run as it was.
 fn ghost_row(host: &super::super::Host, agent: usize) -> Option<(String, String)> {
     let distance = host.ghost_distance(agent)?;
-    let at = host.forked_at()? as f32 * super::super::TICK;
+    let at = host.forked_at()? as f32 * host.tick_length();
     Some((
         "vs the run as it was".to_owned(),
         format!("{distance:.2} u from its ghost (forked at {at:.2} s)"),

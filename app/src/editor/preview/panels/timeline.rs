@@ -6,8 +6,8 @@
 
 use egui::Ui;
 
-use super::super::host::EventKind;
-use super::super::{Preview, TICK};
+use super::super::Preview;
+use super::super::host::{EventKind, ReplayStatus};
 
 impl Preview {
     /// The timeline row.
@@ -30,9 +30,11 @@ impl Preview {
         ui.horizontal(|ui| {
             // The event buttons first, so that a narrow preview cuts the words, not them.
             self.timeline_events(ui, (first, last), now);
+            self.timeline_replay(ui);
             self.timeline_fork(ui);
             let host = &self.host;
-            let seconds = |tick: u64| tick as f32 * TICK;
+            let dt = host.tick_length();
+            let seconds = |tick: u64| tick as f32 * dt;
             let mib = |b: usize| b as f64 / f64::from(1 << 20);
             let memory = (host.recording_bytes())
                 .map(|(bytes, budget)| format!(" · {:.1} of {:.0} MiB", mib(bytes), mib(budget)));
@@ -171,6 +173,40 @@ impl Preview {
 }
 
 impl Preview {
+    /// While a replay file plays: how far its run was checked against the recording, or why
+    /// checking stopped (a tick that differs, an edit), in full on hover.
+    fn timeline_replay(&self, ui: &mut Ui) {
+        let Some(status) = self.host.replay_status() else {
+            return;
+        };
+        let (text, color, hover) = match status {
+            ReplayStatus::Matching {
+                name,
+                matched,
+                last,
+            } => (
+                format!("Replay: {matched}/{last} as recorded"),
+                egui::Color32::from_rgb(120, 200, 120),
+                format!(
+                    "{name}: every tick from 0 to {matched} is the recorded state, bit for bit; \
+                     the run pauses at the recording's last tick ({last})"
+                ),
+            ),
+            ReplayStatus::Differs { why } => (
+                "Replay: differs from the recording".to_owned(),
+                egui::Color32::from_rgb(235, 110, 90),
+                why,
+            ),
+            ReplayStatus::Left { why } => (
+                "Replay left: edited".to_owned(),
+                egui::Color32::from_rgb(235, 190, 90),
+                why,
+            ),
+        };
+        ui.add(egui::Label::new(egui::RichText::new(text).color(color)).truncate())
+            .on_hover_text(hover);
+    }
+
     /// While a fork runs: the button that puts the run it left back, and how many agents
     /// stand apart from their ghosts.
     fn timeline_fork(&mut self, ui: &mut Ui) {
@@ -182,7 +218,7 @@ impl Preview {
             "This run forked at {:.2} s; the run as it was shows as ghosts{}. Original run puts \
              it back on the timeline (the edit stays in the graph or scene: undo it to run as \
              before)",
-            from as f32 * TICK,
+            from as f32 * self.host.tick_length(),
             apart.map_or(String::new(), |n| format!(", {n} agents apart from theirs"))
         );
         if ui.button("Original run").on_hover_text(hover).clicked() {
