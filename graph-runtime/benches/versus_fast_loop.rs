@@ -3,12 +3,14 @@
 //! load. Prints, per workload, agent count and thread count, the minimum and median tick of
 //! each, the median of 8-tick means (which counts in full the work the simulation does once
 //! every 8 ticks, its re-sort), and their ratios; then the slope of log(time) against
-//! log(agents) and the 2-thread speedup, of the 8-tick means and of the minimums (on a shared
-//! machine the minimum is what a quiet core gives, the others move with the neighbors' load).
+//! log(agents) and the speedup of each thread count over one, of the 8-tick means and of the
+//! minimums (on a shared machine the minimum is what a quiet core gives, the others move with
+//! the neighbors' load).
 //!
 //! Run with `cargo bench -p graph-runtime --bench versus_fast_loop`. Environment variables
 //! narrow it: `STEERGRAPH_BENCH_AGENTS` (agent counts, comma-separated),
-//! `STEERGRAPH_BENCH_WORKLOAD` (`flock` or `boids`), `STEERGRAPH_BENCH_THREADS` (`1` or `2`),
+//! `STEERGRAPH_BENCH_WORKLOAD` (`flock` or `boids`), `STEERGRAPH_BENCH_THREADS` (thread
+//! counts, comma-separated, `1,2` by default: `1,2,4,8,16` on a bigger machine, issue 47),
 //! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler),
 //! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler),
 //! `STEERGRAPH_BENCH_READ` (set: each graph tick includes reading the vehicles back in agent
@@ -138,6 +140,9 @@ fn slope(points: &[(f64, f64, f64)]) -> f64 {
     covariance / variance
 }
 
+/// One agent count's figures on one thread count: (agents, 8-tick mean, minimum).
+type Point = (f64, f64, f64);
+
 fn main() {
     let only = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let counts: Vec<usize> = only("STEERGRAPH_BENCH_AGENTS").map_or(AGENT_COUNTS.to_vec(), |v| {
@@ -145,7 +150,9 @@ fn main() {
     });
     let ticks = only("STEERGRAPH_BENCH_TICKS").and_then(|v| v.parse().ok());
     let workload_filter = only("STEERGRAPH_BENCH_WORKLOAD");
-    let thread_filter = only("STEERGRAPH_BENCH_THREADS");
+    let thread_counts: Vec<usize> = only("STEERGRAPH_BENCH_THREADS").map_or(vec![1, 2], |v| {
+        v.split(',').filter_map(|n| n.trim().parse().ok()).collect()
+    });
     let ms = |seconds: f64| seconds * 1e3;
     for workload in [Workload::Flock, Workload::Boids] {
         if workload_filter
@@ -160,16 +167,12 @@ fn main() {
         );
         println!("| agents | threads | compiled graph | fast loop | ratio | agent-ticks/s |");
         println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
-        let mut one_thread = Vec::new();
-        let mut two_threads = Vec::new();
+        // Per thread count, its points.
+        let mut by_threads: Vec<(usize, Vec<Point>)> =
+            thread_counts.iter().map(|&t| (t, Vec::new())).collect();
         for &agents in &counts {
-            for threads in [1, 2] {
-                if thread_filter
-                    .as_ref()
-                    .is_some_and(|t| *t != threads.to_string())
-                {
-                    continue;
-                }
+            for (threads, points) in &mut by_threads {
+                let threads = *threads;
                 let row = measure(workload, agents, threads, ticks);
                 println!(
                     "| {agents} | {threads} | {:.3} ({:.3}) [{:.3}] | {:.3} ({:.3}) [{:.3}] | \
@@ -185,28 +188,27 @@ fn main() {
                     row.graph_window / row.fast_window,
                     agents as f64 / row.graph_window / 1e6,
                 );
-                let point = (agents as f64, row.graph_window, row.graph_min);
-                if threads == 1 {
-                    one_thread.push(point);
-                } else {
-                    two_threads.push(point);
-                }
+                points.push((agents as f64, row.graph_window, row.graph_min));
             }
         }
-        if one_thread.len() > 1 && two_threads.len() > 1 {
-            println!(
-                "slope of ln(time) against ln(agents), compiled graph: {:.3} on 1 thread, {:.3} on 2",
-                slope(&one_thread),
-                slope(&two_threads)
-            );
+        for (threads, points) in &by_threads {
+            if points.len() > 1 {
+                println!(
+                    "slope of ln(time) against ln(agents), compiled graph, {threads} thread(s): {:.3}",
+                    slope(points)
+                );
+            }
         }
-        for (one, two) in one_thread.iter().zip(&two_threads) {
-            println!(
-                "2-thread speedup at {} agents: {:.2}x ({WINDOW}-tick means), {:.2}x (minimums)",
-                one.0,
-                one.1 / two.1,
-                one.2 / two.2
-            );
+        let one = by_threads.iter().find(|(t, _)| *t == 1).map(|(_, p)| p);
+        for (threads, points) in by_threads.iter().filter(|(t, _)| *t > 1) {
+            for (single, many) in one.into_iter().flatten().zip(points) {
+                println!(
+                    "{threads}-thread speedup at {} agents: {:.2}x ({WINDOW}-tick means), {:.2}x (minimums)",
+                    single.0,
+                    single.1 / many.1,
+                    single.2 / many.2
+                );
+            }
         }
     }
 }

@@ -188,10 +188,12 @@ int main(int argc, char **argv) {
   if (trajectory) std::fclose(trajectory);
   double sum = 0.0;
   for (double t : arrived) sum += t < 0.0 ? steps * 0.25 : t;
+  // Which build (versus_rvo2.sh names each, "RVO2-lto-t1"); plain "RVO2" when run alone.
+  const char *label = std::getenv("RVO2_LABEL");
   std::printf(
-      "RVO2 %s %zu agents: %ld steps, %.4f ms per step, mean arrival %.2f s, %zu not arrived, "
+      "%s %s %zu agents: %ld steps, %.4f ms per step, mean arrival %.2f s, %zu not arrived, "
       "overlapping pairs %ld (most at once %ld)\n",
-      which.c_str(), n, steps, stepping * 1e3 / static_cast<double>(steps), sum / n, remaining,
+      label ? label : "RVO2", which.c_str(), n, steps, stepping * 1e3 / static_cast<double>(steps), sum / n, remaining,
       overlaps, most);
   return 0;
 }

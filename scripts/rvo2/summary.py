@@ -28,3 +28,17 @@ for (scenario, agents, side), figures in sorted(runs.items()):
             f"    {name:17s} mean {statistics.mean(values):14.4f}  sd {spread:12.4f}"
             f"  min {min(values):12.4f}  max {max(values):12.4f}"
         )
+
+# Steergraph against the reference at each thread count: RVO2's best one-thread build (-O3
+# -flto) on one thread, its OpenMP build on more (mean ms per step over the runs).
+means = {key: statistics.mean(run[0] for run in figures) for key, figures in runs.items()}
+print("Steergraph / reference (mean ms per step):")
+for (scenario, agents, side), mean in sorted(means.items()):
+    found = re.fullmatch(r"Steergraph-t(\d+)", side)
+    if not found:
+        continue
+    threads = found[1]
+    reference = f"RVO2-lto-t{threads}" if threads == "1" else f"RVO2-lto-omp-t{threads}"
+    if (scenario, agents, reference) in means:
+        ratio = mean / means[(scenario, agents, reference)]
+        print(f"    {scenario} {agents}, {threads} thread(s): {ratio:.2f}x {reference}")

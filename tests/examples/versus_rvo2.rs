@@ -1,5 +1,5 @@
 //! Steergraph's side of `scripts/versus_rvo2.sh`: RVO2's Circle and Blocks examples as a scene
-//! and a graph, run on one thread with `dt = 0.25`, printing the same line as the RVO2 harness
+//! and a graph, run on one thread (or `STEERGRAPH_THREADS`) with `dt = 0.25`, printing the same line as the RVO2 harness
 //! (`scripts/rvo2/harness.cc`): steps, time per step, mean arrival time, overlapping pairs.
 //!
 //! The graph asks for RVO2's preferred velocity, `goal - p` cut to length 1:
@@ -216,7 +216,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .transpose()?
         .map(std::io::BufWriter::new);
     let assets = assets(&scenario)?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    // One thread unless `STEERGRAPH_THREADS` says (versus_rvo2.sh's THREADS).
+    let threads: usize = std::env::var("STEERGRAPH_THREADS").map_or(Ok(1), |t| t.parse())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     pool.install(|| -> Result<(), String> {
         let mut simulation = Simulation::new(&assets).map_err(|e| format!("{e:?}"))?;
         let n = simulation.vehicles().len();
@@ -253,7 +257,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(|t| t.unwrap_or(f64::from(steps) * 0.25))
             .sum();
         println!(
-            "Steergraph {which} {n} agents: {steps} steps, {:.4} ms per step, mean arrival {:.2} s, \
+            "Steergraph-t{threads} {which} {n} agents: {steps} steps, {:.4} ms per step, mean arrival {:.2} s, \
              {remaining} not arrived, overlapping pairs {overlaps} (most at once {most})",
             stepping * 1e3 / f64::from(steps),
             sum / n as f64,
