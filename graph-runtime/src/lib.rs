@@ -120,7 +120,9 @@ pub use scene::{
     SceneError, SceneWarning, Spawn, SubgraphWalk, Subgraphs, WantedSubgraph,
     check_inside_scene_folder, load_subgraphs, subgraph_uses,
 };
-pub use simulation::{GroupRuntime, Keyframe, RestoreError, Simulation, TooMuchWork, Work};
+pub use simulation::{
+    GroupRuntime, Keyframe, RestoreError, Simulation, TickPhase, TooMuchWork, Work,
+};
 pub use spatial::{Candidate, Candidates, Near, Run, SpatialGrid};
 pub use stuck::{RESTING_FRACTION, STUCK_SECONDS, STUCK_SPEED_FRACTION, is_stuck, stuck_clock};
 pub use vehicle::{Steering, Turning, TurningParams, Vehicle, VehicleParams};

@@ -276,3 +276,25 @@ fn a_crowd_large_enough_for_the_parallel_grid_is_the_same_on_any_thread_count() 
         assert_eq!(first_difference, None, "1 against {threads} threads");
     }
 }
+
+/// A tick observed phase by phase (`Simulation::step_observed`, what the `phases` bench
+/// times) reports every phase once, in order, and moves the agents to the same bits as
+/// `Simulation::step`.
+#[test]
+fn an_observed_tick_reports_its_phases_in_order_and_changes_no_bit() {
+    let plain = run(scene(7, random_spawn()), 2);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    let observed = pool.install(|| {
+        let mut simulation = simulation(scene(7, random_spawn()));
+        for _ in 0..TICKS {
+            let mut phases = Vec::new();
+            simulation.step_observed(DT, |phase| phases.push(phase));
+            assert_eq!(phases, graph_runtime::TickPhase::ALL);
+        }
+        bits(simulation.vehicles())
+    });
+    assert_eq!(observed, plain);
+}

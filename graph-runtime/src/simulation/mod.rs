@@ -4,11 +4,13 @@ mod agent_order;
 mod build;
 mod keyframe;
 mod layout;
+mod phase;
 mod read;
 mod tick;
 mod work;
 
 pub use keyframe::{Keyframe, RestoreError};
+pub use phase::TickPhase;
 pub use work::{TooMuchWork, Work};
 
 use std::sync::Arc;
@@ -163,6 +165,14 @@ impl Simulation {
     /// Advances every agent by one tick of `dt` seconds, in parallel on the current rayon
     /// pool. Bit-identical whatever the number of threads.
     pub fn step(&mut self, dt: f32) {
+        self.step_observed(dt, |_| {});
+    }
+
+    /// [`Simulation::step`], calling `observe` as each of the tick's phases ends, in the
+    /// order of [`TickPhase`]: a profiler times the phases with it (`benches/phases.rs`,
+    /// issue 47). A phase with nothing to do this tick still ends (at once). The same bits as
+    /// [`Simulation::step`].
+    pub fn step_observed(&mut self, dt: f32, mut observe: impl FnMut(TickPhase)) {
         if self.vehicles_changed {
             if let Some(copy) = self.agent_order.current() {
                 let (vehicles, layout) = (&copy.vehicles, &self.layout);
@@ -185,8 +195,15 @@ impl Simulation {
                 agent,
                 self.extent.take().map(|extent| (extent, &self.bodies[..])),
             );
+            observe(TickPhase::Grid);
             self.resort();
+            observe(TickPhase::Resort);
             self.grid.prepare_tree();
+            observe(TickPhase::Tree);
+        } else {
+            observe(TickPhase::Grid);
+            observe(TickPhase::Resort);
+            observe(TickPhase::Tree);
         }
         // Programs that read other agents by index (targets, Unaligned collision avoidance,
         // Reciprocal) see them in agent order as the last tick left them; for the others
@@ -200,7 +217,9 @@ impl Simulation {
         } else {
             &[]
         };
+        observe(TickPhase::AgentOrder);
         self.place_tag_members(agent_vehicles);
+        observe(TickPhase::Tags);
         if self.groups.iter().any(|g| g.program.navigates()) {
             let layout = &self.layout;
             let states = (&mut self.states[..], &self.stuck_for[..]);
@@ -208,7 +227,9 @@ impl Simulation {
                 layout.agent(slot)
             });
         }
+        observe(TickPhase::Routes);
         let (crossings, extent) = self.steer_and_step(dt, agent_vehicles);
+        observe(TickPhase::Steer);
         self.tag_members.end_tick();
         self.agent_order = order;
         self.agent_order.outdate();
@@ -217,6 +238,7 @@ impl Simulation {
         self.extent = (!self.jumps.active()).then_some(extent);
         self.end_jumps(dt);
         self.tick += 1;
+        observe(TickPhase::Jumps);
     }
 
     /// Places in cells, at their positions in `vehicles` (agent order, the tick's), the

@@ -1,0 +1,130 @@
+//! Where a tick's time goes, phase by phase (issue 47): each phase of `Simulation::step`
+//! (`TickPhase`) timed with `Simulation::step_observed` on the Flock and Boids workloads of
+//! `versus_fast_loop`, on 1 thread and on each other thread count asked for. Prints, per
+//! workload, agent count and thread count, each phase's median milliseconds and its share of
+//! the tick; on more threads, each phase's speedup over one thread. The phases other than
+//! Steer are the ones the issue asks about: on one thread their share is the most a perfect
+//! split of Steer could leave (Amdahl's serial part, if none of them were parallel), and their
+//! speedup says how much of them is.
+//!
+//! Run with `cargo bench -p graph-runtime --bench phases`. `STEERGRAPH_BENCH_AGENTS`
+//! (comma-separated; 1,000, 10,000 and 1,000,000 by default), `STEERGRAPH_BENCH_THREADS`
+//! (`1,2` by default; `1,2,4,8,16` on a bigger machine), `STEERGRAPH_BENCH_WORKLOAD` (`flock`
+//! or `boids`) narrow it.
+
+#[path = "fast_loop.rs"]
+#[expect(
+    dead_code,
+    reason = "the fast loop itself is versus_fast_loop's; this uses its workloads"
+)]
+mod fast_loop;
+
+use std::time::Instant;
+
+use fast_loop::{DT, Workload};
+use graph_runtime::TickPhase;
+
+/// Agent counts when none are asked for: the issue's.
+const AGENT_COUNTS: [usize; 3] = [1_000, 10_000, 1_000_000];
+/// Ticks before measuring (the flock forms, the buffers warm, the first re-sorts happen).
+const WARM_UP_TICKS: usize = 16;
+/// About this many agent-ticks are measured per configuration (at least 16 ticks, a
+/// multiple of the re-sort interval of 8 ticks so the Resort phase counts in full).
+const AGENT_TICKS: usize = 20_000_000;
+
+/// Each phase's times (seconds), one per measured tick, in [`TickPhase::ALL`]'s order.
+type PhaseTimes = [Vec<f64>; TickPhase::ALL.len()];
+
+/// Times `ticks` ticks of `workload` with `agents` agents on a pool of `threads`.
+fn measure(workload: Workload, agents: usize, threads: usize) -> PhaseTimes {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let mut simulation = workload.simulation(agents);
+        for _ in 0..WARM_UP_TICKS {
+            simulation.step(DT);
+        }
+        let ticks = (AGENT_TICKS / agents).clamp(16, 2_000) / 8 * 8;
+        let mut times: PhaseTimes = Default::default();
+        for _ in 0..ticks {
+            let mut last = Instant::now();
+            simulation.step_observed(DT, |phase| {
+                let now = Instant::now();
+                let index = TickPhase::ALL.iter().position(|&p| p == phase);
+                if let Some(list) = index.and_then(|i| times.get_mut(i)) {
+                    list.push((now - last).as_secs_f64());
+                }
+                last = now;
+            });
+        }
+        times
+    })
+}
+
+/// The mean of `values`: a phase run every few ticks (the re-sort) counts in full.
+fn mean(values: &[f64]) -> f64 {
+    values.iter().sum::<f64>() / values.len().max(1) as f64
+}
+
+fn main() {
+    let only = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let list = |name: &str, default: &[usize]| {
+        only(name).map_or(default.to_vec(), |v| {
+            v.split(',').filter_map(|n| n.trim().parse().ok()).collect()
+        })
+    };
+    let counts = list("STEERGRAPH_BENCH_AGENTS", &AGENT_COUNTS);
+    let thread_counts = list("STEERGRAPH_BENCH_THREADS", &[1, 2]);
+    let workload_filter = only("STEERGRAPH_BENCH_WORKLOAD");
+    for workload in [Workload::Flock, Workload::Boids] {
+        if workload_filter
+            .as_ref()
+            .is_some_and(|w| !format!("{workload:?}").eq_ignore_ascii_case(w))
+        {
+            continue;
+        }
+        for &agents in &counts {
+            println!(
+                "\n{workload:?}, {agents} agents: mean ms per tick of each phase (share of the tick)"
+            );
+            let mut single: Option<Vec<f64>> = None;
+            for &threads in &thread_counts {
+                let times = measure(workload, agents, threads);
+                let means: Vec<f64> = times.iter().map(|t| mean(t)).collect();
+                let tick: f64 = means.iter().sum();
+                let outside: f64 = (TickPhase::ALL.iter().zip(&means))
+                    .filter(|(phase, _)| **phase != TickPhase::Steer)
+                    .map(|(_, ms)| ms)
+                    .sum();
+                let cells: Vec<String> = (TickPhase::ALL.iter().zip(&means))
+                    .map(|(phase, seconds)| {
+                        let speedup = single
+                            .as_ref()
+                            .zip(TickPhase::ALL.iter().position(|p| p == phase))
+                            .and_then(|(one, i)| one.get(i))
+                            .map_or(String::new(), |one| {
+                                format!(", {:.2}x", one / seconds.max(f64::MIN_POSITIVE))
+                            });
+                        format!(
+                            "{phase:?} {:.4} ({:.1} %{speedup})",
+                            seconds * 1e3,
+                            100.0 * seconds / tick
+                        )
+                    })
+                    .collect();
+                println!(
+                    "{threads} thread(s): tick {:.4} ms; outside Steer {:.4} ms = {:.1} %; {}",
+                    tick * 1e3,
+                    outside * 1e3,
+                    100.0 * outside / tick,
+                    cells.join(", ")
+                );
+                if threads == 1 {
+                    single = Some(means);
+                }
+            }
+        }
+    }
+}
