@@ -155,8 +155,16 @@ fn an_edit_leaves_the_replay_and_a_reset_runs_the_preview_as_usual() {
     harness.get_by_label("Reset").click();
     harness.run_steps(2);
     let host = &harness.state().preview.host;
-    assert_eq!(host.replay_status(), None);
+    // The preview's own tick again, nothing checked; the timeline still says it was left.
     assert!((host.tick_length() - app::editor::TICK).abs() < 1e-9);
+    assert_eq!(host.replay_status(), Some(ReplayStatus::Left { why }));
+    assert!(!host.replaying());
+    harness.run_steps(1);
+    assert!(
+        harness
+            .query_by_label_contains("Replay left: edited")
+            .is_some()
+    );
 }
 
 #[test]

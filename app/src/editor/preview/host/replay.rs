@@ -129,15 +129,15 @@ impl Host {
         }
     }
 
-    /// A reset: a replay left by an edit is over (the preview's own tick length again); one
-    /// still checked starts again from tick 0.
+    /// A reset: a replay left by an edit is over (the preview's own tick length again; the
+    /// timeline still says where it was left, so the run shown is not taken for the
+    /// recording); one still checked starts again from tick 0.
     pub(super) fn restart_replay(&mut self) {
         match self.replay.as_mut() {
             Some(Replaying {
                 stopped: Some(Stop::Left(_)),
                 ..
             }) => {
-                self.replay = None;
                 self.tick_length = TICK;
             }
             Some(replay) => {
