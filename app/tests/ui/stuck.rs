@@ -146,13 +146,21 @@ fn halve_the_flee_and_step_30(harness: &mut Harness<'static, app::editor::Editor
     }
 }
 
-#[test]
-fn a_fork_with_an_edit_shows_the_run_as_it_was_as_ghosts_and_puts_it_back() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = tug(dir.path(), 2);
+/// The tug of war run 2 s and paused, with the last tick recorded.
+fn paused_tug(
+    dir: &std::path::Path,
+) -> (egui_kittest::Harness<'static, app::editor::EditorApp>, u64) {
+    let mut harness = tug(dir, 2);
     harness.state_mut().preview.host.running = false;
     harness.run_steps(1);
     let last = harness.state().preview.host.tick().expect("shown");
+    (harness, last)
+}
+
+#[test]
+fn a_fork_with_an_edit_shows_the_run_as_it_was_as_ghosts_and_puts_it_back() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut harness, last) = paused_tug(dir.path());
     // Back at 1 s, the Flee weakened there, then 30 ticks on: a fork.
     harness.state_mut().preview.host.seek(60);
     halve_the_flee_and_step_30(&mut harness);
@@ -187,10 +195,7 @@ fn a_fork_with_an_edit_shows_the_run_as_it_was_as_ghosts_and_puts_it_back() {
 #[test]
 fn undoing_the_edit_that_forked_the_run_returns_to_the_original_run() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = tug(dir.path(), 2);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(1);
-    let last = harness.state().preview.host.tick().expect("shown");
+    let (mut harness, last) = paused_tug(dir.path());
     harness.state_mut().preview.host.seek(60);
     harness.run_steps(1);
     // The Flee halved back at 1 s (one undo step), then 30 ticks on: a fork.
