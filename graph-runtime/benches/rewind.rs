@@ -1,5 +1,6 @@
 //! Benchmarks of the rewind (issue 45) on the boids workload, on a pool of 2 threads: a
-//! 10,000-agent tick with and without recording it (the baseline, in the same run), the
+//! 10,000-agent tick with and without recording it (the baseline, in the same run; then the
+//! two timed in alternating rounds, which the machine's drift cannot favour), the
 //! memory 60 s of 10,000 agents take, going back to seeded ticks of that minute, and a fork's
 //! 600 re-simulated ticks of 1,000 agents.
 
@@ -35,6 +36,7 @@ fn rewind(c: &mut Criterion) {
         .build_global()
         .expect("the global pool, once");
     ticks(c);
+    interleaved();
     minute(c);
     fork(c);
 }
@@ -56,6 +58,77 @@ fn ticks(c: &mut Criterion) {
         });
     });
     group.finish();
+}
+
+/// The same two ticks timed in turn, round by round (plain then recorded, then the other way
+/// round), so that what the machine does meanwhile (another process, the clock's turbo) falls
+/// on both alike: criterion's two groups above run 10 s apart, and on the 2-core machine their
+/// difference moved between −0.3 % and +9 % from run to run. A round is [`KEYFRAME_ROUND`]
+/// ticks of each, so each recorded round takes exactly one keyframe (the default one every 60
+/// ticks, the budget far off): the keyframe's copy is in every recorded round, not in some.
+fn interleaved() {
+    const ROUNDS: usize = 60;
+    const KEYFRAME_ROUND: usize = 60;
+    let mut plain = boids(AGENTS);
+    let mut recorded = boids(AGENTS);
+    let mut recording = Recording::new(&recorded, DEFAULT_BUDGET);
+    assert_eq!(recording.keyframe_every(), KEYFRAME_ROUND as u64);
+    let time_plain = |simulation: &mut Simulation| {
+        let start = Instant::now();
+        for _ in 0..KEYFRAME_ROUND {
+            simulation.step(black_box(DT));
+        }
+        start.elapsed()
+    };
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    let (mut plain_total, mut recorded_total) = (Duration::ZERO, Duration::ZERO);
+    for round in 0..ROUNDS + 2 {
+        let mut time_recorded = |simulation: &mut Simulation| {
+            let start = Instant::now();
+            for _ in 0..KEYFRAME_ROUND {
+                recording.record(simulation, DT);
+                simulation.step(black_box(DT));
+            }
+            start.elapsed()
+        };
+        let (p, r) = if round % 2 == 0 {
+            let p = time_plain(&mut plain);
+            (p, time_recorded(&mut recorded))
+        } else {
+            let r = time_recorded(&mut recorded);
+            (time_plain(&mut plain), r)
+        };
+        // The first two rounds warm both up.
+        if round >= 2 {
+            ratios.push(r.as_secs_f64() / p.as_secs_f64());
+            plain_total += p;
+            recorded_total += r;
+        }
+    }
+    assert_eq!(plain.tick(), recorded.tick(), "both stepped alike");
+    // What a round's keyframe costs alone: the part of the overhead that is not noise.
+    let mut keyframes: Vec<f64> = (0..21)
+        .map(|_| {
+            let start = Instant::now();
+            black_box(recorded.keyframe());
+            start.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    keyframes.sort_by(f64::total_cmp);
+    ratios.sort_by(f64::total_cmp);
+    let at = |q: f64| (ratios[((ratios.len() - 1) as f64 * q).round() as usize] - 1.0) * 100.0;
+    let per_tick = |total: Duration| total.as_secs_f64() * 1e3 / (ROUNDS * KEYFRAME_ROUND) as f64;
+    println!(
+        "rewind_tick_10000 interleaved: {ROUNDS} rounds of {KEYFRAME_ROUND} ticks each: plain {:.3} ms a tick, recorded {:.3} ms; recording's overhead a round: median {:+.1} %, quartiles {:+.1} % to {:+.1} %; over all rounds {:+.1} %; a keyframe alone {:.3} ms (median of 21), {:.1} % of a round's plain ticks",
+        per_tick(plain_total),
+        per_tick(recorded_total),
+        at(0.5),
+        at(0.25),
+        at(0.75),
+        (recorded_total.as_secs_f64() / plain_total.as_secs_f64() - 1.0) * 100.0,
+        keyframes[10],
+        keyframes[10] / (per_tick(plain_total) * KEYFRAME_ROUND as f64) * 100.0
+    );
 }
 
 /// 60 s of 10,000 boids recorded: the memory it takes, then going back to seeded ticks of it.
