@@ -77,6 +77,7 @@ impl EditorApp {
             recovered_names.join(" and "),
             self.workspace.scene.name()
         ));
+        self.replay_left_for_recovery();
     }
 
     /// Where the open graph and the preview's scene came from, for the autosave.
@@ -101,6 +102,7 @@ impl EditorApp {
         self.view.dialog = None;
         self.services.autosave.clear();
         self.services.autosave.clear_scene();
+        self.replay_left_for_recovery();
     }
 }
 

@@ -22,6 +22,26 @@ pub fn is_replay(path: &Path) -> bool {
 }
 
 impl EditorApp {
+    /// Opens the replay file at `path` given when the editor starts (`steergraph RUN.sgrec`):
+    /// at once, or, while the crash-recovery question is open, once it is answered (Recover
+    /// first brings the unsaved work back, and opening the replay then asks about it as any
+    /// opening does).
+    pub fn open_replay_on_start(&mut self, path: &Path) {
+        if matches!(self.view.dialog, Some(super::Dialog::Recover(_))) {
+            self.view.replay_after_recovery = Some(path.to_path_buf());
+        } else {
+            self.open_replay(path);
+        }
+    }
+
+    /// The replay [`EditorApp::open_replay_on_start`] left for after the recovery question,
+    /// asked for now that it is answered.
+    pub(super) fn replay_left_for_recovery(&mut self) {
+        if let Some(path) = self.view.replay_after_recovery.take() {
+            self.push(super::Command::OpenReplayPath(path));
+        }
+    }
+
     /// Opens the replay file at `path`: its scene (seeded as recorded) in the preview, the
     /// graph its first group runs read from disk as the open graph, and the run playing from
     /// tick 0. A replay that cannot be played (unreadable, its scene changed or missing) is an

@@ -21,6 +21,10 @@ pub struct ViewState {
     pub shortcuts_open: bool,
     /// The open dialog, if any.
     pub dialog: Option<Dialog>,
+    /// A replay given on the command line while the crash-recovery question was open: it
+    /// opens once the question is answered (it would otherwise play behind the question, and
+    /// Recover would then replace it).
+    pub(super) replay_after_recovery: Option<std::path::PathBuf>,
     /// The sweep window of a graph parameter, when open.
     pub sweep: Option<SweepWindow>,
     /// The tune window, when open.

@@ -7,30 +7,11 @@ use std::path::Path;
 use app::editor::{Command, Dialog, EditorApp, Then};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-use graph_runtime::NodeKind;
 
-use crate::common::{EditorHarness, preset_scene_index};
+use crate::common::{EditorHarness, edit_the_graph, pass_the_autosave, preset_scene_index};
 
 fn editor(dir: &Path) -> Harness<'static, EditorApp> {
     EditorHarness::new(dir).build()
-}
-
-/// Adds a Wander node to the open graph: an unsaved change.
-fn edit_the_graph(harness: &mut Harness<'static, EditorApp>) {
-    harness.state_mut().apply(Command::AddNode {
-        kind: NodeKind::Wander,
-        at: egui::pos2(0.0, 900.0),
-        wire: None,
-    });
-    harness.run_steps(2);
-}
-
-/// Lets the autosave interval pass twice (the clock of the frames, not the machine's).
-fn pass_the_autosave(harness: &mut Harness<'static, EditorApp>) {
-    for _ in 0..40 {
-        harness.input_mut().time = Some(harness.input().time.unwrap_or(0.0) + 0.5);
-        harness.step();
-    }
 }
 
 #[test]

@@ -194,3 +194,60 @@ fn a_replay_whose_scene_changed_is_refused_and_nothing_changes() {
     assert_eq!(app.workspace.document.path, open_before);
     assert_eq!(app.preview.host.replay_status(), None);
 }
+
+#[test]
+fn a_replay_given_at_start_waits_for_the_recovery_question() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    recorded_crossing(dir.path(), 30);
+    let run = dir.path().join("run.sgrec");
+    // Unsaved work autosaved, then a "crash": the next editor asks about it first.
+    let mut harness = EditorHarness::new(dir.path()).build();
+    crate::common::edit_the_graph(&mut harness);
+    crate::common::pass_the_autosave(&mut harness);
+    drop(harness);
+    let ask_then_play = |answer: &str| {
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+        harness.state_mut().open_replay_on_start(&run);
+        harness.run_steps(10);
+        let app = harness.state();
+        assert!(matches!(app.view.dialog, Some(Dialog::Recover(_))));
+        assert_eq!(
+            app.preview.host.replay_status(),
+            None,
+            "nothing plays behind it"
+        );
+        assert_ne!(app.workspace.scene.name(), "crossing.scene.ron");
+        harness.get_by_label(answer).click();
+        harness.run_steps(3);
+        harness
+    };
+    // Discard: the replay opens and plays.
+    let mut harness = ask_then_play("Discard");
+    assert_eq!(harness.state().workspace.scene.name(), "crossing.scene.ron");
+    assert_eq!(harness.state().preview.agent_count(), 50);
+    assert!(matches!(
+        harness.state().preview.host.replay_status(),
+        Some(ReplayStatus::Matching { .. })
+    ));
+    harness.run_steps(10);
+    let (tick, _) = shown(&harness);
+    assert!(tick > 0, "it plays");
+    drop(harness);
+    // Recover: the work comes back first, and opening the replay asks about it (nothing
+    // lost), as any opening does.
+    let mut harness = EditorHarness::new(dir.path()).build();
+    crate::common::edit_the_graph(&mut harness);
+    crate::common::pass_the_autosave(&mut harness);
+    drop(harness);
+    let harness = ask_then_play("Recover");
+    let app = harness.state();
+    assert!(
+        app.workspace.document.is_dirty(),
+        "the unsaved work is back"
+    );
+    assert_eq!(
+        app.view.dialog,
+        Some(Dialog::Unsaved(app::editor::Then::Replay(run.clone())))
+    );
+    assert_eq!(app.preview.host.replay_status(), None);
+}

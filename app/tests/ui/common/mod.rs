@@ -285,3 +285,21 @@ pub fn scene<'a>(harness: &'a Harness<'static, EditorApp>) -> &'a app::editor::S
 pub fn graph(harness: &Harness<'static, EditorApp>) -> graph_runtime::Graph {
     harness.state().workspace.document.to_graph()
 }
+
+/// Adds a Wander node to the open graph: an unsaved change.
+pub fn edit_the_graph(harness: &mut Harness<'static, EditorApp>) {
+    harness.state_mut().apply(Command::AddNode {
+        kind: graph_runtime::NodeKind::Wander,
+        at: egui::pos2(0.0, 900.0),
+        wire: None,
+    });
+    harness.run_steps(2);
+}
+
+/// Lets the autosave interval pass twice (the clock of the frames, not the machine's).
+pub fn pass_the_autosave(harness: &mut Harness<'static, EditorApp>) {
+    for _ in 0..40 {
+        harness.input_mut().time = Some(harness.input().time.unwrap_or(0.0) + 0.5);
+        harness.step();
+    }
+}
