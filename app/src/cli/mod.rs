@@ -23,8 +23,9 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Parser)]
 #[command(name = "steergraph", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Arguments {
-    /// A graph file to open in the editor (without it, the editor opens on a preset), or a
-    /// replay file (`.sgrec`) to play in the preview with its scene and graph.
+    /// A graph file to open in the editor (without it, the editor opens on a preset), a scene
+    /// file (`.scene.ron`, as with `--scene`), or a replay file (`.sgrec`) to play in the
+    /// preview with its scene and graph.
     pub file: Option<PathBuf>,
     /// A scene file to open in the preview.
     #[arg(long)]

@@ -83,6 +83,7 @@ pub use preview::{
     Tool, View, agent_instances, agent_mesh, paint_guides, paint_world, reciprocal_label,
 };
 pub use replay_files::is_replay;
+pub use scene_files::is_scene_path;
 pub use search::NodeSearch;
 pub use selection::Selection;
 pub use services::Services;
@@ -265,10 +266,9 @@ impl EditorApp {
                 .find(|p| p.extension().is_some_and(|e| e == "ron" || e == "sgrec"))
         });
         if let Some(path) = dropped {
-            let is_scene = path.to_string_lossy().ends_with(".scene.ron");
             self.push(if is_replay(&path) {
                 Command::OpenReplayPath(path)
-            } else if is_scene {
+            } else if is_scene_path(&path) {
                 Command::OpenScenePath(path)
             } else {
                 Command::OpenPath(path)

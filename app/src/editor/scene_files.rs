@@ -266,6 +266,12 @@ fn write_bundle(files: &[(PathBuf, String)]) -> Result<(), String> {
     graph_runtime::write_all_atomically(files).map_err(|e| e.to_string())
 }
 
+/// Whether `path` names a scene file (`….scene.ron`): what the editor opens in the preview
+/// when it is given on the command line or dropped on the window.
+pub fn is_scene_path(path: &Path) -> bool {
+    path.to_string_lossy().ends_with(".scene.ron")
+}
+
 /// The graph files a scene's groups run, each once, in group order.
 pub(super) fn graphs_run(scene: &Scene) -> Vec<String> {
     let mut graphs: Vec<String> = Vec::new();

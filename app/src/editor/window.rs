@@ -40,18 +40,18 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
                 .storage
                 .and_then(|storage| eframe::get_value::<Settings>(storage, files::SETTINGS_KEY))
                 .unwrap_or_default();
-            // `steergraph RUN.sgrec` plays the replay (with its scene and graph).
-            let (file, replay) = match file {
-                Some(file) if super::is_replay(&file) => (None, Some(file)),
-                file => (file, None),
-            };
+            let Opening {
+                file,
+                scene,
+                replay,
+            } = Opening::of(file, scene);
             let mut app = EditorApp::new(settings, Autosave::default_directory(), file);
             app.services.files = FileDialogs::from_environment();
             if let Some(scene) = scene {
                 app.open_scene_with_its_graph(&scene);
             }
             if let Some(replay) = replay {
-                app.open_replay(&replay);
+                app.open_replay_on_start(&replay);
             }
             app.services.frame_stats = FrameStats::from_environment();
             Ok(Box::new(app))
@@ -88,5 +88,74 @@ impl eframe::App for EditorApp {
         if !self.workspace.scene.is_dirty() || self.allow_close {
             self.services.autosave.clear_scene();
         }
+    }
+}
+
+/// What the command line asks the editor to open.
+#[derive(Debug, PartialEq)]
+struct Opening {
+    /// The graph to open.
+    file: Option<PathBuf>,
+    /// The scene to open in the preview, with the graph its first group runs.
+    scene: Option<PathBuf>,
+    /// The replay to play.
+    replay: Option<PathBuf>,
+}
+
+impl Opening {
+    /// `steergraph RUN.sgrec` plays the replay (with its scene and graph), and
+    /// `steergraph LEVEL.scene.ron` opens the scene as `--scene` does (as a scene dropped on
+    /// the window does); any other file is read as a graph.
+    fn of(file: Option<PathBuf>, scene: Option<PathBuf>) -> Self {
+        match file {
+            Some(file) if super::is_replay(&file) => Self {
+                file: None,
+                scene,
+                replay: Some(file),
+            },
+            Some(file) if super::is_scene_path(&file) && scene.is_none() => Self {
+                file: None,
+                scene: Some(file),
+                replay: None,
+            },
+            file => Self {
+                file,
+                scene,
+                replay: None,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scene_or_a_replay_given_as_the_file_opens_as_one() {
+        let path = |p: &str| Some(PathBuf::from(p));
+        let opening = |file, scene, replay| Opening {
+            file,
+            scene,
+            replay,
+        };
+        assert_eq!(
+            Opening::of(path("level.scene.ron"), None),
+            opening(None, path("level.scene.ron"), None)
+        );
+        assert_eq!(
+            Opening::of(path("run.sgrec"), None),
+            opening(None, None, path("run.sgrec"))
+        );
+        assert_eq!(
+            Opening::of(path("boids.graph.ron"), path("level.scene.ron")),
+            opening(path("boids.graph.ron"), path("level.scene.ron"), None)
+        );
+        // With --scene given too, a scene as the file is read as a graph: its error says so.
+        assert_eq!(
+            Opening::of(path("a.scene.ron"), path("b.scene.ron")),
+            opening(path("a.scene.ron"), path("b.scene.ron"), None)
+        );
+        assert_eq!(Opening::of(None, None), opening(None, None, None));
     }
 }
