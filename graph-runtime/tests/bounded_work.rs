@@ -297,3 +297,46 @@ fn agents_times_gap_corners_is_bounded_before_a_tick() {
     );
     assert!(Simulation::new(&scene(600)).is_ok());
 }
+
+/// A game's crowd is held to the same limit (issue 46: the `Crowd` API ran any product): 31,250
+/// agents × 4,096 neighbors is exactly 128,000,000, within it; one agent more is refused,
+/// naming the group by its number, its agents and the neighbors each keeps. Agents the game
+/// put in a second group count in that group's share.
+#[test]
+fn a_crowds_agents_times_neighbors_kept_is_bounded_too() {
+    let program = |most: f32| {
+        let graph = workloads::one(graph_runtime::Node::Separation {
+            radius: 2.0.into(),
+            fov: 360.0.into(),
+            max_neighbors: most.into(),
+        });
+        std::sync::Arc::new(graph_runtime::compile(&graph).expect("compiles"))
+    };
+    let world = graph_runtime::World::default();
+    let mut crowd =
+        graph_runtime::Crowd::new(program(4_096.0), &world, 1, &BTreeMap::new()).expect("binds");
+    assert!(crowd.check_work(&world, 31_250).is_ok());
+    let error = crowd
+        .check_work(&world, 31_251)
+        .expect_err("one more is refused");
+    assert_eq!(error.total, 128_004_096);
+    assert_eq!(error.groups, [("0".to_owned(), 31_251, 4_096)]);
+    assert!(
+        error
+            .to_string()
+            .contains("group \"0\": 31251 agents × 4096")
+            && error.to_string().contains("the limit is 128000000"),
+        "{error}"
+    );
+    // Agent 0 runs a second program keeping 64: 31,250 × 4,096 + 64 is over the limit too.
+    let second = crowd
+        .add_program(program(64.0), &world, &BTreeMap::new())
+        .expect("binds");
+    assert!(crowd.set_group(0, second));
+    let error = crowd.check_work(&world, 31_251).expect_err("still over");
+    assert_eq!(error.total, 31_250 * 4_096 + 64);
+    assert_eq!(
+        error.groups,
+        [("0".to_owned(), 31_250, 4_096), ("1".to_owned(), 1, 64)]
+    );
+}

@@ -365,6 +365,31 @@ impl Crowd {
         self.group_of.get(agent).map_or(0, |&g| g as usize)
     }
 
+    /// Whether a tick of `agents` agents (a game's vehicles `0..agents`, each in its group)
+    /// in `world` stays within the limits on work that grows as a product of inputs, as a
+    /// scene's does before its first tick ([`crate::limits::MAX_NEIGHBOR_WORK`], paths'
+    /// segments, gaps' corners): the refusal names each group (by its number), its agents and
+    /// the work of one. [`Crowd::step`] and [`Crowd::steering`] do not check (they are called
+    /// every tick): call it when the agent count, the groups or a program change; the C
+    /// interface's `sg_crowd_step` and `sg_crowd_steer` call it and refuse the tick.
+    pub fn check_work(&self, world: &World, agents: usize) -> Result<(), crate::TooMuchWork> {
+        let mut counts = vec![0_u64; self.groups.len()];
+        for agent in 0..agents {
+            // A held agent (beyond every group) is not steered.
+            if let Some(count) = counts.get_mut(self.group_of(agent)) {
+                *count += 1;
+            }
+        }
+        let running: Vec<crate::simulation::work::Running<'_>> = (self.groups.iter())
+            .zip(counts)
+            .enumerate()
+            .map(|(index, (group, agents))| {
+                (index.to_string(), agents, &*group.program, &group.params)
+            })
+            .collect();
+        crate::simulation::work::check_running(&running, world)
+    }
+
     /// The vehicle limits the graph asks for (with the overrides applied).
     pub fn vehicle_params(&self) -> crate::VehicleParams {
         self.first().program.vehicle(&self.first().params)

@@ -7,7 +7,7 @@ mod layout;
 mod phase;
 mod read;
 mod tick;
-mod work;
+pub(crate) mod work;
 
 pub use keyframe::{Keyframe, RestoreError};
 pub use phase::TickPhase;

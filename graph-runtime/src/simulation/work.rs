@@ -73,42 +73,60 @@ pub(super) fn check(
     world: &World,
     swapped: Option<(usize, &Program, &ParamValues)>,
 ) -> Result<(), TooMuchWork> {
+    let running: Vec<Running<'_>> = (groups.iter().enumerate())
+        .map(|(index, group)| {
+            let (program, params) = match swapped {
+                Some((at, program, params)) if at == index => (program, params),
+                _ => (&*group.program, &group.params),
+            };
+            (
+                group.name.clone(),
+                group.agents.len() as u64,
+                program,
+                params,
+            )
+        })
+        .collect();
+    check_running(&running, world)
+}
+
+/// A group as the limits see it: its name, its agents, and the program it runs with its
+/// parameter values.
+pub(crate) type Running<'a> = (String, u64, &'a Program, &'a ParamValues);
+
+/// The three limits for the groups `running` in `world` (a simulation's, or a game's crowd's:
+/// [`crate::Crowd::check_work`]).
+pub(crate) fn check_running(running: &[Running<'_>], world: &World) -> Result<(), TooMuchWork> {
+    let shares = |each: &dyn Fn(&Program, &ParamValues) -> u64| -> Vec<(String, u64, u64)> {
+        (running.iter())
+            .map(|(name, agents, program, params)| (name.clone(), *agents, each(program, params)))
+            .filter(|&(_, agents, work)| agents > 0 && work > 0)
+            .collect()
+    };
     within(
         Work::Neighbors,
         MAX_NEIGHBOR_WORK,
-        groups,
-        |index, group| match swapped {
-            Some((at, program, params)) if at == index => program.neighbor_work(params),
-            _ => group.program.neighbor_work(&group.params),
-        },
+        shares(&|program, params| program.neighbor_work(params)),
     )?;
-    within(Work::PathSegments, MAX_PATH_WORK, groups, |index, group| {
-        let program = match swapped {
-            Some((at, program, _)) if at == index => program,
-            _ => &group.program,
-        };
-        (program.path_names().iter())
-            .filter_map(|name| world.path(name))
-            .map(|path| path.segment_count() as u64)
-            .fold(0_u64, u64::saturating_add)
-    })?;
+    within(
+        Work::PathSegments,
+        MAX_PATH_WORK,
+        shares(&|program, _| {
+            (program.path_names().iter())
+                .filter_map(|name| world.path(name))
+                .map(|path| path.segment_count() as u64)
+                .fold(0_u64, u64::saturating_add)
+        }),
+    )?;
     let corners = (world.gaps().iter())
         .map(|gap| gap.points.len() as u64)
         .fold(0_u64, u64::saturating_add);
-    within(Work::GapCorners, MAX_GAP_WORK, groups, |_, _| corners)
+    within(Work::GapCorners, MAX_GAP_WORK, shares(&|_, _| corners))
 }
 
-/// Refused when the groups' agents × `each(group index, group)` summed pass `limit`.
-fn within(
-    work: Work,
-    limit: u64,
-    groups: &[GroupRuntime],
-    each: impl Fn(usize, &GroupRuntime) -> u64,
-) -> Result<(), TooMuchWork> {
-    let shares: Vec<(String, u64, u64)> = (groups.iter().enumerate())
-        .map(|(index, g)| (g.name.clone(), g.agents.len() as u64, each(index, g)))
-        .filter(|&(_, agents, work)| agents > 0 && work > 0)
-        .collect();
+/// Refused when the groups' agents × their work (`shares`: name, agents, the work of one)
+/// summed pass `limit`.
+fn within(work: Work, limit: u64, shares: Vec<(String, u64, u64)>) -> Result<(), TooMuchWork> {
     let total = (shares.iter())
         .map(|&(_, agents, work)| agents.saturating_mul(work))
         .fold(0_u64, u64::saturating_add);

@@ -67,7 +67,8 @@ typedef enum SgStatus {
   // A handle that is zero, of another kind, or already freed.
   SG_STATUS_BAD_HANDLE = 2,
   // A number that is not finite or out of range, text that is not UTF-8, an index past the
-  // end, a name the object does not have (a scene group, an own goal no graph reads).
+  // end, a name the object does not have (a scene group, an own goal no graph reads), a
+  // crowd's tick of more agents than its graphs' work allows (agents × neighbors kept).
   SG_STATUS_INVALID_ARGUMENT = 3,
   // An output array (or text buffer) with less room than the answer needs; nothing was
   // written to it.
@@ -413,7 +414,8 @@ enum SgStatus sg_crowd_create(struct SgProgram program, struct SgWorld world, ui
 // the editor's motion bit for bit. In a
 // world other than the one the crowd was made for (or one that gained a name since), the
 // names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
-// when the world lacks one.
+// when the world lacks one. A tick whose work grows past a scene's limits (agents ×
+// neighbors kept, as `sg_crowd_step`) is refused, `SG_STATUS_INVALID_ARGUMENT`.
 //
 // # Safety
 //
@@ -486,7 +488,9 @@ enum SgStatus sg_crowd_set_group(struct SgCrowd crowd, size_t agent, size_t grou
 // a world with gaps or jump links Jump nodes' agents take off and fly here and walkers that
 // step into a gap fall (`sg_crowd_jump_events`, `sg_crowd_agent_status`). `tags` is one mask
 // per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes. A world
-// other than the crowd's is bound by name, as `sg_crowd_steer` binds it.
+// other than the crowd's is bound by name, as `sg_crowd_steer` binds it. A tick whose work
+// grows past a scene's limits (agents × neighbors kept, paths' segments, gaps' corners) is
+// refused before it starts, `SG_STATUS_INVALID_ARGUMENT`, the numbers in `sg_last_error`.
 //
 // # Safety
 //

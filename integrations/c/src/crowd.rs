@@ -102,7 +102,8 @@ pub unsafe extern "C" fn sg_crowd_create(
 /// the editor's motion bit for bit. In a
 /// world other than the one the crowd was made for (or one that gained a name since), the
 /// names its graph uses are bound again by name; `SG_STATUS_SETUP`, naming what is missing,
-/// when the world lacks one.
+/// when the world lacks one. A tick whose work grows past a scene's limits (agents ×
+/// neighbors kept, as `sg_crowd_step`) is refused, `SG_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 ///
@@ -149,6 +150,9 @@ pub unsafe extern "C" fn sg_crowd_steer(
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
             tags_given(crowd, !tags.is_empty() || count == 0)?;
             bind_to(crowd, &world)?;
+            crowd
+                .check_work(&world, count)
+                .map_err(|e| Failure::invalid(e.to_string()))?;
             crowd.steering(&world, &bodies, tags, dt, &mut result);
             Ok(())
         })?;

@@ -91,7 +91,9 @@ pub extern "C" fn sg_crowd_set_group(crowd: SgCrowd, agent: usize, group: usize)
 /// a world with gaps or jump links Jump nodes' agents take off and fly here and walkers that
 /// step into a gap fall (`sg_crowd_jump_events`, `sg_crowd_agent_status`). `tags` is one mask
 /// per agent, or `NULL` when the graphs use no tags. On an error no vehicle changes. A world
-/// other than the crowd's is bound by name, as `sg_crowd_steer` binds it.
+/// other than the crowd's is bound by name, as `sg_crowd_steer` binds it. A tick whose work
+/// grows past a scene's limits (agents × neighbors kept, paths' segments, gaps' corners) is
+/// refused before it starts, `SG_STATUS_INVALID_ARGUMENT`, the numbers in `sg_last_error`.
 ///
 /// # Safety
 ///
@@ -132,6 +134,9 @@ pub unsafe extern "C" fn sg_crowd_step(
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
             crate::crowd::tags_given(crowd, !tags.is_empty() || count == 0)?;
             crate::crowd::bind_to(crowd, &world)?;
+            crowd
+                .check_work(&world, count)
+                .map_err(|e| Failure::invalid(e.to_string()))?;
             crowd.step(&world, &mut bodies, tags, dt);
             Ok(())
         })?;

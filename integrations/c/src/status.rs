@@ -16,7 +16,8 @@ pub enum SgStatus {
     /// A handle that is zero, of another kind, or already freed.
     BadHandle = 2,
     /// A number that is not finite or out of range, text that is not UTF-8, an index past the
-    /// end, a name the object does not have (a scene group, an own goal no graph reads).
+    /// end, a name the object does not have (a scene group, an own goal no graph reads), a
+    /// crowd's tick of more agents than its graphs' work allows (agents × neighbors kept).
     InvalidArgument = 3,
     /// An output array (or text buffer) with less room than the answer needs; nothing was
     /// written to it.

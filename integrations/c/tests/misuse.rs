@@ -550,3 +550,76 @@ fn a_hot_reload_reaches_the_games_vehicles_limits() {
         ok(status);
     }
 }
+
+/// A crowd's tick is held to the limit on agents × neighbors kept that a scene's is (issue 46:
+/// the crowd API ran any product): 31,251 agents of a graph keeping 4,096 neighbors
+/// (128,004,096, over 128,000,000) are refused by `sg_crowd_step` and `sg_crowd_steer` before
+/// any work, naming the numbers, and the vehicles are left as they were; 100 agents step.
+#[test]
+fn a_crowds_tick_over_the_work_limit_is_refused_naming_the_numbers() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let program = program_from(
+        dir.path(),
+        r#"(format: "steergraph.graph", version: 1,
+            nodes: {1: Separation(radius: 2.0, fov: 360.0, max_neighbors: 4096.0), 2: Output(input: 1)})"#,
+    );
+    let world = a_world();
+    let crowd = crowd_of(program, world, &[]);
+    let mut one = std::mem::MaybeUninit::<SgVehicle>::uninit();
+    // SAFETY: a valid output.
+    let one = unsafe {
+        ok(sg_crowd_vehicle(
+            crowd,
+            1.0,
+            2.0,
+            0.0,
+            0.0,
+            one.as_mut_ptr(),
+        ));
+        one.assume_init()
+    };
+    let mut vehicles = vec![one; 31_251];
+    let mut steering = vec![SgSteering::default(); vehicles.len()];
+    // SAFETY: arrays of `vehicles.len()` vehicles and steerings.
+    let (step, steer) = unsafe {
+        (
+            sg_crowd_step(
+                crowd,
+                world,
+                vehicles.as_mut_ptr(),
+                std::ptr::null(),
+                vehicles.len(),
+                0.1,
+            ),
+            sg_crowd_steer(
+                crowd,
+                world,
+                vehicles.as_ptr(),
+                std::ptr::null(),
+                vehicles.len(),
+                0.1,
+                steering.as_mut_ptr(),
+            ),
+        )
+    };
+    assert_eq!([step, steer], [SgStatus::InvalidArgument; 2]);
+    let error = last_error();
+    assert!(
+        error.contains("group \"0\": 31251 agents × 4096")
+            && error.contains("128004096 neighbors")
+            && error.contains("the limit is 128000000"),
+        "{error}"
+    );
+    assert!(vehicles.iter().all(|v| v.position == [1.0, 2.0]));
+    // SAFETY: an array of 100 vehicles.
+    ok(unsafe {
+        sg_crowd_step(
+            crowd,
+            world,
+            vehicles.as_mut_ptr(),
+            std::ptr::null(),
+            100,
+            0.1,
+        )
+    });
+}

@@ -36,6 +36,9 @@ pub(crate) struct CrowdRun {
     /// Programs whose binding problems were logged, so a crowd made again does not log them
     /// twice.
     logged: Vec<Weak<Program>>,
+    /// Why the last tick was refused (its work past a scene's limits), logged once until it
+    /// changes.
+    pub(crate) refused: Option<String>,
 }
 
 impl CrowdRun {

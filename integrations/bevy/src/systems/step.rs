@@ -10,7 +10,9 @@ use crate::{SteerClock, SteerSettings, SteerWorld};
 /// from the vehicles at the start of the tick, in stream order, then each vehicle advanced
 /// with solid walls, its stuck clock, and jumps and falls in a world with gaps or jump links.
 /// This is `Simulation::step` (same inputs, same order, same neighbor grid), so a scene's
-/// agents move bit for bit as in `steergraph simulate`.
+/// agents move bit for bit as in `steergraph simulate`. A tick whose work grows past a
+/// scene's limits (agents × neighbors kept, `Crowd::check_work`) is not stepped: the agents
+/// stand, and the reason is logged as an error once (a scene over them does not load).
 pub(crate) fn step_crowd(
     steer_world: Res<SteerWorld>,
     settings: Res<SteerSettings>,
@@ -21,10 +23,23 @@ pub(crate) fn step_crowd(
         crowd,
         vehicles,
         tags,
+        refused,
         ..
     } = &mut *run;
     if let Some(crowd) = crowd {
-        crowd.step(&steer_world.world, vehicles, tags, settings.dt);
+        match crowd.check_work(&steer_world.world, vehicles.len()) {
+            Ok(()) => {
+                *refused = None;
+                crowd.step(&steer_world.world, vehicles, tags, settings.dt);
+            }
+            Err(error) => {
+                let why = error.to_string();
+                if refused.as_ref() != Some(&why) {
+                    tracing::error!("steering not stepped: {why}");
+                    *refused = Some(why);
+                }
+            }
+        }
     }
     clock.ticks += 1;
 }
