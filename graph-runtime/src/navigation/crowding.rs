@@ -142,9 +142,9 @@ impl Crowding {
             let mut worked = 0;
             for (i, stood) in (first..).zip(chunk.iter_mut()) {
                 let at = standing(i).and_then(|(position, radius)| {
-                    let cell = (position / step).round();
-                    (cell.is_finite() && radius.is_finite())
-                        .then(|| ([cell.x as i64, cell.y as i64], radius.to_bits()))
+                    let cell = position / step;
+                    let cell = [nearest_whole(cell.x)?, nearest_whole(cell.y)?];
+                    radius.is_finite().then(|| (cell, radius.to_bits()))
                 });
                 if at == stood.at {
                     continue;
@@ -195,6 +195,25 @@ impl Crowding {
             .fold(0, u64::wrapping_add);
         units as f32 / WHOLE
     }
+}
+
+/// The whole number nearest `x`, halves away from zero (`f32::round`'s, as an `i64`,
+/// saturating), `None` when `x` is not finite. Without the `roundf` call that `f32::round`
+/// makes on x86-64's baseline (it has no rounding instruction): the count looks at every
+/// agent on every tick it runs, and the call was a twentieth of a planning phase's
+/// instructions.
+fn nearest_whole(x: f32) -> Option<i64> {
+    if !x.is_finite() {
+        return None;
+    }
+    // Toward zero, saturating; `x` less it is exact (for |x| ≥ 2²³ it is 0: `x` is whole).
+    let whole = x as i64;
+    let part = x - whole as f32;
+    Some(
+        whole
+            .saturating_add(i64::from(part >= 0.5))
+            .saturating_sub(i64::from(part <= -0.5)),
+    )
 }
 
 /// The side of the grid standing agents are counted at on `mesh`: an eighth of its radius,
@@ -396,6 +415,39 @@ mod tests {
                 .map(move |[a, b]| share_of_edge(at, 1.0, a, b))
         };
         assert!(raw(grid).zip(raw(off)).any(|(g, o)| (g - o).abs() > 1e-3));
+    }
+
+    #[test]
+    fn the_nearest_whole_number_is_f32_rounds() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            0.499_999_97,
+            -0.499_999_97,
+            8_388_607.5,
+            16_777_216.0,
+            1e19,
+            -1e19,
+            3.4e38,
+            f32::MIN_POSITIVE,
+            f32::EPSILON,
+        ];
+        // A spread of magnitudes and the halves between them.
+        for i in -2_000..2_000 {
+            values.push(i as f32 * 0.37);
+            values.push(i as f32 + 0.5);
+            values.push(i as f32 * 1_234.567);
+        }
+        for x in values {
+            assert_eq!(nearest_whole(x), Some(x.round() as i64), "{x}");
+        }
+        assert_eq!(nearest_whole(f32::NAN), None);
+        assert_eq!(nearest_whole(f32::INFINITY), None);
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec2};
+use wide::f32x8;
 
 use super::NavMesh;
 
@@ -47,12 +48,12 @@ pub(super) struct Landmarks {
 }
 
 /// The goal's side of the estimate, worked out once a query: for each landmark, the least and
-/// the most `d(L, g)` can be.
+/// the most `d(L, g)` can be (−∞ and +∞ for a slot past the mesh's landmarks, or a landmark no
+/// entry of the goal's triangle is walked to from: it says nothing).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Estimate {
     low: [f32; LANDMARKS],
     high: [f32; LANDMARKS],
-    count: usize,
 }
 
 impl Estimate {
@@ -61,7 +62,6 @@ impl Estimate {
         Self {
             low: [f32::NEG_INFINITY; LANDMARKS],
             high: [f32::INFINITY; LANDMARKS],
-            count: 0,
         }
     }
 }
@@ -128,7 +128,6 @@ impl Landmarks {
                 estimate.high[l] = high[l];
             }
         }
-        estimate.count = self.count;
         estimate
     }
 
@@ -138,16 +137,15 @@ impl Landmarks {
         let Some(distances) = self.distances.get(place as usize) else {
             return f32::NEG_INFINITY;
         };
-        let mut bound = f32::NEG_INFINITY;
-        let landmarks =
-            (distances.iter().zip(&estimate.low).zip(&estimate.high)).take(estimate.count);
-        for ((&d, &low), &high) in landmarks {
-            let ahead = (low - d).max(d - high);
-            // NaN (a landmark that reaches neither) is passed over.
-            if ahead > bound {
-                bound = ahead;
-            }
-        }
+        // Every slot at once, the unused ones too: an estimate's slots past the mesh's
+        // landmarks (and those of a landmark no entry reaches) hold −∞ and +∞, which give −∞.
+        // `low − d` is never NaN (`d` is never −∞, `low` never +∞); `d − high` is NaN where
+        // both are +∞, and `max` (`a < b ? b : a`) then keeps `low − d`, as `f32::max` does.
+        let d = f32x8::from(*distances);
+        let ahead = (f32x8::from(estimate.low) - d).max(d - f32x8::from(estimate.high));
+        let bound = (ahead.to_array().into_iter()).fold(f32::NEG_INFINITY, |bound, x| {
+            if x > bound { x } else { bound }
+        });
         bound - ROUNDING_SLACK * (1.0 + bound.abs())
     }
 
