@@ -3,10 +3,10 @@
 //! Four passes: the agents' extent (a parallel reduction of minima and maxima, exact in any
 //! order), each agent's cell (parallel, one per agent), the count of each cell's agents and
 //! their running total (parallel, in parts of the cells: each part reads every agent's cell),
-//! and the scatter into cells. The
-//! scatter runs in parts, each a contiguous range of cells and therefore of the output: every
-//! part reads all agents in order and places those of its cells, so a cell's agents arrive in
-//! the same order whatever the number of parts, and the grid is the same for any thread count.
+//! and the scatter into cells. The scatter runs in parts, each a contiguous range of cells and
+//! therefore of the output: every part reads all agents in order and places those of its
+//! cells, so a cell's agents arrive in the same order whatever the number of parts, and the
+//! grid is the same for any thread count.
 //! Each part then puts its cells' agents in ascending index.
 
 use glam::Vec2;
