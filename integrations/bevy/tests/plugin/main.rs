@@ -8,3 +8,4 @@ mod drivers_agree;
 mod hot_reload;
 mod loaders;
 mod simulate_parity;
+mod work_limits;
