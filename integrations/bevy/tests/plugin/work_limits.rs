@@ -44,7 +44,9 @@ fn agents_over_the_neighbor_limit_stand_and_fewer_walk() {
     let spawn = |app: &mut bevy_app::App, count: u64| -> Vec<Entity> {
         (0..count)
             .map(|i| {
-                let at = Vec2::new((i % 200) as f32, (i / 200) as f32) * 3.0 - Vec2::splat(300.0);
+                let [column, row] = [i % 200, i / 200]
+                    .map(|n| f32::from(u16::try_from(n).expect("under 200 columns and rows")));
+                let at = Vec2::new(column, row) * 3.0 - Vec2::splat(300.0);
                 let agent =
                     SteerAgent::new(handle.clone(), Vehicle::new(at, Vec2::ZERO, params), 1, i);
                 app.world_mut().spawn(agent).id()
