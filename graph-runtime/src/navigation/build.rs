@@ -108,9 +108,8 @@ fn grown_shapes(
 /// middle of the shape being added. (A build with `panic = "abort"` aborts there instead.)
 fn triangulate_guarded(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt, NavError> {
     let adding = Cell::new(None);
-    let built =
-        std::panic::catch_unwind(AssertUnwindSafe(|| triangulate(shapes, low, high, &adding)));
-    built.unwrap_or_else(|_| {
+    let built = guarded(|| triangulate(shapes, low, high, &adding));
+    built.unwrap_or_else(|()| {
         let (lo, hi) = adding
             .get()
             .and_then(|index: usize| shapes.get(index))
@@ -121,6 +120,30 @@ fn triangulate_guarded(shapes: &[Shape], low: DVec2, high: DVec2) -> Result<Cdt,
             y: middle.y,
         })
     })
+}
+
+thread_local! {
+    /// Whether this thread runs a call [`guarded`] catches a panic of.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// `f`'s result, or `Err(())` when it panicked: the panic is caught here and becomes the
+/// caller's error. While `f` runs, [`in_guarded_call`] is true on this thread, so that a
+/// panic hook can keep quiet about a panic that is no failure of the program.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, ()> {
+    let before = GUARDED.replace(true);
+    let result = std::panic::catch_unwind(AssertUnwindSafe(f)).map_err(|_| ());
+    GUARDED.set(before);
+    result
+}
+
+/// Whether this thread is inside a call the runtime guards against a panic of a library it
+/// uses (the navigation mesh's triangulation, [`NavMesh::build`]): such a panic is caught and
+/// becomes an error that says where ([`NavError::Degenerate`]). A panic hook (the `steergraph`
+/// binary installs one) can keep quiet about it instead of printing it as a crash, then the
+/// error is reported as any other.
+pub fn in_guarded_call() -> bool {
+    GUARDED.get()
 }
 
 /// The triangulation of the walkable rectangle with every shape's edges kept; `adding` holds
@@ -272,5 +295,23 @@ mod tests {
         // Outside the rectangle counts as its edge; not a number as its low corner.
         assert_eq!(curve_key(DVec2::new(-5.0, 99.0), low, high), 0xAAAA_AAAA);
         assert_eq!(curve_key(DVec2::NAN, low, high), 0);
+    }
+
+    #[test]
+    fn a_guarded_call_catches_its_panic_and_says_it_is_guarded_while_it_runs() {
+        assert!(!in_guarded_call());
+        assert_eq!(guarded(in_guarded_call), Ok(true));
+        // `resume_unwind` panics without calling the panic hook: the test prints nothing.
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let result = {
+            let seen = std::sync::Arc::clone(&seen);
+            guarded(move || {
+                seen.store(in_guarded_call(), std::sync::atomic::Ordering::Relaxed);
+                std::panic::resume_unwind(Box::new("a library's bug"))
+            })
+        };
+        assert_eq!(result, Err::<(), ()>(()));
+        assert!(seen.load(std::sync::atomic::Ordering::Relaxed));
+        assert!(!in_guarded_call(), "false again after the panic");
     }
 }
