@@ -20,9 +20,9 @@ fn main() -> ExitCode {
 }
 
 /// Keeps the panic hook quiet about a panic the runtime catches and reports as an error (a
-/// triangulation library's bug on a heap of nearly coinciding walls: "the level cannot be
-/// triangulated near (x, y)"), which printed a crash's message before the clear error; every
-/// other panic is printed as before.
+/// triangulation library's bug on a heap of nearly coinciding walls: "the triangulation failed
+/// on walls, gaps or obstacles that overlap or nearly coincide near (x, y)"), which printed a
+/// crash's message before the clear error; every other panic is printed as before.
 fn quiet_guarded_panics() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
