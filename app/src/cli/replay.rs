@@ -3,7 +3,7 @@
 //! tick against the recording.
 
 use std::io::Write as _;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use graph_runtime::FileAccess;
 use graph_runtime::replay::ReplayFile;
@@ -31,7 +31,7 @@ pub fn record(options: &RecordOptions) -> Result<(), Vec<String>> {
     let ticks = ticks_of(options.seconds, dt)?;
     let assets = super::load_assets(scene, options.run.seed, None)?;
     super::refuse_overwriting_inputs(&options.out, scene, &assets)?;
-    let named = relative_to_folder_of(&options.out, scene);
+    let named = ReplayFile::scene_name_for(&options.out, scene);
     let recorded = super::with_threads(options.run.threads, || {
         ReplayFile::record(&assets, named, ticks, dt, |_| {})
     })?;
@@ -123,34 +123,4 @@ fn ticks_of(seconds: f32, dt: f32) -> Result<u64, Vec<String>> {
         )]);
     }
     Ok(ticks as u64)
-}
-
-/// `scene` as the replay file at `out` names it: relative to `out`'s folder (with `..` where
-/// it lies elsewhere), or absolute when the two share no folder (another drive).
-fn relative_to_folder_of(out: &Path, scene: &Path) -> String {
-    let folder = match out.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let (Ok(folder), Ok(scene)) = (folder.canonicalize(), scene.canonicalize()) else {
-        return scene.display().to_string();
-    };
-    let from: Vec<Component> = folder.components().collect();
-    let to: Vec<Component> = scene.components().collect();
-    let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    if shared == 0 {
-        return scene.display().to_string();
-    }
-    let mut relative = PathBuf::new();
-    for _ in shared..from.len() {
-        relative.push("..");
-    }
-    for component in &to[shared..] {
-        relative.push(component);
-    }
-    // Forward slashes on every system, so that the file reads the same everywhere.
-    let parts: Vec<String> = (relative.components())
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    parts.join("/")
 }

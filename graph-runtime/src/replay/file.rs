@@ -2,7 +2,7 @@
 //! made on load (every count within its limit, one digest a tick) and writing it back
 //! (`FORMAT.md`, "Replay files").
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -121,6 +121,38 @@ impl ReplayFile {
     /// Saves the replay atomically.
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
         crate::save::write_atomically(path, self.to_ron()?)
+    }
+
+    /// How a replay file saved at `out` names the scene at `scene`: relative to `out`'s folder
+    /// (with `..` where it lies elsewhere, forward slashes on every system), or absolute when
+    /// the two share no folder (another drive) or either cannot be resolved. What
+    /// `steergraph record` and the editor's Save run as replay write.
+    pub fn scene_name_for(out: &Path, scene: &Path) -> String {
+        let folder = match out.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let (Ok(folder), Ok(scene)) = (folder.canonicalize(), scene.canonicalize()) else {
+            return scene.display().to_string();
+        };
+        let from: Vec<Component> = folder.components().collect();
+        let to: Vec<Component> = scene.components().collect();
+        let shared = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        if shared == 0 {
+            return scene.display().to_string();
+        }
+        let mut relative = PathBuf::new();
+        for _ in shared..from.len() {
+            relative.push("..");
+        }
+        for component in &to[shared..] {
+            relative.push(component);
+        }
+        // Forward slashes on every system, so that the file reads the same everywhere.
+        let parts: Vec<String> = (relative.components())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        parts.join("/")
     }
 
     /// The scene's path, for the replay file at `path`: its `scene` relative to the file's
