@@ -83,6 +83,9 @@ pub enum Command {
     OpenReplay,
     /// Open this replay file and play it (asking about unsaved work first).
     OpenReplayPath(PathBuf),
+    /// Ask where, then save the preview's run from tick 0 as a replay file, once proven
+    /// (`replay_save.rs`).
+    SaveRunAsReplay,
     /// Edit the graph this group of the preview's scene runs, keeping the scene (asking about
     /// unsaved changes to the graph first).
     EditGroupGraph(String),
@@ -305,6 +308,7 @@ impl EditorApp {
             }
             Command::OpenReplay => self.ask(Purpose::OpenReplay),
             Command::OpenReplayPath(path) => self.guard(Then::Replay(path)),
+            Command::SaveRunAsReplay => self.save_run_as_replay(),
             Command::EditGroupGraph(graph) => self.guard(Then::GroupGraph(graph)),
             Command::SaveScene => self.save_scene(None),
             Command::SaveSceneAs => self.ask(Purpose::SaveScene { then: None }),

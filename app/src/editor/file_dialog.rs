@@ -29,6 +29,8 @@ pub enum Purpose {
     OpenScene,
     /// Open a replay file (`.sgrec`) and play it in the preview.
     OpenReplay,
+    /// Save the preview's run as a replay file.
+    SaveReplay,
     /// Save the scene under a new name.
     SaveScene {
         /// Continue `Command::SaveAllThen` after saving.
@@ -53,6 +55,7 @@ impl Purpose {
                 | Self::SaveScene { .. }
                 | Self::SaveField(_)
                 | Self::SaveSubgraph
+                | Self::SaveReplay
         )
     }
 
@@ -63,6 +66,7 @@ impl Purpose {
             Self::Export => "Export for game",
             Self::OpenScene => "Open scene",
             Self::OpenReplay => "Open replay",
+            Self::SaveReplay => "Save run as replay",
             Self::SaveScene { .. } => "Save scene as",
             Self::SaveField(_) => "Save flow field as",
             Self::LoadField(_) => "Load flow field",
@@ -78,6 +82,7 @@ impl Purpose {
             Self::SaveGraph { .. } | Self::Export | Self::SaveSubgraph => Some(".graph.ron"),
             Self::SaveScene { .. } => Some(".scene.ron"),
             Self::SaveField(_) => Some(".flow.ron"),
+            Self::SaveReplay => Some(".sgrec"),
             Self::OpenGraph
             | Self::OpenScene
             | Self::OpenReplay
@@ -98,7 +103,7 @@ impl Purpose {
             Self::OpenScene | Self::SaveScene { .. } => {
                 ("Steergraph scene (*.scene.ron)", "scene.ron")
             }
-            Self::OpenReplay => ("Steergraph replay (*.sgrec)", "sgrec"),
+            Self::OpenReplay | Self::SaveReplay => ("Steergraph replay (*.sgrec)", "sgrec"),
             Self::SaveField(_) | Self::LoadField(_) => {
                 ("Steergraph flow field (*.flow.ron)", "flow.ron")
             }

@@ -78,7 +78,13 @@ impl EditorApp {
             ],
         );
         ui.separator();
-        self.items(ui, vec![("Open replay…", Command::OpenReplay)]);
+        self.items(
+            ui,
+            vec![
+                ("Open replay…", Command::OpenReplay),
+                ("Save run as replay…", Command::SaveRunAsReplay),
+            ],
+        );
         ui.separator();
         self.items(ui, vec![("Quit", Command::Quit)]);
     }

@@ -37,6 +37,7 @@ mod presets;
 mod preview;
 mod recovery;
 mod replay_files;
+mod replay_save;
 mod scene_files;
 mod search;
 mod selection;
@@ -174,6 +175,7 @@ impl EditorApp {
         });
         self.handle_window_events(&ctx);
         self.check_disk(&ctx);
+        self.poll_run_save(&ctx);
         self.shortcuts(&ctx);
         let names = Names::from_scene(&self.workspace.scene.scene).with_graph(
             &self.workspace.document.parameters,

@@ -6,6 +6,7 @@ use super::file_dialog::{Backend, FileDialogs};
 use super::frame_stats::FrameStats;
 use super::on_disk::DiskWatch;
 use super::preview::Pacing;
+use super::replay_save::RunSave;
 
 /// The editor's services.
 pub struct Services {
@@ -20,6 +21,8 @@ pub struct Services {
     /// The open files, watched for changes by other programs.
     pub(super) disk: DiskWatch,
     pub(super) frame_stats: Option<FrameStats>,
+    /// The preview's run being proven and saved as a replay file (`replay_save.rs`).
+    pub(super) run_save: Option<RunSave>,
 }
 
 impl Services {
@@ -32,6 +35,7 @@ impl Services {
             autosave,
             disk: DiskWatch::default(),
             frame_stats: None,
+            run_save: None,
         }
     }
 }

@@ -91,6 +91,10 @@ impl EditorApp {
                 self.workspace.scene.path.as_deref().and_then(Path::parent),
             ),
             Purpose::SaveField(name) => (super::field_files::field_file_name(name), None),
+            Purpose::SaveReplay => {
+                let (name, folder) = self.replay_file_suggested();
+                (name, folder)
+            }
             Purpose::SaveSubgraph => (
                 "subgraph.graph.ron".to_owned(),
                 self.workspace
@@ -133,6 +137,7 @@ impl EditorApp {
             }
             Purpose::OpenScene => self.push(Command::OpenScenePath(path.to_path_buf())),
             Purpose::OpenReplay => self.push(Command::OpenReplayPath(path.to_path_buf())),
+            Purpose::SaveReplay => self.save_run_to(path),
             Purpose::SaveScene { then } => {
                 if self.save_scene_to(path)
                     && let Some(then) = then

@@ -20,6 +20,7 @@ mod preview;
 mod recovery;
 mod reload;
 mod replay;
+mod replay_save;
 mod rewind;
 mod scene_files;
 mod second_hour;

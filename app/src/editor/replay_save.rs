@@ -1,0 +1,228 @@
+//! File > Save run as replay… (issue 45): the preview's run, from tick 0 to the tick it shows,
+//! written to a replay file (`.sgrec`) that `steergraph replay`, the editor and the C
+//! interface play again. A replay file names its scene on disk and keeps no agents' states,
+//! so the scene and its graph must be saved, and the file is proven before it is written: the
+//! saved scene is stepped again from tick 0 on a thread of its own (the editor keeps
+//! answering), and the file is written only when that run reaches the preview's state at its
+//! tick bit for bit. A run that changed while it ran (a hot reload, an agent dragged, a fork
+//! from a past tick, the cursor moving a target its graph follows) is not the saved files'
+//! run, and is refused, saying so.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+
+use graph_runtime::SceneAssets;
+use graph_runtime::replay::{ReplayFile, state_digest};
+
+use super::EditorApp;
+use super::file_dialog::Purpose;
+
+/// A run being proven and saved on its own thread.
+pub struct RunSave {
+    /// The file being written.
+    out: PathBuf,
+    /// The status line's message once it is written, or why it was not.
+    answer: Receiver<Result<String, String>>,
+}
+
+/// The preview's run as the replay file will hold it.
+struct Run {
+    /// The scene file it names.
+    scene: PathBuf,
+    /// The tick the preview shows: the file holds ticks 0 to this.
+    tick: u64,
+    /// The preview's state at `tick` ([`state_digest`]).
+    digest: u64,
+    /// The preview's tick length.
+    dt: f32,
+    /// The run's seed.
+    seed: u64,
+}
+
+/// What the refusals say to do.
+const AGAIN: &str = "Reset the preview (its Reset button), let it run, then save the run.";
+
+impl EditorApp {
+    /// File > Save run as replay…: asks where, once the run can be saved (the scene and its
+    /// graph saved, some ticks run); the preview pauses, so the run saved is the one shown
+    /// when the name is picked.
+    pub(super) fn save_run_as_replay(&mut self) {
+        self.record_changes();
+        if let Err(why) = self.run_to_save() {
+            return self.error("Could not save the run as a replay.", &why);
+        }
+        self.preview.host.running = false;
+        self.ask(Purpose::SaveReplay);
+    }
+
+    /// The suggested replay file: the scene's name ending in `.sgrec`, in its folder.
+    pub(super) fn replay_file_suggested(&self) -> (String, Option<&Path>) {
+        let scene = &self.workspace.scene;
+        let name = scene.name();
+        let stem = name.strip_suffix(".scene.ron").unwrap_or(&name);
+        (
+            format!("{stem}.sgrec"),
+            scene.path.as_deref().and_then(Path::parent),
+        )
+    }
+
+    /// Starts proving and saving the run to `out`, picked in the file dialog.
+    pub(super) fn save_run_to(&mut self, out: &Path) {
+        let refuse =
+            |app: &mut Self, why: &str| app.error("Could not save the run as a replay.", why);
+        if !out
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("sgrec"))
+        {
+            return refuse(
+                self,
+                &format!(
+                    "{}: a replay file's name ends in .sgrec (the scene and graph files stay as they are)",
+                    out.display()
+                ),
+            );
+        }
+        let run = match self.run_to_save() {
+            Ok(run) => run,
+            Err(why) => return refuse(self, &why),
+        };
+        let mut assets = match SceneAssets::load(&run.scene) {
+            Ok(assets) => assets,
+            Err(errors) => {
+                let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                return refuse(self, &lines.join("\n"));
+            }
+        };
+        assets.scene.seed = run.seed;
+        let (sender, answer) = mpsc::channel();
+        let named = ReplayFile::scene_name_for(out, &run.scene);
+        let file = out.to_path_buf();
+        let tick = run.tick;
+        let spawned = std::thread::Builder::new()
+            .name("steergraph-save-run".to_owned())
+            .spawn(move || {
+                // The editor may have closed; nobody is left to tell.
+                let _ = sender.send(prove_and_save(&assets, named, &run, &file));
+            });
+        if let Err(error) = spawned {
+            return refuse(
+                self,
+                &format!("cannot start the thread that saves it: {error}"),
+            );
+        }
+        self.status.set(format!(
+            "Saving the run as {}: stepping the saved scene again to tick {tick} to check it…",
+            out.display(),
+        ));
+        self.services.run_save = Some(RunSave {
+            out: out.to_path_buf(),
+            answer,
+        });
+    }
+
+    /// Whether a run is being proven and saved.
+    pub fn is_saving_run(&self) -> bool {
+        self.services.run_save.is_some()
+    }
+
+    /// Takes the answer of a run save that has finished: the status line says where the
+    /// file went, or an error says why none was written.
+    pub(super) fn poll_run_save(&mut self, ctx: &egui::Context) {
+        let Some(save) = &self.services.run_save else {
+            return;
+        };
+        let answer = match save.answer.try_recv() {
+            Ok(answer) => answer,
+            Err(TryRecvError::Empty) => {
+                ctx.request_repaint_after(std::time::Duration::from_millis(100));
+                return;
+            }
+            Err(TryRecvError::Disconnected) => Err(format!(
+                "{}: the thread saving it stopped without an answer; nothing was written",
+                save.out.display()
+            )),
+        };
+        let out = save.out.display().to_string();
+        self.services.run_save = None;
+        match answer {
+            Ok(message) => self.status.set(message),
+            Err(why) => {
+                self.status.set(format!(
+                    "Did not save the run as {out} (the message says why)"
+                ));
+                self.error("Could not save the run as a replay.", &why);
+            }
+        }
+    }
+
+    /// The preview's run, if a replay file can hold it; else why not, in a designer's words.
+    fn run_to_save(&self) -> Result<Run, String> {
+        if self.services.run_save.is_some() {
+            return Err("A run is being saved already; wait for it to finish.".to_owned());
+        }
+        let document = &self.workspace.scene;
+        let Some(scene) = document.path.clone() else {
+            return Err(format!(
+                "The scene {} is not saved: a replay file names its scene on disk. Save the scene (File > Save scene as…), then {}",
+                document.name(),
+                AGAIN.to_lowercase()
+            ));
+        };
+        if document.is_dirty() || self.workspace.document.is_dirty() {
+            return Err(format!(
+                "The scene or the open graph has unsaved changes: the preview runs them, and a replay file names the files on disk. Save them (File > Save scene, Ctrl+S), then {}",
+                AGAIN.to_lowercase()
+            ));
+        }
+        let host = &self.preview.host;
+        let Some(simulation) = host.simulation.as_ref() else {
+            return Err(if host.is_stepping() {
+                "A tick of the preview is running; try again in a moment.".to_owned()
+            } else {
+                "The preview is not running the scene (the problems list says why).".to_owned()
+            });
+        };
+        if simulation.tick() == 0 {
+            return Err("The run has not started: play the preview, then save the run.".to_owned());
+        }
+        Ok(Run {
+            scene,
+            tick: simulation.tick(),
+            digest: state_digest(simulation),
+            dt: host.tick_length(),
+            seed: document.scene.seed,
+        })
+    }
+}
+
+/// Steps the saved scene from tick 0 to the run's tick and writes the replay file when it
+/// reaches the preview's state there: the status line's message, or why nothing was written.
+fn prove_and_save(
+    assets: &SceneAssets,
+    named: String,
+    run: &Run,
+    out: &Path,
+) -> Result<String, String> {
+    let file = ReplayFile::record(assets, named, run.tick, run.dt, |_| {})
+        .map_err(|error| error.to_string())?;
+    let again = file.digest(run.tick).unwrap_or_default();
+    if again != run.digest {
+        return Err(format!(
+            "The preview's run is not the saved scene's: stepped again from tick 0, {} reaches another state at tick {} (digest {again:016x}; the preview's is {:016x}). A replay file holds a run without edits, and this one changed while it ran (a hot reload, an agent dragged, a fork from a past tick, or the cursor moving a target the graph follows). {AGAIN} Nothing was written.",
+            run.scene.display(),
+            run.tick,
+            run.digest,
+        ));
+    }
+    file.save(out)
+        .map_err(|error| format!("{}: {error}; nothing was written", out.display()))?;
+    Ok(format!(
+        "Saved the run as {}: {} agents, ticks 0 to {} of {:.2} ms, seed {}; checked: the saved scene stepped again reaches the preview's state at tick {} bit for bit",
+        out.display(),
+        file.agents,
+        file.ticks(),
+        file.dt * 1000.0,
+        file.seed,
+        run.tick,
+    ))
+}
