@@ -103,7 +103,7 @@ fn behaviors_md_gives_the_thresholds_the_rules_use() {
         "under `0.25` of their top speed",
         "within `2.5` of its radii",
         "within `1.25` times the sum",
-        "under `0.1` of the one its input asks for",
+        "headway under `0.25` of the speed",
         "under `0.2` of the sum of the leaves' sizes",
         "over `0.1` of that sum",
     ] {
@@ -113,7 +113,7 @@ fn behaviors_md_gives_the_thresholds_the_rules_use() {
     assert_eq!((d::JAM_AGENTS, d::JAM_RADII, d::HELD_SPEED), (3, 8.0, 0.25));
     assert_eq!(
         (d::WALL_CONTACT, d::CONTACT, d::BLOCKED_SHARE),
-        (2.5, 1.25, 0.1)
+        (2.5, 1.25, 0.25)
     );
     assert_eq!((d::CANCEL_RATIO, d::CANCEL_SHARE), (0.2, 0.1));
 }
@@ -157,6 +157,31 @@ fn a_seek_and_a_flee_of_equal_weight_cancel_and_are_named_with_their_forces() {
     );
     // Flee at half weight: the output (2, 0) is a quarter of the sizes' 8: no longer cancelled.
     assert_eq!(cause(&tug(0.5), 0), Cause::Unknown);
+}
+
+#[test]
+fn an_agent_walking_toward_its_goal_is_walking_again_and_one_creeping_is_unknown() {
+    // Alone, Arrival toward (10, 0) and nothing else: no rule before holds. Moving at
+    // (2, 0.5), it makes 2 u/s toward the goal (its velocity's part along +x): half its top
+    // speed of 4, over the 0.25 × 4 = 1 u/s from which it walks.
+    let moving = |velocity: Vec2| {
+        let g = blended(graph(), vec![(arrival(), 1.0)]);
+        let mut simulation = simulation(g, &[(v(0.0, 0.0), v(10.0, 0.0))], Vec::new());
+        simulation.vehicles_mut()[0].velocity = velocity;
+        simulation
+    };
+    let diagnosis = diagnose(&moving(v(2.0, 0.5)), 0, DT).expect("an agent");
+    assert_eq!(diagnosis.cause, Cause::Walking { speed: 2.0 });
+    assert_eq!(diagnosis.cause.title(), "Walking again");
+    assert!(
+        diagnosis
+            .words()
+            .starts_with("not held now: it walks toward its goal at 2.0 u/s"),
+        "{}",
+        diagnosis.words()
+    );
+    // 0.9 u/s toward it (3 aside): under 1 u/s, and nothing these rules know holds it.
+    assert_eq!(cause(&moving(v(0.9, 3.0)), 0), Cause::Unknown);
 }
 
 #[test]
@@ -260,10 +285,9 @@ fn three_held_agents_heading_the_same_way_by_a_wall_make_a_jam_and_two_do_not() 
     assert_eq!(cause(&two, 0), Cause::BehindWall { wall: v(0.0, 0.0) });
 }
 
-#[test]
-fn reciprocal_blocked_by_an_agent_in_contact_has_no_safe_velocity() {
-    // Reciprocal(Arrival) toward (5, 0); an agent standing on its own goal (heading nowhere,
-    // so no head-on) touches it at 1.0 straight ahead: every velocity toward +x closes on it.
+/// `Output(Reciprocal(Arrival(own goal)))`, Reciprocal as node #2 with no clearance and no
+/// keep-right.
+fn reciprocal_arrival() -> Graph {
     let mut g = graph();
     let arrive = g.add(arrival());
     let reciprocal = g.add(Node::Reciprocal {
@@ -278,13 +302,58 @@ fn reciprocal_blocked_by_an_agent_in_contact_has_no_safe_velocity() {
     g.add(Node::Output {
         input: Link(Some(reciprocal)),
     });
+    g
+}
+
+#[test]
+fn reciprocal_blocked_by_an_agent_in_contact_has_no_safe_velocity() {
+    // Reciprocal(Arrival) toward (5, 0); an agent standing on its own goal (heading nowhere,
+    // so no head-on) touches it at 1.0 straight ahead: every velocity toward +x closes on it.
     let blocked = simulation(
-        g,
+        reciprocal_arrival(),
         &[(v(0.0, 0.0), v(5.0, 0.0)), (v(1.0, 0.0), v(1.0, 0.0))],
         Vec::new(),
     );
     assert_eq!(
         cause(&blocked, 0),
+        Cause::NoSafeVelocity {
+            node: NodeId(2),
+            planes: 1
+        }
+    );
+}
+
+#[test]
+fn reciprocal_that_only_lets_it_step_aside_has_no_safe_velocity_toward_the_goal() {
+    // Arrival asks (4, 0) toward (5, 0) (5 units away, slowing within 1: full speed). Another
+    // agent stands at rest on its own goal at (1.2, 0.3), 1.24 away (radii summing to 1).
+    // Reciprocal's half-plane for it (time horizon 2), worked out as RVO2 does: the relative
+    // velocity 0 lies in front of the cut-off disc (centre (1.2, 0.3) / 2 = (0.6, 0.15),
+    // radius 0.5), w = 0 - (0.6, 0.15) = (-0.6, -0.15), |w| = 0.6185; the half-plane's normal
+    // is w / |w| = (-0.970, -0.243) and its line passes through u / 2 = (0.5 - 0.6185) / 2 ×
+    // (w / |w|) = (0.0575, 0.0144). (4, 0) lies 3.824 beyond it, so the velocity chosen is
+    // (4, 0) - 3.824 × (0.970, 0.243) = (0.291, -0.927): 0.97 u/s, far over a crawl (0.1 of
+    // 4, which is why its length alone could not tell), but 0.291 of it toward the goal,
+    // under the quarter (1 u/s of the 4 asked) that counts as headway: a step aside.
+    let aside = simulation(
+        reciprocal_arrival(),
+        &[(v(0.0, 0.0), v(5.0, 0.0)), (v(1.2, 0.3), v(1.2, 0.3))],
+        Vec::new(),
+    );
+    let mut trace = graph_runtime::Trace::default();
+    aside.trace(0, DT, &mut trace).expect("agent 0 exists");
+    let (preferred, chosen) = (trace.entries.iter())
+        .find_map(|entry| match entry.guide {
+            graph_runtime::Guide::Reciprocal {
+                preferred, chosen, ..
+            } => Some((preferred, chosen)),
+            _ => None,
+        })
+        .expect("Reciprocal's guide");
+    assert!(preferred.abs_diff_eq(v(4.0, 0.0), 1e-4), "{preferred}");
+    assert!(chosen.abs_diff_eq(v(0.291, -0.927), 2e-3), "{chosen}");
+    assert_eq!(
+        cause(&aside, 0),
         Cause::NoSafeVelocity {
             node: NodeId(2),
             planes: 1

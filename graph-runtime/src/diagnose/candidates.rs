@@ -94,7 +94,7 @@ pub(super) fn candidates(
                 .into_iter()
                 .filter_map(|radii| widen_opening(assets, *at, diagnosis, simulation, radii))
                 .collect(),
-            Cause::Unknown => Vec::new(),
+            Cause::Walking { .. } | Cause::Unknown => Vec::new(),
         };
         for fix in found {
             // The same edits found from another agent's diagnosis are tried once.

@@ -23,6 +23,8 @@ struct Near {
 pub(super) struct Around<'a> {
     position: Vec2,
     radius: f32,
+    velocity: Vec2,
+    max_speed: f32,
     /// The agent's goal.
     pub(super) goal: Option<Vec2>,
     /// The direction to its goal (zero without one, or at it).
@@ -71,6 +73,8 @@ impl<'a> Around<'a> {
         Some(Self {
             position: me.position,
             radius: me.radius,
+            velocity: me.velocity,
+            max_speed: me.max_speed,
             goal,
             heading: heading(me.position, goal),
             near,
@@ -128,6 +132,13 @@ impl<'a> Around<'a> {
             .collect();
         others.sort_unstable();
         (!others.is_empty()).then_some((wall, others))
+    }
+
+    /// Its speed toward its goal (its velocity's part along the way to it) when that is at
+    /// least [`HELD_SPEED`] of its top speed: it walks toward the goal, held by nothing now.
+    pub(super) fn walking(&self) -> Option<f32> {
+        let speed = self.velocity.dot(self.heading);
+        (self.heading != Vec2::ZERO && speed >= HELD_SPEED * self.max_speed).then_some(speed)
     }
 
     /// Where the straight line from the agent to its goal first meets a wall.

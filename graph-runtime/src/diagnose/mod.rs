@@ -41,9 +41,11 @@ pub const JAM_RADII: f32 = 8.0;
 /// An agent is held while it moves at under this share of its top speed.
 pub const HELD_SPEED: f32 = 0.25;
 
-/// Reciprocal blocks an agent when the velocity it chooses is under this share of the one its
-/// input asks for.
-pub const BLOCKED_SHARE: f32 = 0.1;
+/// Reciprocal blocks an agent when the velocity it chooses makes headway (its part along the
+/// direction the input asks for) under this share of the speed the input asks for: a crawl,
+/// or a step aside as a crowd crosses its way (the share under which an agent is held,
+/// [`HELD_SPEED`]).
+pub const BLOCKED_SHARE: f32 = 0.25;
 
 /// Forces cancel when their sum is under this share of the sum of their sizes, with at least
 /// two leaves over [`CANCEL_SHARE`] of that sum.
@@ -80,7 +82,7 @@ pub enum Cause {
         wall: Vec2,
     },
     /// Reciprocal finds no safe velocity toward where the agent is asked to go: its
-    /// half-planes (neighbors', walls') permit none, or only a crawl.
+    /// half-planes (neighbors', walls') permit none, or only a crawl or a step aside.
     NoSafeVelocity {
         /// The Reciprocal node.
         node: NodeId,
@@ -92,13 +94,20 @@ pub enum Cause {
         /// Each node with its kind and force.
         forces: Vec<(NodeId, NodeKind, Vec2)>,
     },
+    /// Not held now: it walks toward its goal at `speed` (at least [`HELD_SPEED`] of its top
+    /// speed along the way to it). A stalled agent that something (most often a crossing
+    /// crowd) drove back from the nearest it had come, making that way up again.
+    Walking {
+        /// Its speed toward its goal (its velocity's part along the way to it).
+        speed: f32,
+    },
     /// Nothing of the above.
     Unknown,
 }
 
 impl Cause {
     /// The cause's short name, as `steergraph diagnose` writes it: `head_on`, `jammed`,
-    /// `pinned`, `behind_wall`, `no_safe_velocity`, `forces_cancel` or `unknown`.
+    /// `pinned`, `behind_wall`, `no_safe_velocity`, `forces_cancel`, `walking` or `unknown`.
     pub fn name(&self) -> &'static str {
         match self {
             Self::HeadOn { .. } => "head_on",
@@ -107,12 +116,13 @@ impl Cause {
             Self::BehindWall { .. } => "behind_wall",
             Self::NoSafeVelocity { .. } => "no_safe_velocity",
             Self::ForcesCancel { .. } => "forces_cancel",
+            Self::Walking { .. } => "walking",
             Self::Unknown => "unknown",
         }
     }
 
     /// The cause as a title for a designer: `Jammed`, `Pinned`, `Head on`, `Behind a wall`,
-    /// `No safe velocity`, `Forces cancel` or `Unknown`.
+    /// `No safe velocity`, `Forces cancel`, `Walking again` or `Unknown`.
     pub fn title(&self) -> &'static str {
         match self {
             Self::HeadOn { .. } => "Head on",
@@ -121,18 +131,20 @@ impl Cause {
             Self::BehindWall { .. } => "Behind a wall",
             Self::NoSafeVelocity { .. } => "No safe velocity",
             Self::ForcesCancel { .. } => "Forces cancel",
+            Self::Walking { .. } => "Walking again",
             Self::Unknown => "Unknown",
         }
     }
 
     /// Every cause's short name, in the order the rules are tried (`unknown` last).
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "jammed",
         "pinned",
         "head_on",
         "behind_wall",
         "no_safe_velocity",
         "forces_cancel",
+        "walking",
         "unknown",
     ];
 
@@ -194,6 +206,7 @@ pub fn diagnose_traced(
         })
         .or_else(|| no_safe_velocity(trace))
         .or_else(|| forces_cancel(trace, program, net))
+        .or_else(|| around.walking().map(|speed| Cause::Walking { speed }))
         .unwrap_or(Cause::Unknown);
     Some(Diagnosis {
         agent,
@@ -203,8 +216,8 @@ pub fn diagnose_traced(
 }
 
 /// A Reciprocal node of the trace whose half-planes leave no safe velocity toward where its
-/// input asks to go: none at all (it took the least violation), or only velocities under
-/// [`BLOCKED_SHARE`] of the one asked for.
+/// input asks to go: none at all (it took the least violation), or only velocities making
+/// headway under [`BLOCKED_SHARE`] of the speed asked for (a crawl, or a step aside).
 fn no_safe_velocity(trace: &Trace) -> Option<Cause> {
     trace.entries.iter().find_map(|entry| match entry.guide {
         Guide::Reciprocal {
@@ -213,7 +226,7 @@ fn no_safe_velocity(trace: &Trace) -> Option<Cause> {
             preferred,
             chosen,
             ..
-        } if fallback || chosen.length() < BLOCKED_SHARE * preferred.length() => {
+        } if fallback || headway(chosen, preferred) < BLOCKED_SHARE * preferred.length() => {
             Some(Cause::NoSafeVelocity {
                 node: entry.node,
                 planes: usize::from(total),
@@ -221,6 +234,11 @@ fn no_safe_velocity(trace: &Trace) -> Option<Cause> {
         }
         _ => None,
     })
+}
+
+/// How fast `velocity` goes the way `asked` points (negative: away); 0 when nothing is asked.
+fn headway(velocity: Vec2, asked: Vec2) -> f32 {
+    velocity.dot(asked.normalize_or_zero())
 }
 
 /// The leaves whose forces cancel: the graph's output `net` under [`CANCEL_RATIO`] of the

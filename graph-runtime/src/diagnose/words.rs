@@ -25,7 +25,7 @@ impl Diagnosis {
                 wall.x, wall.y
             ),
             Cause::NoSafeVelocity { node, planes } => format!(
-                "Reciprocal (node {node}) finds no safe velocity toward its goal: its {planes} half-planes (neighbors', walls' and obstacles', widened by its clearance) allow none, or only a crawl"
+                "Reciprocal (node {node}) finds no safe velocity toward its goal: its {planes} half-planes (neighbors', walls' and obstacles', widened by its clearance) leave no headway toward it: none, a crawl, or a step aside"
             ),
             Cause::ForcesCancel { forces } => {
                 let list: Vec<String> = (forces.iter())
@@ -35,6 +35,9 @@ impl Diagnosis {
                     .collect();
                 format!("its forces cancel: {}", list.join(", "))
             }
+            Cause::Walking { speed } => format!(
+                "not held now: it walks toward its goal at {speed:.1} u/s; something (most often a crossing crowd) drove it back from the nearest it had come, and it counts as stalled until it makes that way up"
+            ),
             Cause::Unknown => {
                 "held by nothing this diagnosis knows (no agent, wall or node found that holds it)"
                     .to_owned()
