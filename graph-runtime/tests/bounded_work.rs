@@ -339,4 +339,55 @@ fn a_crowds_agents_times_neighbors_kept_is_bounded_too() {
         error.groups,
         [("0".to_owned(), 31_250, 4_096), ("1".to_owned(), 1, 64)]
     );
+    // 20,000 of them keeping 64: 11,251 × 4,096 + 20,000 × 64 = 47,364,096, within the limit,
+    // although 31,251 agents each keeping the most any group keeps would not be: counted.
+    for agent in 1..20_000 {
+        assert!(crowd.set_group(agent, second));
+    }
+    assert!(crowd.check_work(&world, 31_251).is_ok());
+}
+
+/// The crowd holds itself to the limit too (issue 46: only a game that called `check_work`
+/// was held): a step of 31,251 agents keeping 4,096 neighbors each is refused before any work,
+/// the vehicles untouched and `refusal` naming the numbers; the steering of such a tick is
+/// zero for every agent. With 31,250 (exactly the limit) the same crowd steps, and the
+/// refusal is gone.
+#[test]
+fn a_crowd_refuses_a_step_over_the_work_limit_and_says_why() {
+    let graph = workloads::one(graph_runtime::Node::Separation {
+        radius: 2.0.into(),
+        fov: 360.0.into(),
+        max_neighbors: 4_096.0.into(),
+    });
+    let program = std::sync::Arc::new(graph_runtime::compile(&graph).expect("compiles"));
+    let world = graph_runtime::World::default();
+    let mut crowd = graph_runtime::Crowd::new(program, &world, 1, &BTreeMap::new()).expect("binds");
+    let params = crowd.vehicle_params();
+    // 10 apart on a grid, each moving at 1 u/s along +x: no neighbor within 2.
+    let mut vehicles: Vec<graph_runtime::Vehicle> = (0..31_251_u32)
+        .map(|i| {
+            let at = Vec2::new((i % 200) as f32 * 10.0, (i / 200) as f32 * 10.0);
+            graph_runtime::Vehicle::new(at, Vec2::new(1.0, 0.0), params)
+        })
+        .collect();
+    let before: Vec<Vec2> = vehicles.iter().map(|v| v.position).collect();
+    crowd.step(&world, &mut vehicles, &[], 0.5);
+    assert!(
+        vehicles.iter().zip(&before).all(|(v, b)| v.position == *b),
+        "nothing moved"
+    );
+    let refusal = crowd.refusal().expect("refused");
+    assert_eq!(refusal.total, 128_004_096);
+    assert_eq!(refusal.groups, [("0".to_owned(), 31_251, 4_096)]);
+    let mut steering = Vec::new();
+    crowd.steering(&world, &vehicles, &[], 0.5, &mut steering);
+    assert_eq!(steering.len(), 31_251);
+    assert!(steering.iter().all(|s| *s == graph_runtime::Steering::ZERO));
+    assert!(crowd.refusal().is_some());
+    // One fewer: within the limit, it steps (0.5 s at 1 u/s along +x) and the refusal clears.
+    vehicles.pop();
+    crowd.step(&world, &mut vehicles, &[], 0.5);
+    assert!(crowd.refusal().is_none());
+    assert_eq!(vehicles[0].position, Vec2::new(0.5, 0.0));
+    assert_eq!(vehicles[31_249].position, Vec2::new(490.5, 1_560.0));
 }

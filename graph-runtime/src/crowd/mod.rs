@@ -7,6 +7,7 @@ use glam::Vec2;
 
 mod agents;
 mod step;
+mod work;
 
 pub use agents::CrowdAgent;
 
@@ -129,6 +130,8 @@ pub struct Crowd {
     /// Each agent's avoidance priority and layers ([`Crowd::set_avoidance`]); agents past its
     /// end have the default, and it stays empty until a game sets one.
     avoidance: Vec<crate::Avoidance>,
+    /// Why the last call refused its tick (over the work limits, [`Crowd::refusal`]).
+    refused: Option<crate::TooMuchWork>,
 }
 
 /// One program of a crowd, with its parameter values and its names bound to the world: what
@@ -188,6 +191,7 @@ impl Crowd {
             indices: Vec::new(),
             planner: crate::tick::RoutePlanner::default(),
             avoidance: Vec::new(),
+            refused: None,
         }
     }
 
@@ -363,31 +367,6 @@ impl Crowd {
     /// every group, `u32::MAX`, while [`Crowd::hold`] keeps it still).
     pub fn group_of(&self, agent: usize) -> usize {
         self.group_of.get(agent).map_or(0, |&g| g as usize)
-    }
-
-    /// Whether a tick of `agents` agents (a game's vehicles `0..agents`, each in its group)
-    /// in `world` stays within the limits on work that grows as a product of inputs, as a
-    /// scene's does before its first tick ([`crate::limits::MAX_NEIGHBOR_WORK`], paths'
-    /// segments, gaps' corners): the refusal names each group (by its number), its agents and
-    /// the work of one. [`Crowd::step`] and [`Crowd::steering`] do not check (they are called
-    /// every tick): call it when the agent count, the groups or a program change; the C
-    /// interface's `sg_crowd_step` and `sg_crowd_steer` call it and refuse the tick.
-    pub fn check_work(&self, world: &World, agents: usize) -> Result<(), crate::TooMuchWork> {
-        let mut counts = vec![0_u64; self.groups.len()];
-        for agent in 0..agents {
-            // A held agent (beyond every group) is not steered.
-            if let Some(count) = counts.get_mut(self.group_of(agent)) {
-                *count += 1;
-            }
-        }
-        let running: Vec<crate::simulation::work::Running<'_>> = (self.groups.iter())
-            .zip(counts)
-            .enumerate()
-            .map(|(index, (group, agents))| {
-                (index.to_string(), agents, &*group.program, &group.params)
-            })
-            .collect();
-        crate::simulation::work::check_running(&running, world)
     }
 
     /// The vehicle limits the graph asks for (with the overrides applied).

@@ -39,6 +39,9 @@ impl Crowd {
     /// [`Crowd::jump_events`] reports the take-off (its velocity, vertical velocity and time
     /// in the air) and the game flies the agent (its own physics or animation). Until the
     /// flight time has passed the agent gets zero steering; then the landing is reported.
+    ///
+    /// A tick over the limits on work ([`Crowd::check_work`]) is refused before any work:
+    /// every steering is zero and [`Crowd::refusal`] says why.
     pub fn steering(
         &mut self,
         world: &World,
@@ -47,6 +50,11 @@ impl Crowd {
         dt: f32,
         out: &mut Vec<Steering>,
     ) {
+        if !self.may_run(world, vehicles.len()) {
+            out.clear();
+            out.resize(vehicles.len(), Steering::ZERO);
+            return;
+        }
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
         self.steer_all(world, vehicles, tags, dt, out);
@@ -68,7 +76,13 @@ impl Crowd {
     /// whose step ends in a gap fall ([`Crowd::jump_events`], [`Crowd::motion`]). `tags` is one
     /// mask per vehicle, or empty when the graphs use no tags. [`Crowd::forces`] holds the
     /// steering applied.
+    ///
+    /// A tick over the limits on work ([`Crowd::check_work`]) is refused before any work:
+    /// no vehicle changes and [`Crowd::refusal`] says why.
     pub fn step(&mut self, world: &World, vehicles: &mut [Vehicle], tags: &[TagMask], dt: f32) {
+        if !self.may_run(world, vehicles.len()) {
+            return;
+        }
         self.jumps.fit(world, vehicles.len());
         let mut steerings = std::mem::take(&mut self.steerings);
         self.steer_all(world, vehicles, tags, dt, &mut steerings);

@@ -111,17 +111,43 @@ pub(crate) fn check_running(running: &[Running<'_>], world: &World) -> Result<()
     within(
         Work::PathSegments,
         MAX_PATH_WORK,
-        shares(&|program, _| {
-            (program.path_names().iter())
-                .filter_map(|name| world.path(name))
-                .map(|path| path.segment_count() as u64)
-                .fold(0_u64, u64::saturating_add)
-        }),
+        shares(&|program, _| path_work(program, world)),
     )?;
-    let corners = (world.gaps().iter())
-        .map(|gap| gap.points.len() as u64)
-        .fold(0_u64, u64::saturating_add);
+    let corners = gap_corners(world);
     within(Work::GapCorners, MAX_GAP_WORK, shares(&|_, _| corners))
+}
+
+/// Whether `agents` agents stay within all three limits whatever groups they are in, each
+/// taken to do the most work any of `programs` asks: an upper bound on [`check_running`]'s
+/// totals, worked out without counting each group's agents and without allocating, so a
+/// driver can check every tick and count only near the limits.
+pub(crate) fn surely_within<'a>(
+    agents: u64,
+    programs: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
+    world: &World,
+) -> bool {
+    let (neighbors, segments) = (programs.into_iter()).fold((0, 0), |(n, s), (program, params)| {
+        let here = (program.neighbor_work(params), path_work(program, world));
+        (n.max(here.0), s.max(here.1))
+    });
+    agents.saturating_mul(neighbors) <= MAX_NEIGHBOR_WORK
+        && agents.saturating_mul(segments) <= MAX_PATH_WORK
+        && agents.saturating_mul(gap_corners(world)) <= MAX_GAP_WORK
+}
+
+/// The path segments one agent running `program` projects itself onto each tick in `world`.
+fn path_work(program: &Program, world: &World) -> u64 {
+    (program.path_names().iter())
+        .filter_map(|name| world.path(name))
+        .map(|path| path.segment_count() as u64)
+        .fold(0_u64, u64::saturating_add)
+}
+
+/// The corners of `world`'s gaps, all together.
+fn gap_corners(world: &World) -> u64 {
+    (world.gaps().iter())
+        .map(|gap| gap.points.len() as u64)
+        .fold(0_u64, u64::saturating_add)
 }
 
 /// Refused when the groups' agents × their work (`shares`: name, agents, the work of one)
