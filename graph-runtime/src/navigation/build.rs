@@ -146,6 +146,23 @@ pub fn in_guarded_call() -> bool {
     GUARDED.get()
 }
 
+/// Installs, once for the process, a panic hook that keeps quiet about the panics the runtime
+/// catches itself ([`in_guarded_call`]) and hands every other panic to the hook that was
+/// there before: what the `steergraph` binary and the C library do, so that a caught
+/// triangulation bug is reported only as its error. The runtime never installs it on its
+/// own (a game keeps its own hook; it may call this, or test [`in_guarded_call`] in its hook).
+pub fn quiet_caught_panics() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !in_guarded_call() {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// The triangulation of the walkable rectangle with every shape's edges kept; `adding` holds
 /// the index of the shape whose edges are being added (`None` for the rectangle).
 fn triangulate(
@@ -313,5 +330,28 @@ mod tests {
         assert_eq!(result, Err::<(), ()>(()));
         assert!(seen.load(std::sync::atomic::Ordering::Relaxed));
         assert!(!in_guarded_call(), "false again after the panic");
+    }
+
+    #[test]
+    fn the_quiet_hook_passes_over_a_caught_panic_and_hands_on_every_other() {
+        thread_local! {
+            /// Panics the hook under it saw on this thread (tests run side by side).
+            static SEEN: Cell<u32> = const { Cell::new(0) };
+        }
+        let original = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| SEEN.set(SEEN.get() + 1)));
+        quiet_caught_panics();
+        quiet_caught_panics();
+        let caught = guarded(|| panic!("a library's bug"));
+        assert_eq!(caught, Err::<(), ()>(()));
+        assert_eq!(SEEN.get(), 0, "quiet about the caught panic");
+        let other = std::panic::catch_unwind(|| panic!("any other panic"));
+        assert!(other.is_err());
+        assert_eq!(
+            SEEN.get(),
+            1,
+            "handed on once, however often it was installed"
+        );
+        std::panic::set_hook(original);
     }
 }

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::{DVec2, Vec2};
 
-pub use build::in_guarded_call;
+pub use build::{in_guarded_call, quiet_caught_panics};
 pub use crowding::Crowding;
 pub use search::RouteSearch;
 

@@ -79,6 +79,9 @@ thread_local! {
 /// Runs the body of an entry point: its error, or a panic caught here (never unwound into the
 /// caller's frames), becomes a status and this thread's last error message.
 pub(crate) fn guard(body: impl FnOnce() -> Answer) -> SgStatus {
+    // A panic the runtime catches itself (a triangulation library's bug) is its error, not a
+    // crash's message on the host's standard error.
+    graph_runtime::navigation::quiet_caught_panics();
     let failure = match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => return SgStatus::Ok,
         Ok(Err(failure)) => failure,
