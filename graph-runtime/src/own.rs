@@ -26,6 +26,8 @@ pub struct OwnGoals {
 struct Lists {
     points: BTreeMap<Arc<str>, Vec2>,
     routes: BTreeMap<Arc<str>, Path>,
+    /// The points of every route, together (what following them all a tick may scan).
+    route_points: u64,
 }
 
 impl PartialEq for OwnGoals {
@@ -93,20 +95,32 @@ impl OwnGoals {
 
     /// Sets the agent's own route `name` (replacing an earlier one).
     pub fn set_route(&mut self, name: &str, route: Path) {
-        let routes = &mut self.lists_mut().routes;
-        match routes.get_mut(name) {
-            Some(stored) => *stored = route,
+        let lists = self.lists_mut();
+        lists.route_points += route.points.len() as u64;
+        match lists.routes.get_mut(name) {
+            Some(stored) => {
+                lists.route_points -= stored.points.len() as u64;
+                *stored = route;
+            }
             None => {
-                routes.insert(Arc::from(name), route);
+                lists.routes.insert(Arc::from(name), route);
             }
         }
     }
 
     /// Forgets the agent's own route `name`.
     pub fn clear_route(&mut self, name: &str) {
-        if let Some(lists) = &mut self.lists {
-            lists.routes.remove(name);
+        if let Some(lists) = &mut self.lists
+            && let Some(gone) = lists.routes.remove(name)
+        {
+            lists.route_points -= gone.points.len() as u64;
         }
+    }
+
+    /// The points of all the agent's own routes together: what following them may scan in a
+    /// tick (a `PathFollowing` agent projects itself onto every segment of its route).
+    pub fn route_points(&self) -> u64 {
+        self.lists.as_ref().map_or(0, |lists| lists.route_points)
     }
 
     /// Every own point, in name order.

@@ -391,3 +391,98 @@ fn a_crowd_refuses_a_step_over_the_work_limit_and_says_why() {
     assert_eq!(vehicles[0].position, Vec2::new(0.5, 0.0));
     assert_eq!(vehicles[31_249].position, Vec2::new(490.5, 1_560.0));
 }
+
+/// The points of a game's own routes count in the path work too (issue 46's review: they were
+/// not bounded, each up to 1,000,000 points and set per agent). 1,000 agents follow a world
+/// path of 127,001 points (127,000 segments each: 127,000,000), so routes of 1,000,000 points
+/// more reach the 128,000,000 limit exactly; one point more is over it, named. The crowd keeps
+/// the count as routes are set, replaced, cleared and moved out and in with the agents.
+#[test]
+fn a_crowds_own_route_points_count_in_the_path_work() {
+    let graph = workloads::one(graph_runtime::Node::PathFollowing {
+        path: "long".into(),
+        prediction_time: 0.5.into(),
+        ahead_distance: 2.0.into(),
+        direction: graph_runtime::PathDirection::Forward,
+        corrective: false,
+        own: false,
+    });
+    let program = std::sync::Arc::new(graph_runtime::compile(&graph).expect("compiles"));
+    let line = |count: usize| -> Vec<Vec2> {
+        (0..count)
+            .map(|i| Vec2::new(i as f32 * 1e-3, 0.0))
+            .collect()
+    };
+    let mut world = graph_runtime::World::default();
+    let long = graph_runtime::Path {
+        points: line(127_001),
+        radius: 1.0,
+        closed: false,
+    };
+    world.set_path("long", long);
+    let mut crowd = graph_runtime::Crowd::new(program, &world, 1, &BTreeMap::new()).expect("binds");
+    // A second group follows its own route "mine" (a route no graph reads is refused).
+    let own = workloads::one(graph_runtime::Node::PathFollowing {
+        path: "mine".into(),
+        prediction_time: 0.5.into(),
+        ahead_distance: 2.0.into(),
+        direction: graph_runtime::PathDirection::Forward,
+        corrective: false,
+        own: true,
+    });
+    let own = std::sync::Arc::new(graph_runtime::compile(&own).expect("compiles"));
+    crowd
+        .add_program(own, &world, &BTreeMap::new())
+        .expect("binds");
+    assert!(crowd.check_work(&world, 1_000).is_ok());
+    crowd
+        .set_route(0, "mine", line(999_999), 1.0)
+        .expect("a route");
+    // Replaced by one a point longer: 1,000,000 points, not 1,999,999.
+    crowd
+        .set_route(0, "mine", line(1_000_000), 1.0)
+        .expect("a route");
+    assert!(crowd.check_work(&world, 1_000).is_ok(), "exactly the limit");
+    crowd.set_route(1, "mine", line(1), 1.0).expect("a route");
+    let error = crowd.check_work(&world, 1_000).expect_err("one point over");
+    assert_eq!(error.work, graph_runtime::Work::PathSegments);
+    assert_eq!(
+        (error.total, error.own_route_points),
+        (128_000_001, 1_000_001)
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("(group \"0\": 1000 agents × 127000, and their own routes' 1000001 points;"),
+        "{error}"
+    );
+    crowd.clear_route(1, "mine");
+    assert!(crowd.check_work(&world, 1_000).is_ok());
+    // Agent 1 moved out with a route of 5 points of its own, and back in.
+    let mut state =
+        graph_runtime::AgentState::new(&graph_runtime::compile(&graph).expect("compiles"), 1, 1);
+    state.own.set_route(
+        "mine",
+        graph_runtime::Path {
+            points: line(5),
+            radius: 1.0,
+            closed: false,
+        },
+    );
+    let mut kept = graph_runtime::CrowdAgent::new(state);
+    assert!(crowd.swap_agent(1, &mut kept));
+    assert!(
+        crowd.check_work(&world, 1_000).is_err(),
+        "its 5 points came in"
+    );
+    assert!(crowd.swap_agent(1, &mut kept));
+    assert!(
+        crowd.check_work(&world, 1_000).is_ok(),
+        "and went out again"
+    );
+    let mut steering = Vec::new();
+    let vehicles =
+        vec![graph_runtime::Vehicle::new(Vec2::ZERO, Vec2::ZERO, crowd.vehicle_params()); 1_000];
+    crowd.steering(&world, &vehicles, &[], 0.1, &mut steering);
+    assert!(crowd.refusal().is_none());
+}

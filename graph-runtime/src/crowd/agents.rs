@@ -52,7 +52,9 @@ impl Crowd {
         let Some(state) = self.state_of(agent) else {
             return false;
         };
+        let (gone, come) = (state.own.route_points(), kept.state.own.route_points());
         std::mem::swap(state, &mut kept.state);
+        self.own_route_points = (self.own_route_points.saturating_sub(gone)).saturating_add(come);
         if self.stuck_for.len() <= agent {
             self.stuck_for.resize(agent + 1, 0.0);
         }

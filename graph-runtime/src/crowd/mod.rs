@@ -132,6 +132,8 @@ pub struct Crowd {
     avoidance: Vec<crate::Avoidance>,
     /// Why the last call refused its tick (over the work limits, [`Crowd::refusal`]).
     refused: Option<crate::TooMuchWork>,
+    /// The points of every agent's own routes, together (held to the path work's limit).
+    own_route_points: u64,
 }
 
 /// One program of a crowd, with its parameter values and its names bound to the world: what
@@ -192,6 +194,7 @@ impl Crowd {
             planner: crate::tick::RoutePlanner::default(),
             avoidance: Vec::new(),
             refused: None,
+            own_route_points: 0,
         }
     }
 
@@ -511,7 +514,11 @@ impl Crowd {
             closed: false,
         };
         if let Some(state) = self.state_of(agent) {
+            let before = state.own.route_points();
             state.own.set_route(name, route);
+            let after = state.own.route_points();
+            self.own_route_points =
+                (self.own_route_points.saturating_sub(before)).saturating_add(after);
         }
         Ok(())
     }
@@ -519,7 +526,11 @@ impl Crowd {
     /// Takes agent `agent`'s own route `name` away.
     pub fn clear_route(&mut self, agent: usize, name: &str) {
         if let Some(state) = self.states.get_mut(agent) {
+            let before = state.own.route_points();
             state.own.clear_route(name);
+            let after = state.own.route_points();
+            self.own_route_points =
+                (self.own_route_points.saturating_sub(before)).saturating_add(after);
         }
     }
 

@@ -19,7 +19,7 @@ impl Crowd {
     /// counting them (the answer is the same).
     pub fn check_work(&self, world: &World, agents: usize) -> Result<(), TooMuchWork> {
         let programs = (self.groups.iter()).map(|group| (&*group.program, &group.params));
-        if surely_within(agents as u64, programs, world) {
+        if surely_within(agents as u64, programs, self.own_route_points, world) {
             return Ok(());
         }
         let mut counts = vec![0_u64; self.groups.len()];
@@ -36,7 +36,7 @@ impl Crowd {
                 (index.to_string(), agents, &*group.program, &group.params)
             })
             .collect();
-        check_running(&running, world)
+        check_running(&running, self.own_route_points, world)
     }
 
     /// Why the last tick asked of the crowd was refused: its agents would do more work than

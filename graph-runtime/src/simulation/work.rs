@@ -39,6 +39,9 @@ pub struct TooMuchWork {
     pub total: u64,
     /// Each group's share: its name, its agents and the work of one of them.
     pub groups: Vec<(String, u64, u64)>,
+    /// The points of the agents' own routes, all together, counted in the path segments'
+    /// total (a game's crowd's; 0 for a scene's agents, which start without routes).
+    pub own_route_points: u64,
 }
 
 impl fmt::Display for TooMuchWork {
@@ -52,10 +55,16 @@ impl fmt::Display for TooMuchWork {
                 f,
                 "groups: the agents would keep up to {total} neighbors a tick ({each}; agents × the most neighbors of each neighborhood and Reciprocal node of their graph); the limit is {MAX_NEIGHBOR_WORK}: lower max_neighbors or the agent count"
             ),
-            Work::PathSegments => write!(
-                f,
-                "groups: the agents would project themselves onto {total} path segments a tick ({each}; agents × the segments of the paths their graph follows); the limit is {MAX_PATH_WORK}: follow paths of fewer points, or with fewer agents"
-            ),
+            Work::PathSegments => {
+                let own = match self.own_route_points {
+                    0 => String::new(),
+                    points => format!(", and their own routes' {points} points"),
+                };
+                write!(
+                    f,
+                    "groups: the agents would project themselves onto {total} path segments a tick ({each}{own}; agents × the segments of the paths their graph follows, plus the points of their own routes); the limit is {MAX_PATH_WORK}: follow paths of fewer points, or with fewer agents"
+                )
+            }
             Work::GapCorners => write!(
                 f,
                 "groups: the agents could test up to {total} gap corners a tick ({each}; agents × the corners of the level's gaps, which a walking agent inside a gap's box tests); the limit is {MAX_GAP_WORK}: draw the gaps with fewer corners, or run fewer agents"
@@ -87,7 +96,7 @@ pub(super) fn check(
             )
         })
         .collect();
-    check_running(&running, world)
+    check_running(&running, 0, world)
 }
 
 /// A group as the limits see it: its name, its agents, and the program it runs with its
@@ -95,8 +104,13 @@ pub(super) fn check(
 pub(crate) type Running<'a> = (String, u64, &'a Program, &'a ParamValues);
 
 /// The three limits for the groups `running` in `world` (a simulation's, or a game's crowd's:
-/// [`crate::Crowd::check_work`]).
-pub(crate) fn check_running(running: &[Running<'_>], world: &World) -> Result<(), TooMuchWork> {
+/// [`crate::Crowd::check_work`]), the agents' own routes having `own_route_points` points
+/// together.
+pub(crate) fn check_running(
+    running: &[Running<'_>],
+    own_route_points: u64,
+    world: &World,
+) -> Result<(), TooMuchWork> {
     let shares = |each: &dyn Fn(&Program, &ParamValues) -> u64| -> Vec<(String, u64, u64)> {
         (running.iter())
             .map(|(name, agents, program, params)| (name.clone(), *agents, each(program, params)))
@@ -107,14 +121,16 @@ pub(crate) fn check_running(running: &[Running<'_>], world: &World) -> Result<()
         Work::Neighbors,
         MAX_NEIGHBOR_WORK,
         shares(&|program, params| program.neighbor_work(params)),
+        0,
     )?;
     within(
         Work::PathSegments,
         MAX_PATH_WORK,
         shares(&|program, _| path_work(program, world)),
+        own_route_points,
     )?;
     let corners = gap_corners(world);
-    within(Work::GapCorners, MAX_GAP_WORK, shares(&|_, _| corners))
+    within(Work::GapCorners, MAX_GAP_WORK, shares(&|_, _| corners), 0)
 }
 
 /// Whether `agents` agents stay within all three limits whatever groups they are in, each
@@ -124,6 +140,7 @@ pub(crate) fn check_running(running: &[Running<'_>], world: &World) -> Result<()
 pub(crate) fn surely_within<'a>(
     agents: u64,
     programs: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
+    own_route_points: u64,
     world: &World,
 ) -> bool {
     let (neighbors, segments) = (programs.into_iter()).fold((0, 0), |(n, s), (program, params)| {
@@ -131,7 +148,7 @@ pub(crate) fn surely_within<'a>(
         (n.max(here.0), s.max(here.1))
     });
     agents.saturating_mul(neighbors) <= MAX_NEIGHBOR_WORK
-        && agents.saturating_mul(segments) <= MAX_PATH_WORK
+        && (agents.saturating_mul(segments)).saturating_add(own_route_points) <= MAX_PATH_WORK
         && agents.saturating_mul(gap_corners(world)) <= MAX_GAP_WORK
 }
 
@@ -151,16 +168,22 @@ fn gap_corners(world: &World) -> u64 {
 }
 
 /// Refused when the groups' agents × their work (`shares`: name, agents, the work of one)
-/// summed pass `limit`.
-fn within(work: Work, limit: u64, shares: Vec<(String, u64, u64)>) -> Result<(), TooMuchWork> {
+/// summed, with the own routes' `own_route_points`, pass `limit`.
+fn within(
+    work: Work,
+    limit: u64,
+    shares: Vec<(String, u64, u64)>,
+    own_route_points: u64,
+) -> Result<(), TooMuchWork> {
     let total = (shares.iter())
         .map(|&(_, agents, work)| agents.saturating_mul(work))
-        .fold(0_u64, u64::saturating_add);
+        .fold(own_route_points, u64::saturating_add);
     if total > limit {
         Err(TooMuchWork {
             work,
             total,
             groups: shares,
+            own_route_points,
         })
     } else {
         Ok(())
