@@ -9,6 +9,8 @@
 //! run, and is refused, saying so.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use graph_runtime::SceneAssets;
@@ -23,6 +25,9 @@ pub struct RunSave {
     out: PathBuf,
     /// The status line's message once it is written, or why it was not.
     answer: Receiver<Result<String, String>>,
+    /// The tick the run stepped again has reached, of `ticks`.
+    reached: Arc<AtomicU64>,
+    ticks: u64,
 }
 
 /// The preview's run as the replay file will hold it.
@@ -98,11 +103,14 @@ impl EditorApp {
         let named = ReplayFile::scene_name_for(out, &run.scene);
         let file = out.to_path_buf();
         let tick = run.tick;
+        let reached = Arc::new(AtomicU64::new(0));
+        let shown = Arc::clone(&reached);
         let spawned = std::thread::Builder::new()
             .name("steergraph-save-run".to_owned())
             .spawn(move || {
+                let proven = prove_and_save(&assets, named, &run, &file, &reached);
                 // The editor may have closed; nobody is left to tell.
-                let _ = sender.send(prove_and_save(&assets, named, &run, &file));
+                let _ = sender.send(proven);
             });
         if let Err(error) = spawned {
             return refuse(
@@ -111,12 +119,14 @@ impl EditorApp {
             );
         }
         self.status.set(format!(
-            "Saving the run as {}: stepping the saved scene again to tick {tick} to check it…",
+            "Saving the run as {}: stepping the saved scene again to check it, tick 0 of {tick}…",
             out.display(),
         ));
         self.services.run_save = Some(RunSave {
             out: out.to_path_buf(),
             answer,
+            reached: shown,
+            ticks: tick,
         });
     }
 
@@ -134,6 +144,14 @@ impl EditorApp {
         let answer = match save.answer.try_recv() {
             Ok(answer) => answer,
             Err(TryRecvError::Empty) => {
+                // A long run takes a while to step again: say how far it is.
+                let message = format!(
+                    "Saving the run as {}: stepping the saved scene again to check it, tick {} of {}…",
+                    save.out.display(),
+                    save.reached.load(Ordering::Relaxed),
+                    save.ticks
+                );
+                self.status.set(message);
                 ctx.request_repaint_after(std::time::Duration::from_millis(100));
                 return;
             }
@@ -195,15 +213,20 @@ impl EditorApp {
     }
 }
 
-/// Steps the saved scene from tick 0 to the run's tick and writes the replay file when it
-/// reaches the preview's state there: the status line's message, or why nothing was written.
+/// Steps the saved scene from tick 0 to the run's tick (noting each tick reached in
+/// `reached`) and writes the replay file when it reaches the preview's state there: the
+/// status line's message, or why nothing was written.
 fn prove_and_save(
     assets: &SceneAssets,
     named: String,
     run: &Run,
     out: &Path,
+    reached: &AtomicU64,
 ) -> Result<String, String> {
-    let file = ReplayFile::record(assets, named, run.tick, run.dt, |_| {})
+    let each = |simulation: &graph_runtime::Simulation| {
+        reached.store(simulation.tick(), Ordering::Relaxed);
+    };
+    let file = ReplayFile::record(assets, named, run.tick, run.dt, each)
         .map_err(|error| error.to_string())?;
     let again = file.digest(run.tick).unwrap_or_default();
     if again != run.digest {

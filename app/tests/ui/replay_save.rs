@@ -95,7 +95,21 @@ fn the_previews_run_saved_as_a_replay_plays_back_bit_for_bit() {
     harness.run_steps(10);
     assert_eq!(shown(&harness), (tick, digest), "paused");
     let out = dir.path().join("run.sgrec");
-    answer_save(&mut harness, &out);
+    harness
+        .state_mut()
+        .apply(Command::Picked(Purpose::SaveReplay, out.clone()));
+    let progress = harness.state().status.text().unwrap_or_default().to_owned();
+    assert_eq!(
+        progress,
+        format!(
+            "Saving the run as {}: stepping the saved scene again to check it, tick 0 of {tick}…",
+            out.display()
+        ),
+        "the status line says how far the proof is"
+    );
+    run_while(&mut harness, Duration::from_secs(120), "the save", |app| {
+        app.is_saving_run()
+    });
     let status = harness.state().status.text().unwrap_or_default().to_owned();
     assert!(
         status.starts_with(&format!("Saved the run as {}", out.display()))
