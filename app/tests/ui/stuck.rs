@@ -1,7 +1,8 @@
 //! The stuck panel (issue 45), driven headless: the tug of war's agent, stalled far from its
 //! goal, is said to be held by forces that cancel, its two nodes marked on the graph; the fix
 //! found weakens the Flee, applies as one undo step and frees the agent; and after dragging
-//! the timeline back, the agents stalled then show again.
+//! the timeline back, the agents stalled then show again; once its forces no longer cancel, it
+//! is said to be walking again until it makes up the way.
 
 use std::time::Duration;
 
@@ -270,4 +271,38 @@ fn a_fix_that_adds_a_node_wires_it_before_the_output_and_places_it_below() {
     );
     assert!(below.top() > over.bottom(), "{below:?} under {over:?}");
     assert_eq!(below.left(), over.left());
+}
+
+#[test]
+fn a_stalled_agent_that_walks_again_is_said_to_be_walking_again() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tug(dir.path(), 7);
+    harness.get_by_label("Agent 0 (stuck): Forces cancel");
+    // The Flee's weight to 0: Seek alone, F = (4, 0) - v, so v = 4 (1 - e^-t) along +x. It
+    // makes 1 u/s toward its goal (0.25 of its top speed: walking) at t = ln(4/3) = 0.29 s,
+    // 0.15 units on; it counts as stalled until it is 0.5 (its radius) nearer, at t = 0.55 s.
+    let mut blend = common::graph(&harness).nodes[&graph_runtime::NodeId(3)].clone();
+    let graph_runtime::Node::Blend { inputs } = &mut blend else {
+        panic!("{blend:?}");
+    };
+    inputs[1].weight = 0.0.into();
+    harness.state_mut().apply(app::editor::Command::SetNode(
+        graph_runtime::NodeId(3),
+        blend,
+    ));
+    let speed = |harness: &Harness<'static, app::editor::EditorApp>| {
+        let simulation = harness.state().preview.host.simulation.as_ref();
+        simulation.map_or(0.0, |s| s.vehicles()[0].velocity.x)
+    };
+    for _ in 0..60 {
+        if speed(&harness) >= 1.0 {
+            break;
+        }
+        harness.step();
+    }
+    assert!(speed(&harness) < 1.5, "{} u/s: too late", speed(&harness));
+    harness.run_steps(1);
+    harness.get_by_label("Agent 0 (stuck): Walking again");
+    let words = harness.query_by_label_contains("not held now: it walks toward its goal at");
+    assert!(words.is_some(), "the panel says so in words");
 }
