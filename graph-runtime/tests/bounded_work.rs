@@ -207,14 +207,7 @@ fn agents_times_neighbors_kept_is_bounded_before_a_tick() {
 /// following it is refused the same way.
 #[test]
 fn agents_times_path_points_followed_is_bounded_before_a_tick() {
-    let follow = workloads::one(graph_runtime::Node::PathFollowing {
-        path: "long".into(),
-        prediction_time: 0.5.into(),
-        ahead_distance: 2.0.into(),
-        direction: graph_runtime::PathDirection::Forward,
-        corrective: false,
-        own: false,
-    });
+    let follow = follower("long", false);
     let scene = |count: u32, graph: Graph| {
         let mut assets = workloads::crowd_scene(
             graph_runtime::Spawn::Random {
@@ -399,14 +392,7 @@ fn a_crowd_refuses_a_step_over_the_work_limit_and_says_why() {
 /// the count as routes are set, replaced, cleared and moved out and in with the agents.
 #[test]
 fn a_crowds_own_route_points_count_in_the_path_work() {
-    let graph = workloads::one(graph_runtime::Node::PathFollowing {
-        path: "long".into(),
-        prediction_time: 0.5.into(),
-        ahead_distance: 2.0.into(),
-        direction: graph_runtime::PathDirection::Forward,
-        corrective: false,
-        own: false,
-    });
+    let graph = follower("long", false);
     let program = std::sync::Arc::new(graph_runtime::compile(&graph).expect("compiles"));
     let line = |count: usize| -> Vec<Vec2> {
         (0..count)
@@ -422,14 +408,7 @@ fn a_crowds_own_route_points_count_in_the_path_work() {
     world.set_path("long", long);
     let mut crowd = graph_runtime::Crowd::new(program, &world, 1, &BTreeMap::new()).expect("binds");
     // A second group follows its own route "mine" (a route no graph reads is refused).
-    let own = workloads::one(graph_runtime::Node::PathFollowing {
-        path: "mine".into(),
-        prediction_time: 0.5.into(),
-        ahead_distance: 2.0.into(),
-        direction: graph_runtime::PathDirection::Forward,
-        corrective: false,
-        own: true,
-    });
+    let own = follower("mine", true);
     let own = std::sync::Arc::new(graph_runtime::compile(&own).expect("compiles"));
     crowd
         .add_program(own, &world, &BTreeMap::new())
@@ -485,4 +464,17 @@ fn a_crowds_own_route_points_count_in_the_path_work() {
         vec![graph_runtime::Vehicle::new(Vec2::ZERO, Vec2::ZERO, crowd.vehicle_params()); 1_000];
     crowd.steering(&world, &vehicles, &[], 0.1, &mut steering);
     assert!(crowd.refusal().is_none());
+}
+
+/// `Output(PathFollowing(path))`: the world's path `path`, or with `own` the agent's own route
+/// of that name.
+fn follower(path: &str, own: bool) -> Graph {
+    workloads::one(graph_runtime::Node::PathFollowing {
+        path: path.into(),
+        prediction_time: 0.5.into(),
+        ahead_distance: 2.0.into(),
+        direction: graph_runtime::PathDirection::Forward,
+        corrective: false,
+        own,
+    })
 }
