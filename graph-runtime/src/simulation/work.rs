@@ -56,13 +56,16 @@ impl fmt::Display for TooMuchWork {
                 "groups: the agents would keep up to {total} neighbors a tick ({each}; agents × the most neighbors of each neighborhood and Reciprocal node of their graph); the limit is {MAX_NEIGHBOR_WORK}: lower max_neighbors or the agent count"
             ),
             Work::PathSegments => {
-                let own = match self.own_route_points {
-                    0 => String::new(),
-                    points => format!(", and their own routes' {points} points"),
+                let (own, plus) = match self.own_route_points {
+                    0 => (String::new(), ""),
+                    points => (
+                        format!(", and their own routes' {points} points"),
+                        ", plus the points of their own routes",
+                    ),
                 };
                 write!(
                     f,
-                    "groups: the agents would project themselves onto {total} path segments a tick ({each}{own}; agents × the segments of the paths their graph follows, plus the points of their own routes); the limit is {MAX_PATH_WORK}: follow paths of fewer points, or with fewer agents"
+                    "groups: the agents would project themselves onto {total} path segments a tick ({each}{own}; agents × the segments of the paths their graph follows{plus}); the limit is {MAX_PATH_WORK}: follow paths of fewer points, or with fewer agents"
                 )
             }
             Work::GapCorners => write!(
