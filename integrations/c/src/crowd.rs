@@ -150,11 +150,11 @@ pub unsafe extern "C" fn sg_crowd_steer(
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
             tags_given(crowd, !tags.is_empty() || count == 0)?;
             bind_to(crowd, &world)?;
-            crowd
-                .check_work(&world, count)
-                .map_err(|e| Failure::invalid(e.to_string()))?;
+            // A tick over the work limits is refused by the crowd before any work.
             crowd.steering(&world, &bodies, tags, dt, &mut result);
-            Ok(())
+            crowd
+                .refusal()
+                .map_or(Ok(()), |e| Err(Failure::invalid(e.to_string())))
         })?;
         for (i, s) in result.iter().enumerate() {
             out.set(

@@ -134,11 +134,11 @@ pub unsafe extern "C" fn sg_crowd_step(
         with::<Crowd, _>(crowd.id, "crowd", |crowd| {
             crate::crowd::tags_given(crowd, !tags.is_empty() || count == 0)?;
             crate::crowd::bind_to(crowd, &world)?;
-            crowd
-                .check_work(&world, count)
-                .map_err(|e| Failure::invalid(e.to_string()))?;
+            // A tick over the work limits is refused by the crowd before any work.
             crowd.step(&world, &mut bodies, tags, dt);
-            Ok(())
+            crowd
+                .refusal()
+                .map_or(Ok(()), |e| Err(Failure::invalid(e.to_string())))
         })?;
         // SAFETY: the caller's pointer, checked for `count` above by `input`.
         let mut out = unsafe { Output::new(vehicles, count, "vehicles") }?;

@@ -11,7 +11,7 @@ use crate::{SteerClock, SteerSettings, SteerWorld};
 /// with solid walls, its stuck clock, and jumps and falls in a world with gaps or jump links.
 /// This is `Simulation::step` (same inputs, same order, same neighbor grid), so a scene's
 /// agents move bit for bit as in `steergraph simulate`. A tick whose work grows past a
-/// scene's limits (agents × neighbors kept, `Crowd::check_work`) is not stepped: the agents
+/// scene's limits (agents × neighbors kept, `Crowd::refusal`) is not stepped: the agents
 /// stand, and the reason is logged as an error once (a scene over them does not load).
 pub(crate) fn step_crowd(
     steer_world: Res<SteerWorld>,
@@ -27,12 +27,11 @@ pub(crate) fn step_crowd(
         ..
     } = &mut *run;
     if let Some(crowd) = crowd {
-        match crowd.check_work(&steer_world.world, vehicles.len()) {
-            Ok(()) => {
-                *refused = None;
-                crowd.step(&steer_world.world, vehicles, tags, settings.dt);
-            }
-            Err(error) => {
+        // A tick over the work limits is refused by the crowd before any work.
+        crowd.step(&steer_world.world, vehicles, tags, settings.dt);
+        match crowd.refusal() {
+            None => *refused = None,
+            Some(error) => {
                 let why = error.to_string();
                 if refused.as_ref() != Some(&why) {
                     tracing::error!("steering not stepped: {why}");
