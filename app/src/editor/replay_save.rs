@@ -30,6 +30,18 @@ pub struct RunSave {
     ticks: u64,
 }
 
+impl RunSave {
+    /// The status line while the run is stepped again: how far it is.
+    fn progress(&self) -> String {
+        format!(
+            "Saving the run as {}: stepping the saved scene again to check it, tick {} of {}…",
+            self.out.display(),
+            self.reached.load(Ordering::Relaxed),
+            self.ticks
+        )
+    }
+}
+
 /// The preview's run as the replay file will hold it.
 struct Run {
     /// The scene file it names.
@@ -118,16 +130,14 @@ impl EditorApp {
                 &format!("cannot start the thread that saves it: {error}"),
             );
         }
-        self.status.set(format!(
-            "Saving the run as {}: stepping the saved scene again to check it, tick 0 of {tick}…",
-            out.display(),
-        ));
-        self.services.run_save = Some(RunSave {
+        let save = RunSave {
             out: out.to_path_buf(),
             answer,
             reached: shown,
             ticks: tick,
-        });
+        };
+        self.status.set(save.progress());
+        self.services.run_save = Some(save);
     }
 
     /// Whether a run is being proven and saved.
@@ -145,13 +155,7 @@ impl EditorApp {
             Ok(answer) => answer,
             Err(TryRecvError::Empty) => {
                 // A long run takes a while to step again: say how far it is.
-                let message = format!(
-                    "Saving the run as {}: stepping the saved scene again to check it, tick {} of {}…",
-                    save.out.display(),
-                    save.reached.load(Ordering::Relaxed),
-                    save.ticks
-                );
-                self.status.set(message);
+                self.status.set(save.progress());
                 ctx.request_repaint_after(std::time::Duration::from_millis(100));
                 return;
             }
