@@ -212,6 +212,36 @@ fn a_run_beyond_the_limits_is_refused_before_any_step() {
     assert_eq!((replay.ticks(), steps.get()), (0, 1));
 }
 
+#[test]
+fn a_recording_stops_after_the_tick_its_caller_stops_it_at() {
+    let assets = SceneAssets::load(&hostile().join("replayed.scene.ron")).expect("loads");
+    // Told to stop on seeing tick 5 of 1,000: ticks 0 to 5 seen, no file, no step after.
+    let mut seen = Vec::new();
+    let stopped = ReplayFile::record_while(&assets, "s".into(), 1_000, DT, |simulation| {
+        seen.push(simulation.tick());
+        simulation.tick() < 5
+    })
+    .expect("runs");
+    assert!(stopped.is_none());
+    assert_eq!(seen, [0, 1, 2, 3, 4, 5]);
+    // Never stopped, it is `record`'s file, digest for digest.
+    let whole = ReplayFile::record_while(&assets, "s".into(), 20, DT, |_| true)
+        .expect("runs")
+        .expect("not stopped");
+    let recorded = ReplayFile::record(&assets, "s".into(), 20, DT, |_| {}).expect("records");
+    assert_eq!(whole.ticks(), 20);
+    assert!((0..=20).all(|tick| whole.digest(tick) == recorded.digest(tick)));
+    // Stopped on tick 0, before any step.
+    let mut calls = 0;
+    let none = ReplayFile::record_while(&assets, "s".into(), 20, DT, |_| {
+        calls += 1;
+        false
+    })
+    .expect("runs");
+    assert!(none.is_none());
+    assert_eq!(calls, 1);
+}
+
 /// How each hostile replay must end: refused, the message holding every string.
 const EXPECTED: &[(&str, &[&str])] = &[
     (

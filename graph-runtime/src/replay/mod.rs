@@ -130,6 +130,26 @@ impl ReplayFile {
         dt: f32,
         mut each: impl FnMut(&Simulation),
     ) -> Result<Self, ReplayError> {
+        let whole = Self::record_while(assets, scene.clone(), ticks, dt, |simulation| {
+            each(simulation);
+            true
+        })?;
+        // `each` above never stops it.
+        whole.ok_or_else(|| ReplayError::Refused {
+            scene,
+            why: "the recording stopped before its last tick".to_owned(),
+        })
+    }
+
+    /// [`ReplayFile::record`], stopping as soon as `each` answers `false` (a user cancelled a
+    /// long recording): then `Ok(None)`, after no more steps.
+    pub fn record_while(
+        assets: &SceneAssets,
+        scene: String,
+        ticks: u64,
+        dt: f32,
+        mut each: impl FnMut(&Simulation) -> bool,
+    ) -> Result<Option<Self>, ReplayError> {
         let refused = |why: String| ReplayError::Refused {
             scene: scene.clone(),
             why,
@@ -157,21 +177,25 @@ impl ReplayFile {
             )));
         }
         let mut digests = Vec::with_capacity(usize::try_from(ticks).unwrap_or(0).saturating_add(1));
-        each(&simulation);
+        if !each(&simulation) {
+            return Ok(None);
+        }
         digests.push(state_digest(&simulation));
         for _ in 0..ticks {
             simulation.step(dt);
-            each(&simulation);
+            if !each(&simulation) {
+                return Ok(None);
+            }
             digests.push(state_digest(&simulation));
         }
-        Ok(Self {
+        Ok(Some(Self {
             scene,
             scene_digest,
             seed: assets.scene.seed,
             dt,
             agents,
             digests,
-        })
+        }))
     }
 
     /// The run's last tick (it has ticks 0 to this).
