@@ -86,6 +86,8 @@ pub enum Command {
     /// Ask where, then save the preview's run from tick 0 as a replay file, once proven
     /// (`replay_save.rs`).
     SaveRunAsReplay,
+    /// Stop proving the run being saved as a replay; nothing is written.
+    CancelRunSave,
     /// Edit the graph this group of the preview's scene runs, keeping the scene (asking about
     /// unsaved changes to the graph first).
     EditGroupGraph(String),
@@ -309,6 +311,7 @@ impl EditorApp {
             Command::OpenReplay => self.ask(Purpose::OpenReplay),
             Command::OpenReplayPath(path) => self.guard(Then::Replay(path)),
             Command::SaveRunAsReplay => self.save_run_as_replay(),
+            Command::CancelRunSave => self.cancel_run_save(),
             Command::EditGroupGraph(graph) => self.guard(Then::GroupGraph(graph)),
             Command::SaveScene => self.save_scene(None),
             Command::SaveSceneAs => self.ask(Purpose::SaveScene { then: None }),

@@ -6,11 +6,11 @@
 //! answering), and the file is written only when that run reaches the preview's state at its
 //! tick bit for bit. A run that changed while it ran (a hot reload, an agent dragged, a fork
 //! from a past tick, the cursor moving a target its graph follows) is not the saved files'
-//! run, and is refused, saying so.
+//! run, and is refused, saying so. A long proof can be cancelled from the status line.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
 use graph_runtime::SceneAssets;
@@ -23,22 +23,47 @@ use super::file_dialog::Purpose;
 pub struct RunSave {
     /// The file being written.
     out: PathBuf,
-    /// The status line's message once it is written, or why it was not.
-    answer: Receiver<Result<String, String>>,
+    /// How the save ended.
+    answer: Receiver<Answer>,
     /// The tick the run stepped again has reached, of `ticks`.
     reached: Arc<AtomicU64>,
     ticks: u64,
+    /// Set to stop the proof: nothing is written.
+    stop: Arc<AtomicBool>,
+}
+
+/// How a save ended.
+enum Answer {
+    /// Written: the status line's message.
+    Saved(String),
+    /// Not written: why, for the error dialog.
+    Refused(String),
+    /// Cancelled after stepping to this tick: nothing written.
+    Cancelled(u64),
 }
 
 impl RunSave {
     /// The status line while the run is stepped again: how far it is.
     fn progress(&self) -> String {
-        format!(
-            "Saving the run as {}: stepping the saved scene again to check it, tick {} of {}…",
-            self.out.display(),
-            self.reached.load(Ordering::Relaxed),
-            self.ticks
-        )
+        let reached = self.reached.load(Ordering::Relaxed);
+        if self.is_cancelling() {
+            format!(
+                "Cancelling the save of the run as {} (tick {reached} of {})…",
+                self.out.display(),
+                self.ticks
+            )
+        } else {
+            format!(
+                "Saving the run as {}: stepping the saved scene again to check it, tick {reached} of {}…",
+                self.out.display(),
+                self.ticks
+            )
+        }
+    }
+
+    /// Whether it was asked to stop.
+    pub fn is_cancelling(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 }
 
@@ -117,10 +142,12 @@ impl EditorApp {
         let tick = run.tick;
         let reached = Arc::new(AtomicU64::new(0));
         let shown = Arc::clone(&reached);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
         let spawned = std::thread::Builder::new()
             .name("steergraph-save-run".to_owned())
             .spawn(move || {
-                let proven = prove_and_save(&assets, named, &run, &file, &reached);
+                let proven = prove_and_save(&assets, named, &run, &file, (&reached, &stopped));
                 // The editor may have closed; nobody is left to tell.
                 let _ = sender.send(proven);
             });
@@ -135,6 +162,7 @@ impl EditorApp {
             answer,
             reached: shown,
             ticks: tick,
+            stop,
         };
         self.status.set(save.progress());
         self.services.run_save = Some(save);
@@ -143,6 +171,30 @@ impl EditorApp {
     /// Whether a run is being proven and saved.
     pub fn is_saving_run(&self) -> bool {
         self.services.run_save.is_some()
+    }
+
+    /// Stops the run being proven: nothing is written (the answer comes on a later frame).
+    pub(super) fn cancel_run_save(&mut self) {
+        if let Some(save) = &self.services.run_save {
+            save.stop.store(true, Ordering::Relaxed);
+            self.status.set(save.progress());
+        }
+    }
+
+    /// The run save's part of the status line, before its message (how far the proof is): a
+    /// button that cancels it.
+    pub(super) fn run_save_status(&mut self, ui: &mut egui::Ui) {
+        let Some(save) = &self.services.run_save else {
+            return;
+        };
+        let cancel = egui::Button::new("Cancel");
+        let tip = "Stop checking the run: no replay file is written";
+        if (ui.add_enabled(!save.is_cancelling(), cancel))
+            .on_hover_text(tip)
+            .clicked()
+        {
+            self.push(super::Command::CancelRunSave);
+        }
     }
 
     /// Takes the answer of a run save that has finished: the status line says where the
@@ -159,16 +211,20 @@ impl EditorApp {
                 ctx.request_repaint_after(std::time::Duration::from_millis(100));
                 return;
             }
-            Err(TryRecvError::Disconnected) => Err(format!(
+            Err(TryRecvError::Disconnected) => Answer::Refused(format!(
                 "{}: the thread saving it stopped without an answer; nothing was written",
                 save.out.display()
             )),
         };
         let out = save.out.display().to_string();
+        let ticks = save.ticks;
         self.services.run_save = None;
         match answer {
-            Ok(message) => self.status.set(message),
-            Err(why) => {
+            Answer::Saved(message) => self.status.set(message),
+            Answer::Cancelled(tick) => self.status.set(format!(
+                "Cancelled saving the run as {out} at tick {tick} of {ticks}; nothing was written"
+            )),
+            Answer::Refused(why) => {
                 self.status.set(format!(
                     "Did not save the run as {out} (the message says why)"
                 ));
@@ -180,7 +236,7 @@ impl EditorApp {
     /// The preview's run, if a replay file can hold it; else why not, in a designer's words.
     fn run_to_save(&self) -> Result<Run, String> {
         if self.services.run_save.is_some() {
-            return Err("A run is being saved already; wait for it to finish.".to_owned());
+            return Err("A run is being saved already; wait for it to finish, or cancel it (Cancel, on the status line).".to_owned());
         }
         let document = &self.workspace.scene;
         let Some(scene) = document.path.clone() else {
@@ -218,32 +274,37 @@ impl EditorApp {
 }
 
 /// Steps the saved scene from tick 0 to the run's tick (noting each tick reached in
-/// `reached`) and writes the replay file when it reaches the preview's state there: the
-/// status line's message, or why nothing was written.
+/// `reached`, stopping when `stop` is set) and writes the replay file when it reaches the
+/// preview's state there.
 fn prove_and_save(
     assets: &SceneAssets,
     named: String,
     run: &Run,
     out: &Path,
-    reached: &AtomicU64,
-) -> Result<String, String> {
+    (reached, stop): (&AtomicU64, &AtomicBool),
+) -> Answer {
     let each = |simulation: &graph_runtime::Simulation| {
         reached.store(simulation.tick(), Ordering::Relaxed);
+        !stop.load(Ordering::Relaxed)
     };
-    let file = ReplayFile::record(assets, named, run.tick, run.dt, each)
-        .map_err(|error| error.to_string())?;
+    let file = match ReplayFile::record_while(assets, named, run.tick, run.dt, each) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Answer::Cancelled(reached.load(Ordering::Relaxed)),
+        Err(error) => return Answer::Refused(error.to_string()),
+    };
     let again = file.digest(run.tick).unwrap_or_default();
     if again != run.digest {
-        return Err(format!(
+        return Answer::Refused(format!(
             "The preview's run is not the saved scene's: stepped again from tick 0, {} reaches another state at tick {} (digest {again:016x}; the preview's is {:016x}). A replay file holds a run without edits, and this one changed while it ran (a hot reload, an agent dragged, a fork from a past tick, or the cursor moving a target the graph follows). {AGAIN} Nothing was written.",
             run.scene.display(),
             run.tick,
             run.digest,
         ));
     }
-    file.save(out)
-        .map_err(|error| format!("{}: {error}; nothing was written", out.display()))?;
-    Ok(format!(
+    if let Err(error) = file.save(out) {
+        return Answer::Refused(format!("{}: {error}; nothing was written", out.display()));
+    }
+    Answer::Saved(format!(
         "Saved the run as {}: {} agents, ticks 0 to {} of {:.2} ms, seed {}; checked: the saved scene stepped again reaches the preview's state at tick {} bit for bit",
         out.display(),
         file.agents,

@@ -120,7 +120,7 @@ impl EditorApp {
     }
 
     /// The status line: compile state, frame and tick times, the latest message.
-    pub(super) fn status_line(&self, ui: &mut Ui) {
+    pub(super) fn status_line(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let problems = self.workspace.document.problems().len();
             if problems == 0 {
@@ -142,6 +142,8 @@ impl EditorApp {
                 plural(host.agent_count(), "agent")
             ));
             ui.separator();
+            // Before the message, which may be long: a narrow window clips the line's end.
+            self.run_save_status(ui);
             ui.label(
                 self.status
                     .text()

@@ -16,8 +16,14 @@ use crate::common::{EditorHarness, graph, run_while};
 /// The editor on a copy of the crossing preset (50 agents) saved in `dir`, frames and ticks
 /// both 1/60 s, the run at tick 0.
 fn crossing_in(dir: &Path) -> Harness<'static, EditorApp> {
+    preset_in(dir, ["crossing.scene.ron", "crossing.graph.ron"])
+}
+
+/// The editor on a copy of a preset's scene and graph (`files`, the scene first) saved in
+/// `dir`, frames and ticks both 1/60 s, the run at tick 0.
+fn preset_in(dir: &Path, files: [&str; 2]) -> Harness<'static, EditorApp> {
     let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
-    for file in ["crossing.scene.ron", "crossing.graph.ron"] {
+    for file in files {
         std::fs::copy(presets.join(file), dir.join(file)).expect("copy the preset");
     }
     let mut harness = EditorHarness::new(&dir.join("autosave"))
@@ -27,7 +33,7 @@ fn crossing_in(dir: &Path) -> Harness<'static, EditorApp> {
         .build();
     harness
         .state_mut()
-        .apply(Command::OpenScenePath(dir.join("crossing.scene.ron")));
+        .apply(Command::OpenScenePath(dir.join(files[0])));
     harness.state_mut().preview.host.running = false;
     harness.run_steps(2);
     let simulation = harness.state().preview.host.simulation.as_ref();
@@ -225,4 +231,55 @@ fn a_run_of_an_unsaved_scene_or_graph_is_refused_before_asking_where() {
         error_text(&harness)
     );
     assert_eq!(std::fs::read(&scene).expect("read"), before);
+}
+
+#[test]
+fn a_save_cancelled_from_the_status_line_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The four-way crossing: 400 Reciprocal agents, whose 300 ticks take the proof far longer
+    // than the two frames between the name being picked and Cancel being clicked (it stopped
+    // at ticks 14 to 22 of 120 in three runs of a debug build).
+    let mut harness = preset_in(dir.path(), ["four_way.scene.ron", "orca_crowd.graph.ron"]);
+    play(&mut harness, 300);
+    let (tick, _) = shown(&harness);
+    assert!(
+        harness.query_by_label("Cancel").is_none(),
+        "nothing to cancel"
+    );
+    // The name picked as the file dialog would give it (the dialog has a Cancel of its own).
+    harness.state_mut().preview.host.running = false;
+    let out = dir.path().join("four_way.sgrec");
+    harness
+        .state_mut()
+        .apply(Command::Picked(Purpose::SaveReplay, out.clone()));
+    harness.run_steps(1);
+    assert!(harness.state().is_saving_run());
+    harness.get_by_label("Cancel").click();
+    harness.run_steps(1);
+    run_while(
+        &mut harness,
+        Duration::from_secs(120),
+        "the cancel",
+        EditorApp::is_saving_run,
+    );
+    let status = harness.state().status.text().unwrap_or_default().to_owned();
+    let prefix = format!("Cancelled saving the run as {} at tick ", out.display());
+    let stopped_at = (status.strip_prefix(&prefix))
+        .and_then(|rest| rest.strip_suffix(&format!(" of {tick}; nothing was written")))
+        .and_then(|at| at.parse::<u64>().ok());
+    assert!(
+        stopped_at.is_some_and(|at| at < tick),
+        "stopped before the end: {status}"
+    );
+    assert!(!out.exists(), "no file written");
+    assert!(harness.state().view.dialog.is_none(), "no error: asked for");
+    assert!(
+        harness.query_by_label("Cancel").is_none(),
+        "the button goes"
+    );
+    // A save after it runs to the end as before.
+    harness.state_mut().apply(Command::SaveRunAsReplay);
+    answer_save(&mut harness, &out);
+    let file = ReplayFile::load(&out).expect("written this time");
+    assert_eq!((file.ticks(), file.agents), (tick, 400));
 }
