@@ -105,6 +105,32 @@ fn routed_agents_move_the_same_on_one_and_two_threads() {
 }
 
 #[test]
+fn thousands_of_agents_paying_for_crowds_move_the_same_on_one_and_two_threads() {
+    // 2,100 agents (their routes are read in parallel from 2,048), each route paying for the
+    // crowds at the door and looking for jams every quarter second from 0.25 s: about 4,800
+    // looks in the second (counted once, with a print since removed).
+    let crowd = DOOR_SCENE
+        .replace("count: 40", "count: 2100")
+        .replace(
+            "(min: (-20.0, -15.0), max: (20.0, 15.0))",
+            "(min: (-40.0, -30.0), max: (40.0, 30.0))",
+        )
+        .replace("(0.0, -15.0)", "(0.0, -30.0)")
+        .replace("(0.0, 15.0)", "(0.0, 30.0)")
+        .replace(
+            "(min: (-8.0, -13.0), max: (-2.0, 13.0))",
+            "(min: (-38.0, -28.0), max: (-2.0, 28.0))",
+        );
+    let paying = NAVIGATE.replace(
+        "replan_distance: 2.0",
+        "replan_distance: 2.0, crowd_cost: 4.0",
+    );
+    let one = bits(&crowd, &graph(&paying), 1, 1);
+    assert_eq!(one.len(), 2100);
+    assert_eq!(one, bits(&crowd, &graph(&paying), 1, 2));
+}
+
+#[test]
 fn a_crowd_in_a_world_with_its_navigation_moves_as_the_simulation_does() {
     let assets = assets(DOOR_SCENE, &graph(NAVIGATE));
     let mut simulation = Simulation::new(&assets).expect("runs");

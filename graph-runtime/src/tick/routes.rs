@@ -25,7 +25,7 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-use crate::compile::AgentState;
+use crate::compile::{AgentState, RouteSlot};
 use crate::navigation::{Crowding, NavMesh, Route, RouteSearch};
 use crate::{Vehicle, World};
 
@@ -38,6 +38,15 @@ pub const JAM_CHECK_SECONDS: f32 = 0.25;
 
 /// From this many routes a tick, they are planned in parallel (each on its thread's search).
 const PARALLEL_FROM: usize = 8;
+
+/// From this many agents, their routes are read in parallel, in chunks of [`SCAN_CHUNK`] (a
+/// look for a jammed door reads a route's corridor, and thousands look each second).
+const PARALLEL_SCAN_FROM: usize = 2_048;
+const SCAN_CHUNK: usize = 1_024;
+
+/// A route asking for a plan: (`u32::MAX` less the ticks it waited, agent index, the driver's
+/// index of the agent, route slot), so that they sort longest waiting first.
+type Wanted = (u32, u32, u32, u32);
 
 /// Before planning routes in parallel, each thread reads the tables of the meshes they are
 /// planned on once when these (and the thread's search records) take at most this many bytes:
@@ -67,9 +76,8 @@ pub const ROUTE_BUDGET: usize = 64;
 #[derive(Clone, Debug)]
 pub struct RoutePlanner {
     search: RouteSearch,
-    /// The routes asking for a plan: (`u32::MAX` less the ticks it waited, agent index, the
-    /// driver's index of the agent, route slot), so that they sort longest waiting first.
-    wanting: Vec<(u32, u32, u32, u32)>,
+    /// The routes asking for a plan, this tick's.
+    wanting: Vec<Wanted>,
     /// The most routes planned per tick ([`ROUTE_BUDGET`] unless a game sets it).
     pub budget: usize,
     /// How many routes the last tick planned.
@@ -128,70 +136,27 @@ impl RoutePlanner {
         world: &World,
         vehicles: &[Vehicle],
         (states, stuck_for): (&mut [AgentState], &[f32]),
-        agent: impl Fn(usize) -> usize,
+        agent: impl Fn(usize) -> usize + Sync,
     ) {
-        // The crowds, counted once if anything this tick reads them.
-        let mut counted = None;
-        let mut count = |crowds: &mut Vec<Crowding>| {
-            if counted.is_none() {
-                counted = Some(count_crowds(crowds, world, vehicles));
-            }
-        };
-        self.wanting.clear();
         let revision = world.navigation_revision();
         let everyone = self.revision != Some(revision);
         self.revision = Some(revision);
-        self.read = 0;
-        for (holder, state) in states.iter_mut().enumerate() {
-            let stuck = stuck_for.get(holder).copied().is_some_and(crate::is_stuck);
-            if !(everyone || stuck || state.asks_planner) {
-                continue;
-            }
-            // Asks again if a route is left for a later tick.
-            state.asks_planner = false;
-            self.read += 1;
-            let vehicle = vehicles.get(holder);
-            for (slot, route) in state.routes_mut().iter_mut().enumerate() {
-                if route.route.reach.is_some() && !route.wants_plan {
-                    route.wants_plan = (stuck && route.since_plan >= crate::STUCK_SECONDS)
-                        || (route.crowd_cost > 0.0
-                            && route.time_to_look()
-                            && vehicle.is_some_and(|v| {
-                                let Some((m, mesh)) = world.navigation_numbered(v.radius) else {
-                                    return false;
-                                };
-                                count(&mut self.crowds);
-                                let near = || mesh.triangle_near(v.position);
-                                self.crowds
-                                    .get(m)
-                                    .is_some_and(|c| route.jammed_ahead(c, near))
-                            }));
-                }
-                if route.wants_plan(revision) {
-                    self.wanting.push((
-                        u32::MAX - route.waited,
-                        agent(holder) as u32,
-                        holder as u32,
-                        slot as u32,
-                    ));
-                }
-            }
-        }
+        let mut counted = self.read_routes(world, vehicles, (states, stuck_for), everyone, &agent);
         let take = self.choose();
         let (chosen, left) = self.wanting.split_at(take);
-        let pays_for_crowds = |&(_, _, holder, slot): &(u32, u32, u32, u32)| {
+        let pays_for_crowds = |&(_, _, holder, slot): &Wanted| {
             (states.get(holder as usize))
                 .and_then(|state| state.routes().get(slot as usize))
                 .is_some_and(|route| route.crowd_cost > 0.0)
         };
-        if chosen.iter().any(pays_for_crowds) {
-            count(&mut self.crowds);
+        if counted.is_none() && chosen.iter().any(pays_for_crowds) {
+            counted = Some(count_crowds(&mut self.crowds, world, vehicles));
         }
         defer(states, left);
         let crowds = &self.crowds;
         // Each route depends only on the mesh, the crowd counted on it, the agent's position
         // and its goal: planned in any order, on any thread, it is the same route.
-        let query = |search: &mut RouteSearch, &(_, _, holder, slot): &(u32, u32, u32, u32)| {
+        let query = |search: &mut RouteSearch, &(_, _, holder, slot): &Wanted| {
             let (holder, slot) = (holder as usize, slot as usize);
             let vehicle = vehicles.get(holder)?;
             let route = states.get(holder)?.routes().get(slot)?;
@@ -230,6 +195,92 @@ impl RoutePlanner {
         self.deferred = self.wanting.len() - take;
     }
 
+    /// Reads the routes of the agents that ask the planner (all of them when `everyone`, and
+    /// stuck ones), into `wanting` those that want a plan: each marks whether it does (a
+    /// stuck agent's route old enough, a door ahead jammed since it was planned). The crowds
+    /// are counted first when a look for a jammed door is due: how many agents that count
+    /// worked out, `None` when it did not run.
+    fn read_routes(
+        &mut self,
+        world: &World,
+        vehicles: &[Vehicle],
+        (states, stuck_for): (&mut [AgentState], &[f32]),
+        everyone: bool,
+        agent: &(impl Fn(usize) -> usize + Sync),
+    ) -> Option<usize> {
+        let revision = world.navigation_revision();
+        let stuck = |holder: usize| stuck_for.get(holder).copied().is_some_and(crate::is_stuck);
+        let reads =
+            |holder: usize, state: &AgentState| everyone || stuck(holder) || state.asks_planner;
+        // The crowds, counted once if anything this tick reads them: first if a route looks
+        // for a jammed door (the looks then read them in parallel).
+        let mut counted = None;
+        let looks = (states.iter().enumerate())
+            .any(|(h, state)| reads(h, state) && state.routes().iter().any(RouteSlot::may_look));
+        if looks {
+            counted = Some(count_crowds(&mut self.crowds, world, vehicles));
+        }
+        let crowds = &self.crowds;
+        // Each agent's routes are read and marked by themselves: in chunks, on any thread.
+        let scan = |first: usize, chunk: &mut [AgentState], wanting: &mut Vec<Wanted>| {
+            let mut read = 0;
+            for (holder, state) in (first..).zip(chunk.iter_mut()) {
+                let stuck = stuck(holder);
+                if !(everyone || stuck || state.asks_planner) {
+                    continue;
+                }
+                // Asks again if a route is left for a later tick.
+                state.asks_planner = false;
+                read += 1;
+                let vehicle = vehicles.get(holder);
+                for (slot, route) in state.routes_mut().iter_mut().enumerate() {
+                    if route.route.reach.is_some() && !route.wants_plan {
+                        route.wants_plan = (stuck && route.since_plan >= crate::STUCK_SECONDS)
+                            || (route.may_look()
+                                && route.time_to_look()
+                                && vehicle.is_some_and(|v| {
+                                    let Some((m, mesh)) = world.navigation_numbered(v.radius)
+                                    else {
+                                        return false;
+                                    };
+                                    let near = || mesh.triangle_near(v.position);
+                                    crowds.get(m).is_some_and(|c| route.jammed_ahead(c, near))
+                                }));
+                    }
+                    if route.wants_plan(revision) {
+                        wanting.push((
+                            u32::MAX - route.waited,
+                            agent(holder) as u32,
+                            holder as u32,
+                            slot as u32,
+                        ));
+                    }
+                }
+            }
+            read
+        };
+        self.wanting.clear();
+        self.read = if states.len() < PARALLEL_SCAN_FROM {
+            scan(0, states, &mut self.wanting)
+        } else {
+            let chunks: Vec<(Vec<Wanted>, usize)> = (states.par_chunks_mut(SCAN_CHUNK))
+                .enumerate()
+                .map(|(c, chunk)| {
+                    let mut wanting = Vec::new();
+                    let read = scan(c * SCAN_CHUNK, chunk, &mut wanting);
+                    (wanting, read)
+                })
+                .collect();
+            let mut read = 0;
+            for (wanting, chunk_read) in chunks {
+                self.wanting.extend_from_slice(&wanting);
+                read += chunk_read;
+            }
+            read
+        };
+        counted
+    }
+
     /// How many of the routes wanting a plan are planned this tick (at most the budget), put
     /// first in `wanting`, longest waiting first, then in agent order: chosen without sorting
     /// the rest (after a jam thousands may wait; no two keys are equal, so the choice is a
@@ -246,7 +297,7 @@ impl RoutePlanner {
 
 /// Leaves the routes `left` for a later tick: each has waited one more, and its agent asks
 /// again.
-fn defer(states: &mut [AgentState], left: &[(u32, u32, u32, u32)]) {
+fn defer(states: &mut [AgentState], left: &[Wanted]) {
     for &(_, _, holder, slot) in left {
         let state = &mut states[holder as usize];
         state.asks_planner = true;
@@ -259,7 +310,7 @@ fn defer(states: &mut [AgentState], left: &[(u32, u32, u32, u32)]) {
 /// Brings the tables of the meshes the `chosen` routes are planned on into the cache of each
 /// of the pool's threads, when they fit in [`TOUCH_LIMIT`] together with each thread's search
 /// records (the searches then find them there; the routes are the same either way).
-fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[(u32, u32, u32, u32)]) {
+fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[Wanted]) {
     let mut meshes: Vec<&NavMesh> = Vec::new();
     for &(_, _, holder, _) in chosen {
         let on = vehicles

@@ -144,11 +144,14 @@ impl RouteSlot {
     /// ([`AgentState`](super::AgentState)`::asks_planner`) so that it passes over the agents
     /// with nothing to do without reading their routes.
     pub(crate) fn needs_planner(&self, navigation_revision: u64) -> bool {
-        self.wants_plan(navigation_revision)
-            || (self.crowd_cost > 0.0
-                && self.route.reach.is_some()
-                && !self.wants_plan
-                && self.look_due())
+        self.wants_plan(navigation_revision) || self.may_look()
+    }
+
+    /// Whether the route looks for a jammed door ahead when the driver reads it next (unless
+    /// its stuck agent's re-plan comes first): it pays for crowds, follows a route it does not
+    /// ask to replace, and a look is due.
+    pub(crate) fn may_look(&self) -> bool {
+        self.crowd_cost > 0.0 && self.route.reach.is_some() && !self.wants_plan && self.look_due()
     }
 
     /// Whether a door on the route ahead of the agent (who stands in the triangle `triangle()`
