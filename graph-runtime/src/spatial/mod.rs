@@ -5,6 +5,7 @@ use glam::Vec2;
 use crate::Vehicle;
 
 mod answers;
+mod blocks;
 mod build;
 mod nearest;
 
@@ -34,6 +35,9 @@ pub struct SpatialGrid {
     cell_start: Vec<u32>,
     entries: Vec<u32>,
     cell_of: Vec<u32>,
+    /// The lowest and highest cell of each block of [`blocks::BLOCK`] agents (`blocks.rs`):
+    /// a part of a parallel rebuild passes over the blocks that hold none of its cells.
+    block_cells: Vec<(u32, u32)>,
     cursor: Vec<u32>,
     /// Per slot, the index in the slice the grid was rebuilt from.
     sources: Vec<u32>,
@@ -107,6 +111,7 @@ impl SpatialGrid {
             cell_start: Vec::new(),
             entries: Vec::new(),
             cell_of: Vec::new(),
+            block_cells: Vec::new(),
             cursor: Vec::new(),
             sources: Vec::new(),
             positions: Vec::new(),
