@@ -9,10 +9,12 @@ pub(super) const BLOCK: usize = 256;
 /// Fewest blocks per parallel task of noting them.
 pub(super) const MIN_BLOCKS_PER_TASK: usize = 16;
 
-/// From this many agents the blocks are noted: with fewer, noting them (a pass handed to the
-/// pool's threads) costs what the parts save. Measured in turn on 2 cores, 10,000 Flock agents
-/// (phases bench): the grid 0.12–0.27 ms a tick with blocks against 0.09–0.21 without; at
-/// 1,000,000 on 16 workers 10.6–13.1 ms against 13.9–15.4.
+/// From this many agents the blocks are noted. With fewer, what the parts read twice is a few
+/// microseconds, about what handing the noting pass to the pool's threads costs (a first
+/// version noting them from 8,192 agents read no faster at 10,000 on 2 cores). At 1,000,000
+/// Flock agents on 16 workers sharing 2 cores the grid took 11.7–12.6 ms a tick against
+/// 14.5–16.2 without blocks, three rounds in turn (`phases` bench); on 2 workers the same
+/// within noise (11.8–12.9 against 11.2–12.9).
 pub(super) const BLOCKS_FROM: usize = 65_536;
 
 /// The lowest and highest cell of the agents of a block ((`u32::MAX`, 0) when none has one).
