@@ -28,6 +28,7 @@ const MAX_PARTS: usize = 8;
 const PARALLEL_MIN_AGENTS: usize = 8_192;
 /// Fewest agents per parallel task of the first two passes.
 const MIN_AGENTS_PER_TASK: usize = 4_096;
+
 /// One agent of a cell being put in index order: its index, source, position and velocity.
 type Entry = (u32, u32, Vec2, Vec2);
 
