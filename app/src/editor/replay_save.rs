@@ -139,11 +139,16 @@ impl EditorApp {
         let (sender, answer) = mpsc::channel();
         let named = ReplayFile::scene_name_for(out, &run.scene);
         let file = out.to_path_buf();
-        let tick = run.tick;
-        let reached = Arc::new(AtomicU64::new(0));
-        let shown = Arc::clone(&reached);
-        let stop = Arc::new(AtomicBool::new(false));
-        let stopped = Arc::clone(&stop);
+        let save = RunSave {
+            out: out.to_path_buf(),
+            answer,
+            reached: Arc::new(AtomicU64::new(0)),
+            ticks: run.tick,
+            stop: Arc::new(AtomicBool::new(false)),
+        };
+        // Said before the thread starts: the line reads tick 0 until a frame polls it.
+        let starting = save.progress();
+        let (reached, stopped) = (Arc::clone(&save.reached), Arc::clone(&save.stop));
         let spawned = std::thread::Builder::new()
             .name("steergraph-save-run".to_owned())
             .spawn(move || {
@@ -157,14 +162,7 @@ impl EditorApp {
                 &format!("cannot start the thread that saves it: {error}"),
             );
         }
-        let save = RunSave {
-            out: out.to_path_buf(),
-            answer,
-            reached: shown,
-            ticks: tick,
-            stop,
-        };
-        self.status.set(save.progress());
+        self.status.set(starting);
         self.services.run_save = Some(save);
     }
 
