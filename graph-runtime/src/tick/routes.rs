@@ -141,7 +141,8 @@ impl RoutePlanner {
         let revision = world.navigation_revision();
         let everyone = self.revision != Some(revision);
         self.revision = Some(revision);
-        let mut counted = self.read_routes(world, vehicles, (states, stuck_for), everyone, &agent);
+        let read = (&mut *states, stuck_for);
+        let mut counted = self.read_routes(world, vehicles, read, (everyone, revision), &agent);
         let take = self.choose();
         let (chosen, left) = self.wanting.split_at(take);
         let pays_for_crowds = |&(_, _, holder, slot): &Wanted| {
@@ -195,8 +196,8 @@ impl RoutePlanner {
         self.deferred = self.wanting.len() - take;
     }
 
-    /// Reads the routes of the agents that ask the planner (all of them when `everyone`, and
-    /// stuck ones), into `wanting` those that want a plan: each marks whether it does (a
+    /// Reads the routes of the agents that ask the planner (all of them when `everyone`: the
+    /// world's navigation `revision` is new; and stuck ones), into `wanting` those that want a plan: each marks whether it does (a
     /// stuck agent's route old enough, a door ahead jammed since it was planned). The crowds
     /// are counted first when a look for a jammed door is due: how many agents that count
     /// worked out, `None` when it did not run.
@@ -205,10 +206,9 @@ impl RoutePlanner {
         world: &World,
         vehicles: &[Vehicle],
         (states, stuck_for): (&mut [AgentState], &[f32]),
-        everyone: bool,
+        (everyone, revision): (bool, u64),
         agent: &(impl Fn(usize) -> usize + Sync),
     ) -> Option<usize> {
-        let revision = world.navigation_revision();
         let stuck = |holder: usize| stuck_for.get(holder).copied().is_some_and(crate::is_stuck);
         let reads =
             |holder: usize, state: &AgentState| everyone || stuck(holder) || state.asks_planner;
@@ -225,10 +225,10 @@ impl RoutePlanner {
         let scan = |first: usize, chunk: &mut [AgentState], wanting: &mut Vec<Wanted>| {
             let mut read = 0;
             for (holder, state) in (first..).zip(chunk.iter_mut()) {
-                let stuck = stuck(holder);
-                if !(everyone || stuck || state.asks_planner) {
+                if !reads(holder, state) {
                     continue;
                 }
+                let stuck = stuck(holder);
                 // Asks again if a route is left for a later tick.
                 state.asks_planner = false;
                 read += 1;
