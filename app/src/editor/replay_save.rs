@@ -38,8 +38,8 @@ enum Answer {
     Saved(String),
     /// Not written: why, for the error dialog.
     Refused(String),
-    /// Cancelled after stepping to this tick: nothing written.
-    Cancelled(u64),
+    /// Cancelled (at the tick `reached` says): nothing written.
+    Cancelled,
 }
 
 impl RunSave {
@@ -215,12 +215,12 @@ impl EditorApp {
             )),
         };
         let out = save.out.display().to_string();
-        let ticks = save.ticks;
+        let (reached, ticks) = (save.reached.load(Ordering::Relaxed), save.ticks);
         self.services.run_save = None;
         match answer {
             Answer::Saved(message) => self.status.set(message),
-            Answer::Cancelled(tick) => self.status.set(format!(
-                "Cancelled saving the run as {out} at tick {tick} of {ticks}; nothing was written"
+            Answer::Cancelled => self.status.set(format!(
+                "Cancelled saving the run as {out} at tick {reached} of {ticks}; nothing was written"
             )),
             Answer::Refused(why) => {
                 self.status.set(format!(
@@ -287,7 +287,7 @@ fn prove_and_save(
     };
     let file = match ReplayFile::record_while(assets, named, run.tick, run.dt, each) {
         Ok(Some(file)) => file,
-        Ok(None) => return Answer::Cancelled(reached.load(Ordering::Relaxed)),
+        Ok(None) => return Answer::Cancelled,
         Err(error) => return Answer::Refused(error.to_string()),
     };
     let again = file.digest(run.tick).unwrap_or_default();
