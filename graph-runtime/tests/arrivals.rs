@@ -63,6 +63,46 @@ fn shares_arrive_when_constant_speed_brings_them() {
     assert_eq!(at(1.0).arrived_at, [None, None]);
 }
 
+/// The same run: each agent's first arrival is the sample that first saw it (the near pair
+/// at 1.1 s, the far pair at 3.1 s). A tracker that takes over at 2 s (seeing that tick) with
+/// the arrivals as they were then (the near pair, half at 1.1 s) samples the rest of the run
+/// exactly as the tracker that saw it all; one that starts afresh at 2 s dates half to 2 s,
+/// the first moment it saw.
+#[test]
+fn a_tracker_taking_over_part_way_counts_the_arrivals_as_they_were() {
+    let mut simulation = Simulation::new(&assets(SEEK)).expect("runs");
+    let mut whole = MetricsTracker::default();
+    let (mut resumed, mut afresh) = (MetricsTracker::default(), MetricsTracker::default());
+    let (mut all, mut taken_over, mut fresh) = (Vec::new(), Vec::new(), Vec::new());
+    for tick in 1..=240_u32 {
+        simulation.step(1.0 / 60.0);
+        if tick % 6 != 0 {
+            continue;
+        }
+        let time = tick as f32 / 60.0;
+        let sample = whole.observe(&simulation, time);
+        all.push(sample);
+        if tick == 120 {
+            let firsts = whole.first_arrivals().to_vec();
+            let near = 66.0 / 60.0;
+            assert_eq!(firsts, [near, near, f32::INFINITY, f32::INFINITY]);
+            // Both see the tick they start at (the overlapping pairs then), as a seek does.
+            resumed.observe(&simulation, time);
+            afresh.observe(&simulation, time);
+            resumed.resume_arrivals(firsts, sample.arrived_at);
+        } else if tick > 120 {
+            taken_over.push(resumed.observe(&simulation, time));
+            fresh.push(afresh.observe(&simulation, time));
+        }
+    }
+    let (near, far) = (66.0 / 60.0, 186.0 / 60.0);
+    assert_eq!(whole.first_arrivals(), [near, near, far, far]);
+    assert_eq!(taken_over, all[20..]);
+    let last = fresh.last().expect("samples");
+    assert_eq!(last.arrived_at, [Some(2.0), Some(far)]);
+    assert_ne!(fresh, all[20..]);
+}
+
 #[test]
 fn agents_without_a_goal_measure_no_arrival() {
     let simulation = Simulation::new(&assets(WANDER)).expect("runs");

@@ -79,8 +79,9 @@ pub struct MetricsTracker {
     agent_pairs: HashSet<(u32, u32)>,
     obstacle_pairs: HashSet<(u32, u32)>,
     wall_crossings: u64,
-    /// Per agent: reached its goal at least once.
-    arrived: Vec<bool>,
+    /// Per agent: the time of the first sample that found it at its goal (`f32::INFINITY`:
+    /// none yet).
+    arrived: Vec<f32>,
     arrived_at: [Option<f32>; 2],
     /// Each routed agent's walk along its first route.
     walks: routes::RouteWalks,
@@ -212,6 +213,26 @@ impl MetricsTracker {
     pub fn stalled_agents(&self) -> impl Iterator<Item = usize> + '_ {
         self.stalls.stalled(self.time)
     }
+
+    /// Per agent, the time of the first sample that found it within [`ARRIVAL_RADII`] radii
+    /// of its goal (`f32::INFINITY`: none yet); what [`Sample::arrived`] counts.
+    pub fn first_arrivals(&self) -> &[f32] {
+        &self.arrived
+    }
+
+    /// Takes over a run part-way (the preview's timeline, sent back to a past moment): the
+    /// agents' first arrivals as the run had them by then (`f32::INFINITY`: not yet) and when
+    /// half and 95 % of them had arrived ([`Sample::arrived_at`]), in place of what this
+    /// tracker saw. The next samples count from them, as the run's own tracker would.
+    pub fn resume_arrivals(
+        &mut self,
+        first_arrivals: impl IntoIterator<Item = f32>,
+        arrived_at: [Option<f32>; 2],
+    ) {
+        self.arrived.clear();
+        self.arrived.extend(first_arrivals);
+        self.arrived_at = arrived_at;
+    }
 }
 
 impl MetricsTracker {
@@ -220,7 +241,7 @@ impl MetricsTracker {
     /// stalled at `time` ([`Sample::stalled_agents`]).
     fn arrivals(&mut self, simulation: &Simulation, time: f32) -> (Option<f32>, usize) {
         let vehicles = simulation.vehicles();
-        self.arrived.resize(vehicles.len(), false);
+        self.arrived.resize(vehicles.len(), f32::INFINITY);
         let (mut with_goal, mut arrived, mut stalled) = (0_usize, 0_usize, 0_usize);
         let nobody = crate::OwnGoals::default();
         for group in simulation.groups() {
@@ -231,14 +252,18 @@ impl MetricsTracker {
                     let at = (vehicle.position, vehicle.radius);
                     stalled += usize::from(self.stalls.observe(agent, at, goal, time));
                 }
-                let (Some(goal), Some(vehicle), Some(done)) =
+                let (Some(goal), Some(vehicle), Some(first)) =
                     (goal, vehicles.get(agent), self.arrived.get_mut(agent))
                 else {
                     continue;
                 };
                 with_goal += 1;
-                *done |= vehicle.position.distance(goal) <= ARRIVAL_RADII * vehicle.radius;
-                arrived += usize::from(*done);
+                if *first == f32::INFINITY
+                    && vehicle.position.distance(goal) <= ARRIVAL_RADII * vehicle.radius
+                {
+                    *first = time;
+                }
+                arrived += usize::from(first.is_finite());
             }
         }
         let share = (with_goal > 0).then(|| arrived as f32 / with_goal as f32);
