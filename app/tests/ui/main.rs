@@ -22,6 +22,7 @@ mod reload;
 mod replay;
 mod replay_save;
 mod rewind;
+mod rewind_metrics;
 mod scene_files;
 mod second_hour;
 mod solid_walls;

@@ -246,7 +246,9 @@ impl Preview {
         egui::Panel::bottom("metrics")
             .resizable(true)
             .default_size(170.0)
-            .show(ui, |ui| plots::show(ui, &self.host.samples, self.host.time));
+            .show(ui, |ui| {
+                plots::show(ui, self.host.shown_samples(), self.host.time);
+            });
         // Under the viewport, above the plots: the run so far, to go back to.
         egui::Panel::bottom("timeline")
             .resizable(false)

@@ -1,4 +1,4 @@
-//! Live metrics over the last 30 s, drawn with `egui_plot`.
+//! The metrics of the 30 s up to the tick shown, drawn with `egui_plot`.
 
 use std::collections::VecDeque;
 
@@ -9,19 +9,18 @@ use graph_runtime::Sample;
 /// Overlap onsets are summed over this window to give a rate per second.
 const RATE_WINDOW: f32 = 1.0;
 
-/// Draws the plots of `samples` (oldest first) up to time `now`.
-pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
-    if samples.is_empty() {
+/// Draws the plots of `samples` (oldest first), those of the 30 s up to time `now`.
+pub fn show<'a>(ui: &mut Ui, samples: impl Iterator<Item = &'a Sample> + Clone, now: f32) {
+    if samples.clone().next().is_none() {
         ui.weak("Metrics appear while the simulation runs.");
         return;
     }
     let series = |f: &dyn Fn(&Sample) -> Option<f32>| -> Vec<[f64; 2]> {
-        samples
-            .iter()
+        (samples.clone())
             .filter_map(|s| f(s).map(|v| [f64::from(s.time), f64::from(v)]))
             .collect()
     };
-    let rate = |f: &dyn Fn(&Sample) -> u64| rate(samples, f);
+    let rate = |f: &dyn Fn(&Sample) -> u64| rate(samples.clone(), f);
     let x_min = f64::from((now - super::METRICS_SECONDS).max(0.0));
     ui.columns(2, |columns| {
         Plot::new("motion")
@@ -84,8 +83,11 @@ pub fn show(ui: &mut Ui, samples: &VecDeque<Sample>, now: f32) {
 
 /// The events `f` counts in `samples`, as a rate per second over the last [`RATE_WINDOW`]
 /// at each sample.
-fn rate(samples: &VecDeque<Sample>, f: &dyn Fn(&Sample) -> u64) -> Vec<[f64; 2]> {
-    let mut points = Vec::with_capacity(samples.len());
+fn rate<'a>(
+    samples: impl Iterator<Item = &'a Sample>,
+    f: &dyn Fn(&Sample) -> u64,
+) -> Vec<[f64; 2]> {
+    let mut points = Vec::with_capacity(samples.size_hint().0);
     let mut window: VecDeque<(f32, u64)> = VecDeque::new();
     let mut sum = 0u64;
     for sample in samples {
@@ -103,11 +105,11 @@ fn rate(samples: &VecDeque<Sample>, f: &dyn Fn(&Sample) -> u64) -> Vec<[f64; 2]>
     points
 }
 
-/// The latest sample in words, and the steps into walls over the plotted window (stopped by
-/// solid walls, or through passable ones).
-fn summary(ui: &mut Ui, samples: &VecDeque<Sample>) {
-    if let Some(last) = samples.back() {
-        let crossings: u64 = samples.iter().map(|s| s.new_wall_crossings).sum();
+/// The latest sample shown in words, and the steps into walls over the plotted window
+/// (stopped by solid walls, or through passable ones).
+fn summary<'a>(ui: &mut Ui, samples: impl Iterator<Item = &'a Sample> + Clone) {
+    if let Some(last) = samples.clone().last() {
+        let crossings: u64 = samples.map(|s| s.new_wall_crossings).sum();
         ui.small(format!(
             "now: speed {:.2} u/s · min spacing {} · {} agent pairs and {} agents in obstacles overlapping · {} stuck, {} stalled · polarization {:.2} · {} in the last {:.0} s{}{}",
             last.mean_speed,

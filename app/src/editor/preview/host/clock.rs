@@ -4,13 +4,8 @@
 
 use std::time::Instant;
 
-use graph_runtime::Sample;
-
 use super::super::worker::Worker;
-use super::{
-    Host, MAX_TICKS_PER_FRAME, METRICS_PERIOD, METRICS_SECONDS, Pacing, STEP_BUDGET,
-    SYNC_TICK_LIMIT_MS,
-};
+use super::{Host, MAX_TICKS_PER_FRAME, METRICS_PERIOD, Pacing, STEP_BUDGET, SYNC_TICK_LIMIT_MS};
 
 impl Host {
     /// Whether a metric sample is due at `time`.
@@ -27,7 +22,8 @@ impl Host {
             return;
         };
         simulation.step(self.tick_length);
-        self.time += self.tick_length;
+        // The tick's time, not a sum of tick lengths: the same as a seek to it gives.
+        self.time = simulation.tick() as f32 * self.tick_length;
         let due = self
             .samples
             .back()
@@ -41,17 +37,6 @@ impl Host {
         self.check_replay();
     }
 
-    fn push_sample(&mut self, sample: Sample) {
-        self.samples.push_back(sample);
-        while self
-            .samples
-            .front()
-            .is_some_and(|s| s.time < self.time - METRICS_SECONDS)
-        {
-            self.samples.pop_front();
-        }
-    }
-
     /// Takes back a tick finished on the worker.
     pub(super) fn collect(&mut self) {
         if !self.worker.as_ref().is_some_and(Worker::is_finished) {
@@ -62,10 +47,10 @@ impl Host {
                 .push("the simulation stopped: a tick failed on its thread".to_owned());
             return;
         };
+        self.time = stepped.simulation.tick() as f32 * self.tick_length;
         self.simulation = Some(stepped.simulation);
         self.metrics = stepped.metrics;
         self.tick_ms = stepped.tick_ms;
-        self.time += self.tick_length;
         self.note_events(stepped.sample.as_ref());
         self.follow_ghosts();
         if let Some(sample) = stepped.sample {
@@ -80,7 +65,7 @@ impl Host {
         let Some(simulation) = self.simulation.take() else {
             return;
         };
-        let time = self.time + self.tick_length;
+        let time = (simulation.tick() + 1) as f32 * self.tick_length;
         let sample_at = self.sample_due(time).then_some(time);
         let metrics = std::mem::take(&mut self.metrics);
         self.worker = Some(Worker::start(

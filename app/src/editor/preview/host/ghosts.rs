@@ -9,6 +9,7 @@ use graph_runtime::Vehicle;
 use graph_runtime::rewind::{Cursor, Recording};
 
 use super::Host;
+use super::history::Later;
 
 /// Crowds larger than this show no ghosts (the second simulation would step on the window's
 /// thread, doubling every tick); the original run is still kept to go back to.
@@ -21,12 +22,15 @@ pub(super) struct Original {
     ghost: Option<(Simulation, Cursor)>,
     /// The tick the fork left it at.
     pub(super) from: u64,
+    /// What it had after that tick: samples, events and arrivals.
+    later: Later,
 }
 
 impl Host {
     /// Before a step from tick `tick` of a recording that goes further: a fork. The first
-    /// fork keeps the run as it was (a fork of a fork keeps the same original).
-    pub(super) fn note_fork(&mut self) {
+    /// fork keeps the run as it was, with what it had after the tick (`later`); a fork of a
+    /// fork keeps the same original.
+    pub(super) fn note_fork(&mut self, later: Later) {
         let (Some(recording), Some(simulation)) = (&self.recording, &self.simulation) else {
             return;
         };
@@ -46,6 +50,7 @@ impl Host {
             recording: recording.clone(),
             ghost: ghost.flatten(),
             from: tick,
+            later,
         });
     }
 
@@ -122,6 +127,7 @@ impl Host {
         };
         let now = self.simulation.as_ref().map_or(0, Simulation::tick);
         self.recording = Some(original.recording);
+        self.restore_history(original.from, original.later);
         self.seek(now.min(self.recorded().map_or(0, |(_, last)| last)));
         // What runs from here is what the documents say.
         self.applied_revision = None;

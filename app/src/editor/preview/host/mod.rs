@@ -22,6 +22,7 @@ mod diagnosis;
 mod events;
 mod follow;
 mod ghosts;
+mod history;
 mod replay;
 mod rewind;
 mod subgraphs;
@@ -72,8 +73,12 @@ pub struct Host {
     /// Simulated time since the last reset (s).
     pub time: f32,
     metrics: MetricsTracker,
-    /// Recent metric samples.
+    /// The run's metric samples, oldest first (`host/history.rs`; the plots show those up
+    /// to the tick shown, [`Host::shown_samples`]).
     pub samples: VecDeque<Sample>,
+    /// Each agent's first arrival at its goal in the run (s; `f32::INFINITY`: not yet), as
+    /// the trackers that sampled it saw them (`host/history.rs`).
+    arrivals: Vec<f32>,
     /// The agent shown in the inspector and traced.
     pub selected_agent: Option<usize>,
     /// The selected agent's evaluation this frame.
@@ -122,6 +127,7 @@ impl Default for Host {
             time: 0.0,
             metrics: MetricsTracker::default(),
             samples: VecDeque::new(),
+            arrivals: Vec::new(),
             selected_agent: None,
             trace: Trace::default(),
             diagnosis: None,
@@ -214,6 +220,7 @@ impl Host {
         self.time = 0.0;
         self.accumulator = 0.0;
         self.samples.clear();
+        self.arrivals.clear();
         self.metrics = MetricsTracker::default();
         self.built = Some((document.scene.clone(), open.name.to_owned()));
         self.applied_revision = Some(open.revision);

@@ -26,9 +26,20 @@ impl Host {
             (self.simulation.as_ref()).map_or(0, graph_runtime::Simulation::wall_crossings);
     }
 
-    /// Notes the tick the simulation is about to step.
+    /// Notes the tick the simulation is about to step: from a past tick, a fork, which drops
+    /// what the run had after it (the first fork keeps it with the run as it was).
     pub(super) fn record_step(&mut self) {
-        self.note_fork();
+        let tick = self
+            .simulation
+            .as_ref()
+            .map(graph_runtime::Simulation::tick);
+        let last = self.recording.as_ref().map(Recording::last);
+        if let (Some(tick), Some(last)) = (tick, last)
+            && tick < last
+        {
+            let later = self.cut_history(tick);
+            self.note_fork(later);
+        }
         if let (Some(recording), Some(simulation)) = (&mut self.recording, &self.simulation) {
             recording.record(simulation, self.tick_length);
         }
@@ -54,10 +65,10 @@ impl Host {
     }
 
     /// Sends the preview back (or forward) to recorded tick `tick`, paused there: the agents,
-    /// the world, the selected agent's trace and the stalled agents as the run had them (the
-    /// last `WATCH_TICKS` ticks seen again, fewer in a crowd: at most `WATCH_WORK`
-    /// agent-ticks). Nothing happens while a
-    /// tick runs on the worker or for a tick not recorded.
+    /// the world, the selected agent's trace, the plots, the arrivals and the stalled agents
+    /// as the run had them (the last `WATCH_TICKS` ticks seen again, fewer in a crowd: at
+    /// most `WATCH_WORK` agent-ticks). Nothing happens while a tick runs on the worker or
+    /// for a tick not recorded.
     pub fn seek(&mut self, tick: u64) {
         self.seek_watching(tick, true);
     }
@@ -93,9 +104,9 @@ impl Host {
         self.accumulator = 0.0;
         self.time = tick as f32 * dt;
         self.wall_crossings_seen = simulation.wall_crossings();
-        // The plots end at the tick shown.
-        let time = self.time;
-        self.samples.retain(|sample| sample.time <= time + 1e-4);
+        // The plots end at the tick shown ([`Host::shown_samples`]); the arrivals count from
+        // the run's.
+        self.resume_arrivals(&mut metrics);
         self.metrics = metrics;
         self.follow_ghosts();
         self.trace_selected();

@@ -1,0 +1,91 @@
+//! The run's metrics along the timeline (issue 45): every sample of the run (the plots show
+//! the [`METRICS_SECONDS`] up to the tick shown, so going back and on again shows them as
+//! they were), and each agent's first arrival, so that the tracker made for a past tick
+//! counts arrivals as the run had them then. A fork drops what came after its tick; the run
+//! it left keeps that, and **Original run** puts it back.
+
+use graph_runtime::{MetricsTracker, Sample};
+
+use super::{Event, Host, METRICS_SECONDS};
+
+/// The most samples kept (an hour of the run at ten a second); past it the oldest go.
+pub const MAX_SAMPLES: usize = 36_000;
+
+/// What a run had after a tick: its samples and events, and its agents' first arrivals.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Later {
+    samples: Vec<Sample>,
+    events: Vec<Event>,
+    arrivals: Vec<f32>,
+}
+
+/// Within this of a sample's time, the sample belongs to the tick shown (ticks of 1/60 s
+/// summed in `f32`).
+const SAME_TIME: f32 = 1e-4;
+
+impl Host {
+    /// Keeps `sample`, taken at the tick just stepped, and the first arrivals its tracker saw.
+    pub(super) fn push_sample(&mut self, sample: Sample) {
+        self.samples.push_back(sample);
+        while self.samples.len() > MAX_SAMPLES {
+            self.samples.pop_front();
+        }
+        let seen = self.metrics.first_arrivals();
+        if self.arrivals.len() < seen.len() {
+            self.arrivals.resize(seen.len(), f32::INFINITY);
+        }
+        for (first, &at) in self.arrivals.iter_mut().zip(seen) {
+            *first = first.min(at);
+        }
+    }
+
+    /// The samples the plots show at the tick shown: those of the last [`METRICS_SECONDS`] up
+    /// to it, oldest first.
+    pub fn shown_samples(&self) -> impl Iterator<Item = &Sample> + Clone {
+        let now = self.time;
+        let end = self
+            .samples
+            .partition_point(|sample| sample.time <= now + SAME_TIME);
+        let start = self
+            .samples
+            .partition_point(|sample| sample.time < now - METRICS_SECONDS);
+        self.samples.range(start.min(end)..end)
+    }
+
+    /// Makes `tracker` (one that has just seen the ticks before the tick shown again) count
+    /// the arrivals as the run had them at the tick shown.
+    pub(super) fn resume_arrivals(&self, tracker: &mut MetricsTracker) {
+        let now = self.time + SAME_TIME;
+        let arrived_at = (self.shown_samples().last()).map_or([None; 2], |s| s.arrived_at);
+        let firsts = (self.arrivals.iter()).map(|&at| if at <= now { at } else { f32::INFINITY });
+        tracker.resume_arrivals(firsts, arrived_at);
+    }
+
+    /// Drops what the run had after tick `tick` (a fork replaces it), and returns it.
+    pub(super) fn cut_history(&mut self, tick: u64) -> Later {
+        let time = tick as f32 * self.tick_length + SAME_TIME;
+        let kept = self.samples.partition_point(|sample| sample.time <= time);
+        let samples = self.samples.drain(kept..).collect();
+        let kept = self.events.partition_point(|event| event.tick <= tick);
+        let events = self.events.drain(kept..).collect();
+        let arrivals = self.arrivals.clone();
+        for first in &mut self.arrivals {
+            if *first > time {
+                *first = f32::INFINITY;
+            }
+        }
+        Later {
+            samples,
+            events,
+            arrivals,
+        }
+    }
+
+    /// Puts back what a run had after tick `tick`, in place of what a fork from there had.
+    pub(super) fn restore_history(&mut self, tick: u64, later: Later) {
+        self.cut_history(tick);
+        self.samples.extend(later.samples);
+        self.events.extend(later.events);
+        self.arrivals = later.arrivals;
+    }
+}
