@@ -39,8 +39,8 @@ impl Host {
         }
     }
 
-    /// The samples the plots show at the tick shown: those of the last [`METRICS_SECONDS`] up
-    /// to it, oldest first.
+    /// The samples the plots show at the tick shown: those of the last `METRICS_SECONDS` (30 s)
+    /// up to it, oldest first.
     pub fn shown_samples(&self) -> impl Iterator<Item = &Sample> + Clone {
         let now = self.time;
         let end = self
