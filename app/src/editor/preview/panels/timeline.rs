@@ -33,6 +33,18 @@ impl Preview {
             self.timeline_replay(ui);
             self.timeline_fork(ui);
             let host = &self.host;
+            // What happened at the tick shown before the times: after a jump to an event it is
+            // what the user looks for, and a narrow preview cuts the words last in the row
+            // (the toolbar shows the time too).
+            let here: Vec<String> = (host.events_at(now))
+                .map(|event| match event.agent {
+                    Some(agent) => format!("{} (agent {agent})", event.kind.label()),
+                    None => event.kind.label().to_owned(),
+                })
+                .collect();
+            if !here.is_empty() {
+                ui.add(egui::Label::new(format!("here: {}", here.join(", "))).truncate());
+            }
             let dt = host.tick_length();
             let seconds = |tick: u64| tick as f32 * dt;
             let mib = |b: usize| b as f64 / f64::from(1 << 20);
@@ -48,15 +60,6 @@ impl Preview {
                 "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
                  edits made here (graph, scene) apply from this tick on",
             );
-            let here: Vec<String> = (host.events_at(now))
-                .map(|event| match event.agent {
-                    Some(agent) => format!("{} (agent {agent})", event.kind.label()),
-                    None => event.kind.label().to_owned(),
-                })
-                .collect();
-            if !here.is_empty() {
-                ui.add(egui::Label::new(format!("here: {}", here.join(", "))).truncate());
-            }
         });
     }
 
