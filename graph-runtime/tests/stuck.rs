@@ -196,10 +196,11 @@ fn tug_of_war(seek: f32, flee: f32) -> Simulation {
 }
 
 /// Runs `simulation` for 8 s, a metrics sample every 0.1 s: the times of the samples that
-/// counted the agent stalled, and the most agents stuck at a sample.
+/// counted the agent stalled, and the most agents stuck at a sample. Checks that the agent is
+/// newly stalled at the first of those samples only.
 fn stalled_times(simulation: &mut Simulation) -> (Vec<f32>, usize) {
     let mut tracker = MetricsTracker::default();
-    let (mut stalled, mut stuck) = (Vec::new(), 0);
+    let (mut stalled, mut stuck, mut newly) = (Vec::new(), 0, Vec::new());
     for tick in 1..=480_u32 {
         simulation.step(DT);
         if tick % 6 == 0 {
@@ -210,9 +211,12 @@ fn stalled_times(simulation: &mut Simulation) -> (Vec<f32>, usize) {
                 assert!(tracker.stalled_for(0).is_some_and(|s| s >= STALLED_SECONDS));
                 stalled.push(time);
             }
+            newly.extend(tracker.newly_stalled().map(|agent| (time, agent)));
             stuck = stuck.max(sample.stuck_agents);
         }
     }
+    let first = stalled.first().map(|&time| (time, 0));
+    assert_eq!(newly, first.into_iter().collect::<Vec<_>>());
     (stalled, stuck)
 }
 

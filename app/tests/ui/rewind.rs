@@ -157,3 +157,37 @@ fn the_graphs_live_values_follow_the_timeline() {
     assert_eq!(shown(&harness).0, then);
     assert_eq!(trace(&harness), before);
 }
+
+#[test]
+fn the_timeline_marks_the_moment_an_agent_stalls() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let graph = dir.path().join("tug.graph.ron");
+    std::fs::write(&graph, TUG_GRAPH).expect("writes");
+    std::fs::write(dir.path().join("tug.scene.ron"), TUG_SCENE).expect("writes");
+    let mut harness = EditorHarness::opening(&dir.path().join("autosave"), graph)
+        .sixtieth()
+        .build();
+    // 7 s of the tug, then the stalled events of the run.
+    harness.run_steps(420);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    let host = &harness.state().preview.host;
+    let stalled = Some(app::editor::EventKind::Stalled);
+    let at = host
+        .event_tick(0, true, stalled)
+        .expect("the agent stalled");
+    // The first sample (tick 1) starts the count; it stalls at the sample 5 s later, tick 301
+    // (or the next, tick 307, where the difference of the two times in f32 falls a hair
+    // under 5 s). Once: it stays stalled.
+    assert!(at == 301 || at == 307, "{at}");
+    assert_eq!(host.event_tick(at, true, stalled), None);
+    let here: Vec<_> = host.events_at(at).map(|e| (e.kind, e.agent)).collect();
+    assert!(
+        here.contains(&(app::editor::EventKind::Stalled, Some(0))),
+        "{here:?}"
+    );
+    // The timeline's row names it there.
+    harness.state_mut().preview.host.seek(at);
+    harness.run_steps(1);
+    harness.get_by_label("here: stalled (agent 0)");
+}

@@ -89,6 +89,10 @@ pub struct MetricsTracker {
     stalls: stalled::Stalls,
     /// The time of the last sample (s).
     time: f32,
+    /// The time of the sample before it (`None` before the second sample).
+    before: Option<f32>,
+    /// Whether it has taken a sample.
+    sampled: bool,
 }
 
 impl MetricsTracker {
@@ -199,6 +203,8 @@ impl MetricsTracker {
         self.agent_pairs = agent_pairs;
         self.obstacle_pairs = obstacle_pairs;
         self.wall_crossings = simulation.wall_crossings();
+        self.before = self.sampled.then_some(self.time);
+        self.sampled = true;
         self.time = time;
         sample
     }
@@ -212,6 +218,15 @@ impl MetricsTracker {
     /// The agents stalled at the last sample, ascending.
     pub fn stalled_agents(&self) -> impl Iterator<Item = usize> + '_ {
         self.stalls.stalled(self.time)
+    }
+
+    /// The agents stalled at the last sample that were not at the sample before (all those
+    /// stalled at a first sample), ascending: the moments a timeline marks.
+    pub fn newly_stalled(&self) -> impl Iterator<Item = usize> + '_ {
+        let before = self.before;
+        self.stalled_agents().filter(move |&agent| {
+            before.is_none_or(|time| self.stalls.stalled_for(agent, time).is_none())
+        })
     }
 
     /// Per agent, the time of the first sample that found it within [`ARRIVAL_RADII`] radii

@@ -1,5 +1,5 @@
 //! The run's events, tick by tick, for the timeline to jump to (issue 45): an agent becoming
-//! stuck, agents newly overlapping, a step into a wall, a jump and a fall. Noted after each
+//! stuck or stalled, agents newly overlapping, a step into a wall, a jump and a fall. Noted after each
 //! tick from the simulation (and the metric samples); a fork drops those of the ticks it
 //! replaces, a reset all of them.
 
@@ -15,6 +15,10 @@ pub const MAX_EVENTS: usize = 100_000;
 pub enum EventKind {
     /// An agent's stuck clock reached [`STUCK_SECONDS`].
     Stuck,
+    /// An agent far from its goal had come no closer for
+    /// [`STALLED_SECONDS`](graph_runtime::STALLED_SECONDS) (at a metric sample): stuck as a
+    /// designer means it, whatever its graph asks for.
+    Stalled,
     /// Agents began to overlap (at a metric sample).
     Overlap,
     /// A step met a wall (stopped and slid along it, or let through).
@@ -27,8 +31,9 @@ pub enum EventKind {
 
 impl EventKind {
     /// Every kind, in the order the timeline lists them.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Stuck,
+        Self::Stalled,
         Self::Overlap,
         Self::Wall,
         Self::Jump,
@@ -39,6 +44,7 @@ impl EventKind {
     pub fn label(self) -> &'static str {
         match self {
             Self::Stuck => "stuck",
+            Self::Stalled => "stalled",
             Self::Overlap => "overlap",
             Self::Wall => "wall contact",
             Self::Jump => "jump",
@@ -88,6 +94,11 @@ impl Host {
             noted.push((EventKind::Wall, None));
         }
         self.wall_crossings_seen = crossings;
+        if sample.is_some() {
+            noted.extend(
+                (self.metrics.newly_stalled()).map(|agent| (EventKind::Stalled, Some(agent))),
+            );
+        }
         if sample.is_some_and(|s| s.new_agent_overlaps > 0) {
             noted.push((EventKind::Overlap, None));
         }
