@@ -72,7 +72,7 @@ fn the_timeline_goes_back_and_on_through_the_run_and_stepping_from_the_past_fork
 }
 
 /// Seek to (8, 0) and Flee from (2, 0), equally weighted: forces that cancel.
-pub const TUG_GRAPH: &str = r#"(
+const TUG_GRAPH: &str = r#"(
     format: "steergraph.graph",
     version: 1,
     vehicle: (mass: 1.0, max_force: 20.0, max_speed: 4.0, radius: 0.5),
@@ -85,7 +85,7 @@ pub const TUG_GRAPH: &str = r#"(
 )"#;
 
 /// One agent at rest at (-5, 0) running the tug.
-pub const TUG_SCENE: &str = r#"(
+const TUG_SCENE: &str = r#"(
     format: "steergraph.scene",
     version: 1,
     bounds: (min: (-10.0, -10.0), max: (10.0, 10.0)),
@@ -98,18 +98,27 @@ pub const TUG_SCENE: &str = r#"(
     ],
 )"#;
 
-#[test]
-fn an_agent_whose_forces_cancel_far_from_its_goal_is_shown_stalled_not_stuck() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let graph = dir.path().join("tug.graph.ron");
+/// The editor on the tug of war, a tick a frame, its agent selected, run `seconds`.
+pub fn tug(
+    dir: &std::path::Path,
+    seconds: u32,
+) -> egui_kittest::Harness<'static, app::editor::EditorApp> {
+    let graph = dir.join("tug.graph.ron");
     std::fs::write(&graph, TUG_GRAPH).expect("writes");
-    std::fs::write(dir.path().join("tug.scene.ron"), TUG_SCENE).expect("writes");
-    let mut harness = EditorHarness::opening(&dir.path().join("autosave"), graph)
+    std::fs::write(dir.join("tug.scene.ron"), TUG_SCENE).expect("writes");
+    let mut harness = EditorHarness::opening(&dir.join("autosave"), graph)
         .sixtieth()
         .build();
     harness.state_mut().preview.host.selected_agent = Some(0);
+    harness.run_steps(60 * seconds as usize);
+    harness
+}
+
+#[test]
+fn an_agent_whose_forces_cancel_far_from_its_goal_is_shown_stalled_not_stuck() {
+    let dir = tempfile::tempdir().expect("temp dir");
     // 4 s: not yet (the count needs 5 s).
-    harness.run_steps(240);
+    let mut harness = tug(dir.path(), 4);
     assert_eq!(harness.state().preview.host.stalled_for(0), None);
     assert!(harness.query_by_label("stalled").is_none());
     // 7 s: stalled in the inspector, never stuck.
@@ -161,14 +170,8 @@ fn the_graphs_live_values_follow_the_timeline() {
 #[test]
 fn the_timeline_marks_the_moment_an_agent_stalls() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let graph = dir.path().join("tug.graph.ron");
-    std::fs::write(&graph, TUG_GRAPH).expect("writes");
-    std::fs::write(dir.path().join("tug.scene.ron"), TUG_SCENE).expect("writes");
-    let mut harness = EditorHarness::opening(&dir.path().join("autosave"), graph)
-        .sixtieth()
-        .build();
     // 7 s of the tug, then the stalled events of the run.
-    harness.run_steps(420);
+    let mut harness = tug(dir.path(), 7);
     harness.state_mut().preview.host.running = false;
     harness.run_steps(1);
     let host = &harness.state().preview.host;

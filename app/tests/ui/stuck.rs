@@ -7,23 +7,10 @@
 use std::time::Duration;
 
 use crate::common::{self, EditorHarness};
-use crate::rewind::{TUG_GRAPH, TUG_SCENE};
+use crate::rewind::tug;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
-
-/// The editor on the tug of war, a tick a frame, its agent selected, run `seconds`.
-fn tug(dir: &std::path::Path, seconds: u32) -> Harness<'static, app::editor::EditorApp> {
-    let graph = dir.join("tug.graph.ron");
-    std::fs::write(&graph, TUG_GRAPH).expect("writes");
-    std::fs::write(dir.join("tug.scene.ron"), TUG_SCENE).expect("writes");
-    let mut harness = EditorHarness::opening(&dir.join("autosave"), graph)
-        .sixtieth()
-        .build();
-    harness.state_mut().preview.host.selected_agent = Some(0);
-    harness.run_steps(60 * seconds as usize);
-    harness
-}
 
 /// The Blend's weight of its second input (the Flee's) in the open graph.
 fn flee_weight(harness: &Harness<'static, app::editor::EditorApp>) -> f32 {

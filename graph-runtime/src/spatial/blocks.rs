@@ -45,15 +45,11 @@ pub(super) fn blocks_meeting<'c>(
             (high as usize) >= first && (low as usize) < first.saturating_add(len)
         })
     };
-    let count = if blocks.is_empty() {
-        usize::from(!cell_of.is_empty())
+    // Not noted: the agents as one block.
+    let (count, block) = if blocks.is_empty() {
+        (usize::from(!cell_of.is_empty()), cell_of.len())
     } else {
-        cell_of.len().div_ceil(BLOCK)
-    };
-    let block = if blocks.is_empty() {
-        cell_of.len()
-    } else {
-        BLOCK
+        (cell_of.len().div_ceil(BLOCK), BLOCK)
     };
     let mut b = 0;
     std::iter::from_fn(move || {

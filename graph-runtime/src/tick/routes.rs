@@ -197,10 +197,10 @@ impl RoutePlanner {
     }
 
     /// Reads the routes of the agents that ask the planner (all of them when `everyone`: the
-    /// world's navigation `revision` is new; and stuck ones), into `wanting` those that want a plan: each marks whether it does (a
-    /// stuck agent's route old enough, a door ahead jammed since it was planned). The crowds
-    /// are counted first when a look for a jammed door is due: how many agents that count
-    /// worked out, `None` when it did not run.
+    /// world's navigation `revision` is new; and stuck ones), into `wanting` those that want
+    /// a plan: each marks whether it does (a stuck agent's route old enough, a door ahead
+    /// jammed since it was planned). The crowds are counted first when a look for a jammed
+    /// door is due: how many agents that count worked out, `None` when it did not run.
     fn read_routes(
         &mut self,
         world: &World,

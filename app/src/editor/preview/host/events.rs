@@ -1,7 +1,7 @@
 //! The run's events, tick by tick, for the timeline to jump to (issue 45): an agent becoming
-//! stuck or stalled, agents newly overlapping, a step into a wall, a jump and a fall. Noted after each
-//! tick from the simulation (and the metric samples); a fork drops those of the ticks it
-//! replaces, a reset all of them.
+//! stuck or stalled, agents newly overlapping, a step into a wall, a jump and a fall. Noted
+//! after each tick from the simulation (and the metric samples); a fork drops those of the
+//! ticks it replaces, a reset all of them.
 
 use graph_runtime::{JumpEventKind, STUCK_SECONDS, Sample};
 
