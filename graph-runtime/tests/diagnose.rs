@@ -180,6 +180,14 @@ fn an_agent_walking_toward_its_goal_is_walking_again_and_one_creeping_is_unknown
         "{}",
         diagnosis.words()
     );
+    // The same agent picked while it is not stalled: walking, and held by nothing.
+    assert_eq!(diagnosis.title(true), "Walking again");
+    assert_eq!(diagnosis.words_for(true), diagnosis.words());
+    assert_eq!(diagnosis.title(false), "Walking");
+    assert_eq!(
+        diagnosis.words_for(false),
+        "nothing holds it: it walks toward its goal at 2.0 u/s"
+    );
     // 0.9 u/s toward it (3 aside): under 1 u/s, and nothing these rules know holds it.
     assert_eq!(cause(&moving(v(0.9, 3.0)), 0), Cause::Unknown);
 }

@@ -3,6 +3,28 @@
 use super::{Cause, Diagnosis};
 
 impl Diagnosis {
+    /// The cause as a title for an agent that is stuck ([`Cause::title`]), or for one that is
+    /// not (`stuck` false: an agent the designer picked): one walking toward its goal is
+    /// `Walking`, not `Walking again`, which says it had stalled.
+    pub fn title(&self, stuck: bool) -> &'static str {
+        match self.cause {
+            Cause::Walking { .. } if !stuck => "Walking",
+            ref cause => cause.title(),
+        }
+    }
+
+    /// [`Diagnosis::words`] for an agent that is stuck, or for one that is not (`stuck`
+    /// false): one walking toward its goal is held by nothing, and is not said to have been
+    /// driven back from the nearest it had come.
+    pub fn words_for(&self, stuck: bool) -> String {
+        match self.cause {
+            Cause::Walking { speed } if !stuck => {
+                format!("nothing holds it: it walks toward its goal at {speed:.1} u/s")
+            }
+            _ => self.words(),
+        }
+    }
+
     /// What holds the agent, in a sentence a designer reads: which agent, wall or nodes, and
     /// what each does.
     pub fn words(&self) -> String {

@@ -18,14 +18,15 @@ impl Preview {
         ui.set_max_width(visible.max(120.0));
         match (self.host.selected_agent, self.host.diagnosis.as_ref()) {
             (Some(agent), Some(diagnosis)) => {
-                let held = if self.host.is_held(agent) {
-                    "stuck"
-                } else {
-                    "not stuck now; if it were"
+                let stuck = self.host.is_held(agent);
+                let held = match (stuck, &diagnosis.cause) {
+                    (true, _) => "stuck",
+                    (false, graph_runtime::diagnose::Cause::Walking { .. }) => "not stuck",
+                    (false, _) => "not stuck now; if it were",
                 };
-                let title = format!("Agent {agent} ({held}): {}", diagnosis.cause.title());
+                let title = format!("Agent {agent} ({held}): {}", diagnosis.title(stuck));
                 ui.add(egui::Label::new(egui::RichText::new(title).strong()).wrap());
-                ui.add(egui::Label::new(diagnosis.words()).wrap());
+                ui.add(egui::Label::new(diagnosis.words_for(stuck)).wrap());
             }
             _ => {
                 ui.weak("Select an agent to see what holds it.");
