@@ -165,3 +165,58 @@ fn a_groups_own_avoidance_is_set_and_cleared_from_the_scene_panel() {
         .expect("saves");
     assert!(!saved.contains("priority: 100.0"), "{saved}");
 }
+
+/// The open polylines the last frame painted (routes, paths, guides).
+fn open_lines(harness: &Harness<'static, EditorApp>) -> usize {
+    (harness.output().shapes.iter())
+        .filter(|clipped| matches!(&clipped.shape, egui::Shape::Path(path) if !path.closed))
+        .count()
+}
+
+/// The routes with corners still ahead of their agents, over every agent but `except`.
+fn routes_ahead(harness: &Harness<'static, EditorApp>, except: Option<usize>) -> usize {
+    let host = &harness.state().preview.host;
+    let simulation = host.simulation.as_ref().expect("a simulation");
+    (0..simulation.vehicles().len())
+        .filter(|&agent| Some(agent) != except)
+        .flat_map(|agent| simulation.routes(agent))
+        .filter(|slot| slot.route().points.len() > slot.leg() + 1)
+        .count()
+}
+
+/// Issue 44's "each agent's route drawn (the selected agent's always, all on a toggle)": the
+/// Guides menu's "every agent's route" draws one line per route with corners ahead, the
+/// selected agent's once (bold), and nothing when off.
+#[test]
+fn every_agents_route_is_drawn_on_a_toggle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = harness(dir.path());
+    // 60 agents, at most 64 planned a tick: every route is planned within the first ticks.
+    step(&mut harness, 10);
+    assert!(!harness.state().preview.guides.routes, "off by default");
+    let off = open_lines(&harness);
+    let ahead = routes_ahead(&harness, None);
+    assert_eq!(ahead, 60, "one Navigate node, every agent on its way");
+    harness.get_by_label("Guides").click();
+    harness.run_steps(2);
+    harness.get_by_label("every agent's route").click();
+    harness.run_steps(2);
+    assert!(harness.state().preview.guides.routes);
+    // Closes the menu (its own shapes are no lines).
+    harness.key_press(egui::Key::Escape);
+    harness.run_steps(2);
+    assert_eq!(open_lines(&harness), off + ahead);
+    // The selected agent's route is drawn bold, not a second time faint.
+    harness.state_mut().preview.host.selected_agent = Some(0);
+    harness.run_steps(3);
+    let with_selected = open_lines(&harness);
+    harness.state_mut().preview.guides.routes = false;
+    harness.run_steps(2);
+    let selected_alone = open_lines(&harness);
+    assert_eq!(
+        with_selected,
+        selected_alone + routes_ahead(&harness, Some(0)),
+        "59 faint lines beside the selected agent's"
+    );
+    assert_eq!(routes_ahead(&harness, Some(0)), 59);
+}

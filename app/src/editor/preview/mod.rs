@@ -9,6 +9,7 @@ mod fixes;
 mod host;
 mod panels;
 mod plots;
+mod route_lines;
 mod scene_doc;
 mod scene_edit;
 mod tools;

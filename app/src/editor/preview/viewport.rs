@@ -274,7 +274,8 @@ impl Preview {
     }
 
     /// The agents (lifted when in the air, over their shadows), their facings, falls and
-    /// stuck rings, and the selected agent's ring, guides and own points.
+    /// stuck rings, every agent's planned route when the Guides menu asks, and the selected
+    /// agent's ring, guides, own points and routes.
     fn paint_agents(
         &self,
         painter: &egui::Painter,
@@ -307,6 +308,10 @@ impl Preview {
         }
         view::paint_falls(painter, screen, &self.view, scene.vehicles, &scene.fallen);
         view::paint_stuck_agents(painter, screen, &self.view, scene.vehicles, &scene.stuck);
+        if self.guides.routes {
+            let lines = scene.routes.lines();
+            view::paint_all_routes(painter, screen, &self.view, &lines, selected);
+        }
         if let Some(vehicle) = selected.and_then(|a| scene.vehicles.get(a)) {
             view::paint_selected_agent(painter, screen, &self.view, vehicle);
             view::paint_guides(

@@ -7,6 +7,8 @@ use std::time::Instant;
 
 use graph_runtime::{MetricsTracker, Sample, Simulation, Vehicle, World};
 
+use super::route_lines::{RouteLines, RouteSource};
+
 /// What the viewport draws: the world, every agent, and which group each belongs to.
 pub struct SceneView<'a> {
     /// The world.
@@ -21,6 +23,8 @@ pub struct SceneView<'a> {
     pub airborne: Vec<(usize, f32)>,
     /// The agents that fell into a gap, ascending.
     pub fallen: Vec<usize>,
+    /// Where every agent's planned routes are read from.
+    pub routes: RouteSource<'a>,
 }
 
 impl SceneView<'_> {
@@ -41,6 +45,7 @@ pub struct Frozen {
     stuck: Vec<usize>,
     airborne: Vec<(usize, f32)>,
     fallen: Vec<usize>,
+    routes: RouteLines,
 }
 
 impl Frozen {
@@ -57,6 +62,7 @@ impl Frozen {
             stuck: simulation.stuck_agents().collect(),
             airborne: airborne(simulation),
             fallen: simulation.fallen().collect(),
+            routes: RouteLines::of(simulation),
         }
     }
 
@@ -74,6 +80,7 @@ impl Frozen {
             stuck: self.stuck.clone(),
             airborne: self.airborne.clone(),
             fallen: self.fallen.clone(),
+            routes: RouteSource::Frozen(&self.routes),
         }
     }
 }

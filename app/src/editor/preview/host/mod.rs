@@ -180,6 +180,7 @@ impl Host {
             stuck: self.stuck_or_stalled(simulation),
             airborne: super::worker::airborne(simulation),
             fallen: simulation.fallen().collect(),
+            routes: super::route_lines::RouteSource::Live(simulation),
         })
     }
 

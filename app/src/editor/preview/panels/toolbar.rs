@@ -85,6 +85,8 @@ impl Preview {
         ui.checkbox(&mut g.flow, "flow-field sample");
         ui.checkbox(&mut g.aims, "aim points");
         ui.checkbox(&mut g.navigation, "navigation mesh");
+        ui.checkbox(&mut g.routes, "every agent's route")
+            .on_hover_text("The routes Navigate nodes planned, for every agent (the selected agent's is always drawn)");
         ui.checkbox(
             &mut g.facing,
             "target facing, matched velocity, take-off window",

@@ -38,6 +38,9 @@ pub struct Guides {
     pub facing: bool,
     /// The navigation meshes Navigate nodes route on (off by default: they cover the level).
     pub navigation: bool,
+    /// Every agent's planned routes, not only the selected agent's (off by default: in a
+    /// crowd they cover the level).
+    pub routes: bool,
 }
 
 impl Default for Guides {
@@ -54,6 +57,7 @@ impl Default for Guides {
             aims: true,
             facing: true,
             navigation: false,
+            routes: false,
         }
     }
 }

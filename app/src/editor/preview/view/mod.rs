@@ -21,7 +21,7 @@ pub use jumps::{
     lifted, paint_facings, paint_falls, paint_flights, paint_gap_draft, paint_jumps,
     paint_link_draft, paint_selected_gap, paint_selected_link,
 };
-pub use own::{paint_navigation, paint_own, paint_routes};
+pub use own::{paint_all_routes, paint_navigation, paint_own, paint_routes};
 pub use reciprocal::label_lines as reciprocal_label;
 
 use egui::{Color32, Mesh, Painter, Pos2, Rect, Shape, Stroke, vec2};

@@ -1,14 +1,16 @@
 //! The selected agent's own points and routes (a scene group's `goals`, or what a game set):
 //! each point as a diamond with its name and a faint line from the agent, each route as a
 //! dashed line through its points; and the routes its Navigate nodes planned, as a line
-//! through their corners from the agent on, ending in a ring (a cross when unreachable); and
-//! the world's navigation meshes.
+//! through their corners from the agent on, ending in a ring (a cross when unreachable);
+//! every other agent's planned routes, faint, when asked for; and the world's navigation
+//! meshes.
 
 use egui::{Color32, Painter, Pos2, Rect, Shape, Stroke, vec2};
 use glam::Vec2;
 use graph_runtime::{OwnGoals, RouteSlot, RouteStatus};
 
 use super::View;
+use crate::editor::preview::route_lines::{RouteLines, ahead};
 
 /// The color of own points and routes: the agent's, not the world's.
 const OWN: Color32 = Color32::from_rgb(120, 230, 200);
@@ -68,10 +70,8 @@ pub fn paint_routes(
 ) {
     let s = |p: Vec2| view.to_screen(screen, p);
     for slot in routes {
-        let points = &slot.route().points;
-        let leg = slot.leg().min(points.len());
         let line: Vec<Pos2> = std::iter::once(from)
-            .chain(points.iter().skip(leg + 1).copied())
+            .chain(ahead(slot).iter().copied())
             .map(s)
             .collect();
         let stroke = Stroke::new(2.0, ROUTE);
@@ -92,6 +92,37 @@ pub fn paint_routes(
             } else {
                 painter.circle_stroke(end, 6.0, stroke);
             }
+        }
+    }
+}
+
+/// Paints every route of `lines` but those of agent `except` (the selected agent's, drawn
+/// bold by [`paint_routes`]): a faint line from its agent through the corners ahead, and a
+/// small ring at its end (a cross when unreachable).
+pub fn paint_all_routes(
+    painter: &Painter,
+    screen: Rect,
+    view: &View,
+    lines: &RouteLines,
+    except: Option<usize>,
+) {
+    let s = |p: Vec2| view.to_screen(screen, p);
+    let stroke = Stroke::new(1.0, ROUTE.gamma_multiply(0.45));
+    for (line, points) in lines.iter() {
+        if Some(line.agent) == except {
+            continue;
+        }
+        let screen_points: Vec<Pos2> = points.iter().copied().map(s).collect();
+        let Some(&end) = screen_points.last() else {
+            continue;
+        };
+        painter.add(Shape::line(screen_points, stroke));
+        if line.unreachable {
+            let r = 3.0;
+            painter.line_segment([end + vec2(-r, -r), end + vec2(r, r)], stroke);
+            painter.line_segment([end + vec2(-r, r), end + vec2(r, -r)], stroke);
+        } else {
+            painter.circle_stroke(end, 3.0, stroke);
         }
     }
 }
