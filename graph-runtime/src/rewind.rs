@@ -114,6 +114,15 @@ impl Recording {
         self.budget
     }
 
+    /// Keeps at most `budget` bytes from now on (the designer set it): a recording over it
+    /// is thinned at once, as one that grows past its budget is. A larger budget keeps what
+    /// is recorded as it is (keyframes already thinned stay as far apart) and lets the rest
+    /// of the run keep more.
+    pub fn set_budget(&mut self, budget: usize) {
+        self.budget = budget;
+        self.keep_within_budget();
+    }
+
     /// About how many bytes it keeps: its keyframes, the steps' `dt`s and the targets seen
     /// (a world's version is counted at its own size only: the walls, fields and meshes it
     /// holds are not).

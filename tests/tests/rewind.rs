@@ -3,7 +3,8 @@
 //! the original did, and a fork with an edit as a run edited at that tick; a world edited and
 //! agents dragged while recording are put back as each step saw them (seeking, or advancing
 //! tick by tick); the memory budget thins
-//! the keyframes (or drops the oldest part) and the seeks stay exact.
+//! the keyframes (or drops the oldest part) and the seeks stay exact, also when the designer
+//! sets a lower budget part-way.
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -202,6 +203,51 @@ fn past_the_budget_the_keyframes_thin_out_and_seeks_stay_exact() {
         recording.seek(&mut other, tick).expect("recorded");
         assert_eq!(state_hash(&other), hashes[tick as usize], "tick {tick}");
     }
+}
+
+#[test]
+fn a_budget_set_lower_part_way_thins_the_recording_at_once_and_seeks_stay_exact() {
+    let (assets, mut simulation) = run_preset("four_way.scene.ron");
+    let one = simulation.keyframe().bytes();
+    // 600 ticks within a large budget: a keyframe a second, taken before the steps from
+    // ticks 0, 60, … 540: 10 of them.
+    let (mut recording, mut hashes) = record(&mut simulation, 600, one * 100);
+    assert_eq!(recording.keyframe_count(), 10);
+    // Room for about 4: every other one goes, twice (every 240 ticks: 0, 240, 480).
+    recording.set_budget(one * 4 + one / 2);
+    assert_eq!(recording.budget(), one * 4 + one / 2);
+    assert!(
+        recording.bytes() <= one * 4 + one / 2,
+        "{}",
+        recording.bytes()
+    );
+    assert_eq!(recording.keyframe_every(), 240);
+    assert_eq!(recording.keyframe_count(), 3);
+    // The run goes on within the new budget, as a recording that always had it.
+    for _ in 0..121 {
+        move_targets(&mut simulation);
+        recording.record(&simulation, DT);
+        simulation.step(DT);
+        hashes.push(state_hash(&simulation));
+    }
+    assert_eq!(
+        recording.keyframe_count(),
+        4,
+        "a keyframe before the step from 720"
+    );
+    assert!(
+        recording.bytes() <= one * 4 + one / 2,
+        "{}",
+        recording.bytes()
+    );
+    let mut other = Simulation::new(&assets).expect("the preset runs");
+    for tick in [0, 1, 239, 240, 359, 600, 719, 720, 721] {
+        recording.seek(&mut other, tick).expect("recorded");
+        assert_eq!(state_hash(&other), hashes[tick as usize], "tick {tick}");
+    }
+    // A larger budget thins nothing more.
+    recording.set_budget(one * 100);
+    assert_eq!(recording.keyframe_count(), 4);
 }
 
 #[test]
