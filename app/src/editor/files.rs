@@ -18,6 +18,9 @@ pub struct Settings {
     pub recent: Vec<PathBuf>,
     /// Recently opened or saved scenes, newest first.
     pub recent_scenes: Vec<PathBuf>,
+    /// The memory (MiB) the preview's recording may keep, once the designer set it (`None`:
+    /// the runtime's default, 64).
+    pub recording_budget_mib: Option<u32>,
 }
 
 impl Settings {

@@ -139,7 +139,7 @@ impl EditorApp {
         let autosave = Autosave::new(autosave_directory);
         let recovered = autosave.recover();
         let scene = preview::scene_for_graph(preset.file, None);
-        let preview = Preview::new(&scene, preset.file);
+        let preview = scene_files::new_preview(&scene, preset.file, &settings);
         let mut app = Self {
             settings,
             workspace: Workspace::new(
@@ -203,7 +203,19 @@ impl EditorApp {
         let effects = self.apply_queued();
         self.reconcile_widget_selection();
         effect::carry_out(&ctx, effects);
+        self.remember_recording_budget();
         self.end_frame(&ctx, frame_started);
+    }
+
+    /// Keeps the recording budget the designer set in the timeline's menu in the settings
+    /// eframe saves, so the next run starts with it.
+    fn remember_recording_budget(&mut self) {
+        let budget = self.preview.host.recording_budget();
+        if budget != graph_runtime::rewind::DEFAULT_BUDGET
+            || self.settings.recording_budget_mib.is_some()
+        {
+            self.settings.recording_budget_mib = Some((budget / preview::MIB) as u32);
+        }
     }
 
     /// The problems list, the side panel and the preview around the canvas, sized from the

@@ -67,7 +67,7 @@ impl EditorApp {
     /// Makes `scene` the workspace's scene, in a new preview whose groups running `bound`
     /// run the open graph.
     pub(super) fn set_scene(&mut self, scene: super::preview::SceneDocument, bound: &str) {
-        self.preview = Preview::new(&scene, bound);
+        self.preview = new_preview(&scene, bound, &self.settings);
         self.workspace.scene = scene;
     }
 
@@ -286,4 +286,18 @@ pub(super) fn graphs_run(scene: &Scene) -> Vec<String> {
 /// `name` (a graph file a scene names) beside the scene at `scene`.
 pub(super) fn beside(scene: &Path, name: &str) -> PathBuf {
     scene.parent().unwrap_or(Path::new("")).join(name)
+}
+
+/// A preview of `scene` whose groups running `bound` run the open graph, with what the
+/// settings keep for every preview (the recording's memory budget, once set).
+pub(super) fn new_preview(
+    scene: &super::preview::SceneDocument,
+    bound: &str,
+    settings: &super::Settings,
+) -> Preview {
+    let mut preview = Preview::new(scene, bound);
+    if let Some(mib) = settings.recording_budget_mib {
+        preview.host.set_recording_budget(mib);
+    }
+    preview
 }

@@ -26,7 +26,7 @@ use glam::Vec2;
 use graph_runtime::{AgentGroup, Area, Graph, Program, Rect as WorldRect, Scene, Spawn};
 
 pub use fixes::FixState;
-pub use host::{Event, EventKind, Host, METRICS_SECONDS, Pacing, ReplayStatus, TICK};
+pub use host::{Event, EventKind, Host, METRICS_SECONDS, MIB, Pacing, ReplayStatus, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
 pub use scene_edit::SceneEdit;

@@ -16,6 +16,7 @@ use super::worker::{SceneView, Worker};
 use clock::crowd_growth;
 pub use events::{Event, EventKind};
 pub use replay::ReplayStatus;
+pub use rewind::{BUDGET_MIB, MIB};
 
 mod clock;
 mod diagnosis;
@@ -103,6 +104,8 @@ pub struct Host {
     subgraph_files: Vec<std::path::PathBuf>,
     /// The run so far, to go back to ([`Host::seek`]).
     recording: Option<graph_runtime::rewind::Recording>,
+    /// The bytes the recording may keep ([`Host::set_recording_budget`]).
+    recording_budget: usize,
     /// The run's events, ascending by tick (`host/events.rs`).
     events: Vec<Event>,
     /// The simulation's wall crossings after the last tick noted.
@@ -142,6 +145,7 @@ impl Default for Host {
             worker: None,
             subgraph_files: Vec::new(),
             recording: None,
+            recording_budget: graph_runtime::rewind::DEFAULT_BUDGET,
             events: Vec::new(),
             wall_crossings_seen: 0,
             original: None,

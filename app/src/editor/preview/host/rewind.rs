@@ -3,7 +3,7 @@
 //! playing or stepping on from a past tick forks the run, dropping what came after.
 
 use graph_runtime::MetricsTracker;
-use graph_runtime::rewind::{DEFAULT_BUDGET, Recording};
+use graph_runtime::rewind::Recording;
 
 use super::{Host, TICK};
 
@@ -16,10 +16,18 @@ pub const WATCH_TICKS: u64 = ((graph_runtime::STALLED_SECONDS + 0.5) / TICK) as 
 /// longer than that count again from the seek.
 pub const WATCH_WORK: u64 = 1_000_000;
 
+/// A mebibyte.
+pub const MIB: usize = 1 << 20;
+
+/// The recording budgets (MiB) a designer may set: from a few seconds of a large crowd to
+/// minutes of one.
+pub const BUDGET_MIB: std::ops::RangeInclusive<u32> = 8..=4_096;
+
 impl Host {
     /// Starts recording the simulation afresh (a reset).
     pub(super) fn start_recording(&mut self) {
-        self.recording = (self.simulation.as_ref()).map(|s| Recording::new(s, DEFAULT_BUDGET));
+        let budget = self.recording_budget;
+        self.recording = (self.simulation.as_ref()).map(|s| Recording::new(s, budget));
         self.events.clear();
         self.original = None;
         self.wall_crossings_seen =
@@ -55,6 +63,25 @@ impl Host {
     pub fn recording_bytes(&self) -> Option<(usize, usize)> {
         let recording = self.recording.as_ref()?;
         Some((recording.bytes(), recording.budget()))
+    }
+
+    /// The bytes the recording may keep, as the designer set them ([`DEFAULT_BUDGET`] until
+    /// then).
+    ///
+    /// [`DEFAULT_BUDGET`]: graph_runtime::rewind::DEFAULT_BUDGET
+    pub fn recording_budget(&self) -> usize {
+        self.recording_budget
+    }
+
+    /// Lets the recording keep `mib` MiB (within [`BUDGET_MIB`]): past them the keyframes
+    /// thin out, then the oldest part of the run goes. A recording over a lower budget is
+    /// thinned at once; recordings after a reset keep the budget.
+    pub fn set_recording_budget(&mut self, mib: u32) {
+        let mib = mib.clamp(*BUDGET_MIB.start(), *BUDGET_MIB.end());
+        self.recording_budget = mib as usize * MIB;
+        if let Some(recording) = &mut self.recording {
+            recording.set_budget(self.recording_budget);
+        }
     }
 
     /// The tick the simulation shows (none while a tick runs on the worker).

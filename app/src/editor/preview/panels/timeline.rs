@@ -1,8 +1,9 @@
 //! The timeline under the viewport (issue 45): the recorded ticks of the run, to go back to any
 //! of them and look (agents, guides, the inspector and the live values on the graph as they
 //! were), a tick back or on, backwards play, the previous or next event (an agent stuck, an
-//! overlap, a wall contact, a jump, a fall), and the memory the recording keeps. Playing or stepping from a
-//! past tick forks the run: what came after it is dropped.
+//! overlap, a wall contact, a jump, a fall), and the memory the recording keeps (its budget
+//! set from the right-click menu). Playing or stepping from a past tick forks the run: what
+//! came after it is dropped.
 
 use egui::Ui;
 
@@ -56,11 +57,43 @@ impl Preview {
                 seconds(last),
                 memory.unwrap_or_default()
             );
-            ui.add(egui::Label::new(text).truncate()).on_hover_text(
-                "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
-                 edits made here (graph, scene) apply from this tick on",
+            let label = ui.add(
+                egui::Label::new(text)
+                    .truncate()
+                    .sense(egui::Sense::click()),
             );
+            let label = label.on_hover_text(
+                "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
+                 edits made here (graph, scene) apply from this tick on. Right-click to set the \
+                 memory the recording may keep.",
+            );
+            // Open until a click outside it: a click in the budget's field types a number.
+            egui::Popup::context_menu(&label)
+                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+                .show(|ui| self.budget_menu(ui));
         });
+    }
+
+    /// The recording's memory budget, set from the timeline's right-click menu.
+    fn budget_menu(&mut self, ui: &mut Ui) {
+        use super::super::host::{BUDGET_MIB, MIB};
+        let mut mib = (self.host.recording_budget() / MIB) as u32;
+        ui.label("Memory the recording may keep");
+        let changed = ui
+            .add(
+                egui::DragValue::new(&mut mib)
+                    .range(BUDGET_MIB)
+                    .speed(4.0)
+                    .suffix(" MiB"),
+            )
+            .on_hover_text(
+                "Past it, every other keyframe goes (going back then steps more ticks), then \
+                 the oldest seconds of the run",
+            )
+            .changed();
+        if changed {
+            self.host.set_recording_budget(mib);
+        }
     }
 
     /// Back, the slider over the recorded ticks, Forward and Live.
