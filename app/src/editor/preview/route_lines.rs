@@ -24,7 +24,8 @@ pub struct RouteLine {
     pub unreachable: bool,
 }
 
-/// Every agent's routes with points ahead, in agent order, at most [`MOST_ROUTES`].
+/// Every agent's routes with points ahead, group by group in agent order, at most
+/// [`MOST_ROUTES`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RouteLines {
     /// The points of every line, one after another.
@@ -34,18 +35,36 @@ pub struct RouteLines {
 }
 
 impl RouteLines {
-    /// The routes of every agent of `simulation` as they stand.
+    /// The routes of every agent of `simulation` as they stand (none, without looking at the
+    /// agents, when no group's graph has a Navigate node: the worker copies them every tick).
     pub fn of(simulation: &Simulation) -> Self {
         let mut lines = Self::default();
-        for (agent, vehicle) in simulation.vehicles().iter().enumerate() {
-            for slot in simulation.routes(agent) {
-                if lines.lines.len() >= MOST_ROUTES {
-                    return lines;
-                }
-                lines.push(agent, vehicle.position, slot);
+        for group in simulation.groups() {
+            if !group.program.navigates() {
+                continue;
+            }
+            lines.push_group(simulation, group.agents.clone());
+            if lines.lines.len() >= MOST_ROUTES {
+                break;
             }
         }
         lines
+    }
+
+    /// Adds the routes of agents `agents` of `simulation`, up to [`MOST_ROUTES`] in all.
+    fn push_group(&mut self, simulation: &Simulation, agents: Range<usize>) {
+        let vehicles = simulation.vehicles();
+        for agent in agents {
+            let Some(vehicle) = vehicles.get(agent) else {
+                return;
+            };
+            for slot in simulation.routes(agent) {
+                if self.lines.len() >= MOST_ROUTES {
+                    return;
+                }
+                self.push(agent, vehicle.position, slot);
+            }
+        }
     }
 
     /// Adds agent `agent`'s route `slot` from `from`, when it has corners left.
