@@ -285,3 +285,61 @@ fn a_sweep_of_the_crowd_cost_reads_the_routes_arrivals_and_efficiency() {
     assert!(at(1, Metric::RouteEfficiency).is_some_and(|e| e > 1.15));
     assert_eq!(at(1, Metric::Unreachable), Some(0.0));
 }
+
+/// The preview's timeline makes a tracker for a past moment that sees only its last seconds
+/// again: it takes the routed walks the run had finished from the run's tracker
+/// (`route_arrivals`), so the walked-over-shortest figure goes on as the run's. Here every
+/// walker has arrived by 40 s; a tracker that sees 34.5 to 40 s again and takes them over
+/// samples the rest of the minute as the whole run's tracker did, while one that only saw
+/// those seconds counts each walk from where it saw it: a straight line from the route's start,
+/// shorter than the detour by door B.
+#[test]
+fn a_tracker_taking_over_part_way_counts_the_routed_walks_as_they_were() {
+    let mut simulation = crate::simulation(4.0);
+    let mut whole = graph_runtime::MetricsTracker::default();
+    let (mut resumed, mut afresh) = (
+        graph_runtime::MetricsTracker::default(),
+        graph_runtime::MetricsTracker::default(),
+    );
+    let (mut all, mut taken_over, mut fresh) = (Vec::new(), Vec::new(), Vec::new());
+    let (from, at) = (34.5 * 60.0, 40.0 * 60.0);
+    for tick in 0..=60 * 60_u32 {
+        if tick > 0 {
+            simulation.step(1.0 / 60.0);
+        }
+        if tick % 6 != 0 {
+            continue;
+        }
+        let time = tick as f32 / 60.0;
+        let sample = whole.observe(&simulation, time);
+        if (tick as f32) >= from && (tick as f32) <= at {
+            // Seen again, as a seek does.
+            resumed.observe(&simulation, time);
+            afresh.observe(&simulation, time);
+        }
+        if tick as f32 == at {
+            let arrivals: Vec<_> = whole.route_arrivals().to_vec();
+            assert!(
+                arrivals.iter().take(crate::WALKERS).all(Option::is_some),
+                "every walker arrived by 40 s"
+            );
+            let by_then = arrivals
+                .iter()
+                .map(|a| a.filter(|arrival| arrival.time <= time));
+            resumed.resume_route_arrivals(by_then);
+        } else if tick as f32 > at {
+            taken_over.push(resumed.observe(&simulation, time).route_efficiency);
+            fresh.push(afresh.observe(&simulation, time).route_efficiency);
+        }
+        all.push(sample.route_efficiency);
+    }
+    let after: Vec<Option<f32>> = all[all.len() - taken_over.len()..].to_vec();
+    assert_eq!(taken_over, after);
+    let (run, seen) = (
+        after.last().copied().flatten().expect("arrived"),
+        fresh.last().copied().flatten().expect("arrived"),
+    );
+    println!("walked over shortest: the run {run}, seen from 34.5 s only {seen}");
+    assert!(run > 1.15, "{run}");
+    assert!(seen < run - 0.1, "{seen} against {run}");
+}

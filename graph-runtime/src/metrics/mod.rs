@@ -4,6 +4,7 @@
 mod routes;
 mod stalled;
 
+pub use routes::RouteArrival;
 pub use stalled::{CLOSER_RADII, STALLED_SECONDS};
 
 use std::collections::HashSet;
@@ -187,7 +188,7 @@ impl MetricsTracker {
             unreachable_agents: (simulation.groups().iter())
                 .any(|group| group.program.navigates())
                 .then(|| simulation.unreachable_count()),
-            route_efficiency: self.walks.observe(simulation),
+            route_efficiency: self.walks.observe(simulation, time),
         };
         if let Some(share) = sample.arrived {
             for (at, wanted) in self.arrived_at.iter_mut().zip(ARRIVAL_SHARES) {
@@ -227,6 +228,24 @@ impl MetricsTracker {
         self.stalled_agents().filter(move |&agent| {
             before.is_none_or(|time| self.stalls.stalled_for(agent, time).is_none())
         })
+    }
+
+    /// Per agent, when it arrived at the end of its first route and how far it walked there
+    /// against the route's length (`None`: not arrived, or not routed); what
+    /// [`Sample::route_efficiency`] averages.
+    pub fn route_arrivals(&self) -> &[Option<RouteArrival>] {
+        self.walks.arrivals()
+    }
+
+    /// Takes over a run part-way, as [`MetricsTracker::resume_arrivals`], for the routed
+    /// agents' walks: those that had arrived at the end of their first route (`Some`) count
+    /// as the run had them; the walks of the others are summed from the samples this tracker
+    /// saw (so a walk under way counts only from the first of them).
+    pub fn resume_route_arrivals(
+        &mut self,
+        arrivals: impl IntoIterator<Item = Option<RouteArrival>>,
+    ) {
+        self.walks.resume(arrivals);
     }
 
     /// Per agent, the time of the first sample that found it within [`ARRIVAL_RADII`] radii

@@ -24,11 +24,23 @@ enum Walk {
     Arrived(Option<f32>),
 }
 
+/// How a routed agent arrived at the end of its first route: when (the sample's time, s) and
+/// how far it walked, as a multiple of the route's length (`None` for a route of no length).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RouteArrival {
+    /// The time of the sample that found it arrived.
+    pub time: f32,
+    /// Walked over shortest.
+    pub ratio: Option<f32>,
+}
+
 /// Follows each agent's walk along the first route it was planned (its first Navigate node's)
 /// that reaches its goal, sample by sample.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RouteWalks {
     walks: Vec<Walk>,
+    /// When each agent arrived (`None`: not yet), beside its walk.
+    arrivals: Vec<Option<RouteArrival>>,
 }
 
 impl RouteWalks {
@@ -37,9 +49,10 @@ impl RouteWalks {
     /// route's end, the distance left counted as walked); `None` when none has. The walk is summed from the positions at each
     /// sample, so it is the length of the polyline through them (a little under the true walk
     /// between samples that turn).
-    pub(super) fn observe(&mut self, simulation: &Simulation) -> Option<f32> {
+    pub(super) fn observe(&mut self, simulation: &Simulation, time: f32) -> Option<f32> {
         let vehicles = simulation.vehicles();
         self.walks.resize(vehicles.len(), Walk::Unplanned);
+        self.arrivals.resize(vehicles.len(), None);
         let (mut sum, mut arrived) = (0.0_f64, 0_u32);
         for (agent, (walk, vehicle)) in self.walks.iter_mut().zip(vehicles).enumerate() {
             let p = vehicle.position;
@@ -71,7 +84,11 @@ impl RouteWalks {
                         // What is left to the end counts as walked: arrived within two radii,
                         // an agent that walked the route exactly scores 1.
                         let ratio = (walked + left) / shortest;
-                        Walk::Arrived((shortest > 0.0 && ratio.is_finite()).then_some(ratio))
+                        let ratio = (shortest > 0.0 && ratio.is_finite()).then_some(ratio);
+                        if let Some(arrival) = self.arrivals.get_mut(agent) {
+                            *arrival = Some(RouteArrival { time, ratio });
+                        }
+                        Walk::Arrived(ratio)
                     } else {
                         Walk::Walking {
                             shortest,
@@ -89,5 +106,26 @@ impl RouteWalks {
             }
         }
         (arrived > 0).then(|| (sum / f64::from(arrived)) as f32)
+    }
+
+    /// Each agent's arrival at the end of its first route (`None`: not arrived).
+    pub(super) fn arrivals(&self) -> &[Option<RouteArrival>] {
+        &self.arrivals
+    }
+
+    /// Takes the arrivals a run had (`Some` for each agent that had arrived) in place of what
+    /// this follower saw of those agents; the others' walks go on as it follows them.
+    pub(super) fn resume(&mut self, arrivals: impl IntoIterator<Item = Option<RouteArrival>>) {
+        for (agent, arrival) in arrivals.into_iter().enumerate() {
+            let Some(arrival) = arrival else {
+                continue;
+            };
+            if agent >= self.walks.len() {
+                self.walks.resize(agent + 1, Walk::Unplanned);
+                self.arrivals.resize(agent + 1, None);
+            }
+            self.walks[agent] = Walk::Arrived(arrival.ratio);
+            self.arrivals[agent] = Some(arrival);
+        }
     }
 }
