@@ -1,22 +1,24 @@
 //! The run's metrics along the timeline (issue 45): every sample of the run (the plots show
 //! the [`METRICS_SECONDS`] up to the tick shown, so going back and on again shows them as
-//! they were), and each agent's first arrival, so that the tracker made for a past tick
-//! counts arrivals as the run had them then. A fork drops what came after its tick; the run
-//! it left keeps that, and **Original run** puts it back.
+//! they were), and each agent's first arrival and routed walk's end, so that the tracker made
+//! for a past tick counts arrivals and walks as the run had them then. A fork drops what came
+//! after its tick; the run it left keeps that, and **Original run** puts it back.
 
-use graph_runtime::{MetricsTracker, Sample};
+use graph_runtime::{MetricsTracker, RouteArrival, Sample};
 
 use super::{Event, Host, METRICS_SECONDS};
 
 /// The most samples kept (an hour of the run at ten a second); past it the oldest go.
 pub const MAX_SAMPLES: usize = 36_000;
 
-/// What a run had after a tick: its samples and events, and its agents' first arrivals.
+/// What a run had after a tick: its samples and events, and its agents' first arrivals and
+/// routed walks' ends.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Later {
     samples: Vec<Sample>,
     events: Vec<Event>,
     arrivals: Vec<f32>,
+    route_arrivals: Vec<Option<RouteArrival>>,
 }
 
 /// Within this of a sample's time, the sample belongs to the tick shown (ticks of 1/60 s
@@ -37,6 +39,21 @@ impl Host {
         for (first, &at) in self.arrivals.iter_mut().zip(seen) {
             *first = first.min(at);
         }
+        let seen = self.metrics.route_arrivals();
+        if self.route_arrivals.len() < seen.len() {
+            self.route_arrivals.resize(seen.len(), None);
+        }
+        for (kept, &arrival) in self.route_arrivals.iter_mut().zip(seen) {
+            if kept.is_none() {
+                *kept = arrival;
+            }
+        }
+    }
+
+    /// Each routed agent's arrival at the end of its first route in the run so far (`None`:
+    /// not yet), with how far it walked there.
+    pub fn route_arrivals(&self) -> &[Option<RouteArrival>] {
+        &self.route_arrivals
     }
 
     /// The samples the plots show at the tick shown: those of the last `METRICS_SECONDS` (30 s)
@@ -53,12 +70,15 @@ impl Host {
     }
 
     /// Makes `tracker` (one that has just seen the ticks before the tick shown again) count
-    /// the arrivals as the run had them at the tick shown.
+    /// the arrivals and the routed walks that had ended as the run had them at the tick shown
+    /// (a walk under way then counts from the first tick the tracker saw).
     pub(super) fn resume_arrivals(&self, tracker: &mut MetricsTracker) {
         let now = self.time + SAME_TIME;
         let arrived_at = (self.shown_samples().last()).map_or([None; 2], |s| s.arrived_at);
         let firsts = (self.arrivals.iter()).map(|&at| if at <= now { at } else { f32::INFINITY });
         tracker.resume_arrivals(firsts, arrived_at);
+        let ended = (self.route_arrivals.iter()).map(|a| a.filter(|arrival| arrival.time <= now));
+        tracker.resume_route_arrivals(ended);
     }
 
     /// Drops what the run had after tick `tick` (a fork replaces it), and returns it.
@@ -74,10 +94,17 @@ impl Host {
                 *first = f32::INFINITY;
             }
         }
+        let route_arrivals = self.route_arrivals.clone();
+        for ended in &mut self.route_arrivals {
+            if ended.is_some_and(|arrival| arrival.time > time) {
+                *ended = None;
+            }
+        }
         Later {
             samples,
             events,
             arrivals,
+            route_arrivals,
         }
     }
 
@@ -87,5 +114,6 @@ impl Host {
         self.samples.extend(later.samples);
         self.events.extend(later.events);
         self.arrivals = later.arrivals;
+        self.route_arrivals = later.route_arrivals;
     }
 }

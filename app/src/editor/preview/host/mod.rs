@@ -80,6 +80,9 @@ pub struct Host {
     /// Each agent's first arrival at its goal in the run (s; `f32::INFINITY`: not yet), as
     /// the trackers that sampled it saw them (`host/history.rs`).
     arrivals: Vec<f32>,
+    /// Each routed agent's arrival at the end of its first route in the run, with how far it
+    /// walked there (`None`: not yet), as the trackers that sampled it saw them.
+    route_arrivals: Vec<Option<graph_runtime::RouteArrival>>,
     /// The agent shown in the inspector and traced.
     pub selected_agent: Option<usize>,
     /// The selected agent's evaluation this frame.
@@ -131,6 +134,7 @@ impl Default for Host {
             metrics: MetricsTracker::default(),
             samples: VecDeque::new(),
             arrivals: Vec::new(),
+            route_arrivals: Vec::new(),
             selected_agent: None,
             trace: Trace::default(),
             diagnosis: None,
@@ -226,6 +230,7 @@ impl Host {
         self.accumulator = 0.0;
         self.samples.clear();
         self.arrivals.clear();
+        self.route_arrivals.clear();
         self.metrics = MetricsTracker::default();
         self.built = Some((document.scene.clone(), open.name.to_owned()));
         self.applied_revision = Some(open.revision);
