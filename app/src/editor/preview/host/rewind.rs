@@ -73,7 +73,7 @@ impl Host {
         self.recording_budget
     }
 
-    /// Lets the recording keep `mib` MiB (within [`BUDGET_MIB`]): past them the keyframes
+    /// Lets the recording keep `mib` MiB (within `BUDGET_MIB`): past them the keyframes
     /// thin out, then the oldest part of the run goes. A recording over a lower budget is
     /// thinned at once; recordings after a reset keep the budget.
     pub fn set_recording_budget(&mut self, mib: u32) {
