@@ -108,7 +108,7 @@ pub use graph::{
 pub use jumping::{Flight, JumpEvent, JumpEventKind, Motion};
 pub use metrics::{
     ARRIVAL_RADII, ARRIVAL_SHARES, CLOSER_RADII, MetricsTracker, RouteArrival, STALLED_SECONDS,
-    Sample,
+    Sample, StallProgress,
 };
 pub use navigation::{NavError, NavMesh, Reach, Route, RouteSearch};
 pub use own::OwnGoals;

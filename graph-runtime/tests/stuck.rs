@@ -238,3 +238,37 @@ fn forces_that_cancel_far_from_the_goal_are_never_stuck_but_stalled_after_five_s
     let (stalled, _) = stalled_times(&mut walking);
     assert_eq!(stalled, Vec::<f32>::new());
 }
+
+/// A tracker that takes over part-way (a timeline's, having seen only the last second again)
+/// with the stalls the run had then counts the held agent as the run did: stalled since the
+/// first sample (0.1 s), so 7.9 s at 8 s, and not newly stalled; one that only saw that
+/// second counts nothing yet.
+#[test]
+fn a_tracker_taking_over_part_way_keeps_the_stalls_the_run_had() {
+    let mut simulation = tug_of_war(1.0, 1.0);
+    let mut whole = MetricsTracker::default();
+    let (mut resumed, mut afresh) = (MetricsTracker::default(), MetricsTracker::default());
+    for tick in 1..=480_u32 {
+        simulation.step(DT);
+        if tick % 6 != 0 {
+            continue;
+        }
+        let time = tick as f32 / 60.0;
+        whole.observe(&simulation, time);
+        if tick >= 420 {
+            resumed.observe(&simulation, time);
+            afresh.observe(&simulation, time);
+        }
+        if tick == 420 {
+            let stalls: Vec<_> = whole.stalls().collect();
+            assert_eq!(stalls.len(), 1);
+            assert!((stalls[0].1.since - 0.1).abs() < 1e-6, "{stalls:?}");
+            resumed.resume_stalls(stalls);
+        }
+    }
+    let for_ = |tracker: &MetricsTracker| tracker.stalled_for(0);
+    assert!(for_(&whole).is_some_and(|s| (s - 7.9).abs() < 1e-4));
+    assert_eq!(for_(&resumed), for_(&whole));
+    assert_eq!(resumed.newly_stalled().count(), 0);
+    assert_eq!(for_(&afresh), None);
+}

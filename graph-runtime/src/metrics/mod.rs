@@ -5,7 +5,7 @@ mod routes;
 mod stalled;
 
 pub use routes::RouteArrival;
-pub use stalled::{CLOSER_RADII, STALLED_SECONDS};
+pub use stalled::{CLOSER_RADII, STALLED_SECONDS, StallProgress};
 
 use std::collections::HashSet;
 
@@ -228,6 +228,22 @@ impl MetricsTracker {
         self.stalled_agents().filter(move |&agent| {
             before.is_none_or(|time| self.stalls.stalled_for(agent, time).is_none())
         })
+    }
+
+    /// The agents stalled at the last sample, ascending, each with its progress toward its
+    /// goal (constant while it stays stalled).
+    pub fn stalls(&self) -> impl Iterator<Item = (usize, StallProgress)> + '_ {
+        (self.stalled_agents()).filter_map(|agent| Some((agent, self.stalls.progress(agent)?)))
+    }
+
+    /// Takes over a run part-way, as [`MetricsTracker::resume_arrivals`], for the agents the
+    /// run had stalled (or counting toward a stall) at the moment taken over: each counts on
+    /// from its progress as the run had it, not from the first sample this tracker saw (which
+    /// in a large crowd may be under [`STALLED_SECONDS`] before).
+    pub fn resume_stalls(&mut self, stalls: impl IntoIterator<Item = (usize, StallProgress)>) {
+        for (agent, progress) in stalls {
+            self.stalls.resume(agent, progress);
+        }
     }
 
     /// Per agent, when it arrived at the end of its first route and how far it walked there

@@ -14,21 +14,22 @@ pub const STALLED_SECONDS: f32 = 5.0;
 /// goal that moves this far starts the count again.
 pub const CLOSER_RADII: f32 = 1.0;
 
-/// How one agent has been doing toward its goal.
-#[derive(Clone, Copy, Debug)]
-struct Progress {
+/// How one agent has been doing toward its goal: while it is stalled, this stays as it was
+/// when it last came closer (a timeline keeps it to take over a run part-way).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StallProgress {
     /// The goal, as it was when the count started.
-    goal: Vec2,
+    pub goal: Vec2,
     /// The nearest the agent has come to it since.
-    nearest: f32,
+    pub nearest: f32,
     /// When (s) the agent last came closer (or the count started).
-    since: f32,
+    pub since: f32,
 }
 
 /// Each agent's progress toward its goal, sample by sample.
 #[derive(Debug, Default)]
 pub(super) struct Stalls {
-    agents: Vec<Option<Progress>>,
+    agents: Vec<Option<StallProgress>>,
 }
 
 impl Stalls {
@@ -51,7 +52,7 @@ impl Stalls {
         };
         let distance = position.distance(goal);
         let step = CLOSER_RADII * radius;
-        let progress = self.agents[agent].get_or_insert(Progress {
+        let progress = self.agents[agent].get_or_insert(StallProgress {
             goal,
             nearest: distance,
             since: time,
@@ -59,13 +60,26 @@ impl Stalls {
         // Arrived, come closer, or a goal moved on: the count starts again.
         let moved = progress.goal.distance(goal) > step;
         if distance <= ARRIVAL_RADII * radius || distance < progress.nearest - step || moved {
-            *progress = Progress {
+            *progress = StallProgress {
                 goal,
                 nearest: distance,
                 since: time,
             };
         }
         time - progress.since >= STALLED_SECONDS
+    }
+
+    /// Agent `agent`'s progress (`None`: no goal, or not seen).
+    pub(super) fn progress(&self, agent: usize) -> Option<StallProgress> {
+        self.agents.get(agent).copied().flatten()
+    }
+
+    /// Sets agent `agent`'s progress, as a run had it.
+    pub(super) fn resume(&mut self, agent: usize, progress: StallProgress) {
+        if agent >= self.agents.len() {
+            self.agents.resize(agent + 1, None);
+        }
+        self.agents[agent] = Some(progress);
     }
 
     /// The agents stalled at `time`, ascending.
