@@ -95,14 +95,15 @@ fn dragging_the_timeline_back_shows_the_agents_stalled_then() {
     let mut harness = tug(dir.path(), 9);
     harness.state_mut().preview.host.running = false;
     harness.run_steps(1);
-    // Stalled from 5 s on (5 s without progress): at 8 s it shows again after going back.
-    // The seek sees the last 330 ticks (5.5 s) again, so it has made no progress for 5.48 s
-    // of them (329 ticks of 1/60 s), where the run counted 8.
+    // Stalled from 5 s on (5 s without progress): at 8 s it shows again after going back,
+    // for as long as the run counted then: from its first sample, at the first tick (1/60 s),
+    // 7.983 s. The seek sees only the last 5.5 s again (before the run's progress was kept it
+    // counted 5.48 s of them); the rest is the run's.
     harness.state_mut().preview.host.seek(8 * 60);
     harness.run_steps(1);
     let stalled = harness.state().preview.host.stalled_for(0);
     assert!(
-        stalled.is_some_and(|s| (5.47..=5.49).contains(&s)),
+        stalled.is_some_and(|s| (8.0 - 1.0 / 60.0 - s).abs() < 1e-4),
         "{stalled:?}"
     );
     harness.get_by_label("Find fixes for the 1 stuck agent");
@@ -111,6 +112,45 @@ fn dragging_the_timeline_back_shows_the_agents_stalled_then() {
     harness.run_steps(1);
     assert_eq!(harness.state().preview.host.stalled_for(0), None);
     harness.get_by_label("Find fixes for the 0 stuck agents");
+}
+
+/// In a crowd a seek sees fewer than 5 s again (it steps at most `watch_work` agent-ticks):
+/// an agent stalled for seconds then is still stalled after going back, for as long as the
+/// run counted, and a fork from there does not mark it stalled again (found reading the
+/// last stop's notes: the stall clocks restarted at the seek, and 5 s into a fork the held
+/// agents were "newly" stalled).
+#[test]
+fn going_back_in_a_crowd_keeps_the_stalls_the_run_had() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tug(dir.path(), 12);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    let stalled_events = |harness: &egui_kittest::Harness<'static, app::editor::EditorApp>| {
+        let host = &harness.state().preview.host;
+        let end = host.tick().expect("runs");
+        (0..=end)
+            .flat_map(|t| host.events_at(t).copied())
+            .filter(|e| e.kind == app::editor::EventKind::Stalled)
+            .count()
+    };
+    assert_eq!(stalled_events(&harness), 1, "stalled once, at 5.1 s");
+    // As in a crowd of 6,000: one agent, 60 agent-ticks, a second seen again.
+    harness.state_mut().preview.host.watch_work = 60;
+    harness.state_mut().preview.host.seek(10 * 60);
+    harness.run_steps(1);
+    // No closer since the first tick: 10 - 1/60 s, as the run counted.
+    let stalled = harness.state().preview.host.stalled_for(0);
+    assert!(
+        stalled.is_some_and(|s| (10.0 - 1.0 / 60.0 - s).abs() < 1e-4),
+        "{stalled:?}"
+    );
+    // A fork of 7 s from there: still the one stall event (at 5.1 s), none in the fork.
+    harness.state_mut().preview.host.running = true;
+    harness.run_steps(7 * 60);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    assert!(harness.state().preview.host.stalled_for(0).is_some());
+    assert_eq!(stalled_events(&harness), 1);
 }
 
 /// The Flee's Blend weight halved (one undo step), then 30 ticks stepped.

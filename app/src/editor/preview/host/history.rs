@@ -1,10 +1,11 @@
 //! The run's metrics along the timeline (issue 45): every sample of the run (the plots show
 //! the [`METRICS_SECONDS`] up to the tick shown, so going back and on again shows them as
-//! they were), and each agent's first arrival and routed walk's end, so that the tracker made
-//! for a past tick counts arrivals and walks as the run had them then. A fork drops what came
-//! after its tick; the run it left keeps that, and **Original run** puts it back.
+//! they were), each agent's first arrival and routed walk's end, and each stall (an agent's
+//! progress while it was stalled), so that the tracker made for a past tick counts arrivals,
+//! walks and stalls as the run had them then. A fork drops what came after its tick; the run
+//! it left keeps that, and **Original run** puts it back.
 
-use graph_runtime::{MetricsTracker, RouteArrival, Sample};
+use graph_runtime::{MetricsTracker, RouteArrival, Sample, StallProgress};
 
 use super::{Event, Host, METRICS_SECONDS};
 
@@ -19,6 +20,7 @@ pub(super) struct Later {
     events: Vec<Event>,
     arrivals: Vec<f32>,
     route_arrivals: Vec<Option<RouteArrival>>,
+    stalls: Vec<(usize, StallProgress, Option<f32>)>,
 }
 
 /// Within this of a sample's time, the sample belongs to the tick shown (ticks of 1/60 s
@@ -48,6 +50,33 @@ impl Host {
                 *kept = arrival;
             }
         }
+        self.note_stalls(sample.time);
+    }
+
+    /// Notes the stalls that ended at the sample at `time` and those that began.
+    fn note_stalls(&mut self, time: f32) {
+        let (open, stalls, metrics) = (&mut self.open_stalls, &mut self.stalls, &self.metrics);
+        open.retain(|&agent, &mut at| {
+            let still = metrics.stalled_for(agent).is_some();
+            if !still && let Some(stall) = stalls.get_mut(at) {
+                stall.2 = Some(time);
+            }
+            still
+        });
+        for (agent, progress) in metrics.stalls() {
+            open.entry(agent).or_insert_with(|| {
+                stalls.push((agent, progress, None));
+                stalls.len() - 1
+            });
+        }
+    }
+
+    /// The stalls under way, from the list of all of them.
+    fn reopen_stalls(&mut self) {
+        self.open_stalls = (self.stalls.iter().enumerate())
+            .filter(|(_, stall)| stall.2.is_none())
+            .map(|(at, stall)| (stall.0, at))
+            .collect();
     }
 
     /// Each routed agent's arrival at the end of its first route in the run so far (`None`:
@@ -79,6 +108,12 @@ impl Host {
         tracker.resume_arrivals(firsts, arrived_at);
         let ended = (self.route_arrivals.iter()).map(|a| a.filter(|arrival| arrival.time <= now));
         tracker.resume_route_arrivals(ended);
+        // The agents counting toward a stall the run went on to have, or stalled then, count
+        // on from the run's progress (in order, so a later stall of an agent wins).
+        let under_way = (self.stalls.iter())
+            .filter(|(_, progress, until)| progress.since <= now && until.is_none_or(|u| u > now))
+            .map(|&(agent, progress, _)| (agent, progress));
+        tracker.resume_stalls(under_way);
     }
 
     /// Drops what the run had after tick `tick` (a fork replaces it), and returns it.
@@ -100,11 +135,22 @@ impl Host {
                 *ended = None;
             }
         }
+        // Stalls counted from after the tick go; those under way then are under way again.
+        let stalls = self.stalls.clone();
+        self.stalls
+            .retain(|(_, progress, _)| progress.since <= time);
+        for stall in &mut self.stalls {
+            if stall.2.is_some_and(|until| until > time) {
+                stall.2 = None;
+            }
+        }
+        self.reopen_stalls();
         Later {
             samples,
             events,
             arrivals,
             route_arrivals,
+            stalls,
         }
     }
 
@@ -115,5 +161,7 @@ impl Host {
         self.events.extend(later.events);
         self.arrivals = later.arrivals;
         self.route_arrivals = later.route_arrivals;
+        self.stalls = later.stalls;
+        self.reopen_stalls();
     }
 }

@@ -83,6 +83,11 @@ pub struct Host {
     /// Each routed agent's arrival at the end of its first route in the run, with how far it
     /// walked there (`None`: not yet), as the trackers that sampled it saw them.
     route_arrivals: Vec<Option<graph_runtime::RouteArrival>>,
+    /// Each stall of the run: the agent, its progress while stalled (constant), and the
+    /// first sample it no longer was (`None`: still stalled), in the order they began.
+    stalls: Vec<(usize, graph_runtime::StallProgress, Option<f32>)>,
+    /// The stalls under way, by agent: their places in `stalls`.
+    open_stalls: std::collections::BTreeMap<usize, usize>,
     /// The agent shown in the inspector and traced.
     pub selected_agent: Option<usize>,
     /// The selected agent's evaluation this frame.
@@ -109,6 +114,9 @@ pub struct Host {
     recording: Option<graph_runtime::rewind::Recording>,
     /// The bytes the recording may keep ([`Host::set_recording_budget`]).
     recording_budget: usize,
+    /// The most agent-ticks a seek steps to see the seconds before its tick again
+    /// (`host/rewind.rs`, `WATCH_WORK` unless a test sets fewer).
+    pub watch_work: u64,
     /// The run's events, ascending by tick (`host/events.rs`).
     events: Vec<Event>,
     /// The simulation's wall crossings after the last tick noted.
@@ -135,6 +143,8 @@ impl Default for Host {
             samples: VecDeque::new(),
             arrivals: Vec::new(),
             route_arrivals: Vec::new(),
+            stalls: Vec::new(),
+            open_stalls: std::collections::BTreeMap::new(),
             selected_agent: None,
             trace: Trace::default(),
             diagnosis: None,
@@ -150,6 +160,7 @@ impl Default for Host {
             subgraph_files: Vec::new(),
             recording: None,
             recording_budget: graph_runtime::rewind::DEFAULT_BUDGET,
+            watch_work: rewind::WATCH_WORK,
             events: Vec::new(),
             wall_crossings_seen: 0,
             original: None,
@@ -231,6 +242,8 @@ impl Host {
         self.samples.clear();
         self.arrivals.clear();
         self.route_arrivals.clear();
+        self.stalls.clear();
+        self.open_stalls.clear();
         self.metrics = MetricsTracker::default();
         self.built = Some((document.scene.clone(), open.name.to_owned()));
         self.applied_revision = Some(open.revision);

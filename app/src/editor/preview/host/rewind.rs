@@ -12,8 +12,8 @@ use super::{Host, TICK};
 pub const WATCH_TICKS: u64 = ((graph_runtime::STALLED_SECONDS + 0.5) / TICK) as u64;
 
 /// The most agent-ticks a seek steps to see them again (about 0.1 s of ticks on the machines
-/// `BENCHMARKS.md` measures): a crowd sees fewer ticks again, and its agents stalled for
-/// longer than that count again from the seek.
+/// `BENCHMARKS.md` measures): a crowd sees fewer ticks again; its agents stalled then count
+/// on from the run's progress, which the host keeps (`host/history.rs`).
 pub const WATCH_WORK: u64 = 1_000_000;
 
 /// A mebibyte.
@@ -113,7 +113,7 @@ impl Host {
         // far back as a bounded amount of stepping allows.
         let agents = simulation.vehicles().len().max(1) as u64;
         let watched = if watch {
-            (WATCH_WORK / agents).min(WATCH_TICKS)
+            (self.watch_work / agents).min(WATCH_TICKS)
         } else {
             0
         };
