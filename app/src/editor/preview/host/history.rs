@@ -12,6 +12,11 @@ use super::{Event, Host, METRICS_SECONDS};
 /// The most samples kept (an hour of the run at ten a second); past it the oldest go.
 pub const MAX_SAMPLES: usize = 36_000;
 
+/// The most stalls kept that have ended (as many as the events a run keeps); past it the
+/// oldest go, and going back before them counts those agents' stalls from the seconds seen
+/// again.
+pub const MAX_ENDED_STALLS: usize = super::events::MAX_EVENTS;
+
 /// What a run had after a tick: its samples and events, and its agents' first arrivals and
 /// routed walks' ends.
 #[derive(Clone, Debug, Default)]
@@ -68,6 +73,17 @@ impl Host {
                 stalls.push((agent, progress, None));
                 stalls.len() - 1
             });
+        }
+        // Past the bound by a tenth, the oldest ended stalls go (those under way stay).
+        let ended = self.stalls.len() - self.open_stalls.len();
+        if ended > MAX_ENDED_STALLS + MAX_ENDED_STALLS / 10 {
+            let mut over = ended - MAX_ENDED_STALLS;
+            self.stalls.retain(|stall| {
+                let drop = over > 0 && stall.2.is_some();
+                over -= usize::from(drop);
+                !drop
+            });
+            self.reopen_stalls();
         }
     }
 
@@ -163,5 +179,40 @@ impl Host {
         self.route_arrivals = later.route_arrivals;
         self.stalls = later.stalls;
         self.reopen_stalls();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec2;
+    use graph_runtime::StallProgress;
+
+    use super::{Host, MAX_ENDED_STALLS};
+
+    /// A stall of agent `agent` from `since`, ended at `since + 6`.
+    fn ended(agent: usize, since: f32) -> (usize, StallProgress, Option<f32>) {
+        let progress = StallProgress {
+            goal: Vec2::ZERO,
+            nearest: 10.0,
+            since,
+        };
+        (agent, progress, Some(since + 6.0))
+    }
+
+    #[test]
+    fn past_the_bound_the_oldest_ended_stalls_go() {
+        let mut host = Host::default();
+        // A tenth over the bound: kept as they are.
+        let within = MAX_ENDED_STALLS + MAX_ENDED_STALLS / 10;
+        host.stalls = (0..within).map(|i| ended(i % 7, i as f32)).collect();
+        host.note_stalls(1e6);
+        assert_eq!(host.stalls.len(), within);
+        // One more: down to the bound, the oldest gone.
+        host.stalls.push(ended(3, within as f32));
+        host.note_stalls(1e6);
+        assert_eq!(host.stalls.len(), MAX_ENDED_STALLS);
+        let first = host.stalls.first().map(|stall| stall.1.since);
+        assert_eq!(first, Some((within + 1 - MAX_ENDED_STALLS) as f32));
+        assert!(host.open_stalls.is_empty());
     }
 }
