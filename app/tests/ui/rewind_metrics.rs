@@ -46,6 +46,58 @@ fn tick_of(sample: &Sample) -> u64 {
     (sample.time * 60.0).round() as u64
 }
 
+/// Runs the preview until `since` (a moment of the run, once there is one) lies `then` s
+/// before its last sample (at most 3,000 frames), pauses it, and returns every sample and
+/// the moment.
+fn run_until(
+    harness: &mut App,
+    since: impl Fn(&App) -> Option<f32>,
+    then: f32,
+) -> (Vec<Sample>, f32) {
+    let ran_to = |harness: &App| (harness.state().preview.host.samples.back()).map(|s| s.time);
+    for _ in 0..3_000 {
+        if since(harness)
+            .zip(ran_to(harness))
+            .is_some_and(|(moment, t)| t >= moment + then)
+        {
+            break;
+        }
+        harness.run_steps(1);
+    }
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    let moment = since(harness).expect("the moment came");
+    let run = harness
+        .state()
+        .preview
+        .host
+        .samples
+        .iter()
+        .copied()
+        .collect();
+    (run, moment)
+}
+
+/// Goes back to sample `at`, plays `frames` frames from there (a fork without an edit) and
+/// pauses: the last sample the plots show.
+fn fork_from(harness: &mut App, at: &Sample, frames: usize) -> Sample {
+    harness.state_mut().preview.host.seek(tick_of(at));
+    harness.run_steps(1);
+    harness.state_mut().preview.host.running = true;
+    harness.run_steps(frames);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    shown(harness).last().copied().expect("samples")
+}
+
+/// The samples of `run` up to the time of `last`.
+fn up_to(run: &[Sample], last: &Sample) -> Vec<Sample> {
+    (run.iter())
+        .filter(|s| s.time <= last.time + 1e-4)
+        .copied()
+        .collect()
+}
+
 #[test]
 fn going_back_forking_and_taking_the_original_run_again_keep_the_metrics_as_they_were() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -55,26 +107,7 @@ fn going_back_forking_and_taking_the_original_run_again_keep_the_metrics_as_they
         .build();
     let all_at =
         |harness: &App| (harness.state().preview.host.samples.back()).and_then(|s| s.arrived_at[1]);
-    let ran_to = |harness: &App| (harness.state().preview.host.samples.back()).map(|s| s.time);
-    for _ in 0..1_000 {
-        if all_at(&harness)
-            .zip(ran_to(&harness))
-            .is_some_and(|(most, t)| t >= most + 10.0)
-        {
-            break;
-        }
-        harness.run_steps(1);
-    }
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(1);
-    let run: Vec<Sample> = harness
-        .state()
-        .preview
-        .host
-        .samples
-        .iter()
-        .copied()
-        .collect();
+    let (run, _) = run_until(&mut harness, all_at, 10.0);
     let last = run.last().copied().expect("samples");
     let [Some(half), Some(most)] = last.arrived_at else {
         panic!("half and 95 % arrived: {:?}", last.arrived_at);
@@ -107,24 +140,14 @@ fn going_back_forking_and_taking_the_original_run_again_keep_the_metrics_as_they
     // Back to that tick and on for 3 s without an edit: a fork that samples exactly what the
     // run sampled, the arrivals counted from the run's (half and 95 % at the run's times, not
     // at the first tick the seek saw again).
-    harness.state_mut().preview.host.seek(tick_of(&at));
-    harness.run_steps(1);
-    harness.state_mut().preview.host.running = true;
-    harness.run_steps(30);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(1);
-    let forked = shown(&harness);
-    let (fork_last, original) = (forked.last().copied().expect("samples"), &run);
+    let fork_last = fork_from(&mut harness, &at, 30);
     assert!(
         fork_last.time >= at.time + 2.9,
         "{} after {}",
         fork_last.time,
         at.time
     );
-    let same_span: Vec<Sample> = (original.iter())
-        .filter(|s| s.time <= fork_last.time + 1e-4)
-        .copied()
-        .collect();
+    let same_span = up_to(&run, &fork_last);
     assert_samples(&harness, &same_span, "the fork");
     assert_eq!(fork_last.arrived_at, [Some(half), Some(most)]);
 
@@ -161,27 +184,7 @@ fn a_fork_without_an_edit_keeps_the_routed_walks_as_the_run_had_them() {
                 .fold(0.0, f32::max)
         })
     };
-    let ran_to = |harness: &App| (harness.state().preview.host.samples.back()).map(|s| s.time);
-    for _ in 0..3_000 {
-        if ended(&harness)
-            .zip(ran_to(&harness))
-            .is_some_and(|(last, t)| t >= last + 7.0)
-        {
-            break;
-        }
-        harness.run_steps(1);
-    }
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(1);
-    let last_arrival = ended(&harness).expect("every walk ended");
-    let run: Vec<Sample> = harness
-        .state()
-        .preview
-        .host
-        .samples
-        .iter()
-        .copied()
-        .collect();
+    let (run, last_arrival) = run_until(&mut harness, ended, 7.0);
     let efficiency = (run.last())
         .and_then(|s| s.route_efficiency)
         .expect("walks");
@@ -191,23 +194,14 @@ fn a_fork_without_an_edit_keeps_the_routed_walks_as_the_run_had_them() {
         .find(|s| s.time >= last_arrival + 6.0)
         .copied()
         .expect("a sample 6 s after the last walk ended");
-    harness.state_mut().preview.host.seek(tick_of(&at));
-    harness.run_steps(1);
-    harness.state_mut().preview.host.running = true;
-    harness.run_steps(10);
-    harness.state_mut().preview.host.running = false;
-    harness.run_steps(1);
-    let fork_last = shown(&harness).last().copied().expect("samples");
+    let fork_last = fork_from(&mut harness, &at, 10);
     assert!(
         fork_last.time > at.time,
         "{} after {}",
         fork_last.time,
         at.time
     );
-    let same_span: Vec<Sample> = (run.iter())
-        .filter(|s| s.time <= fork_last.time + 1e-4)
-        .copied()
-        .collect();
+    let same_span = up_to(&run, &fork_last);
     assert_samples(&harness, &same_span, "the fork");
     assert_eq!(fork_last.route_efficiency, Some(efficiency));
 }
