@@ -249,3 +249,34 @@ fn the_recording_budget_is_set_from_the_timeline_and_kept_for_the_next_run() {
     assert_eq!(harness.state().preview.host.recording_budget(), 8 * mib);
     assert_eq!(harness.state().settings.recording_budget_mib, Some(8));
 }
+
+/// A fork's words and the times share no line (found under Xvfb: at the window's default
+/// width, "Original run" and "30 apart" left the times and the recording's memory cut to
+/// "15.3…"): the times have the timeline's third line, in full, in the default window.
+#[test]
+fn a_forks_times_and_memory_show_in_full_at_the_default_width() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path()).window().sixtieth().build();
+    harness.run_steps(40);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    for _ in 0..10 {
+        harness.get_by_label("Back").click();
+        harness.run_steps(1);
+    }
+    // Play from the past tick: the run forks there.
+    harness.state_mut().preview.host.running = true;
+    harness.run_steps(5);
+    harness.state_mut().preview.host.running = false;
+    harness.run_steps(1);
+    let fork = harness.get_by_label("Original run").rect();
+    let live = harness.get_by_label("Live").rect();
+    let times = harness.get_by_label_contains("of 64 MiB").rect();
+    // Its own line, under the fork's.
+    assert!(times.min.y >= fork.max.y, "{times:?} against {fork:?}");
+    // Not cut: a cut label takes the whole line, to where the first line's Live ends.
+    assert!(
+        times.max.x < live.max.x - 40.0,
+        "{times:?} against {live:?}"
+    );
+}

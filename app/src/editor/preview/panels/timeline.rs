@@ -23,9 +23,11 @@ impl Preview {
         });
     }
 
-    /// The row's controls, the preview at tick `now` of the recorded `first` to `last`: two
-    /// lines of fixed height (what does not fit is cut, never wrapped onto a third line that
-    /// would move the viewport).
+    /// The row's controls, the preview at tick `now` of the recorded `first` to `last`: three
+    /// lines of fixed height, whatever shows (what does not fit is cut, never wrapped onto
+    /// another line that would move the viewport). The times and the recording's memory have
+    /// the third line to themselves: beside a fork's or a replay's words on the second, a
+    /// preview of the default width cut them to "15.3…".
     fn timeline_row(&mut self, ui: &mut Ui, (first, last): (u64, u64), now: u64) {
         ui.horizontal(|ui| self.timeline_moves(ui, (first, last), now));
         ui.horizontal(|ui| {
@@ -33,45 +35,51 @@ impl Preview {
             self.timeline_events(ui, (first, last), now);
             self.timeline_replay(ui);
             self.timeline_fork(ui);
-            let host = &self.host;
-            // What happened at the tick shown before the times: after a jump to an event it is
-            // what the user looks for, and a narrow preview cuts the words last in the row
-            // (the toolbar shows the time too).
-            let here: Vec<String> = (host.events_at(now))
-                .map(|event| match event.agent {
-                    Some(agent) => format!("{} (agent {agent})", event.kind.label()),
-                    None => event.kind.label().to_owned(),
-                })
-                .collect();
-            if !here.is_empty() {
-                ui.add(egui::Label::new(format!("here: {}", here.join(", "))).truncate());
-            }
-            let dt = host.tick_length();
-            let seconds = |tick: u64| tick as f32 * dt;
-            let mib = |b: usize| b as f64 / f64::from(1 << 20);
-            let memory = (host.recording_bytes())
-                .map(|(bytes, budget)| format!(" · {:.1} of {:.0} MiB", mib(bytes), mib(budget)));
-            let text = format!(
-                "{:.2} s of {:.2} s{}",
-                seconds(now),
-                seconds(last),
-                memory.unwrap_or_default()
-            );
-            let label = ui.add(
-                egui::Label::new(text)
-                    .truncate()
-                    .sense(egui::Sense::click()),
-            );
-            let label = label.on_hover_text(
-                "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
-                 edits made here (graph, scene) apply from this tick on. Right-click to set the \
-                 memory the recording may keep.",
-            );
-            // Open until a click outside it: a click in the budget's field types a number.
-            egui::Popup::context_menu(&label)
-                .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
-                .show(|ui| self.budget_menu(ui));
         });
+        ui.horizontal(|ui| self.timeline_times(ui, last, now));
+    }
+
+    /// The tick shown and the last recorded (`last`), in seconds, and the memory the recording
+    /// keeps of its budget (right-click to set it); then what happened at the tick shown.
+    fn timeline_times(&mut self, ui: &mut Ui, last: u64, now: u64) {
+        let host = &self.host;
+        let dt = host.tick_length();
+        let seconds = |tick: u64| tick as f32 * dt;
+        let mib = |b: usize| b as f64 / f64::from(1 << 20);
+        let memory = (host.recording_bytes())
+            .map(|(bytes, budget)| format!(" · {:.1} of {:.0} MiB", mib(bytes), mib(budget)));
+        let text = format!(
+            "{:.2} s of {:.2} s{}",
+            seconds(now),
+            seconds(last),
+            memory.unwrap_or_default()
+        );
+        let here: Vec<String> = (host.events_at(now))
+            .map(|event| match event.agent {
+                Some(agent) => format!("{} (agent {agent})", event.kind.label()),
+                None => event.kind.label().to_owned(),
+            })
+            .collect();
+        let label = ui.add(
+            egui::Label::new(text)
+                .truncate()
+                .sense(egui::Sense::click()),
+        );
+        let label = label.on_hover_text(
+            "Back in the run, Play or Step forks it here: the later ticks are dropped, and \
+             edits made here (graph, scene) apply from this tick on. Right-click to set the \
+             memory the recording may keep.",
+        );
+        // Open until a click outside it: a click in the budget's field types a number.
+        egui::Popup::context_menu(&label)
+            .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
+            .show(|ui| self.budget_menu(ui));
+        if !here.is_empty() {
+            // After a jump to an event, what the user looks for: in full on hover when cut.
+            let here = format!("here: {}", here.join(", "));
+            ui.add(egui::Label::new(&here).truncate())
+                .on_hover_text(here);
+        }
     }
 
     /// The recording's memory budget, set from the timeline's right-click menu.
