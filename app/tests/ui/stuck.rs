@@ -354,3 +354,34 @@ fn a_stalled_agent_that_walks_again_is_said_to_be_walking_again() {
         "a free agent is not said to have been driven back"
     );
 }
+
+/// The panel counts one stuck agent in the singular while fixes are tried and when none
+/// frees it (seen under Xvfb on the jammed preset: "no fix tried frees the 1 stuck agents").
+#[test]
+fn one_stuck_agent_is_one_in_the_fixes_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tug(dir.path(), 1);
+    harness.state_mut().preview.host.running = false;
+    let (_answer, receiver) = std::sync::mpsc::channel();
+    harness.state_mut().preview.fixes = app::editor::FixState::Running {
+        tick: 60,
+        stuck: 1,
+        receiver,
+    };
+    harness.run_steps(1);
+    harness.get_by_label("Trying fixes for 1 stuck agent from tick 60…");
+    harness.state_mut().preview.fixes = app::editor::FixState::Done {
+        tick: 522,
+        stuck: 1,
+        fixes: Vec::new(),
+    };
+    harness.run_steps(1);
+    harness.get_by_label("At tick 522: no fix tried frees the 1 stuck agent within 5 s.");
+    harness.state_mut().preview.fixes = app::editor::FixState::Done {
+        tick: 522,
+        stuck: 3,
+        fixes: Vec::new(),
+    };
+    harness.run_steps(1);
+    harness.get_by_label("At tick 522: no fix tried frees the 3 stuck agents within 5 s.");
+}

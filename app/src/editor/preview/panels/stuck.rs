@@ -47,13 +47,19 @@ impl Preview {
         {
             commands.push(Command::FindFixes);
         }
+        self.fixes_found(ui, commands);
+    }
+
+    /// The fixes being tried, or those found (each with its effect and Apply), or why none.
+    fn fixes_found(&self, ui: &mut Ui, commands: &mut Vec<Command>) {
         match &self.fixes {
             FixState::Idle => {}
             FixState::Running { tick, stuck, .. } => {
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label(format!(
-                        "Trying fixes for {stuck} stuck agents from tick {tick}…"
+                        "Trying fixes for {} from tick {tick}…",
+                        crate::editor::status::plural(*stuck, "stuck agent")
                     ));
                 });
                 ui.ctx().request_repaint();
@@ -63,7 +69,14 @@ impl Preview {
             }
             FixState::Done { tick, stuck, fixes } => {
                 if fixes.is_empty() {
-                    ui.add(egui::Label::new(format!("At tick {tick}: no fix tried frees the {stuck} stuck agents within {FIX_SECONDS} s.")).wrap());
+                    // "the 1 stuck agents" read wrong (seen under Xvfb on jammed).
+                    let stuck = crate::editor::status::plural(*stuck, "stuck agent");
+                    ui.add(
+                        egui::Label::new(format!(
+                            "At tick {tick}: no fix tried frees the {stuck} within {FIX_SECONDS} s."
+                        ))
+                        .wrap(),
+                    );
                 }
                 for (index, proven) in fixes.iter().enumerate() {
                     let e = proven.effect;
