@@ -577,3 +577,37 @@ fn the_errands_preset_gives_each_agent_its_own_goal_and_the_inspector_shows_it()
     }
     harness.get_by_label("own \"goal\"");
 }
+
+/// The plots' legends leave the lines to be seen in a laptop's window (found under Xvfb at
+/// 1280 × 720: in body-sized words on an opaque ground, six entries covered a plot 120
+/// points high): each entry is in the small words, and a legend's entries take at most half
+/// of its plot's height.
+#[test]
+fn the_plots_legends_leave_the_lines_to_be_seen_in_a_small_window() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = common::EditorHarness::new(dir.path())
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    harness.run_steps(20);
+    let small = harness.ctx.global_style().text_styles[&egui::TextStyle::Small].size;
+    let motion = ["mean speed (u/s)", "min spacing (u)", "arrived (share)"];
+    let entries: Vec<egui::Rect> = (motion.iter())
+        .flat_map(|name| {
+            harness
+                .query_all_by_label(name)
+                .map(|n| n.rect())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(entries.len() >= 2, "{entries:?}");
+    for entry in &entries {
+        assert!(
+            entry.height() <= small + 1.0,
+            "{entry:?}, small words {small}"
+        );
+    }
+    let span = (entries.iter().copied())
+        .reduce(egui::Rect::union)
+        .expect("entries");
+    assert!(span.height() <= 60.0, "{span:?}");
+}
