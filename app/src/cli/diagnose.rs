@@ -165,7 +165,8 @@ fn report(
         return text;
     }
     if fixes.is_empty() {
-        let _ = writeln!(text, "no fix tried frees them within {FIX_SECONDS} s");
+        let them = if diagnoses.len() == 1 { "it" } else { "them" };
+        let _ = writeln!(text, "no fix tried frees {them} within {FIX_SECONDS} s");
     }
     for fix in fixes {
         let effect = fix.effect;
