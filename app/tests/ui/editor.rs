@@ -512,3 +512,37 @@ fn export_for_game_writes_the_graph_without_layout_and_its_flow_fields() {
     let field = graph_runtime::FlowField::load(&out.join("to_goal.flow.ron")).expect("field loads");
     assert_eq!(&field, &app.workspace.scene.fields["to goal"]);
 }
+
+/// In a 1280 × 720 window the graph parameters keep each name, value and × on one line, and
+/// the new name's field, Add and Tune… on another (seen under Xvfb: fixed widths of 130 and
+/// 110 points put the × and Tune… on lines of their own).
+#[test]
+fn the_graph_parameters_keep_to_their_lines_in_a_small_window() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let harness = EditorHarness::new(dir.path())
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    let same_line = |a: egui::Rect, b: egui::Rect| (a.center().y - b.center().y).abs() < 4.0;
+    // The field in the side panel (the leftmost; the text inside it carries the name too).
+    let name = (harness.query_all(
+        egui_kittest::kittest::By::new()
+            .predicate(|node| node.value().as_deref() == Some("alignment")),
+    ))
+    .map(|node| node.rect())
+    .min_by(|a, b| {
+        a.min
+            .x
+            .total_cmp(&b.min.x)
+            .then(b.width().total_cmp(&a.width()))
+    })
+    .expect("the parameter's field");
+    // "alignment" is the first parameter: its × is the first.
+    let remove = harness.get_all_by_label("×").next().expect("a ×").rect();
+    assert!(same_line(name, remove), "{name:?} and its × {remove:?}");
+    assert!(remove.min.x > name.max.x, "{name:?} and its × {remove:?}");
+    let new_name = harness
+        .get_by(|node| node.placeholder().as_deref() == Some("new parameter"))
+        .rect();
+    let tune = harness.get_by_label("Tune…").rect();
+    assert!(same_line(new_name, tune), "{new_name:?} and Tune… {tune:?}");
+}

@@ -17,10 +17,15 @@ pub fn parameters(
     new_name: &mut String,
 ) -> Option<Command> {
     let mut command = None;
+    // The names' fields give way to the value and its ×, and the new name's to Add and
+    // Tune…: at 130 and 110 points the side panel of a 1280-point window put the × and
+    // Tune… on lines of their own (seen under Xvfb).
+    let width = |room: f32, most: f32| (ui.available_width() - room).clamp(60.0, most);
+    let (name_width, new_width) = (width(90.0, 130.0), width(115.0, 110.0));
     for (name, value) in parameters {
         ui.horizontal_wrapped(|ui| {
             let id = ui.id().with(("parameter-name", name));
-            let (field, renamed) = crate::editor::widgets::committed_text(ui, id, name, 130.0);
+            let (field, renamed) = crate::editor::widgets::committed_text(ui, id, name, name_width);
             let field = field.on_hover_text("Rename (Enter): every field using it follows");
             sweep_menu(&field, name, &mut command);
             if let Some(new) = renamed {
@@ -48,7 +53,7 @@ pub fn parameters(
         ui.add(
             egui::TextEdit::singleline(new_name)
                 .hint_text("new parameter")
-                .desired_width(110.0),
+                .desired_width(new_width),
         );
         let name = new_name.trim().to_owned();
         let valid = !name.is_empty() && !parameters.contains_key(&name);
