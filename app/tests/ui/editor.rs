@@ -541,7 +541,7 @@ fn the_graph_parameters_keep_to_their_lines_in_a_small_window() {
     assert!(same_line(name, remove), "{name:?} and its × {remove:?}");
     assert!(remove.min.x > name.max.x, "{name:?} and its × {remove:?}");
     let new_name = harness
-        .get_by(|node| node.placeholder().as_deref() == Some("new parameter"))
+        .get_by(|node| node.placeholder() == Some("new parameter"))
         .rect();
     let tune = harness.get_by_label("Tune…").rect();
     assert!(same_line(new_name, tune), "{new_name:?} and Tune… {tune:?}");
