@@ -3,20 +3,11 @@
 use std::collections::VecDeque;
 
 use egui::Ui;
-use egui_plot::{Legend, Line, Plot};
+use egui_plot::{Line, Plot};
 use graph_runtime::Sample;
 
 /// Overlap onsets are summed over this window to give a rate per second.
 const RATE_WINDOW: f32 = 1.0;
-
-/// The plots' legends: small words on a see-through ground. In Body words on the default
-/// ground, the six entries covered all of a plot 120 points high in a window of 1280 × 720
-/// (seen under Xvfb); a click on an entry still hides its line.
-fn legend() -> Legend {
-    Legend::default()
-        .text_style(egui::TextStyle::Small)
-        .background_alpha(0.4)
-}
 
 /// Draws the plots of `samples` (oldest first), those of the 30 s up to time `now`.
 pub fn show<'a>(ui: &mut Ui, samples: impl Iterator<Item = &'a Sample> + Clone, now: f32) {
@@ -34,7 +25,7 @@ pub fn show<'a>(ui: &mut Ui, samples: impl Iterator<Item = &'a Sample> + Clone, 
     ui.columns(2, |columns| {
         Plot::new("motion")
             .height(120.0)
-            .legend(legend())
+            .legend(crate::editor::widgets::plot_legend())
             .include_x(x_min)
             .include_y(0.0)
             .allow_scroll(false)
@@ -56,7 +47,7 @@ pub fn show<'a>(ui: &mut Ui, samples: impl Iterator<Item = &'a Sample> + Clone, 
             });
         Plot::new("overlaps")
             .height(120.0)
-            .legend(legend())
+            .legend(crate::editor::widgets::plot_legend())
             .include_x(x_min)
             .include_y(0.0)
             .allow_scroll(false)

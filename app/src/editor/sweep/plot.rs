@@ -2,7 +2,7 @@
 //! spread around it, and a vertical line at the parameter's current value.
 
 use egui::{Color32, Ui};
-use egui_plot::{AxisHints, Corner, FilledArea, Legend, Line, Plot, Points, VLine};
+use egui_plot::{AxisHints, Corner, FilledArea, Line, Plot, Points, VLine};
 use graph_runtime::sweep::{Metric, SweepResult};
 
 /// The mean's line and markers.
@@ -75,7 +75,7 @@ impl SweepPlot {
         Plot::new("sweep plot")
             .height(260.0)
             // A rising curve leaves the lower right empty.
-            .legend(Legend::default().position(Corner::RightBottom))
+            .legend(crate::editor::widgets::plot_legend().position(Corner::RightBottom))
             .custom_x_axes(vec![x_axis])
             .y_axis_label(self.metric.label())
             .allow_scroll(false)

@@ -3,7 +3,7 @@
 //! the best values with every goal's value; Apply, pinned in view.
 
 use egui::Ui;
-use egui_plot::{HLine, Legend, Line, Plot};
+use egui_plot::{HLine, Line, Plot};
 use graph_runtime::tune::{Goal, TuneRun};
 
 use super::{ApplyTo, TuneState, TuneWindow};
@@ -164,7 +164,7 @@ fn goals_plot(ui: &mut Ui, best: &[TuneRun], goals: &[Goal]) {
         .include_y(0.0)
         .include_y(1.0)
         .x_axis_label("runs")
-        .legend(Legend::default())
+        .legend(crate::editor::widgets::plot_legend())
         .allow_scroll(false)
         .show(ui, |plot| {
             plot.hline(HLine::new("target", 1.0).style(egui_plot::LineStyle::dashed_loose()));
