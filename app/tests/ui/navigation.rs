@@ -220,3 +220,38 @@ fn every_agents_route_is_drawn_on_a_toggle() {
     );
     assert_eq!(routes_ahead(&harness, Some(0)), 59);
 }
+
+/// The inspector's route row in a 1280 × 720 window (seen under Xvfb: "following (3 corners,
+/// 64.6 u, planned 1 times)" ran past the side panel's edge, read only by scrolling sideways):
+/// it says "planned once", and wraps inside the panel.
+#[test]
+fn the_route_row_counts_in_words_and_wraps_in_a_small_window() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(&dir.path().join("autosave"))
+        .size(egui::vec2(1280.0, 720.0))
+        .sixtieth()
+        .preset("navigator.graph.ron")
+        .paused()
+        .build();
+    step(&mut harness, 10);
+    harness.state_mut().preview.host.selected_agent = Some(0);
+    harness.run_steps(3);
+    let slot = harness.state().preview.host.selected_routes[0].clone();
+    assert_eq!(slot.plans(), 1);
+    let corners = slot.route().points.len() - 2;
+    let corners = if corners == 1 {
+        "1 corner".to_owned()
+    } else {
+        format!("{corners} corners")
+    };
+    let words = format!(
+        "following ({corners}, {:.1} u, planned once)",
+        slot.route().length()
+    );
+    let row = harness.get_by_label(&words).rect();
+    let canvas = harness.state().view.canvas.rect();
+    assert!(
+        row.max.x < canvas.min.x,
+        "{row:?} runs past the panel to {canvas:?}"
+    );
+}

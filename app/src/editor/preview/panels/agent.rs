@@ -3,6 +3,7 @@
 use egui::Ui;
 
 use super::super::Preview;
+use crate::editor::status::plural;
 
 impl Preview {
     /// Position, velocity, speed, heading, facing, steering, limits, jump phase and own points
@@ -77,10 +78,12 @@ impl Preview {
             .into_iter()
             .map(|(label, value)| (label.to_owned(), value))
             .chain(own_rows);
+        // Values wrap at the panel's edge: a route's state ("following (3 corners, 6.2 u,
+        // planned 2 times)") ran past it in a 1280-point window, seen only by scrolling.
         egui::Grid::new("agent").num_columns(2).show(ui, |ui| {
             for (label, value) in rows {
                 ui.label(label);
-                ui.label(value);
+                ui.add(egui::Label::new(value).wrap());
                 ui.end_row();
             }
         });
@@ -238,16 +241,19 @@ fn route_rows(routes: &[graph_runtime::RouteSlot]) -> Vec<(String, String)> {
                     "no navigation mesh for this radius".to_owned()
                 }
                 status => format!(
-                    "{} ({} corners, {:.1} u, planned {} times)",
+                    "{} ({}, {:.1} u, planned {})",
                     match status {
                         graph_runtime::RouteStatus::Replanning => "re-planning",
                         graph_runtime::RouteStatus::Unreachable =>
                             "unreachable: to the nearest point",
                         _ => "following",
                     },
-                    route.points.len().saturating_sub(2),
+                    plural(route.points.len().saturating_sub(2), "corner"),
                     route.length(),
-                    slot.plans()
+                    match slot.plans() {
+                        1 => "once".to_owned(),
+                        plans => format!("{plans} times"),
+                    }
                 ),
             };
             (label, status)
