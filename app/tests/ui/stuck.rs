@@ -10,6 +10,7 @@ use crate::common::{self, EditorHarness};
 use crate::rewind::tug;
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::NodeT as _;
 use egui_kittest::kittest::Queryable as _;
 
 /// The Blend's weight of its second input (the Flee's) in the open graph.
@@ -111,7 +112,11 @@ fn dragging_the_timeline_back_shows_the_agents_stalled_then() {
     harness.state_mut().preview.host.seek(4 * 60);
     harness.run_steps(1);
     assert_eq!(harness.state().preview.host.stalled_for(0), None);
-    harness.get_by_label("Find fixes for the 0 stuck agents");
+    // With nothing stuck the button says so and cannot be pressed ("Find fixes for the 0
+    // stuck agents" read as a count to act on, under Xvfb).
+    let button = harness.get_by_label("Find fixes (no agent is stuck now)");
+    assert!(button.accesskit_node().is_disabled());
+    assert!(harness.query_by_label_contains("the 0 stuck").is_none());
 }
 
 /// In a crowd a seek sees fewer than 5 s again (it steps at most `watch_work` agent-ticks):

@@ -34,10 +34,16 @@ impl Preview {
         }
         let stuck = self.host.held_count();
         let running = matches!(self.fixes, FixState::Running { .. });
-        let label = format!(
-            "Find fixes for the {}",
-            crate::editor::status::plural(stuck, "stuck agent")
-        );
+        // "Find fixes for the 0 stuck agents" read as a count to act on (seen under Xvfb on
+        // the boids, where nothing is stuck).
+        let label = if stuck == 0 {
+            "Find fixes (no agent is stuck now)".to_owned()
+        } else {
+            format!(
+                "Find fixes for the {}",
+                crate::editor::status::plural(stuck, "stuck agent")
+            )
+        };
         if ui
             .add_enabled(stuck > 0 && !running, egui::Button::new(label))
             .on_hover_text(format!(
