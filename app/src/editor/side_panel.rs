@@ -34,71 +34,74 @@ impl EditorApp {
                 // Clear of the vertical scroll bar, which is drawn over the content's right edge.
                 let bar = ui.spacing().scroll.allocated_width() + ui.spacing().item_spacing.x;
                 ui.set_max_width(width - bar);
-                egui::CollapsingHeader::new("Node")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        steady_section(ui, "node-inspector", node_height, |ui| {
-                            panels::inspector(
+                super::fields::fit_to_visible(ui, |ui| {
+                    egui::CollapsingHeader::new("Node")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            steady_section(ui, "node-inspector", node_height, |ui| {
+                                panels::inspector(
+                                    ui,
+                                    &self.workspace.document,
+                                    &self.workspace.selection,
+                                    names,
+                                    &mut commands,
+                                );
+                            });
+                        });
+                    egui::CollapsingHeader::new("Agent")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            steady_section(ui, "agent-inspector", agent_height, |ui| {
+                                self.preview.agent_inspector(ui);
+                            });
+                        });
+                    egui::CollapsingHeader::new("Why stuck")
+                        .default_open(true)
+                        .show(ui, |ui| self.preview.stuck_panel(ui, &mut commands));
+                    egui::CollapsingHeader::new("Graph parameters")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            let parameters = &self.workspace.document.parameters;
+                            commands.extend(panels::parameters(
                                 ui,
-                                &self.workspace.document,
-                                &self.workspace.selection,
+                                parameters,
+                                &mut self.view.new_parameter,
+                            ));
+                        });
+                    egui::CollapsingHeader::new("Vehicle and turning")
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            commands.extend(panels::vehicle(
+                                ui,
+                                &self.workspace.document.vehicle,
                                 names,
-                                &mut commands,
-                            );
+                            ));
+                            ui.separator();
+                            let turns = self.workspace.document.program().map(|p| p.turns());
+                            commands.extend(panels::turning(
+                                ui,
+                                &self.workspace.document.turning,
+                                names,
+                                turns,
+                            ));
                         });
-                    });
-                egui::CollapsingHeader::new("Agent")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        steady_section(ui, "agent-inspector", agent_height, |ui| {
-                            self.preview.agent_inspector(ui);
+                    egui::CollapsingHeader::new("Scene")
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            commands
+                                .extend(self.preview.scene_panel(&mut self.workspace.scene, ui));
                         });
-                    });
-                egui::CollapsingHeader::new("Why stuck")
-                    .default_open(true)
-                    .show(ui, |ui| self.preview.stuck_panel(ui, &mut commands));
-                egui::CollapsingHeader::new("Graph parameters")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        let parameters = &self.workspace.document.parameters;
-                        commands.extend(panels::parameters(
-                            ui,
-                            parameters,
-                            &mut self.view.new_parameter,
-                        ));
-                    });
-                egui::CollapsingHeader::new("Vehicle and turning")
-                    .default_open(false)
-                    .show(ui, |ui| {
-                        commands.extend(panels::vehicle(
-                            ui,
-                            &self.workspace.document.vehicle,
-                            names,
-                        ));
-                        ui.separator();
-                        let turns = self.workspace.document.program().map(|p| p.turns());
-                        commands.extend(panels::turning(
-                            ui,
-                            &self.workspace.document.turning,
-                            names,
-                            turns,
-                        ));
-                    });
-                egui::CollapsingHeader::new("Scene")
-                    .default_open(false)
-                    .show(ui, |ui| {
-                        commands.extend(self.preview.scene_panel(&mut self.workspace.scene, ui));
-                    });
-                egui::CollapsingHeader::new("Description and comments")
-                    .default_open(false)
-                    .show(ui, |ui| {
-                        let document = &self.workspace.document;
-                        commands.extend(panels::description_and_comments(
-                            ui,
-                            &document.description,
-                            &document.comments,
-                        ));
-                    });
+                    egui::CollapsingHeader::new("Description and comments")
+                        .default_open(false)
+                        .show(ui, |ui| {
+                            let document = &self.workspace.document;
+                            commands.extend(panels::description_and_comments(
+                                ui,
+                                &document.description,
+                                &document.comments,
+                            ));
+                        });
+                });
             });
         self.queue.extend(commands);
     }

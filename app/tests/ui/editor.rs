@@ -546,3 +546,57 @@ fn the_graph_parameters_keep_to_their_lines_in_a_small_window() {
     let tune = harness.get_by_label("Tune…").rect();
     assert!(same_line(new_name, tune), "{new_name:?} and Tune… {tune:?}");
 }
+
+/// In a 1280 × 720 window a node with fields bound to graph parameters (the boids' Flocking)
+/// keeps its parameter lists and their × inside the side panel, and the sections below keep
+/// wrapping at its edge (seen under Xvfb: the lists, 100 points each, ran past the panel,
+/// the rows below took that width, and the Agent section's hint was cut mid-word).
+#[test]
+fn a_nodes_bound_parameters_keep_inside_the_side_panel_in_a_small_window() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path())
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    harness.get_by_label("Flocking #3").click_accesskit();
+    harness.run_steps(3);
+    assert_eq!(
+        harness.state().workspace.selection.primary(),
+        Some(NodeId(3))
+    );
+    let panel = egui::containers::PanelState::load(&harness.ctx, egui::Id::new("side"))
+        .expect("the side panel is shown")
+        .outer_rect;
+    // The Flocking's four bound weights and radius, in the side panel: their lists show the
+    // parameters' names (cut short as need be) and each has its ×.
+    let separation_weight = harness
+        .get_all_by_label("separation weight")
+        .map(|node| node.rect())
+        .min_by(|a, b| a.min.x.total_cmp(&b.min.x))
+        .expect("the field's label in the side panel");
+    assert!(separation_weight.max.x < panel.max.x);
+    let on_its_row = |rect: egui::Rect| {
+        rect.min.x > separation_weight.max.x
+            && (rect.center().y - separation_weight.center().y).abs() < 4.0
+    };
+    let remove = harness
+        .get_all_by_label("×")
+        .map(|node| node.rect())
+        .filter(|rect| on_its_row(*rect))
+        .min_by(|a, b| a.min.x.total_cmp(&b.min.x))
+        .expect("the bound weight's × on its row");
+    assert!(
+        remove.max.x <= panel.max.x,
+        "the × ends at {} past the panel's edge at {}",
+        remove.max.x,
+        panel.max.x
+    );
+    let hint = harness
+        .get_by_label("Click an agent in the preview to inspect it.")
+        .rect();
+    assert!(
+        hint.max.x <= panel.max.x,
+        "the Agent hint ends at {} past the panel's edge at {}",
+        hint.max.x,
+        panel.max.x
+    );
+}

@@ -73,13 +73,31 @@ pub fn number(
         }
         Number::Parameter(name) => {
             let mut picked = name.clone();
-            egui::ComboBox::from_id_salt(("parameter", slot.name, slot.index))
-                .selected_text(format!("⚙ {picked}"))
-                .show_ui(ui, |ui| {
+            let fitted = fitted_width(ui);
+            // Where it is narrowed, the name alone: the list and its × say it is bound.
+            let shown = match fitted {
+                Some(_) => picked.clone(),
+                None => format!("⚙ {picked}"),
+            };
+            let list = egui::ComboBox::from_id_salt(("parameter", slot.name, slot.index))
+                .selected_text(shown);
+            let mut choose = |ui: &mut Ui, list: egui::ComboBox| {
+                list.show_ui(ui, |ui| {
                     for parameter in &names.parameters {
                         ui.selectable_value(&mut picked, parameter.clone(), parameter);
                     }
-                });
+                })
+                .response
+                .on_hover_text(format!("Graph parameter \"{name}\""));
+            };
+            match fitted {
+                // The list cuts its text at the width it is given room for, not at its own.
+                Some(width) => {
+                    let size = egui::vec2(width, ui.spacing().interact_size.y);
+                    ui.allocate_ui(size, |ui| choose(ui, list.width(width).truncate()));
+                }
+                None => choose(ui, list),
+            }
             if picked != *name {
                 *name = picked;
                 changed = true;
@@ -96,6 +114,47 @@ pub fn number(
     });
     changed
 }
+
+/// The key of the flag [`fit_to_visible`] sets while it lays out.
+fn fit_flag() -> egui::Id {
+    egui::Id::new("fields: fit to the visible edge")
+}
+
+/// Lays out `add` with each bound parameter's list at most as wide as what is left of the
+/// visible width beside it: the name alone (not `⚙ name`), cut short with "…" where it must
+/// be, whole on hover. For
+/// the side panel, which scrolls sideways, so nothing else bounds its rows: at 1280 × 720 a
+/// node with bound parameters (Flocking) ran its lists past the panel's edge, and the rows
+/// below wrapped to that wider width. A node on the canvas keeps its lists whole.
+pub fn fit_to_visible<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
+    let flag = fit_flag();
+    let before = ui.data(|d| d.get_temp::<bool>(flag));
+    ui.data_mut(|d| d.insert_temp(flag, true));
+    let added = add(ui);
+    ui.data_mut(|d| match before {
+        Some(before) => {
+            d.insert_temp(flag, before);
+        }
+        None => d.remove::<bool>(flag),
+    });
+    added
+}
+
+/// The width a bound parameter's list may take here, inside [`fit_to_visible`]: what is
+/// visible right of the cursor, less room for the × after it, at most egui's usual width and
+/// at least enough for a letter or two; `None` elsewhere.
+fn fitted_width(ui: &Ui) -> Option<f32> {
+    if !ui.data(|d| d.get_temp::<bool>(fit_flag())).unwrap_or(false) {
+        return None;
+    }
+    let spacing = ui.spacing();
+    let after = spacing.interact_size.y + spacing.item_spacing.x;
+    let visible = ui.clip_rect().right() - ui.cursor().min.x - after;
+    Some(visible.clamp(MIN_LIST_WIDTH, spacing.combo_width))
+}
+
+/// The narrowest a fitted parameter list gets: "ab…" and its arrow.
+const MIN_LIST_WIDTH: f32 = 48.0;
 
 /// The color of a name the open scene does not have.
 const NOT_IN_SCENE: egui::Color32 = egui::Color32::from_rgb(235, 170, 80);
