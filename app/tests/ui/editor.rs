@@ -600,3 +600,33 @@ fn a_nodes_bound_parameters_keep_inside_the_side_panel_in_a_small_window() {
         panel.max.x
     );
 }
+
+/// In a 1280 × 720 window a Blend's input bound to a graph parameter keeps its list, the
+/// list's ×, ⏶ and the input's × on one line in the side panel (seen under Xvfb: the input's
+/// × wrapped onto a line of its own, where it read as the list's).
+#[test]
+fn a_blends_bound_input_keeps_its_buttons_on_its_line_in_a_small_window() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path())
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    harness.get_by_label("Blend #5").click_accesskit();
+    harness.run_steps(3);
+    let panel = egui::containers::PanelState::load(&harness.ctx, egui::Id::new("side"))
+        .expect("the side panel is shown")
+        .outer_rect;
+    // The second input (Wander #4, weighted by the parameter wander_weight) in the panel.
+    let row = harness.get_by_label("2: #4").rect();
+    let on_row = |rect: egui::Rect| (rect.center().y - row.center().y).abs() < 4.0;
+    let in_panel = |rect: egui::Rect| rect.min.x > row.max.x && rect.max.x <= panel.max.x;
+    let removes = (harness.get_all_by_label("×"))
+        .map(|node| node.rect())
+        .filter(|rect| on_row(*rect) && in_panel(*rect))
+        .count();
+    assert_eq!(removes, 2, "the list's × and the input's × beside {row:?}");
+    let raise = (harness.get_all_by_label("⏶"))
+        .map(|node| node.rect())
+        .filter(|rect| on_row(*rect) && in_panel(*rect))
+        .count();
+    assert_eq!(raise, 1);
+}

@@ -115,41 +115,48 @@ pub fn number(
     changed
 }
 
-/// The key of the flag [`fit_to_visible`] sets while it lays out.
-fn fit_flag() -> egui::Id {
+/// The key of what [`fit_to_visible`] notes while it lays out: the width to leave after a
+/// list's own ×.
+fn fit_key() -> egui::Id {
     egui::Id::new("fields: fit to the visible edge")
 }
 
 /// Lays out `add` with each bound parameter's list at most as wide as what is left of the
 /// visible width beside it: the name alone (not `⚙ name`), cut short with "…" where it must
-/// be, whole on hover. For
-/// the side panel, which scrolls sideways, so nothing else bounds its rows: at 1280 × 720 a
-/// node with bound parameters (Flocking) ran its lists past the panel's edge, and the rows
-/// below wrapped to that wider width. A node on the canvas keeps its lists whole.
+/// be, whole on hover. For the side panel, which scrolls sideways, so nothing else bounds its
+/// rows: at 1280 × 720 a node with bound parameters (Flocking) ran its lists past the panel's
+/// edge, and the rows below wrapped to that wider width. A node on the canvas keeps its lists
+/// whole.
 pub fn fit_to_visible<R>(ui: &mut Ui, add: impl FnOnce(&mut Ui) -> R) -> R {
-    let flag = fit_flag();
-    let before = ui.data(|d| d.get_temp::<bool>(flag));
-    ui.data_mut(|d| d.insert_temp(flag, true));
+    fit_leaving(ui, 0.0, add)
+}
+
+/// [`fit_to_visible`], leaving `width` more after each list's × (for the buttons a row has
+/// after it, so that they stay on its line).
+pub fn fit_leaving<R>(ui: &mut Ui, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
+    let key = fit_key();
+    let before = ui.data(|d| d.get_temp::<f32>(key));
+    ui.data_mut(|d| d.insert_temp(key, width));
     let added = add(ui);
     ui.data_mut(|d| match before {
         Some(before) => {
-            d.insert_temp(flag, before);
+            d.insert_temp(key, before);
         }
-        None => d.remove::<bool>(flag),
+        None => d.remove::<f32>(key),
     });
     added
 }
 
 /// The width a bound parameter's list may take here, inside [`fit_to_visible`]: what is
-/// visible right of the cursor, less room for the × after it, at most egui's usual width and
-/// at least enough for a letter or two; `None` elsewhere.
+/// visible right of the cursor, less room for the × after it (and what the caller leaves),
+/// at most egui's usual width and at least enough for a letter or two; `None` elsewhere.
 fn fitted_width(ui: &Ui) -> Option<f32> {
-    if !ui.data(|d| d.get_temp::<bool>(fit_flag())).unwrap_or(false) {
-        return None;
-    }
+    let leave = ui.data(|d| d.get_temp::<f32>(fit_key()))?;
     let spacing = ui.spacing();
-    let after = spacing.interact_size.y + spacing.item_spacing.x;
-    let visible = ui.clip_rect().right() - ui.cursor().min.x - after;
+    let after = spacing.interact_size.y + spacing.item_spacing.x + leave;
+    // A wrapping row wraps at its own right edge, which may come before the visible one.
+    let edge = ui.clip_rect().right().min(ui.max_rect().right());
+    let visible = edge - ui.cursor().min.x - after;
     Some(visible.clamp(MIN_LIST_WIDTH, spacing.combo_width))
 }
 

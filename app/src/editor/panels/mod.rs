@@ -88,7 +88,11 @@ fn input_list(
             if let Some((slot, constraint)) = fields::list_weight(node, index)
                 && let Some(number) = node.number_mut(slot)
             {
-                changed |= fields::number(ui, slot, number, (constraint, Unit::Unitless), names);
+                // The row's ⏶ and × stay on its line.
+                let buttons = 2.0 * (ui.spacing().interact_size.y + ui.spacing().item_spacing.x);
+                changed |= fields::fit_leaving(ui, buttons, |ui| {
+                    fields::number(ui, slot, number, (constraint, Unit::Unitless), names)
+                });
             }
             if index > 0
                 && ui
