@@ -16,7 +16,8 @@ for problem in ${problems[@]}; do
     counts=()
     for seed in 1 2 3 4 5; do
       out=$($steergraph tune "presets/$problem.tune.ron" --stop-when-met --search-seed "$seed" $flag 2>/dev/null || true)
-      runs=$(printf '%s\n' "$out" | sed -n 's/^best of \([0-9]*\) runs.*/\1/p')
+      runs=$(printf '%s\n' "$out" | sed -n -e 's/^best of \([0-9]*\) runs\{0,1\} (run.*/\1/p' \
+        -e 's/^the values as they are meet every goal.*/1/p')
       if printf '%s\n' "$out" | grep -q '^all goals met$'; then counts+=("$runs"); else counts+=("-"); fi
     done
     met=$(printf '%s\n' "${counts[@]}" | grep -vc '^-$' || true)

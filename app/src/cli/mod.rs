@@ -113,10 +113,11 @@ pub enum Command {
     },
     /// Search several graph parameters for values that meet goals on the sweep's metrics
     /// (CMA-ES from the current values), then prefer the closest to the current values (or
-    /// another `--prefer`). Each candidate runs on `--seeds` seeds, reduced as `sweep` reduces
-    /// a run and averaged. Prints a progress line per candidate on stderr, then the best values
-    /// and each goal's value there; exits 1 when they miss a goal. Identical on any thread
-    /// count for a given `--search-seed`.
+    /// another `--prefer`; preferring the closest, the current values run first and, when
+    /// they meet every goal, end the search). Each candidate runs on `--seeds` seeds, reduced
+    /// as `sweep` reduces a run and averaged. Prints a progress line per candidate on
+    /// stderr, then the best values and each goal's value there; exits 1 when they miss a
+    /// goal. Identical on any thread count for a given `--search-seed`.
     Tune(tune::Options),
 }
 

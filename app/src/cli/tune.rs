@@ -236,12 +236,20 @@ fn report(spec: &TuneSpec, result: &TuneResult) -> String {
     let Some(best) = result.best() else {
         return "no run finished\n".to_owned();
     };
-    let _ = writeln!(
-        text,
-        "best of {} runs (run {}):",
-        result.runs.len(),
-        result.best + 1
-    );
+    if result.runs.len() == 1 && best.values == result.current && best.meets_goals() {
+        // Preferring the closest, the current values run first and end the tuning when they
+        // meet every goal.
+        let _ = writeln!(
+            text,
+            "the values as they are meet every goal (run 1; no other values are closer):"
+        );
+    } else {
+        let runs = match result.runs.len() {
+            1 => "1 run".to_owned(),
+            n => format!("{n} runs"),
+        };
+        let _ = writeln!(text, "best of {runs} (run {}):", result.best + 1);
+    }
     for ((parameter, value), current) in spec
         .parameters
         .iter()

@@ -243,3 +243,32 @@ fn at_1024_by_640_the_progress_plots_show_and_apply_stays_in_view() {
         Some(&best.values[0])
     );
 }
+
+/// A goal the graph's values already meet: the window says there is nothing to change after
+/// one run (seen under Xvfb on the boids: "Best of 98 runs (run 98): every goal met … It
+/// changes 0 of 8 parameters", a minute later).
+#[test]
+fn values_that_already_meet_the_goal_are_said_to_need_no_change_after_one_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = tune_window(dir.path());
+    ask_for_room(&mut harness, 30, 8.0);
+    // Half a diameter apart: the graph's push 1 and reach 3 keep them that far.
+    let window = harness.state_mut().view.tune.as_mut().expect("the window");
+    window.goals[0].target = 0.5;
+    harness.run_steps(1);
+    harness.get_by_label("Run").click();
+    harness.run_steps(1);
+    run_until_finished(&mut harness, Duration::from_secs(120));
+    let result = (harness.state().view.tune.as_ref())
+        .and_then(TuneWindow::result)
+        .expect("a result")
+        .clone();
+    assert_eq!(result.runs.len(), 1);
+    assert_eq!(
+        result.best().map(|best| best.values.clone()),
+        Some(result.current)
+    );
+    harness.get_by_label("The values as they are meet every goal: nothing to change.");
+    assert!(harness.query_by_label_contains("Best of").is_none());
+    harness.get_by_label_contains(": met");
+}

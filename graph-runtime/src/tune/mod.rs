@@ -5,7 +5,8 @@
 //! Each candidate (one value per parameter) is run on `seeds` seeds, in parallel, each run
 //! reduced as a sweep reduces it ([`crate::sweep::RunSummary`]) and the seeds averaged; its
 //! *distance* is the sum of the goals' shortfalls ([`Goal::shortfall`]), 0 when every goal is
-//! met. The search is CMA-ES ([`cmaes`], a maintained implementation of Hansen's algorithm:
+//! met. Preferring the closest, the current values run first, and the tuning ends with them
+//! when they meet every goal (nothing is closer). The search is CMA-ES ([`cmaes`], a maintained implementation of Hansen's algorithm:
 //! derivative-free, robust to noisy and ill-scaled objectives, seeded) over the parameters
 //! scaled to 0..1, or uniform random search of the same budget for comparison. A CMA-ES
 //! generation's candidates (a random batch of 8) run in parallel, each on its seeds in
@@ -283,9 +284,10 @@ pub(super) fn simplify_budget(spec: &TuneSpec) -> usize {
 }
 
 /// Tunes `spec`'s parameters of `assets` until the budget is spent; `on_run` hears of every
-/// candidate as it is evaluated (for progress). Preferring the closest, the last runs of the
-/// budget go to putting back, one at a time, each parameter the best candidate changed while
-/// the goals stay met.
+/// candidate as it is evaluated (for progress). Preferring the closest, the current values
+/// are run first, and when they meet every goal the tuning ends with them; otherwise the last
+/// runs of the budget go to putting back, one at a time, each parameter the best candidate
+/// changed while the goals stay met.
 pub fn tune(
     assets: &SceneAssets,
     spec: &TuneSpec,
@@ -300,21 +302,26 @@ pub fn tune(
         runs: Vec::new(),
         best: None,
     };
-    match spec.strategy {
-        Strategy::Cmaes => {
-            search::cmaes(&space, spec, control, &mut |run| recorder.record(run))?;
+    if let Some(run) = current_meeting_goals(&space, spec, control) {
+        // Nothing is closer than the values as they are: the tuning ends with them.
+        recorder.record(run);
+    } else {
+        match spec.strategy {
+            Strategy::Cmaes => {
+                search::cmaes(&space, spec, control, &mut |run| recorder.record(run))?;
+            }
+            Strategy::Random => {
+                search::random(&space, spec, control, &mut |run| recorder.record(run));
+            }
         }
-        Strategy::Random => {
-            search::random(&space, spec, control, &mut |run| recorder.record(run));
-        }
+        let left = spec.budget.saturating_sub(recorder.runs.len());
+        simplify(
+            &space,
+            control,
+            &mut recorder,
+            left.min(simplify_budget(spec)),
+        );
     }
-    let left = spec.budget.saturating_sub(recorder.runs.len());
-    simplify(
-        &space,
-        control,
-        &mut recorder,
-        left.min(simplify_budget(spec)),
-    );
     if control.cancelled() {
         return Err(TuneError::Cancelled);
     }
@@ -335,6 +342,28 @@ pub fn tune(
         runs,
         best,
     })
+}
+
+/// Preferring the closest (`Preference::Closest`), the run of the current values when they
+/// lie in the ranges and meet every goal: then no candidate can be better, and the tuning
+/// answers after that one run instead of spending the budget to find its way back to them
+/// (seen under Xvfb: 98 runs, a minute, to say "it changes 0 of 8 parameters"). `None`
+/// otherwise, and the run is not kept: the search then runs as it would have without it.
+fn current_meeting_goals(
+    space: &Space<'_>,
+    spec: &TuneSpec,
+    control: &TuneControl,
+) -> Option<TuneRun> {
+    if spec.prefer != Preference::Closest || spec.budget == 0 {
+        return None;
+    }
+    let current = space.current();
+    // The values the search would propose at the current point: the current values
+    // themselves only when each lies in its range (and is whole where it must be).
+    if space.values(&space.current_unit()) != current {
+        return None;
+    }
+    space.run(current, control).filter(TuneRun::meets_goals)
 }
 
 /// When the best candidate meets every goal: each parameter it changed, the smallest change

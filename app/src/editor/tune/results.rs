@@ -78,26 +78,33 @@ pub fn show(window: &TuneWindow, ui: &mut Ui) {
         ui.weak("No run finished.");
         return;
     };
-    ui.strong(format!(
-        "Best of {} runs (run {}): {}",
-        result.runs.len(),
-        result.best + 1,
-        if best.meets_goals() {
-            "every goal met"
-        } else {
-            "not every goal met"
-        }
-    ));
     let changed = best
         .values
         .iter()
         .zip(&result.current)
         .filter(|(value, current)| value != current)
         .count();
-    ui.label(format!(
-        "It changes {changed} of {} parameters.",
-        result.parameters.len()
-    ));
+    if result.runs.len() == 1 && changed == 0 && best.meets_goals() {
+        // The tuning runs the values as they are first, and ends there when they meet the
+        // goals: nothing is closer.
+        ui.strong("The values as they are meet every goal: nothing to change.");
+        ui.label("Tuning ran them once, first, and stopped: no other values can be closer.");
+    } else {
+        ui.strong(format!(
+            "Best of {} (run {}): {}",
+            crate::editor::status::plural(result.runs.len(), "run"),
+            result.best + 1,
+            if best.meets_goals() {
+                "every goal met"
+            } else {
+                "not every goal met"
+            }
+        ));
+        ui.label(format!(
+            "It changes {changed} of {} parameters.",
+            result.parameters.len()
+        ));
+    }
     egui::Grid::new("tune best").num_columns(2).show(ui, |ui| {
         for ((name, value), current) in result
             .parameters
