@@ -270,5 +270,11 @@ fn values_that_already_meet_the_goal_are_said_to_need_no_change_after_one_run() 
     );
     harness.get_by_label("The values as they are meet every goal: nothing to change.");
     assert!(harness.query_by_label_contains("Best of").is_none());
+    // One point is no curve: the progress plots are left out.
+    assert!(
+        harness
+            .query_by_label_contains("Distance to the goals")
+            .is_none()
+    );
     harness.get_by_label_contains(": met");
 }

@@ -69,8 +69,12 @@ pub fn show(window: &TuneWindow, ui: &mut Ui) {
         _ => return,
     };
     let goals = window.spec().goals;
-    distance_plot(ui, &best);
-    goals_plot(ui, &best, &goals);
+    // One run of the values as they are, meeting the goals, is no curve: the words say it.
+    let at_once = window.result().is_some_and(met_as_they_are);
+    if !at_once {
+        distance_plot(ui, &best);
+        goals_plot(ui, &best, &goals);
+    }
     let Some(result) = window.result() else {
         return;
     };
@@ -84,7 +88,7 @@ pub fn show(window: &TuneWindow, ui: &mut Ui) {
         .zip(&result.current)
         .filter(|(value, current)| value != current)
         .count();
-    if result.runs.len() == 1 && changed == 0 && best.meets_goals() {
+    if at_once {
         // The tuning runs the values as they are first, and ends there when they meet the
         // goals: nothing is closer.
         ui.strong("The values as they are meet every goal: nothing to change.");
@@ -188,6 +192,15 @@ fn goals_plot(ui: &mut Ui, best: &[TuneRun], goals: &[Goal]) {
                 plot.line(Line::new(goal.to_string(), points));
             }
         });
+}
+
+/// Whether the tuning ended at its first run, the values as they are, which met every goal
+/// (nothing is closer: `graph_runtime::tune::tune`).
+fn met_as_they_are(result: &graph_runtime::tune::TuneResult) -> bool {
+    result.runs.len() == 1
+        && result
+            .best()
+            .is_some_and(|best| best.meets_goals() && best.values == result.current)
 }
 
 /// Where the best values go, and Apply: pinned under the window's scrolling part, so it is in
