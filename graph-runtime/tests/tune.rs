@@ -63,16 +63,20 @@ fn on_threads(threads: usize, spec: &TuneSpec) -> TuneResult {
         .expect("the tuning runs")
 }
 
+/// One run of the graph's values (push 1, reach 3): the ranges hold nothing else, on
+/// `threads` threads.
+fn at_current_values(threads: usize) -> TuneResult {
+    let mut spec = spacing_spec(Strategy::Random, 1);
+    spec.parameters = vec![parameter("push", 1.0, 1.0), parameter("reach", 3.0, 3.0)];
+    on_threads(threads, &spec)
+}
+
 /// With the graph's values (push 1, reach 3) the crowd piles up closer than 1.2; a stronger or
 /// wider separation holds them apart. The search finds such values within 30 candidates,
 /// and the CSV lists every one of them.
 #[test]
 fn a_goal_the_current_values_miss_is_met_within_the_budget() {
-    let current = on_threads(2, &{
-        let mut spec = spacing_spec(Strategy::Random, 1);
-        spec.parameters = vec![parameter("push", 1.0, 1.0), parameter("reach", 3.0, 3.0)];
-        spec
-    });
+    let current = at_current_values(2);
     let before = current.best().expect("one run");
     assert_eq!(before.values, vec![1.0, 3.0]);
     let spacing = before.metric(Metric::MinSpacing).expect("measured");
@@ -277,11 +281,7 @@ fn closest_puts_back_what_the_goals_do_not_need() {
 #[test]
 fn values_that_already_meet_the_goals_end_the_tuning_at_once() {
     // The current values' spacing, then a goal at half of it: met by them.
-    let current = on_threads(1, &{
-        let mut spec = spacing_spec(Strategy::Random, 1);
-        spec.parameters = vec![parameter("push", 1.0, 1.0), parameter("reach", 3.0, 3.0)];
-        spec
-    });
+    let current = at_current_values(1);
     let spacing = (current.best().expect("one run"))
         .metric(Metric::MinSpacing)
         .expect("measured");

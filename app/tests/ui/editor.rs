@@ -547,6 +547,23 @@ fn the_graph_parameters_keep_to_their_lines_in_a_small_window() {
     assert!(same_line(new_name, tune), "{new_name:?} and Tune… {tune:?}");
 }
 
+/// The editor in a 1280 × 720 window with the node titled `title` clicked, and the side
+/// panel's rectangle.
+fn small_window_on(
+    dir: &std::path::Path,
+    title: &str,
+) -> (Harness<'static, EditorApp>, egui::Rect) {
+    let mut harness = EditorHarness::new(dir)
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    harness.get_by_label(title).click_accesskit();
+    harness.run_steps(3);
+    let panel = egui::containers::PanelState::load(&harness.ctx, egui::Id::new("side"))
+        .expect("the side panel is shown")
+        .outer_rect;
+    (harness, panel)
+}
+
 /// In a 1280 × 720 window a node with fields bound to graph parameters (the boids' Flocking)
 /// keeps its parameter lists and their × inside the side panel, and the sections below keep
 /// wrapping at its edge (seen under Xvfb: the lists, 100 points each, ran past the panel,
@@ -554,18 +571,11 @@ fn the_graph_parameters_keep_to_their_lines_in_a_small_window() {
 #[test]
 fn a_nodes_bound_parameters_keep_inside_the_side_panel_in_a_small_window() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = EditorHarness::new(dir.path())
-        .size(egui::vec2(1280.0, 720.0))
-        .build();
-    harness.get_by_label("Flocking #3").click_accesskit();
-    harness.run_steps(3);
+    let (harness, panel) = small_window_on(dir.path(), "Flocking #3");
     assert_eq!(
         harness.state().workspace.selection.primary(),
         Some(NodeId(3))
     );
-    let panel = egui::containers::PanelState::load(&harness.ctx, egui::Id::new("side"))
-        .expect("the side panel is shown")
-        .outer_rect;
     // The Flocking's four bound weights and radius, in the side panel: their lists show the
     // parameters' names (cut short as need be) and each has its ×.
     let separation_weight = harness
@@ -607,14 +617,7 @@ fn a_nodes_bound_parameters_keep_inside_the_side_panel_in_a_small_window() {
 #[test]
 fn a_blends_bound_input_keeps_its_buttons_on_its_line_in_a_small_window() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut harness = EditorHarness::new(dir.path())
-        .size(egui::vec2(1280.0, 720.0))
-        .build();
-    harness.get_by_label("Blend #5").click_accesskit();
-    harness.run_steps(3);
-    let panel = egui::containers::PanelState::load(&harness.ctx, egui::Id::new("side"))
-        .expect("the side panel is shown")
-        .outer_rect;
+    let (harness, panel) = small_window_on(dir.path(), "Blend #5");
     // The second input (Wander #4, weighted by the parameter wander_weight) in the panel.
     let row = harness.get_by_label("2: #4").rect();
     let on_row = |rect: egui::Rect| (rect.center().y - row.center().y).abs() < 4.0;
