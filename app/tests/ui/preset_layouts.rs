@@ -83,3 +83,35 @@ fn a_graph_is_framed_again_when_the_window_grows_before_the_view_is_moved() {
     assert_eq!(out_of_view(&harness), 0);
     assert!(harness.state().view.canvas.transform().scaling >= READABLE - 1e-4);
 }
+
+/// In a 1280 × 720 window (a laptop) a graph whose nodes fit a little under the readable
+/// zoom opens whole rather than cut at one side: under Xvfb the four-way's three nodes (0.716
+/// to fit against 0.72) and the halls' six opened readable on their Output with the first
+/// column cut by 40 points.
+#[test]
+fn at_1280_by_720_graphs_that_nearly_fit_open_whole() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path())
+        .size(egui::vec2(1280.0, 720.0))
+        .build();
+    for scene in ["four_way.scene.ron", "halls.scene.ron"] {
+        let index = crate::common::preset_scene_index(scene);
+        harness.state_mut().apply(Command::OpenPresetScene(index));
+        harness.state_mut().preview.host.running = false;
+        harness.run_steps(4);
+        let app = harness.state();
+        let canvas = app.view.canvas.rect();
+        let rects: Vec<(graph_runtime::NodeId, Rect)> =
+            app.view.canvas.node_screen_rects().collect();
+        assert!(rects.len() >= 3, "{scene}");
+        for (id, rect) in &rects {
+            assert!(
+                canvas.contains_rect(*rect),
+                "{scene}: node {id} at {rect:?} is out of {canvas:?}"
+            );
+        }
+        // At most a tenth under readable.
+        let zoom = app.view.canvas.transform().scaling;
+        assert!(zoom >= READABLE * 0.9 - 1e-4, "{scene}: zoom {zoom}");
+    }
+}
