@@ -231,7 +231,12 @@ impl TuneWindow {
 
     /// Each goal: metric, comparison, target; `+ goal` adds one.
     fn goal_rows(&mut self, ui: &mut Ui) {
-        ui.strong("Until every goal is met");
+        // Not "until every goal is met": the search goes on to values closer to the current
+        // ones once a candidate meets them (it ends at once when the current values do).
+        ui.strong("Goals to meet, every one").on_hover_text(
+            "Among the values that meet every goal, the closest to the current ones is \
+                 best: the search spends its budget looking for them",
+        );
         let mut remove = None;
         for (index, goal) in self.goals.iter_mut().enumerate() {
             ui.horizontal(|ui| {
