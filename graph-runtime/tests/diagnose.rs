@@ -193,6 +193,40 @@ fn an_agent_walking_toward_its_goal_is_walking_again_and_one_creeping_is_unknown
 }
 
 #[test]
+fn an_agent_whose_graph_heads_for_no_goal_and_moves_is_moving() {
+    // Wander alone: no goal. Moving at (1.2, 1.6), 2 u/s, over the 0.25 × 4 = 1 u/s from
+    // which an agent is not held: held by nothing, moving (a boid picked in the preview was
+    // "Unknown" before).
+    let moving = |velocity: Vec2| {
+        let wander = Node::Wander {
+            distance: 2.0.into(),
+            radius: 1.0.into(),
+            jitter: 90.0.into(),
+            face: false,
+        };
+        let g = blended(graph(), vec![(wander, 1.0)]);
+        let mut simulation = simulation(g, &[(v(0.0, 0.0), v(10.0, 0.0))], Vec::new());
+        simulation.vehicles_mut()[0].velocity = velocity;
+        simulation
+    };
+    let diagnosis = diagnose(&moving(v(1.2, 1.6)), 0, DT).expect("an agent");
+    assert_eq!(diagnosis.goal, None);
+    assert_eq!(diagnosis.cause, Cause::Walking { speed: 2.0 });
+    assert_eq!(diagnosis.title(false), "Moving");
+    assert_eq!(diagnosis.title(true), "Moving");
+    assert_eq!(
+        diagnosis.words(),
+        "not held now: it moves at 2.0 u/s, and its graph heads for no goal"
+    );
+    assert_eq!(
+        diagnosis.words_for(false),
+        "nothing holds it: it moves at 2.0 u/s, and its graph heads for no goal (nothing to walk toward: wandering, flocking)"
+    );
+    // At 0.6 u/s it is held, by nothing these rules know.
+    assert_eq!(cause(&moving(v(0.6, 0.0)), 0), Cause::Unknown);
+}
+
+#[test]
 fn two_agents_each_in_the_others_way_are_head_on_and_two_going_the_same_way_are_not() {
     // 1.6 apart (within 3 × 1.0), each goal straight through the other.
     let g = || blended(graph(), vec![(arrival(), 1.0)]);

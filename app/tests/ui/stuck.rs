@@ -390,3 +390,28 @@ fn one_stuck_agent_is_one_in_the_fixes_words() {
     harness.run_steps(1);
     harness.get_by_label("At tick 522: no fix tried frees the 3 stuck agents within 5 s.");
 }
+
+/// A boid picked while it flies is said to be moving, held by nothing: a flock heads for no
+/// goal (under Xvfb the panel said "Unknown: held by nothing this diagnosis knows" of a boid
+/// at 5.3 u/s).
+#[test]
+fn a_boid_picked_in_flight_is_moving_not_unknown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = EditorHarness::new(dir.path()).build();
+    // Four seconds of the boids: the flock is under way.
+    for _ in 0..240 {
+        harness.state_mut().preview.host.step_once();
+    }
+    harness.state_mut().preview.host.running = false;
+    let simulation = (harness.state().preview.host.simulation.as_ref()).expect("the boids run");
+    let fastest = (simulation.vehicles().iter().enumerate())
+        .max_by(|a, b| a.1.velocity.length().total_cmp(&b.1.velocity.length()))
+        .map(|(agent, vehicle)| (agent, vehicle.velocity.length()))
+        .expect("boids");
+    assert!(fastest.1 > 1.5, "{fastest:?}");
+    harness.state_mut().preview.host.selected_agent = Some(fastest.0);
+    harness.run_steps(2);
+    harness.get_by_label(&format!("Agent {} (not stuck): Moving", fastest.0));
+    harness.get_by_label_contains("and its graph heads for no goal");
+    assert!(harness.query_by_label_contains("Unknown").is_none());
+}

@@ -136,9 +136,15 @@ impl<'a> Around<'a> {
 
     /// Its speed toward its goal (its velocity's part along the way to it) when that is at
     /// least [`HELD_SPEED`] of its top speed: it walks toward the goal, held by nothing now.
+    /// Without a goal (a wandering or flocking graph heads for none), its speed, when that is
+    /// as much: it moves freely.
     pub(super) fn walking(&self) -> Option<f32> {
-        let speed = self.velocity.dot(self.heading);
-        (self.heading != Vec2::ZERO && speed >= HELD_SPEED * self.max_speed).then_some(speed)
+        let speed = match self.goal {
+            None => self.velocity.length(),
+            Some(_) if self.heading == Vec2::ZERO => return None,
+            Some(_) => self.velocity.dot(self.heading),
+        };
+        (speed >= HELD_SPEED * self.max_speed).then_some(speed)
     }
 
     /// Where the straight line from the agent to its goal first meets a wall.

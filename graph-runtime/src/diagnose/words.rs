@@ -8,6 +8,7 @@ impl Diagnosis {
     /// `Walking`, not `Walking again`, which says it had stalled.
     pub fn title(&self, stuck: bool) -> &'static str {
         match self.cause {
+            Cause::Walking { .. } if self.goal.is_none() => "Moving",
             Cause::Walking { .. } if !stuck => "Walking",
             ref cause => cause.title(),
         }
@@ -18,6 +19,11 @@ impl Diagnosis {
     /// driven back from the nearest it had come.
     pub fn words_for(&self, stuck: bool) -> String {
         match self.cause {
+            // A boid of a flock picked in the preview was "Unknown: held by nothing this
+            // diagnosis knows" (seen under Xvfb), flying at 5.3 u/s.
+            Cause::Walking { speed } if !stuck && self.goal.is_none() => format!(
+                "nothing holds it: it moves at {speed:.1} u/s, and its graph heads for no goal (nothing to walk toward: wandering, flocking)"
+            ),
             Cause::Walking { speed } if !stuck => {
                 format!("nothing holds it: it walks toward its goal at {speed:.1} u/s")
             }
@@ -56,6 +62,9 @@ impl Diagnosis {
                     })
                     .collect();
                 format!("its forces cancel: {}", list.join(", "))
+            }
+            Cause::Walking { speed } if self.goal.is_none() => {
+                format!("not held now: it moves at {speed:.1} u/s, and its graph heads for no goal")
             }
             Cause::Walking { speed } => format!(
                 "not held now: it walks toward its goal at {speed:.1} u/s; something (most often a crossing crowd) drove it back from the nearest it had come, and it counts as stalled until it makes that way up"
