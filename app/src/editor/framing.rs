@@ -72,7 +72,8 @@ pub fn framed(
     let (scale, whole) = if fit >= smallest {
         (fit.min(LARGEST_FRAMED), true)
     } else if tight >= smallest * SQUEEZE {
-        (tight.min(smallest), true)
+        // Never under the canvas's own smallest zoom (Frame all's smallest is that already).
+        (tight.min(smallest).max(SCALE_RANGE.0), true)
     } else {
         (smallest, false)
     };
@@ -211,6 +212,13 @@ mod tests {
         assert!((t.scaling - 600.0 / 860.0).abs() < 1e-6, "{}", t.scaling);
         assert!((t * Pos2::new(0.0, 50.0)).x.abs() < 0.01);
         assert!(((t * Pos2::new(860.0, 50.0)).x - 600.0).abs() < 0.01);
+        // Frame all of nodes that need 0.19 (4,500 graph units on a 855-point screen): the
+        // canvas's smallest zoom, 0.2, centred, not under it.
+        let far = [node(1, 0.0, 0.0), node(2, 4300.0, 0.0)];
+        let wide = Rect::from_min_size(Pos2::ZERO, egui::vec2(855.0, 500.0));
+        let all = framed(&FrameRequest::All, &far, &[], None, wide).expect("framed");
+        assert_eq!(all.scaling, SCALE_RANGE.0);
+        assert!(((all * Pos2::new(2250.0, 50.0)).x - 427.5).abs() < 0.01);
         // On a 500 × 500 one they would need 0.58: readable, on the Output, as before.
         let screen = Rect::from_min_size(Pos2::ZERO, egui::vec2(500.0, 500.0));
         let t = framed(&FrameRequest::Open, &rects, &[], Some(NodeId(3)), screen).expect("framed");
