@@ -236,7 +236,7 @@ fn report(spec: &TuneSpec, result: &TuneResult) -> String {
     let Some(best) = result.best() else {
         return "no run finished\n".to_owned();
     };
-    if result.runs.len() == 1 && best.values == result.current && best.meets_goals() {
+    if result.met_as_they_are() {
         // Preferring the closest, the current values run first and end the tuning when they
         // meet every goal.
         let _ = writeln!(

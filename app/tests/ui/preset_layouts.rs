@@ -11,27 +11,35 @@ use crate::common::{EditorHarness, SMALL, preset_index};
 /// The smallest zoom at which node text stays readable (`framing.rs`).
 const READABLE: f32 = 0.72;
 
+/// Opens what `open` opens, paused, and returns the canvas, each node's rectangle on screen
+/// and the zoom, once framed.
+fn opened(
+    harness: &mut egui_kittest::Harness<'static, EditorApp>,
+    open: Command,
+) -> (Rect, Vec<(graph_runtime::NodeId, Rect)>, f32) {
+    harness.state_mut().apply(open);
+    harness.state_mut().preview.host.running = false;
+    // One frame draws the nodes, the next frames them, the next draws them framed.
+    harness.run_steps(4);
+    let canvas = &harness.state().view.canvas;
+    let rects = canvas.node_screen_rects().collect();
+    (canvas.rect(), rects, canvas.transform().scaling)
+}
+
 #[test]
 fn every_preset_graph_opens_framed_whole_readable_and_without_overlaps() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = EditorHarness::new(dir.path()).window().build();
     let mut failures = Vec::new();
     for (index, preset) in PRESET_GRAPHS.iter().enumerate() {
-        harness.state_mut().apply(Command::OpenPreset(index));
-        harness.state_mut().preview.host.running = false;
-        // One frame draws the nodes, the next frames them, the next draws them framed.
-        harness.run_steps(4);
+        let (canvas, rects, zoom) = opened(&mut harness, Command::OpenPreset(index));
         let app = harness.state();
-        let canvas = app.view.canvas.rect();
-        let rects: Vec<(graph_runtime::NodeId, Rect)> =
-            app.view.canvas.node_screen_rects().collect();
         assert_eq!(
             rects.len(),
             app.workspace.document.snarl.nodes().count(),
             "{}",
             preset.file
         );
-        let zoom = app.view.canvas.transform().scaling;
         if zoom < READABLE - 1e-4 {
             failures.push(format!("{}: opens at zoom {zoom:.2}", preset.file));
         }
@@ -96,13 +104,7 @@ fn at_1280_by_720_graphs_that_nearly_fit_open_whole() {
         .build();
     for scene in ["four_way.scene.ron", "halls.scene.ron"] {
         let index = crate::common::preset_scene_index(scene);
-        harness.state_mut().apply(Command::OpenPresetScene(index));
-        harness.state_mut().preview.host.running = false;
-        harness.run_steps(4);
-        let app = harness.state();
-        let canvas = app.view.canvas.rect();
-        let rects: Vec<(graph_runtime::NodeId, Rect)> =
-            app.view.canvas.node_screen_rects().collect();
+        let (canvas, rects, zoom) = opened(&mut harness, Command::OpenPresetScene(index));
         assert!(rects.len() >= 3, "{scene}");
         for (id, rect) in &rects {
             assert!(
@@ -111,7 +113,6 @@ fn at_1280_by_720_graphs_that_nearly_fit_open_whole() {
             );
         }
         // At most a tenth under readable.
-        let zoom = app.view.canvas.transform().scaling;
         assert!(zoom >= READABLE * 0.9 - 1e-4, "{scene}: zoom {zoom}");
     }
 }

@@ -140,6 +140,13 @@ impl TuneResult {
         self.runs.get(self.best)
     }
 
+    /// Whether the tuning ended at its first run, the current values, because they meet every
+    /// goal (preferring the closest, nothing is closer: [`tune`]).
+    pub fn met_as_they_are(&self) -> bool {
+        self.runs.len() == 1
+            && (self.best()).is_some_and(|best| best.meets_goals() && best.values == self.current)
+    }
+
     /// Whether the best candidate meets every goal.
     pub fn met(&self) -> bool {
         self.best().is_some_and(TuneRun::meets_goals)

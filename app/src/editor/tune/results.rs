@@ -4,7 +4,7 @@
 
 use egui::Ui;
 use egui_plot::{HLine, Line, Plot};
-use graph_runtime::tune::{Goal, TuneRun};
+use graph_runtime::tune::{Goal, TuneResult, TuneRun};
 
 use super::{ApplyTo, TuneState, TuneWindow};
 use crate::editor::command::Command;
@@ -70,7 +70,7 @@ pub fn show(window: &TuneWindow, ui: &mut Ui) {
     };
     let goals = window.spec().goals;
     // One run of the values as they are, meeting the goals, is no curve: the words say it.
-    let at_once = window.result().is_some_and(met_as_they_are);
+    let at_once = window.result().is_some_and(TuneResult::met_as_they_are);
     if !at_once {
         distance_plot(ui, &best);
         goals_plot(ui, &best, &goals);
@@ -192,15 +192,6 @@ fn goals_plot(ui: &mut Ui, best: &[TuneRun], goals: &[Goal]) {
                 plot.line(Line::new(goal.to_string(), points));
             }
         });
-}
-
-/// Whether the tuning ended at its first run, the values as they are, which met every goal
-/// (nothing is closer: `graph_runtime::tune::tune`).
-fn met_as_they_are(result: &graph_runtime::tune::TuneResult) -> bool {
-    result.runs.len() == 1
-        && result
-            .best()
-            .is_some_and(|best| best.meets_goals() && best.values == result.current)
 }
 
 /// Where the best values go, and Apply: pinned under the window's scrolling part, so it is in
