@@ -2,6 +2,7 @@
 
 mod agent_order;
 mod build;
+mod follow;
 mod keyframe;
 mod layout;
 mod phase;

@@ -26,8 +26,10 @@ pub(crate) use scratch::Frame;
 pub use scratch::Scratch;
 pub use state::AgentState;
 
+use std::sync::Arc;
+
 use super::error::CompileError;
-use crate::graph::{Constraint, NodeId, Slot};
+use crate::graph::{Constraint, Graph, NodeId, Slot};
 use crate::{TurningParams, VehicleParams};
 
 /// Where a graph parameter is used and what range each use demands.
@@ -81,6 +83,9 @@ pub struct Program {
     /// Whether an op's value has an angular part (`Op::turns`): the program is then evaluated
     /// with values that carry one.
     pub(crate) turns: bool,
+    /// The graph compiled, as the compiler lowered it: its subgraphs written out, without the
+    /// nodes its Output does not reach and without its editor section ([`Program::source`]).
+    pub(crate) source: Arc<Graph>,
 }
 
 /// The graph's turning section, its numbers resolved.
@@ -148,6 +153,14 @@ impl Program {
             // A root that is no Output: a graph of one behavior (tests build such programs).
             _ => None,
         }
+    }
+
+    /// The graph this program was compiled from, as the compiler lowered it: its subgraphs
+    /// written out, without the nodes its Output does not reach and without its editor
+    /// section. Compiled again ([`crate::compile`]) it gives the same program: what a replay
+    /// file keeps of a graph swapped in while the run was recorded.
+    pub fn source(&self) -> &Graph {
+        &self.source
     }
 
     /// Names of the graph parameters, in slot order.
