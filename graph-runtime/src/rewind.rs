@@ -49,10 +49,10 @@ pub struct Recording {
 }
 
 /// Named targets' positions, in the world's order.
-type Targets = Arc<[(String, Vec2)]>;
+pub type Targets = Arc<[(String, Vec2)]>;
 
 /// Each group's program and parameter values, in group order.
-type Programs = Arc<[(Arc<Program>, ParamValues)]>;
+pub type Programs = Arc<[(Arc<Program>, ParamValues)]>;
 
 /// Why a recording could not go to a tick.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -97,6 +97,29 @@ impl Recording {
     /// The last tick recorded: the tick after the last step recorded.
     pub fn last(&self) -> u64 {
         self.first() + self.dts.len() as u64
+    }
+
+    /// The `dt` of each step recorded, from [`Recording::first`] on.
+    pub fn dts(&self) -> &[f32] {
+        &self.dts
+    }
+
+    /// Each world the steps saw, with the first step that saw it, ascending (the first at
+    /// [`Recording::first`]): a new one after every world edit.
+    pub fn worlds(&self) -> &[(u64, Arc<World>)] {
+        &self.worlds
+    }
+
+    /// The targets' positions the steps saw, with the first step that saw them, ascending:
+    /// a new version when a target moved (the cursor) or the world was edited.
+    pub fn target_versions(&self) -> &[(u64, Targets)] {
+        &self.targets
+    }
+
+    /// The groups' programs the steps ran, with the first step that ran them, ascending: a
+    /// new version when a group's program was swapped.
+    pub fn program_versions(&self) -> &[(u64, Programs)] {
+        &self.programs
     }
 
     /// Ticks between keyframes now.

@@ -255,6 +255,46 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ("replay_dt_nan.sgrec", &["dt: NaN is not a tick length"]),
     ("replay_dt_zero.sgrec", &["dt: 0 is not a tick length"]),
     (
+        "replay_edit_after_last_tick.sgrec",
+        &["changes[0].tick: tick 3 is not before the run's last tick (3)"],
+    ),
+    (
+        "replay_edit_foreign_graph.sgrec",
+        &["graphs[0].format: \"steergraph.scene\" is not \"steergraph.graph\""],
+    ),
+    (
+        "replay_edit_graph_does_not_compile.sgrec",
+        &["graphs[0]: does not compile: the graph has no Output node"],
+    ),
+    (
+        "replay_edit_graph_index.sgrec",
+        &["changes[0].graphs[0].graph: graph 3 is not among the file's 0 graphs"],
+    ),
+    (
+        "replay_edit_group_missing.sgrec",
+        &["the change at tick 1: graphs[0]: group 5 is not among the scene's 1"],
+    ),
+    (
+        "replay_edit_in_version_1.sgrec",
+        &["version: 1 holds no graphs or changes"],
+    ),
+    (
+        "replay_edit_parameter_count.sgrec",
+        &["changes[0].graphs[0].parameters: 2 values; its graph has 0 parameters"],
+    ),
+    (
+        "replay_edit_tick_order.sgrec",
+        &["changes[1]: tick 1 is not after the change before it"],
+    ),
+    (
+        "replay_edit_vehicle_mass.sgrec",
+        &["changes[0].graphs[0].vehicle.mass: -1 is not a finite number > 0"],
+    ),
+    (
+        "replay_edit_wall_nan.sgrec",
+        &["changes[0].scene: walls[0].points[1]: (inf, 1) is not a finite point"],
+    ),
+    (
         "replay_graph_as_scene.sgrec",
         &[
             "expected a scene file",

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod drivers;
+pub mod edited_runs;
 
 /// The workspace's `presets/` folder.
 pub fn presets_dir() -> PathBuf {

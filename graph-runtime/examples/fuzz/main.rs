@@ -177,8 +177,7 @@ fn load_corpus(folder: &Path) -> Result<Corpus, String> {
     if files.is_empty() {
         return Err(format!("no .ron presets in {}", folder.display()));
     }
-    let (name, text) = replays::recorded(folder)?;
-    files.insert(name, text);
+    files.extend(replays::recorded(folder)?);
     read_ron_files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join(REGRESSIONS),
         &mut files,

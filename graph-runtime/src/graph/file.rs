@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 use super::{EditorSection, Graph, Node, NodeId, TurningSpec, VehicleSpec};
 use crate::format::{self, AssetKind, FORMAT_VERSION, LoadError, SaveError, VERSION_1};
 
-/// The on-disk shape of a graph, field order as written.
+/// The on-disk shape of a graph, field order as written; a replay file holds the graphs its
+/// run swapped in in the same shape (`replay/changes.rs`).
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GraphFile {
+#[serde(deny_unknown_fields, rename = "Graph")]
+pub(crate) struct GraphFile {
     format: String,
     version: u32,
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -54,15 +55,7 @@ impl Graph {
     /// ```
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
         let file: GraphFile = format::parse(text, origin, AssetKind::Graph)?;
-        Ok(Self {
-            description: file.description,
-            parameters: file.parameters,
-            vehicle: file.vehicle,
-            turning: file.turning,
-            nodes: file.nodes,
-            muted: file.muted,
-            editor: file.editor,
-        })
+        Ok(file.into_graph())
     }
 
     /// Reads and parses a `.graph.ron` file.
@@ -105,21 +98,61 @@ impl Graph {
     /// The graph as RON text, in the oldest format version that holds it
     /// ([`Graph::format_version`]).
     pub fn to_ron(&self) -> Result<String, SaveError> {
-        format::to_text(&GraphFile {
-            format: AssetKind::Graph.tag().to_owned(),
-            version: self.format_version(),
-            description: self.description.clone(),
-            parameters: self.parameters.clone(),
-            vehicle: self.vehicle.clone(),
-            turning: self.turning.clone(),
-            nodes: self.nodes.clone(),
-            muted: self.muted.clone(),
-            editor: self.editor.clone(),
-        })
+        format::to_text(&GraphFile::of(self))
     }
 
     /// Saves the graph atomically (temporary file, then rename).
     pub fn save(&self, path: &Path) -> Result<(), SaveError> {
         crate::save::write_atomically(path, self.to_ron()?)
+    }
+}
+
+impl GraphFile {
+    /// `graph` as written, in the oldest format version that holds it.
+    pub(crate) fn of(graph: &Graph) -> Self {
+        Self {
+            format: AssetKind::Graph.tag().to_owned(),
+            version: graph.format_version(),
+            description: graph.description.clone(),
+            parameters: graph.parameters.clone(),
+            vehicle: graph.vehicle.clone(),
+            turning: graph.turning.clone(),
+            nodes: graph.nodes.clone(),
+            muted: graph.muted.clone(),
+            editor: graph.editor.clone(),
+        }
+    }
+
+    /// The graph read (its `format` and `version` checked by whoever parsed it:
+    /// [`GraphFile::check`] where it is not a file of its own).
+    pub(crate) fn into_graph(self) -> Graph {
+        Graph {
+            description: self.description,
+            parameters: self.parameters,
+            vehicle: self.vehicle,
+            turning: self.turning,
+            nodes: self.nodes,
+            muted: self.muted,
+            editor: self.editor,
+        }
+    }
+
+    /// Why a graph held inside another file is not one this build reads: another `format`
+    /// than a graph's, or a `version` newer than [`FORMAT_VERSION`].
+    pub(crate) fn check(&self) -> Result<(), String> {
+        if self.format != AssetKind::Graph.tag() {
+            return Err(format!(
+                "format: \"{}\" is not \"{}\"",
+                self.format.chars().take(40).collect::<String>(),
+                AssetKind::Graph.tag()
+            ));
+        }
+        if self.version == 0 || self.version > FORMAT_VERSION {
+            return Err(format!(
+                "version: {} is not one this build reads (1 to {FORMAT_VERSION})",
+                self.version
+            ));
+        }
+        Ok(())
     }
 }

@@ -6,6 +6,7 @@ mod table;
 mod choice;
 mod document;
 mod file;
+pub(crate) use file::GraphFile;
 mod kind;
 mod link;
 mod node;

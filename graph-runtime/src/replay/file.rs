@@ -7,7 +7,9 @@ use std::path::{Component, Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::ReplayFile;
-use crate::format::{self, AssetKind, VERSION_1};
+use super::changes::{Change, Edits};
+use crate::format::{self, AssetKind, FORMAT_VERSION, VERSION_1};
+use crate::graph::GraphFile;
 use crate::limits::{MAX_AGENT_TICKS, MAX_AGENTS, MAX_REPLAY_TICKS};
 use crate::{FileAccess, LoadError, SaveError};
 
@@ -23,6 +25,12 @@ struct Fields {
     dt: f32,
     agents: usize,
     ticks: u64,
+    /// The graphs the changes swap in (version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    graphs: Vec<GraphFile>,
+    /// The edits by tick (version 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    changes: Vec<Change>,
     digests: Vec<String>,
 }
 
@@ -30,7 +38,9 @@ impl ReplayFile {
     /// Parses a replay from RON text; `origin` names it in errors. Refused, naming the field:
     /// a `dt` that is not a finite number > 0, more agents or ticks than the limits allow
     /// ([`MAX_AGENTS`], [`MAX_REPLAY_TICKS`], [`MAX_AGENT_TICKS`] for both together), a digest
-    /// that is not 16 hexadecimal digits, and a count of digests other than one a tick.
+    /// that is not 16 hexadecimal digits, a count of digests other than one a tick, and edits
+    /// that are not a run's (version 2: a graph that does not compile, changes out of tick
+    /// order, a value that is not finite; [`Edits`]).
     pub fn from_ron(text: &str, origin: &str) -> Result<Self, LoadError> {
         let fields: Fields = format::parse(text, origin, AssetKind::Replay)?;
         let invalid = |message: String| LoadError::Invalid {
@@ -86,12 +96,21 @@ impl ReplayFile {
                     .ok_or_else(|| invalid(format!("digests[{tick}]: {}", not_a_digest(text))))
             })
             .collect::<Result<Vec<_>, _>>()?;
+        if fields.version == VERSION_1 && !(fields.graphs.is_empty() && fields.changes.is_empty()) {
+            return Err(invalid(
+                "version: 1 holds no graphs or changes (a run edited while it ran is version 2)"
+                    .to_owned(),
+            ));
+        }
+        let graphs = Edits::compile(fields.graphs).map_err(invalid)?;
+        let edits = Edits::checked(graphs, fields.changes, fields.ticks).map_err(invalid)?;
         Ok(Self {
             scene: fields.scene,
             scene_digest,
             seed: fields.seed,
             dt: fields.dt,
             agents: fields.agents,
+            edits,
             digests,
         })
     }
@@ -105,15 +124,22 @@ impl ReplayFile {
 
     /// The replay as `.sgrec` text, in the one pretty style of every asset.
     pub fn to_ron(&self) -> Result<String, SaveError> {
+        let version = if self.edits.is_empty() {
+            VERSION_1
+        } else {
+            FORMAT_VERSION
+        };
         format::to_text(&Fields {
             format: AssetKind::Replay.tag().to_owned(),
-            version: VERSION_1,
+            version,
             scene: self.scene.clone(),
             scene_digest: hex(self.scene_digest),
             seed: self.seed,
             dt: self.dt,
             agents: self.agents,
             ticks: self.ticks(),
+            graphs: self.edits.graphs().iter().map(GraphFile::of).collect(),
+            changes: self.edits.changes().to_vec(),
             digests: self.digests.iter().map(|&digest| hex(digest)).collect(),
         })
     }

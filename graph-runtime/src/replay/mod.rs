@@ -6,12 +6,18 @@
 //! scene again and checks every tick against its digest, so a replay either reproduces the
 //! recorded run byte for byte or says at which tick it stopped doing so.
 //!
-//! Unlike [`crate::rewind::Recording`] (the editor's run in memory, with its edits and
-//! keyframes), a replay file holds a run without edits at one `dt`.
+//! A run edited while it ran (a fork from a past tick with an edit, a hot reload, a wall
+//! drawn, the cursor moved) keeps its edits as changes by tick ([`Edits`], `changes.rs`),
+//! put in before the steps that first saw them. Unlike [`crate::rewind::Recording`] (the
+//! editor's run in memory, with its keyframes), a replay file holds no agents' states, and
+//! one `dt`.
 
+mod changes;
 mod digest;
 mod file;
+mod from_run;
 
+pub use changes::{Change, Edits, GroupSwap, SceneEdit};
 pub use digest::{scene_digest, state_digest};
 
 use std::path::Path;
@@ -32,6 +38,9 @@ pub struct ReplayFile {
     pub dt: f32,
     /// How many agents the run had.
     pub agents: usize,
+    /// The edits made while it ran, put in before the steps that first saw them (none: a
+    /// version 1 file).
+    pub edits: Edits,
     /// The state's digest at each tick, from 0 (before the first step) to the last.
     digests: Vec<u64>,
 }
@@ -107,6 +116,15 @@ pub enum ReplayError {
         /// Why.
         why: String,
     },
+    /// An edit of the run does not fit its scene (a group or a target the scene lacks, a
+    /// graph that would make too much work).
+    #[error("{replay}: {why}")]
+    Edit {
+        /// The replay file.
+        replay: String,
+        /// Which change, and why.
+        why: String,
+    },
     /// The scene's digest could not be worked out.
     #[error("the scene's digest: {0}")]
     Digest(#[from] SaveError),
@@ -148,6 +166,19 @@ impl ReplayFile {
         scene: String,
         ticks: u64,
         dt: f32,
+        each: impl FnMut(&Simulation) -> bool,
+    ) -> Result<Option<Self>, ReplayError> {
+        Self::record_edited(assets, scene, (ticks, dt), Edits::default(), each)
+    }
+
+    /// [`ReplayFile::record_while`] of a run with `edits`, each change put in before the
+    /// step from its tick ([`Edits::of_recording`] writes down a run the editor recorded).
+    /// A change at or after `ticks` is refused, as one that does not fit the scene.
+    pub fn record_edited(
+        assets: &SceneAssets,
+        scene: String,
+        (ticks, dt): (u64, f32),
+        edits: Edits,
         mut each: impl FnMut(&Simulation) -> bool,
     ) -> Result<Option<Self>, ReplayError> {
         let refused = |why: String| ReplayError::Refused {
@@ -162,6 +193,12 @@ impl ReplayFile {
         if ticks > MAX_REPLAY_TICKS {
             return Err(refused(format!(
                 "{ticks} ticks; a replay holds at most {MAX_REPLAY_TICKS}"
+            )));
+        }
+        if let Some(late) = edits.changes().iter().find(|c| c.tick >= ticks) {
+            return Err(refused(format!(
+                "a change at tick {} is not before the run's last tick ({ticks})",
+                late.tick
             )));
         }
         let scene_digest = scene_digest(assets)?;
@@ -182,6 +219,12 @@ impl ReplayFile {
         }
         digests.push(state_digest(&simulation));
         for _ in 0..ticks {
+            edits
+                .put(&mut simulation)
+                .map_err(|why| ReplayError::Edit {
+                    replay: scene.clone(),
+                    why,
+                })?;
             simulation.step(dt);
             if !each(&simulation) {
                 return Ok(None);
@@ -194,6 +237,7 @@ impl ReplayFile {
             seed: assets.scene.seed,
             dt,
             agents,
+            edits,
             digests,
         }))
     }
@@ -270,10 +314,29 @@ impl ReplayFile {
             });
         }
         while simulation.tick() < tick {
-            simulation.step(self.dt);
+            self.step(simulation, replay)?;
             self.check(simulation, replay)?;
         }
         Ok(())
+    }
+
+    /// Steps `simulation` one tick as the run did: the change the run had at its tick put in
+    /// first, then a step of the recorded `dt` (not checked: [`ReplayFile::check`]); `replay`
+    /// names the file in errors.
+    pub fn step(&self, simulation: &mut Simulation, replay: &str) -> Result<(), ReplayError> {
+        self.put_edits(simulation, replay)?;
+        simulation.step(self.dt);
+        Ok(())
+    }
+
+    /// Puts the change the run had at `simulation`'s tick into it (nothing at a tick without
+    /// one): what a driver stepping a replay itself (the editor's preview) calls before each
+    /// step; `replay` names the file in errors.
+    pub fn put_edits(&self, simulation: &mut Simulation, replay: &str) -> Result<(), ReplayError> {
+        self.edits.put(simulation).map_err(|why| ReplayError::Edit {
+            replay: replay.to_owned(),
+            why,
+        })
     }
 
     /// Whether `simulation`'s state is the one recorded at its tick (a tick past the run is

@@ -597,8 +597,10 @@ enum SgStatus sg_replay_run(struct SgReplay replay, uint64_t *ticks, float *dt);
 enum SgStatus sg_replay_open(struct SgReplay replay, struct SgSimulation *simulation);
 
 // Steps `simulation` (opened with `sg_replay_open`, at or before `tick`) on to tick `tick` of
-// the run, checking every tick's state against the recording: `SG_STATUS_REPLAY` names the
-// first tick that differs (the scene or the library changed since), or a tick the run does
+// the run, putting in the edits the run had (graphs swapped in, walls drawn, targets moved:
+// a version 2 file) before the steps that first saw them, and checking every tick's state
+// against the recording: `SG_STATUS_REPLAY` names the first tick that differs (the scene or
+// the library changed since), an edit that does not fit the scene, or a tick the run does
 // not have (the simulation then stays where it was).
 enum SgStatus sg_replay_step_to(struct SgReplay replay, struct SgSimulation simulation, uint64_t tick);
 

@@ -30,7 +30,9 @@ fn failure(error: &ReplayError) -> Failure {
         ReplayError::Agents { .. } | ReplayError::Refused { .. } | ReplayError::Digest(_) => {
             SgStatus::Setup
         }
-        ReplayError::Diverged { .. } | ReplayError::NotRecorded { .. } => SgStatus::Replay,
+        ReplayError::Diverged { .. }
+        | ReplayError::NotRecorded { .. }
+        | ReplayError::Edit { .. } => SgStatus::Replay,
     };
     Failure::new(status, error.to_string())
 }
@@ -103,8 +105,10 @@ pub unsafe extern "C" fn sg_replay_open(
 }
 
 /// Steps `simulation` (opened with `sg_replay_open`, at or before `tick`) on to tick `tick` of
-/// the run, checking every tick's state against the recording: `SG_STATUS_REPLAY` names the
-/// first tick that differs (the scene or the library changed since), or a tick the run does
+/// the run, putting in the edits the run had (graphs swapped in, walls drawn, targets moved:
+/// a version 2 file) before the steps that first saw them, and checking every tick's state
+/// against the recording: `SG_STATUS_REPLAY` names the first tick that differs (the scene or
+/// the library changed since), an edit that does not fit the scene, or a tick the run does
 /// not have (the simulation then stays where it was).
 #[unsafe(no_mangle)]
 pub extern "C" fn sg_replay_step_to(

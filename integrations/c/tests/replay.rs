@@ -1,6 +1,7 @@
 //! Replay files through the C interface (issue 45): a run recorded by the runtime, loaded,
-//! opened and stepped to a tick through C, is the straight run's bit for bit; a tampered
-//! digest is named at its tick with `SG_STATUS_REPLAY`; a tick the run lacks is refused.
+//! opened and stepped to a tick through C, is the straight run's bit for bit (a run edited
+//! while it ran: `tests/tests/edited_replays.rs`); a tampered digest is named at its tick
+//! with `SG_STATUS_REPLAY`; a tick the run lacks is refused.
 #![expect(
     unsafe_code,
     reason = "calls the library's extern \"C\" functions exactly as a C program does"
