@@ -107,8 +107,14 @@ fn check_replay(file: &Path, text: &str, origin: &str) -> Result<String, Vec<Str
     replay
         .open(file, graph_runtime::FileAccess::Anywhere)
         .map_err(|e| vec![e.to_string()])?;
+    let changes = replay.edits.changes().len();
+    let edited = match changes {
+        0 => String::new(),
+        1 => ", with 1 change made while it ran".to_owned(),
+        n => format!(", with {n} changes made while it ran"),
+    };
     Ok(format!(
-        "replay of {}, {}, ticks 0 to {} of {} s",
+        "replay of {}, {}, ticks 0 to {} of {} s{edited}",
         replay.scene,
         crate::editor::plural(replay.agents, "agent"),
         replay.ticks(),

@@ -1,20 +1,22 @@
 //! File > Save run as replay… (issue 45): the preview's run, from tick 0 to the tick it shows,
 //! written to a replay file (`.sgrec`) that `steergraph replay`, the editor and the C
 //! interface play again. A replay file names its scene on disk and keeps no agents' states,
-//! so the scene and its graph must be saved, and the file is proven before it is written: the
-//! saved scene is stepped again from tick 0 on a thread of its own (the editor keeps
-//! answering), and the file is written only when that run reaches the preview's state at its
-//! tick bit for bit. A run that changed while it ran (a hot reload, an agent dragged, a fork
-//! from a past tick, the cursor moving a target its graph follows) is not the saved files'
-//! run, and is refused, saying so. A long proof can be cancelled from the status line.
+//! so the scene must be saved; what changed while the run ran (a fork from a past tick with
+//! an edit, a graph edited or reloaded, a wall drawn, the cursor moved) it keeps as changes by
+//! tick, read off the preview's recording against the scene as it loads from disk. The file is
+//! proven before it is written: the saved scene is stepped again from tick 0 with those
+//! changes on a thread of its own (the editor keeps answering), and the file is written only
+//! when that run reaches the preview's state at its tick bit for bit. A run it cannot hold (an
+//! agent dragged, a painted flow field, groups edited since the scene was saved) is refused,
+//! saying so. A long proof can be cancelled from the status line.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
-use graph_runtime::SceneAssets;
-use graph_runtime::replay::{ReplayFile, state_digest};
+use graph_runtime::replay::{Edits, ReplayFile, state_digest};
+use graph_runtime::{SceneAssets, Simulation};
 
 use super::EditorApp;
 use super::file_dialog::Purpose;
@@ -85,9 +87,9 @@ struct Run {
 const AGAIN: &str = "Reset the preview (its Reset button), let it run, then save the run.";
 
 impl EditorApp {
-    /// File > Save run as replay…: asks where, once the run can be saved (the scene and its
-    /// graph saved, some ticks run); the preview pauses, so the run saved is the one shown
-    /// when the name is picked.
+    /// File > Save run as replay…: asks where, once the run can be saved (the scene saved,
+    /// some ticks run); the preview pauses, so the run saved is the one shown when the name
+    /// is picked.
     pub(super) fn save_run_as_replay(&mut self) {
         self.record_changes();
         if let Err(why) = self.run_to_save() {
@@ -136,6 +138,19 @@ impl EditorApp {
             }
         };
         assets.scene.seed = run.seed;
+        let edits = match Simulation::new(&assets) {
+            Ok(fresh) => {
+                let groups = &assets.scene.groups;
+                (self.preview.host).recorded_edits(&fresh, groups, (run.tick, run.dt))
+            }
+            Err(errors) => Err((errors.iter().map(ToString::to_string))
+                .collect::<Vec<_>>()
+                .join("\n")),
+        };
+        let edits = match edits {
+            Ok(edits) => edits,
+            Err(why) => return refuse(self, &format!("{why} Nothing was written.")),
+        };
         let (sender, answer) = mpsc::channel();
         let named = ReplayFile::scene_name_for(out, &run.scene);
         let file = out.to_path_buf();
@@ -152,7 +167,8 @@ impl EditorApp {
         let spawned = std::thread::Builder::new()
             .name("steergraph-save-run".to_owned())
             .spawn(move || {
-                let proven = prove_and_save(&assets, named, &run, &file, (&reached, &stopped));
+                let proven =
+                    prove_and_save((&assets, edits), named, &run, &file, (&reached, &stopped));
                 // The editor may have closed; nobody is left to tell.
                 let _ = sender.send(proven);
             });
@@ -244,12 +260,6 @@ impl EditorApp {
                 AGAIN.to_lowercase()
             ));
         };
-        if document.is_dirty() || self.workspace.document.is_dirty() {
-            return Err(format!(
-                "The scene or the open graph has unsaved changes: the preview runs them, and a replay file names the files on disk. Save them (File > Save scene, Ctrl+S), then {}",
-                AGAIN.to_lowercase()
-            ));
-        }
         let host = &self.preview.host;
         let Some(simulation) = host.simulation.as_ref() else {
             return Err(if host.is_stepping() {
@@ -275,7 +285,7 @@ impl EditorApp {
 /// `reached`, stopping when `stop` is set) and writes the replay file when it reaches the
 /// preview's state there.
 fn prove_and_save(
-    assets: &SceneAssets,
+    (assets, edits): (&SceneAssets, Edits),
     named: String,
     run: &Run,
     out: &Path,
@@ -285,7 +295,8 @@ fn prove_and_save(
         reached.store(simulation.tick(), Ordering::Relaxed);
         !stop.load(Ordering::Relaxed)
     };
-    let file = match ReplayFile::record_while(assets, named, run.tick, run.dt, each) {
+    let changes = edits.changes().len();
+    let file = match ReplayFile::record_edited(assets, named, (run.tick, run.dt), edits, each) {
         Ok(Some(file)) => file,
         Ok(None) => return Answer::Cancelled,
         Err(error) => return Answer::Refused(error.to_string()),
@@ -293,7 +304,7 @@ fn prove_and_save(
     let again = file.digest(run.tick).unwrap_or_default();
     if again != run.digest {
         return Answer::Refused(format!(
-            "The preview's run is not the saved scene's: stepped again from tick 0, {} reaches another state at tick {} (digest {again:016x}; the preview's is {:016x}). A replay file holds a run without edits, and this one changed while it ran (a hot reload, an agent dragged, a fork from a past tick, or the cursor moving a target the graph follows). {AGAIN} Nothing was written.",
+            "The preview's run is not the saved scene's: stepped again from tick 0 with the run's {changes} changes, {} reaches another state at tick {} (digest {again:016x}; the preview's is {:016x}). A replay file holds the graphs, walls, obstacles, paths and targets edited while a run ran, but not an agent dragged, and its scene on disk must make the agents the run had (groups and spawns as the run began). {AGAIN} Nothing was written.",
             run.scene.display(),
             run.tick,
             run.digest,
@@ -302,8 +313,13 @@ fn prove_and_save(
     if let Err(error) = file.save(out) {
         return Answer::Refused(format!("{}: {error}; nothing was written", out.display()));
     }
+    let edited = match changes {
+        0 => String::new(),
+        1 => " with the 1 change made while it ran".to_owned(),
+        n => format!(" with the {n} changes made while it ran"),
+    };
     Answer::Saved(format!(
-        "Saved the run as {}: {} agents, ticks 0 to {} of {:.2} ms, seed {}; checked: the saved scene stepped again reaches the preview's state at tick {} bit for bit",
+        "Saved the run as {}: {} agents, ticks 0 to {} of {:.2} ms, seed {}; checked: the saved scene stepped again{edited} reaches the preview's state at tick {} bit for bit",
         out.display(),
         file.agents,
         file.ticks(),

@@ -1,11 +1,13 @@
 //! File > Save run as replay… (issue 45): the preview's run saved as a replay file that plays
-//! back bit for bit, proven before it is written; a run edited while it ran, and a scene that
-//! is not saved, are refused with nothing written.
+//! back bit for bit, proven before it is written; a run edited while it ran (a graph edited,
+//! a fork from a past tick with an edit) is saved with its edits and plays back the same in
+//! the runtime and in the editor; a run a replay cannot hold (an agent dragged) and a scene
+//! that is not saved are refused with nothing written.
 
 use std::path::Path;
 use std::time::Duration;
 
-use app::editor::{Command, Dialog, EditorApp, Purpose};
+use app::editor::{Command, Dialog, EditorApp, Purpose, ReplayStatus};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::FileAccess;
@@ -142,25 +144,150 @@ fn the_previews_run_saved_as_a_replay_plays_back_bit_for_bit() {
     assert_eq!(state_digest(&simulation), digest);
 }
 
+/// The slower top speed of the open graph (3 u/s in place of the crossing's 4), as the
+/// side panel's vehicle fields set it.
+fn slow_down(harness: &mut Harness<'static, EditorApp>) {
+    let mut vehicle = graph(harness).vehicle;
+    vehicle.max_speed = graph_runtime::Number::Literal(3.0);
+    harness.state_mut().apply(Command::SetVehicle(vehicle));
+}
+
+/// The replay file `out` opened in a fresh editor and played to its end: the status the
+/// timeline shows there, and the preview's tick and digest.
+fn played_in_the_editor(dir: &Path, out: &Path) -> (Option<ReplayStatus>, (u64, u64)) {
+    let mut harness = EditorHarness::new(&dir.join("autosave-replay"))
+        .sixtieth()
+        .build();
+    harness
+        .state_mut()
+        .apply(Command::OpenReplayPath(out.to_path_buf()));
+    let ticks = ReplayFile::load(out).expect("loads").ticks();
+    harness.run_steps(ticks as usize + 10);
+    (
+        harness.state().preview.host.replay_status(),
+        shown(&harness),
+    )
+}
+
 #[test]
-fn a_run_edited_while_it_ran_is_refused_and_nothing_is_written() {
+fn a_run_edited_while_it_ran_is_saved_with_its_edits_and_plays_back_bit_for_bit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = crossing_in(dir.path());
     play(&mut harness, 20);
-    // A slower top speed from tick 20 on, saved: the files now make another run from tick 0.
-    let mut vehicle = graph(&harness).vehicle;
-    vehicle.max_speed = graph_runtime::Number::Literal(3.0);
-    harness.state_mut().apply(Command::SetVehicle(vehicle));
+    // A slower top speed from tick 20 on, the graph saved: the files on disk now start
+    // with the edit, so the run's first graph is kept too.
+    slow_down(&mut harness);
     harness.state_mut().apply(Command::Save);
-    harness.state_mut().apply(Command::SaveScene);
     play(&mut harness, 20);
-    assert_eq!(shown(&harness).0, 40, "the run went on through the edit");
+    let (tick, digest) = shown(&harness);
+    assert_eq!(tick, 40, "the run went on through the edit");
+    let out = dir.path().join("run.sgrec");
+    save_run(&mut harness, &out);
+    assert!(harness.state().view.dialog.is_none(), "saved, no error");
+    let status = harness.state().status.text().unwrap_or_default().to_owned();
+    assert!(
+        status.contains("with the 2 changes made while it ran") && status.contains("bit for bit"),
+        "{status}"
+    );
+    let file = ReplayFile::load(&out).expect("written");
+    let ticks: Vec<u64> = file.edits.changes().iter().map(|c| c.tick).collect();
+    assert_eq!(
+        ticks,
+        [0, 20],
+        "the graph the run began with, and the edit at tick 20"
+    );
+    let speeds: Vec<f32> = (file.edits.changes().iter())
+        .map(|c| c.graphs[0].vehicle.max_speed)
+        .collect();
+    assert_eq!(speeds, [4.0, 3.0]);
+    assert_eq!(file.digest(40), Some(digest));
+    let mut simulation = file.open(&out, FileAccess::SceneFolder).expect("opens");
+    file.replay_to(&mut simulation, tick, "run.sgrec")
+        .expect("every tick as recorded");
+    assert_eq!(state_digest(&simulation), digest);
+    // Opened in the editor, it plays to its end, every tick as recorded.
+    let (status, at) = played_in_the_editor(dir.path(), &out);
+    assert_eq!(at, (40, digest));
+    assert!(
+        matches!(
+            status,
+            Some(ReplayStatus::Matching {
+                matched: 40,
+                last: 40,
+                ..
+            })
+        ),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_fork_from_a_past_tick_with_an_edit_is_saved_as_the_fork() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = crossing_in(dir.path());
+    play(&mut harness, 60);
+    let original = shown(&harness);
+    // Back to tick 30, the top speed slowed there (unsaved), and on to tick 60 again.
+    harness.state_mut().preview.host.seek(30);
+    harness.run_steps(1);
+    slow_down(&mut harness);
+    harness.run_steps(1);
+    while shown(&harness).0 < 60 {
+        play(&mut harness, 1);
+    }
+    harness.state_mut().preview.host.running = false;
+    let (tick, digest) = shown(&harness);
+    assert!(
+        tick >= 60 && digest != original.1,
+        "the fork differs: {tick}"
+    );
+    let out = dir.path().join("fork.sgrec");
+    save_run(&mut harness, &out);
+    assert!(harness.state().view.dialog.is_none(), "saved, no error");
+    let file = ReplayFile::load(&out).expect("written");
+    // The preview's cursor, put in its world as the run began, and the fork's edit, at the
+    // tick it was made: both groups run the crossing's graph.
+    let changes = file.edits.changes();
+    let ticks: Vec<u64> = changes.iter().map(|c| c.tick).collect();
+    assert_eq!(ticks, [0, 30], "{changes:?}");
+    assert_eq!(
+        changes[0].targets,
+        Some(vec![("cursor".to_owned(), glam::Vec2::ZERO)])
+    );
+    assert!(changes[0].graphs.is_empty() && changes[0].scene.is_none());
+    let groups: Vec<usize> = changes[1].graphs.iter().map(|g| g.group).collect();
+    assert_eq!(groups, [0, 1]);
+    assert!(changes[1].graphs.iter().all(|g| g.vehicle.max_speed == 3.0));
+    assert_eq!(
+        file.digest(tick),
+        Some(digest),
+        "the fork, not the run it left"
+    );
+    let (status, at) = played_in_the_editor(dir.path(), &out);
+    assert_eq!(at, (tick, digest));
+    assert!(
+        matches!(status, Some(ReplayStatus::Matching { .. })),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_run_with_an_agent_dragged_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = crossing_in(dir.path());
+    play(&mut harness, 20);
+    // An agent dragged a unit to the right, as the preview's drag moves it.
+    let simulation = harness.state_mut().preview.host.simulation.as_mut();
+    simulation.expect("runs").vehicles_mut()[0].position.x += 1.0;
+    play(&mut harness, 20);
+    assert_eq!(shown(&harness).0, 40, "the run went on");
     let out = dir.path().join("run.sgrec");
     save_run(&mut harness, &out);
     let text = error_text(&harness);
     assert!(
         text.contains("is not the saved scene's")
             && text.contains("at tick 40")
+            && text.contains("not an agent dragged")
             && text.contains("Nothing was written"),
         "{text}"
     );
@@ -185,11 +312,15 @@ fn a_run_edited_while_it_ran_is_refused_and_nothing_is_written() {
     save_run(&mut harness, &out);
     assert!(harness.state().view.dialog.is_none());
     let file = ReplayFile::load(&out).expect("written this time");
+    assert!(
+        (file.edits.changes().iter()).all(|c| c.graphs.is_empty() && c.scene.is_none()),
+        "no edits but the preview's cursor"
+    );
     assert_eq!(file.digest(40), Some(shown(&harness).1));
 }
 
 #[test]
-fn a_run_of_an_unsaved_scene_or_graph_is_refused_before_asking_where() {
+fn a_run_of_a_scene_never_saved_is_refused_before_asking_where() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A preset scene, never saved: no file for a replay to name.
     let mut harness = EditorHarness::new(&dir.path().join("autosave"))
@@ -205,21 +336,16 @@ fn a_run_of_an_unsaved_scene_or_graph_is_refused_before_asking_where() {
         text.contains("is not saved: a replay file names its scene on disk"),
         "{text}"
     );
-    // A saved scene with an unsaved change to its graph.
+    // A saved scene with an unsaved change to its graph: the run keeps its edits, so the
+    // name is asked for.
     let dir = tempfile::tempdir().expect("temp dir");
     let mut harness = crossing_in(dir.path());
     play(&mut harness, 10);
     crate::common::edit_the_graph(&mut harness);
     harness.state_mut().apply(Command::SaveRunAsReplay);
-    assert!(!harness.state().services.files.is_open(), "nothing asked");
-    assert!(
-        error_text(&harness).contains("has unsaved changes"),
-        "{}",
-        error_text(&harness)
-    );
+    assert!(harness.state().services.files.is_open(), "asked where");
+    assert!(harness.state().view.dialog.is_none());
     // A name that is not a replay file's is refused rather than written over.
-    harness.state_mut().apply(Command::CloseDialog);
-    harness.state_mut().apply(Command::Save);
     let scene = dir.path().join("crossing.scene.ron");
     let before = std::fs::read(&scene).expect("read");
     harness

@@ -99,57 +99,39 @@ impl Host {
             if program.leaves_facing_unturned(&turning) {
                 self.warnings.push(warning);
             }
-            match simulation.set_program(index, Arc::clone(&program), params) {
+            let swapped =
+                simulation.swap_program(index, (Arc::clone(&program), params), (vehicle, turning));
+            match swapped {
                 Ok(errors) => self.problems.extend(
                     (errors.iter()).map(|error| format!("group \"{}\": {error}", group.name)),
                 ),
                 // The preview keeps running the graph as it was before this edit.
-                Err(error) => {
-                    self.problems.push(format!(
-                        "group \"{}\": this edit is not run: {error}",
-                        group.name
-                    ));
-                    continue;
-                }
-            }
-            let agents = simulation.groups().get(index).map(|g| g.agents.clone());
-            for agent in agents
-                .and_then(|a| simulation.vehicles_mut().get_mut(a))
-                .into_iter()
-                .flatten()
-            {
-                agent.mass = vehicle.mass;
-                agent.max_force = vehicle.max_force;
-                agent.max_speed = vehicle.max_speed;
-                agent.radius = vehicle.radius;
-                if turning != agent.turning {
-                    // Switching independent facing on starts the facing along the heading.
-                    let facing = agent.facing();
-                    agent.turning = turning;
-                    agent.orientation = facing;
-                    if !turning.independent_facing {
-                        agent.angular_velocity = 0.0;
-                    }
-                }
+                Err(error) => self.problems.push(format!(
+                    "group \"{}\": this edit is not run: {error}",
+                    group.name
+                )),
             }
         }
     }
 
     fn apply_edits(&mut self, document: &SceneDocument) {
-        let Some(simulation) = self.simulation.as_mut() else {
+        let Some(simulation) = self.simulation.as_ref() else {
             return;
         };
         // Only an edit takes the world to change it: the recording keeps a copy each time.
         let fields_changed = self.applied_fields_revision != document.fields_revision();
-        if !fields_changed && !scene_differs(simulation.world(), &document.scene) {
+        if !fields_changed
+            && (!simulation.differs_from(&document.scene)
+                || self.world_follows_replay(&document.scene))
+        {
             return;
         }
         self.leave_replay("the scene was edited");
         let Some(simulation) = self.simulation.as_mut() else {
             return;
         };
-        let world = simulation.world_mut();
-        if self.applied_fields_revision != document.fields_revision() {
+        if fields_changed {
+            let world = simulation.world_mut();
             for (name, field) in &document.fields {
                 if let Some(live) = world.flow_field_mut(name) {
                     live.clone_from(field);
@@ -157,55 +139,11 @@ impl Host {
             }
             self.applied_fields_revision = document.fields_revision();
         }
-        let scene = &document.scene;
-        // Walls, gaps and links rebuild the navigation meshes as they are set; bounds and
-        // obstacles, plain fields, are rebuilt for here.
-        let moved = world.bounds != scene.bounds || world.obstacles != scene.obstacles;
-        world.bounds = scene.bounds;
-        world.obstacles.clone_from(&scene.obstacles);
-        if moved {
-            // A level that can no longer have a mesh drops it: its agents' routes say so in
-            // the inspector ("no navigation mesh for this radius").
-            let _ = world.rebuild_navigation();
-        }
-        if world.walls() != scene.walls.as_slice() {
-            // Rebuilds the wall index (and the navigation meshes), so only when the walls
-            // changed.
-            world.set_walls(scene.walls.clone());
-        }
-        world.set_passable_walls(scene.passable_walls);
-        for (name, path) in &scene.paths {
-            world.set_path(name, path.clone());
-        }
-        if world.gaps() != scene.gaps.as_slice() {
-            world.set_gaps(scene.gaps.clone());
-        }
-        for (name, link) in &scene.jump_links {
-            world.set_jump_link(name, *link);
-        }
-        for (name, position) in &scene.targets {
-            if name != "cursor" {
-                world.set_target(name, *position);
-            }
-        }
+        simulation.follow_scene(&document.scene);
         if let Some((built, _)) = self.built.as_mut() {
-            built.clone_from(scene);
+            built.clone_from(&document.scene);
         }
     }
-}
-
-/// Whether the running `world` differs from `scene` in what edits put into it (bounds,
-/// obstacles, walls, passable walls, paths, gaps, jump links, targets but the cursor).
-fn scene_differs(world: &graph_runtime::World, scene: &Scene) -> bool {
-    world.bounds != scene.bounds
-        || world.obstacles != scene.obstacles
-        || world.walls() != scene.walls.as_slice()
-        || world.passable_walls() != scene.passable_walls
-        || world.gaps() != scene.gaps.as_slice()
-        || (scene.paths.iter()).any(|(name, path)| world.path(name) != Some(path))
-        || (scene.jump_links.iter()).any(|(name, link)| world.jump_link(name) != Some(link))
-        || (scene.targets.iter())
-            .any(|(name, at)| name != "cursor" && world.target(name) != Some(*at))
 }
 
 /// The names of a scene's flow fields and where each comes from (their data aside).

@@ -114,6 +114,30 @@ impl Host {
         }
     }
 
+    /// Puts the change the replay's run had at the tick about to be stepped into the
+    /// simulation (a graph swapped, a wall drawn, the cursor moved while it was recorded); a
+    /// change that does not fit stops the replay there, as a tick that differs does.
+    pub(super) fn put_replay_edits(&mut self) {
+        let (Some(replay), Some(simulation)) = (self.replay.as_mut(), self.simulation.as_mut())
+        else {
+            return;
+        };
+        if replay.stopped.is_some() || simulation.tick() >= replay.file.ticks() {
+            return;
+        }
+        if let Err(error) = replay.file.put_edits(simulation, &replay.name) {
+            self.problems.push(error.to_string());
+            replay.stopped = Some(Stop::Differs(error.to_string()));
+            self.running = false;
+        }
+    }
+
+    /// Whether the scene's edits are the replay's own: while it is checked and the scene is
+    /// as it was built, the world follows the run's changes, not the scene document.
+    pub(super) fn world_follows_replay(&self, scene: &graph_runtime::Scene) -> bool {
+        self.replaying() && self.built.as_ref().is_some_and(|(built, _)| built == scene)
+    }
+
     /// An edit (`what`) at the tick shown: what runs after it is no longer the recorded run,
     /// so the replay stops being checked and the preview runs at its own tick length again
     /// from the next reset.

@@ -3,6 +3,7 @@
 //! playing or stepping on from a past tick forks the run, dropping what came after.
 
 use graph_runtime::MetricsTracker;
+use graph_runtime::replay::Edits;
 use graph_runtime::rewind::Recording;
 
 use super::{Host, TICK};
@@ -34,9 +35,11 @@ impl Host {
             (self.simulation.as_ref()).map_or(0, graph_runtime::Simulation::wall_crossings);
     }
 
-    /// Notes the tick the simulation is about to step: from a past tick, a fork, which drops
-    /// what the run had after it (the first fork keeps it with the run as it was).
+    /// Notes the tick the simulation is about to step (after a replay's change at that tick
+    /// is put in): from a past tick, a fork, which drops what the run had after it (the
+    /// first fork keeps it with the run as it was).
     pub(super) fn record_step(&mut self) {
+        self.put_replay_edits();
         let tick = self
             .simulation
             .as_ref()
@@ -50,6 +53,21 @@ impl Host {
         }
         if let (Some(recording), Some(simulation)) = (&mut self.recording, &self.simulation) {
             recording.record(simulation, self.tick_length);
+        }
+    }
+
+    /// The edits of the run recorded from tick 0 to `upto` (stepped with `dt`), against
+    /// `fresh`, the run's scene as it loads from disk, whose groups are `groups`: what a
+    /// replay file keeps of them ([`Edits::of_recording`]); none without a recording.
+    pub fn recorded_edits(
+        &self,
+        fresh: &graph_runtime::Simulation,
+        groups: &[graph_runtime::AgentGroup],
+        (upto, dt): (u64, f32),
+    ) -> Result<Edits, String> {
+        match &self.recording {
+            Some(recording) => Edits::of_recording(recording, fresh, groups, (upto, dt)),
+            None => Ok(Edits::default()),
         }
     }
 
