@@ -110,8 +110,8 @@ fn check_replay(file: &Path, text: &str, origin: &str) -> Result<String, Vec<Str
     let changes = replay.edits.changes().len();
     let edited = match changes {
         0 => String::new(),
-        1 => ", with 1 change made while it ran".to_owned(),
-        n => format!(", with {n} changes made while it ran"),
+        1 => ", with 1 change by tick (an edit while it ran)".to_owned(),
+        n => format!(", with {n} changes by tick (edits while it ran)"),
     };
     Ok(format!(
         "replay of {}, {}, ticks 0 to {} of {} s{edited}",

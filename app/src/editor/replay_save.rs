@@ -315,8 +315,7 @@ fn prove_and_save(
     }
     let edited = match changes {
         0 => String::new(),
-        1 => " with the 1 change made while it ran".to_owned(),
-        n => format!(" with the {n} changes made while it ran"),
+        n => format!(" with the run's changes ({n}, by tick)"),
     };
     Answer::Saved(format!(
         "Saved the run as {}: {} agents, ticks 0 to {} of {:.2} ms, seed {}; checked: the saved scene stepped again{edited} reaches the preview's state at tick {} bit for bit",

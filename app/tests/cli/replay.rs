@@ -122,7 +122,9 @@ fn a_run_edited_while_it_ran_replays_its_own_rows_on_any_thread_count() {
     let output = succeeds(Command::new(steergraph()).arg("check").arg(&edited));
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(
-        said.contains("ticks 0 to 90 of 0.016666668 s, with 1 change made while it ran"),
+        said.contains(
+            "ticks 0 to 90 of 0.016666668 s, with 1 change by tick (an edit while it ran)"
+        ),
         "{said}"
     );
 }

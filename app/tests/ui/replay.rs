@@ -80,6 +80,7 @@ fn a_replay_plays_in_the_preview_as_recorded_and_pauses_at_its_end() {
             name: dir.path().join("run.sgrec").display().to_string(),
             matched: 30,
             last: 30,
+            edited: Vec::new(),
         })
     );
     harness.run_steps(1);

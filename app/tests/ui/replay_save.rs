@@ -152,9 +152,9 @@ fn slow_down(harness: &mut Harness<'static, EditorApp>) {
     harness.state_mut().apply(Command::SetVehicle(vehicle));
 }
 
-/// The replay file `out` opened in a fresh editor and played to its end: the status the
-/// timeline shows there, and the preview's tick and digest.
-fn played_in_the_editor(dir: &Path, out: &Path) -> (Option<ReplayStatus>, (u64, u64)) {
+/// The replay file `out` opened in a fresh editor and played to its end, the timeline
+/// showing `words` there: the replay's status, and the preview's tick and digest.
+fn played_in_the_editor(dir: &Path, out: &Path, words: &str) -> (Option<ReplayStatus>, (u64, u64)) {
     let mut harness = EditorHarness::new(&dir.join("autosave-replay"))
         .sixtieth()
         .build();
@@ -163,6 +163,10 @@ fn played_in_the_editor(dir: &Path, out: &Path) -> (Option<ReplayStatus>, (u64, 
         .apply(Command::OpenReplayPath(out.to_path_buf()));
     let ticks = ReplayFile::load(out).expect("loads").ticks();
     harness.run_steps(ticks as usize + 10);
+    assert!(
+        harness.query_by_label(words).is_some(),
+        "the timeline shows {words:?}"
+    );
     (
         harness.state().preview.host.replay_status(),
         shown(&harness),
@@ -186,7 +190,7 @@ fn a_run_edited_while_it_ran_is_saved_with_its_edits_and_plays_back_bit_for_bit(
     assert!(harness.state().view.dialog.is_none(), "saved, no error");
     let status = harness.state().status.text().unwrap_or_default().to_owned();
     assert!(
-        status.contains("with the 2 changes made while it ran") && status.contains("bit for bit"),
+        status.contains("with the run's changes (2, by tick)") && status.contains("bit for bit"),
         "{status}"
     );
     let file = ReplayFile::load(&out).expect("written");
@@ -206,7 +210,7 @@ fn a_run_edited_while_it_ran_is_saved_with_its_edits_and_plays_back_bit_for_bit(
         .expect("every tick as recorded");
     assert_eq!(state_digest(&simulation), digest);
     // Opened in the editor, it plays to its end, every tick as recorded.
-    let (status, at) = played_in_the_editor(dir.path(), &out);
+    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.00 s");
     assert_eq!(at, (40, digest));
     assert!(
         matches!(
@@ -263,7 +267,7 @@ fn a_fork_from_a_past_tick_with_an_edit_is_saved_as_the_fork() {
         Some(digest),
         "the fork, not the run it left"
     );
-    let (status, at) = played_in_the_editor(dir.path(), &out);
+    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.50 s");
     assert_eq!(at, (tick, digest));
     assert!(
         matches!(status, Some(ReplayStatus::Matching { .. })),

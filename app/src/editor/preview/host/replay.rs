@@ -38,6 +38,9 @@ pub enum ReplayStatus {
         matched: u64,
         /// The recording's last tick.
         last: u64,
+        /// The ticks at which the run's own edits go in (a graph swapped, the scene edited;
+        /// targets moved aside): from each on, the run is not the open graph's or scene's.
+        edited: Vec<u64>,
     },
     /// A tick differs from the recording: the run stopped there.
     Differs {
@@ -76,6 +79,10 @@ impl Host {
                 name: replay.name.clone(),
                 matched: replay.matched.unwrap_or(0),
                 last: replay.file.ticks(),
+                edited: (replay.file.edits.changes().iter())
+                    .filter(|c| !c.graphs.is_empty() || c.scene.is_some())
+                    .map(|c| c.tick)
+                    .collect(),
             },
         })
     }

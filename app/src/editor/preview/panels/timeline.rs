@@ -74,6 +74,16 @@ impl Preview {
         egui::Popup::context_menu(&label)
             .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
             .show(|ui| self.budget_menu(ui));
+        // A replay whose run was edited while it ran: from when it runs its own edits, on the
+        // line with room for it (the replay's words on the line above fill a narrow preview).
+        if let Some(ReplayStatus::Matching { edited, .. }) = self.host.replay_status()
+            && let Some(&from) = edited.first()
+        {
+            let text = format!("· edited at {:.2} s", from as f32 * dt);
+            let note = edits_note(&edited);
+            ui.add(egui::Label::new(text).truncate())
+                .on_hover_text(note.trim_start_matches(". ").to_owned());
+        }
         if !here.is_empty() {
             // After a jump to an event, what the user looks for: in full on hover when cut.
             let here = format!("here: {}", here.join(", "));
@@ -228,12 +238,14 @@ impl Preview {
                 name,
                 matched,
                 last,
+                edited,
             } => (
                 format!("Replay: {matched}/{last} as recorded"),
                 egui::Color32::from_rgb(120, 200, 120),
                 format!(
-                    "{name}: every tick from 0 to {matched} is the recorded state, bit for bit; \
-                     the run pauses at the recording's last tick ({last})"
+                    "{name}: every tick from 0 to {matched} is the recorded state, bit for \
+                         bit; the run pauses at the recording's last tick ({last}){}",
+                    edits_note(&edited)
                 ),
             ),
             ReplayStatus::Differs { why } => (
@@ -282,4 +294,18 @@ pub struct TimelineState {
     pub kind: Option<EventKind>,
     /// Whether the run plays backwards, a tick a frame.
     pub backwards: bool,
+}
+
+/// What a replay's own edits (at the ticks `edited`) mean for what the editor shows, as a
+/// sentence to follow another; empty without edits.
+fn edits_note(edited: &[u64]) -> String {
+    if edited.is_empty() {
+        return String::new();
+    }
+    let ticks: Vec<String> = edited.iter().map(u64::to_string).collect();
+    format!(
+        ". The run puts in its own edits (a graph swapped in, the scene edited) at tick {}: \
+         from there it runs the graph and scene it had then, not the files shown",
+        ticks.join(", ")
+    )
 }
