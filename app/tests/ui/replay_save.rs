@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use app::editor::{Command, Dialog, EditorApp, Purpose, ReplayStatus};
+use app::editor::{Command, Dialog, EditorApp, Purpose, ReplayStatus, SceneEdit};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use graph_runtime::FileAccess;
@@ -271,6 +271,51 @@ fn a_fork_from_a_past_tick_with_an_edit_is_saved_as_the_fork() {
     assert_eq!(at, (tick, digest));
     assert!(
         matches!(status, Some(ReplayStatus::Matching { .. })),
+        "{status:?}"
+    );
+}
+
+#[test]
+fn a_wall_drawn_while_it_ran_is_saved_and_the_replay_puts_it_in_at_its_tick() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut harness = crossing_in(dir.path());
+    play(&mut harness, 20);
+    // A wall drawn across the crossing at tick 20, the scene left unsaved: the file on disk
+    // has no wall, so the replay must put it in.
+    let mut scene = crate::common::scene(&harness).scene.clone();
+    scene.walls.push(graph_runtime::Wall::polyline(vec![
+        glam::Vec2::new(0.0, -8.0),
+        glam::Vec2::new(0.0, 8.0),
+    ]));
+    harness
+        .state_mut()
+        .preview
+        .push_edit(SceneEdit::Scene(Box::new(scene)));
+    harness.run_steps(1);
+    while shown(&harness).0 < 60 {
+        play(&mut harness, 1);
+    }
+    harness.state_mut().preview.host.running = false;
+    let (tick, digest) = shown(&harness);
+    let out = dir.path().join("walled.sgrec");
+    save_run(&mut harness, &out);
+    assert!(harness.state().view.dialog.is_none(), "saved, no error");
+    let file = ReplayFile::load(&out).expect("written");
+    let walls: Vec<(u64, usize)> = (file.edits.changes().iter())
+        .filter_map(|c| c.scene.as_ref().map(|edit| (c.tick, edit.walls.len())))
+        .collect();
+    assert_eq!(
+        walls,
+        [(21, 1)],
+        "the wall, from the step after the frame it was drawn in"
+    );
+    assert_eq!(file.digest(tick), Some(digest));
+    // Played in the editor, the world takes the wall at its tick and keeps it: the scene
+    // shown (from disk, without it) does not put the world back.
+    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.35 s");
+    assert_eq!(at, (tick, digest));
+    assert!(
+        matches!(&status, Some(ReplayStatus::Matching { edited, .. }) if edited == &[21]),
         "{status:?}"
     );
 }
