@@ -220,3 +220,28 @@ fn what_a_replay_cannot_hold_is_refused_in_words() {
         "{why}"
     );
 }
+
+#[test]
+fn a_file_naming_more_targets_than_a_scene_may_have_is_refused() {
+    let names = graph_runtime::limits::MAX_NAMES + 1;
+    let targets: Vec<String> = (0..names)
+        .map(|i| format!("(\"t{i}\", (0.0, 0.0))"))
+        .collect();
+    // Two changes, the second's names new: the bound is on the names of all changes.
+    let (first, second) = targets.split_at(names / 2);
+    let text = format!(
+        r#"(format: "steergraph.replay", version: 2, scene: "replayed.scene.ron",
+            scene_digest: "0000000000000000", seed: 5, dt: 0.016666668, agents: 3, ticks: 2,
+            changes: [(tick: 0, targets: Some([{}])), (tick: 1, targets: Some([{}]))],
+            digests: ["0000000000000000", "0000000000000000", "0000000000000000"])"#,
+        first.join(", "),
+        second.join(", ")
+    );
+    let error = ReplayFile::from_ron(&text, "many.sgrec").expect_err("too many names");
+    assert!(
+        error
+            .to_string()
+            .contains("changes[1].targets: the changes name more than 65536 targets"),
+        "{error}"
+    );
+}

@@ -12,6 +12,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::graph::GraphFile;
+use crate::limits::MAX_NAMES;
 use crate::world::Obstacle;
 use crate::{
     Gap, Graph, JumpLink, ParamValues, Path, Program, Rect, Scene, Simulation, Turning,
@@ -161,14 +162,18 @@ impl Edits {
     /// Edits of `graphs` (their programs) and `changes`, checked: ticks ascending and before
     /// `ticks` (a change is put in before a step of the run), every graph a change names
     /// present, parameter values one per parameter and finite, vehicle and turning numbers
-    /// finite and in range, and every scene edit one a scene may hold. The message names the
-    /// place (`changes[2].graphs[0].parameters`).
+    /// finite and in range, target points finite and at most [`MAX_NAMES`] target names in
+    /// all, and every scene edit one a scene may hold. The message names the place
+    /// (`changes[2].graphs[0].parameters`).
     pub(super) fn checked(
         (graphs, programs): (Vec<Graph>, Vec<Arc<Program>>),
         changes: Vec<Change>,
         ticks: u64,
     ) -> Result<Self, String> {
         let mut last = None;
+        // The names the changes' targets use, all changes together: each may add one to the
+        // world (the editor's cursor), so their count is a scene's bound on its targets.
+        let mut names = std::collections::BTreeSet::new();
         for (c, change) in changes.iter().enumerate() {
             let at = |what: &str| format!("changes[{c}]{what}");
             if last.is_some_and(|last| change.tick <= last) {
@@ -217,6 +222,13 @@ impl Edits {
                     .map_or(Ok(()), |why| Err(at(&format!(".turning.{why}"))))?;
             }
             let targets = change.targets.as_deref().unwrap_or_default();
+            names.extend(targets.iter().map(|(name, _)| name.as_str()));
+            if names.len() > MAX_NAMES {
+                return Err(format!(
+                    "{}: the changes name more than {MAX_NAMES} targets, a scene's most",
+                    at(".targets")
+                ));
+            }
             if let Some(i) = targets.iter().position(|(_, at)| !at.is_finite()) {
                 return Err(format!(
                     "{}: not a finite point",
