@@ -124,6 +124,11 @@ fn compile_time(c: &mut Criterion) {
     c.bench_function("compile_500_nodes", |b| {
         b.iter(|| compile(black_box(&graph)));
     });
+    // As a Simulation and the editor compile: the program keeps the graph (for replay files).
+    let library = std::collections::BTreeMap::new();
+    c.bench_function("compile_500_nodes_keeping_source", |b| {
+        b.iter(|| graph_runtime::compile_keeping_source(black_box(&graph), "", &library));
+    });
 }
 
 /// A 256 × 256 field like a generated one: unit vectors in every direction.

@@ -92,7 +92,8 @@ pub use avoidance::{Avoidance, AvoidanceSettings, LAYERS, MAX_PRIORITY};
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, CompileWarning, Context, GUIDE_ORCA_LINES,
     Guide, NodeValue, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TagMask, TagTable,
-    TakeOff, Trace, TraceEntry, compile, compile_with, inline_subgraphs, subgraph_key, warnings,
+    TakeOff, Trace, TraceEntry, compile, compile_keeping_source, compile_with, inline_subgraphs,
+    subgraph_key, warnings,
 };
 pub use crowd::{Crowd, CrowdAgent, CrowdError, CrowdProgram};
 pub use format::{

@@ -11,7 +11,7 @@ use glam::Vec2;
 use graph_runtime::replay::{Edits, ReplayFile, state_digest};
 use graph_runtime::rewind::{DEFAULT_BUDGET, Recording};
 use graph_runtime::{
-    FileAccess, Graph, Node, Number, SceneAssets, Simulation, Turning, Wall, compile,
+    FileAccess, Graph, Node, Number, SceneAssets, Simulation, Turning, Wall, compile_keeping_source,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -42,7 +42,8 @@ fn swap_separation_weight(simulation: &mut Simulation, assets: &SceneAssets, wei
             inputs[1].weight = Number::Literal(weight);
         }
     }
-    let program = Arc::new(compile(&graph).expect("compiles"));
+    let compiled = compile_keeping_source(&graph, "", &std::collections::BTreeMap::new());
+    let program = Arc::new(compiled.expect("compiles"));
     let params = program.default_parameters();
     let vehicle = program.vehicle(&params);
     let turning = Turning::from(program.turning(&params));

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use graph_runtime::replay::{Edits, ReplayFile};
 use graph_runtime::rewind::{DEFAULT_BUDGET, Recording};
-use graph_runtime::{Graph, Node, Number, SceneAssets, Simulation, Turning, compile};
+use graph_runtime::{
+    Graph, Node, Number, SceneAssets, Simulation, Turning, compile_keeping_source,
+};
 
 /// The tick the river's graph is edited at, of the [`RIVER_TICKS`] recorded.
 pub const EDIT_TICK: u64 = 30;
@@ -31,13 +33,15 @@ pub fn doubled_blends(graph: &Graph) -> Graph {
 }
 
 /// Swaps `graph` in for group `group` of `simulation` at its defaults, its agents given the
-/// graph's vehicle and turning: what the editor does when the open graph is edited.
+/// graph's vehicle and turning, compiled keeping its source as the editor compiles: what the
+/// editor does when the open graph is edited.
 ///
 /// # Panics
 ///
 /// When the graph does not compile or the swap is refused.
 pub fn swap_in(simulation: &mut Simulation, group: usize, graph: &Graph) {
-    let program = Arc::new(compile(graph).expect("the graph compiles"));
+    let compiled = compile_keeping_source(graph, "", &std::collections::BTreeMap::new());
+    let program = Arc::new(compiled.expect("the graph compiles"));
     let params = program.default_parameters();
     let limits = (
         program.vehicle(&params),
@@ -76,7 +80,8 @@ pub fn edited_river(folder: &Path) -> (PathBuf, Vec<Vec<u32>>) {
     let mut positions = vec![position_bits(&live)];
     while live.tick() < RIVER_TICKS {
         if live.tick() == EDIT_TICK {
-            let edited = doubled_blends(live.groups()[0].program.source());
+            let source = live.groups()[0].program.source();
+            let edited = doubled_blends(source.expect("a scene's programs keep their graphs"));
             swap_in(&mut live, 0, &edited);
         }
         recording.record(&live, dt);

@@ -13,7 +13,9 @@ use std::sync::Arc;
 use glam::Vec2;
 use graph_runtime::replay::{Edits, ReplayFile};
 use graph_runtime::rewind::{DEFAULT_BUDGET, Recording};
-use graph_runtime::{FileAccess, Node, Number, SceneAssets, Simulation, Turning, Wall, compile};
+use graph_runtime::{
+    FileAccess, Node, Number, SceneAssets, Simulation, Turning, Wall, compile_keeping_source,
+};
 
 use super::{MAX_SIMULATED_AGENTS, TICKS, Verdict, round_trip};
 
@@ -63,7 +65,8 @@ fn edited_run(assets: &SceneAssets, ticks: u64) -> Result<Edits, String> {
     for tick in 0..ticks {
         if tick == ticks / 3 {
             // Every Blend's weights doubled.
-            let mut graph = live.groups()[0].program.source().clone();
+            let source = live.groups()[0].program.source();
+            let mut graph = source.ok_or("a scene's program keeps its graph")?.clone();
             for node in graph.nodes.values_mut() {
                 if let Node::Blend { inputs } = node {
                     for input in inputs {
@@ -73,7 +76,8 @@ fn edited_run(assets: &SceneAssets, ticks: u64) -> Result<Edits, String> {
                     }
                 }
             }
-            let program = Arc::new(compile(&graph).map_err(|errors| errors[0].to_string())?);
+            let compiled = compile_keeping_source(&graph, "", &std::collections::BTreeMap::new());
+            let program = Arc::new(compiled.map_err(|errors| errors[0].to_string())?);
             let params = program.default_parameters();
             let vehicle = program.vehicle(&params);
             let turning = Turning::from(program.turning(&params));

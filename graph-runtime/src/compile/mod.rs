@@ -21,7 +21,7 @@ pub use error::{CompileError, CompileWarning};
 pub(crate) use eval::BATCH;
 pub use eval::{Context, NodeValue, Trace, TraceEntry};
 pub use guide::{GUIDE_ORCA_LINES, Guide};
-pub use pipeline::{compile, compile_with, warnings};
+pub use pipeline::{compile, compile_keeping_source, compile_with, warnings};
 pub use program::{AgentState, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};
 pub(crate) use tag_members::{Swept, TagMembers};

@@ -44,6 +44,47 @@ pub fn compile_with(
     key: &str,
     library: &BTreeMap<String, Graph>,
 ) -> Result<Program, Vec<CompileError>> {
+    compile_flat(graph, key, library).map(|(program, _)| program)
+}
+
+/// [`compile_with`], the program keeping the graph it was compiled from ([`Program::source`]:
+/// subgraphs written out, unreached nodes and the editor section left out), so that a run it
+/// is swapped into can be written down as a replay file. What a [`crate::Simulation`] and the
+/// editor compile with; the copy costs a graph of 500 nodes about 3.5 % of its compile
+/// (`BENCHMARKS.md`, "Compiling a 500-node graph"), which [`compile_with`] does not pay.
+pub fn compile_keeping_source(
+    graph: &Graph,
+    key: &str,
+    library: &BTreeMap<String, Graph>,
+) -> Result<Program, Vec<CompileError>> {
+    let (mut program, flat) = compile_flat(graph, key, library)?;
+    let source = match flat {
+        Cow::Owned(graph) => Graph {
+            description: String::new(),
+            editor: None,
+            ..graph
+        },
+        Cow::Borrowed(graph) => Graph {
+            description: String::new(),
+            parameters: graph.parameters.clone(),
+            vehicle: graph.vehicle.clone(),
+            turning: graph.turning.clone(),
+            nodes: graph.nodes.clone(),
+            muted: graph.muted.clone(),
+            editor: None,
+        },
+    };
+    program.source = Some(std::sync::Arc::new(source));
+    Ok(program)
+}
+
+/// The program of `graph` (as [`compile_with`]) and the graph lowered: subgraphs written out,
+/// without the nodes the Output does not reach.
+fn compile_flat<'g>(
+    graph: &'g Graph,
+    key: &str,
+    library: &BTreeMap<String, Graph>,
+) -> Result<(Program, Cow<'g, Graph>), Vec<CompileError>> {
     // The graph as written first (a Subgraph node's values checked like any field), then
     // with its subgraphs written out: what fails only then is a value a subgraph's field
     // does not take, told about the Subgraph node that gave it.
@@ -57,7 +98,7 @@ pub fn compile_with(
         .values()
         .any(|n| matches!(n, Node::Subgraph { .. }))
     {
-        return Ok(lower::lower(&graph));
+        return Ok((lower::lower(&graph), graph));
     }
     let (flat, origins) = subgraph::inline_traced(&graph, key, library)?;
     let errors = validate(&flat);
@@ -65,7 +106,7 @@ pub fn compile_with(
         let blame = |error| subgraph::blame(error, &origins);
         return Err(errors.into_iter().map(blame).collect());
     }
-    Ok(lower::lower(&flat))
+    Ok((lower::lower(&flat), Cow::Owned(flat)))
 }
 
 /// `graph` without the nodes its Output does not reach: they run nothing (a Subgraph node among

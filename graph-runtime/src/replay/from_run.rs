@@ -54,7 +54,8 @@ impl Edits {
             for (group, (program, params)) in programs.iter().enumerate() {
                 let values = params.values();
                 let same = before.get(group).is_some_and(|(p, v)| {
-                    (Arc::ptr_eq(p, program) || p.source() == program.source()) && v == values
+                    let same_graph = (p.source()).is_some_and(|s| Some(s) == program.source());
+                    (Arc::ptr_eq(p, program) || same_graph) && v == values
                 });
                 if same {
                     continue;
@@ -64,7 +65,11 @@ impl Edits {
                         "The run has a group {group} its scene on disk does not have."
                     ));
                 };
-                let graph = edits.graph_index(program);
+                let graph = edits.graph_index(program).ok_or_else(|| {
+                    format!(
+                        "The graph of group {group} was swapped in at tick {tick} without the graph it was compiled from (a game's program, not the editor's), and a replay file holds graphs."
+                    )
+                })?;
                 let swap = GroupSwap {
                     group,
                     graph,
@@ -112,15 +117,16 @@ impl Edits {
         Ok(edits)
     }
 
-    /// The place of `program`'s graph among the edits' graphs, added if new.
-    fn graph_index(&mut self, program: &Arc<Program>) -> usize {
-        let source = program.source();
+    /// The place of `program`'s graph among the edits' graphs, added if new; `None` for a
+    /// program that kept no graph ([`Program::source`]).
+    fn graph_index(&mut self, program: &Arc<Program>) -> Option<usize> {
+        let source = program.source()?;
         if let Some(i) = self.graphs.iter().position(|g| g == source) {
-            return i;
+            return Some(i);
         }
         self.graphs.push(Graph::clone(source));
         self.programs.push(Arc::clone(program));
-        self.graphs.len() - 1
+        Some(self.graphs.len() - 1)
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::assets::{locate, unloadable};
 use super::{FileAccess, SceneError};
-use crate::compile::{CompileError, Program, compile_with, subgraph_key};
+use crate::compile::{CompileError, Program, subgraph_key};
 use crate::{Graph, Node, NodeId};
 
 /// Loads into `graphs` every graph file that the graphs in it use as subgraphs, and the ones
@@ -183,7 +183,7 @@ impl Subgraphs {
     ///
     /// As [`crate::compile_with`].
     pub fn compile(&self, graph: &Graph) -> Result<Program, Vec<CompileError>> {
-        compile_with(graph, &self.key, &self.library)
+        crate::compile_keeping_source(graph, &self.key, &self.library)
     }
 
     /// `errors` of [`Subgraphs::compile`] as lines to show, `origin` naming the graph: first why

@@ -285,7 +285,7 @@ fn compile_group(
             });
             return None;
         };
-        match crate::compile_with(graph, &group.graph, &assets.graphs) {
+        match crate::compile_keeping_source(graph, &group.graph, &assets.graphs) {
             Ok(program) => {
                 let program = Arc::new(program);
                 programs.insert(group.graph.clone(), Arc::clone(&program));

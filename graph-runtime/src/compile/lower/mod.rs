@@ -4,7 +4,6 @@
 //! Each kind's op is `ops.rs` (a family file's kinds by the family's `lower`).
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 mod ops;
 
@@ -29,15 +28,6 @@ fn is_muted(graph: &Graph, id: NodeId) -> bool {
 pub(super) fn lower(graph: &Graph) -> Program {
     let mut program = Builder::new(graph).build();
     plan::plan(&mut program);
-    program.source = Arc::new(Graph {
-        description: String::new(),
-        parameters: graph.parameters.clone(),
-        vehicle: graph.vehicle.clone(),
-        turning: graph.turning.clone(),
-        nodes: graph.nodes.clone(),
-        muted: graph.muted.clone(),
-        editor: None,
-    });
     program
 }
 
@@ -93,7 +83,7 @@ impl<'g> Builder<'g> {
                 batch_plan: None,
                 reads_agents: false,
                 turns: false,
-                source: Arc::default(),
+                source: None,
             },
         }
     }

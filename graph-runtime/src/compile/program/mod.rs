@@ -84,8 +84,9 @@ pub struct Program {
     /// with values that carry one.
     pub(crate) turns: bool,
     /// The graph compiled, as the compiler lowered it: its subgraphs written out, without the
-    /// nodes its Output does not reach and without its editor section ([`Program::source`]).
-    pub(crate) source: Arc<Graph>,
+    /// nodes its Output does not reach and without its editor section ([`Program::source`]);
+    /// kept only when compiled with [`crate::compile_keeping_source`].
+    pub(crate) source: Option<Arc<Graph>>,
 }
 
 /// The graph's turning section, its numbers resolved.
@@ -157,10 +158,12 @@ impl Program {
 
     /// The graph this program was compiled from, as the compiler lowered it: its subgraphs
     /// written out, without the nodes its Output does not reach and without its editor
-    /// section. Compiled again ([`crate::compile`]) it gives the same program: what a replay
-    /// file keeps of a graph swapped in while the run was recorded.
-    pub fn source(&self) -> &Graph {
-        &self.source
+    /// section; `None` unless compiled with [`crate::compile_keeping_source`] (as a
+    /// [`crate::Simulation`] and the editor compile). Compiled again ([`crate::compile`]) it
+    /// gives the same program: what a replay file keeps of a graph swapped in while the run
+    /// was recorded.
+    pub fn source(&self) -> Option<&Graph> {
+        self.source.as_deref()
     }
 
     /// Names of the graph parameters, in slot order.

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use graph_runtime::{SceneAssets, compile_with};
+use graph_runtime::SceneAssets;
 
 use super::Host;
 use crate::editor::preview::OpenGraph;
@@ -56,13 +56,14 @@ impl Host {
             }
             let problem =
                 |error: &dyn std::fmt::Display| format!("group \"{}\": {error}", group.name);
-            let program = match compile_with(graph, &group.graph, &assets.graphs) {
-                Ok(program) => Arc::new(program),
-                Err(errors) => {
-                    self.problems.extend(errors.iter().map(|e| problem(e)));
-                    continue;
-                }
-            };
+            let program =
+                match graph_runtime::compile_keeping_source(graph, &group.graph, &assets.graphs) {
+                    Ok(program) => Arc::new(program),
+                    Err(errors) => {
+                        self.problems.extend(errors.iter().map(|e| problem(e)));
+                        continue;
+                    }
+                };
             match program.parameters(&group.parameters) {
                 Ok(params) => match simulation.set_program(index, program, params) {
                     Ok(errors) => self.problems.extend(errors.iter().map(|e| problem(e))),
