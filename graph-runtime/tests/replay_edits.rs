@@ -64,7 +64,9 @@ fn wall_drawn(assets: &SceneAssets) -> graph_runtime::Scene {
 }
 
 /// `edits` written down, read back as a file beside the river preset, and replayed from
-/// tick 0 to `ticks`: the state's digest at every tick.
+/// tick 0 to `ticks`, recorded as the editor records the replay it plays: the state's digest
+/// at every tick. The replay's own recording, written down again, holds the same edits (a
+/// replay opened in the editor can be saved again).
 fn replayed(edits: Edits, ticks: u64) -> Vec<u64> {
     let assets = assets("river.scene.ron");
     let file = ReplayFile::record_edited(
@@ -82,12 +84,21 @@ fn replayed(edits: Edits, ticks: u64) -> Vec<u64> {
     let read = ReplayFile::from_ron(&text, "run.sgrec").expect("reads back");
     assert_eq!(read, file, "read back as written");
     let mut simulation = read.open(&path, FileAccess::SceneFolder).expect("opens");
+    let mut recording = Recording::new(&simulation, DEFAULT_BUDGET);
     let mut digests = vec![state_digest(&simulation)];
     for tick in 1..=ticks {
-        read.replay_to(&mut simulation, tick, "run.sgrec")
+        read.put_edits(&mut simulation, "run.sgrec").expect("fits");
+        recording.record(&simulation, DT);
+        simulation.step(DT);
+        read.check(&simulation, "run.sgrec")
             .expect("every tick as recorded");
+        assert_eq!(simulation.tick(), tick);
         digests.push(state_digest(&simulation));
     }
+    let fresh = Simulation::new(&assets).expect("runs");
+    let again = Edits::of_recording(&recording, &fresh, &assets.scene.groups, (ticks, DT))
+        .expect("the replay's run holds its edits");
+    assert_eq!(again, read.edits, "saved again, the same edits");
     digests
 }
 

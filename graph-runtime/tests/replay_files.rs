@@ -288,7 +288,7 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ),
     (
         "replay_edit_vehicle_mass.sgrec",
-        &["changes[0].graphs[0].vehicle.mass: -1 is not a finite number > 0"],
+        &["changes[0].graphs[0].vehicle.mass: -1 must be a finite number >= 1e-6 and at most 1e9"],
     ),
     (
         "replay_edit_wall_nan.sgrec",

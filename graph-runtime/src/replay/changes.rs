@@ -216,10 +216,10 @@ impl Edits {
                         at(&format!(".parameters[{i}]"))
                     ));
                 }
-                vehicle_problem(&swap.vehicle)
-                    .map_or(Ok(()), |why| Err(at(&format!(".vehicle.{why}"))))?;
-                turning_problem(&swap.turning)
-                    .map_or(Ok(()), |why| Err(at(&format!(".turning.{why}"))))?;
+                let limits = crate::scene::limits_problems(&at(""), swap.vehicle, swap.turning);
+                if let Some(first) = limits.into_iter().next() {
+                    return Err(first);
+                }
             }
             let targets = change.targets.as_deref().unwrap_or_default();
             names.extend(targets.iter().map(|(name, _)| name.as_str()));
@@ -259,7 +259,9 @@ impl Edits {
         for (g, file) in files.into_iter().enumerate() {
             file.check().map_err(|why| format!("graphs[{g}].{why}"))?;
             let graph = file.into_graph();
-            let program = crate::compile(&graph).map_err(|errors| {
+            // Kept with its graph, as the editor's: a run of the replay saved again holds it.
+            let program = crate::compile_keeping_source(&graph, "", &BTreeMap::new());
+            let program = program.map_err(|errors| {
                 let first = errors.first().map(ToString::to_string).unwrap_or_default();
                 let more = match errors.len() {
                     0 | 1 => String::new(),
@@ -296,7 +298,9 @@ impl Edits {
                     swap.group
                 ));
             }
-            let program = Arc::clone(&self.programs[swap.graph]);
+            let program = (self.programs.get(swap.graph))
+                .ok_or_else(|| format!("{at}: graph {} is not among the file's", swap.graph))?;
+            let program = Arc::clone(program);
             let params = ParamValues {
                 values: swap.parameters.clone(),
             };
@@ -323,38 +327,4 @@ impl Edits {
         }
         Ok(())
     }
-}
-
-/// Why `vehicle`'s limits are no vehicle's (the field and why), if they are not.
-fn vehicle_problem(vehicle: &VehicleParams) -> Option<String> {
-    let fields = [
-        ("mass", vehicle.mass),
-        ("max_force", vehicle.max_force),
-        ("max_speed", vehicle.max_speed),
-        ("radius", vehicle.radius),
-    ];
-    for (name, value) in fields {
-        if !value.is_finite() || value < 0.0 || (name == "mass" && value <= 0.0) {
-            let range = if name == "mass" { "> 0" } else { ">= 0" };
-            return Some(format!("{name}: {value} is not a finite number {range}"));
-        }
-    }
-    None
-}
-
-/// Why `turning`'s limits are not a vehicle's turning, if they are not.
-fn turning_problem(turning: &TurningParams) -> Option<String> {
-    let fields = [
-        ("max_angular_speed", Some(turning.max_angular_speed)),
-        (
-            "max_angular_acceleration",
-            Some(turning.max_angular_acceleration),
-        ),
-        ("max_turn_rate", turning.max_turn_rate),
-    ];
-    fields.into_iter().find_map(|(name, value)| {
-        value
-            .filter(|v| !v.is_finite() || *v < 0.0)
-            .map(|v| format!("{name}: {v} is not a finite number >= 0"))
-    })
 }

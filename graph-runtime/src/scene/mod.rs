@@ -13,4 +13,5 @@ pub(crate) use assets::locate;
 pub use assets::{FileAccess, SceneAssets, SceneError, check_inside_scene_folder};
 pub use document::{AgentGroup, AgentSpawn, Area, FlowFieldSource, OwnPoints, Scene, Spawn};
 pub use subgraphs::{SubgraphWalk, Subgraphs, WantedSubgraph, load_subgraphs, subgraph_uses};
+pub(crate) use validate::limits_problems;
 pub use warning::SceneWarning;

@@ -92,6 +92,26 @@ impl Checker {
     }
 }
 
+/// The problems of vehicle limits and turning given to a group's agents (a replay file's
+/// graph swapped in), each naming its place under `place`, checked as a scene group's.
+pub(crate) fn limits_problems(
+    place: &str,
+    vehicle: crate::VehicleParams,
+    turning: crate::TurningParams,
+) -> Vec<String> {
+    let mut check = Checker {
+        strict: true,
+        problems: Vec::new(),
+    };
+    let group = super::AgentGroup {
+        vehicle: Some(vehicle),
+        turning: Some(turning),
+        ..super::AgentGroup::new("", "", super::Spawn::Agents(Vec::new()))
+    };
+    check_limits(&mut check, place, &group);
+    check.problems
+}
+
 /// A group's vehicle limits, turning and avoidance settings.
 fn check_limits(check: &mut Checker, place: &str, group: &super::AgentGroup) {
     if let Some(vehicle) = &group.vehicle {
