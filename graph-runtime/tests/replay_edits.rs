@@ -117,6 +117,10 @@ fn a_run_edited_while_it_ran_replays_bit_for_bit() {
     };
     step_to(&mut live, &mut recording, 30);
     swap_separation_weight(&mut live, &assets, 6.0);
+    // The same graph swapped in again (the editor swaps on any edit of the open graph, a
+    // node moved on the canvas too): no change to hold, and the run the same without it.
+    step_to(&mut live, &mut recording, 40);
+    swap_separation_weight(&mut live, &assets, 6.0);
     step_to(&mut live, &mut recording, 50);
     live.follow_scene(&wall_drawn(&assets));
     // The cursor first put in the world (as the preview does when the mouse first moves
