@@ -261,3 +261,69 @@ fn a_file_naming_more_targets_than_a_scene_may_have_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn the_scene_as_the_run_had_it_at_a_tick_runs_on_as_the_replay_does() {
+    // Separation weighted 6 at tick 30, a wall drawn at 50: at tick 60 the scene with both
+    // written into it, built afresh and put in the replay's state, steps as the replay does.
+    let assets = assets("river.scene.ron");
+    let mut live = Simulation::new(&assets).expect("runs");
+    let mut recording = Recording::new(&live, DEFAULT_BUDGET);
+    run_to(&mut live, &mut recording, 30);
+    swap_separation_weight(&mut live, &assets, 6.0);
+    run_to(&mut live, &mut recording, 50);
+    live.follow_scene(&wall_drawn(&assets));
+    run_to(&mut live, &mut recording, 90);
+    let fresh = Simulation::new(&assets).expect("runs");
+    let edits = Edits::of_recording(&recording, &fresh, &assets.scene.groups, (90, DT))
+        .expect("holds them");
+    let file =
+        ReplayFile::record_edited(&assets, "river.scene.ron".into(), (90, DT), edits, |_| true)
+            .expect("records")
+            .expect("whole");
+    let path = presets().join("run.sgrec");
+    let mut replayed = file.open(&path, FileAccess::SceneFolder).expect("opens");
+    file.replay_to(&mut replayed, 60, "run.sgrec")
+        .expect("as recorded");
+    let at = file.assets_at(&assets, 60);
+    assert_eq!(
+        at.scene.walls.len(),
+        assets.scene.walls.len() + 1,
+        "the wall"
+    );
+    let group = &at.scene.groups[0];
+    assert_eq!(group.graph, "river.graph.ron (as edited at tick 30)");
+    assert!(at.graphs.contains_key(&group.graph));
+    let mut afresh = Simulation::new(&at).expect("the edited scene runs");
+    afresh
+        .restore(&replayed.keyframe())
+        .expect("the same agents");
+    file.replay_to(&mut replayed, 75, "run.sgrec")
+        .expect("as recorded");
+    for _ in 60..75 {
+        afresh.step(DT);
+    }
+    assert_eq!(state_digest(&afresh), state_digest(&replayed));
+    // The scene on disk, unedited, goes elsewhere from the same state.
+    let mut unedited = Simulation::new(&assets).expect("runs");
+    unedited
+        .restore(&live_at(&file, &path, 60).keyframe())
+        .expect("the same agents");
+    for _ in 60..75 {
+        unedited.step(DT);
+    }
+    assert_ne!(state_digest(&unedited), state_digest(&replayed));
+    assert_eq!(
+        file.assets_at(&assets, 29),
+        assets,
+        "nothing edited before tick 30"
+    );
+}
+
+/// The replay `file` (at `path`) opened and replayed to `tick`.
+fn live_at(file: &ReplayFile, path: &Path, tick: u64) -> Simulation {
+    let mut simulation = file.open(path, FileAccess::SceneFolder).expect("opens");
+    file.replay_to(&mut simulation, tick, "run.sgrec")
+        .expect("as recorded");
+    simulation
+}

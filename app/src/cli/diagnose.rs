@@ -73,10 +73,15 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             })
             .filter_map(|agent| diagnose(&simulation, agent, dt))
             .collect();
+        // A replay's run edited by then is proven on as edited, not as its files are.
+        let assets = match &step {
+            Some(file) => file.assets_at(&assets, simulation.tick()),
+            None => assets,
+        };
         let fixes = propose_fixes(&assets, &simulation.keyframe(), &diagnoses, dt, FIX_SECONDS);
-        Ok::<_, Vec<String>>((diagnoses, fixes))
+        Ok::<_, Vec<String>>((diagnoses, fixes, assets))
     })??;
-    let (diagnoses, fixes) = found;
+    let (diagnoses, fixes, assets) = found;
     let text = match &options.out {
         Some(_) => csv(&simulation, &assets, &diagnoses, &fixes),
         None => report(&simulation, &assets, &diagnoses, &fixes, dt),

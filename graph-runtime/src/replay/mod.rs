@@ -14,6 +14,7 @@
 
 mod changes;
 mod digest;
+mod edited_assets;
 mod file;
 mod from_run;
 
