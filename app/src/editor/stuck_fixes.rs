@@ -19,8 +19,9 @@ impl EditorApp {
             return;
         };
         self.preview.fixes = match assets {
+            // A replay's run edited while it ran is proven on as edited by now.
             Ok(assets) => FixState::start(
-                assets,
+                host.as_replayed(assets),
                 simulation.keyframe(),
                 host.held_diagnoses(),
                 host.tick_length(),

@@ -153,8 +153,13 @@ fn slow_down(harness: &mut Harness<'static, EditorApp>) {
 }
 
 /// The replay file `out` opened in a fresh editor and played to its end, the timeline
-/// showing `words` there: the replay's status, and the preview's tick and digest.
-fn played_in_the_editor(dir: &Path, out: &Path, words: &str) -> (Option<ReplayStatus>, (u64, u64)) {
+/// showing `words` there: the replay's status, and the preview's tick and digest; the walls
+/// of the scene as the run had it there (what a fix found there is proven on).
+fn played_in_the_editor(
+    dir: &Path,
+    out: &Path,
+    words: &str,
+) -> (Option<ReplayStatus>, (u64, u64), usize) {
     let mut harness = EditorHarness::new(&dir.join("autosave-replay"))
         .sixtieth()
         .build();
@@ -167,10 +172,10 @@ fn played_in_the_editor(dir: &Path, out: &Path, words: &str) -> (Option<ReplaySt
         harness.query_by_label(words).is_some(),
         "the timeline shows {words:?}"
     );
-    (
-        harness.state().preview.host.replay_status(),
-        shown(&harness),
-    )
+    let on_disk = graph_runtime::SceneAssets::load(&dir.join("crossing.scene.ron"));
+    let host = &harness.state().preview.host;
+    let walls = (host.as_replayed(on_disk.expect("loads")).scene.walls).len();
+    (host.replay_status(), shown(&harness), walls)
 }
 
 #[test]
@@ -210,7 +215,7 @@ fn a_run_edited_while_it_ran_is_saved_with_its_edits_and_plays_back_bit_for_bit(
         .expect("every tick as recorded");
     assert_eq!(state_digest(&simulation), digest);
     // Opened in the editor, it plays to its end, every tick as recorded.
-    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.00 s");
+    let (status, at, _) = played_in_the_editor(dir.path(), &out, "· edited at 0.00 s");
     assert_eq!(at, (40, digest));
     assert!(
         matches!(
@@ -267,7 +272,7 @@ fn a_fork_from_a_past_tick_with_an_edit_is_saved_as_the_fork() {
         Some(digest),
         "the fork, not the run it left"
     );
-    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.50 s");
+    let (status, at, _) = played_in_the_editor(dir.path(), &out, "· edited at 0.50 s");
     assert_eq!(at, (tick, digest));
     assert!(
         matches!(status, Some(ReplayStatus::Matching { .. })),
@@ -312,8 +317,12 @@ fn a_wall_drawn_while_it_ran_is_saved_and_the_replay_puts_it_in_at_its_tick() {
     assert_eq!(file.digest(tick), Some(digest));
     // Played in the editor, the world takes the wall at its tick and keeps it: the scene
     // shown (from disk, without it) does not put the world back.
-    let (status, at) = played_in_the_editor(dir.path(), &out, "· edited at 0.35 s");
+    let (status, at, walls) = played_in_the_editor(dir.path(), &out, "· edited at 0.35 s");
     assert_eq!(at, (tick, digest));
+    assert_eq!(
+        walls, 1,
+        "fixes found there are proven with the wall the run had"
+    );
     assert!(
         matches!(&status, Some(ReplayStatus::Matching { edited, .. }) if edited == &[21]),
         "{status:?}"

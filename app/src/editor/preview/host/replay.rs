@@ -139,6 +139,18 @@ impl Host {
         }
     }
 
+    /// `assets` (the scene and graphs shown) as the run being replayed had them at the tick
+    /// shown: with the edits the replay's run had made by then (`ReplayFile::assets_at`),
+    /// what a fix is proven on. As they are when no replay is being checked.
+    pub fn as_replayed(&self, assets: graph_runtime::SceneAssets) -> graph_runtime::SceneAssets {
+        match (&self.replay, self.tick()) {
+            (Some(replay), Some(tick)) if replay.stopped.is_none() => {
+                replay.file.assets_at(&assets, tick)
+            }
+            _ => assets,
+        }
+    }
+
     /// Whether the scene's edits are the replay's own: while it is checked and the scene is
     /// as it was built, the world follows the run's changes, not the scene document.
     pub(super) fn world_follows_replay(&self, scene: &graph_runtime::Scene) -> bool {
