@@ -317,37 +317,47 @@ pub(crate) fn parse<T: DeserializeOwned>(
         }
     })?;
     // A missing field is reported by the full parse below, with its position.
-    if !header.format.is_empty() && header.format != kind.tag() {
+    let format = (!header.format.is_empty()).then_some(header.format.as_str());
+    check_envelope(origin, kind, format, header.version)?;
+    ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))
+}
+
+/// Whether an asset's `format` and `version` (`None`: not given, which the full parse
+/// reports) are `kind`'s and a version this build reads: the check [`parse`] makes of every
+/// file's header, and a replay file of the graphs it holds. `origin` names it in errors.
+pub(crate) fn check_envelope(
+    origin: &str,
+    kind: AssetKind,
+    format: Option<&str>,
+    version: Option<u32>,
+) -> Result<(), LoadError> {
+    if let Some(found) = format
+        && found != kind.tag()
+    {
         return Err(LoadError::WrongKind {
             path: origin.to_owned(),
             expected: words(kind),
             expected_tag: kind.tag(),
-            found: header.format,
+            found: found.to_owned(),
         });
     }
-    match header.version {
-        Some(found) if found > FORMAT_VERSION => {
-            return Err(LoadError::NewerVersion {
-                path: origin.to_owned(),
-                kind: words(kind),
-                found,
-                supported: FORMAT_VERSION,
-            });
-        }
+    match version {
+        Some(found) if found > FORMAT_VERSION => Err(LoadError::NewerVersion {
+            path: origin.to_owned(),
+            kind: words(kind),
+            found,
+            supported: FORMAT_VERSION,
+        }),
         // Versions count from 1: a 0 is a mistake, not an old file.
-        Some(0) => {
-            return Err(LoadError::Invalid {
-                path: origin.to_owned(),
-                message: format!(
-                    "`version: 0` is not a format version: {} files are version 1 to {FORMAT_VERSION}",
-                    words(kind)
-                ),
-            });
-        }
-        // A missing version is reported by the full parse below, with its position.
-        _ => {}
+        Some(0) => Err(LoadError::Invalid {
+            path: origin.to_owned(),
+            message: format!(
+                "`version: 0` is not a format version: {} files are version 1 to {FORMAT_VERSION}",
+                words(kind)
+            ),
+        }),
+        _ => Ok(()),
     }
-    ron::from_str(text).map_err(|e| syntax_error(text, origin, &e))
 }
 
 /// Reads an asset file's text the way every loader of this crate does: a regular file of at

@@ -260,7 +260,9 @@ const EXPECTED: &[(&str, &[&str])] = &[
     ),
     (
         "replay_edit_foreign_graph.sgrec",
-        &["graphs[0].format: \"steergraph.scene\" is not \"steergraph.graph\""],
+        &[
+            "graphs[0]: expected a graph file (format: \"steergraph.graph\"), found format: \"steergraph.scene\"",
+        ],
     ),
     (
         "replay_edit_graph_does_not_compile.sgrec",

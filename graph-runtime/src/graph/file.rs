@@ -137,22 +137,15 @@ impl GraphFile {
         }
     }
 
-    /// Why a graph held inside another file is not one this build reads: another `format`
-    /// than a graph's, or a `version` newer than [`FORMAT_VERSION`].
-    pub(crate) fn check(&self) -> Result<(), String> {
-        if self.format != AssetKind::Graph.tag() {
-            return Err(format!(
-                "format: \"{}\" is not \"{}\"",
-                self.format.chars().take(40).collect::<String>(),
-                AssetKind::Graph.tag()
-            ));
-        }
-        if self.version == 0 || self.version > FORMAT_VERSION {
-            return Err(format!(
-                "version: {} is not one this build reads (1 to {FORMAT_VERSION})",
-                self.version
-            ));
-        }
-        Ok(())
+    /// Whether a graph held inside another file (`origin` naming its place) is one this
+    /// build reads: a graph's `format` and a version it reads, as a graph file's header is
+    /// checked.
+    pub(crate) fn check(&self, origin: &str) -> Result<(), LoadError> {
+        format::check_envelope(
+            origin,
+            AssetKind::Graph,
+            Some(&self.format),
+            Some(self.version),
+        )
     }
 }

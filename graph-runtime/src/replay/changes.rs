@@ -257,7 +257,8 @@ impl Edits {
         let mut graphs = Vec::with_capacity(files.len());
         let mut programs = Vec::with_capacity(files.len());
         for (g, file) in files.into_iter().enumerate() {
-            file.check().map_err(|why| format!("graphs[{g}].{why}"))?;
+            file.check(&format!("graphs[{g}]"))
+                .map_err(|error| error.to_string())?;
             let graph = file.into_graph();
             // Kept with its graph, as the editor's: a run of the replay saved again holds it.
             let program = crate::compile_keeping_source(&graph, "", &BTreeMap::new());
