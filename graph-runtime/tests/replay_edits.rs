@@ -285,7 +285,7 @@ fn the_scene_as_the_run_had_it_at_a_tick_runs_on_as_the_replay_does() {
     let mut replayed = file.open(&path, FileAccess::SceneFolder).expect("opens");
     file.replay_to(&mut replayed, 60, "run.sgrec")
         .expect("as recorded");
-    let at = file.assets_at(&assets, 60);
+    let at = file.assets_at(assets.clone(), 60);
     assert_eq!(
         at.scene.walls.len(),
         assets.scene.walls.len() + 1,
@@ -314,7 +314,7 @@ fn the_scene_as_the_run_had_it_at_a_tick_runs_on_as_the_replay_does() {
     }
     assert_ne!(state_digest(&unedited), state_digest(&replayed));
     assert_eq!(
-        file.assets_at(&assets, 29),
+        file.assets_at(assets.clone(), 29),
         assets,
         "nothing edited before tick 30"
     );

@@ -75,7 +75,7 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
             .collect();
         // A replay's run edited by then is proven on as edited, not as its files are.
         let assets = match &step {
-            Some(file) => file.assets_at(&assets, simulation.tick()),
+            Some(file) => file.assets_at(assets, simulation.tick()),
             None => assets,
         };
         let fixes = propose_fixes(&assets, &simulation.keyframe(), &diagnoses, dt, FIX_SECONDS);

@@ -75,17 +75,24 @@ impl SceneEdit {
     /// A scene with this edit and `targets`, and nothing else (what
     /// [`Simulation::follow_scene`] reads of it, and what is checked of an edit read back).
     pub fn scene(&self, targets: &[(String, Vec2)]) -> Scene {
-        Scene {
-            bounds: self.bounds,
-            obstacles: self.obstacles.clone(),
-            walls: self.walls.clone(),
-            passable_walls: self.passable_walls,
-            gaps: self.gaps.clone(),
-            paths: self.paths.clone(),
-            jump_links: self.jump_links.clone(),
+        let mut scene = Scene {
             targets: targets.iter().cloned().collect(),
             ..Scene::default()
-        }
+        };
+        self.write_into(&mut scene);
+        scene
+    }
+
+    /// Writes this edit into `scene`: its bounds, obstacles, walls, passable walls, gaps,
+    /// paths and jump links (its targets, groups and fields kept).
+    pub fn write_into(&self, scene: &mut Scene) {
+        scene.bounds = self.bounds;
+        scene.obstacles.clone_from(&self.obstacles);
+        scene.walls.clone_from(&self.walls);
+        scene.passable_walls = self.passable_walls;
+        scene.gaps.clone_from(&self.gaps);
+        scene.paths.clone_from(&self.paths);
+        scene.jump_links.clone_from(&self.jump_links);
     }
 }
 

@@ -12,37 +12,33 @@ impl ReplayFile {
     /// paths and jump links as last edited, its targets as last moved, and for each group
     /// whose graph was swapped in, that graph (under the name `"<its file> (as edited at tick
     /// N)"`, its values as the group's parameters, its limits and turning as the group's own).
-    /// The same as `assets` for a run without edits.
-    pub fn assets_at(&self, assets: &SceneAssets, tick: u64) -> SceneAssets {
-        let mut edited = assets.clone();
+    /// `assets` as they are for a run without edits (nothing is copied).
+    pub fn assets_at(&self, mut assets: SceneAssets, tick: u64) -> SceneAssets {
+        // The graph files the groups ran as the scene has them, before any swap renames one.
+        let files: Vec<String> = (assets.scene.groups.iter())
+            .map(|group| group.graph.clone())
+            .collect();
         for change in self.edits.changes().iter().take_while(|c| c.tick <= tick) {
             if let Some(edit) = &change.scene {
-                let scene = &mut edited.scene;
-                scene.bounds = edit.bounds;
-                scene.obstacles.clone_from(&edit.obstacles);
-                scene.walls.clone_from(&edit.walls);
-                scene.passable_walls = edit.passable_walls;
-                scene.gaps.clone_from(&edit.gaps);
-                scene.paths.clone_from(&edit.paths);
-                scene.jump_links.clone_from(&edit.jump_links);
+                edit.write_into(&mut assets.scene);
             }
             if let Some(targets) = &change.targets {
-                edited.scene.targets = targets.iter().cloned().collect();
+                assets.scene.targets = targets.iter().cloned().collect();
             }
             for swap in &change.graphs {
-                let (Some(group), Some(graph), Some(program)) = (
-                    assets.scene.groups.get(swap.group),
+                let (Some(file), Some(graph), Some(program)) = (
+                    files.get(swap.group),
                     self.edits.graphs.get(swap.graph),
                     self.edits.programs.get(swap.graph),
                 ) else {
                     continue;
                 };
-                let name = format!("{} (as edited at tick {})", group.graph, change.tick);
-                edited.graphs.insert(name.clone(), graph.clone());
+                let name = format!("{file} (as edited at tick {})", change.tick);
+                assets.graphs.insert(name.clone(), graph.clone());
                 let parameters = (program.parameter_names().iter().cloned())
                     .zip(swap.parameters.iter().copied())
                     .collect();
-                if let Some(group) = edited.scene.groups.get_mut(swap.group) {
+                if let Some(group) = assets.scene.groups.get_mut(swap.group) {
                     group.graph = name;
                     group.parameters = parameters;
                     group.vehicle = Some(swap.vehicle);
@@ -50,6 +46,6 @@ impl ReplayFile {
                 }
             }
         }
-        edited
+        assets
     }
 }

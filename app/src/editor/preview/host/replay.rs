@@ -145,7 +145,7 @@ impl Host {
     pub fn as_replayed(&self, assets: graph_runtime::SceneAssets) -> graph_runtime::SceneAssets {
         match (&self.replay, self.tick()) {
             (Some(replay), Some(tick)) if replay.stopped.is_none() => {
-                replay.file.assets_at(&assets, tick)
+                replay.file.assets_at(assets, tick)
             }
             _ => assets,
         }
