@@ -17,6 +17,9 @@ pub(super) struct Replaying {
     matched: Option<u64>,
     /// Why checking stopped, when it did.
     stopped: Option<Stop>,
+    /// The ticks at which the run's own edits go in (a graph swapped, the scene edited),
+    /// found once: the timeline asks every frame.
+    edited: Vec<u64>,
 }
 
 /// Why a replay stopped being checked.
@@ -59,11 +62,16 @@ impl Host {
     /// runs at the recording's tick length, checked tick by tick against it.
     pub fn play_replay(&mut self, file: ReplayFile, name: String) {
         self.tick_length = file.dt;
+        let edited = (file.edits.changes().iter())
+            .filter(|c| !c.graphs.is_empty() || c.scene.is_some())
+            .map(|c| c.tick)
+            .collect();
         self.replay = Some(Replaying {
             file,
             name,
             matched: None,
             stopped: None,
+            edited,
         });
         self.running = true;
         self.check_replay();
@@ -79,10 +87,7 @@ impl Host {
                 name: replay.name.clone(),
                 matched: replay.matched.unwrap_or(0),
                 last: replay.file.ticks(),
-                edited: (replay.file.edits.changes().iter())
-                    .filter(|c| !c.graphs.is_empty() || c.scene.is_some())
-                    .map(|c| c.tick)
-                    .collect(),
+                edited: replay.edited.clone(),
             },
         })
     }
