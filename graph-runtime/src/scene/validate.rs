@@ -103,18 +103,28 @@ pub(crate) fn limits_problems(
         strict: true,
         problems: Vec::new(),
     };
-    let group = super::AgentGroup {
-        vehicle: Some(vehicle),
-        turning: Some(turning),
-        ..super::AgentGroup::new("", "", super::Spawn::Agents(Vec::new()))
-    };
-    check_limits(&mut check, place, &group);
+    check_vehicle(&mut check, place, Some(&vehicle), Some(&turning));
     check.problems
 }
 
 /// A group's vehicle limits, turning and avoidance settings.
 fn check_limits(check: &mut Checker, place: &str, group: &super::AgentGroup) {
-    if let Some(vehicle) = &group.vehicle {
+    check_vehicle(check, place, group.vehicle.as_ref(), group.turning.as_ref());
+    if let Some(avoidance) = &group.avoidance
+        && let Err(problem) = crate::Avoidance::from_settings(avoidance)
+    {
+        check.problems.push(format!("{place}.avoidance: {problem}"));
+    }
+}
+
+/// A group's vehicle limits and turning, each given or not.
+fn check_vehicle(
+    check: &mut Checker,
+    place: &str,
+    vehicle: Option<&crate::VehicleParams>,
+    turning: Option<&crate::TurningParams>,
+) {
+    if let Some(vehicle) = vehicle {
         check.amount(&format!("{place}.vehicle.mass"), vehicle.mass, true);
         check.amount(
             &format!("{place}.vehicle.max_force"),
@@ -128,7 +138,7 @@ fn check_limits(check: &mut Checker, place: &str, group: &super::AgentGroup) {
         );
         check.amount(&format!("{place}.vehicle.radius"), vehicle.radius, false);
     }
-    if let Some(turning) = &group.turning {
+    if let Some(turning) = turning {
         for (field, value) in [
             ("max_angular_speed", Some(turning.max_angular_speed)),
             (
@@ -141,11 +151,6 @@ fn check_limits(check: &mut Checker, place: &str, group: &super::AgentGroup) {
                 check.amount(&format!("{place}.turning.{field}"), value, false);
             }
         }
-    }
-    if let Some(avoidance) = &group.avoidance
-        && let Err(problem) = crate::Avoidance::from_settings(avoidance)
-    {
-        check.problems.push(format!("{place}.avoidance: {problem}"));
     }
 }
 
