@@ -131,6 +131,15 @@ pub enum ReplayError {
     Digest(#[from] SaveError),
 }
 
+/// Puts the change `edits` have at `simulation`'s tick into it; `replay` names the file (or
+/// the scene being recorded) in errors.
+fn put_edits(edits: &Edits, simulation: &mut Simulation, replay: &str) -> Result<(), ReplayError> {
+    edits.put(simulation).map_err(|why| ReplayError::Edit {
+        replay: replay.to_owned(),
+        why,
+    })
+}
+
 /// Scene errors, one a line.
 fn lines(errors: &[SceneError]) -> String {
     let text: Vec<String> = errors.iter().map(ToString::to_string).collect();
@@ -220,12 +229,7 @@ impl ReplayFile {
         }
         digests.push(state_digest(&simulation));
         for _ in 0..ticks {
-            edits
-                .put(&mut simulation)
-                .map_err(|why| ReplayError::Edit {
-                    replay: scene.clone(),
-                    why,
-                })?;
+            put_edits(&edits, &mut simulation, &scene)?;
             simulation.step(dt);
             if !each(&simulation) {
                 return Ok(None);
@@ -334,10 +338,7 @@ impl ReplayFile {
     /// one): what a driver stepping a replay itself (the editor's preview) calls before each
     /// step; `replay` names the file in errors.
     pub fn put_edits(&self, simulation: &mut Simulation, replay: &str) -> Result<(), ReplayError> {
-        self.edits.put(simulation).map_err(|why| ReplayError::Edit {
-            replay: replay.to_owned(),
-            why,
-        })
+        put_edits(&self.edits, simulation, replay)
     }
 
     /// Whether `simulation`'s state is the one recorded at its tick (a tick past the run is
