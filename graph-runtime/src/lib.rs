@@ -91,9 +91,10 @@ mod world;
 pub use avoidance::{Avoidance, AvoidanceSettings, LAYERS, MAX_PRIORITY};
 pub use compile::{
     AgentState, BindError, Bindings, CompileError, CompileWarning, Context, GUIDE_ORCA_LINES,
-    Guide, NodeValue, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TagMask, TagTable,
-    TakeOff, Trace, TraceEntry, compile, compile_keeping_source, compile_with, inline_subgraphs,
-    subgraph_key, warnings,
+    Guide, NodeValue, ParamValues, Portable, PortableNeighborhood, PortableOp, PortableTarget,
+    Program, RouteSlot, RouteStatus, Scratch, TagMask, TagTable, TakeOff, Trace, TraceEntry,
+    Unsupported, compile, compile_keeping_source, compile_with, inline_subgraphs, subgraph_key,
+    warnings,
 };
 pub use crowd::{Crowd, CrowdAgent, CrowdError, CrowdProgram};
 pub use format::{

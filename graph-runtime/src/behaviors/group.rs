@@ -43,6 +43,12 @@ impl FieldOfView {
         }
     }
 
+    /// `cos(fov / 2) - 1e-6`, what [`FieldOfView::sees`] compares the cosine of a neighbor's
+    /// angle with; `None` for a full circle.
+    pub fn min_cosine(self) -> Option<f32> {
+        self.min_cosine
+    }
+
     /// The angle in degrees.
     pub fn degrees(self) -> f32 {
         self.degrees

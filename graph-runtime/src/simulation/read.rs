@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use super::{GroupRuntime, Simulation};
-use crate::compile::{Context, Scratch, TagMask, Trace};
+use crate::compile::{AgentState, Context, Scratch, TagMask, Trace};
 use crate::scene::SceneWarning;
 use crate::{Flight, JumpEvent, Motion, OwnGoals, Steering, Turning, Vehicle, World};
 
@@ -161,6 +161,13 @@ impl Simulation {
     /// The scene seed.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Agent `agent`'s state of its program: its random stream, wander angles, own points and
+    /// routes. Another backend carries a run on from it (the GPU crate reads the streams and
+    /// angles).
+    pub fn agent_state(&self, agent: usize) -> Option<&AgentState> {
+        self.states.get(self.layout.slot(agent)?)
     }
 
     /// Agent `agent`'s own points and routes (from its group's `goals`, or set since).

@@ -152,8 +152,14 @@ impl AgentState {
         }
     }
 
-    /// The wander angle of slot `slot` (radians), zero beyond the program's slots.
-    pub(crate) fn wander(&self, slot: u32) -> f32 {
+    /// The agent's random stream (`BEHAVIORS.md`, "Randomness"), as it stands.
+    pub fn rng(&self) -> &AgentRng {
+        &self.rng
+    }
+
+    /// The wander angle of slot `slot` (radians; the program's Wander nodes are numbered in op
+    /// order), zero beyond the program's slots.
+    pub fn wander(&self, slot: u32) -> f32 {
         let slot = slot as usize;
         self.wander_inline
             .get(slot)
