@@ -16,6 +16,8 @@ pub struct Options {
     pub ticks: u64,
     pub dt: f32,
     pub threads: Option<usize>,
+    /// Step on the GPU (`super::gpu`).
+    pub gpu: bool,
 }
 
 /// Runs the benchmark and prints one summary line.
@@ -34,6 +36,12 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
         )]);
     }
     let (ticks, dt) = (options.ticks, options.dt);
+    if options.gpu {
+        for line in super::gpu::start(&simulation)?.bench(WARM_UP_TICKS, ticks, dt)? {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let elapsed = super::with_threads(options.threads, || {
         for _ in 0..WARM_UP_TICKS {
             simulation.step(dt);

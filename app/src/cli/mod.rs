@@ -6,6 +6,7 @@ mod bench;
 mod check;
 mod diagnose;
 mod estimate;
+mod gpu;
 mod replay;
 mod simulate;
 mod sweep;
@@ -73,6 +74,10 @@ pub enum Command {
         /// Worker threads (default: all cores).
         #[arg(long)]
         threads: Option<usize>,
+        /// Step the scene on the GPU (a build with the `gpu` feature; graphs of the flocking
+        /// family): prints the adapter, then the GPU's time.
+        #[arg(long)]
+        gpu: bool,
     },
     /// Run a scene once per value of a graph parameter and write, per value, every metric the
     /// preview plots as CSV: `value,<metric>_mean,<metric>_spread,…`. Each run is reduced to
@@ -135,12 +140,14 @@ pub fn run(command: Command) -> ExitCode {
             ticks,
             dt,
             threads,
+            gpu,
         } => bench::run(&bench::Options {
             scene,
             agents,
             ticks,
             dt,
             threads,
+            gpu,
         }),
         Command::Sweep {
             scene,

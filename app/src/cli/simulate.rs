@@ -35,6 +35,11 @@ pub struct Options {
     /// with independent facing, turn limits or jumps adds `angle,angular_velocity,height`.
     #[arg(long)]
     out: PathBuf,
+    /// Step the scene on the GPU (a build with the `gpu` feature; graphs of the flocking
+    /// family): positions within rounding of the CPU's, not bit for bit (BEHAVIORS.md, "On
+    /// the GPU").
+    #[arg(long)]
+    gpu: bool,
 }
 
 /// Runs the scene and writes the CSV atomically with the runtime's one atomic-write function
@@ -56,6 +61,22 @@ pub fn run(options: &Options) -> Result<(), Vec<String>> {
         )]);
     }
     let ticks = options.ticks;
+    if options.gpu {
+        let mut run = super::gpu::start(&simulation)?;
+        let first = simulation.tick();
+        let written = graph_runtime::write_atomically_with(&options.out, |writer| {
+            writeln!(writer, "tick,agent,x,y,vx,vy")?;
+            run.rows(first, ticks, dt, |tick, agent, p, v| {
+                writeln!(writer, "{tick},{agent},{},{},{},{}", p.x, p.y, v.x, v.y)
+            })
+        });
+        written.map_err(|error| vec![error.to_string()])?;
+        println!(
+            "{} on the GPU",
+            summary(rows, agents, ticks, dt, &options.out)
+        );
+        return Ok(());
+    }
     let written = super::with_threads(options.run.threads, || {
         graph_runtime::write_atomically_with(&options.out, |mut writer| {
             let facing = simulation.uses_facing_or_jumps();

@@ -1,12 +1,13 @@
 //! The command line as a user or a script meets it, through the `steergraph` binary cargo
 //! builds for these tests: `check`, `simulate` and `bench` (`commands.rs`), the limits it
 //! refuses at once (`limits.rs`), `tune` (`tune.rs`), `record` and `replay` (`replay.rs`),
-//! `diagnose` (`diagnose.rs`), and a game's own loop against `simulate`'s CSV
-//! (`game_loop.rs`). One binary, so the helpers are linked once.
+//! `diagnose` (`diagnose.rs`), `--gpu` (`gpu.rs`), and a game's own loop against `simulate`'s
+//! CSV (`game_loop.rs`). One binary, so the helpers are linked once.
 
 mod commands;
 mod diagnose;
 mod game_loop;
+mod gpu;
 mod limits;
 mod replay;
 mod tune;
