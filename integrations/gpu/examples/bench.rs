@@ -11,8 +11,10 @@
 
 use std::time::{Duration, Instant};
 
-use graph_runtime::{Graph, Scene, SceneAssets, Simulation};
-use steergraph_gpu::{Gpu, GpuCrowd};
+use glam::Vec2;
+use graph_runtime::limits::MAX_AGENTS;
+use graph_runtime::{AgentRng, Graph, Scene, SceneAssets, Simulation, Vehicle};
+use steergraph_gpu::{Gpu, GpuCrowd, NewAgent};
 
 const DT: f32 = 1.0 / 60.0;
 /// The whole run's budget, and each size's share of it per side.
@@ -25,8 +27,9 @@ const GRAPH: &str = r#"(format: "steergraph.graph", version: 1,
     5: Blend(inputs: [(node: 1, weight: 1.5), (node: 2, weight: 1.0), (node: 3, weight: 1.0),
     (node: 4, weight: 0.5)]), 6: Output(input: 5)})"#;
 
-fn flock(agents: u32) -> SceneAssets {
-    let half = (25.0 * agents as f32).sqrt() / 2.0;
+/// The flock's scene: bounds of 25 square units an agent for `area_of` agents, `agents` spawned.
+fn flock(area_of: u32, agents: u32) -> SceneAssets {
+    let half = (25.0 * area_of as f32).sqrt() / 2.0;
     let scene = format!(
         r#"(format: "steergraph.scene", version: 1, seed: 42,
         bounds: (min: ({m}, {m}), max: ({h}, {h})),
@@ -86,7 +89,10 @@ fn main() {
     for (i, &agents) in sizes.iter().enumerate() {
         let left = BUDGET.saturating_sub(started.elapsed());
         let share = left / (2 * (sizes.len() - i)) as u32;
-        let assets = flock(agents);
+        // Beyond a scene's agent limit the CPU does not run; the GPU gets the agents one by
+        // one, spawned as a scene spawns them (a rectangle, a heading, speed 1).
+        let in_scene = agents as usize <= MAX_AGENTS;
+        let assets = flock(agents, if in_scene { agents } else { 1 });
         let built = Instant::now();
         let mut cpu = match Simulation::new(&assets) {
             Ok(simulation) => simulation,
@@ -95,6 +101,7 @@ fn main() {
                 continue;
             }
         };
+        let given = (!in_scene).then(|| spawned(&cpu, agents));
         let build = built.elapsed();
         // A tick of ten times the agents takes about ten times the last one's; a size that
         // would not fit its share is not run, saying so.
@@ -107,7 +114,11 @@ fn main() {
             continue;
         }
         let Some(device) = gpu.take() else { break };
-        let mut crowd = match GpuCrowd::new(device, &cpu) {
+        let made = match &given {
+            Some(given) => GpuCrowd::with_agents(device, &cpu, given),
+            None => GpuCrowd::new(device, &cpu),
+        };
+        let mut crowd = match made {
             Ok(crowd) => crowd,
             Err(error) => {
                 println!("{agents} agents: {error}");
@@ -120,7 +131,9 @@ fn main() {
             crowd.finish().expect("the GPU runs the ticks");
         });
         last_gpu_tick = Duration::from_secs_f64(gpu_ms / 1000.0);
-        let cpu_line = if fits(last_cpu_tick) {
+        let cpu_line = if !in_scene {
+            format!("CPU not run: a scene holds at most {MAX_AGENTS} agents")
+        } else if fits(last_cpu_tick) {
             let (cpu_ms, cpu_ticks) = time(share, |n| {
                 for _ in 0..n {
                     cpu.step(DT);
@@ -141,4 +154,27 @@ fn main() {
             break;
         }
     }
+}
+
+/// `agents` flockers over the template's bounds, spawned as a scene's random rectangle spawns
+/// them, each with its own stream.
+fn spawned(template: &Simulation, agents: u32) -> Vec<NewAgent> {
+    let bounds = template.world().bounds;
+    let params = template.groups()[0]
+        .program
+        .vehicle(&template.groups()[0].params);
+    let mut spawn = AgentRng::new(42 ^ 0x5EED_5A17_0000_0000, 0);
+    (0..agents)
+        .map(|i| {
+            let position =
+                bounds.min + (bounds.max - bounds.min) * Vec2::new(spawn.unit(), spawn.unit());
+            let heading = spawn.unit() * std::f32::consts::TAU;
+            NewAgent {
+                vehicle: Vehicle::new(position, Vec2::from_angle(heading), params),
+                group: 0,
+                rng: AgentRng::new(42, u64::from(i)),
+                tags: 0,
+            }
+        })
+        .collect()
 }

@@ -4,11 +4,11 @@
 
 use bytemuck::Zeroable as _;
 use glam::Vec2;
-use graph_runtime::Simulation;
+use graph_runtime::{Simulation, TagMask};
 use wgpu::util::DeviceExt as _;
 
-use crate::layout::{GpuAgent, Tick, agent_states, check_scene, grid, network};
-use crate::lower::lower;
+use crate::layout::{GpuAgent, NewAgent, Tick, agent_states, check_scene, grid, network};
+use crate::lower::{Source, lower};
 use crate::{Gpu, GpuError};
 
 /// Where each step of the bitonic network's uniforms lies: the device's offset alignment.
@@ -45,42 +45,106 @@ struct Pipelines {
 }
 
 impl GpuCrowd {
-    /// `simulation`'s agents and world on `gpu`, every group's graph lowered into one shader.
+    /// `simulation`'s agents and world on `gpu`, every group's graph lowered into one shader,
+    /// carrying the run on from where it is (the agents' streams and wander angles included).
     /// Refused, saying why, when a node is outside the family, when the world has walls or
     /// jump links, or when an agent turns with a limit or faces on its own.
     pub fn new(gpu: Gpu, simulation: &Simulation) -> Result<Self, GpuError> {
-        // The nodes first: they say most about what to change.
-        let lowered = lower(simulation)?;
-        check_scene(simulation)?;
-        let vehicles = simulation.vehicles();
-        let agents: Vec<GpuAgent> = vehicles
+        let source = Source {
+            world: simulation.world(),
+            groups: simulation.groups(),
+            tags: simulation.tags(),
+        };
+        let agents = simulation
+            .vehicles()
             .iter()
             .enumerate()
-            .map(|(i, v)| GpuAgent {
-                position: v.position.into(),
-                velocity: v.velocity.into(),
-                forward: v.forward.into(),
-                mass: v.mass,
-                max_force: v.max_force,
-                max_speed: v.max_speed,
-                radius: v.radius,
-                group: simulation.group_of(i).map_or(u32::MAX, |g| g as u32),
-                pad: 0,
-            })
+            .map(|(i, v)| GpuAgent::of(v, simulation.group_of(i).map_or(u32::MAX, |g| g as u32)))
             .collect();
+        Self::build(gpu, source, simulation.vehicles().iter(), agents, |slots| {
+            agent_states(simulation, slots)
+        })
+    }
+
+    /// `agents` in `template`'s world with its groups' graphs: a crowd beyond a scene's agent
+    /// limit, or one a game places itself. Each agent's wander angles start at zero.
+    pub fn with_agents(
+        gpu: Gpu,
+        template: &Simulation,
+        agents: &[NewAgent],
+    ) -> Result<Self, GpuError> {
+        let tags: Vec<TagMask> = agents.iter().map(|a| a.tags).collect();
+        let source = Source {
+            world: template.world(),
+            groups: template.groups(),
+            tags: &tags,
+        };
+        let groups = template.groups().len();
+        if let Some(i) = agents.iter().position(|a| a.group >= groups) {
+            return Err(GpuError::SceneUnsupported(format!(
+                "agent {i} is of group {}; the template has {groups}",
+                agents[i].group
+            )));
+        }
+        let gpu_agents = agents
+            .iter()
+            .map(|a| GpuAgent::of(&a.vehicle, a.group as u32))
+            .collect();
+        Self::build(
+            gpu,
+            source,
+            agents.iter().map(|a| &a.vehicle),
+            gpu_agents,
+            |slots| {
+                let stride = 4 + slots as usize;
+                let mut words = Vec::with_capacity(agents.len() * stride + 1);
+                for a in agents {
+                    words.extend(a.rng.words());
+                    words.extend(std::iter::repeat_n(0, slots as usize));
+                }
+                words.push(0);
+                words
+            },
+        )
+    }
+
+    /// The crowd of `agents` on `gpu`, lowered against `source`; `states` gives the agents'
+    /// streams and wander angles for the wander slots the graphs keep.
+    fn build<'v>(
+        gpu: Gpu,
+        source: Source<'_>,
+        vehicles: impl Iterator<Item = &'v graph_runtime::Vehicle>,
+        agents: Vec<GpuAgent>,
+        states: impl FnOnce(u32) -> Vec<u32>,
+    ) -> Result<Self, GpuError> {
+        // The nodes first: they say most about what to change.
+        let lowered = lower(source)?;
+        check_scene(source.world, vehicles)?;
         let count = agents.len();
         let padded = count.max(1).next_power_of_two();
-        let limit = gpu.limits.max_storage_buffer_binding_size;
-        let bytes = (padded * std::mem::size_of::<[u32; 2]>())
-            .max(count * std::mem::size_of::<GpuAgent>()) as u64;
-        if bytes > limit || count > (u32::MAX / 2) as usize {
+        let state_words = states(lowered.wander_slots);
+        let limit = gpu
+            .limits
+            .max_storage_buffer_binding_size
+            .min(gpu.limits.max_buffer_size);
+        let bytes = [
+            padded * std::mem::size_of::<[u32; 2]>(),
+            count * std::mem::size_of::<GpuAgent>(),
+            state_words.len() * 4,
+            // The grid's runs: at most max(4 * agents, 65,536) cells (`layout::grid`).
+            count.saturating_mul(4).max(65_536) * 8,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0) as u64;
+        if bytes > limit || count > (u32::MAX / 4) as usize {
             return Err(GpuError::TooManyAgents {
                 agents: count,
                 bytes,
                 limit,
             });
         }
-        let tick = grid(simulation, &lowered, count as u32, padded as u32);
+        let tick = grid(source.world, &lowered, count as u32, padded as u32);
         let cells = tick.columns * tick.rows;
         let device = &gpu.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -152,7 +216,7 @@ impl GpuCrowd {
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
-        let mut first = agents.clone();
+        let mut first = agents;
         if first.is_empty() {
             first.push(GpuAgent::zeroed());
         }
@@ -182,7 +246,6 @@ impl GpuCrowd {
             world_data.push(0.0);
         }
         let world = init("world", bytemuck::cast_slice(&world_data), storage_usage);
-        let state_words = agent_states(simulation, lowered.wander_slots);
         let state = init(
             "agent states",
             bytemuck::cast_slice(&state_words),

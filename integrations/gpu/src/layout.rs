@@ -4,7 +4,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
-use graph_runtime::Simulation;
+use graph_runtime::{AgentRng, Simulation, TagMask, Vehicle, World};
 
 use crate::GpuError;
 use crate::lower::Lowered;
@@ -63,8 +63,8 @@ pub(crate) fn network(padded: u32) -> Vec<(u32, u32)> {
 
 /// The grid over the world's bounds: cells as wide as the widest neighborhood (4 with none),
 /// made wider while there would be more than `max(4 * agents, 65,536)` of them.
-pub(crate) fn grid(simulation: &Simulation, lowered: &Lowered, agents: u32, padded: u32) -> Tick {
-    let bounds = simulation.world().bounds;
+pub(crate) fn grid(world: &World, lowered: &Lowered, agents: u32, padded: u32) -> Tick {
+    let bounds = world.bounds;
     let size = (bounds.max - bounds.min).max(Vec2::ZERO).as_dvec2();
     let mut side = if lowered.widest > 0.0 {
         f64::from(lowered.widest)
@@ -116,10 +116,12 @@ pub(crate) fn agent_states(simulation: &Simulation, wander_slots: u32) -> Vec<u3
     words
 }
 
-/// What the GPU tick does not simulate: walls (solid or not), jump links, turning limits,
-/// independent facing.
-pub(crate) fn check_scene(simulation: &Simulation) -> Result<(), GpuError> {
-    let world = simulation.world();
+/// What the GPU tick does not simulate: walls (solid or not), jump links, and (of `vehicles`)
+/// turning limits and independent facing.
+pub(crate) fn check_scene<'v>(
+    world: &World,
+    mut vehicles: impl Iterator<Item = &'v Vehicle>,
+) -> Result<(), GpuError> {
     if !world.walls().is_empty() {
         return Err(GpuError::SceneUnsupported(format!(
             "the world has {} walls",
@@ -132,15 +134,42 @@ pub(crate) fn check_scene(simulation: &Simulation) -> Result<(), GpuError> {
             "the world has {links} jump links"
         )));
     }
-    if let Some((i, _)) = simulation
-        .vehicles()
-        .iter()
-        .enumerate()
-        .find(|(_, v)| v.turning.independent_facing || v.turning.max_turn_rate < f32::INFINITY)
+    if let Some(i) = vehicles
+        .position(|v| v.turning.independent_facing || v.turning.max_turn_rate < f32::INFINITY)
     {
         return Err(GpuError::SceneUnsupported(format!(
             "agent {i} turns with a limit or faces on its own"
         )));
     }
     Ok(())
+}
+
+/// An agent of [`crate::GpuCrowd::with_agents`]: its vehicle, group, stream and tags.
+#[derive(Clone, Debug)]
+pub struct NewAgent {
+    /// Its vehicle.
+    pub vehicle: Vehicle,
+    /// Its group's index in the template simulation.
+    pub group: usize,
+    /// Its random stream (`AgentRng::new(seed, index)` for a fresh agent).
+    pub rng: AgentRng,
+    /// The tags it carries, as the template's tag table numbers them.
+    pub tags: TagMask,
+}
+
+impl GpuAgent {
+    /// `vehicle` of group `group` as the shader keeps it.
+    pub(crate) fn of(vehicle: &Vehicle, group: u32) -> Self {
+        Self {
+            position: vehicle.position.into(),
+            velocity: vehicle.velocity.into(),
+            forward: vehicle.forward.into(),
+            mass: vehicle.mass,
+            max_force: vehicle.max_force,
+            max_speed: vehicle.max_speed,
+            radius: vehicle.radius,
+            group,
+            pad: 0,
+        }
+    }
 }

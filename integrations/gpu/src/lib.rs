@@ -19,7 +19,7 @@ mod lower;
 
 pub use crowd::GpuCrowd;
 pub use device::Gpu;
-pub use layout::GpuAgent;
+pub use layout::{GpuAgent, NewAgent};
 pub use lower::MAX_GPU_OPS;
 /// The wgpu this crate runs on (to name backends for [`Gpu::on_backends`]).
 pub use wgpu;

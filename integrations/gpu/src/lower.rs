@@ -1,10 +1,10 @@
-//! A simulation's groups lowered to WGSL: each group's [`Portable`] program becomes one
+//! A scene's groups lowered to WGSL: each group's [`Portable`] program becomes one
 //! function per op (`g{group}_op{op}`), combiners calling their inputs in order, appended to
 //! the tick's shader (`shader/step.wgsl`). Numbers are written as their exact bits.
 
 use std::fmt::Write as _;
 
-use graph_runtime::{Portable, PortableOp, PortableTarget, Simulation};
+use graph_runtime::{GroupRuntime, Portable, PortableOp, PortableTarget, TagMask, World};
 
 use crate::GpuError;
 
@@ -32,6 +32,15 @@ pub(crate) struct Lowered {
     members: Vec<(graph_runtime::TagMask, usize, usize)>,
 }
 
+/// What the groups' graphs are lowered against: the world, the groups, and every agent's tags
+/// (for the members of a tag a Pursuit or an Evasion looks among).
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub world: &'a World,
+    pub groups: &'a [GroupRuntime],
+    pub tags: &'a [TagMask],
+}
+
 /// `x` as WGSL: its exact bits, so no compiler rounds a literal differently.
 fn lit(x: f32) -> String {
     format!("bitcast<f32>({:#010x}u)", x.to_bits())
@@ -41,16 +50,16 @@ fn vec(x: f32, y: f32) -> String {
     format!("vec2f({}, {})", lit(x), lit(y))
 }
 
-/// Every group of `simulation` lowered; a node outside the family refuses the whole scene,
+/// Every group of `source` lowered; a node outside the family refuses the whole scene,
 /// naming each such node with its group.
-pub(crate) fn lower(simulation: &Simulation) -> Result<Lowered, GpuError> {
-    let world = simulation.world();
+pub(crate) fn lower(source: Source<'_>) -> Result<Lowered, GpuError> {
+    let world = source.world;
     let mut out = Lowered::default();
     let mut functions = String::new();
     let mut refused = Vec::new();
     let mut max_passes = 1;
     let mut dispatch = String::from("fn steer_group(g: u32) -> vec2f {\n    switch g {\n");
-    for (g, group) in simulation.groups().iter().enumerate() {
+    for (g, group) in source.groups.iter().enumerate() {
         let portable = match group
             .program
             .portable(&group.params, &group.bindings, world)
@@ -72,7 +81,7 @@ pub(crate) fn lower(simulation: &Simulation) -> Result<Lowered, GpuError> {
             });
         }
         max_passes = max_passes.max(portable.neighborhoods.len());
-        write_group(g, &portable, simulation, &mut out, &mut functions);
+        write_group(g, &portable, source, &mut out, &mut functions);
         let _ = writeln!(dispatch, "        case {g}u: {{ return group{g}(); }}");
     }
     if !refused.is_empty() {
@@ -92,7 +101,7 @@ pub(crate) fn lower(simulation: &Simulation) -> Result<Lowered, GpuError> {
 fn write_group(
     g: usize,
     portable: &Portable,
-    simulation: &Simulation,
+    source: Source<'_>,
     out: &mut Lowered,
     functions: &mut String,
 ) {
@@ -132,34 +141,32 @@ fn write_group(
             );
             continue;
         }
-        let body = op_body(g, op, simulation, out);
+        let body = op_body(g, op, source, out);
         let _ = writeln!(functions, "fn {name}() -> vec2f {{\n{body}}}\n");
     }
 }
 
 /// The statements of one op's function.
-fn op_body(g: usize, op: &PortableOp, simulation: &Simulation, out: &mut Lowered) -> String {
+fn op_body(g: usize, op: &PortableOp, source: Source<'_>, out: &mut Lowered) -> String {
     let input = |i: u32| format!("g{g}_op{i}()");
     let zero = "    return vec2f(0.0);\n".to_owned();
     let panic_args =
         |panic: &Option<f32>| format!("{}, {}", lit(panic.unwrap_or(0.0)), panic.is_some());
     match op {
         PortableOp::Zero => zero,
-        PortableOp::Seek(target) => quarry(target, simulation, out) + "    return seek(qp);\n",
+        PortableOp::Seek(target) => quarry(target, source, out) + "    return seek(qp);\n",
         PortableOp::Flee(target, panic) => {
-            quarry(target, simulation, out)
-                + &format!("    return flee(qp, {});\n", panic_args(panic))
+            quarry(target, source, out) + &format!("    return flee(qp, {});\n", panic_args(panic))
         }
         PortableOp::Arrival(target, slowing) => {
-            quarry(target, simulation, out)
-                + &format!("    return arrival(qp, {});\n", lit(*slowing))
+            quarry(target, source, out) + &format!("    return arrival(qp, {});\n", lit(*slowing))
         }
         PortableOp::Pursuit(target, most) => {
-            quarry(target, simulation, out)
+            quarry(target, source, out)
                 + &format!("    return seek(predicted(qp, qv, {}));\n", lit(*most))
         }
         PortableOp::Evasion(target, most, panic) => {
-            quarry(target, simulation, out)
+            quarry(target, source, out)
                 + &format!(
                     "    return flee(predicted(qp, qv, {}), {});\n",
                     lit(*most),
@@ -168,7 +175,7 @@ fn op_body(g: usize, op: &PortableOp, simulation: &Simulation, out: &mut Lowered
         }
         PortableOp::Wander { .. } => zero,
         PortableOp::ObstacleAvoidance(min_length, lookahead) => {
-            let obstacles = &simulation.world().obstacles;
+            let obstacles = &source.world.obstacles;
             let at = *out.obstacles.get_or_insert_with(|| {
                 let at = out.world.len();
                 for o in obstacles {
@@ -200,7 +207,7 @@ fn op_body(g: usize, op: &PortableOp, simulation: &Simulation, out: &mut Lowered
             lit(*margin)
         ),
         PortableOp::FlowField(name, prediction) => {
-            let Some(field) = simulation.world().flow_field(name) else {
+            let Some(field) = source.world.flow_field(name) else {
                 return zero;
             };
             let offset = out.world.len();
@@ -256,7 +263,7 @@ fn op_body(g: usize, op: &PortableOp, simulation: &Simulation, out: &mut Lowered
 
 /// Statements that put a target's point in `qp` and its velocity in `qv` (zero for a point),
 /// returning zero from the op when a tagged target has no other agent.
-fn quarry(target: &PortableTarget, simulation: &Simulation, out: &mut Lowered) -> String {
+fn quarry(target: &PortableTarget, source: Source<'_>, out: &mut Lowered) -> String {
     match target {
         PortableTarget::Point(p) => format!(
             "    let qp = {};\n    let qv = vec2f(0.0);\n",
@@ -267,7 +274,7 @@ fn quarry(target: &PortableTarget, simulation: &Simulation, out: &mut Lowered) -
                 Some(&(_, at)) => at,
                 None => {
                     let at = out.world.len();
-                    let point = simulation.world().target(name).unwrap_or_default();
+                    let point = source.world.target(name).unwrap_or_default();
                     out.world.extend([point.x, point.y]);
                     out.targets.push((name.clone(), at));
                     at
@@ -280,8 +287,8 @@ fn quarry(target: &PortableTarget, simulation: &Simulation, out: &mut Lowered) -
                 Some(&(_, at, count)) => (at, count),
                 None => {
                     let at = out.world.len();
-                    let members = simulation
-                        .tags()
+                    let members = source
+                        .tags
                         .iter()
                         .enumerate()
                         .filter(|(_, t)| *t & mask != 0);
