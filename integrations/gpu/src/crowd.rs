@@ -7,20 +7,15 @@ use glam::Vec2;
 use graph_runtime::{Simulation, TagMask};
 use wgpu::util::DeviceExt as _;
 
-use crate::layout::{GpuAgent, NewAgent, Tick, agent_states, check_scene, grid, network};
+use crate::kernels::{Bound, Kernels};
+use crate::layout::{GpuAgent, NewAgent, Tick, agent_states, check_scene, grid};
 use crate::lower::{Source, lower};
 use crate::{Gpu, GpuError};
-
-/// Where each step of the bitonic network's uniforms lies: the device's offset alignment.
-const NETWORK_STRIDE: u64 = 256;
-/// Threads in a workgroup of every entry point.
-const WORKGROUP: u32 = 64;
 
 /// A scene's agents stepped on the GPU.
 pub struct GpuCrowd {
     gpu: Gpu,
     agents: u32,
-    padded: u32,
     tick: Tick,
     tick_buffer: wgpu::Buffer,
     agent_buffers: [wgpu::Buffer; 2],
@@ -29,19 +24,8 @@ pub struct GpuCrowd {
     /// Which agent buffer holds the present state.
     current: usize,
     bind_groups: [wgpu::BindGroup; 2],
-    network_group: wgpu::BindGroup,
-    network_steps: u32,
-    cells: u32,
-    pipelines: Pipelines,
+    kernels: Kernels,
     readback: wgpu::Buffer,
-}
-
-struct Pipelines {
-    cells: wgpu::ComputePipeline,
-    sort: wgpu::ComputePipeline,
-    clear: wgpu::ComputePipeline,
-    runs: wgpu::ComputePipeline,
-    step: wgpu::ComputePipeline,
 }
 
 impl GpuCrowd {
@@ -121,14 +105,14 @@ impl GpuCrowd {
         let lowered = lower(source)?;
         check_scene(source.world, vehicles)?;
         let count = agents.len();
-        let padded = count.max(1).next_power_of_two();
         let state_words = states(lowered.wander_slots);
         let limit = gpu
             .limits
             .max_storage_buffer_binding_size
             .min(gpu.limits.max_buffer_size);
         let bytes = [
-            padded * std::mem::size_of::<[u32; 2]>(),
+            // The grid's counters: two a cell, two an agent.
+            (count.saturating_mul(4).max(65_536) * 2 + count * 2) * 4,
             count * std::mem::size_of::<GpuAgent>(),
             state_words.len() * 4,
             // The grid's runs: at most max(4 * agents, 65,536) cells (`layout::grid`).
@@ -144,73 +128,24 @@ impl GpuCrowd {
                 limit,
             });
         }
-        let tick = grid(source.world, &lowered, count as u32, padded as u32);
+        let tick = grid(source.world, &lowered, count as u32);
         let cells = tick.columns * tick.rows;
         let device = &gpu.device;
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("steergraph tick"),
-            source: wgpu::ShaderSource::Wgsl(lowered.source.as_str().into()),
-        });
-        let storage = |read_only| wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        };
-        let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty,
-            count: None,
-        };
-        let uniform = |dynamic| wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: dynamic,
-            min_binding_size: None,
-        };
-        let layout0 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("tick"),
-            entries: &[
-                entry(0, uniform(false)),
-                entry(1, storage(true)),
-                entry(2, storage(false)),
-                entry(3, storage(false)),
-                entry(4, storage(false)),
-                entry(5, storage(false)),
-                entry(6, storage(true)),
-            ],
-        });
-        let layout1 = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("network"),
-            entries: &[entry(0, uniform(true))],
-        });
-        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("tick"),
-            bind_group_layouts: &[Some(&layout0), Some(&layout1)],
-            immediate_size: 0,
-        });
-        let pipeline = |entry_point| {
-            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry_point),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                cache: None,
-            })
-        };
-        let pipelines = Pipelines {
-            cells: pipeline("grid_cells"),
-            sort: pipeline("grid_sort"),
-            clear: pipeline("grid_clear"),
-            runs: pipeline("grid_runs"),
-            step: pipeline("steer_and_step"),
-        };
+        let kernels = Kernels::new(device, &lowered.source);
         let init = |label, contents: &[u8], usage| {
             device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents,
                 usage,
+            })
+        };
+        let empty = |label, bytes: u64| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: bytes.max(16),
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
             })
         };
         let storage_usage = wgpu::BufferUsages::STORAGE
@@ -229,18 +164,10 @@ impl GpuCrowd {
             bytemuck::bytes_of(&tick),
             wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         );
-        let pairs = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("pairs"),
-            size: (padded * 8) as u64,
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
-        let runs = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("cell runs"),
-            size: u64::from(cells) * 8,
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
+        let order = empty("order", count as u64 * 4);
+        let runs = empty("cell runs", u64::from(cells) * 8);
+        let grid_words = 2 * u64::from(cells) + 2 * count as u64 + u64::from(tick.blocks);
+        let grid_buffer = empty("grid", grid_words * 4);
         let mut world_data = lowered.world.clone();
         if world_data.is_empty() {
             world_data.push(0.0);
@@ -251,44 +178,25 @@ impl GpuCrowd {
             bytemuck::cast_slice(&state_words),
             storage_usage,
         );
-        let network = network(padded as u32);
-        let mut network_bytes = vec![0u8; network.len().max(1) * NETWORK_STRIDE as usize];
-        for (i, &(j, k)) in network.iter().enumerate() {
-            let at = i * NETWORK_STRIDE as usize;
-            network_bytes[at..at + 8].copy_from_slice(bytemuck::cast_slice(&[j, k]));
-        }
-        let network_buffer = init("network", &network_bytes, wgpu::BufferUsages::UNIFORM);
-        let bind_group = |input: &wgpu::Buffer, output: &wgpu::Buffer| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("tick"),
-                layout: &layout0,
-                entries: &[
-                    bind(0, &tick_buffer),
-                    bind(1, input),
-                    bind(2, output),
-                    bind(3, &pairs),
-                    bind(4, &runs),
-                    bind(5, &state),
-                    bind(6, &world),
-                ],
-            })
+        let bind_group = |agents_in, agents_out| {
+            kernels.bind(
+                device,
+                &Bound {
+                    tick: &tick_buffer,
+                    agents_in,
+                    agents_out,
+                    order: &order,
+                    runs: &runs,
+                    state: &state,
+                    world: &world,
+                    grid: &grid_buffer,
+                },
+            )
         };
         let bind_groups = [
             bind_group(&agent_buffers[0], &agent_buffers[1]),
             bind_group(&agent_buffers[1], &agent_buffers[0]),
         ];
-        let network_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("network"),
-            layout: &layout1,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: &network_buffer,
-                    offset: 0,
-                    size: wgpu::BufferSize::new(16),
-                }),
-            }],
-        });
         let readback = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read back"),
             size: (first.len() * std::mem::size_of::<GpuAgent>()) as u64,
@@ -300,7 +208,6 @@ impl GpuCrowd {
         }
         Ok(Self {
             agents: count as u32,
-            padded: padded as u32,
             tick,
             tick_buffer,
             agent_buffers,
@@ -308,10 +215,7 @@ impl GpuCrowd {
             targets: lowered.targets.clone(),
             current: 0,
             bind_groups,
-            network_group,
-            network_steps: network.len() as u32,
-            cells,
-            pipelines,
+            kernels,
             readback,
             gpu,
         })
@@ -382,23 +286,9 @@ impl GpuCrowd {
                 label: Some("tick"),
                 timestamp_writes: None,
             });
-            pass.set_bind_group(1, &self.network_group, &[0]);
             for _ in 0..ticks {
-                pass.set_bind_group(0, &self.bind_groups[self.current], &[]);
-                pass.set_pipeline(&self.pipelines.cells);
-                dispatch(&mut pass, self.padded);
-                pass.set_pipeline(&self.pipelines.sort);
-                for step in 0..self.network_steps {
-                    let offset = (u64::from(step) * NETWORK_STRIDE) as u32;
-                    pass.set_bind_group(1, &self.network_group, &[offset]);
-                    dispatch(&mut pass, self.padded);
-                }
-                pass.set_pipeline(&self.pipelines.clear);
-                dispatch(&mut pass, self.cells);
-                pass.set_pipeline(&self.pipelines.runs);
-                dispatch(&mut pass, self.agents);
-                pass.set_pipeline(&self.pipelines.step);
-                dispatch(&mut pass, self.agents);
+                self.kernels
+                    .tick(&mut pass, &self.bind_groups[self.current], &self.tick);
                 self.current = 1 - self.current;
             }
         }
@@ -447,19 +337,4 @@ impl GpuCrowd {
         self.readback.unmap();
         Ok(agents)
     }
-}
-
-fn bind(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
-    }
-}
-
-/// Dispatches one thread per item, in rows of at most 65,535 workgroups (the shader's
-/// `index_of` reads the row).
-fn dispatch(pass: &mut wgpu::ComputePass<'_>, items: u32) {
-    let groups = items.div_ceil(WORKGROUP).max(1);
-    let x = groups.min(65_535);
-    pass.dispatch_workgroups(x, groups.div_ceil(x), 1);
 }

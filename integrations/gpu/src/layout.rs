@@ -1,5 +1,5 @@
 //! What the crowd's buffers hold, laid out as the shader reads them: agents, the tick's
-//! numbers and grid, the bitonic network's steps, the agents' streams and wander angles; and
+//! numbers and grid, the agents' streams and wander angles; and
 //! what of a scene the GPU tick does not simulate.
 
 use bytemuck::{Pod, Zeroable};
@@ -38,7 +38,8 @@ pub struct GpuAgent {
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct Tick {
     pub agents: u32,
-    pub padded: u32,
+    /// Blocks of 256 cells the scan takes.
+    pub blocks: u32,
     pub columns: u32,
     pub rows: u32,
     pub origin: [f32; 2],
@@ -46,24 +47,9 @@ pub(crate) struct Tick {
     pub dt: f32,
 }
 
-/// The steps `(j, k)` of the bitonic network over `padded` (a power of two) items.
-pub(crate) fn network(padded: u32) -> Vec<(u32, u32)> {
-    let mut steps = Vec::new();
-    let mut k = 2;
-    while k <= padded {
-        let mut j = k / 2;
-        while j > 0 {
-            steps.push((j, k));
-            j /= 2;
-        }
-        k *= 2;
-    }
-    steps
-}
-
 /// The grid over the world's bounds: cells as wide as the widest neighborhood (4 with none),
 /// made wider while there would be more than `max(4 * agents, 65,536)` of them.
-pub(crate) fn grid(world: &World, lowered: &Lowered, agents: u32, padded: u32) -> Tick {
+pub(crate) fn grid(world: &World, lowered: &Lowered, agents: u32) -> Tick {
     let bounds = world.bounds;
     let size = (bounds.max - bounds.min).max(Vec2::ZERO).as_dvec2();
     let mut side = if lowered.widest > 0.0 {
@@ -85,9 +71,10 @@ pub(crate) fn grid(world: &World, lowered: &Lowered, agents: u32, padded: u32) -
         side *= 2.0;
     }
     let (columns, rows) = count(side);
+    let cells = columns * rows;
     Tick {
         agents,
-        padded,
+        blocks: (cells / 256.0).ceil() as u32,
         columns: columns as u32,
         rows: rows as u32,
         origin: bounds.min.into(),

@@ -6,14 +6,16 @@
 //! - [`GpuCrowd::new`] lowers every group's program ([`graph_runtime::Program::portable`]) into
 //!   one shader (`lower.rs`, `shader/step.wgsl`) and uploads the simulation's agents; a node
 //!   outside the family refuses the scene, naming the node, its id and its group.
-//! - [`GpuCrowd::step`] runs one tick: the grid (cells, a bitonic sort of (cell, agent) pairs,
-//!   each cell's run), then every agent's neighbor sums, force and vehicle step.
+//! - [`GpuCrowd::step`] runs one tick: the grid (each cell's agents counted, the counts scanned
+//!   into runs, the agents scattered and placed by index), then every agent's neighbor sums,
+//!   force and vehicle step (`kernels.rs`).
 //!
 //! What is bit-exact and what is equal within a tolerance is in graph-runtime's
 //! `BEHAVIORS.md`, "On the GPU".
 
 mod crowd;
 mod device;
+mod kernels;
 mod layout;
 mod lower;
 

@@ -144,22 +144,30 @@ fn boids_at_ten_thousand_agents_stay_within_the_cpus_own_rounding_spread() {
     }
 }
 
-/// The benchmarks' flock (`Blend[Separation, Cohesion, Alignment, Wander]`, radius 5, one agent
-/// per 25 square units).
-#[test]
-fn the_benchmark_flock_at_ten_thousand_agents_matches_the_cpu() {
+/// The benchmarks' flock graph (`Blend[Separation, Cohesion, Alignment, Wander]`, radius 5)
+/// with `count` agents spawned in a square of side `side` (a point when `side` is 0) in a world
+/// of 25 square units an agent.
+fn flock(count: u32, side: f32) -> SceneAssets {
     let graph = r#"(format: "steergraph.graph", version: 1,
         vehicle: (mass: 1.0, max_force: 3.0, max_speed: 1.5, radius: 0.5),
         nodes: {1: Separation(radius: 5.0, fov: 360.0), 2: Cohesion(radius: 5.0, fov: 360.0),
         3: Alignment(radius: 5.0, fov: 360.0), 4: Wander(distance: 2.0, radius: 1.0, jitter: 90.0),
         5: Blend(inputs: [(node: 1, weight: 1.5), (node: 2, weight: 1.0), (node: 3, weight: 1.0),
         (node: 4, weight: 0.5)]), 6: Output(input: 5)})"#;
-    let scene = r#"(format: "steergraph.scene", version: 1, seed: 42,
-        bounds: (min: (-250.0, -250.0), max: (250.0, 250.0)),
+    let world = (25.0 * count as f32).sqrt() / 2.0;
+    let spawn = side.max(1e-3) / 2.0;
+    let scene = format!(
+        r#"(format: "steergraph.scene", version: 1, seed: 42,
+        bounds: (min: ({w}, {w}), max: ({x}, {x})),
         groups: [(name: "flock", graph: "flock.graph.ron",
-        spawn: Random(count: 10000, area: Rect(min: (-250.0, -250.0), max: (250.0, 250.0)), speed: 1.0))])"#;
-    let assets = SceneAssets {
-        scene: graph_runtime::Scene::from_ron(scene, "flock.scene.ron").expect("parses"),
+        spawn: Random(count: {count}, area: Rect(min: ({s}, {s}), max: ({t}, {t})), speed: 1.0))])"#,
+        w = -world,
+        x = world,
+        s = -spawn,
+        t = spawn
+    );
+    SceneAssets {
+        scene: graph_runtime::Scene::from_ron(&scene, "flock.scene.ron").expect("parses"),
         origin: "flock.scene.ron".into(),
         graphs: [(
             "flock.graph.ron".to_owned(),
@@ -167,8 +175,31 @@ fn the_benchmark_flock_at_ten_thousand_agents_matches_the_cpu() {
         )]
         .into(),
         flow_fields: Default::default(),
-    };
-    let (worst, beyond) = compare(&assets, 60);
+    }
+}
+
+/// The benchmarks' flock at one agent per 25 square units.
+#[test]
+fn the_benchmark_flock_at_ten_thousand_agents_matches_the_cpu() {
+    let side = (25.0f32 * 10_000.0).sqrt();
+    let (worst, beyond) = compare(&flock(10_000, side), 60);
+    assert_eq!(beyond, 0, "worst {worst}");
+}
+
+/// 40,000 agents make a grid of 160,000 cells: 625 blocks of the scan, which its one workgroup
+/// takes in three rounds of 256.
+#[test]
+fn a_grid_of_more_than_65536_cells_is_scanned_in_rounds() {
+    let side = (25.0f32 * 40_000.0).sqrt();
+    let (worst, beyond) = compare(&flock(40_000, side), 3);
+    assert_eq!(beyond, 0, "worst {worst}");
+}
+
+/// 1,000 agents stacked within a square of 0.01 units: one cell holds them all, every agent
+/// has 999 neighbors and keeps its 64 nearest; the GPU gives the CPU's positions, finite.
+#[test]
+fn a_stacked_crowd_matches_the_cpu() {
+    let (worst, beyond) = compare(&flock(1_000, 0.01), 10);
     assert_eq!(beyond, 0, "worst {worst}");
 }
 

@@ -1,6 +1,6 @@
-// One tick of a crowd on the GPU: the grid (each agent's cell, the (cell, agent) pairs sorted
-// by a bitonic network, each cell's run), then every agent's neighbor sums, its graph's force
-// and the vehicle step. The formulas are graph-runtime's `BEHAVIORS.md`; `lower.rs` appends
+// One tick of a crowd on the GPU: the grid (each agent's cell counted, the counts scanned into
+// each cell's run, the agents scattered into their cells and placed there in ascending index),
+// then every agent's neighbor sums, its graph's force and the vehicle step. The formulas are graph-runtime's `BEHAVIORS.md`; `lower.rs` appends
 // each group's graph as functions (`steer_group`) and the constants they read.
 
 struct Agent {
@@ -17,17 +17,12 @@ struct Agent {
 
 struct Tick {
     agents: u32,
-    padded: u32,
+    blocks: u32,
     columns: u32,
     rows: u32,
     origin: vec2f,
     side: f32,
     dt: f32,
-}
-
-struct Network {
-    j: u32,
-    k: u32,
 }
 
 struct Sums {
@@ -40,7 +35,9 @@ struct Sums {
 @group(0) @binding(0) var<uniform> tick: Tick;
 @group(0) @binding(1) var<storage, read> agents_in: array<Agent>;
 @group(0) @binding(2) var<storage, read_write> agents_out: array<Agent>;
-@group(0) @binding(3) var<storage, read_write> pairs: array<vec2u>;
+// The agents by cell (cells row by row), each cell's in ascending index.
+@group(0) @binding(3) var<storage, read_write> order: array<u32>;
+// Each cell's run of `order`: first, one past the last.
 @group(0) @binding(4) var<storage, read_write> cell_runs: array<vec2u>;
 // Each agent's random stream (four words) then its wander angles (as bits), `STATE_STRIDE`
 // words an agent.
@@ -48,7 +45,9 @@ struct Sums {
 // What the graphs read of the world, laid out by `lower.rs`: named targets (x, y), flow
 // fields' cells (x, y), circle obstacles (x, y, r), tag members (agent indices as bits).
 @group(0) @binding(6) var<storage, read> world: array<f32>;
-@group(1) @binding(0) var<uniform> network: Network;
+// The grid's counters, from `grid_regions`: each cell's count and fill, each agent's cell, the
+// agents as scattered (a cell's in any order), and each block of 256 cells' total.
+@group(0) @binding(7) var<storage, read_write> grid: array<atomic<u32>>;
 
 const TINY: f32 = 1e-6;
 // graph-runtime's `TINY_SQUARED`: the smallest f32 whose square root is at least `TINY`.
@@ -175,6 +174,27 @@ fn predicted(q: vec2f, qv: vec2f, most: f32) -> vec2f {
 
 fn index_of(id: vec3u, groups: vec3u) -> u32 {
     return id.x + id.y * groups.x * 64u;
+}
+
+fn cell_count() -> u32 {
+    return tick.columns * tick.rows;
+}
+
+// Where each part of `grid` starts.
+fn counts_at() -> u32 {
+    return 0u;
+}
+fn fill_at() -> u32 {
+    return cell_count();
+}
+fn keys_at() -> u32 {
+    return 2u * cell_count();
+}
+fn scattered_at() -> u32 {
+    return 2u * cell_count() + tick.agents;
+}
+fn blocks_at() -> u32 {
+    return 2u * cell_count() + 2u * tick.agents;
 }
 
 fn finite(x: f32) -> bool {
@@ -338,7 +358,7 @@ fn count_below(low: vec2u, high: vec2u, radius: f32, full: bool, min_cosine: f32
         for (var column = low.x; column <= high.x; column++) {
             let run = cell_runs[row * tick.columns + column];
             for (var s = run.x; s < run.y; s++) {
-                let j = pairs[s].y;
+                let j = order[s];
                 let q = agents_in[j].position;
                 if j == me_index || !neighbor(q, radius, full, min_cosine) {
                     continue;
@@ -365,7 +385,7 @@ fn neighbor_sums(radius: f32, full: bool, min_cosine: f32, most: u32) -> Sums {
         for (var column = low.x; column <= high.x; column++) {
             let run = cell_runs[row * tick.columns + column];
             for (var slot = run.x; slot < run.y; slot++) {
-                let j = pairs[slot].y;
+                let j = order[slot];
                 let q = agents_in[j];
                 if j != me_index && neighbor(q.position, radius, full, min_cosine) {
                     add_to(&s, q);
@@ -393,7 +413,7 @@ fn neighbor_sums(radius: f32, full: bool, min_cosine: f32, most: u32) -> Sums {
         for (var column = low.x; column <= high.x; column++) {
             let run = cell_runs[row * tick.columns + column];
             for (var slot = run.x; slot < run.y; slot++) {
-                let j = pairs[slot].y;
+                let j = order[slot];
                 let q = agents_in[j];
                 if j == me_index || !neighbor(q.position, radius, full, min_cosine) {
                     continue;
@@ -415,62 +435,129 @@ fn neighbor_sums(radius: f32, full: bool, min_cosine: f32, most: u32) -> Sums {
     return s;
 }
 
-// Each agent's (cell, index) pair; the padding after the last agent sorts last.
-@compute @workgroup_size(64)
-fn grid_cells(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-    let i = index_of(id, groups);
-    if i >= tick.padded {
-        return;
-    }
-    if i >= tick.agents {
-        pairs[i] = vec2u(EMPTY, EMPTY);
-        return;
-    }
-    let c = cell_of(agents_in[i].position);
-    pairs[i] = vec2u(c.y * tick.columns + c.x, i);
-}
-
-// One compare-exchange step (`network.j`, `network.k`) of the bitonic network over the pairs.
-@compute @workgroup_size(64)
-fn grid_sort(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-    let i = index_of(id, groups);
-    let l = i ^ network.j;
-    if i >= tick.padded || l <= i {
-        return;
-    }
-    let a = pairs[i];
-    let b = pairs[l];
-    let a_after = a.x > b.x || (a.x == b.x && a.y > b.y);
-    let ascending = (i & network.k) == 0u;
-    if a_after == ascending {
-        pairs[i] = b;
-        pairs[l] = a;
-    }
-}
-
-// Every cell's run emptied.
+// Every cell's count and fill emptied.
 @compute @workgroup_size(64)
 fn grid_clear(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
     let c = index_of(id, groups);
-    if c < tick.columns * tick.rows {
-        cell_runs[c] = vec2u(0u, 0u);
+    if c < cell_count() {
+        atomicStore(&grid[counts_at() + c], 0u);
+        atomicStore(&grid[fill_at() + c], 0u);
     }
 }
 
-// Each cell's run of sorted pairs, from where its cell starts and ends.
+// Each agent's cell, kept, and counted.
+@compute @workgroup_size(64)
+fn grid_count(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+    let i = index_of(id, groups);
+    if i >= tick.agents {
+        return;
+    }
+    let cell = cell_of(agents_in[i].position);
+    let c = cell.y * tick.columns + cell.x;
+    atomicStore(&grid[keys_at() + i], c);
+    atomicAdd(&grid[counts_at() + c], 1u);
+}
+
+var<workgroup> scan: array<u32, 256>;
+
+// An inclusive scan of `scan` by the workgroup's 256 threads (Hillis and Steele).
+fn scan_workgroup(lid: u32) {
+    for (var d = 1u; d < 256u; d *= 2u) {
+        var add = 0u;
+        if lid >= d {
+            add = scan[lid - d];
+        }
+        workgroupBarrier();
+        scan[lid] += add;
+        workgroupBarrier();
+    }
+}
+
+// Each block of 256 cells: every cell's start within the block, and the block's total.
+@compute @workgroup_size(256)
+fn grid_scan_blocks(
+    @builtin(workgroup_id) wid: vec3u,
+    @builtin(num_workgroups) groups: vec3u,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let block = wid.x + wid.y * groups.x;
+    let c = block * 256u + lid;
+    var count = 0u;
+    if c < cell_count() {
+        count = atomicLoad(&grid[counts_at() + c]);
+    }
+    scan[lid] = count;
+    workgroupBarrier();
+    scan_workgroup(lid);
+    if c < cell_count() {
+        cell_runs[c] = vec2u(scan[lid] - count, 0u);
+    }
+    if lid == 255u && block * 256u < cell_count() {
+        atomicStore(&grid[blocks_at() + block], scan[255]);
+    }
+}
+
+// The blocks' totals scanned into their starts, by one workgroup, 256 blocks at a time.
+@compute @workgroup_size(256)
+fn grid_scan_totals(@builtin(local_invocation_index) lid: u32) {
+    let blocks = (cell_count() + 255u) / 256u;
+    var carry = 0u;
+    for (var base = 0u; base < blocks; base += 256u) {
+        let b = base + lid;
+        var total = 0u;
+        if b < blocks {
+            total = atomicLoad(&grid[blocks_at() + b]);
+        }
+        scan[lid] = total;
+        workgroupBarrier();
+        scan_workgroup(lid);
+        if b < blocks {
+            atomicStore(&grid[blocks_at() + b], carry + scan[lid] - total);
+        }
+        let all = scan[255];
+        workgroupBarrier();
+        carry += all;
+    }
+}
+
+// Every cell's run: its start within its block plus the block's start.
 @compute @workgroup_size(64)
 fn grid_runs(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+    let c = index_of(id, groups);
+    if c >= cell_count() {
+        return;
+    }
+    let start = cell_runs[c].x + atomicLoad(&grid[blocks_at() + c / 256u]);
+    cell_runs[c] = vec2u(start, start + atomicLoad(&grid[counts_at() + c]));
+}
+
+// Each agent into its cell's run, at the next free place (in whatever order threads come).
+@compute @workgroup_size(64)
+fn grid_scatter(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+    let i = index_of(id, groups);
+    if i >= tick.agents {
+        return;
+    }
+    let c = atomicLoad(&grid[keys_at() + i]);
+    let place = cell_runs[c].x + atomicAdd(&grid[fill_at() + c], 1u);
+    atomicStore(&grid[scattered_at() + place], i);
+}
+
+// Each agent placed in its cell by its index: its place is the run's start plus how many of
+// the cell's agents have a lower index, so the order does not depend on the scatter's.
+@compute @workgroup_size(64)
+fn grid_place(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
     let s = index_of(id, groups);
     if s >= tick.agents {
         return;
     }
-    let c = pairs[s].x;
-    if s == 0u || pairs[s - 1u].x != c {
-        cell_runs[c].x = s;
+    let i = atomicLoad(&grid[scattered_at() + s]);
+    let run = cell_runs[atomicLoad(&grid[keys_at() + i])];
+    var rank = 0u;
+    for (var t = run.x; t < run.y; t++) {
+        rank += u32(atomicLoad(&grid[scattered_at() + t]) < i);
     }
-    if s + 1u == tick.agents || pairs[s + 1u].x != c {
-        cell_runs[c].y = s + 1u;
-    }
+    order[run.x + rank] = i;
 }
 
 // Every agent's force from its group's graph, then the vehicle step (BEHAVIORS.md, "The
