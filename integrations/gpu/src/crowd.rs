@@ -117,6 +117,8 @@ impl GpuCrowd {
             state_words.len() * 4,
             // The grid's runs: at most max(4 * agents, 65,536) cells (`layout::grid`).
             count.saturating_mul(4).max(65_536) * 8,
+            // What the graphs read of the world (flow fields may be large).
+            lowered.world.len() * 4,
         ]
         .into_iter()
         .max()

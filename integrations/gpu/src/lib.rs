@@ -54,12 +54,15 @@ pub enum GpuError {
         /// Its program's ops.
         ops: usize,
     },
-    /// More agents than one buffer of the device holds.
-    #[error("{agents} agents need {bytes} bytes in one buffer; this device allows {limit}")]
+    /// A crowd whose largest buffer (its agents, its grid, or what its graphs read of the
+    /// world) is larger than the device allows.
+    #[error(
+        "a crowd of {agents} agents needs {bytes} bytes in one buffer; this device allows {limit}"
+    )]
     TooManyAgents {
         /// The agents asked for.
         agents: usize,
-        /// The largest buffer they need.
+        /// The largest buffer it needs.
         bytes: u64,
         /// The device's limit.
         limit: u64,
