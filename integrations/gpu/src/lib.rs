@@ -26,6 +26,18 @@ pub use lower::MAX_GPU_OPS;
 /// The wgpu this crate runs on (to name backends for [`Gpu::on_backends`]).
 pub use wgpu;
 
+/// The WGSL module a crowd of `simulation` would run: `shader/step.wgsl` with every group's
+/// graph written as functions. No device is needed: a node outside the family is refused
+/// here as [`GpuCrowd::new`] refuses it.
+pub fn shader_source(simulation: &graph_runtime::Simulation) -> Result<String, GpuError> {
+    let source = lower::Source {
+        world: simulation.world(),
+        groups: simulation.groups(),
+        tags: simulation.tags(),
+    };
+    lower::lower(source).map(|lowered| lowered.source)
+}
+
 /// Why a crowd cannot run on the GPU.
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
