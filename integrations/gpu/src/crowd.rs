@@ -1,6 +1,6 @@
 //! A crowd on the GPU: its buffers (agents twice, for the state at the start of the tick and
-//! the state after it; the grid's pairs and cell runs; targets; flow fields), its pipelines,
-//! and the commands of one tick.
+//! the state after it; the grid's order, runs and counters; the agents' streams; what the
+//! graphs read of the world), its ticks queued, and the agents read back.
 
 use bytemuck::Zeroable as _;
 use glam::Vec2;
@@ -110,13 +110,15 @@ impl GpuCrowd {
             .limits
             .max_storage_buffer_binding_size
             .min(gpu.limits.max_buffer_size);
+        // The grid's cells: at most max(4 * agents, 65,536) (`layout::grid`).
+        let cells = count.saturating_mul(4).max(65_536);
         let bytes = [
-            // The grid's counters: two a cell, two an agent.
-            (count.saturating_mul(4).max(65_536) * 2 + count * 2) * 4,
+            // The grid's counters: two a cell, two an agent, one a block of 256 cells.
+            (cells * 2 + cells.div_ceil(256) + count * 2) * 4,
             count * std::mem::size_of::<GpuAgent>(),
             state_words.len() * 4,
-            // The grid's runs: at most max(4 * agents, 65,536) cells (`layout::grid`).
-            count.saturating_mul(4).max(65_536) * 8,
+            // The grid's runs.
+            cells * 8,
             // What the graphs read of the world (flow fields may be large).
             lowered.world.len() * 4,
         ]
