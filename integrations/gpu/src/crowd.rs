@@ -25,7 +25,9 @@ pub struct GpuCrowd {
     current: usize,
     bind_groups: [wgpu::BindGroup; 2],
     kernels: Kernels,
-    readback: wgpu::Buffer,
+    /// Made on the first read-back: a crowd that is only stepped and drawn never holds a copy
+    /// of its agents for the CPU.
+    readback: std::sync::OnceLock<wgpu::Buffer>,
 }
 
 impl GpuCrowd {
@@ -201,12 +203,6 @@ impl GpuCrowd {
             bind_group(&agent_buffers[0], &agent_buffers[1]),
             bind_group(&agent_buffers[1], &agent_buffers[0]),
         ];
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("read back"),
-            size: (first.len() * std::mem::size_of::<GpuAgent>()) as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(GpuError::Device(error.to_string()));
         }
@@ -220,7 +216,7 @@ impl GpuCrowd {
             current: 0,
             bind_groups,
             kernels,
-            readback,
+            readback: std::sync::OnceLock::new(),
             gpu,
         })
     }
@@ -311,15 +307,17 @@ impl GpuCrowd {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("read"),
             });
-        encoder.copy_buffer_to_buffer(
-            &self.agent_buffers[self.current],
-            0,
-            &self.readback,
-            0,
-            size,
-        );
+        let readback = self.readback.get_or_init(|| {
+            self.gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("read back"),
+                size,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        });
+        encoder.copy_buffer_to_buffer(&self.agent_buffers[self.current], 0, readback, 0, size);
         self.gpu.queue.submit([encoder.finish()]);
-        let slice = self.readback.slice(..size);
+        let slice = readback.slice(..size);
         let (send, receive) = std::sync::mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |result| {
             let _ = send.send(result);
@@ -338,7 +336,7 @@ impl GpuCrowd {
                 .map_err(|e| GpuError::Device(e.to_string()))?;
             bytemuck::cast_slice::<u8, GpuAgent>(&view).to_vec()
         };
-        self.readback.unmap();
+        readback.unmap();
         Ok(agents)
     }
 }
