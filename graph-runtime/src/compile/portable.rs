@@ -124,10 +124,9 @@ impl fmt::Display for Unsupported {
 
 impl Program {
     /// This program for another backend, its numbers read for `params` and its names found
-    /// through `bindings` in `world`; every node outside the flocking family (Seek, Flee,
-    /// Arrival to a point or a named target, Separation, Cohesion, Alignment, Flocking,
-    /// Containment, `FlowFieldFollowing`, Blend, Priority, Budget, Scale, Truncate) is listed
-    /// instead, in op order.
+    /// through `bindings` in `world`; every node outside the flocking family (the kinds of
+    /// [`PortableOp`]: `BEHAVIORS.md`, "On the GPU", lists them) is listed instead, in op
+    /// order. A Wander that faces, and an aim at an agent's own point, are outside it.
     pub fn portable(
         &self,
         params: &ParamValues,
