@@ -36,11 +36,7 @@ impl GpuCrowd {
     /// Refused, saying why, when a node is outside the family, when the world has walls or
     /// jump links, or when an agent turns with a limit or faces on its own.
     pub fn new(gpu: Gpu, simulation: &Simulation) -> Result<Self, GpuError> {
-        let source = Source {
-            world: simulation.world(),
-            groups: simulation.groups(),
-            tags: simulation.tags(),
-        };
+        let source = Source::of(simulation);
         let agents = simulation
             .vehicles()
             .iter()

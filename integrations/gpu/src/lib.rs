@@ -30,12 +30,7 @@ pub use wgpu;
 /// graph written as functions. No device is needed: a node outside the family is refused
 /// here as [`GpuCrowd::new`] refuses it.
 pub fn shader_source(simulation: &graph_runtime::Simulation) -> Result<String, GpuError> {
-    let source = lower::Source {
-        world: simulation.world(),
-        groups: simulation.groups(),
-        tags: simulation.tags(),
-    };
-    lower::lower(source).map(|lowered| lowered.source)
+    lower::lower(lower::Source::of(simulation)).map(|lowered| lowered.source)
 }
 
 /// Why a crowd cannot run on the GPU.

@@ -41,6 +41,17 @@ pub(crate) struct Source<'a> {
     pub tags: &'a [TagMask],
 }
 
+impl<'a> Source<'a> {
+    /// What `simulation`'s groups are lowered against: its world, groups and agents' tags.
+    pub fn of(simulation: &'a graph_runtime::Simulation) -> Self {
+        Self {
+            world: simulation.world(),
+            groups: simulation.groups(),
+            tags: simulation.tags(),
+        }
+    }
+}
+
 /// `x` as WGSL: its exact bits, so no compiler rounds a literal differently.
 fn lit(x: f32) -> String {
     format!("bitcast<f32>({:#010x}u)", x.to_bits())

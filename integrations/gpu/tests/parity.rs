@@ -2,7 +2,7 @@
 //! adapter the machine has (lavapipe in CI): positions within 1e-3 units of the CPU's after 60
 //! ticks for 10,000 agents, and two GPU runs equal to the bit.
 
-use std::path::PathBuf;
+mod common;
 
 use glam::Vec2;
 use graph_runtime::{AgentRng, Area, Graph, SceneAssets, Simulation, Spawn};
@@ -12,10 +12,7 @@ const DT: f32 = 1.0 / 60.0;
 
 /// A preset scene with `count` agents in each group, spread over its bounds.
 fn preset(scene: &str, count: u32) -> SceneAssets {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../presets")
-        .join(scene);
-    let mut assets = SceneAssets::load(&path).expect("the preset loads");
+    let mut assets = common::assets(scene);
     let bounds = assets.scene.bounds;
     for group in &mut assets.scene.groups {
         group.spawn = Spawn::Random {
@@ -263,10 +260,7 @@ fn every_preset_of_the_family_matches_the_cpu_at_its_own_size() {
         "seek.scene.ron",
         "wander.scene.ron",
     ] {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../presets")
-            .join(scene);
-        let assets = SceneAssets::load(&path).expect("the preset loads");
+        let assets = common::assets(scene);
         let (worst, beyond) = compare(&assets, 60);
         eprintln!("{scene}: worst {worst}, beyond {beyond}");
         assert_eq!(beyond, 0, "{scene}: worst {worst}");

@@ -1,17 +1,10 @@
 //! What the GPU refuses, and how it says so: nodes outside the family by kind, id and group;
 //! a world it does not simulate (walls); never a panic.
 
-use std::path::PathBuf;
+mod common;
 
-use graph_runtime::{SceneAssets, Simulation};
+use common::simulation;
 use steergraph_gpu::{Gpu, GpuCrowd, GpuError};
-
-fn simulation(scene: &str) -> Simulation {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../presets")
-        .join(scene);
-    Simulation::new(&SceneAssets::load(&path).expect("loads")).expect("builds")
-}
 
 /// The halls preset's navigator graph: WallAvoidance (node 1) and Navigate (node 4) are
 /// outside the family, named with their group; the family's Separation, Scale and Budget are

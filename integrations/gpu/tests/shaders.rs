@@ -2,17 +2,10 @@
 //! shader front end, on any machine: no adapter is needed, so a mistake in what `lower.rs`
 //! writes shows here even where the parity tests cannot run.
 
-use std::path::PathBuf;
+mod common;
 
-use graph_runtime::{SceneAssets, Simulation};
+use common::simulation;
 use steergraph_gpu::{GpuError, shader_source};
-
-fn simulation(scene: &str) -> Simulation {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../presets")
-        .join(scene);
-    Simulation::new(&SceneAssets::load(&path).expect("loads")).expect("builds")
-}
 
 /// Every preset whose graphs lower gives a module that validates; those that do not are
 /// refused by name, and at least the river, boids and seek presets lower.
@@ -52,8 +45,7 @@ fn every_presets_shader_validates_or_is_refused_by_name() {
 
 /// The preset scenes, by file name.
 fn tests_presets() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../presets");
-    let mut scenes: Vec<String> = std::fs::read_dir(dir)
+    let mut scenes: Vec<String> = std::fs::read_dir(common::presets())
         .expect("the presets folder")
         .filter_map(|entry| {
             let name = entry.ok()?.file_name().into_string().ok()?;
