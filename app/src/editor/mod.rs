@@ -79,9 +79,10 @@ pub use presets::{
     FAMILIES as PRESET_FAMILIES, GRAPHS as PRESET_GRAPHS, Preset, SCENES as PRESET_SCENES,
 };
 pub use preview::{
-    AgentInstance, BlockedCells, Bundle, Event, EventKind, FixState, Guides, Host, Item,
+    AgentInstance, BlockedCells, Bundle, Event, EventKind, FixState, GpuSwitch, Guides, Host, Item,
     MAX_PREVIEW_AGENTS, OpenGraph, Pacing, Preview, ReplayStatus, SceneDocument, SceneEdit, TICK,
-    Tool, View, agent_instances, agent_mesh, paint_guides, paint_world, reciprocal_label,
+    Tool, View, agent_instances, agent_mesh, group_color, paint_guides, paint_world,
+    reciprocal_label,
 };
 pub use replay_files::is_replay;
 pub use scene_files::is_scene_path;

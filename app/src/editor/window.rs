@@ -15,19 +15,36 @@ use super::{Autosave, EditorApp, FileDialogs, Settings, files, preview};
 /// With `STEERGRAPH_FRAME_STATS=1` in the environment, a line of frame statistics goes to
 /// stderr every few seconds (for measuring the preview's performance).
 pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
-    let options = eframe::NativeOptions {
+    #[cfg_attr(
+        not(feature = "gpu"),
+        expect(unused_mut, reason = "only wgpu has options here")
+    )]
+    let mut options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Steergraph")
             .with_inner_size([1560.0, 960.0])
             .with_min_inner_size([800.0, 500.0])
             .with_drag_and_drop(true),
-        renderer: eframe::Renderer::Glow,
+        renderer: renderer(),
         glow_options: eframe::egui_glow::GlowConfiguration {
             vsync: std::env::var_os("STEERGRAPH_NO_VSYNC").is_none(),
             ..Default::default()
         },
         ..Default::default()
     };
+    #[cfg(feature = "gpu")]
+    {
+        use eframe::egui_wgpu::{SurfaceConfig, WgpuConfiguration, wgpu::PresentMode};
+        let present_mode = if std::env::var_os("STEERGRAPH_NO_VSYNC").is_some() {
+            PresentMode::AutoNoVsync
+        } else {
+            PresentMode::AutoVsync
+        };
+        options.wgpu_options = WgpuConfiguration::default().with_surface_config(SurfaceConfig {
+            present_mode,
+            ..SurfaceConfig::LOW_LATENCY
+        });
+    }
     eframe::run_native(
         "Steergraph",
         options,
@@ -59,9 +76,24 @@ pub fn run(file: Option<PathBuf>, scene: Option<PathBuf>) -> eframe::Result {
     )
 }
 
+/// What the window paints with: OpenGL, or in a build with the GPU backend, wgpu where this
+/// machine has an adapter for it (so the preview's GPU crowd is drawn from its own buffers),
+/// unless `STEERGRAPH_RENDERER=glow` asks for OpenGL.
+fn renderer() -> eframe::Renderer {
+    #[cfg(feature = "gpu")]
+    if std::env::var("STEERGRAPH_RENDERER").as_deref() != Ok("glow")
+        && steergraph_gpu::Gpu::adapter_exists()
+    {
+        return eframe::Renderer::Wgpu;
+    }
+    eframe::Renderer::Glow
+}
+
 impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
         self.preview.gpu_agents.set_available(frame.gl().is_some());
+        #[cfg(feature = "gpu")]
+        self.preview.gpu.set_renderer(frame.wgpu_render_state());
         self.show(ui);
     }
 

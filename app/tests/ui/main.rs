@@ -10,6 +10,7 @@ mod effects;
 mod events;
 mod facing;
 mod gpu_agents;
+mod gpu_run;
 mod level_designer;
 mod navigation;
 mod node_search;

@@ -227,6 +227,14 @@ impl GpuCrowd {
         self.gpu
     }
 
+    /// The buffer that holds the agents as they are after the ticks queued so far: an array of
+    /// [`GpuAgent`] (48 bytes each, in agent order), usable as a read-only storage buffer on
+    /// this crowd's device. It changes with every tick (two buffers take turns), so read it
+    /// again after [`step`](Self::step).
+    pub fn agent_buffer(&self) -> &wgpu::Buffer {
+        &self.agent_buffers[self.current]
+    }
+
     /// Waits until the queued ticks have run.
     pub fn finish(&self) -> Result<(), GpuError> {
         self.gpu

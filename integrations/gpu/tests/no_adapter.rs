@@ -2,7 +2,7 @@
 
 use steergraph_gpu::{Gpu, GpuError, wgpu};
 
-/// With only OpenGL asked for, which this crate does not build, there is no adapter: as on a
+/// With only OpenGL asked for, which this crate never uses, there is no adapter: as on a
 /// machine with no GPU and no software Vulkan device.
 #[test]
 fn no_adapter_is_a_clear_error() {

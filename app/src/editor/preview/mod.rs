@@ -6,6 +6,7 @@
 //! painting), `tools/` (one file per tool) and `panels/` (toolbar, field, scene, group, agent).
 
 mod fixes;
+mod gpu_run;
 mod host;
 mod panels;
 mod plots;
@@ -26,6 +27,7 @@ use glam::Vec2;
 use graph_runtime::{AgentGroup, Area, Graph, Program, Rect as WorldRect, Scene, Spawn};
 
 pub use fixes::FixState;
+pub use gpu_run::GpuSwitch;
 pub use host::{Event, EventKind, Host, METRICS_SECONDS, MIB, Pacing, ReplayStatus, TICK};
 pub use panels::MAX_PREVIEW_AGENTS;
 pub use scene_doc::{Bundle, SceneDocument};
@@ -33,8 +35,8 @@ pub use scene_edit::SceneEdit;
 use tools::Gestures;
 pub use tools::{Item, PaintSettings, Tool};
 pub use view::{
-    AgentInstance, BlockedCells, Guides, View, agent_instances, agent_mesh, node_color,
-    paint_guides, paint_world, reciprocal_label,
+    AgentInstance, BlockedCells, Guides, View, agent_instances, agent_mesh, group_color,
+    node_color, paint_guides, paint_world, reciprocal_label,
 };
 pub use viewport::viewport_wheel_zoom;
 
@@ -78,6 +80,8 @@ pub struct Preview {
     pub color_arrows: bool,
     /// The agents' GPU drawing (a mesh where there is no GPU path).
     pub gpu_agents: view::GpuAgents,
+    /// The "Run on GPU" switch, and the crowd on the GPU while it is on.
+    pub gpu: GpuSwitch,
     /// The paint tool's settings.
     pub paint: PaintSettings,
     cursor: Option<Vec2>,
@@ -110,6 +114,7 @@ impl Preview {
             guides: Guides::default(),
             color_arrows: false,
             gpu_agents: view::GpuAgents::default(),
+            gpu: GpuSwitch::default(),
             paint,
             cursor: None,
             bound: bound.to_owned(),
@@ -190,7 +195,7 @@ impl Preview {
     }
 
     /// Per-frame work before drawing: follow the open graph and the scene, move the cursor
-    /// target, run time.
+    /// target, run time (on the GPU while its switch is on).
     pub fn update(
         &mut self,
         document: &SceneDocument,
@@ -198,6 +203,12 @@ impl Preview {
         frame_seconds: f32,
         pacing: Pacing,
     ) {
+        let on_gpu = self
+            .gpu
+            .update(&mut self.host, document, open, frame_seconds, self.cursor);
+        if on_gpu {
+            return;
+        }
         self.host.follow(document, open);
         if let Some(cursor) = self.cursor {
             self.host.set_cursor(cursor);

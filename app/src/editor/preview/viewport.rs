@@ -282,6 +282,10 @@ impl Preview {
         screen: Rect,
         scene: &super::worker::SceneView<'_>,
     ) {
+        if self.gpu.paint(painter, screen, &self.view) {
+            // The CPU's agents, rings and routes wait at its tick: only the GPU's are drawn.
+            return;
+        }
         let selected = self.host.selected_agent;
         view::paint_flights(painter, screen, &self.view, scene.vehicles, &scene.airborne);
         if let Some(ghosts) = self.host.ghosts() {

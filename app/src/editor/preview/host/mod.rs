@@ -13,11 +13,14 @@ use graph_runtime::{
 use super::OpenGraph;
 use super::scene_doc::SceneDocument;
 use super::worker::{SceneView, Worker};
+#[cfg(feature = "gpu")]
+pub use adopt::Motion;
 use clock::crowd_growth;
 pub use events::{Event, EventKind};
 pub use replay::ReplayStatus;
 pub use rewind::{BUDGET_MIB, MIB};
 
+mod adopt;
 mod clock;
 mod diagnosis;
 mod events;

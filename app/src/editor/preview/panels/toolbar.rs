@@ -29,7 +29,9 @@ impl Preview {
                 self.push_edit(super::super::SceneEdit::DeleteSelected);
             }
             ui.menu_button("Guides", |ui| self.guides_menu(ui));
+            self.gpu_switch(ui);
         });
+        self.gpu_status(ui);
     }
 
     fn clock_buttons(&mut self, document: &mut SceneDocument, ui: &mut Ui, open: &OpenGraph<'_>) {
@@ -44,14 +46,18 @@ impl Preview {
             .clicked()
         {
             host.running = false;
-            host.step_once();
+            if self.gpu.is_on() {
+                self.gpu.step_once(host);
+            } else {
+                host.step_once();
+            }
         }
         if ui
             .button("Reset")
             .on_hover_text("Respawn the agents")
             .clicked()
         {
-            host.reset(document, open);
+            self.gpu.reset(host, document, open);
         }
         ui.add(
             egui::DragValue::new(&mut host.time_scale)
@@ -60,13 +66,48 @@ impl Preview {
                 .prefix("×"),
         )
         .on_hover_text("Time scale");
-        ui.label(format!("t = {:.1} s", host.time));
+        if self.gpu.is_on() {
+            let gpu_seconds = self.gpu.ticks() as f32 * host.tick_length();
+            ui.label(format!(
+                "t = {:.1} s + {gpu_seconds:.1} s on the GPU",
+                host.time
+            ));
+        } else {
+            ui.label(format!("t = {:.1} s", host.time));
+        }
         if ui
             .button("Fit")
             .on_hover_text("Fit the scene (Home)")
             .clicked()
         {
             self.fit_pending = true;
+        }
+    }
+
+    /// The "Run on GPU" switch.
+    fn gpu_switch(&mut self, ui: &mut Ui) {
+        let mut on = self.gpu.is_on();
+        let hover = "Step the agents on the GPU (the flocking and flow-field family): the \
+                     timeline, plots and inspector wait at the CPU's tick until it is off";
+        if ui
+            .checkbox(&mut on, "Run on GPU")
+            .on_hover_text(hover)
+            .changed()
+        {
+            self.gpu.toggle(&mut self.host);
+        }
+    }
+
+    /// The adapter the GPU runs on, or why it does not, under the clock (nothing while the
+    /// switch is off and was not refused, so a small window keeps its viewport).
+    fn gpu_status(&self, ui: &mut Ui) {
+        if let Some(status) = self.gpu.status() {
+            ui.weak(status);
+        } else if let Some(problem) = &self.gpu.problem {
+            ui.colored_label(
+                egui::Color32::from_rgb(235, 190, 90),
+                format!("not on the GPU: {problem}"),
+            );
         }
     }
 

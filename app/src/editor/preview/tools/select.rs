@@ -80,7 +80,11 @@ impl super::super::Preview {
 
     /// The agent drawn under screen point `at`, the nearest if several: an agent in the air
     /// where it is drawn, lifted above its shadow.
+    /// None while the GPU runs the agents: the CPU's are not where they are drawn.
     pub fn pick_agent(&self, screen: Rect, at: Pos2) -> Option<usize> {
+        if self.gpu.is_on() {
+            return None;
+        }
         let scene = self.host.view()?;
         let lift = |agent: usize| {
             scene

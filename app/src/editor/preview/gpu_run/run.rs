@@ -1,0 +1,193 @@
+//! A crowd on the GPU in the preview: started from the CPU simulation, stepped by the
+//! preview's clock, read back for drawing only when it runs on a device of its own, and
+//! carried back to the CPU simulation when an edit comes or the switch goes off.
+
+use eframe::egui_wgpu::RenderState;
+use egui::{Painter, Rect};
+use glam::Vec2;
+use graph_runtime::{Simulation, Vehicle};
+use steergraph_gpu::{Gpu, GpuAgent, GpuCrowd};
+
+use super::super::View;
+use super::super::host::{Host, Motion};
+
+/// Most ticks run in one frame (the CPU clock's bound), so a slow frame cannot snowball.
+const MAX_TICKS_PER_FRAME: u32 = 6;
+
+/// The crowd and how it reaches the screen.
+pub(super) struct Run {
+    crowd: GpuCrowd,
+    /// The adapter, as `Gpu::describe` says it.
+    adapter: String,
+    /// Seconds of simulated time due and not yet run.
+    accumulator: f32,
+    /// Ticks run since the crowd started from the CPU simulation.
+    pub ticks: u64,
+    /// The crowd runs on the device the window paints with: drawn from its own buffer.
+    shared: bool,
+    /// On a device of its own: the agents read back this frame, as vehicles to draw (their
+    /// other numbers from the simulation the crowd started from), and their groups.
+    shown: Vec<Vehicle>,
+    groups: Vec<usize>,
+}
+
+impl Run {
+    /// A crowd of the host's simulation as it is, on the window's device when the window
+    /// paints with wgpu (`renderer`), else on the best adapter of its own.
+    pub fn start(renderer: Option<&RenderState>, host: &Host) -> Result<Self, String> {
+        let (gpu, shared) = match renderer {
+            Some(state) => {
+                super::paint::install(state);
+                let gpu = Gpu::from_device(
+                    state.adapter.get_info(),
+                    state.device.clone(),
+                    state.queue.clone(),
+                );
+                (gpu, true)
+            }
+            None => (Gpu::new().map_err(|e| e.to_string())?, false),
+        };
+        Self::on(gpu, shared, host)
+    }
+
+    fn on(gpu: Gpu, shared: bool, host: &Host) -> Result<Self, String> {
+        let simulation = running(host)?;
+        let adapter = gpu.describe();
+        let crowd = GpuCrowd::new(gpu, simulation).map_err(|e| e.to_string())?;
+        let mut run = Self {
+            crowd,
+            adapter,
+            accumulator: 0.0,
+            ticks: 0,
+            shared,
+            shown: Vec::new(),
+            groups: Vec::new(),
+        };
+        if !shared {
+            run.shown = simulation.vehicles().to_vec();
+            run.groups = (0..run.shown.len())
+                .map(|agent| simulation.group_of(agent).unwrap_or(0))
+                .collect();
+        }
+        Ok(run)
+    }
+
+    /// What the toolbar says while on.
+    pub fn status(&self) -> String {
+        let how = if self.shared {
+            "drawn from its buffers"
+        } else {
+            "read back each frame: the window paints with OpenGL"
+        };
+        format!("on the GPU: {} ({how})", self.adapter)
+    }
+
+    /// Moves the "cursor" target, for graphs that read it.
+    pub fn move_cursor(&mut self, cursor: Vec2) {
+        self.crowd.move_target("cursor", cursor);
+    }
+
+    /// Runs the ticks due after `frame_seconds` at the host's time scale, while it runs.
+    pub fn advance(&mut self, host: &Host, frame_seconds: f32) -> Result<(), String> {
+        if !host.running {
+            return self.refresh();
+        }
+        let tick = host.tick_length();
+        self.accumulator += frame_seconds.min(0.25) * host.time_scale;
+        let due = (self.accumulator / tick).floor().max(0.0) as u32;
+        let ticks = due.min(MAX_TICKS_PER_FRAME);
+        self.accumulator = if due > MAX_TICKS_PER_FRAME {
+            // Behind real time: drop the backlog rather than chase it.
+            0.0
+        } else {
+            self.accumulator - ticks as f32 * tick
+        };
+        self.step(tick, ticks)
+    }
+
+    /// Queues `ticks` ticks of `dt`, then reads the agents back if they are drawn that way.
+    pub fn step(&mut self, dt: f32, ticks: u32) -> Result<(), String> {
+        self.crowd.step(dt, ticks);
+        self.ticks += u64::from(ticks);
+        self.refresh()
+    }
+
+    /// On a device of its own: the agents read back for this frame's drawing.
+    fn refresh(&mut self) -> Result<(), String> {
+        if self.shared {
+            return Ok(());
+        }
+        let agents = self.crowd.agents().map_err(|e| e.to_string())?;
+        for (vehicle, agent) in self.shown.iter_mut().zip(&agents) {
+            vehicle.position = Vec2::from(agent.position);
+            vehicle.velocity = Vec2::from(agent.velocity);
+            vehicle.forward = Vec2::from(agent.forward);
+        }
+        Ok(())
+    }
+
+    /// Carries the agents back to the host's simulation (the switch goes off).
+    pub fn carry_back(self, host: &mut Host) -> Result<(), String> {
+        let agents = self.crowd.agents().map_err(|e| e.to_string())?;
+        let motion: Vec<Motion> = agents.iter().map(motion).collect();
+        if host.adopt_motion(&motion) {
+            Ok(())
+        } else {
+            Err(
+                "the scene changed while on the GPU; the agents stay where the CPU had them"
+                    .to_owned(),
+            )
+        }
+    }
+
+    /// An edit: the agents carried back, `edit` applied to the host, and a crowd of what it
+    /// runs then, on the same device.
+    pub fn follow_edit(
+        self,
+        host: &mut Host,
+        edit: impl FnOnce(&mut Host),
+    ) -> Result<Self, String> {
+        let agents = self.crowd.agents().map_err(|e| e.to_string())?;
+        let motion: Vec<Motion> = agents.iter().map(motion).collect();
+        host.adopt_motion(&motion);
+        self.restart(host, edit)
+    }
+
+    /// `change` applied to the host (a reset, an edit), then a crowd of what it runs, on the
+    /// same device.
+    pub fn restart(self, host: &mut Host, change: impl FnOnce(&mut Host)) -> Result<Self, String> {
+        change(host);
+        let shared = self.shared;
+        let gpu = self.crowd.into_gpu();
+        Self::on(gpu, shared, host)
+    }
+
+    /// Draws the agents: from the crowd's buffer on the window's device, else the ones read
+    /// back this frame as the CPU's are drawn.
+    pub fn paint(&self, painter: &Painter, screen: Rect, view: &View) {
+        if self.shared {
+            super::paint::add(painter, screen, view, &self.crowd);
+        } else {
+            let mesh = super::super::view::agent_mesh(screen, view, &self.shown, &[], |agent| {
+                self.groups.get(agent).copied().unwrap_or(0)
+            });
+            painter.add(egui::Shape::mesh(mesh));
+        }
+    }
+}
+
+/// The host's simulation, when it runs and no tick is under way on its worker.
+fn running(host: &Host) -> Result<&Simulation, String> {
+    if host.is_stepping() {
+        return Err("a tick is running on the CPU; try again in a moment".to_owned());
+    }
+    (host.simulation.as_ref()).ok_or_else(|| "the scene does not run (see its problems)".to_owned())
+}
+
+fn motion(agent: &GpuAgent) -> Motion {
+    Motion {
+        position: Vec2::from(agent.position),
+        velocity: Vec2::from(agent.velocity),
+        forward: Vec2::from(agent.forward),
+    }
+}

@@ -1,0 +1,53 @@
+//! What the preview's GPU run (`preview/gpu_run`) asks of the host: whether the running
+//! simulation is built from the documents as they are, and the agents carried back to where
+//! the GPU took them.
+
+use glam::Vec2;
+
+use super::Host;
+use crate::editor::preview::OpenGraph;
+use crate::editor::preview::scene_doc::SceneDocument;
+
+/// An agent's motion as another stepper left it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motion {
+    /// Position.
+    pub position: Vec2,
+    /// Velocity.
+    pub velocity: Vec2,
+    /// Unit heading.
+    pub forward: Vec2,
+}
+
+impl Host {
+    /// Whether the simulation runs the documents as they are now: no graph edit, scene edit
+    /// or painted field waits to go in, and no tick is running on the worker.
+    pub fn is_current(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
+        self.worker.is_none()
+            && self.simulation.is_some()
+            && self.applied_revision == Some(open.revision)
+            && self.applied_fields_revision == document.fields_revision()
+            && (self.built.as_ref())
+                .is_some_and(|(scene, name)| *scene == document.scene && name == open.name)
+    }
+
+    /// Puts every agent where `motion` says (in agent order; `false`, with nothing changed,
+    /// when the counts differ), as another stepper took them: an edit of the agents at the
+    /// simulation's tick, as a drag is, which the recording keeps as a keyframe. The clock
+    /// stays at the simulation's own tick (the other stepper's ticks are not the run's).
+    pub fn adopt_motion(&mut self, motion: &[Motion]) -> bool {
+        let Some(simulation) = self.simulation.as_mut() else {
+            return false;
+        };
+        let vehicles = simulation.vehicles_mut();
+        if vehicles.len() != motion.len() {
+            return false;
+        }
+        for (vehicle, m) in vehicles.iter_mut().zip(motion) {
+            vehicle.position = m.position;
+            vehicle.velocity = m.velocity;
+            vehicle.forward = m.forward;
+        }
+        true
+    }
+}
