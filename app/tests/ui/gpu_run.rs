@@ -131,6 +131,57 @@ mod on_the_gpu {
     }
 
     #[test]
+    fn a_target_moved_while_on_moves_on_the_gpu_without_a_restart() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut harness = EditorHarness::new(dir.path())
+            .sixtieth()
+            .preset("budget.graph.ron")
+            .build();
+        flip_the_switch(&mut harness);
+        assert!(harness.state().preview.gpu.is_on());
+        let waiting = harness
+            .state()
+            .preview
+            .host
+            .simulation
+            .clone()
+            .expect("runs");
+        harness.run_steps(60);
+        // The goal moved in the scene, as dragging it with the Select tool does: from the far
+        // right (32, 0) to the top left, above where the 30 walkers started.
+        let goal = glam::Vec2::new(-30.0, 20.0);
+        let scene = &mut harness.state_mut().workspace.scene.scene;
+        scene.targets.insert("goal".to_owned(), goal);
+        harness.run_steps(2);
+        let preview = &harness.state().preview;
+        assert!(preview.gpu.is_on());
+        // One tick in the frame after the click that turned it on, then 60, then 2.
+        assert_eq!(preview.gpu.ticks(), 63, "no restart: the ticks run on");
+        let cpu = preview.host.simulation.as_ref().expect("runs");
+        assert_eq!(cpu.world().target("goal"), Some(goal));
+        assert_eq!(
+            farthest(cpu.vehicles(), waiting.vehicles()),
+            0.0,
+            "no carry-back: the CPU's agents wait where they were"
+        );
+        // Ten seconds on (top speed 5, at most about 25 units to go), the walkers have turned
+        // back and gather on the goal's new place.
+        harness.run_steps(600);
+        flip_the_switch(&mut harness);
+        let cpu = harness
+            .state()
+            .preview
+            .host
+            .simulation
+            .as_ref()
+            .expect("runs");
+        let vehicles = cpu.vehicles();
+        let centre =
+            vehicles.iter().map(|v| v.position).sum::<glam::Vec2>() / vehicles.len() as f32;
+        assert!(centre.distance(goal) < 3.0, "the crowd's centre {centre}");
+    }
+
+    #[test]
     fn a_scene_outside_the_family_is_refused_by_name_and_stays_on_the_cpu() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut harness = EditorHarness::new(dir.path())

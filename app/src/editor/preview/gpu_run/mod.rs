@@ -99,8 +99,8 @@ impl GpuSwitch {
         }
     }
 
-    /// One frame while on: an edit waiting carries the agents back and restarts the GPU from
-    /// the simulation that took it; the cursor target follows the pointer; the ticks due
+    /// One frame while on: a target dragged moves on both; any other edit waiting carries the
+    /// agents back and restarts the GPU from the simulation that took it; the cursor target follows the pointer; the ticks due
     /// after `frame_seconds` run. Returns whether the GPU ran the clock (else the CPU runs).
     pub fn update(
         &mut self,
@@ -115,7 +115,14 @@ impl GpuSwitch {
             let Some(mut run) = self.run.take() else {
                 return false;
             };
-            if !host.is_current(document, open) {
+            if let Some(moved) = host.targets_moved(document, open) {
+                // A target dragged: the CPU world takes it, the GPU moves it; nothing else
+                // changed, so the agents stay where the GPU has them.
+                host.follow(document, open);
+                for (name, to) in moved {
+                    run.move_target(&name, to);
+                }
+            } else if !host.is_current(document, open) {
                 match run.follow_edit(host, |host| host.follow(document, open)) {
                     Ok(restarted) => run = restarted,
                     Err(why) => {
@@ -125,7 +132,7 @@ impl GpuSwitch {
                 }
             }
             if let Some(cursor) = cursor {
-                run.move_cursor(cursor);
+                run.move_target("cursor", cursor);
             }
             let advanced = run.advance(host, frame_seconds);
             self.run = Some(run);

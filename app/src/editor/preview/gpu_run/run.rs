@@ -82,9 +82,9 @@ impl Run {
         format!("on the GPU: {} ({how})", self.adapter)
     }
 
-    /// Moves the "cursor" target, for graphs that read it.
-    pub fn move_cursor(&mut self, cursor: Vec2) {
-        self.crowd.move_target("cursor", cursor);
+    /// Moves the target `name`, for graphs that read it.
+    pub fn move_target(&mut self, name: &str, to: Vec2) {
+        self.crowd.move_target(name, to);
     }
 
     /// Runs the ticks due after `frame_seconds` at the host's time scale, while it runs.
@@ -180,6 +180,9 @@ impl Run {
 fn running(host: &Host) -> Result<&Simulation, String> {
     if host.is_stepping() {
         return Err("a tick is running on the CPU; try again in a moment".to_owned());
+    }
+    if host.replaying() {
+        return Err("a replay is being checked tick by tick on the CPU".to_owned());
     }
     (host.simulation.as_ref()).ok_or_else(|| "the scene does not run (see its problems)".to_owned())
 }
