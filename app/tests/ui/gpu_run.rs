@@ -12,9 +12,20 @@ use egui_kittest::kittest::Queryable as _;
 
 use app::editor::EditorApp;
 
-fn tick(harness: &Harness<'_, EditorApp>) -> u64 {
+/// The preview's CPU simulation.
+fn cpu<'a>(harness: &'a Harness<'_, EditorApp>) -> &'a graph_runtime::Simulation {
     let simulation = harness.state().preview.host.simulation.as_ref();
-    simulation.expect("the scene runs").tick()
+    simulation.expect("the scene runs")
+}
+
+fn tick(harness: &Harness<'_, EditorApp>) -> u64 {
+    cpu(harness).tick()
+}
+
+/// The editor on the preset graph `file` with its scene, frames of a sixtieth.
+#[cfg(feature = "gpu")]
+fn on_preset(dir: &std::path::Path, file: &'static str) -> Harness<'static, EditorApp> {
+    EditorHarness::new(dir).sixtieth().preset(file).build()
 }
 
 fn flip_the_switch(harness: &mut Harness<'static, EditorApp>) {
@@ -61,13 +72,7 @@ mod on_the_gpu {
     fn the_boids_run_on_the_gpu_and_come_back_where_the_gpu_took_them() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut harness = EditorHarness::new(dir.path()).sixtieth().paused().build();
-        let at_start = harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .clone()
-            .expect("runs");
+        let at_start = cpu(&harness).clone();
         flip_the_switch(&mut harness);
         let preview = &harness.state().preview;
         assert!(preview.gpu.is_on(), "{:?}", preview.gpu.problem);
@@ -110,13 +115,7 @@ mod on_the_gpu {
         let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
         flip_the_switch(&mut harness);
         harness.run_steps(20);
-        let before = harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .clone()
-            .expect("runs");
+        let before = cpu(&harness).clone();
         common::edit_the_graph(&mut harness);
         harness.run_steps(1);
         let preview = &harness.state().preview;
@@ -133,19 +132,10 @@ mod on_the_gpu {
     #[test]
     fn a_target_moved_while_on_moves_on_the_gpu_without_a_restart() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut harness = EditorHarness::new(dir.path())
-            .sixtieth()
-            .preset("budget.graph.ron")
-            .build();
+        let mut harness = on_preset(dir.path(), "budget.graph.ron");
         flip_the_switch(&mut harness);
         assert!(harness.state().preview.gpu.is_on());
-        let waiting = harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .clone()
-            .expect("runs");
+        let waiting = cpu(&harness).clone();
         harness.run_steps(60);
         // The goal moved in the scene, as dragging it with the Select tool does: from the far
         // right (32, 0) to the top left, above where the 30 walkers started.
@@ -157,10 +147,10 @@ mod on_the_gpu {
         assert!(preview.gpu.is_on());
         // One tick in the frame after the click that turned it on, then 60, then 2.
         assert_eq!(preview.gpu.ticks(), 63, "no restart: the ticks run on");
-        let cpu = preview.host.simulation.as_ref().expect("runs");
-        assert_eq!(cpu.world().target("goal"), Some(goal));
+        let waited = preview.host.simulation.as_ref().expect("runs");
+        assert_eq!(waited.world().target("goal"), Some(goal));
         assert_eq!(
-            farthest(cpu.vehicles(), waiting.vehicles()),
+            farthest(waited.vehicles(), waiting.vehicles()),
             0.0,
             "no carry-back: the CPU's agents wait where they were"
         );
@@ -168,14 +158,7 @@ mod on_the_gpu {
         // back and gather on the goal's new place.
         harness.run_steps(600);
         flip_the_switch(&mut harness);
-        let cpu = harness
-            .state()
-            .preview
-            .host
-            .simulation
-            .as_ref()
-            .expect("runs");
-        let vehicles = cpu.vehicles();
+        let vehicles = cpu(&harness).vehicles();
         let centre =
             vehicles.iter().map(|v| v.position).sum::<glam::Vec2>() / vehicles.len() as f32;
         assert!(centre.distance(goal) < 3.0, "the crowd's centre {centre}");
@@ -184,10 +167,7 @@ mod on_the_gpu {
     #[test]
     fn a_scene_outside_the_family_is_refused_by_name_and_stays_on_the_cpu() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut harness = EditorHarness::new(dir.path())
-            .sixtieth()
-            .preset("corridor.graph.ron")
-            .build();
+        let mut harness = on_preset(dir.path(), "corridor.graph.ron");
         flip_the_switch(&mut harness);
         let preview = &harness.state().preview;
         assert!(!preview.gpu.is_on());
