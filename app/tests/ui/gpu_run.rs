@@ -165,6 +165,21 @@ mod on_the_gpu {
     }
 
     #[test]
+    fn an_edit_the_simulation_takes_no_part_in_leaves_the_gpu_running() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+        flip_the_switch(&mut harness);
+        harness.run_steps(10);
+        // The scene's description, and the cursor target's place (the pointer moves it).
+        let scene = &mut harness.state_mut().workspace.scene.scene;
+        scene.description = "Boids, described again.".to_owned();
+        scene.targets.insert("cursor".to_owned(), glam::Vec2::new(3.0, 4.0));
+        harness.run_steps(5);
+        // One tick in the frame after the click, then 10, then 5: never started again.
+        assert_eq!(harness.state().preview.gpu.ticks(), 16);
+    }
+
+    #[test]
     fn a_scene_outside_the_family_is_refused_by_name_and_stays_on_the_cpu() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut harness = on_preset(dir.path(), "corridor.graph.ron");

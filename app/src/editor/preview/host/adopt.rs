@@ -20,15 +20,19 @@ pub struct Motion {
 }
 
 impl Host {
-    /// Whether the simulation runs the documents as they are now: no graph edit, scene edit
-    /// or painted field waits to go in, and no tick is running on the worker.
+    /// Whether [`Host::follow`] would leave the simulation as it is: no graph edit, painted
+    /// field or scene edit that it puts into the world or rebuilds for waits to go in, and no
+    /// tick is running on the worker. (Edits it ignores, such as the description or the
+    /// cursor target's place in the scene, keep it current.)
     pub fn is_current(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
+        let Some(simulation) = self.simulation.as_ref() else {
+            return false;
+        };
         self.worker.is_none()
-            && self.simulation.is_some()
             && self.applied_revision == Some(open.revision)
             && self.applied_fields_revision == document.fields_revision()
-            && (self.built.as_ref())
-                .is_some_and(|(scene, name)| *scene == document.scene && name == open.name)
+            && !self.needs_reset(document, open)
+            && !simulation.differs_from(&document.scene)
     }
 
     /// The targets that moved in `document` since the simulation took it, by name and new

@@ -38,7 +38,7 @@ impl Host {
         self.apply_edits(document);
     }
 
-    fn needs_reset(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
+    pub(super) fn needs_reset(&self, document: &SceneDocument, open: &OpenGraph<'_>) -> bool {
         let Some((built, name)) = &self.built else {
             return true;
         };
