@@ -173,10 +173,34 @@ mod on_the_gpu {
         // The scene's description, and the cursor target's place (the pointer moves it).
         let scene = &mut harness.state_mut().workspace.scene.scene;
         scene.description = "Boids, described again.".to_owned();
-        scene.targets.insert("cursor".to_owned(), glam::Vec2::new(3.0, 4.0));
+        scene
+            .targets
+            .insert("cursor".to_owned(), glam::Vec2::new(3.0, 4.0));
         harness.run_steps(5);
         // One tick in the frame after the click, then 10, then 5: never started again.
         assert_eq!(harness.state().preview.gpu.ticks(), 16);
+    }
+
+    #[test]
+    fn a_crowd_whose_ticks_run_on_the_worker_switches_after_the_tick_under_way() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+        // 6,000 boids, never measured: the window's pacing steps them on the worker thread,
+        // one tick after another.
+        let scene = &mut harness.state_mut().workspace.scene.scene;
+        let graph_runtime::Spawn::Random { count, .. } = &mut scene.groups[0].spawn else {
+            panic!("the boids spawn at random");
+        };
+        *count = 6_000;
+        harness.state_mut().services.pacing = app::editor::Pacing::Budgeted;
+        harness.run_steps(2);
+        assert!(harness.state().preview.host.is_stepping());
+        flip_the_switch(&mut harness);
+        let preview = &harness.state().preview;
+        assert!(preview.gpu.is_on(), "{:?}", preview.gpu.problem);
+        assert!(!preview.host.is_stepping());
+        assert_eq!(cpu(&harness).vehicles().len(), 6_000);
+        assert!(harness.state().preview.gpu.ticks() > 0);
     }
 
     #[test]

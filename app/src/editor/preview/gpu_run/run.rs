@@ -34,7 +34,10 @@ pub(super) struct Run {
 impl Run {
     /// A crowd of the host's simulation as it is, on the window's device when the window
     /// paints with wgpu (`renderer`), else on the best adapter of its own.
-    pub fn start(renderer: Option<&RenderState>, host: &Host) -> Result<Self, String> {
+    pub fn start(renderer: Option<&RenderState>, host: &mut Host) -> Result<Self, String> {
+        // A large crowd's ticks run on the worker one after another: wait for the one under
+        // way (at most a tick) rather than refuse.
+        host.settle();
         let (gpu, shared) = match renderer {
             Some(state) => {
                 super::paint::install(state);
@@ -176,11 +179,9 @@ impl Run {
     }
 }
 
-/// The host's simulation, when it runs and no tick is under way on its worker.
+/// The host's simulation, when it runs (no tick under way on its worker: the caller settled
+/// it) and no replay is being checked.
 fn running(host: &Host) -> Result<&Simulation, String> {
-    if host.is_stepping() {
-        return Err("a tick is running on the CPU; try again in a moment".to_owned());
-    }
     if host.replaying() {
         return Err("a replay is being checked tick by tick on the CPU".to_owned());
     }

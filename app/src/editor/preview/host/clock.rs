@@ -39,9 +39,21 @@ impl Host {
 
     /// Takes back a tick finished on the worker.
     pub(super) fn collect(&mut self) {
-        if !self.worker.as_ref().is_some_and(Worker::is_finished) {
-            return;
+        if self.worker.as_ref().is_some_and(Worker::is_finished) {
+            self.take_back();
         }
+    }
+
+    /// Waits for a tick running on the worker thread, if one is, and takes it back (before
+    /// the GPU starts from the simulation: a large crowd's ticks run there one after another).
+    pub fn settle(&mut self) {
+        if self.worker.is_some() {
+            self.take_back();
+        }
+    }
+
+    /// Takes back the worker's tick, waiting for it if it is not done.
+    fn take_back(&mut self) {
         let Some(stepped) = self.worker.take().and_then(Worker::finish) else {
             self.problems
                 .push("the simulation stopped: a tick failed on its thread".to_owned());
