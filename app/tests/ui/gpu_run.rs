@@ -78,8 +78,11 @@ mod on_the_gpu {
         assert!(preview.gpu.is_on(), "{:?}", preview.gpu.problem);
         // The harness paints with no wgpu device: the crowd has its own and is read back.
         let status = preview.gpu.status().expect("on");
-        assert!(status.contains("read back each frame"), "{status}");
-        harness.get_by_label_contains("read back each frame");
+        assert!(
+            status.contains("read back: the window paints with OpenGL"),
+            "{status}"
+        );
+        harness.get_by_label_contains("read back: the window paints with OpenGL");
 
         // Thirty running frames of a sixtieth: thirty ticks on the GPU, none on the CPU,
         // which waits at its tick.
@@ -348,11 +351,32 @@ mod on_the_gpu {
     }
 
     #[test]
+    fn on_a_software_window_device_the_crowd_gets_a_device_of_its_own() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+        let state = render_state();
+        assert_eq!(
+            state.adapter.get_info().device_type,
+            eframe::egui_wgpu::wgpu::DeviceType::Cpu,
+            "this test is for a software device (lavapipe)"
+        );
+        harness.state_mut().preview.gpu.set_renderer(Some(&state));
+        flip_the_switch(&mut harness);
+        let status = harness.state().preview.gpu.status().expect("on");
+        assert!(status.contains("read back: a software device"), "{status}");
+        harness.run_steps(3);
+        assert!(harness.state().preview.gpu.ticks() >= 3);
+    }
+
+    #[test]
     fn with_a_wgpu_window_the_agents_are_drawn_from_the_gpus_own_buffer() {
         let dir = tempfile::tempdir().expect("temp dir");
         let mut harness = EditorHarness::new(dir.path()).sixtieth().paused().build();
         let state = render_state();
-        harness.state_mut().preview.gpu.set_renderer(Some(&state));
+        let gpu = &mut harness.state_mut().preview.gpu;
+        gpu.set_renderer(Some(&state));
+        // lavapipe is a software device: drawn from its buffers only when asked.
+        gpu.share_software_device = true;
         flip_the_switch(&mut harness);
         let preview = &harness.state().preview;
         let status = preview.gpu.status().expect("on");

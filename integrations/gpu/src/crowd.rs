@@ -2,6 +2,9 @@
 //! the state after it; the grid's order, runs and counters; the agents' streams; what the
 //! graphs read of the world), its ticks queued, and the agents read back.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use bytemuck::Zeroable as _;
 use glam::Vec2;
 use graph_runtime::{Simulation, TagMask};
@@ -28,6 +31,8 @@ pub struct GpuCrowd {
     /// Made on the first read-back: a crowd that is only stepped and drawn never holds a copy
     /// of its agents for the CPU.
     readback: std::sync::OnceLock<wgpu::Buffer>,
+    /// Set once the ticks queued last have run ([`GpuCrowd::is_idle`]).
+    done: Arc<AtomicBool>,
 }
 
 impl GpuCrowd {
@@ -213,6 +218,7 @@ impl GpuCrowd {
             bind_groups,
             kernels,
             readback: std::sync::OnceLock::new(),
+            done: Arc::new(AtomicBool::new(true)),
             gpu,
         })
     }
@@ -297,6 +303,22 @@ impl GpuCrowd {
             }
         }
         self.gpu.queue.submit([encoder.finish()]);
+        let done = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&done);
+        self.gpu.queue.on_submitted_work_done(move || {
+            flag.store(true, Ordering::Release);
+        });
+        self.done = done;
+    }
+
+    /// Whether the ticks queued so far have run, without waiting: a caller that paces itself
+    /// (the editor's frame) queues more only then, so a slow device never gathers a backlog.
+    /// A device that failed counts as idle (the next read-back says why).
+    pub fn is_idle(&self) -> bool {
+        if self.gpu.device.poll(wgpu::PollType::Poll).is_err() {
+            return true;
+        }
+        self.done.load(Ordering::Acquire)
     }
 
     /// Waits for the queued ticks and reads every agent back.

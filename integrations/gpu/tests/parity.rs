@@ -266,3 +266,32 @@ fn every_preset_of_the_family_matches_the_cpu_at_its_own_size() {
         assert_eq!(beyond, 0, "{scene}: worst {worst}");
     }
 }
+
+/// A crowd paced by `is_idle` (as the editor's frame paces it) is idle before any tick and
+/// after its ticks have run, and a run stepped in batches whenever idle ends where one batch
+/// of the same ticks ends, to the bit.
+#[test]
+fn a_crowd_paced_by_is_idle_runs_the_same_ticks() {
+    let assets = preset("boids.scene.ron", 2_000);
+    let simulation = Simulation::new(&assets).expect("builds");
+    let crowd = || GpuCrowd::new(Gpu::new().expect("an adapter"), &simulation).expect("lowers");
+    let mut paced = crowd();
+    assert!(paced.is_idle(), "nothing queued yet");
+    let mut batches = 0;
+    while batches < 10 {
+        if paced.is_idle() {
+            paced.step(DT, 3);
+            batches += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+    paced.finish().expect("runs");
+    assert!(paced.is_idle(), "its ticks have run");
+    let mut whole = crowd();
+    whole.step(DT, 30);
+    assert!(
+        paced.agents().expect("reads back") == whole.agents().expect("reads back"),
+        "ten batches of three ticks differ from thirty ticks"
+    );
+}

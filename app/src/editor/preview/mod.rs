@@ -203,9 +203,14 @@ impl Preview {
         frame_seconds: f32,
         pacing: Pacing,
     ) {
-        let on_gpu = self
-            .gpu
-            .update(&mut self.host, document, open, frame_seconds, self.cursor);
+        let on_gpu = self.gpu.update(
+            &mut self.host,
+            document,
+            open,
+            frame_seconds,
+            self.cursor,
+            pacing,
+        );
         if on_gpu {
             return;
         }

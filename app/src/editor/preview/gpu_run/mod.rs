@@ -19,7 +19,7 @@ mod run;
 use egui::{Painter, Rect};
 use glam::Vec2;
 
-use super::host::Host;
+use super::host::{Host, Pacing};
 use super::scene_doc::SceneDocument;
 use super::{OpenGraph, View};
 
@@ -31,6 +31,10 @@ pub struct GpuSwitch {
     /// The device the window paints with, when it paints with wgpu.
     #[cfg(feature = "gpu")]
     renderer: Option<eframe::egui_wgpu::RenderState>,
+    /// Draw from the crowd's buffers on the window's device even when it is a software one
+    /// (lavapipe: its slow ticks then hold up the window's frames); tests of the drawing set
+    /// it.
+    pub share_software_device: bool,
     /// Why the preview does not run on the GPU (no adapter, a node outside the GPU's family,
     /// an edit that took the scene outside it), shown beside the switch until it is tried
     /// again.
@@ -87,7 +91,8 @@ impl GpuSwitch {
                     self.problem = Some(why);
                 }
             }
-            None => match run::Run::start(self.renderer.as_ref(), host) {
+            None => match run::Run::start(self.renderer.as_ref(), self.share_software_device, host)
+            {
                 Ok(run) => self.run = Some(run),
                 Err(why) => self.problem = Some(why),
             },
@@ -109,6 +114,7 @@ impl GpuSwitch {
         open: &OpenGraph<'_>,
         frame_seconds: f32,
         cursor: Option<Vec2>,
+        pacing: Pacing,
     ) -> bool {
         #[cfg(feature = "gpu")]
         {
@@ -134,13 +140,13 @@ impl GpuSwitch {
             if let Some(cursor) = cursor {
                 run.move_target("cursor", cursor);
             }
-            let advanced = run.advance(host, frame_seconds);
+            let advanced = run.advance(host, frame_seconds, pacing);
             self.run = Some(run);
             self.keep_going(advanced)
         }
         #[cfg(not(feature = "gpu"))]
         {
-            let _ = (host, document, open, frame_seconds, cursor);
+            let _ = (host, document, open, frame_seconds, cursor, pacing);
             false
         }
     }

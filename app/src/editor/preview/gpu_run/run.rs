@@ -9,7 +9,7 @@ use graph_runtime::{Simulation, Vehicle};
 use steergraph_gpu::{Gpu, GpuAgent, GpuCrowd};
 
 use super::super::View;
-use super::super::host::{Host, Motion};
+use super::super::host::{Host, Motion, Pacing};
 
 /// Most ticks run in one frame (the CPU clock's bound), so a slow frame cannot snowball.
 const MAX_TICKS_PER_FRAME: u32 = 6;
@@ -25,6 +25,8 @@ pub(super) struct Run {
     pub ticks: u64,
     /// The crowd runs on the device the window paints with: drawn from its own buffer.
     shared: bool,
+    /// How its agents reach the screen, as the toolbar says it.
+    how: &'static str,
     /// On a device of its own: the agents read back this frame, as vehicles to draw (their
     /// other numbers from the simulation the crowd started from), and their groups.
     shown: Vec<Vehicle>,
@@ -32,28 +34,43 @@ pub(super) struct Run {
 }
 
 impl Run {
-    /// A crowd of the host's simulation as it is, on the window's device when the window
-    /// paints with wgpu (`renderer`), else on the best adapter of its own.
-    pub fn start(renderer: Option<&RenderState>, host: &mut Host) -> Result<Self, String> {
+    /// A crowd of the host's simulation as it is: on the window's device when the window
+    /// paints with wgpu (`renderer`) on a real GPU (or a software one, `share_software`),
+    /// drawn from its buffers; else on the best adapter of its own, read back. A software
+    /// device's ticks run on the CPU's cores and may take seconds for a dense crowd: on a
+    /// device of its own they never hold up the window's drawing.
+    pub fn start(
+        renderer: Option<&RenderState>,
+        share_software: bool,
+        host: &mut Host,
+    ) -> Result<Self, String> {
         // A large crowd's ticks run on the worker one after another: wait for the one under
         // way (at most a tick) rather than refuse.
         host.settle();
-        let (gpu, shared) = match renderer {
-            Some(state) => {
+        let software = |state: &RenderState| {
+            state.adapter.get_info().device_type == eframe::egui_wgpu::wgpu::DeviceType::Cpu
+        };
+        let (gpu, how) = match renderer {
+            Some(state) if share_software || !software(state) => {
                 super::paint::install(state);
                 let gpu = Gpu::from_device(
                     state.adapter.get_info(),
                     state.device.clone(),
                     state.queue.clone(),
                 );
-                (gpu, true)
+                (gpu, DRAWN)
             }
-            None => (Gpu::new().map_err(|e| e.to_string())?, false),
+            Some(_) => (
+                own()?,
+                "read back: a software device, apart from the window's",
+            ),
+            None => (own()?, "read back: the window paints with OpenGL"),
         };
-        Self::on(gpu, shared, host)
+        Self::on(gpu, how, host)
     }
 
-    fn on(gpu: Gpu, shared: bool, host: &Host) -> Result<Self, String> {
+    fn on(gpu: Gpu, how: &'static str, host: &Host) -> Result<Self, String> {
+        let shared = how == DRAWN;
         let simulation = running(host)?;
         let adapter = gpu.describe();
         let crowd = GpuCrowd::new(gpu, simulation).map_err(|e| e.to_string())?;
@@ -63,6 +80,7 @@ impl Run {
             accumulator: 0.0,
             ticks: 0,
             shared,
+            how,
             shown: Vec::new(),
             groups: Vec::new(),
         };
@@ -77,12 +95,7 @@ impl Run {
 
     /// What the toolbar says while on.
     pub fn status(&self) -> String {
-        let how = if self.shared {
-            "drawn from its buffers"
-        } else {
-            "read back each frame: the window paints with OpenGL"
-        };
-        format!("on the GPU: {} ({how})", self.adapter)
+        format!("on the GPU: {} ({})", self.adapter, self.how)
     }
 
     /// Moves the target `name`, for graphs that read it.
@@ -90,10 +103,23 @@ impl Run {
         self.crowd.move_target(name, to);
     }
 
-    /// Runs the ticks due after `frame_seconds` at the host's time scale, while it runs.
-    pub fn advance(&mut self, host: &Host, frame_seconds: f32) -> Result<(), String> {
+    /// Runs the ticks due after `frame_seconds` at the host's time scale, while it runs. Paced
+    /// by the budget (the window), nothing is queued while the last frame's ticks are still
+    /// running: a slow device lags real time but never holds up the window or gathers a
+    /// backlog. Paced exactly (tests), every tick due runs. Read back, the agents shown are
+    /// those of the ticks that finished, taken before the next are queued.
+    pub fn advance(
+        &mut self,
+        host: &Host,
+        frame_seconds: f32,
+        pacing: Pacing,
+    ) -> Result<(), String> {
+        if pacing == Pacing::Budgeted && !self.crowd.is_idle() {
+            return Ok(());
+        }
+        self.refresh()?;
         if !host.running {
-            return self.refresh();
+            return Ok(());
         }
         let tick = host.tick_length();
         self.accumulator += frame_seconds.min(0.25) * host.time_scale;
@@ -105,7 +131,9 @@ impl Run {
         } else {
             self.accumulator - ticks as f32 * tick
         };
-        self.step(tick, ticks)
+        self.crowd.step(tick, ticks);
+        self.ticks += u64::from(ticks);
+        Ok(())
     }
 
     /// Queues `ticks` ticks of `dt`, then reads the agents back if they are drawn that way.
@@ -160,9 +188,9 @@ impl Run {
     /// same device.
     pub fn restart(self, host: &mut Host, change: impl FnOnce(&mut Host)) -> Result<Self, String> {
         change(host);
-        let shared = self.shared;
+        let how = self.how;
         let gpu = self.crowd.into_gpu();
-        Self::on(gpu, shared, host)
+        Self::on(gpu, how, host)
     }
 
     /// Draws the agents: from the crowd's buffer on the window's device, else the ones read
@@ -177,6 +205,14 @@ impl Run {
             painter.add(egui::Shape::mesh(mesh));
         }
     }
+}
+
+/// What the toolbar says of a crowd drawn from its own buffers.
+const DRAWN: &str = "drawn from its buffers";
+
+/// A device of the crowd's own.
+fn own() -> Result<Gpu, String> {
+    Gpu::new().map_err(|e| e.to_string())
 }
 
 /// The host's simulation, when it runs (no tick under way on its worker: the caller settled
