@@ -3,6 +3,8 @@
 //! carried back to the CPU simulation when an edit comes or the switch goes off.
 
 use eframe::egui_wgpu::RenderState;
+use std::time::{Duration, Instant};
+
 use egui::{Painter, Rect};
 use glam::Vec2;
 use graph_runtime::{Simulation, Vehicle};
@@ -13,6 +15,9 @@ use super::super::host::{Host, Motion, Pacing};
 
 /// Most ticks run in one frame (the CPU clock's bound), so a slow frame cannot snowball.
 const MAX_TICKS_PER_FRAME: u32 = 6;
+/// A batch of ticks that took longer than this (from queued to seen finished) makes the
+/// next batches one tick each.
+const SLOW_BATCH: Duration = Duration::from_millis(50);
 
 /// The crowd and how it reaches the screen.
 pub(super) struct Run {
@@ -27,6 +32,10 @@ pub(super) struct Run {
     shared: bool,
     /// How its agents reach the screen, as the toolbar says it.
     how: &'static str,
+    /// When the batch of ticks running now was queued.
+    queued: Option<Instant>,
+    /// How long the last finished batch took, from queued to seen finished.
+    last_batch: Duration,
     /// On a device of its own: the agents read back this frame, as vehicles to draw (their
     /// other numbers from the simulation the crowd started from), and their groups.
     shown: Vec<Vehicle>,
@@ -81,6 +90,8 @@ impl Run {
             ticks: 0,
             shared,
             how,
+            queued: None,
+            last_batch: Duration::ZERO,
             shown: Vec::new(),
             groups: Vec::new(),
         };
@@ -117,6 +128,9 @@ impl Run {
         if pacing == Pacing::Budgeted && !self.crowd.is_idle() {
             return Ok(());
         }
+        if let Some(queued) = self.queued.take() {
+            self.last_batch = queued.elapsed();
+        }
         self.refresh()?;
         if !host.running {
             return Ok(());
@@ -124,7 +138,14 @@ impl Run {
         let tick = host.tick_length();
         self.accumulator += frame_seconds.min(0.25) * host.time_scale;
         let due = (self.accumulator / tick).floor().max(0.0) as u32;
-        let ticks = due.min(MAX_TICKS_PER_FRAME);
+        // In the window, a device slower than a frame's budget takes one tick a batch, so an
+        // edit or the switch waits for one tick at most.
+        let most = if pacing == Pacing::Budgeted && self.last_batch > SLOW_BATCH {
+            1
+        } else {
+            MAX_TICKS_PER_FRAME
+        };
+        let ticks = due.min(most);
         self.accumulator = if due > MAX_TICKS_PER_FRAME {
             // Behind real time: drop the backlog rather than chase it.
             0.0
@@ -133,6 +154,9 @@ impl Run {
         };
         self.crowd.step(tick, ticks);
         self.ticks += u64::from(ticks);
+        if ticks > 0 {
+            self.queued = Some(Instant::now());
+        }
         Ok(())
     }
 
