@@ -91,7 +91,8 @@ impl Run {
             shared,
             how,
             queued: None,
-            last_batch: Duration::ZERO,
+            // Unmeasured: one tick until a batch shows the device is fast.
+            last_batch: Duration::MAX,
             shown: Vec::new(),
             groups: Vec::new(),
         };
@@ -183,9 +184,7 @@ impl Run {
 
     /// Carries the agents back to the host's simulation (the switch goes off).
     pub fn carry_back(self, host: &mut Host) -> Result<(), String> {
-        let agents = self.crowd.agents().map_err(|e| e.to_string())?;
-        let motion: Vec<Motion> = agents.iter().map(motion).collect();
-        if host.adopt_motion(&motion) {
+        if host.adopt_motion(&self.motion()?) {
             Ok(())
         } else {
             Err(
@@ -202,10 +201,25 @@ impl Run {
         host: &mut Host,
         edit: impl FnOnce(&mut Host),
     ) -> Result<Self, String> {
-        let agents = self.crowd.agents().map_err(|e| e.to_string())?;
-        let motion: Vec<Motion> = agents.iter().map(motion).collect();
-        host.adopt_motion(&motion);
+        host.adopt_motion(&self.motion()?);
         self.restart(host, edit)
+    }
+
+    /// The agents as the screen shows them: read back from the window's device (waiting for
+    /// the ticks queued, fast on a real GPU), or the ones read back last, without waiting for
+    /// a slow device's tick under way (it is dropped).
+    fn motion(&self) -> Result<Vec<Motion>, String> {
+        if self.shared {
+            let agents = self.crowd.agents().map_err(|e| e.to_string())?;
+            return Ok(agents.iter().map(motion).collect());
+        }
+        Ok((self.shown.iter())
+            .map(|v| Motion {
+                position: v.position,
+                velocity: v.velocity,
+                forward: v.forward,
+            })
+            .collect())
     }
 
     /// `change` applied to the host (a reset, an edit), then a crowd of what it runs, on the
