@@ -1,13 +1,15 @@
 //! The preview's "Run on GPU" switch (issue 48): the scene's agents stepped by the GPU
 //! backend (`integrations/gpu`) instead of the CPU simulation, from where the CPU run is.
 //!
-//! When the window paints with wgpu, the crowd runs on the window's own device and its agents
-//! are drawn from the crowd's buffer (`paint.rs`): nothing is read back per frame. When the
-//! window paints with OpenGL, the crowd runs on a device of its own and is read back each
-//! frame to be drawn. While the GPU runs, the CPU simulation waits at its tick: the timeline,
-//! plots and inspector show it there. An edit (a graph change, a scene change) carries the
-//! agents back to the CPU simulation, lets it take the edit, and starts the GPU again from it;
-//! switching off carries them back for good.
+//! When the window paints with wgpu on a real GPU, the crowd runs on the window's own device
+//! and its agents are drawn from the crowd's buffer (`paint.rs`): nothing is read back. When
+//! the window paints with OpenGL, or its device is a software one (lavapipe, whose slow ticks
+//! would hold up the window's frames), the crowd runs on a device of its own and is read back
+//! whenever its ticks have run (`run.rs` paces it). While the GPU runs, the CPU simulation
+//! waits at its tick: the timeline, plots and inspector show it there. A dragged target moves
+//! on the GPU in place; any other edit the simulation takes carries the agents back to it,
+//! lets it take the edit, and starts the GPU again from it; switching off carries them back
+//! for good.
 //!
 //! Without the `gpu` feature the switch says how to build with it, and the CPU runs.
 
