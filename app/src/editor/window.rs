@@ -93,7 +93,10 @@ impl eframe::App for EditorApp {
     fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
         self.preview.gpu_agents.set_available(frame.gl().is_some());
         #[cfg(feature = "gpu")]
-        self.preview.gpu.set_renderer(frame.wgpu_render_state());
+        {
+            self.preview.gpu.set_renderer(frame.wgpu_render_state());
+            self.preview.gpu_agents.set_wgpu(frame.wgpu_render_state());
+        }
         self.show(ui);
     }
 

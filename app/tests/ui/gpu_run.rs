@@ -378,11 +378,35 @@ mod on_the_gpu {
         // lavapipe is a software device: drawn from its buffers only when asked.
         gpu.share_software_device = true;
         flip_the_switch(&mut harness);
-        let preview = &harness.state().preview;
-        let status = preview.gpu.status().expect("on");
+        let status = harness.state().preview.gpu.status().expect("on");
         assert!(status.contains("drawn from its buffers"), "{status}");
 
-        // The viewport's agents are one paint callback, not a mesh of 400 triangles.
+        // Paused, the GPU has run no tick: its agents are the CPU's.
+        assert_agents_drawn_by_one_callback(&harness, &state);
+    }
+
+    #[test]
+    fn with_the_switch_off_a_wgpu_window_draws_the_cpus_agents_as_instances() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().paused().build();
+        let state = render_state();
+        harness
+            .state_mut()
+            .preview
+            .gpu_agents
+            .set_wgpu(Some(&state));
+        harness.run_steps(2);
+        assert!(!harness.state().preview.gpu.is_on());
+        assert_agents_drawn_by_one_callback(&harness, &state);
+    }
+
+    /// The viewport's agents are one paint callback, not a mesh of 400 triangles, and drawn,
+    /// the callback puts each agent's triangle (its group's color) where the CPU's agent is.
+    fn assert_agents_drawn_by_one_callback(
+        harness: &Harness<'static, EditorApp>,
+        state: &eframe::egui_wgpu::RenderState,
+    ) {
+        let preview = &harness.state().preview;
         let rect = preview.rect().expect("viewport");
         let shapes = harness.output().shapes.clone();
         let (callbacks, others): (Vec<_>, Vec<_>) = shapes.into_iter().partition(
@@ -400,16 +424,12 @@ mod on_the_gpu {
             largest_mesh < 400,
             "an agent mesh of {largest_mesh} triangles"
         );
-
-        // Drawn, the callback puts each agent's triangle (its group's color) where the CPU's
-        // agent is: paused, the GPU has run no tick, so they are the same agents.
         let screen = harness.ctx.content_rect().size();
         let size = [screen.x as u32, screen.y as u32];
-        let pixels = render(&state, &harness.ctx, callbacks, size);
+        let pixels = render(state, &harness.ctx, callbacks, size);
         let color = app::editor::group_color(0).to_array();
-        let simulation = preview.host.simulation.as_ref().expect("runs");
         let view = preview.view;
-        let inside: Vec<egui::Pos2> = (simulation.vehicles().iter())
+        let inside: Vec<egui::Pos2> = (cpu(harness).vehicles().iter())
             .map(|v| view.to_screen(rect, v.position))
             .filter(|p| rect.shrink(2.0).contains(*p))
             .collect();

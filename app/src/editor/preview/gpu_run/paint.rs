@@ -9,7 +9,7 @@ use egui::{Painter, Rect};
 use steergraph_gpu::GpuCrowd;
 
 use super::super::View;
-use super::super::view::group_color;
+use super::super::view::{group_color, pipeline};
 
 /// Group colors the shader holds (groups beyond take them again, as `group_color` does).
 const COLORS: usize = 16;
@@ -65,7 +65,7 @@ fn vs(@builtin(vertex_index) corner: u32, @builtin(instance_index) index: u32) -
 }
 
 @fragment
-fn fs(in: Out) -> @location(0) vec4<f32> {
+fn paint(in: Out) -> @location(0) vec4<f32> {
     return in.color;
 }
 ";
@@ -135,31 +135,12 @@ pub(super) fn install(state: &RenderState) {
         bind_group_layouts: &[Some(&layout)],
         immediate_size: 0,
     });
-    let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("preview crowd"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &module,
-            entry_point: Some("vs"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            buffers: &[],
-        },
-        fragment: Some(wgpu::FragmentState {
-            module: &module,
-            entry_point: Some("fs"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: state.target_format,
-                blend: Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
-        multiview_mask: None,
-        cache: None,
-    });
+    let pipeline = pipeline(
+        device,
+        &pipeline_layout,
+        (&module, "vs", &[]),
+        state.target_format,
+    );
     let camera = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("preview crowd camera"),
         size: std::mem::size_of::<Camera>() as u64,

@@ -4,7 +4,8 @@
 //! The CPU's share of drawing 100,000 agents is then a copy of 3.6 MB, where building egui
 //! shapes for them took a mesh of 300,000 vertices (`BENCHMARKS.md`, "Preview drawing").
 //!
-//! Without a glow context (tests, another renderer), with OpenGL older than 3.3 (or ES 3.0),
+//! A `gpu` build whose window paints with wgpu draws the same instances with wgpu
+//! (`wgpu_agents.rs`). Without either (tests), with OpenGL older than 3.3 (or ES 3.0),
 //! a shader the driver refuses, or `STEERGRAPH_CPU_AGENTS=1` in the environment, the viewport
 //! paints the same triangles as an egui mesh ([`agent_mesh`](super::agent_mesh)). The GL side
 //! (shader, buffers, draw calls) is `gpu_shader.rs`.
@@ -26,6 +27,9 @@ use super::instances::{AgentInstance, agent_instances};
 #[derive(Debug)]
 pub struct GpuAgents {
     shared: Arc<Mutex<Shared>>,
+    /// Whether eframe paints with wgpu (a `gpu` build), the pipelines made on its device.
+    #[cfg(feature = "gpu")]
+    wgpu: bool,
     /// Whether eframe paints with glow (set every frame).
     available: bool,
     /// `STEERGRAPH_CPU_AGENTS` is set.
@@ -36,6 +40,8 @@ impl Default for GpuAgents {
     fn default() -> Self {
         Self {
             shared: Arc::default(),
+            #[cfg(feature = "gpu")]
+            wgpu: false,
             available: false,
             refused: std::env::var_os("STEERGRAPH_CPU_AGENTS").is_some(),
         }
@@ -53,12 +59,27 @@ struct Shared {
     failed: Option<String>,
     /// CPU time of the last draw (upload and draw calls), milliseconds.
     draw_ms: Option<f32>,
+    /// The instances handed to wgpu last frame, taken back for this one once it drew them.
+    #[cfg(feature = "gpu")]
+    wgpu_instances: Option<Arc<Vec<AgentInstance>>>,
 }
 
 impl GpuAgents {
     /// Tells whether eframe paints with glow this frame (`eframe::Frame::gl`).
     pub fn set_available(&mut self, available: bool) {
         self.available = available;
+    }
+
+    /// Tells which wgpu device eframe paints with (`eframe::Frame::wgpu_render_state`): the
+    /// agents are drawn by it where glow does not paint.
+    #[cfg(feature = "gpu")]
+    pub fn set_wgpu(&mut self, state: Option<&eframe::egui_wgpu::RenderState>) {
+        if !self.wgpu
+            && let Some(state) = state
+        {
+            super::wgpu_agents::install(state);
+            self.wgpu = true;
+        }
     }
 
     /// Whether agents go to the GPU: glow paints, the variable does not refuse it and the
@@ -89,6 +110,11 @@ impl GpuAgents {
         airborne: &[(usize, f32)],
         group_of: impl Fn(usize) -> usize,
     ) -> bool {
+        #[cfg(feature = "gpu")]
+        if !self.usable() && !self.refused && self.wgpu {
+            self.paint_wgpu(painter, screen, view, vehicles, airborne, group_of);
+            return true;
+        }
         if !self.usable() {
             return false;
         }
@@ -110,6 +136,32 @@ impl GpuAgents {
             callback: Arc::new(callback),
         });
         true
+    }
+
+    /// The agents as one wgpu paint callback (`wgpu_agents.rs`).
+    #[cfg(feature = "gpu")]
+    fn paint_wgpu(
+        &self,
+        painter: &Painter,
+        screen: Rect,
+        view: &View,
+        vehicles: &[Vehicle],
+        airborne: &[(usize, f32)],
+        group_of: impl Fn(usize) -> usize,
+    ) {
+        let started = Instant::now();
+        let mut shared = self.lock();
+        let mut instances = (shared.wgpu_instances.take())
+            .and_then(|last| Arc::try_unwrap(last).ok())
+            .unwrap_or_default();
+        let facings = agent_instances(view, vehicles, airborne, group_of, &mut instances);
+        let instances = Arc::new(instances);
+        shared.wgpu_instances = Some(Arc::clone(&instances));
+        shared.facings = facings;
+        shared.draw_ms = Some(started.elapsed().as_secs_f32() * 1e3);
+        drop(shared);
+        let camera = (view.center, view.zoom);
+        super::wgpu_agents::add(painter, screen, instances, facings, camera);
     }
 
     /// Frees the GPU objects (when the window closes).

@@ -11,6 +11,10 @@ mod instances;
 mod jumps;
 mod own;
 mod reciprocal;
+#[cfg(feature = "gpu")]
+mod wgpu_agents;
+#[cfg(feature = "gpu")]
+pub(super) use wgpu_agents::pipeline;
 
 pub use blocked::BlockedCells;
 pub use ghosts::paint_ghosts;
