@@ -353,19 +353,25 @@ mod on_the_gpu {
     #[test]
     fn on_a_software_window_device_the_crowd_gets_a_device_of_its_own() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let mut harness = EditorHarness::new(dir.path()).sixtieth().build();
+        let mut harness = EditorHarness::new(dir.path()).sixtieth().paused().build();
         let state = render_state();
         assert_eq!(
             state.adapter.get_info().device_type,
             eframe::egui_wgpu::wgpu::DeviceType::Cpu,
             "this test is for a software device (lavapipe)"
         );
-        harness.state_mut().preview.gpu.set_renderer(Some(&state));
+        let preview = &mut harness.state_mut().preview;
+        preview.gpu.set_renderer(Some(&state));
+        preview.gpu_agents.set_wgpu(Some(&state));
         flip_the_switch(&mut harness);
         let status = harness.state().preview.gpu.status().expect("on");
         assert!(status.contains("read back: a software device"), "{status}");
+        // Read back, its agents are drawn as the CPU's are: wgpu instances (paused, the same
+        // agents as the CPU's).
+        assert_agents_drawn_by_one_callback(&harness, &state);
+        harness.state_mut().preview.host.running = true;
         harness.run_steps(3);
-        assert!(harness.state().preview.gpu.ticks() >= 3);
+        assert_eq!(harness.state().preview.gpu.ticks(), 3);
     }
 
     #[test]

@@ -282,7 +282,10 @@ impl Preview {
         screen: Rect,
         scene: &super::worker::SceneView<'_>,
     ) {
-        if self.gpu.paint(painter, screen, &self.view) {
+        if self
+            .gpu
+            .paint(painter, screen, &self.view, &self.gpu_agents)
+        {
             // The CPU's agents, rings and routes wait at its tick: only the GPU's are drawn.
             return;
         }

@@ -23,6 +23,7 @@ use glam::Vec2;
 
 use super::host::{Host, Pacing};
 use super::scene_doc::SceneDocument;
+use super::view::GpuAgents;
 use super::{OpenGraph, View};
 
 /// The switch and, when on, the crowd on the GPU.
@@ -176,15 +177,15 @@ impl GpuSwitch {
         host.reset(document, open);
     }
 
-    /// Adds the GPU's agents to `painter` over `screen`, while on; false when off (the
-    /// caller draws the CPU simulation's).
-    pub fn paint(&self, painter: &Painter, screen: Rect, view: &View) -> bool {
+    /// Adds the GPU's agents to `painter` over `screen`, while on (read back, as `agents`
+    /// draws the CPU's); false when off (the caller draws the CPU simulation's).
+    pub fn paint(&self, painter: &Painter, screen: Rect, view: &View, agents: &GpuAgents) -> bool {
         #[cfg(feature = "gpu")]
         if let Some(run) = &self.run {
-            run.paint(painter, screen, view);
+            run.paint(painter, screen, view, agents);
             return true;
         }
-        let _ = (painter, screen, view);
+        let _ = (painter, screen, view, agents);
         false
     }
 

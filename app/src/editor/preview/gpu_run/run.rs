@@ -2,9 +2,9 @@
 //! preview's clock, read back for drawing only when it runs on a device of its own, and
 //! carried back to the CPU simulation when an edit comes or the switch goes off.
 
-use eframe::egui_wgpu::RenderState;
 use std::time::{Duration, Instant};
 
+use eframe::egui_wgpu::RenderState;
 use egui::{Painter, Rect};
 use glam::Vec2;
 use graph_runtime::{Simulation, Vehicle};
@@ -12,6 +12,7 @@ use steergraph_gpu::{Gpu, GpuAgent, GpuCrowd};
 
 use super::super::View;
 use super::super::host::{Host, Motion, Pacing};
+use super::super::view::GpuAgents;
 
 /// Most ticks run in one frame (the CPU clock's bound), so a slow frame cannot snowball.
 const MAX_TICKS_PER_FRAME: u32 = 6;
@@ -232,14 +233,15 @@ impl Run {
     }
 
     /// Draws the agents: from the crowd's buffer on the window's device, else the ones read
-    /// back this frame as the CPU's are drawn.
-    pub fn paint(&self, painter: &Painter, screen: Rect, view: &View) {
+    /// back last as `agents` draws the CPU's (instances, or a mesh where it cannot).
+    pub fn paint(&self, painter: &Painter, screen: Rect, view: &View, agents: &GpuAgents) {
         if self.shared {
             super::paint::add(painter, screen, view, &self.crowd);
-        } else {
-            let mesh = super::super::view::agent_mesh(screen, view, &self.shown, &[], |agent| {
-                self.groups.get(agent).copied().unwrap_or(0)
-            });
+            return;
+        }
+        let group_of = |agent: usize| self.groups.get(agent).copied().unwrap_or(0);
+        if !agents.paint(painter, screen, view, &self.shown, &[], group_of) {
+            let mesh = super::super::view::agent_mesh(screen, view, &self.shown, &[], group_of);
             painter.add(egui::Shape::mesh(mesh));
         }
     }
