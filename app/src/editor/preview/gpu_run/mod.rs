@@ -108,8 +108,9 @@ impl GpuSwitch {
     }
 
     /// One frame while on: a target dragged moves on both; any other edit waiting carries the
-    /// agents back and restarts the GPU from the simulation that took it; the cursor target follows the pointer; the ticks due
-    /// after `frame_seconds` run. Returns whether the GPU ran the clock (else the CPU runs).
+    /// agents back and restarts the GPU from the simulation that took it; the cursor target
+    /// follows the pointer; the ticks due after `frame_seconds` run. Returns whether the GPU
+    /// ran the clock (else the CPU runs).
     pub fn update(
         &mut self,
         host: &mut Host,

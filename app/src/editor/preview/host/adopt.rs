@@ -36,38 +36,38 @@ impl Host {
     }
 
     /// The targets that moved in `document` since the simulation took it, by name and new
-    /// place, when that is the only difference (no target added or removed, nothing else
-    /// edited); `None` otherwise, and when nothing moved.
+    /// place, when that is the only difference [`Host::follow`] would act on (no target added
+    /// or removed, nothing else edited); `None` otherwise, and when nothing moved. The cursor
+    /// follows the pointer, not the scene (as `Simulation::follow_scene` has it). The scene
+    /// is copied only on a frame where a target moved.
     pub fn targets_moved(
         &self,
         document: &SceneDocument,
         open: &OpenGraph<'_>,
     ) -> Option<Vec<(String, Vec2)>> {
-        let (built, name) = self.built.as_ref()?;
-        let scene = &document.scene;
-        let same_names = built.targets.keys().eq(scene.targets.keys());
+        let simulation = self.simulation.as_ref()?;
         if self.worker.is_some()
-            || self.simulation.is_none()
             || self.applied_revision != Some(open.revision)
             || self.applied_fields_revision != document.fields_revision()
-            || name != open.name
-            || !same_names
-            || built == scene
+            || self.needs_reset(document, open)
         {
             return None;
         }
-        // Only on a frame with an edit: the scene copied without its targets' moves.
-        let mut unmoved = scene.clone();
-        unmoved.targets.clone_from(&built.targets);
-        if unmoved != *built {
-            return None;
-        }
-        // The cursor follows the pointer, not the scene (as `Simulation::follow_scene` has it).
-        let moved: Vec<(String, Vec2)> = (scene.targets.iter())
-            .filter(|(name, at)| *name != "cursor" && built.targets.get(*name) != Some(*at))
+        let world = simulation.world();
+        let moved: Vec<(String, Vec2)> = (document.scene.targets.iter())
+            .filter(|(name, at)| *name != "cursor" && world.target(name) != Some(**at))
             .map(|(name, at)| (name.clone(), *at))
             .collect();
-        (!moved.is_empty()).then_some(moved)
+        if moved.is_empty() {
+            return None;
+        }
+        let mut unmoved = document.scene.clone();
+        for (name, _) in &moved {
+            if let Some(at) = world.target(name) {
+                unmoved.targets.insert(name.clone(), at);
+            }
+        }
+        (!simulation.differs_from(&unmoved)).then_some(moved)
     }
 
     /// Puts every agent where `motion` says (in agent order; `false`, with nothing changed,
