@@ -245,7 +245,11 @@ impl Preview {
         if self.guides.navigation {
             view::paint_navigation(&painter, screen, &self.view, scene.world);
         }
-        self.paint_agents(&painter, screen, &scene);
+        // While the GPU runs, the CPU's agents, rings and routes wait: only the GPU's are drawn.
+        let (view, agents) = (&self.view, &self.gpu_agents);
+        if !self.gpu.paint(&painter, screen, view, agents) {
+            self.paint_agents(&painter, screen, &scene);
+        }
         self.paint_selection(document, &painter, screen);
         self.paint_wall_draft(document, &painter, screen, response);
         if self.tool == Tool::DrawGap {
@@ -282,13 +286,6 @@ impl Preview {
         screen: Rect,
         scene: &super::worker::SceneView<'_>,
     ) {
-        if self
-            .gpu
-            .paint(painter, screen, &self.view, &self.gpu_agents)
-        {
-            // The CPU's agents, rings and routes wait at its tick: only the GPU's are drawn.
-            return;
-        }
         let selected = self.host.selected_agent;
         view::paint_flights(painter, screen, &self.view, scene.vehicles, &scene.airborne);
         if let Some(ghosts) = self.host.ghosts() {
