@@ -82,7 +82,9 @@ mod on_the_gpu {
             status.contains("read back: the window paints with OpenGL"),
             "{status}"
         );
-        harness.get_by_label_contains("read back: the window paints with OpenGL");
+        // One short line says so; the tooltip says it in full.
+        harness.get_by_label_contains("on the GPU: ");
+        harness.get_by_label_contains(", read back");
 
         // Thirty running frames of a sixtieth: thirty ticks on the GPU, none on the CPU,
         // which waits at its tick.

@@ -108,6 +108,11 @@ impl Gpu {
         )
     }
 
+    /// The adapter's name alone (`llvmpipe (LLVM 15.0.6, 256 bits)`, `NVIDIA H200`).
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
     /// Whether the adapter is a CPU's software device (lavapipe, WARP, SwiftShader).
     pub fn is_software(&self) -> bool {
         self.info.device_type == wgpu::DeviceType::Cpu

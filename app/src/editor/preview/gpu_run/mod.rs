@@ -66,6 +66,14 @@ impl GpuSwitch {
         None
     }
 
+    /// The adapter's name and whether the agents are read back, in one short line, while on.
+    pub fn summary(&self) -> Option<String> {
+        #[cfg(feature = "gpu")]
+        return self.run.as_ref().map(run::Run::summary);
+        #[cfg(not(feature = "gpu"))]
+        None
+    }
+
     /// Ticks the GPU has run since it last started from the CPU simulation.
     pub fn ticks(&self) -> u64 {
         #[cfg(feature = "gpu")]

@@ -23,8 +23,8 @@ const SLOW_BATCH: Duration = Duration::from_millis(50);
 /// The crowd and how it reaches the screen.
 pub(super) struct Run {
     crowd: GpuCrowd,
-    /// The adapter, as `Gpu::describe` says it.
-    adapter: String,
+    /// The adapter, as `Gpu::describe` says it, and its name alone.
+    adapter: (String, String),
     /// Seconds of simulated time due and not yet run.
     accumulator: f32,
     /// Ticks run since the crowd started from the CPU simulation.
@@ -82,7 +82,7 @@ impl Run {
     fn on(gpu: Gpu, how: &'static str, host: &Host) -> Result<Self, String> {
         let shared = how == DRAWN;
         let simulation = running(host)?;
-        let adapter = gpu.describe();
+        let adapter = (gpu.describe(), gpu.name().to_owned());
         let crowd = GpuCrowd::new(gpu, simulation).map_err(|e| e.to_string())?;
         let mut run = Self {
             crowd,
@@ -106,9 +106,20 @@ impl Run {
         Ok(run)
     }
 
-    /// What the toolbar says while on.
+    /// What the toolbar's tooltip says while on: the adapter in full and how the agents
+    /// reach the screen.
     pub fn status(&self) -> String {
-        format!("on the GPU: {} ({})", self.adapter, self.how)
+        format!("on the GPU: {} ({})", self.adapter.0, self.how)
+    }
+
+    /// What the toolbar says while on, in one short line.
+    pub fn summary(&self) -> String {
+        let how = if self.shared {
+            "drawn from its buffers"
+        } else {
+            "read back"
+        };
+        format!("on the GPU: {}, {how}", self.adapter.1)
     }
 
     /// Moves the target `name`, for graphs that read it.

@@ -101,8 +101,8 @@ impl Preview {
     /// The adapter the GPU runs on, or why it does not, under the clock (nothing while the
     /// switch is off and was not refused, so a small window keeps its viewport).
     fn gpu_status(&self, ui: &mut Ui) {
-        if let Some(status) = self.gpu.status() {
-            ui.weak(status);
+        if let (Some(summary), Some(status)) = (self.gpu.summary(), self.gpu.status()) {
+            ui.weak(summary).on_hover_text(status);
         } else if let Some(problem) = &self.gpu.problem {
             ui.colored_label(
                 egui::Color32::from_rgb(235, 190, 90),
