@@ -133,19 +133,22 @@ impl GpuSwitch {
             let Some(mut run) = self.run.take() else {
                 return false;
             };
-            if let Some(moved) = host.targets_moved(document, open) {
-                // A target dragged: the CPU world takes it, the GPU moves it; nothing else
-                // changed, so the agents stay where the GPU has them.
-                host.follow(document, open);
-                for (name, to) in moved {
-                    run.move_target(&name, to);
-                }
-            } else if !host.is_current(document, open) {
-                match run.follow_edit(host, |host| host.follow(document, open)) {
-                    Ok(restarted) => run = restarted,
-                    Err(why) => {
-                        self.problem = Some(why);
-                        return false;
+            // Most frames nothing waits: one check, and the scene is left alone.
+            if !host.is_current(document, open) {
+                if let Some(moved) = host.targets_moved(document, open) {
+                    // A target dragged: the CPU world takes it, the GPU moves it; nothing else
+                    // changed, so the agents stay where the GPU has them.
+                    host.follow(document, open);
+                    for (name, to) in moved {
+                        run.move_target(&name, to);
+                    }
+                } else {
+                    match run.follow_edit(host, |host| host.follow(document, open)) {
+                        Ok(restarted) => run = restarted,
+                        Err(why) => {
+                            self.problem = Some(why);
+                            return false;
+                        }
                     }
                 }
             }

@@ -11,11 +11,9 @@ use graph_runtime::{Simulation, Vehicle};
 use steergraph_gpu::{Gpu, GpuAgent, GpuCrowd};
 
 use super::super::View;
-use super::super::host::{Host, Motion, Pacing};
+use super::super::host::{Host, MAX_TICKS_PER_FRAME, Motion, Pacing};
 use super::super::view::GpuAgents;
 
-/// Most ticks run in one frame (the CPU clock's bound), so a slow frame cannot snowball.
-const MAX_TICKS_PER_FRAME: u32 = 6;
 /// A batch of ticks that took longer than this (from queued to seen finished) makes the
 /// next batches one tick each.
 const SLOW_BATCH: Duration = Duration::from_millis(50);

@@ -34,7 +34,7 @@ mod subgraphs;
 /// The preview's fixed tick (s).
 pub const TICK: f32 = 1.0 / 60.0;
 /// Most ticks run in one frame, so a slow frame cannot snowball.
-const MAX_TICKS_PER_FRAME: u32 = 6;
+pub(in crate::editor::preview) const MAX_TICKS_PER_FRAME: u32 = 6;
 /// Most wall time spent stepping in one frame; at least one tick always runs, so the
 /// window keeps answering (Pause, undo) however large the crowd.
 const STEP_BUDGET: Duration = Duration::from_millis(20);
