@@ -57,6 +57,17 @@ pub fn group_editor(
             ),
         );
     }
+    // The warning comes and goes with the ticks measured; the settings below have ids of their
+    // own, so a click on one in the frame it appears is not lost (a busy CI machine lost one).
+    let settings = egui::UiBuilder::new().id(ui.id().with("settings"));
+    ui.scope_builder(settings, |ui| settings_rows(ui, group, bound))
+        .inner
+        .or(edit)
+}
+
+/// The group's graph (and its Edit button), tags, vehicle, turning, avoidance and overrides.
+fn settings_rows(ui: &mut Ui, group: &mut AgentGroup, bound: &str) -> Option<GroupEdit> {
+    let mut edit = None;
     // Wrapped, so the Edit button stays in a narrow panel (at 1024 points it was cut off).
     ui.horizontal_wrapped(|ui| {
         ui.label("graph");
