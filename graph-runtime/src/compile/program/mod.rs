@@ -325,6 +325,21 @@ impl Program {
         &self.own_names
     }
 
+    /// Whether one agent's evaluation costs about a microsecond or more, not a tenth of one:
+    /// a Reciprocal node (up to ten half-planes and a linear program) or Unaligned collision
+    /// avoidance (a prediction per neighbor). A tick of such agents is split into smaller
+    /// parallel tasks (`BENCHMARKS.md`, issue 47).
+    pub(crate) fn costly_per_agent(&self) -> bool {
+        self.neighbor_ops.iter().any(|&op| {
+            self.ops.get(op as usize).is_some_and(|op| {
+                matches!(
+                    op.neighbor_use(),
+                    NeighborUse::Within(_) | NeighborUse::Predicted(_)
+                )
+            })
+        })
+    }
+
     /// The largest fixed neighborhood radius among the compiled group nodes under `params`
     /// (units); a good spatial-grid cell size.
     pub fn neighborhood_radius(&self, params: &ParamValues) -> f32 {
