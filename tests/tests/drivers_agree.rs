@@ -126,6 +126,41 @@ fn agents_kept_by_the_game_move_as_in_the_simulation() {
     }
 }
 
+/// A crowd's steering runs in parallel tasks as a simulation's does (tasks of 24 Reciprocal
+/// agents, as many as the threads allow: `BENCHMARKS.md`, issue 47). The VIP preset's 301
+/// Reciprocal agents, stepped by a `Crowd` on pools of 1, 3 and 16 threads (1, 15 and 13
+/// tasks), move bit for bit as the simulation on one thread, every tick.
+#[test]
+fn a_crowds_steering_is_the_same_on_any_thread_count() {
+    let (assets, simulation) = run_preset("vip.scene.ron");
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool")
+    };
+    let mut simulation = simulation;
+    let tags = simulation.tags().to_vec();
+    let mut runs: Vec<_> = [1, 3, 16]
+        .into_iter()
+        .map(|threads| (threads, on(threads), crowd_of(&assets, &simulation)))
+        .collect();
+    let one = on(1);
+    for tick in 1..=120 {
+        one.install(|| simulation.step(DT));
+        for (threads, pool, (crowd, world, vehicles)) in &mut runs {
+            pool.install(|| crowd.step(world, vehicles, &tags, DT));
+            for (agent, (ours, theirs)) in vehicles.iter().zip(simulation.vehicles()).enumerate() {
+                assert_eq!(
+                    bits(ours),
+                    bits(theirs),
+                    "agent {agent} at tick {tick}, crowd on {threads} threads"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_held_agent_stays_put_and_is_still_a_neighbor() {
     let (assets, simulation) = run_preset("boids.scene.ron");

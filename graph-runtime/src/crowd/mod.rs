@@ -105,7 +105,8 @@ pub struct Crowd {
     /// Each agent's group (agents not listed run group 0).
     group_of: Vec<u32>,
     grid: SpatialGrid,
-    scratch: Scratch,
+    /// One per parallel task of the steering (`tick::steer_chunk`), kept from tick to tick.
+    scratches: Vec<Scratch>,
     states: Vec<AgentState>,
     seed: u64,
     tags: TagTable,
@@ -180,7 +181,7 @@ impl Crowd {
             grid: SpatialGrid::new(neighbor_cell_size(radius)),
             groups: vec![group],
             group_of: Vec::new(),
-            scratch: Scratch::default(),
+            scratches: vec![Scratch::default()],
             states: Vec::new(),
             seed,
             tags: tags.clone(),

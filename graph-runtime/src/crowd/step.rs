@@ -5,11 +5,13 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::Crowd;
 use super::agents::HELD;
-use crate::compile::{TagMask, TagMembers};
+use crate::compile::{Scratch, TagMask, TagMembers, TakeOff};
 use crate::tick::jumps::Asked;
-use crate::tick::{Group, Tick, advance, prepare_grid};
+use crate::tick::{Group, Tick, advance, prepare_grid, steer_chunk};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -58,7 +60,7 @@ impl Crowd {
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
         self.steer_all(world, vehicles, tags, dt, out);
-        let take_offs = self.scratch.take_offs();
+        let take_offs = self.take_offs();
         self.jumps
             .take_off_for_game(world, take_offs, vehicles, &mut self.states);
         for (agent, _) in self.jumps.flights() {
@@ -110,7 +112,7 @@ impl Crowd {
                 falls.push(agent as u32);
             }
         }
-        let take_offs = self.scratch.take_offs();
+        let take_offs = self.take_offs();
         if jumps {
             let asked = Asked { take_offs, falls };
             let states = &mut self.states;
@@ -158,13 +160,47 @@ impl Crowd {
                 params: &group.params,
             })
         };
-        tick.steer_runs(
-            (groups.len(), &self.group_of, group),
-            &self.indices[..count],
-            (&vehicles[..count], states, out),
-            &mut self.scratch,
-        );
+        // In parallel tasks as a simulation splits its tick: each agent's force reads only
+        // the state at the start of the tick, so the split changes no result.
+        let costly = groups.iter().any(|g| g.program.costly_per_agent());
+        let chunk = steer_chunk(count, rayon::current_num_threads(), costly);
+        let tasks = count.div_ceil(chunk).max(1);
+        if self.scratches.len() < tasks {
+            self.scratches.resize_with(tasks, Scratch::default);
+        }
+        let group_of = &self.group_of;
+        let steer = |agents: &[u32], working, states, out: &mut [Steering], scratch| {
+            tick.steer_runs(
+                (groups.len(), group_of, group),
+                agents,
+                (working, states, out),
+                scratch,
+            );
+        };
+        let (agents, working) = (&self.indices[..count], &vehicles[..count]);
+        if tasks == 1 {
+            steer(agents, working, states, out, &mut self.scratches[0]);
+        } else {
+            (agents.par_chunks(chunk))
+                .zip(working.par_chunks(chunk))
+                .zip(states.par_chunks_mut(chunk))
+                .zip(out.par_chunks_mut(chunk))
+                .zip(self.scratches.par_iter_mut())
+                .for_each(|((((agents, working), states), out), scratch)| {
+                    steer(agents, working, states, out, scratch);
+                });
+        }
         self.tag_members.end_tick();
+    }
+
+    /// The take-offs the last steering asked for, from every task's scratch, in agent order
+    /// within each and the tasks in order.
+    fn take_offs(&mut self) -> Vec<TakeOff> {
+        let mut take_offs = Vec::new();
+        for scratch in &mut self.scratches {
+            take_offs.append(&mut scratch.take_offs);
+        }
+        take_offs
     }
 
     /// Plans, within the route budget ([`Crowd::set_route_budget`]), the routes that ask for a

@@ -13,8 +13,8 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::MIN_AGENTS_PER_TASK;
 use super::layout::Layout;
+use crate::tick::MIN_AGENTS_PER_TASK;
 use crate::{Steering, Vehicle};
 
 /// The agents' vehicles and forces in agent order.

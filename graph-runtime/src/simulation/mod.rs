@@ -26,19 +26,6 @@ use crate::{Steering, Vehicle, World};
 use agent_order::AgentOrder;
 use layout::Layout;
 
-/// Agents are evaluated in at most this many parallel chunks (of at least
-/// [`MIN_AGENTS_PER_TASK`] agents, or [`MIN_COSTLY_AGENTS_PER_TASK`]), each with its own
-/// long-lived scratch buffers, so a warm tick allocates nothing. The chunking never changes
-/// results.
-const MAX_CHUNKS: usize = 64;
-
-/// Fewest agents in a parallel task of a tick's steering when an agent's evaluation costs about
-/// a microsecond (Reciprocal, Unaligned collision avoidance: [`crate::Program`]'s
-/// `costly_per_agent`): 24 such agents are some 10 to 40 µs of work, as 128 flocking agents
-/// are. With 128, 1,000 Reciprocal agents made 8 tasks, so 16 threads could speed them up 8
-/// times at most, and RVO2's 100-agent Blocks scene ran on one thread of two.
-const MIN_COSTLY_AGENTS_PER_TASK: usize = 24;
-
 /// Below this many agents the simulation keeps them in agent order: their cells stay in the
 /// cache anyway. At 16,000 flocking agents the cell order saves 4 % of a tick (issue 15); at
 /// 4,000 it neither gains nor loses, and at 1,000 to 4,000 on 2 threads the re-sort and
@@ -53,10 +40,6 @@ const CELL_ORDER_MIN_AGENTS: usize = 8_192;
 /// out, not measured apart), and the tick itself is no slower (`BENCHMARKS.md`, issue 15).
 /// The order never changes a result.
 const RESORT_EVERY: u64 = 8;
-
-/// Integration and writing back hand rayon at least this many agents per task: a task of a
-/// few agents costs more to hand over than to run.
-const MIN_AGENTS_PER_TASK: usize = 128;
 
 /// One group of agents at run time.
 #[derive(Clone, Debug)]

@@ -3,11 +3,11 @@
 
 use rayon::prelude::*;
 
-use super::{MAX_CHUNKS, MIN_AGENTS_PER_TASK, MIN_COSTLY_AGENTS_PER_TASK, Simulation};
+use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
 use crate::spatial::{Body, Extent};
-use crate::tick::{Group, Tick, advance};
+use crate::tick::{Group, Tick, advance, steer_chunk};
 use crate::{Steering, Vehicle};
 
 impl Simulation {
@@ -118,33 +118,6 @@ impl Simulation {
     }
 }
 
-/// Agents per parallel task of a tick's steering, for `agents` agents on a pool of `threads`
-/// (`costly`: some group's evaluation costs about a microsecond an agent). One task on one
-/// thread (a split there only switches scratch buffers). Otherwise tasks of at least the
-/// minimum ([`MIN_AGENTS_PER_TASK`], [`MIN_COSTLY_AGENTS_PER_TASK`]), at most [`MAX_CHUNKS`]
-/// of them; when there are at least as many as threads, their number is made a multiple of
-/// the threads, so that the tasks come out even (100 Reciprocal agents made 5 tasks of 24 on
-/// 2 threads, one thread taking 3 of them). A crowd too small to keep every thread busy
-/// leaves the rest asleep rather than hand them tasks that cost more to hand over than to
-/// run.
-pub(super) fn steer_chunk(agents: usize, threads: usize, costly: bool) -> usize {
-    if threads <= 1 {
-        return agents.max(1);
-    }
-    let least = if costly {
-        MIN_COSTLY_AGENTS_PER_TASK
-    } else {
-        MIN_AGENTS_PER_TASK
-    };
-    let chunk = agents.div_ceil(MAX_CHUNKS).max(least);
-    let tasks = agents.div_ceil(chunk);
-    if tasks < threads || tasks.is_multiple_of(threads) {
-        return chunk;
-    }
-    let even = tasks.next_multiple_of(threads).min(MAX_CHUNKS);
-    agents.div_ceil(even).max(1)
-}
-
 /// One batch's agents after steering, by slot: their working vehicles, steering, states,
 /// stuck clocks and agent indices.
 struct Batch<'a> {
@@ -202,41 +175,7 @@ mod tests {
     use std::path::Path;
     use std::sync::Arc;
 
-    use super::steer_chunk;
     use crate::{SceneAssets, Simulation};
-
-    #[test]
-    fn a_ticks_steering_is_split_by_the_work_and_the_threads() {
-        let tasks = |agents: usize, threads, costly| {
-            let chunk = steer_chunk(agents, threads, costly);
-            (chunk, agents.div_ceil(chunk))
-        };
-        // One thread: one task, whatever the crowd.
-        assert_eq!(tasks(20_000, 1, false), (20_000, 1));
-        assert_eq!(tasks(1_000, 1, true), (1_000, 1));
-        // 1,000 flockers: tasks of 128, 8 of them (the last 104), on 2 threads or 16 (8 of
-        // the 16 then have none); on 3 threads 9, of 112 (the last 104).
-        assert_eq!(tasks(1_000, 2, false), (128, 8));
-        assert_eq!(tasks(1_000, 16, false), (128, 8));
-        assert_eq!(tasks(1_000, 3, false), (112, 9));
-        // 1,000 Reciprocal agents: tasks of 24, 42 of them (the last 16), even on 2 threads;
-        // on 16, 48 tasks (3 each) of 21 (1,000 / 48 rounded up; the last 13).
-        assert_eq!(tasks(1_000, 2, true), (24, 42));
-        assert_eq!(tasks(1_000, 16, true), (21, 48));
-        // RVO2's Blocks, 100 agents: 5 tasks of 24, made 6 of 17 for 2 threads.
-        assert_eq!(tasks(100, 2, true), (17, 6));
-        // Fewer agents than a task's minimum: one task.
-        assert_eq!(tasks(100, 2, false), (128, 1));
-        assert_eq!(tasks(10, 16, true), (24, 1));
-        // 100,000: 64 tasks of 1,563 (the last 1,531); on 3 threads 64 is no multiple of 3,
-        // and more than 64 tasks are never made.
-        assert_eq!(tasks(100_000, 2, false), (1_563, 64));
-        assert_eq!(tasks(100_000, 16, true), (1_563, 64));
-        assert_eq!(tasks(100_000, 3, false), (1_563, 64));
-        // No agents: no task (a chunk of one or more, so that the split is defined).
-        assert_eq!(tasks(0, 2, true), (24, 0));
-        assert_eq!(tasks(0, 1, true), (1, 0));
-    }
 
     #[test]
     fn reciprocal_and_unaligned_collision_avoidance_are_costly_per_agent_and_flocking_is_not() {

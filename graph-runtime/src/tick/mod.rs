@@ -8,8 +8,10 @@
 
 pub(crate) mod jumps;
 mod routes;
+mod split;
 
 pub use routes::{JAM_CHECK_SECONDS, ROUTE_BUDGET, RoutePlanner};
+pub(crate) use split::{MIN_AGENTS_PER_TASK, steer_chunk};
 
 use glam::Vec2;
 
