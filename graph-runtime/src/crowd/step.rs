@@ -11,7 +11,7 @@ use super::Crowd;
 use super::agents::HELD;
 use crate::compile::{Scratch, TagMask, TagMembers, TakeOff};
 use crate::tick::jumps::Asked;
-use crate::tick::{Group, Tick, advance, prepare_grid, steer_chunk};
+use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, advance, prepare_grid, steer_chunk};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -93,25 +93,44 @@ impl Crowd {
             self.stuck_for.resize(vehicles.len(), 0.0);
         }
         let jumps = self.jumps.active();
-        let mut falls = Vec::new();
-        let each = vehicles
-            .iter_mut()
-            .zip(&self.steerings)
-            .zip(&self.states)
-            .zip(&mut self.stuck_for);
-        for (agent, (((vehicle, &steering), state), stuck)) in each.enumerate() {
-            if jumps && self.jumps.motion(agent) != Motion::Walking {
-                continue;
+        let (table, group_of) = (&self.jumps, &self.group_of);
+        // One agent's step: its wall crossing, and whether it ended in a gap.
+        let step_one = |agent: usize, vehicle: &mut Vehicle, steering: Steering, state, stuck| {
+            if (jumps && table.motion(agent) != Motion::Walking)
+                || group_of.get(agent) == Some(&HELD)
+            {
+                return (false, false);
             }
-            if self.group_of.get(agent) == Some(&HELD) {
-                continue;
-            }
-            let met = advance(vehicle, steering, dt, state.preferred(), stuck, world);
-            self.wall_crossings += u64::from(met);
-            if jumps && world.in_gap(vehicle.position) {
-                falls.push(agent as u32);
-            }
-        }
+            let met = advance(vehicle, steering, dt, state, stuck, world);
+            (met, jumps && world.in_gap(vehicle.position))
+        };
+        // In parallel tasks of at least `MIN_AGENTS_PER_TASK`, as a simulation steps: each agent
+        // steps by itself; the crossings are a sum of whole numbers and the falls come out in
+        // agent order, on any thread count.
+        let (crossings, falls) = (vehicles.par_iter_mut())
+            .zip(self.steerings.par_iter())
+            .zip(self.states.par_iter())
+            .zip(self.stuck_for.par_iter_mut())
+            .enumerate()
+            .with_min_len(MIN_AGENTS_PER_TASK)
+            .fold(
+                || (0_u64, Vec::new()),
+                |(crossings, mut falls), (agent, (((vehicle, &steering), state), stuck))| {
+                    let (met, fell) = step_one(agent, vehicle, steering, state.preferred(), stuck);
+                    if fell {
+                        falls.push(agent as u32);
+                    }
+                    (crossings + u64::from(met), falls)
+                },
+            )
+            .reduce(
+                || (0, Vec::new()),
+                |(a, mut left), (b, mut right)| {
+                    left.append(&mut right);
+                    (a + b, left)
+                },
+            );
+        self.wall_crossings += crossings;
         let take_offs = self.take_offs();
         if jumps {
             let asked = Asked { take_offs, falls };
