@@ -1,7 +1,10 @@
 //! A crowd's tick, in the tick core's phases (`tick/`): list the tags' members, prepare the
-//! neighbor grid, steer every agent by its group's program; then either hand the steering to
-//! the game ([`Crowd::steering`]: the game integrates and flies jumps) or advance every agent
-//! here ([`Crowd::step`]: walls, stuck clocks, jumps and falls, as [`crate::Simulation`]).
+//! neighbor grid, steer every agent by its group's program (in parallel tasks split by the
+//! work, `tick/split.rs`); then either hand the steering to the game ([`Crowd::steering`]: the
+//! game integrates and flies jumps) or advance every agent here, in parallel too
+//! ([`Crowd::step`]: walls, stuck clocks, jumps and falls, as [`crate::Simulation`]). Rayon's
+//! pool runs the tasks (a game picks the threads with its own pool's `install`); every result
+//! is the same on any thread count.
 
 use std::sync::Arc;
 
