@@ -12,9 +12,9 @@ use rayon::prelude::*;
 
 use super::Crowd;
 use super::agents::HELD;
-use crate::compile::{Scratch, TagMask, TagMembers, TakeOff};
+use crate::compile::{Scratch, TagMask, TagMembers};
 use crate::tick::jumps::Asked;
-use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, advance, prepare_grid, steer_chunk};
+use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, advance, prepare_grid, steer_chunk_for};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -63,7 +63,7 @@ impl Crowd {
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
         self.steer_all(world, vehicles, tags, dt, out);
-        let take_offs = self.take_offs();
+        let (take_offs, _) = Scratch::drain_jumps(&mut self.scratches);
         self.jumps
             .take_off_for_game(world, take_offs, vehicles, &mut self.states);
         for (agent, _) in self.jumps.flights() {
@@ -134,7 +134,7 @@ impl Crowd {
                 },
             );
         self.wall_crossings += crossings;
-        let take_offs = self.take_offs();
+        let (take_offs, _) = Scratch::drain_jumps(&mut self.scratches);
         if jumps {
             let asked = Asked { take_offs, falls };
             let states = &mut self.states;
@@ -184,8 +184,7 @@ impl Crowd {
         };
         // In parallel tasks as a simulation splits its tick: each agent's force reads only
         // the state at the start of the tick, so the split changes no result.
-        let costly = groups.iter().any(|g| g.program.costly_per_agent());
-        let chunk = steer_chunk(count, rayon::current_num_threads(), costly);
+        let chunk = steer_chunk_for(count, groups.iter().map(|g| &*g.program));
         let tasks = count.div_ceil(chunk).max(1);
         if self.scratches.len() < tasks {
             self.scratches.resize_with(tasks, Scratch::default);
@@ -213,16 +212,6 @@ impl Crowd {
                 });
         }
         self.tag_members.end_tick();
-    }
-
-    /// The take-offs the last steering asked for, from every task's scratch, in agent order
-    /// within each and the tasks in order.
-    fn take_offs(&mut self) -> Vec<TakeOff> {
-        let mut take_offs = Vec::new();
-        for scratch in &mut self.scratches {
-            take_offs.append(&mut scratch.take_offs);
-        }
-        take_offs
     }
 
     /// Plans, within the route budget ([`Crowd::set_route_budget`]), the routes that ask for a

@@ -295,12 +295,7 @@ impl Simulation {
     /// the ground, walkers in gaps fall (`jumps.rs`). Take-offs asked for in a world without
     /// are forgotten.
     fn end_jumps(&mut self, dt: f32) {
-        let mut take_offs = Vec::new();
-        let mut falls = Vec::new();
-        for scratch in &mut self.scratches {
-            take_offs.append(&mut scratch.take_offs);
-            falls.append(&mut scratch.falls);
-        }
+        let (take_offs, falls) = Scratch::drain_jumps(&mut self.scratches);
         if !self.jumps.active() {
             return;
         }

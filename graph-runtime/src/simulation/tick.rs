@@ -7,7 +7,7 @@ use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
 use crate::spatial::{Body, Extent};
-use crate::tick::{Group, Tick, advance, steer_chunk};
+use crate::tick::{Group, Tick, advance, steer_chunk_for};
 use crate::{Steering, Vehicle};
 
 impl Simulation {
@@ -35,8 +35,7 @@ impl Simulation {
         let groups = &self.groups;
         let group_of = &self.group_of;
         let layout = &self.layout;
-        let costly = groups.iter().any(|g| g.program.costly_per_agent());
-        let chunk = steer_chunk(self.slot_forces.len(), rayon::current_num_threads(), costly);
+        let chunk = steer_chunk_for(self.slot_forces.len(), groups.iter().map(|g| &*g.program));
         let chunks = self.slot_forces.len().div_ceil(chunk);
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);

@@ -11,7 +11,7 @@ mod routes;
 mod split;
 
 pub use routes::{JAM_CHECK_SECONDS, ROUTE_BUDGET, RoutePlanner};
-pub(crate) use split::{MIN_AGENTS_PER_TASK, steer_chunk};
+pub(crate) use split::{MIN_AGENTS_PER_TASK, steer_chunk_for};
 
 use glam::Vec2;
 

@@ -3,6 +3,8 @@
 //! ([`crate::Simulation`] in slot order, [`crate::Crowd`] in the game's order); the split never
 //! changes a result, as each agent's force reads only the state at the start of the tick.
 
+use crate::compile::Program;
+
 /// A tick's steering runs in at most this many parallel tasks, each with its own long-lived
 /// scratch buffers, so a warm tick allocates nothing.
 pub(crate) const MAX_TASKS: usize = 64;
@@ -18,6 +20,15 @@ pub(crate) const MIN_AGENTS_PER_TASK: usize = 128;
 /// are. With 128, 1,000 Reciprocal agents made 8 tasks, so 16 threads could speed them up 8
 /// times at most, and RVO2's 100-agent Blocks scene ran on one thread of two.
 pub(crate) const MIN_COSTLY_AGENTS_PER_TASK: usize = 24;
+
+/// [`steer_chunk`] for `agents` agents running `programs`, on the current rayon pool.
+pub(crate) fn steer_chunk_for<'a>(
+    agents: usize,
+    mut programs: impl Iterator<Item = &'a Program>,
+) -> usize {
+    let costly = programs.any(Program::costly_per_agent);
+    steer_chunk(agents, rayon::current_num_threads(), costly)
+}
 
 /// Agents per parallel task of a tick's steering, for `agents` agents on a pool of `threads`
 /// (`costly`: some group's evaluation costs about a microsecond an agent). One task on one

@@ -57,6 +57,18 @@ impl Scratch {
         std::mem::take(&mut self.take_offs)
     }
 
+    /// The take-offs and the falls of a tick's tasks, each task's `scratches` in turn (their
+    /// agents' order within each); leaves none behind. What a driver that splits its tick
+    /// (`tick/split.rs`) hands its jumps at the tick's end.
+    pub(crate) fn drain_jumps(scratches: &mut [Self]) -> (Vec<TakeOff>, Vec<u32>) {
+        let (mut take_offs, mut falls) = (Vec::new(), Vec::new());
+        for scratch in scratches {
+            take_offs.append(&mut scratch.take_offs);
+            falls.append(&mut scratch.falls);
+        }
+        (take_offs, falls)
+    }
+
     /// Forgets the take-offs asked for (a driver that does not fly jumps).
     pub fn clear_take_offs(&mut self) {
         self.take_offs.clear();
