@@ -19,12 +19,6 @@ pub(super) struct CellIndex {
 }
 
 impl CellIndex {
-    /// Brings its lists into this core's cache ([`super::touch_lines`]).
-    pub(super) fn touch(&self) {
-        super::touch_lines(&self.starts);
-        super::touch_lines(&self.items);
-    }
-
     /// The memory its lists take (bytes).
     pub(super) fn bytes(&self) -> usize {
         (self.starts.capacity() + self.items.capacity()) * size_of::<u32>()

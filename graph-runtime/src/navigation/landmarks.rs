@@ -149,11 +149,6 @@ impl Landmarks {
         bound - ROUNDING_SLACK * (1.0 + bound.abs())
     }
 
-    /// Brings its table into this core's cache ([`super::touch_lines`]).
-    pub(super) fn touch(&self) {
-        super::touch_lines(&self.distances);
-    }
-
     /// How many landmarks there are.
     pub(super) fn count(&self) -> usize {
         self.count

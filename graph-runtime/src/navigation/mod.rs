@@ -393,12 +393,3 @@ fn number_islands(triangles: &mut [NavTriangle]) -> usize {
     }
     islands as usize
 }
-
-/// Reads one value from each cache line of `table` (a table's first use by a thread brings it
-/// into that core's cache in one pass, rather than line by line as a search wanders it).
-pub(crate) fn touch_lines<T: Copy>(table: &[T]) {
-    let step = (64 / size_of::<T>().max(1)).max(1);
-    for value in table.iter().step_by(step) {
-        std::hint::black_box(*value);
-    }
-}

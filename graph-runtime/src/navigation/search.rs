@@ -107,11 +107,6 @@ impl RouteSearch {
         self.expanded = 0;
     }
 
-    /// Brings its record of each place into this core's cache ([`super::touch_lines`]).
-    pub(crate) fn touch(&self) {
-        super::touch_lines(&self.nodes);
-    }
-
     /// What the last route found cost in the search's measure (its walk from edge middle to
     /// edge middle, before it is pulled tight, with what crowded edges added; 0 when none was
     /// found): the least the search can find, within one ordering step (1/16 of a unit).
@@ -439,25 +434,6 @@ impl NavMesh {
     fn link_end(&self, place: u32) -> Option<(&super::NavLink, bool)> {
         let l = place.checked_sub(self.crossings.len() as u32)?;
         Some((self.links.get((l / 2) as usize)?, l % 2 == 0))
-    }
-
-    /// The memory a route query on the mesh may read (bytes): the mesh's tables and a
-    /// search's record of each place.
-    pub(crate) fn query_bytes(&self) -> usize {
-        self.heap_bytes() + self.search_places() * size_of::<Node>()
-    }
-
-    /// Brings the mesh's tables a route query reads into this core's cache, one pass over
-    /// each ([`super::touch_lines`]): a batch of queries on a mesh that fits the core's cache
-    /// then waits on memory once, not at each step of each search (measured in
-    /// `BENCHMARKS.md`, "Navigation").
-    pub(crate) fn touch_for_queries(&self) {
-        super::touch_lines(&self.vertices);
-        super::touch_lines(&self.triangles);
-        super::touch_lines(&self.crossings);
-        super::touch_lines(&self.crossing_of);
-        self.index.touch();
-        self.landmarks.touch();
     }
 
     /// How many places a route search may expand: the crossings, the jump links' ends and

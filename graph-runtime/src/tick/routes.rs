@@ -26,7 +26,7 @@ use std::cell::RefCell;
 use rayon::prelude::*;
 
 use crate::compile::{AgentState, RouteSlot};
-use crate::navigation::{Crowding, NavMesh, Route, RouteSearch};
+use crate::navigation::{Crowding, Route, RouteSearch};
 use crate::{Vehicle, World};
 
 /// Standing: moving at under this fraction of its top speed (a queue at a door, a crowd that
@@ -47,20 +47,6 @@ const SCAN_CHUNK: usize = 1_024;
 /// A route asking for a plan: (`u32::MAX` less the ticks it waited, agent index, the driver's
 /// index of the agent, route slot), so that they sort longest waiting first.
 type Wanted = (u32, u32, u32, u32);
-
-/// Before planning routes in parallel, each thread reads the tables of the meshes they are
-/// planned on once when these (and the thread's search records) take at most this many bytes:
-/// a planning phase comes after a tick's steering has pushed them out of the cores' caches,
-/// and a search on a cold mesh waits on memory at each place it reaches. On the 272-room level
-/// (561 KiB of tables and records; a core's L2 on the machine measured, an AMD EPYC, is 512
-/// KiB) this halved the time of a query in the planning phase, and reading only the tables
-/// the search walks (410 KiB) was no better (`BENCHMARKS.md`, "Navigation"). Larger meshes
-/// are read as searched.
-const TOUCH_LIMIT: usize = 1 << 20;
-
-/// ... and when there are at least this many routes for each thread to plan: reading the
-/// rooms level's tables takes a thread about as long as 8 cold searches lose waiting on them.
-const TOUCH_FROM: usize = 8;
 
 thread_local! {
     /// Each worker thread's search, reused from tick to tick.
@@ -167,9 +153,6 @@ impl RoutePlanner {
             Some((holder, slot, planned))
         };
         let planned: Vec<(usize, usize, Route)> = if take >= PARALLEL_FROM {
-            if take >= TOUCH_FROM * rayon::current_num_threads() {
-                touch_meshes(world, vehicles, chosen);
-            }
             chosen
                 .par_iter()
                 .filter_map(|wanted| SEARCH.with_borrow_mut(|search| query(search, wanted)))
@@ -305,33 +288,6 @@ fn defer(states: &mut [AgentState], left: &[Wanted]) {
             route.waited = route.waited.saturating_add(1);
         }
     }
-}
-
-/// Brings the tables of the meshes the `chosen` routes are planned on into the cache of each
-/// of the pool's threads, when they fit in [`TOUCH_LIMIT`] together with each thread's search
-/// records (the searches then find them there; the routes are the same either way).
-fn touch_meshes(world: &World, vehicles: &[Vehicle], chosen: &[Wanted]) {
-    let mut meshes: Vec<&NavMesh> = Vec::new();
-    for &(_, _, holder, _) in chosen {
-        let on = vehicles
-            .get(holder as usize)
-            .and_then(|v| world.navigation_numbered(v.radius));
-        if let Some((_, mesh)) = on
-            && !meshes.iter().any(|m| std::ptr::eq(*m, mesh))
-        {
-            meshes.push(mesh);
-        }
-    }
-    let bytes: usize = meshes.iter().map(|mesh| mesh.query_bytes()).sum();
-    if bytes > TOUCH_LIMIT {
-        return;
-    }
-    rayon::broadcast(|_| {
-        for mesh in &meshes {
-            mesh.touch_for_queries();
-        }
-        SEARCH.with_borrow(RouteSearch::touch);
-    });
 }
 
 /// Counts the standing agents of `vehicles` at the doors of each of the world's meshes into
