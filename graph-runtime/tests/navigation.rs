@@ -259,18 +259,19 @@ fn a_door_full_of_standing_agents_is_routed_round_when_the_other_way_is_cheaper(
     // One agent of radius 0.5 standing in door A's middle, (10, 5): the doorway for centres
     // is 1 wide (y from 4.5 to 5.5), so each edge of the triangle it stands in that crosses
     // the doorway lies within the two radii (1) of it and is filled whole: a fill of 1 per
-    // such edge, at most 3 on any route.
+    // such edge, of which a route pays for the half beyond the free half, on at most 3
+    // edges of any route.
     crowding.count(&mesh, [(v(10.0, 5.0), 0.5)]);
     // Ignoring crowds: still through A.
     let ignoring = mesh.route_around((from, to), (&crowding, 0.0), &mut search);
     assert_points(&ignoring.points, &[from, to]);
     // At 10 units per door's width: door B is cheaper. Its lower jamb grown by the radius
-    // is (9.5, 9.5) and (10.5, 9.5): 2 · √(7.5² + 4.5²) + 1 = 18.49 long, under 16 + 10.
+    // is (9.5, 9.5) and (10.5, 9.5): 2 · √(7.5² + 4.5²) + 1 = 18.49 long, under 16 + 5.
     let round = mesh.route_around((from, to), (&crowding, 10.0), &mut search);
     assert_points(&round.points, &[from, v(9.5, 9.5), v(10.5, 9.5), to]);
     assert!(close(round.length(), 2.0 * (7.5_f32.hypot(4.5)) + 1.0));
-    // At 0.5 units per door's width, the fill costs at most 1.5, under door B's longer walk
-    // (2.49 more): door A.
+    // At 0.5 units per door's width, the fill costs at most 3 · 0.25, under door B's longer
+    // walk (2.49 more): door A.
     let cheap = mesh.route_around((from, to), (&crowding, 0.5), &mut search);
     assert_points(&cheap.points, &[from, to]);
 }

@@ -26,6 +26,11 @@ const CHUNK: usize = 1_024;
 /// A fill of one whole edge, in the units the fill is kept in.
 const WHOLE: f32 = 65_536.0;
 
+/// The part of an edge's fill a route crosses at no cost (half the edge, in 1/[`WHOLE`]): a
+/// passage standing agents block less than half of is walked past, not queued at
+/// ([`Crowding::blocked`]).
+const FREE_UNITS: u64 = 32_768;
+
 /// How full of standing agents each edge between two triangles of one mesh is: the share of
 /// the edge's width each agent standing across it takes, summed (two agents that each fill a
 /// door make it 2; one agent beside a long edge of a room, a small share).
@@ -185,6 +190,16 @@ impl Crowding {
     pub fn at(&self, triangle: u32, edge: usize) -> f32 {
         (self.fill.get(triangle as usize * 3 + edge))
             .map_or(0.0, |f| f.load(Ordering::Relaxed) as f32 / WHOLE)
+    }
+
+    /// How much of edge `edge` of triangle `triangle` a route pays for crossing: its fill
+    /// beyond half the edge (0 when uncounted). An agent resting beside a room's long edge,
+    /// or two at the sides of a wide passage, leave a walker room and cost nothing; a door
+    /// with one agent standing in its middle (a fill of 1) costs a half, a queue more.
+    pub fn blocked(&self, triangle: u32, edge: usize) -> f32 {
+        (self.fill.get(triangle as usize * 3 + edge)).map_or(0.0, |f| {
+            f.load(Ordering::Relaxed).saturating_sub(FREE_UNITS) as f32 / WHOLE
+        })
     }
 
     /// How full the edges of `corridor` (each `triangle * 3 + edge`) are, together.
@@ -448,6 +463,48 @@ mod tests {
         }
         assert_eq!(nearest_whole(f32::NAN), None);
         assert_eq!(nearest_whole(f32::INFINITY), None);
+    }
+
+    #[test]
+    fn a_route_pays_for_the_fill_beyond_half_an_edge() {
+        let mesh = door();
+        let sides = |crowding: &Crowding| {
+            (0..mesh.triangle_count() as u32)
+                .flat_map(|t| (0..3).map(move |e| (t, e)))
+                .map(|(t, e)| (crowding.at(t, e), crowding.blocked(t, e)))
+                .collect::<Vec<_>>()
+        };
+        // One agent in the doorway's middle fills each edge across it whole: a half of it is
+        // paid for; two there fill it twice: one and a half.
+        for (agents, fill, paid) in [(1, 1.0, 0.5), (2, 2.0, 1.5)] {
+            let mut crowding = Crowding::default();
+            crowding.count(&mesh, vec![(Vec2::new(10.0, 5.0), 0.5); agents]);
+            let sides = sides(&crowding);
+            assert!(sides.contains(&(fill, paid)), "{agents}: {sides:?}");
+            // Every edge: what is beyond a half, never less than nothing.
+            for (at, blocked) in sides {
+                assert_eq!(blocked, (at - 0.5).max(0.0), "{agents}");
+            }
+        }
+        // An agent resting in the open room beside an edge between two of its triangles
+        // (the first such point of a grid, 3 or more from the door): it takes under half of
+        // the edge (the room's edges are longer than 4, its reach 1 each side), and costs
+        // nothing.
+        let beside = (4..=28)
+            .flat_map(|i| (4..=44).map(move |j| Vec2::new(i as f32, j as f32) * 0.25))
+            .map(|at| {
+                let mut crowding = Crowding::default();
+                crowding.count(&mesh, [(at, 0.5)]);
+                sides(&crowding)
+            })
+            .find(|sides| sides.iter().any(|&(at, _)| at > 0.0))
+            .expect("a point of the room beside an inner edge");
+        assert!(
+            beside
+                .iter()
+                .all(|&(at, blocked)| at < 0.5 && blocked == 0.0)
+        );
+        assert_eq!(Crowding::default().blocked(u32::MAX, 0), 0.0);
     }
 
     #[test]

@@ -319,8 +319,9 @@ impl NavMesh {
     }
 
     /// [`NavMesh::route`] where crossing an edge also costs `per_agent` units for each
-    /// standing agent `crowding` counts at it: a jammed door is routed round when another way
-    /// is shorter than the wait. `crowding` was counted on this mesh ([`Crowding::count`]).
+    /// standing agent's worth of its width `crowding` counts at it beyond half the edge
+    /// ([`Crowding::blocked`]): a jammed door is routed round when another way is shorter than
+    /// the wait. `crowding` was counted on this mesh ([`Crowding::count`]).
     pub fn route_around(
         &self,
         (from, to): (Vec2, Vec2),

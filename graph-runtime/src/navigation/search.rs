@@ -163,7 +163,7 @@ impl Toward<'_> {
             }
             let crossing = &mesh.crossings[place as usize];
             let jam = self.crowd.map_or(0.0, |(crowding, per_agent)| {
-                per_agent * crowding.at(t, edge)
+                per_agent * crowding.blocked(t, edge)
             });
             let walked = cost + at.distance(crossing.middle) + jam;
             let left = self.left(search, place, crossing.middle);
@@ -200,7 +200,7 @@ impl Toward<'_> {
 
 /// The route from `from` to `to` on `mesh` (see [`NavMesh::route`]); with `crowd`, crossing
 /// an edge costs its length plus the given units per agent's worth of its width standing
-/// agents fill.
+/// agents fill beyond half of it ([`Crowding::blocked`]).
 ///
 /// The search is A* over the mesh's places: the edges between triangles (entered at their
 /// middles), the jump links' take-offs and landings, and the goal; the walk between two places
