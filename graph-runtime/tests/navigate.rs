@@ -107,8 +107,8 @@ fn routed_agents_move_the_same_on_one_and_two_threads() {
 #[test]
 fn thousands_of_agents_paying_for_crowds_move_the_same_on_one_and_two_threads() {
     // 2,100 agents (their routes are read in parallel from 2,048), each route paying for the
-    // crowds at the door and looking for jams every quarter second from 0.25 s: about 4,800
-    // looks in the second (counted once, with a print since removed).
+    // crowds at the door and looking for jams every half second from 0.5 s of its age: a look
+    // by each route in the second.
     let crowd = DOOR_SCENE
         .replace("count: 40", "count: 2100")
         .replace(

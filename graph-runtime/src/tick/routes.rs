@@ -6,8 +6,8 @@
 //!
 //! The driver also asks for plans the evaluation cannot see a reason for: an agent stuck
 //! ([`crate::STUCK_SECONDS`]) on a route planned at least as long ago, and one whose route
-//! crosses a door that jammed after it was planned (each route looks a quarter of a second
-//! apart, by its own clock). When a route is planned or looks, the standing agents at each
+//! crosses a door that jammed after it was planned (each route looks half a second apart, by
+//! its own clock). When a route is planned or looks, the standing agents at each
 //! mesh's doors are counted ([`Crowding`]: as if afresh, though only the agents that moved
 //! are worked out again); routes pay for crossing them.
 //!
@@ -33,8 +33,12 @@ use crate::{Vehicle, World};
 /// waits, agents resting on their goals).
 pub const STANDING_FRACTION: f32 = 0.25;
 
-/// A route looks for doors jammed since it was planned this often (s), by its own clock.
-pub const JAM_CHECK_SECONDS: f32 = 0.25;
+/// A route looks for doors jammed since it was planned this often (s), by its own clock: as
+/// often as Detour's crowd looks for a better way along an agent's path (`OPT_TIME_THR` in
+/// its `updateTopologyOptimization`). A door jams over seconds, and each look reads the
+/// route's corridor in the planning phase (10,000 routes make 333 looks a tick at 60 ticks a
+/// second; every quarter second made 667, about a tenth of a 0.5 ms phase, `BENCHMARKS.md`).
+pub const JAM_CHECK_SECONDS: f32 = 0.5;
 
 /// From this many routes a tick, they are planned in parallel (each on its thread's search).
 const PARALLEL_FROM: usize = 8;

@@ -54,7 +54,8 @@ pub struct RouteSlot {
     pub(crate) progress: u32,
     /// How long since the route was planned (s).
     pub(crate) since_plan: f32,
-    /// How many quarter seconds of its age it last looked for a jammed door at.
+    /// How many look periods ([`crate::tick::JAM_CHECK_SECONDS`]) of its age it last looked
+    /// for a jammed door at.
     pub(crate) looked: u32,
     /// How many ticks it has asked for a plan and been left for a later one.
     pub(crate) waited: u32,
@@ -120,21 +121,21 @@ impl RouteSlot {
         }))
     }
 
-    /// Whether a quarter second ([`crate::tick::JAM_CHECK_SECONDS`]) of the route's age has
+    /// Whether a look period ([`crate::tick::JAM_CHECK_SECONDS`]) of the route's age has
     /// passed since it last looked for a jammed door (then it looks now).
     pub(crate) fn time_to_look(&mut self) -> bool {
         let due = self.look_due();
-        self.looked = self.looked.max(self.quarters());
+        self.looked = self.looked.max(self.periods());
         due
     }
 
     /// Whether [`RouteSlot::time_to_look`] would say it is time, without looking.
     fn look_due(&self) -> bool {
-        self.quarters() > self.looked
+        self.periods() > self.looked
     }
 
-    /// How many quarter seconds old the route is.
-    fn quarters(&self) -> u32 {
+    /// How many look periods old the route is.
+    fn periods(&self) -> u32 {
         (self.since_plan / crate::tick::JAM_CHECK_SECONDS) as u32
     }
 
