@@ -231,7 +231,7 @@ fn halls_bring_every_agent_through_the_doors_to_its_own_goal() {
     }
     eprintln!("halls: every agent within 1 unit of its own goal after {all_within:?} s");
     // Each goal is two rooms and two doors away, past the other group coming the other way.
-    // Measured: everyone within 1 unit after 24 s.
+    // Measured: everyone within 1 unit after 23 s.
     assert!(all_within.is_some_and(|t| t <= 40.0), "{all_within:?}");
     assert_eq!(simulation.unreachable_count(), 0);
 }
