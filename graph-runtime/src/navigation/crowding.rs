@@ -487,8 +487,8 @@ mod tests {
             }
         }
         // An agent resting in the open room beside an edge between two of its triangles
-        // (the first such point of a grid, 3 or more from the door): it takes under half of
-        // the edge (the room's edges are longer than 4, its reach 1 each side), and costs
+        // (the first such point of a grid, 3 or more from the door): its chord (at most 2
+        // long, its reach 1 each side) takes under half of the room's long edge, and costs
         // nothing.
         let beside = (4..=28)
             .flat_map(|i| (4..=44).map(move |j| Vec2::new(i as f32, j as f32) * 0.25))
