@@ -111,15 +111,16 @@ fn diagnose_writes_csv_with_a_row_per_stuck_agent_and_per_fix() {
     );
 }
 
-/// One stuck agent that no fix frees is "it" (the jammed preset at 12 s under `diagnose`
-/// said "no fix tried frees them" of its one agent).
+/// One stuck agent that no fix frees is "it" (the jammed preset at 13 s under `diagnose`, a
+/// moment with one walker held by the jam and no fix that frees it; `diagnose` once said "no
+/// fix tried frees them" of such an agent).
 #[test]
 fn one_stuck_agent_no_fix_frees_is_it() {
     let jammed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets/jammed.scene.ron");
-    let text = diagnose(&jammed, &["--seconds", "12"]);
+    let text = diagnose(&jammed, &["--seconds", "13"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
-        lines[0], "tick 720 (12.00 s): 1 of 38 agents stuck",
+        lines[0], "tick 780 (13.00 s): 1 of 38 agents stuck",
         "{text}"
     );
     assert!(lines[1].starts_with("agent 9 (walkers) at ("), "{text}");
