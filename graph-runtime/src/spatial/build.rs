@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use super::blocks::{
     BLOCK, BLOCKS_FROM, BlockCells, MIN_BLOCKS_PER_TASK, blocks_meeting, cells_of_block,
 };
+use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
 use crate::Vehicle;
 
@@ -100,15 +101,18 @@ impl SpatialGrid {
         self.max_radius = extent.max_radius;
         self.fit_cells(agents.len(), extent.min, extent.max);
 
-        // Extended, not filled first and then overwritten.
-        self.cell_of.clear();
+        // Sized, not cleared: every entry is written below.
+        self.cell_of.resize(agents.len(), u32::MAX);
         let cells = Cells::of(self);
-        let locate = |agent: &T| cells.index(agent.body().position).unwrap_or(u32::MAX);
+        let locate = |(out, agents): (&mut [u32], &[T])| cells.locate_all(agents, out);
         if parallel {
-            let located = agents.par_iter().with_min_len(MIN_AGENTS_PER_TASK);
-            self.cell_of.par_extend(located.map(locate));
+            // A task per thread, of at least `MIN_AGENTS_PER_TASK` agents.
+            let per =
+                (agents.len().div_ceil(rayon::current_num_threads())).max(MIN_AGENTS_PER_TASK);
+            let outs = self.cell_of.par_chunks_mut(per);
+            outs.zip(agents.par_chunks(per)).for_each(locate);
         } else {
-            self.cell_of.extend(agents.iter().map(locate));
+            locate((&mut self.cell_of, agents));
         }
 
         let cell_count = self.columns * self.rows;
@@ -339,84 +343,6 @@ impl Extent {
             max_speed_squared: self.max_speed_squared.max(other.max_speed_squared),
             max_radius: self.max_radius.max(other.max_radius),
         }
-    }
-}
-
-/// An agent's position and velocity, all the grid copies of it: written while a simulation
-/// steps its agents, so the next rebuild reads 16 bytes per agent instead of a vehicle.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Body {
-    /// The agent's position.
-    pub position: Vec2,
-    /// The agent's velocity.
-    pub velocity: Vec2,
-}
-
-impl From<&Vehicle> for Body {
-    #[inline]
-    fn from(vehicle: &Vehicle) -> Self {
-        Self {
-            position: vehicle.position,
-            velocity: vehicle.velocity,
-        }
-    }
-}
-
-/// What the grid reads of an agent it places: a whole [`Vehicle`], or its [`Body`].
-trait Placed: Sync {
-    /// The agent's position and velocity.
-    fn body(&self) -> Body;
-}
-
-impl Placed for Vehicle {
-    #[inline]
-    fn body(&self) -> Body {
-        Body::from(self)
-    }
-}
-
-impl Placed for Body {
-    #[inline]
-    fn body(&self) -> Body {
-        *self
-    }
-}
-
-/// The grid's cell geometry, copied so the parallel pass can read it while writing the grid.
-#[derive(Clone, Copy)]
-struct Cells {
-    origin: Vec2,
-    cell_size: f32,
-    columns: usize,
-    rows: usize,
-}
-
-impl Cells {
-    fn of(grid: &SpatialGrid) -> Self {
-        Self {
-            origin: grid.origin,
-            cell_size: grid.cell_size,
-            columns: grid.columns,
-            rows: grid.rows,
-        }
-    }
-
-    /// The cell of `position`, if it is finite and inside the grid.
-    #[inline]
-    fn index(self, position: Vec2) -> Option<u32> {
-        if !position.is_finite() {
-            return None;
-        }
-        // `t as u32` is `floor(t)` for `t >= 0` (and saturates), without a call to `floorf`;
-        // to `u32` it takes fewer instructions than to `usize`, and the grid has fewer cells
-        // than agents times four, so fewer than `u32::MAX`.
-        // Where `position` falls in cell units from the origin.
-        let cell = (position - self.origin) / self.cell_size;
-        if cell.x < 0.0 || cell.y < 0.0 {
-            return None;
-        }
-        let (column, row) = (cell.x as u32 as usize, cell.y as u32 as usize);
-        (column < self.columns && row < self.rows).then(|| (row * self.columns + column) as u32)
     }
 }
 

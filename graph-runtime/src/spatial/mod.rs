@@ -7,10 +7,12 @@ use crate::Vehicle;
 mod answers;
 mod blocks;
 mod build;
+mod cells;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use build::{Body, Extent};
+pub(crate) use build::Extent;
+pub(crate) use cells::Body;
 pub(crate) use nearest::{Accept, InView, agent_of, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
@@ -389,7 +391,7 @@ impl SpatialGrid {
             columns: self.columns,
         };
         if !radius.is_nan() && radius > 0.0 && center.is_finite() && self.columns > 0 {
-            // Cell coordinates as in `Cells::index` (`build.rs`): truncation is the floor of what is not
+            // Cell coordinates as in `Cells::index` (`cells.rs`): truncation is the floor of what is not
             // negative.
             let low = ((center - radius - self.origin) / self.cell_size).max(Vec2::ZERO);
             let high = (center + radius - self.origin) / self.cell_size;
