@@ -173,17 +173,6 @@ impl<T: Copy, const N: usize> NearestAgents<T, N> {
         self.len = (self.len + 1).min(keep);
     }
 
-    /// The squared distance of the last kept once `keep` are kept (nothing farther can
-    /// enter), infinity before.
-    #[inline]
-    fn farthest(&self, keep: usize) -> f32 {
-        let keep = keep.min(N);
-        match keep.checked_sub(1).and_then(|last| self.keys.get(last)) {
-            Some(&key) if self.len >= keep => f32::from_bits((key >> 32) as u32),
-            _ => f32::INFINITY,
-        }
-    }
-
     /// The kept agents' indices and items, nearest first.
     fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
         self.keys
@@ -345,7 +334,28 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     .for_each(line_to);
             }
             Others::InGrid(grid, vehicles) => {
-                let nearest = nearest_in_grid(grid, (p, index), vehicles.len(), settings);
+                let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
+                // Indices only while choosing: the kept vehicles are read once chosen.
+                let mut nearest: NearestAgents<(), MAX_RECIPROCAL_NEIGHBORS> =
+                    NearestAgents::new(());
+                for run in grid.runs(p, settings.neighbor_radius) {
+                    for (position, &other_index) in run.positions.iter().zip(run.agents) {
+                        // The grid's copy of the position, so the same squared distance as
+                        // the vehicle's gives.
+                        let distance_squared = (*position - p).length_squared();
+                        let other_index = other_index as usize;
+                        if is_neighbor(index, other_index, distance_squared, radius_squared)
+                            && other_index < vehicles.len()
+                        {
+                            nearest.offer(
+                                distance_squared,
+                                other_index,
+                                (),
+                                settings.max_neighbors,
+                            );
+                        }
+                    }
+                }
                 nearest
                     .iter()
                     .filter_map(|(other_index, ())| {
@@ -359,42 +369,6 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                 .for_each(line_to),
         }
     }
-}
-
-/// The nearest neighbors of agent `index` at `p` among the agents of the grid's cells
-/// around it (`agents`: how many there are), chosen as [`Nearest`] chooses among candidates:
-/// within the neighbor radius, not the agent itself, at most `max_neighbors`, by (squared
-/// distance, agent index). Indices only while choosing: the kept vehicles are read once chosen.
-fn nearest_in_grid(
-    grid: &SpatialGrid,
-    (p, index): (Vec2, usize),
-    agents: usize,
-    settings: &ReciprocalSettings,
-) -> NearestAgents<(), MAX_RECIPROCAL_NEIGHBORS> {
-    let radius_squared = settings.neighbor_radius * settings.neighbor_radius;
-    let mut nearest = NearestAgents::new(());
-    // Once `max_neighbors` are kept, an agent farther than the last of them cannot enter: it
-    // is turned away by one comparison of floats, before its key is made (one at the same
-    // distance may, by its index, and is offered).
-    let mut farthest = f32::INFINITY;
-    for run in grid.runs(p, settings.neighbor_radius) {
-        for (position, &other_index) in run.positions.iter().zip(run.agents) {
-            // The grid's copy of the position, so the same squared distance as the vehicle's
-            // gives.
-            let distance_squared = (*position - p).length_squared();
-            if distance_squared > farthest {
-                continue;
-            }
-            let other_index = other_index as usize;
-            if is_neighbor(index, other_index, distance_squared, radius_squared)
-                && other_index < agents
-            {
-                nearest.offer(distance_squared, other_index, (), settings.max_neighbors);
-                farthest = nearest.farthest(settings.max_neighbors);
-            }
-        }
-    }
-    nearest
 }
 
 /// The half-planes of the wall segments nearest `vehicle` within `reach` (at most

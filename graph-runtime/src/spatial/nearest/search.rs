@@ -36,21 +36,15 @@ pub(super) struct Search<'t, 'o, F> {
     bound: u64,
     /// Candidates gather until there are more than this many, then the `k` nearest are kept
     /// (a selection, linear) and the k-th of them becomes the bound: amortized constant work
-    /// per agent looked at. Twice `k`, and at least a leaf's worth: 1.5 and 3 times were
-    /// within 2 % of it for 64 neighbors (issue 28). For a few neighbors (Reciprocal's 10),
-    /// kept by insertion ([`keep_nearest`]), `k` itself: the bound tightens after every leaf
-    /// (a selection after every leaf cost more than the looser bound, issue 30, until the
-    /// insertion).
+    /// per agent looked at. Twice `k`: 1.5 and 3 times were within 2 % of it for 64
+    /// neighbors (issue 28). At least a leaf's worth: for few neighbors (Reciprocal's 10) a
+    /// selection after every leaf cost more than the looser bound (issue 30).
     threshold: usize,
 }
 
 impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
     pub(super) fn new(tree: &'t Tree, query: Query<F>, out: &'o mut Vec<u64>) -> Self {
-        let threshold = if query.k <= FEW {
-            query.k
-        } else {
-            (query.k * 2).max(tree.leaf)
-        };
+        let threshold = (query.k * 2).max(tree.leaf);
         // A leaf's agents are written at `len` whether they pass or not, so `out` holds room
         // for a whole leaf beyond the threshold; its old contents stay (every place is written
         // before it is read).
@@ -288,42 +282,12 @@ impl Accept for InView {
     }
 }
 
-/// Up to this many neighbors, [`keep_nearest`] keeps them by insertion instead of a selection.
-const FEW: usize = 16;
-
 /// Moves the `k` smallest of `keys` to its front (in no order) and returns the k-th of them
-/// (`u64::MAX` if there are not `k`). The keys are distinct (one per agent), so the `k`
-/// smallest and the k-th are one answer however they are found. For a few (Reciprocal's 10
-/// of some 40 to 60 gathered) the front is sorted and each later key smaller than its last
-/// is slid in: most keys cost one comparison, where `select_nth_unstable`'s partitions cost
-/// about 1,200 instructions a call (callgrind, Circle 1,000, 2026-12-04).
+/// (`u64::MAX` if there are not `k`).
 fn keep_nearest(keys: &mut [u64], k: usize) -> u64 {
     let Some(kth) = k.checked_sub(1).filter(|&kth| kth < keys.len()) else {
         return u64::MAX;
     };
-    if k <= FEW {
-        let (front, rest) = keys.split_at_mut(k);
-        front.sort_unstable();
-        for &key in &*rest {
-            let Some(&last) = front.last() else { break };
-            if key >= last {
-                continue;
-            }
-            let mut at = kth;
-            while at > 0 && front.get(at - 1).is_some_and(|&before| before > key) {
-                if let Some(&before) = front.get(at - 1)
-                    && let Some(slot) = front.get_mut(at)
-                {
-                    *slot = before;
-                }
-                at -= 1;
-            }
-            if let Some(slot) = front.get_mut(at) {
-                *slot = key;
-            }
-        }
-        return front.last().copied().unwrap_or(u64::MAX);
-    }
     keys.select_nth_unstable(kth);
     keys.get(kth).copied().unwrap_or(u64::MAX)
 }
@@ -364,37 +328,5 @@ impl Frontier {
     fn pop(&mut self) -> Option<(u64, u32)> {
         self.len = self.len.checked_sub(1)?;
         Some(self.entries[self.len])
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Kept by insertion (up to `FEW`) or by selection (beyond), the `k` smallest of distinct
-    /// keys and the k-th are those a full sort gives: for every `k` from 0 to past the keys'
-    /// count, on keys in scrambled, ascending and descending order.
-    #[test]
-    fn the_nearest_kept_are_the_smallest_keys_and_the_kth_is_returned() {
-        let scrambled: Vec<u64> = (0..61_u64)
-            .map(|i| (i * 37 + 11) % 61 * 1_000 + i)
-            .collect();
-        let mut ascending = scrambled.clone();
-        ascending.sort_unstable();
-        let descending: Vec<u64> = ascending.iter().rev().copied().collect();
-        for keys in [scrambled, ascending.clone(), descending] {
-            for k in 0..=keys.len() + 2 {
-                let mut kept = keys.clone();
-                let kth = keep_nearest(&mut kept, k);
-                if k == 0 || k > keys.len() {
-                    assert_eq!(kth, u64::MAX, "k {k}");
-                    continue;
-                }
-                let mut front = kept.get(..k).unwrap_or_default().to_vec();
-                front.sort_unstable();
-                assert_eq!(front, ascending.get(..k).unwrap_or_default(), "k {k}");
-                assert_eq!(Some(&kth), ascending.get(k - 1), "k {k}");
-            }
-        }
     }
 }
