@@ -1,6 +1,6 @@
 //! How a tick's steering is split into parallel tasks: by the work an agent's evaluation
-//! costs and the threads there are (issue 47: `docs/benchmarks-history.md`, "Issue 47, the rounds of
-//! 2026-12-02 to 2026-12-04"). Both drivers split alike
+//! costs and the threads there are (issue 47: `docs/benchmarks-history.md`, "Issue 47, the
+//! rounds of 2026-12-02 to 2026-12-04"). Both drivers split alike
 //! ([`crate::Simulation`] in slot order, [`crate::Crowd`] in the game's order); the split never
 //! changes a result, as each agent's force reads only the state at the start of the tick.
 
