@@ -1,22 +1,12 @@
 //! Which agents each part of a parallel grid rebuild reads (`build.rs`): the lowest and
-//! highest cell of each block of [`BLOCK`] agents, noted after the agents' cells are worked
-//! out, and the runs of blocks that may hold a part's cells. A simulation keeps its agents in
+//! highest cell of each block of [`BLOCK`] agents, noted as the agents' cells are worked out
+//! (by the same task, while they are in its cache: whenever the rebuild runs in parts), and
+//! the runs of blocks that may hold a part's cells. A simulation keeps its agents in
 //! cell order, so a part reads about its own share of them; agents in no order make every
 //! block meet every part, and each part reads all of them, as it did before blocks.
 
 /// Agents per block whose lowest and highest cell are noted (see the module's documentation).
 pub(super) const BLOCK: usize = 256;
-/// Fewest blocks per parallel task of noting them.
-pub(super) const MIN_BLOCKS_PER_TASK: usize = 16;
-
-/// From this many agents the blocks are noted. With fewer, what the parts read twice is a few
-/// microseconds, about what handing the noting pass to the pool's threads costs (a first
-/// version noting them from 8,192 agents read no faster at 10,000 on 2 cores). At 1,000,000
-/// Flock agents on 16 workers sharing 2 cores the grid took 11.7–12.6 ms a tick against
-/// 14.5–16.2 without blocks, three rounds in turn (`phases` bench); on 2 workers the same
-/// within noise (11.8–12.9 against 11.2–12.9).
-pub(super) const BLOCKS_FROM: usize = 65_536;
-
 /// The lowest and highest cell of the agents of a block ((`u32::MAX`, 0) when none has one).
 pub(super) type BlockCells = (u32, u32);
 

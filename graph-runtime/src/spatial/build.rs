@@ -15,9 +15,7 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::blocks::{
-    BLOCK, BLOCKS_FROM, BlockCells, MIN_BLOCKS_PER_TASK, blocks_meeting, cells_of_block,
-};
+use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block};
 use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
 use crate::Vehicle;
@@ -104,38 +102,38 @@ impl SpatialGrid {
         // Sized, not cleared: every entry is written below.
         self.cell_of.resize(agents.len(), u32::MAX);
         let cells = Cells::of(self);
-        let locate = |(out, agents): (&mut [u32], &[T])| cells.locate_all(agents, out);
-        if parallel {
-            // A task per thread, of at least `MIN_AGENTS_PER_TASK` agents.
-            let per =
-                (agents.len().div_ceil(rayon::current_num_threads())).max(MIN_AGENTS_PER_TASK);
-            let outs = self.cell_of.par_chunks_mut(per);
-            outs.zip(agents.par_chunks(per)).for_each(locate);
-        } else {
-            locate((&mut self.cell_of, agents));
-        }
-
-        let cell_count = self.columns * self.rows;
-        self.cell_start.clear();
-        self.cell_start.resize(cell_count + 1, 0);
         let parts = if parallel {
             rayon::current_num_threads().clamp(1, MAX_PARTS)
         } else {
             1
         };
-        // Noted only for parts to pass over: one part reads every agent anyway, and below
-        // `BLOCKS_FROM` the pass costs what it saves.
-        if parts > 1 && agents.len() >= BLOCKS_FROM {
-            let blocks = self
-                .cell_of
-                .par_chunks(BLOCK)
-                .with_min_len(MIN_BLOCKS_PER_TASK);
-            blocks
-                .map(cells_of_block)
-                .collect_into_vec(&mut self.block_cells);
+        if parts > 1 {
+            // A task per thread, of at least `MIN_AGENTS_PER_TASK` agents and whole blocks:
+            // each notes its blocks' cells while they are in its cache, so the parts below
+            // read only the blocks that meet their cells.
+            let per = (agents.len().div_ceil(rayon::current_num_threads()))
+                .max(MIN_AGENTS_PER_TASK)
+                .next_multiple_of(BLOCK);
+            self.block_cells
+                .resize(agents.len().div_ceil(BLOCK), (u32::MAX, 0));
+            let outs = self.cell_of.par_chunks_mut(per);
+            let blocks = self.block_cells.par_chunks_mut(per / BLOCK);
+            outs.zip(agents.par_chunks(per))
+                .zip(blocks)
+                .for_each(|((out, agents), blocks)| {
+                    cells.locate_all(agents, out);
+                    for (noted, block) in blocks.iter_mut().zip(out.chunks(BLOCK)) {
+                        *noted = cells_of_block(block);
+                    }
+                });
         } else {
+            // One part reads every agent anyway.
+            cells.locate_all(agents, &mut self.cell_of);
             self.block_cells.clear();
         }
+        let cell_count = self.columns * self.rows;
+        self.cell_start.clear();
+        self.cell_start.resize(cell_count + 1, 0);
         // Each cell's first entry: how many agents the cells before it hold.
         if let Some(counts) = self.cell_start.get_mut(1..) {
             count_and_total((&self.cell_of, &self.block_cells), counts, parts);
@@ -508,36 +506,49 @@ mod tests {
     #[test]
     fn a_grid_read_block_by_block_is_the_grid_read_whole() {
         use crate::VehicleParams;
-        // 70,000 agents (blocks are noted from 65,536), row by row over a 280 × 250 square of
-        // 1-unit cells (cell order, as a simulation keeps them), every 97th thrown far across
-        // it (out of order): built on 1 thread (one part, no blocks) and on 2, 3 and 8.
-        let vehicles: Vec<Vehicle> = (0..70_000_u32)
-            .map(|i| {
-                let (x, y) = ((i % 280) as f32 + 0.5, (i / 280) as f32 + 0.5);
-                let at = if i % 97 == 0 {
-                    Vec2::new(279.0 - x, y / 3.0)
-                } else {
-                    Vec2::new(x, y)
-                };
-                Vehicle::new(at, Vec2::new(1.0, 0.0), VehicleParams::default())
-            })
-            .collect();
-        let built = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a pool");
-            pool.install(|| {
-                let mut grid = SpatialGrid::new(1.0);
-                grid.rebuild(&vehicles);
-                assert_eq!(grid.block_cells.is_empty(), threads == 1);
-                (grid.cell_start, grid.entries, grid.sources, grid.positions)
-            })
-        };
-        let whole = built(1);
-        assert_eq!(whole.1.len(), 70_000);
-        for threads in [2, 3, 8] {
-            assert!(built(threads) == whole, "{threads} threads");
+        // 70,000 agents and 9,001 (not a whole number of blocks), row by row over a square of
+        // 1-unit cells 280 wide (cell order, as a simulation keeps them), every 97th thrown
+        // far across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3
+        // and 8, whose locating tasks note the blocks.
+        for agents in [70_000_u32, 9_001] {
+            let vehicles: Vec<Vehicle> = (0..agents)
+                .map(|i| {
+                    let (x, y) = ((i % 280) as f32 + 0.5, (i / 280) as f32 + 0.5);
+                    let at = if i % 97 == 0 {
+                        Vec2::new(279.0 - x, y / 3.0)
+                    } else {
+                        Vec2::new(x, y)
+                    };
+                    Vehicle::new(at, Vec2::new(1.0, 0.0), VehicleParams::default())
+                })
+                .collect();
+            let built = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                pool.install(|| {
+                    let mut grid = SpatialGrid::new(1.0);
+                    grid.rebuild(&vehicles);
+                    if threads == 1 {
+                        assert!(grid.block_cells.is_empty());
+                    } else {
+                        // Each block's noted cells are its agents' lowest and highest.
+                        let each: Vec<BlockCells> =
+                            grid.cell_of.chunks(BLOCK).map(cells_of_block).collect();
+                        assert_eq!(grid.block_cells, each, "{agents} agents, {threads} threads");
+                    }
+                    (grid.cell_start, grid.entries, grid.sources, grid.positions)
+                })
+            };
+            let whole = built(1);
+            assert_eq!(whole.1.len(), agents as usize);
+            for threads in [2, 3, 8] {
+                assert!(
+                    built(threads) == whole,
+                    "{agents} agents, {threads} threads"
+                );
+            }
         }
     }
 
