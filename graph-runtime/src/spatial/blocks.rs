@@ -7,19 +7,30 @@
 
 /// Agents per block whose lowest and highest cell are noted (see the module's documentation).
 pub(super) const BLOCK: usize = 256;
-/// The lowest and highest cell of the agents of a block ((`u32::MAX`, 0) when none has one).
-pub(super) type BlockCells = (u32, u32);
+/// The lowest and highest cell of the agents of a block ((`u32::MAX`, 0) when none has one)
+/// and how many of its agents have a cell.
+pub(super) type BlockCells = (u32, u32, u32);
 
 /// The lowest and highest cell of `cells` (one block's agents' cells), leaving out `u32::MAX`
-/// (no cell).
+/// (no cell), and how many are not `u32::MAX`.
 pub(super) fn cells_of_block(cells: &[u32]) -> BlockCells {
-    (cells.iter()).fold((u32::MAX, 0), |(low, high), &cell| {
+    (cells.iter()).fold((u32::MAX, 0, 0), |(low, high, placed), &cell| {
         if cell == u32::MAX {
-            (low, high)
+            (low, high, placed)
         } else {
-            (low.min(cell), high.max(cell))
+            (low.min(cell), high.max(cell), placed + 1)
         }
     })
+}
+
+/// How many agents with a cell the blocks wholly below cell `first` hold: the agents a part
+/// whose cells start at `first` does not read but must count before its own (none when the
+/// blocks are not noted, and a part reads every agent).
+pub(super) fn placed_below(blocks: &[BlockCells], first: usize) -> u32 {
+    (blocks.iter())
+        .filter(|&&(_, high, _)| (high as usize) < first)
+        .map(|&(_, _, placed)| placed)
+        .sum()
 }
 
 /// The agents' cells (`cell_of`) in the blocks that may hold a cell of `first..first + len`,
@@ -31,7 +42,7 @@ pub(super) fn blocks_meeting<'c>(
     len: usize,
 ) -> impl Iterator<Item = (usize, &'c [u32])> + 'c {
     let meets = move |b: usize| {
-        blocks.get(b).is_none_or(|&(low, high)| {
+        blocks.get(b).is_none_or(|&(low, high, _)| {
             (high as usize) >= first && (low as usize) < first.saturating_add(len)
         })
     };
@@ -103,7 +114,12 @@ pub(super) mod tests {
             };
         }
         let noted = blocks(&cell_of);
-        assert_eq!(noted, [(0, 9), (u32::MAX, 0), (20, 29)]);
+        assert_eq!(noted, [(0, 9, 256), (u32::MAX, 0, 0), (20, 29, 256)]);
+        // A part from cell 20 counts the first block's agents before its own; from 10 too.
+        assert_eq!(placed_below(&noted, 20), 256);
+        assert_eq!(placed_below(&noted, 10), 256);
+        assert_eq!(placed_below(&noted, 9), 0);
+        assert_eq!(placed_below(&noted, 30), 512);
         let runs = |noted: &[BlockCells], first, len| -> Vec<(usize, usize)> {
             blocks_meeting((&cell_of, noted), first, len)
                 .map(|(at, run)| (at, run.len()))
@@ -114,7 +130,10 @@ pub(super) mod tests {
         assert!(runs(&noted, 10, 10).is_empty());
         assert_eq!(runs(&noted, 5, 10), [(0, BLOCK)]);
         assert_eq!(runs(&noted, 9, 12), [(0, BLOCK), (2 * BLOCK, BLOCK)]);
-        assert_eq!(runs(&[(0, 9), (0, 40), (20, 29)], 0, 30), [(0, 3 * BLOCK)]);
+        assert_eq!(
+            runs(&[(0, 9, 1), (0, 40, 1), (20, 29, 1)], 0, 30),
+            [(0, 3 * BLOCK)]
+        );
         // Not noted (one part): every agent, in one run.
         assert_eq!(runs(&[], 10, 10), [(0, 3 * BLOCK)]);
     }

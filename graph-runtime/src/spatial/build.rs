@@ -15,7 +15,7 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block};
+use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block, placed_below};
 use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
 use crate::Vehicle;
@@ -115,7 +115,7 @@ impl SpatialGrid {
                 .max(MIN_AGENTS_PER_TASK)
                 .next_multiple_of(BLOCK);
             self.block_cells
-                .resize(agents.len().div_ceil(BLOCK), (u32::MAX, 0));
+                .resize(agents.len().div_ceil(BLOCK), (u32::MAX, 0, 0));
             let outs = self.cell_of.par_chunks_mut(per);
             let blocks = self.block_cells.par_chunks_mut(per / BLOCK);
             outs.zip(agents.par_chunks(per))
@@ -247,25 +247,29 @@ impl SpatialGrid {
 }
 
 /// Counts the agents of each cell (`cell_of`: each agent's cell, `u32::MAX` for none, with
-/// its blocks' lowest and highest cells) into `counts` (one per cell), then makes each the
-/// running total up to and including its cell. In `parts` parts of about as many cells, in
-/// parallel: each part reads the cells of the agents in the blocks that meet its own cells
-/// and counts those of its own, then totals them; a last pass adds the totals of the parts
-/// before each. The sums are of whole numbers: the same for any number of parts.
+/// its blocks' lowest and highest cells and how many have one) into `counts` (one per cell),
+/// then makes each the running total up to and including its cell. In `parts` parts of about
+/// as many cells, in one parallel pass: each part reads the cells of the agents in the blocks
+/// that meet its own cells, counts those of its own and those before them, adds the agents of
+/// the blocks wholly before its cells (`placed_below`), and totals its cells from there. The
+/// sums are of whole numbers: the same for any number of parts. (The parts' totals used to be
+/// added in a second pass, one more hand-over to the pool's threads.)
 fn count_and_total(cell_of: (&[u32], &[BlockCells]), counts: &mut [u32], parts: usize) {
     let count = |first: usize, cells: &mut [u32]| {
+        let mut total = placed_below(cell_of.1, first);
         for (_, block) in blocks_meeting(cell_of, first, cells.len()) {
             for &cell in block {
                 // A cell before `first` wraps past the part's cells; `u32::MAX` (no cell) is
-                // past them.
+                // past them, and not before them.
                 if let Some(count) = cells.get_mut((cell as usize).wrapping_sub(first)) {
                     *count += 1;
+                } else if (cell as usize) < first {
+                    total += 1;
                 }
             }
         }
         // The running total in a register: reading back the entry just written made each
         // step wait on the last (1.9 ms for 1,000,000 cells, 2026-11-27's machine).
-        let mut total = 0;
         for count in cells {
             total += *count;
             *count = total;
@@ -280,24 +284,6 @@ fn count_and_total(cell_of: (&[u32], &[BlockCells]), counts: &mut [u32], parts: 
         .par_chunks_mut(per)
         .enumerate()
         .for_each(|(k, cells)| count(k * per, cells));
-    // Each part's total is its last running total; the parts before it add to all of its.
-    let mut before = [0_u32; MAX_PARTS];
-    let mut sum = 0;
-    for (k, at) in before.iter_mut().enumerate() {
-        if k * per >= counts.len() {
-            break;
-        }
-        let Some(&total) = counts.get(((k + 1) * per).min(counts.len()) - 1) else {
-            break;
-        };
-        *at = sum;
-        sum += total;
-    }
-    counts
-        .par_chunks_mut(per)
-        .zip(before)
-        .skip(1)
-        .for_each(|(cells, before)| cells.iter_mut().for_each(|count| *count += before));
 }
 
 /// The agents' bounding box (finite positions only), largest squared speed and largest radius.

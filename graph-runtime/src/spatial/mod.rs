@@ -37,9 +37,10 @@ pub struct SpatialGrid {
     cell_start: Vec<u32>,
     entries: Vec<u32>,
     cell_of: Vec<u32>,
-    /// The lowest and highest cell of each block of [`blocks::BLOCK`] agents (`blocks.rs`):
-    /// a part of a parallel rebuild passes over the blocks that hold none of its cells.
-    block_cells: Vec<(u32, u32)>,
+    /// The lowest and highest cell of each block of [`blocks::BLOCK`] agents and how many have
+    /// one (`blocks.rs`): a part of a parallel rebuild passes over the blocks that hold none
+    /// of its cells.
+    block_cells: Vec<blocks::BlockCells>,
     cursor: Vec<u32>,
     /// Per slot, the index in the slice the grid was rebuilt from.
     sources: Vec<u32>,
