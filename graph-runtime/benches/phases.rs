@@ -2,7 +2,9 @@
 //! (`TickPhase`) timed with `Simulation::step_observed` on the Flock and Boids workloads of
 //! `versus_fast_loop`, on 1 thread and on each other thread count asked for. Prints, per
 //! workload, agent count and thread count, each phase's median milliseconds and its share of
-//! the tick; on more threads, each phase's speedup over one thread. The phases other than
+//! the tick; on more threads, each phase's speedup over one thread; and the CPU time a tick
+//! takes on all threads (Linux), with, above 2 threads, its excess over 2 workers' (run 16
+//! workers on 2 cores to see what the finer split alone costs). The phases other than
 //! Steer are the ones the issue asks about: on one thread their share is the most a perfect
 //! split of Steer could leave (Amdahl's serial part, if none of them were parallel), and their
 //! speedup says how much of them is.
@@ -35,8 +37,22 @@ const AGENT_TICKS: usize = 20_000_000;
 /// Each phase's times (seconds), one per measured tick, in [`TickPhase::ALL`]'s order.
 type PhaseTimes = [Vec<f64>; TickPhase::ALL.len()];
 
-/// Times `ticks` ticks of `workload` with `agents` agents on a pool of `threads`.
-fn measure(workload: Workload, agents: usize, threads: usize) -> PhaseTimes {
+/// The CPU time all threads of this process have run so far, in seconds: the sum of each
+/// thread's `/proc/self/task/*/schedstat` (nanoseconds on the CPU). `None` where there is no
+/// such file (not Linux). A pool's worker that spins waiting for work counts: that is part of
+/// what a finer split costs.
+fn process_cpu_seconds() -> Option<f64> {
+    let mut nanos = 0_u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let text = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+        nanos += text.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(nanos as f64 * 1e-9)
+}
+
+/// Times `ticks` ticks of `workload` with `agents` agents on a pool of `threads`: each
+/// phase's times, and the CPU seconds per tick of all threads (see [`process_cpu_seconds`]).
+fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Option<f64>) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -48,6 +64,7 @@ fn measure(workload: Workload, agents: usize, threads: usize) -> PhaseTimes {
         }
         let ticks = (AGENT_TICKS / agents).clamp(16, 2_000) / 8 * 8;
         let mut times: PhaseTimes = Default::default();
+        let cpu_before = process_cpu_seconds();
         for _ in 0..ticks {
             let mut last = Instant::now();
             simulation.step_observed(DT, |phase| {
@@ -59,7 +76,10 @@ fn measure(workload: Workload, agents: usize, threads: usize) -> PhaseTimes {
                 last = now;
             });
         }
-        times
+        let cpu = process_cpu_seconds()
+            .zip(cpu_before)
+            .map(|(after, before)| (after - before) / ticks as f64);
+        (times, cpu)
     })
 }
 
@@ -90,8 +110,9 @@ fn main() {
                 "\n{workload:?}, {agents} agents: mean ms per tick of each phase (share of the tick)"
             );
             let mut single: Option<Vec<f64>> = None;
+            let mut two_cpu: Option<f64> = None;
             for &threads in &thread_counts {
-                let times = measure(workload, agents, threads);
+                let (times, cpu) = measure(workload, agents, threads);
                 let means: Vec<f64> = times.iter().map(|t| mean(t)).collect();
                 let tick: f64 = means.iter().sum();
                 let outside: f64 = (TickPhase::ALL.iter().zip(&means))
@@ -114,13 +135,26 @@ fn main() {
                         )
                     })
                     .collect();
+                // The CPU time a tick takes, and on more than 2 workers its excess over 2
+                // workers' (the issue's measure of what a finer split costs).
+                let cpu_text = cpu.map_or(String::new(), |cpu| {
+                    let over_two = two_cpu
+                        .filter(|_| threads > 2)
+                        .map_or(String::new(), |two| {
+                            format!(", {:+.1} % over 2 workers'", 100.0 * (cpu / two - 1.0))
+                        });
+                    format!("; CPU {:.4} ms a tick{over_two}", cpu * 1e3)
+                });
                 println!(
-                    "{threads} thread(s): tick {:.4} ms; outside Steer {:.4} ms = {:.1} %; {}",
+                    "{threads} thread(s): tick {:.4} ms{cpu_text}; outside Steer {:.4} ms = {:.1} %; {}",
                     tick * 1e3,
                     outside * 1e3,
                     100.0 * outside / tick,
                     cells.join(", ")
                 );
+                if threads == 2 {
+                    two_cpu = cpu;
+                }
                 if threads == 1 {
                     single = Some(means);
                 }
