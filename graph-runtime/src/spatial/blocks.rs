@@ -23,13 +23,35 @@ pub(super) fn cells_of_block(cells: &[u32]) -> BlockCells {
     })
 }
 
-/// How many agents with a cell the blocks wholly below cell `first` hold: the agents a part
-/// whose cells start at `first` does not read but must count before its own (none when the
-/// blocks are not noted, and a part reads every agent).
-pub(super) fn placed_below(blocks: &[BlockCells], first: usize) -> u32 {
-    (blocks.iter())
-        .filter(|&&(_, high, _)| (high as usize) < first)
-        .map(|&(_, _, placed)| placed)
+/// How many agents have a cell below `first` (`cell_of`: each agent's cell, `u32::MAX` for
+/// none): what a part whose cells start at `first` counts before its own. A block wholly
+/// below gives its noted number, one that reaches below and into the part (which the part
+/// reads anyway) is counted agent by agent, one wholly above gives none; every agent is read
+/// when the blocks are not noted.
+pub(super) fn placed_below((cell_of, blocks): (&[u32], &[BlockCells]), first: usize) -> u32 {
+    // `u32::MAX` (no cell) is above every cell.
+    let below = |cells: &[u32]| {
+        cells
+            .iter()
+            .filter(|&&cell| (cell as usize) < first)
+            .count()
+    };
+    if first == 0 {
+        return 0;
+    }
+    if blocks.is_empty() {
+        return below(cell_of) as u32;
+    }
+    (blocks.iter().zip(cell_of.chunks(BLOCK)))
+        .map(|(&(low, high, placed), cells)| {
+            if (high as usize) < first {
+                placed
+            } else if (low as usize) < first {
+                below(cells) as u32
+            } else {
+                0
+            }
+        })
         .sum()
 }
 
@@ -115,11 +137,17 @@ pub(super) mod tests {
         }
         let noted = blocks(&cell_of);
         assert_eq!(noted, [(0, 9, 256), (u32::MAX, 0, 0), (20, 29, 256)]);
-        // A part from cell 20 counts the first block's agents before its own; from 10 too.
-        assert_eq!(placed_below(&noted, 20), 256);
-        assert_eq!(placed_below(&noted, 10), 256);
-        assert_eq!(placed_below(&noted, 9), 0);
-        assert_eq!(placed_below(&noted, 30), 512);
+        // Before cell 20: the first block's agents (noted, or counted when not noted); before
+        // cell 5, those of its cells 0 to 4, counted one by one (a block reaching into the
+        // part); before 30 all but the middle block's, which have no cell.
+        for noted in [&noted[..], &[]] {
+            let below = |first| placed_below((&cell_of, noted), first);
+            assert_eq!(below(20), 256);
+            assert_eq!(below(10), 256);
+            assert_eq!(below(5), (0..BLOCK).filter(|i| i % 10 < 5).count() as u32);
+            assert_eq!(below(0), 0);
+            assert_eq!(below(30), 512);
+        }
         let runs = |noted: &[BlockCells], first, len| -> Vec<(usize, usize)> {
             blocks_meeting((&cell_of, noted), first, len)
                 .map(|(at, run)| (at, run.len()))
