@@ -61,7 +61,15 @@ impl OwnGoals {
 
     /// The agent's own point `name`, if it has one.
     pub fn goal(&self, name: &str) -> Option<Vec2> {
-        self.lists.as_ref()?.points.get(name).copied()
+        self.goal_ref(name).copied()
+    }
+
+    /// [`OwnGoals::goal`] where it is kept: a pointer comes back in a register, a point
+    /// through memory (which the evaluator's Seek and Arrival then stalled on). Not inlined:
+    /// the map's search inlined made the evaluator's target lookup too big to inline itself.
+    #[inline(never)]
+    pub(crate) fn goal_ref(&self, name: &str) -> Option<&Vec2> {
+        self.lists.as_ref()?.points.get(name)
     }
 
     /// Sets the agent's own point `name` (replacing an earlier one).

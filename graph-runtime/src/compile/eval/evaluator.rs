@@ -184,16 +184,34 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
 
     pub(super) fn quarry(&self, target: TargetRef) -> Option<Quarry> {
         match target {
-            TargetRef::Point(x, y) => Some(Quarry::at(Vec2::new(self.num(x), self.num(y)))),
+            TargetRef::Tagged(tag) => self.tagged(tag).map(Quarry::from),
+            TargetRef::Point(..) | TargetRef::Named(_) | TargetRef::Own(_) => {
+                self.quarry_position(target).map(Quarry::at)
+            }
+        }
+    }
+
+    /// Where `target` is ([`Evaluator::quarry`]'s position), inlined into the behavior that
+    /// asks: a [`Quarry`] or a point returned from a call comes back through memory, written
+    /// in parts and read back whole, which stalled every Seek and Arrival on the store
+    /// (issue 47). What it calls hands back a pointer.
+    #[expect(
+        clippy::inline_always,
+        reason = "a call returns the point through memory, the stall this function avoids"
+    )]
+    #[inline(always)]
+    pub(super) fn quarry_position(&self, target: TargetRef) -> Option<Vec2> {
+        match target {
+            TargetRef::Point(x, y) => Some(Vec2::new(self.num(x), self.num(y))),
             TargetRef::Named(name) => {
                 let index = (*self.context.bindings.targets.get(name as usize)?)?;
-                self.context.world.target_at(index).map(Quarry::at)
+                self.context.world.target_at(index)
             }
             TargetRef::Own(name) => {
                 let name = self.program.own_names.get(name as usize)?;
-                self.state.own.goal(name).map(Quarry::at)
+                self.state.own.goal_ref(name).copied()
             }
-            TargetRef::Tagged(tag) => self.tagged(tag).map(Quarry::from),
+            TargetRef::Tagged(tag) => self.tagged(tag).map(|vehicle| vehicle.position),
         }
     }
 }
@@ -233,6 +251,15 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
     #[inline]
     fn quarry(&self, target: TargetRef) -> Option<Quarry> {
         Evaluator::quarry(self, target)
+    }
+
+    #[expect(
+        clippy::inline_always,
+        reason = "a call returns the point through memory (`Evaluator::quarry_position`)"
+    )]
+    #[inline(always)]
+    fn quarry_position(&self, target: TargetRef) -> Option<Vec2> {
+        Evaluator::quarry_position(self, target)
     }
 
     #[inline]

@@ -16,7 +16,9 @@ impl<R: Recorder, V: Value> Evaluator<'_, '_, '_, R, V> {
     /// behaviors, which have no force, are `turning.rs`'s.
     pub(super) fn leaf_force(&mut self, index: u32, op: &Op) -> Vec2 {
         let me = self.me;
-        match *op {
+        // Each op is read where the program keeps it: a copy of the whole op on the stack,
+        // read back in other widths, stalled every agent's evaluation (store forwarding).
+        match op {
             Op::Aim(aim) => aim.force(self),
             Op::Surroundings(op) => op.force(self),
             Op::Course(op) => op.steering(self).force,

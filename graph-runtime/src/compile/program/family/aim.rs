@@ -110,21 +110,21 @@ impl AimOp {
 
     /// The steering force for the agent `leaf` evaluates; zero when a target does not exist.
     #[inline]
-    pub(crate) fn force(self, leaf: &impl Leaf) -> Vec2 {
+    pub(crate) fn force(&self, leaf: &impl Leaf) -> Vec2 {
         let me = leaf.me();
-        match self {
+        match *self {
             Self::Seek(target) => leaf
-                .quarry(target)
-                .map_or(Vec2::ZERO, |q| behaviors::seek(me, q.position)),
+                .quarry_position(target)
+                .map_or(Vec2::ZERO, |at| behaviors::seek(me, at)),
             Self::Flee(target, panic) => {
                 let panic = panic.map(|d| leaf.num(d));
-                leaf.quarry(target)
-                    .map_or(Vec2::ZERO, |q| behaviors::flee(me, q.position, panic))
+                leaf.quarry_position(target)
+                    .map_or(Vec2::ZERO, |at| behaviors::flee(me, at, panic))
             }
             Self::Arrival(target, slowing) => {
                 let slowing = leaf.num(slowing);
-                leaf.quarry(target)
-                    .map_or(Vec2::ZERO, |q| behaviors::arrival(me, q.position, slowing))
+                leaf.quarry_position(target)
+                    .map_or(Vec2::ZERO, |at| behaviors::arrival(me, at, slowing))
             }
             Self::Pursuit(quarry, prediction) => {
                 let prediction = leaf.num(prediction);

@@ -68,9 +68,9 @@ impl FollowOp {
     /// The steering force for the agent `leaf` evaluates; zero when the leader or the
     /// target does not exist.
     #[inline]
-    pub(crate) fn force(self, leaf: &impl Leaf) -> Vec2 {
+    pub(crate) fn force(&self, leaf: &impl Leaf) -> Vec2 {
         let me = leaf.me();
-        match self {
+        match *self {
             Self::LeaderFollowing {
                 leader,
                 behind,
@@ -84,7 +84,7 @@ impl FollowOp {
                     behaviors::leader_following(me, &leader, behind, slowing, length, width)
                 })
             }
-            Self::MatchVelocity(velocity, time_to_target) => matched(leaf, velocity)
+            Self::MatchVelocity(ref velocity, time_to_target) => matched(leaf, velocity)
                 .map_or(Vec2::ZERO, |target| {
                     behaviors::match_velocity(me, target, leaf.num(time_to_target))
                 }),
@@ -101,15 +101,15 @@ impl FollowOp {
                 })
             }
             Self::MatchVelocity(velocity, _) => {
-                matched(leaf, velocity).map_or(Guide::None, Guide::Velocity)
+                matched(leaf, &velocity).map_or(Guide::None, Guide::Velocity)
             }
         }
     }
 }
 
 /// The velocity a Match velocity matches, if its target exists.
-fn matched(leaf: &impl Leaf, velocity: VelocityRef) -> Option<Vec2> {
-    match velocity {
+fn matched(leaf: &impl Leaf, velocity: &VelocityRef) -> Option<Vec2> {
+    match *velocity {
         VelocityRef::Fixed(x, y) => Some(Vec2::new(leaf.num(x), leaf.num(y))),
         VelocityRef::Of(target) => leaf.quarry(target).map(|quarry| quarry.velocity),
     }

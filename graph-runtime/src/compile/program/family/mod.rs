@@ -112,6 +112,10 @@ pub(crate) trait Leaf {
     /// Where a target is and how it moves; `None` when it does not exist.
     fn quarry(&self, target: TargetRef) -> Option<Quarry>;
 
+    /// Where a target is (the position of [`Leaf::quarry`]), for the behaviors that need no
+    /// more: small enough to come back in registers.
+    fn quarry_position(&self, target: TargetRef) -> Option<Vec2>;
+
     /// The world the agent moves in.
     fn world(&self) -> &World;
 
