@@ -25,6 +25,8 @@
 # radians, default "0") runs each scenario turned by each angle, and the figures then go
 # through scripts/rvo2/summary.py (mean and spread per side):
 #   PHASES="$(seq -s ' ' 0 0.001 0.019)" scripts/versus_rvo2.sh 1 blocks
+# scripts/rvo2/at_once.sh runs one RVO2 build and Steergraph at the same time, one on each
+# core, for a shared machine whose load comes and goes between runs in turn.
 # TRAJECTORY=FILE in the environment of one side writes its positions after steps 1 to 1600;
 # scripts/rvo2/trajectories.py compares two such files.
 set -euo pipefail
