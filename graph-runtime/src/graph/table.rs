@@ -75,6 +75,7 @@ macro_rules! node_table {
             }
 
             /// What the node's output carries.
+            #[inline]
             pub fn output(self) -> PortType {
                 match self { $(Self::$kind => PortType::$output),* }
             }
@@ -91,6 +92,7 @@ macro_rules! node_table {
 
             /// Whether the node has input ports (a combiner, a condition over conditions, the
             /// Output): it is evaluated after them. A node without is a leaf.
+            #[inline]
             pub fn takes_inputs(self) -> bool {
                 match self {
                     $(Self::$kind => false $($( || Shape::<$ty>::is_input(&$shape) )*)?),*

@@ -71,6 +71,13 @@ pub(crate) enum NeighborUse {
 impl Op {
     /// The kind of node the op was lowered from; `None` for a muted node (a leaf whose value
     /// is zero). What a kind is (a leaf or not, its output) is the node table's.
+    #[expect(
+        clippy::inline_always,
+        reason = "the evaluator asks it twice of every op it starts (`takes_inputs`, `output`); \
+                  `#[inline]` left it a call, and inlining it made a Reciprocal tick 6-7 % \
+                  faster on Circle and Blocks (BENCHMARKS.md)"
+    )]
+    #[inline(always)]
     pub(crate) fn kind(&self) -> Option<NodeKind> {
         Some(match self {
             Self::Muted => return None,

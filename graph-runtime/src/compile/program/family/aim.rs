@@ -95,6 +95,7 @@ impl AimOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Seek(_) => NodeKind::Seek,

@@ -137,6 +137,7 @@ impl CourseOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Wander { .. } => NodeKind::Wander,

@@ -33,6 +33,7 @@ impl CrossingOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Unaligned(_) => NodeKind::UnalignedCollisionAvoidance,

@@ -61,6 +61,7 @@ impl FacingOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::ReachOrientation(..) => NodeKind::ReachOrientation,

@@ -58,6 +58,7 @@ impl FollowOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::LeaderFollowing { .. } => NodeKind::LeaderFollowing,

@@ -85,6 +85,7 @@ impl GroupOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Separation(..) => NodeKind::Separation,

@@ -91,6 +91,7 @@ impl JumpOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Jump { .. } => NodeKind::Jump,

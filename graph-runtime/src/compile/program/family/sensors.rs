@@ -43,6 +43,7 @@ impl SensorOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::Distance(_) => NodeKind::Distance,

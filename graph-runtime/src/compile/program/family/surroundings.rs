@@ -137,6 +137,7 @@ impl SurroundingsOp {
     }
 
     /// The kind of node the op was lowered from.
+    #[inline]
     pub(crate) fn kind(self) -> NodeKind {
         match self {
             Self::ObstacleAvoidance(..) => NodeKind::ObstacleAvoidance,
