@@ -29,9 +29,14 @@ run() {
 for round in $(seq "$rounds"); do
     if ((round % 2)); then core_a=0 core_b=1; else core_a=1 core_b=0; fi
     run "$a" "$core_a" "$out/a" &
+    first=$!
     run "$b" "$core_b" "$out/b"
-    wait
+    # A run that failed (or printed no time) stops the script here, not in a division later.
+    wait "$first"
     echo "$(cat "$out/a") $(cat "$out/b")"
 done | awk -v a="$a" -v b="$b" '
     { ratio = $2 / $1; sum += ratio; printf "round %d: A %s, B %s ms a step, B / A %.3f\n", NR, $1, $2, ratio }
-    END { printf "A = %s\nB = %s\nmean B / A over %d rounds: %.3f\n", a, b, NR, sum / NR }'
+    END {
+        if (NR == 0) { print "no round finished"; exit 1 }
+        printf "A = %s\nB = %s\nmean B / A over %d rounds: %.3f\n", a, b, NR, sum / NR
+    }'
