@@ -18,7 +18,9 @@
 # two one-thread builds and Steergraph, on more the OpenMP build and Steergraph on as many.
 # RVO2_SOURCE (default https://github.com/snape/RVO2) is where the clone comes from (a local
 # mirror on a machine without the network).
-# `circle 10000` (40 rings) takes several minutes a side.
+# `circle 10000` (40 rings) takes several minutes a side. STEPS=N (in the environment) stops
+# both sides after at most N steps: `STEPS=100 scripts/versus_rvo2.sh 1 "circle 100000"` times
+# the first 100 steps of 100,000 agents, as issue 47's table does.
 #
 # Both crowds are chaotic: the same algorithm in other rounding takes another way through the
 # jam, so one run of each says little about whether they move the same way. PHASES (angles in

@@ -13,6 +13,9 @@
 //! [PHASE]`): PHASE (radians, default 0) turns every ring (Circle) or the whole scene (Blocks)
 //! by that angle, the same scenario with other rounding, for an ensemble of runs. With `TRAJECTORY=FILE`, the positions after the steps
 //! [`TRACED`] lists go to FILE as lines `step agent x y`, as the harness writes them.
+//! `STEPS=N` stops after at most N steps (the "100,000 agents × 100 steps"); the
+//! arrival figures then count each agent not arrived as arriving at the last step, as at the
+//! scenario's own step limit.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -211,6 +214,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let phase = args.get(2).map_or(Ok(0.0), |p| p.parse())?;
         circle(args.get(1).map_or(Ok(250), |n| n.parse())?, phase)
     };
+    let mut scenario = scenario;
+    // `STEPS=N` stops after at most N steps (as the harness's).
+    if let Ok(cap) = std::env::var("STEPS") {
+        let most: u32 = cap
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("STEPS={cap}: not a positive number of steps"))?;
+        scenario.max_steps = scenario.max_steps.min(most);
+    }
     let mut trajectory = std::env::var_os("TRAJECTORY")
         .map(std::fs::File::create)
         .transpose()?
