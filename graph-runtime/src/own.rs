@@ -2,12 +2,15 @@
 //! the game (a pathfinder's answer, say) or by the agent's scene group, and read by the nodes
 //! whose target is `Own(name)` or whose path is `own`.
 
+mod points;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use glam::Vec2;
 
 use crate::Path;
+use points::Points;
 
 /// One agent's own named points and routes, by name: reading or setting one costs
 /// `O(log n)` in the agent's n names, so a group that gives every agent thousands of names
@@ -24,7 +27,7 @@ pub struct OwnGoals {
 
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Lists {
-    points: BTreeMap<Arc<str>, Vec2>,
+    points: Points,
     routes: BTreeMap<Arc<str>, Path>,
     /// The points of every route, together (what following them all a tick may scan).
     route_points: u64,
@@ -75,18 +78,15 @@ impl OwnGoals {
     /// Sets the agent's own point `name` (replacing an earlier one).
     pub fn set_goal(&mut self, name: &str, point: Vec2) {
         let points = &mut self.lists_mut().points;
-        match points.get_mut(name) {
-            Some(stored) => *stored = point,
-            None => {
-                points.insert(Arc::from(name), point);
-            }
-        }
+        points.set(name, || Arc::from(name), point);
     }
 
     /// [`OwnGoals::set_goal`] with a name shared by many agents (a scene group's goal names):
     /// the name is not copied.
     pub fn set_goal_shared(&mut self, name: &Arc<str>, point: Vec2) {
-        self.lists_mut().points.insert(Arc::clone(name), point);
+        self.lists_mut()
+            .points
+            .set(name, || Arc::clone(name), point);
     }
 
     /// Forgets the agent's own point `name`; nodes that read it give zero again.
