@@ -315,6 +315,12 @@ impl SpatialGrid {
         self.tree().in_grid_order(keys, f);
     }
 
+    /// The levels of splits of this rebuild's k-d tree (built or not): about how far a crowded
+    /// query's search walks down before its first leaf ([`nearest::depth`]).
+    pub(crate) fn tree_depth(&self) -> usize {
+        nearest::depth(self.entries.len(), self.tree_leaf)
+    }
+
     /// This tick's k-d tree, built on first use.
     fn tree(&self) -> &nearest::Tree {
         self.tree.get_or_init(|| {

@@ -349,14 +349,19 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         let (me, agent, dt) = (self.me, self.agent, self.context.dt);
         let (vehicles, world) = (self.context.vehicles, self.context.world);
         let (radius, most) = (settings.neighbor_radius, settings.max_neighbors);
-        // Once the cells hold more than 8 × `max_neighbors` agents (not the 256 of the group
-        // nodes), the `max_neighbors` nearest come from the k-d tree: the same agents the scan
-        // below would keep, from the nearest few leaves instead of every agent of the cells.
-        // Below that a scan costs less than a search (at 4 × the search ran on RVO2's Blocks,
-        // 1.0 % and 3.7 % more instructions per step on its Circle 1,000 and Blocks, and the
-        // 10,000-agent crowd bench took 9.6–10.7 ms a tick against 7.4–8.6 ms; `BENCHMARKS.md`,
-        // "Reciprocal against RVO2").
-        let limit = most.saturating_mul(8);
+        // Once the cells hold more than `max_neighbors` × 8, or × (the tree's depth + 3) in a
+        // tree deeper than 5 levels (not the 256 of the group nodes), the `max_neighbors`
+        // nearest come from the k-d tree: the same agents the scan below would keep, from the
+        // nearest few leaves instead of every agent of the cells. Below that a scan costs less
+        // than a search (at 4 × the search ran on RVO2's Blocks, 1.0 % and 3.7 % more
+        // instructions per step on its Circle 1,000 and Blocks, and the 10,000-agent crowd
+        // bench took 9.6–10.7 ms a tick against 7.4–8.6 ms). A search walks the tree's depth
+        // before its first leaf, so a deeper tree moves the limit up: × 12 for 10,000 agents
+        // and × 15 for 100,000 made RVO2's Circle, whose rings put about 80 agents in the
+        // cells a query visits, a quarter faster in its first steps and changed nothing at
+        // 1,000 (`BENCHMARKS.md`, "Reciprocal against RVO2's best builds").
+        let depth = self.context.grid.tree_depth();
+        let limit = most.saturating_mul(depth.saturating_add(3).max(8));
         // With avoidance layers, only the agents of its mask, each avoidance shared by
         // priority (`BEHAVIORS.md`, "Avoidance priority and layers").
         let mine = self.avoidance();

@@ -278,6 +278,15 @@ fn gather_layers(nodes: &mut [Node], agents: &[u32], layers: &[u32]) {
     }
 }
 
+/// Levels of splits above the leaves of a tree over `len` agents with leaves of at most
+/// `leaf` (the larger half of a split rounds up, so a part of the k-th level holds
+/// `ceil(len / 2^k)`): about how far a search walks down before its first leaf.
+pub(crate) fn depth(len: usize, leaf: usize) -> usize {
+    len.div_ceil(leaf.max(1))
+        .next_power_of_two()
+        .trailing_zeros() as usize
+}
+
 /// Nodes of a tree over `len` agents: the shape depends on the count alone (halves at the
 /// middle, leaves of at most `leaf`).
 fn node_count(len: usize, leaf: usize) -> usize {
@@ -356,6 +365,35 @@ fn split(items: &mut [Item], min: Vec2, max: Vec2) -> usize {
 mod tests {
     use super::*;
     use wide::f32x4;
+
+    #[test]
+    fn depth_is_the_levels_of_splits_of_the_tree_built() {
+        // The levels above the deepest leaf, walked in a built tree.
+        fn levels(nodes: &[Node], index: u32) -> usize {
+            match nodes.get(index as usize) {
+                Some(node) if node.left != NO_CHILD => {
+                    1 + levels(nodes, node.left).max(levels(nodes, node.right))
+                }
+                _ => 0,
+            }
+        }
+        // By hand: 1,000 agents in leaves of 32 split 1,000, 500, 250, 125, 63 into 32: 5
+        // levels; 100 into leaves of 32: 50, then 25, 2; 10,000: 9; 100,000: 12.
+        assert_eq!(depth(1_000, 32), 5);
+        assert_eq!(depth(100, 32), 2);
+        assert_eq!(depth(10_000, 32), 9);
+        assert_eq!(depth(100_000, 32), 12);
+        for len in [0, 1, 31, 32, 33, 64, 65, 100, 1_000, 1_025, 4_097] {
+            let points: Vec<Vec2> = (0..len)
+                .map(|i| Vec2::new((i * 37 % 101) as f32, (i * 59 % 103) as f32))
+                .collect();
+            let agents: Vec<u32> = (0..len as u32).collect();
+            for leaf in [1, 10, 32, 64] {
+                let tree = Tree::default().rebuilt((&points, &points, &agents), leaf, &[]);
+                assert_eq!(depth(len, leaf), levels(&tree.nodes, 0), "{len} in {leaf}");
+            }
+        }
+    }
 
     fn brute(
         points: &[Vec2],
