@@ -10,6 +10,9 @@
 # A and B are RVO2 harnesses (their names hold "harness") or Steergraph's versus_rvo2; run
 # scripts/versus_rvo2.sh once first to build them. Prints each round's ms a step of A and B
 # and B / A, then the mean ratio. Two copies of one binary show the method's own spread.
+# STEPS=N in the environment reaches both programs: `STEPS=100 scripts/rvo2/at_once.sh 2
+# "circle 100000"` times the first 100 steps of 100,000 agents. Run it again with A and B
+# swapped: the two orders can differ by several percent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-4}
