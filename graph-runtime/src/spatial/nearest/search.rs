@@ -7,6 +7,9 @@
 //! subtrees beside a split line before the leaves across it, and gathered half again as many
 //! candidates. Should the heap fill (a query whose `accept` refuses nearly everyone), a subtree
 //! that does not fit is searched depth first on the spot: the answer is the same.
+//! Of a node's two children only the farther waits in the heap; the nearer is taken next at
+//! once unless a waiting subtree is nearer still, the order the heap would give without a
+//! push and a pop per level (1.5–2.5 % of Circle's step at 1,000 and 10,000 agents, issue 47).
 
 use bytemuck::cast;
 use glam::Vec2;
@@ -64,27 +67,40 @@ impl<'t, 'o, F: Accept> Search<'t, 'o, F> {
     /// Runs the search and leaves the at most `k` nearest in `out`.
     pub(super) fn run(mut self) {
         let mut heap = Frontier::default();
-        if let Some(root) = self.waiting(0) {
-            heap.push(root);
-        }
-        while let Some((order, index)) = heap.pop() {
+        let mut next = self.waiting(0);
+        while let Some((order, index)) = next {
             if order > self.bound {
                 break;
             }
             let Some(&node) = self.tree.nodes.get(index as usize) else {
+                next = heap.pop();
                 continue;
             };
             if node.left == NO_CHILD {
                 self.leaf(&node);
+                next = heap.pop();
                 continue;
             }
-            for child in [node.left, node.right] {
-                if let Some(entry) = self.waiting(child)
-                    && !heap.push(entry)
-                {
-                    self.depth_first(entry);
-                }
+            let (near, far) = match (self.waiting(node.left), self.waiting(node.right)) {
+                (Some(left), Some(right)) if right.0 < left.0 => (Some(right), Some(left)),
+                (Some(left), right) => (Some(left), right),
+                (None, right) => (right, None),
+            };
+            if let Some(far) = far
+                && !heap.push(far)
+            {
+                self.depth_first(far);
             }
+            next = match near {
+                Some(near) if heap.peek().is_none_or(|top| near.0 <= top.0) => Some(near),
+                Some(near) => {
+                    if !heap.push(near) {
+                        self.depth_first(near);
+                    }
+                    heap.pop()
+                }
+                None => heap.pop(),
+            };
         }
         let k = self.query.k;
         if self.len > k {
@@ -322,6 +338,11 @@ impl Frontier {
         self.entries[at] = entry;
         self.len += 1;
         true
+    }
+
+    /// The entry of the lowest order, left in place.
+    fn peek(&self) -> Option<(u64, u32)> {
+        self.entries.get(self.len.checked_sub(1)?).copied()
     }
 
     /// Removes and returns the entry of the lowest order.
