@@ -43,22 +43,22 @@ impl Points {
 
     /// Sets the point `name` to `point`; `shared` gives the name to keep when it is new.
     pub(super) fn set(&mut self, name: &str, shared: impl FnOnce() -> Arc<str>, point: Vec2) {
-        match self {
-            Self::None => *self = Self::One(shared(), point),
-            Self::One(own, stored) if **own == *name => *stored = point,
-            Self::One(..) => {
-                let Self::One(own, stored) = std::mem::take(self) else {
-                    return;
-                };
-                *self = Self::Many(BTreeMap::from([(own, stored), (shared(), point)]));
+        *self = match std::mem::take(self) {
+            Self::None => Self::One(shared(), point),
+            Self::One(own, _) if *own == *name => Self::One(own, point),
+            Self::One(own, stored) => {
+                Self::Many(BTreeMap::from([(own, stored), (shared(), point)]))
             }
-            Self::Many(map) => match map.get_mut(name) {
-                Some(stored) => *stored = point,
-                None => {
-                    map.insert(shared(), point);
+            Self::Many(mut map) => {
+                match map.get_mut(name) {
+                    Some(stored) => *stored = point,
+                    None => {
+                        map.insert(shared(), point);
+                    }
                 }
-            },
-        }
+                Self::Many(map)
+            }
+        };
     }
 
     /// Forgets the point `name`, if there is one.
