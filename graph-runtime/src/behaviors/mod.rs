@@ -19,6 +19,7 @@ mod orca_lines;
 mod orca_solve;
 mod pursuit;
 mod reciprocal;
+mod reciprocal_nearest;
 mod route;
 mod seek;
 mod tactics;

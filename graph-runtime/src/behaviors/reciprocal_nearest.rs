@@ -1,0 +1,225 @@
+//! Which other agents Reciprocal avoids: the nearest within its neighbor radius, the lower
+//! agent index on a tie, at most `max_neighbors` of them, chosen from a list of candidates
+//! ([`NearestAgents`]) or from a scan of the grid's cells ([`scan_nearest`]); circle
+//! obstacles are chosen the same way ([`Nearest`]). `reciprocal.rs` makes their half-planes.
+
+use glam::Vec2;
+
+use super::orca_lines::MAX_RECIPROCAL_NEIGHBORS;
+use crate::spatial::SpatialGrid;
+
+/// Keeps the `N` smallest `(key, index)` pairs, in ascending order.
+pub(super) struct Nearest<T: Copy, const N: usize> {
+    items: [Option<(f32, usize, T)>; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Nearest<T, N> {
+    pub(super) fn new() -> Self {
+        Self {
+            items: [None; N],
+            len: 0,
+        }
+    }
+
+    /// Keeps `item` if `(key, index)` is among the `keep` smallest offered (`key` is never
+    /// NaN: callers offer only what is within reach). In a crowd most offers lose to the
+    /// last one kept, and are turned away with one comparison; the others are slid in from
+    /// the end.
+    pub(super) fn offer(&mut self, key: f32, index: usize, item: T, keep: usize) {
+        let keep = keep.min(N);
+        let before = |slot: &Option<(f32, usize, T)>| {
+            slot.is_some_and(|(k, i, _)| key < k || (key == k && index < i))
+        };
+        if keep == 0 || (self.len >= keep && !self.items.get(keep - 1).is_some_and(before)) {
+            return;
+        }
+        let mut at = self.len.min(keep - 1);
+        while at > 0 && self.items.get(at - 1).is_some_and(before) {
+            if let Some(&moved) = self.items.get(at - 1)
+                && let Some(slot) = self.items.get_mut(at)
+            {
+                *slot = moved;
+            }
+            at -= 1;
+        }
+        if let Some(slot) = self.items.get_mut(at) {
+            *slot = Some((key, index, item));
+        }
+        self.len = (self.len + 1).min(keep);
+    }
+
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
+        self.items
+            .iter()
+            .take(self.len)
+            .filter_map(|slot| slot.map(|(_, index, item)| (index, item)))
+    }
+}
+
+/// [`Nearest`] for agents: each kept as one key, the squared distance's bits above the
+/// index. A squared distance within a radius is never negative (nor `-0.0`) nor NaN, and the
+/// bits of such floats order as the floats do, so one integer comparison orders by distance
+/// and then index, as `Nearest` does with two, and an entry is 16 bytes instead of 24. An
+/// index from 2³² on (more agents than a crowd's memory can hold) counts as 2³² − 1.
+pub(super) struct NearestAgents<T, const N: usize> {
+    keys: [u64; N],
+    /// What came with each key (the vehicle of a list of candidates).
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> NearestAgents<T, N> {
+    pub(super) fn new(empty: T) -> Self {
+        Self {
+            keys: [u64::MAX; N],
+            items: [empty; N],
+            len: 0,
+        }
+    }
+
+    /// Keeps `item` (agent `index`) if its `(distance_squared, index)` is among the `keep`
+    /// smallest offered; the same choice and order as [`Nearest::offer`].
+    pub(super) fn offer(&mut self, distance_squared: f32, index: usize, item: T, keep: usize) {
+        let keep = keep.min(N);
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let key = (u64::from(distance_squared.to_bits()) << 32) | u64::from(index);
+        let before = |&kept: &u64| key < kept;
+        if keep == 0 || (self.len >= keep && !self.keys.get(keep - 1).is_some_and(before)) {
+            return;
+        }
+        let mut at = self.len.min(keep - 1);
+        while at > 0 && self.keys.get(at - 1).is_some_and(before) {
+            if let (Some(&moved), Some(&carried)) = (self.keys.get(at - 1), self.items.get(at - 1))
+            {
+                if let Some(slot) = self.keys.get_mut(at) {
+                    *slot = moved;
+                }
+                if let Some(slot) = self.items.get_mut(at) {
+                    *slot = carried;
+                }
+            }
+            at -= 1;
+        }
+        if let (Some(slot), Some(carried)) = (self.keys.get_mut(at), self.items.get_mut(at)) {
+            *slot = key;
+            *carried = item;
+        }
+        self.len = (self.len + 1).min(keep);
+    }
+
+    /// The kept agents' indices and items, nearest first.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (usize, T)> + '_ {
+        self.keys
+            .iter()
+            .zip(&self.items)
+            .take(self.len)
+            .map(|(&key, &item)| (key as u32 as usize, item))
+    }
+}
+
+/// Keys a scan of the grid's cells gathers before it thins them to the nearest: the cells
+/// scanned hold at most the evaluator's crowd limit (80 to 150 agents for RVO2's ten
+/// neighbors; beyond it the k-d tree answers), so a scan thins them once or not at all.
+pub(super) const SCAN_KEYS: usize = 128;
+
+/// Moves the `keep` smallest of `keys` to its front, in no order, and says how many there are
+/// (`keys.len()` when there are no more than `keep`).
+fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
+    if keys.len() > keep {
+        if let Some(last) = keep.checked_sub(1) {
+            keys.select_nth_unstable(last);
+        }
+        keep
+    } else {
+        keys.len()
+    }
+}
+
+/// The keys (squared distance and agent, [`crate::spatial::key`]) of the at most `most`
+/// (at most [`MAX_RECIPROCAL_NEIGHBORS`]) agents nearest `p` (agent `me`) within `radius`, in no order,
+/// from a scan of the grid's cells around it (`agents` agents in all): a slice of `keys`.
+///
+/// Every candidate's key is written, and counted only when it is a neighbor: no branch on
+/// where an agent stands. The nearest are then kept by a selection, which the caller sorts:
+/// the same agents in the same order as an insertion per neighbor ([`NearestAgents::offer`]),
+/// whose branches went either way at random (RVO2's Circle 10,000 a fifth faster in its first
+/// steps, Circle 1,000 and Blocks 3-4 %, issue 47).
+pub(super) fn scan_nearest<'k>(
+    grid: &SpatialGrid,
+    agents: usize,
+    (p, me): (Vec2, usize),
+    (radius, most): (f32, usize),
+    keys: &'k mut [u64; SCAN_KEYS],
+) -> &'k mut [u64] {
+    let radius_squared = radius * radius;
+    let keep = most.min(MAX_RECIPROCAL_NEIGHBORS);
+    let me = u32::try_from(me).unwrap_or(u32::MAX);
+    let agents = u32::try_from(agents).unwrap_or(u32::MAX);
+    let mut len = 0;
+    for run in grid.runs(p, radius) {
+        for (position, &other) in run.positions.iter().zip(run.agents) {
+            if len == SCAN_KEYS {
+                len = keep_nearest_keys(keys, keep);
+            }
+            // The grid's copy of the position, so the same squared distance as the
+            // vehicle's gives.
+            let distance_squared = (*position - p).length_squared();
+            if let Some(slot) = keys.get_mut(len) {
+                *slot = crate::spatial::key(distance_squared, other);
+            }
+            len += usize::from(distance_squared < radius_squared)
+                & usize::from(other != me)
+                & usize::from(other < agents);
+        }
+    }
+    let kept = keys.get_mut(..len).unwrap_or_default();
+    let count = keep_nearest_keys(kept, keep);
+    kept.get_mut(..count).unwrap_or_default()
+}
+
+/// Whether agent `other` at `distance_squared` is a neighbor candidate of agent `me`: another
+/// agent, closer than the neighbor radius.
+#[inline]
+pub(super) fn is_neighbor(
+    me: usize,
+    other: usize,
+    distance_squared: f32,
+    radius_squared: f32,
+) -> bool {
+    other != me && distance_squared < radius_squared
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Vehicle;
+
+    /// One integer key per agent keeps the agents [`Nearest`] keeps, in its order: offers in
+    /// a scrambled order with equal distances (ties go to the lower index), distances zero
+    /// and tiny, every `keep` from 0 to past the capacity.
+    #[test]
+    fn agents_packed_in_one_key_are_kept_as_nearest_keeps_them() {
+        let vehicle = Vehicle::new(Vec2::ZERO, Vec2::X, crate::VehicleParams::default());
+        let distances = [
+            4.0, 0.25, 4.0, 0.0, 1e-30, 9.5, 0.25, 2.0, 4.0, 7.0, 1e-30, 3.0,
+        ];
+        for keep in 0..=MAX_RECIPROCAL_NEIGHBORS + 2 {
+            let mut nearest: Nearest<&Vehicle, MAX_RECIPROCAL_NEIGHBORS> = Nearest::new();
+            let mut packed: NearestAgents<(), MAX_RECIPROCAL_NEIGHBORS> = NearestAgents::new(());
+            for round in 0..4_usize {
+                for (i, &distance) in distances.iter().enumerate() {
+                    // Indices scrambled, so a later offer may tie with a lower index.
+                    let index = (i * 7 + round * 13) % 53;
+                    nearest.offer(distance, index, &vehicle, keep);
+                    packed.offer(distance, index, (), keep);
+                }
+            }
+            let order = |kept: Vec<(usize, &Vehicle)>| kept.into_iter().map(|(i, _)| i).collect();
+            let expected: Vec<usize> = order(nearest.iter().collect());
+            let kept: Vec<usize> = packed.iter().map(|(i, ())| i).collect();
+            assert_eq!(kept, expected, "keep {keep}");
+            assert_eq!(expected.len(), keep.min(MAX_RECIPROCAL_NEIGHBORS).min(48));
+        }
+    }
+}
