@@ -220,7 +220,6 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                 let mut keys = [0_u64; SCAN_KEYS];
                 let reach = (settings.neighbor_radius, settings.max_neighbors);
                 let kept = scan_nearest(grid, vehicles.len(), (p, index), reach, &mut keys);
-                kept.sort_unstable();
                 kept.iter()
                     .filter_map(|&key| {
                         let other_index = crate::spatial::agent_of(key) as usize;
