@@ -35,6 +35,7 @@ pub use orca_lines::*;
 pub use orca_solve::*;
 pub use pursuit::*;
 pub use reciprocal::*;
+pub(crate) use reciprocal_nearest::ScanKeys;
 pub use route::*;
 pub use seek::*;
 pub use tactics::*;

@@ -18,7 +18,7 @@ use super::orca_lines::{
     MAX_RECIPROCAL_NEIGHBORS, MAX_RECIPROCAL_OBSTACLES, MAX_RECIPROCAL_WALLS, OrcaLines,
 };
 use super::orca_solve::{orca_aim, solve_orca};
-use super::reciprocal_nearest::{Nearest, NearestAgents, SCAN_KEYS, is_neighbor, scan_nearest};
+use super::reciprocal_nearest::{Nearest, NearestAgents, ScanKeys, is_neighbor, scan_nearest};
 use crate::Vehicle;
 use crate::World;
 use crate::math::truncate;
@@ -126,8 +126,9 @@ pub(crate) enum Others<'g, I> {
     Candidates(I),
     /// Every agent of the grid's cells around the agent (the grid built from `vehicles`, so
     /// its positions are theirs): the nearest are chosen among them, as among `Candidates`,
-    /// reading the grid's copies in cell order and a vehicle only once it is kept.
-    InGrid(&'g SpatialGrid, &'g [Vehicle]),
+    /// reading the grid's copies in cell order and a vehicle only once it is kept, the keys
+    /// gathered in the thread's room for them.
+    InGrid(&'g SpatialGrid, &'g [Vehicle], &'g mut ScanKeys),
     /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared
     /// distance, then agent index): those within the neighbor radius, not the agent itself,
     /// at most `max_neighbors` (what the k-d tree answers, its keys sorted).
@@ -136,8 +137,12 @@ pub(crate) enum Others<'g, I> {
 
 impl<'g> Others<'g, std::iter::Empty<(usize, &'g Vehicle)>> {
     /// [`Others::InGrid`], with no other kind of list to name.
-    pub(crate) fn in_grid(grid: &'g SpatialGrid, vehicles: &'g [Vehicle]) -> Self {
-        Self::InGrid(grid, vehicles)
+    pub(crate) fn in_grid(
+        grid: &'g SpatialGrid,
+        vehicles: &'g [Vehicle],
+        keys: &'g mut ScanKeys,
+    ) -> Self {
+        Self::InGrid(grid, vehicles, keys)
     }
 }
 
@@ -216,10 +221,9 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     .filter_map(|(other_index, other)| other.map(|other| (other_index, other)))
                     .for_each(line_to);
             }
-            Others::InGrid(grid, vehicles) => {
-                let mut keys = [0_u64; SCAN_KEYS];
+            Others::InGrid(grid, vehicles, keys) => {
                 let reach = (settings.neighbor_radius, settings.max_neighbors);
-                let kept = scan_nearest(grid, vehicles.len(), (p, index), reach, &mut keys);
+                let kept = scan_nearest(grid, vehicles.len(), (p, index), reach, keys);
                 kept.iter()
                     .filter_map(|&key| {
                         let other_index = crate::spatial::agent_of(key) as usize;
@@ -459,6 +463,7 @@ mod tests {
     fn scan_keeps_what_the_list_keeps(vehicles: &[Vehicle], neighbor_radius: f32) {
         let mut grid = SpatialGrid::new(4.0);
         grid.rebuild(vehicles);
+        let mut keys = ScanKeys::default();
         let world = World::default();
         for max_neighbors in [0, 3, 10, MAX_RECIPROCAL_NEIGHBORS + 5] {
             let settings = ReciprocalSettings {
@@ -483,7 +488,7 @@ mod tests {
                 let mut lines = OrcaLines::default();
                 let (preferred, chosen, fallback) = reciprocal_velocity_into(
                     (vehicle, index),
-                    Others::in_grid(&grid, vehicles),
+                    Others::in_grid(&grid, vehicles, &mut keys),
                     &world,
                     (force, &settings, dt, Shares::Half),
                     &mut lines,

@@ -124,7 +124,18 @@ const SORT_WHOLE: usize = 32;
 /// Keys a scan of the grid's cells gathers before it thins them to the nearest: the cells
 /// scanned hold at most the evaluator's crowd limit (80 to 150 agents for RVO2's ten
 /// neighbors; beyond it the k-d tree answers), so a scan thins them once or not at all.
-pub(super) const SCAN_KEYS: usize = 128;
+const SCAN_KEYS: usize = 128;
+
+/// Room for the keys of one scan ([`scan_nearest`]), kept per thread (in the evaluator's
+/// scratch): a kilobyte zeroed for every agent was 1 % of RVO2's Circle 1,000.
+#[derive(Clone, Debug)]
+pub(crate) struct ScanKeys([u64; SCAN_KEYS]);
+
+impl Default for ScanKeys {
+    fn default() -> Self {
+        Self([0; SCAN_KEYS])
+    }
+}
 
 /// Moves the `keep` smallest of `keys` to its front, in no order, and says how many there are
 /// (`keys.len()` when there are no more than `keep`).
@@ -153,7 +164,7 @@ pub(super) fn scan_nearest<'k>(
     agents: usize,
     (p, me): (Vec2, usize),
     (radius, most): (f32, usize),
-    keys: &'k mut [u64; SCAN_KEYS],
+    ScanKeys(keys): &'k mut ScanKeys,
 ) -> &'k mut [u64] {
     let radius_squared = radius * radius;
     let keep = most.min(MAX_RECIPROCAL_NEIGHBORS);

@@ -408,11 +408,15 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
                 lines,
             )
         } else {
-            // Straight from the cells, without listing and sorting the candidates: the
-            // nearest are kept by (squared distance, agent index), in whatever order they
-            // come.
-            let others = Others::in_grid(self.context.grid, vehicles);
-            let lines = &mut self.scratch.orca_lines;
+            // Straight from the cells, without listing the candidates: their keys (squared
+            // distance, agent index) gather in the thread's room for them, and the nearest
+            // are kept (`reciprocal_nearest.rs`).
+            let crate::compile::Scratch {
+                orca_lines: lines,
+                scan_keys,
+                ..
+            } = &mut *self.scratch;
+            let others = Others::in_grid(self.context.grid, vehicles, scan_keys);
             reciprocal_velocity_into(
                 (me, agent),
                 others,

@@ -43,6 +43,8 @@ pub struct Scratch {
     pub(crate) turning: TurningScratch,
     /// Reciprocal's half-planes of the agent being evaluated (one list for every agent).
     pub(crate) orca_lines: crate::behaviors::OrcaLines,
+    /// Room for the keys of Reciprocal's scan of the grid's cells.
+    pub(crate) scan_keys: crate::behaviors::ScanKeys,
     /// The take-offs Jump nodes asked for since the driver last took them, in evaluation
     /// order.
     pub(crate) take_offs: Vec<TakeOff>,
