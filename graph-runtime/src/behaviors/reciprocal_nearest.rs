@@ -3,7 +3,9 @@
 //! ([`NearestAgents`]) or from a scan of the grid's cells ([`scan_nearest`]); circle
 //! obstacles are chosen the same way ([`Nearest`]). `reciprocal.rs` makes their half-planes.
 
+use bytemuck::cast;
 use glam::Vec2;
+use wide::{CmpLt, f32x4, u32x4};
 
 use super::orca_lines::MAX_RECIPROCAL_NEIGHBORS;
 use crate::spatial::SpatialGrid;
@@ -156,7 +158,8 @@ fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
 /// of `keys`.
 ///
 /// Every candidate's key is written, and counted only when it is a neighbor: no branch on
-/// where an agent stands. The nearest are then kept by a selection and sorted: the same agents in the same order as an insertion per neighbor ([`NearestAgents::offer`]),
+/// where an agent stands; the distances four at a time (their lanes as `Vec2::length_squared`
+/// computes each, so the same bits). The nearest are then kept by a selection and sorted: the same agents in the same order as an insertion per neighbor ([`NearestAgents::offer`]),
 /// whose branches went either way at random (RVO2's Circle 10,000 a fifth faster in its first
 /// steps, Circle 1,000 and Blocks 3-4 %, issue 47).
 pub(super) fn scan_nearest<'k>(
@@ -170,23 +173,61 @@ pub(super) fn scan_nearest<'k>(
     let keep = most.min(MAX_RECIPROCAL_NEIGHBORS);
     let me = u32::try_from(me).unwrap_or(u32::MAX);
     let agents = u32::try_from(agents).unwrap_or(u32::MAX);
-    let mut len = 0;
+    let mut gathered = Gathering { keys, len: 0, keep };
+    let (px, py, within) = (
+        f32x4::splat(p.x),
+        f32x4::splat(p.y),
+        f32x4::splat(radius_squared),
+    );
+    let (me_lanes, agents_lanes) = (u32x4::splat(me), u32x4::splat(agents));
     for run in grid.runs(p, radius) {
-        for (position, &other) in run.positions.iter().zip(run.agents) {
-            if len == SCAN_KEYS {
-                len = keep_nearest_keys(keys, keep);
+        // Four candidates at a time: `(x - px)² + (y - py)²` on each lane, the grid's copies
+        // of the positions, so the same squared distances as the vehicles' give.
+        let fours = run
+            .positions
+            .chunks_exact(4)
+            .zip(run.agents.chunks_exact(4));
+        for (positions, others) in fours {
+            let (Ok(&[a, b, c, d]), Ok(&others)) = (
+                <&[Vec2; 4]>::try_from(positions),
+                <&[u32; 4]>::try_from(others),
+            ) else {
+                continue;
+            };
+            let (dx, dy) = (
+                f32x4::new([a.x, b.x, c.x, d.x]) - px,
+                f32x4::new([a.y, b.y, c.y, d.y]) - py,
+            );
+            let distances = dx * dx + dy * dy;
+            let lanes = u32x4::new(others);
+            let counted: f32x4 = cast(!lanes.cmp_eq(me_lanes) & agents_lanes.cmp_gt(lanes));
+            let passed = (distances.cmp_lt(within) & counted).move_mask() as usize;
+            gathered.room(4);
+            for (lane, (distance, other)) in
+                distances.to_array().into_iter().zip(others).enumerate()
+            {
+                gathered.write(distance, other, (passed >> lane) & 1);
             }
-            // The grid's copy of the position, so the same squared distance as the
-            // vehicle's gives.
-            let distance_squared = (*position - p).length_squared();
-            if let Some(slot) = keys.get_mut(len) {
-                *slot = crate::spatial::key(distance_squared, other);
-            }
-            len += usize::from(distance_squared < radius_squared)
-                & usize::from(other != me)
-                & usize::from(other < agents);
+        }
+        // The last one to three, one at a time.
+        let rest = run.positions.len() / 4 * 4;
+        let positions = run.positions.get(rest..).unwrap_or_default();
+        for (position, &other) in positions
+            .iter()
+            .zip(run.agents.get(rest..).unwrap_or_default())
+        {
+            let distance = (*position - p).length_squared();
+            gathered.room(1);
+            gathered.write(
+                distance,
+                other,
+                usize::from(distance < radius_squared)
+                    & usize::from(other != me)
+                    & usize::from(other < agents),
+            );
         }
     }
+    let Gathering { keys, len, .. } = gathered;
     let kept = keys.get_mut(..len).unwrap_or_default();
     // A few keys are sorted whole (the standard library sorts up to 32 with sorting networks,
     // without a branch on the keys): 3 % of RVO2's Circle 10,000 in its first steps, where a
@@ -202,6 +243,35 @@ pub(super) fn scan_nearest<'k>(
         count
     };
     kept.get_mut(..count).unwrap_or_default()
+}
+
+/// The keys a scan gathers: each candidate's written at `len`, and counted when it passes.
+struct Gathering<'k> {
+    keys: &'k mut [u64; SCAN_KEYS],
+    len: usize,
+    /// How many to keep when the room runs out.
+    keep: usize,
+}
+
+impl Gathering<'_> {
+    /// Room for `more` keys (at most `SCAN_KEYS - MAX_RECIPROCAL_NEIGHBORS`): when there is
+    /// not, the nearest `keep` are kept and the rest dropped.
+    #[inline]
+    fn room(&mut self, more: usize) {
+        if self.len + more > SCAN_KEYS {
+            let gathered = self.keys.get_mut(..self.len).unwrap_or_default();
+            self.len = keep_nearest_keys(gathered, self.keep);
+        }
+    }
+
+    /// Writes the key of agent `other` at `distance_squared`, counted when `passed` is 1.
+    #[inline]
+    fn write(&mut self, distance_squared: f32, other: u32, passed: usize) {
+        if let Some(slot) = self.keys.get_mut(self.len) {
+            *slot = crate::spatial::key(distance_squared, other);
+        }
+        self.len += passed;
+    }
 }
 
 /// Whether agent `other` at `distance_squared` is a neighbor candidate of agent `me`: another
