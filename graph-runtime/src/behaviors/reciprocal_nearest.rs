@@ -139,13 +139,12 @@ impl Default for ScanKeys {
     }
 }
 
-/// Moves the `keep` smallest of `keys` to its front, in no order, and says how many there are
-/// (`keys.len()` when there are no more than `keep`).
+/// Moves the `keep` smallest of `keys` to its front, in no order (the k-d tree's selection,
+/// [`crate::spatial::keep_nearest`]), and says how many there are (`keys.len()` when there
+/// are no more than `keep`).
 fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
     if keys.len() > keep {
-        if let Some(last) = keep.checked_sub(1) {
-            keys.select_nth_unstable(last);
-        }
+        crate::spatial::keep_nearest(keys, keep);
         keep
     } else {
         keys.len()
@@ -159,7 +158,8 @@ fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
 ///
 /// Every candidate's key is written, and counted only when it is a neighbor: no branch on
 /// where an agent stands; the distances four at a time (their lanes as `Vec2::length_squared`
-/// computes each, so the same bits). The nearest are then kept by a selection and sorted: the same agents in the same order as an insertion per neighbor ([`NearestAgents::offer`]),
+/// computes each, so the same bits). The nearest are then kept by a selection and sorted: the
+/// same agents in the same order as an insertion per neighbor ([`NearestAgents::offer`]),
 /// whose branches went either way at random (RVO2's Circle 10,000 a fifth faster in its first
 /// steps, Circle 1,000 and Blocks 3-4 %, issue 47).
 pub(super) fn scan_nearest<'k>(

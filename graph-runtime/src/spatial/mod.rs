@@ -13,7 +13,7 @@ mod nearest;
 pub use answers::{Candidate, Candidates, Near, Run};
 pub(crate) use build::Extent;
 pub(crate) use cells::Body;
-pub(crate) use nearest::{Accept, InView, agent_of, key};
+pub(crate) use nearest::{Accept, InView, agent_of, keep_nearest, key};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.

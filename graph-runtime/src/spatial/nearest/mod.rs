@@ -10,7 +10,7 @@
 
 mod search;
 
-pub(crate) use search::{Accept, InView};
+pub(crate) use search::{Accept, InView, keep_nearest};
 
 use glam::Vec2;
 

@@ -300,7 +300,7 @@ impl Accept for InView {
 
 /// Moves the `k` smallest of `keys` to its front (in no order) and returns the k-th of them
 /// (`u64::MAX` if there are not `k`).
-fn keep_nearest(keys: &mut [u64], k: usize) -> u64 {
+pub(crate) fn keep_nearest(keys: &mut [u64], k: usize) -> u64 {
     let Some(kth) = k.checked_sub(1).filter(|&kth| kth < keys.len()) else {
         return u64::MAX;
     };
