@@ -69,15 +69,66 @@ pub fn paint_inset(
         to_screen(inset.chosen) - centre,
         Stroke::new(2.5, Color32::from_rgb(120, 230, 120)),
     );
-    let mut below = centre + vec2(0.0, INSET_RADIUS + 4.0);
-    for (index, line) in label_lines(inset.total, inset.fallback).iter().enumerate() {
-        let color = if index == 0 {
-            Color32::from_gray(210)
-        } else {
-            Color32::from_rgb(255, 170, 80)
-        };
-        below = label(painter, below, line, color);
+    let galleys: Vec<_> = label_lines(inset.total, inset.fallback)
+        .into_iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let color = if index == 0 {
+                Color32::from_gray(210)
+            } else {
+                Color32::from_rgb(255, 170, 80)
+            };
+            (
+                painter.layout_no_wrap(line, egui::FontId::proportional(11.0), color),
+                color,
+            )
+        })
+        .collect();
+    let size = vec2(
+        galleys.iter().map(|(g, _)| g.size().x).fold(0.0, f32::max),
+        galleys
+            .iter()
+            .map(|(g, _)| g.size().y + LABEL_GAP)
+            .sum::<f32>()
+            - LABEL_GAP,
+    );
+    let mut top = label_place(centre, size, painter.clip_rect()).min;
+    for (galley, color) in galleys {
+        let rect = egui::Rect::from_min_size(
+            Pos2::new(top.x + (size.x - galley.size().x) / 2.0, top.y),
+            galley.size(),
+        );
+        painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+        top.y = rect.max.y + LABEL_GAP;
+        painter.galley(rect.min, galley, color);
     }
+}
+
+/// Space between the label's lines (screen points).
+const LABEL_GAP: f32 = 3.0;
+
+/// Where the label of `size` goes for an inset centred at `centre`, in `view` (the preview's
+/// visible rect): centred under the disc, or over it when there is no room under it, and
+/// slid sideways into the view, so an agent at the preview's edge keeps its whole label.
+fn label_place(centre: Pos2, size: egui::Vec2, view: egui::Rect) -> egui::Rect {
+    let margin = 2.0;
+    let under = egui::Align2::CENTER_TOP.anchor_size(centre + vec2(0.0, INSET_RADIUS + 4.0), size);
+    let over =
+        egui::Align2::CENTER_BOTTOM.anchor_size(centre - vec2(0.0, INSET_RADIUS + 4.0), size);
+    let mut rect = if under.max.y + margin > view.max.y && over.min.y - margin >= view.min.y {
+        over
+    } else {
+        under
+    };
+    let right = view.max.x - margin - rect.max.x;
+    if right < 0.0 {
+        rect = rect.translate(vec2(right, 0.0));
+    }
+    let left = view.min.x + margin - rect.min.x;
+    if left > 0.0 {
+        rect = rect.translate(vec2(left, 0.0));
+    }
+    rect
 }
 
 /// What the inset's label says, a line each: how many half-planes limit the velocity, in a
@@ -93,16 +144,6 @@ pub fn label_lines(total: u8, fallback: bool) -> Vec<String> {
         lines.push(LEAST_BAD.to_owned());
     }
     lines
-}
-
-/// Text centred under `top`, on a dark backing so it reads over the crowd; returns the point
-/// under it.
-fn label(painter: &Painter, top: Pos2, text: &str, color: Color32) -> Pos2 {
-    let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(11.0), color);
-    let rect = egui::Align2::CENTER_TOP.anchor_size(top, galley.size());
-    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
-    painter.galley(rect.min, galley, color);
-    Pos2::new(top.x, rect.max.y + 3.0)
 }
 
 /// The part of `line` inside the disc of radius `limit` about velocity zero, if any.
@@ -141,5 +182,35 @@ mod tests {
             direction: Vec2::X,
         };
         assert_eq!(chord(&outside, 5.0), None);
+    }
+
+    #[test]
+    fn the_label_stays_in_the_view_at_its_edges() {
+        // A 400 × 300 view, a label 180 × 30; the disc's radius is 55, the label starts 4
+        // under it (59 from the centre).
+        let view = egui::Rect::from_min_size(Pos2::ZERO, vec2(400.0, 300.0));
+        let size = vec2(180.0, 30.0);
+        let at = |x: f32, y: f32| label_place(Pos2::new(x, y), size, view);
+        // Room all round: centred under the disc.
+        let middle = at(200.0, 100.0);
+        assert_eq!(
+            (middle.min, middle.max),
+            (Pos2::new(110.0, 159.0), Pos2::new(290.0, 189.0))
+        );
+        // At the left edge it would start at -80: slid right to 2 from the view's edge.
+        assert_eq!(at(10.0, 100.0).min, Pos2::new(2.0, 159.0));
+        // At the right edge it would end at 485: slid left to end 2 inside (398).
+        assert_eq!(at(395.0, 100.0).max, Pos2::new(398.0, 189.0));
+        // Near the bottom (under the disc it would reach 369 of 300): over the disc instead,
+        // ending 59 above the centre.
+        let bottom = at(200.0, 280.0);
+        assert_eq!((bottom.min.y, bottom.max.y), (191.0, 221.0));
+        // Wider than the view: its start is kept in view.
+        assert_eq!(
+            label_place(Pos2::new(200.0, 100.0), vec2(500.0, 30.0), view)
+                .min
+                .x,
+            2.0
+        );
     }
 }
