@@ -127,8 +127,10 @@ pub(crate) enum Others<'g, I> {
     /// Every agent of the grid's cells around the agent (the grid built from `vehicles`, so
     /// its positions are theirs): the nearest are chosen among them, as among `Candidates`,
     /// reading the grid's copies in cell order and a vehicle only once it is kept, the keys
-    /// gathered in the thread's room for them.
-    InGrid(&'g SpatialGrid, &'g [Vehicle], &'g mut ScanKeys),
+    /// gathered in the thread's room for them. The cells are those within the last field,
+    /// the neighbor radius or a shorter distance the nearest are known to lie within
+    /// ([`SpatialGrid::neighbor_reach`]); what the scan finds is noted for the agent's next.
+    InGrid(&'g SpatialGrid, &'g [Vehicle], &'g mut ScanKeys, f32),
     /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared
     /// distance, then agent index): those within the neighbor radius, not the agent itself,
     /// at most `max_neighbors` (what the k-d tree answers, its keys sorted).
@@ -141,8 +143,9 @@ impl<'g> Others<'g, std::iter::Empty<(usize, &'g Vehicle)>> {
         grid: &'g SpatialGrid,
         vehicles: &'g [Vehicle],
         keys: &'g mut ScanKeys,
+        reach: f32,
     ) -> Self {
-        Self::InGrid(grid, vehicles, keys)
+        Self::InGrid(grid, vehicles, keys, reach)
     }
 }
 
@@ -221,9 +224,11 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     .filter_map(|(other_index, other)| other.map(|other| (other_index, other)))
                     .for_each(line_to);
             }
-            Others::InGrid(grid, vehicles, keys) => {
-                let reach = (settings.neighbor_radius, settings.max_neighbors);
-                let kept = scan_nearest(grid, vehicles.len(), (p, index), reach, keys);
+            Others::InGrid(grid, vehicles, keys, radius) => {
+                let radius = radius.min(settings.neighbor_radius);
+                let most = settings.max_neighbors;
+                let kept = scan_nearest(grid, vehicles.len(), (p, index), (radius, most), keys);
+                grid.note_nearest(index, most.min(MAX_RECIPROCAL_NEIGHBORS), kept);
                 kept.iter()
                     .filter_map(|&key| {
                         let other_index = crate::spatial::agent_of(key) as usize;
@@ -488,7 +493,7 @@ mod tests {
                 let mut lines = OrcaLines::default();
                 let (preferred, chosen, fallback) = reciprocal_velocity_into(
                     (vehicle, index),
-                    Others::in_grid(&grid, vehicles, &mut keys),
+                    Others::in_grid(&grid, vehicles, &mut keys, neighbor_radius),
                     &world,
                     (force, &settings, dt, Shares::Half),
                     &mut lines,

@@ -136,6 +136,7 @@ impl Simulation {
             resort_sources: Vec::new(),
             spare_states: Vec::new(),
             extent: None,
+            moved: None,
             bodies: Vec::new(),
             planner: RoutePlanner::default(),
             world_edits: 0,

@@ -5,6 +5,8 @@ mod build;
 mod follow;
 mod keyframe;
 mod layout;
+#[cfg(test)]
+mod notes_tests;
 mod phase;
 mod read;
 mod tick;
@@ -130,6 +132,9 @@ pub struct Simulation {
     /// The extent of `working` as the last tick's steps left it, folded while stepping, for
     /// the next grid rebuild; `None` when something moved the agents since (the API, jumps).
     extent: Option<Extent>,
+    /// The farthest any agent moved in the last tick's steps, when they were measured
+    /// (`steer_and_step`); valid with `extent`, and told to the grid with it.
+    moved: Option<f32>,
     /// By slot: each agent's position and velocity as the last tick's steps left them,
     /// written with `extent` and valid with it, for the next grid rebuild to read instead of
     /// the vehicles.
@@ -182,17 +187,27 @@ impl Simulation {
             let layout = &self.layout;
             let agent = |slot| layout.agent(slot) as u32;
             self.grid.set_layers(&self.avoidance);
+            let known = self.extent.take();
+            let moved = known.and(self.moved.take());
             self.grid.rebuild_known(
                 &self.working,
                 agent,
-                self.extent.take().map(|extent| (extent, &self.bodies[..])),
+                known.map(|extent| (extent, &self.bodies[..])),
             );
+            // The grid was rebuilt last tick too (else its notes were forgotten below), and
+            // the agents moved only in their steps since.
+            if let Some(moved) = moved {
+                self.grid.agents_moved_at_most(moved);
+            }
             observe(TickPhase::Grid);
             self.resort();
             observe(TickPhase::Resort);
             self.grid.prepare_tree();
             observe(TickPhase::Tree);
         } else {
+            // The agents move this tick with the grid not rebuilt: its notes of their nearest
+            // say nothing of the next rebuild.
+            self.grid.forget_neighbor_notes();
             observe(TickPhase::Grid);
             observe(TickPhase::Resort);
             observe(TickPhase::Tree);
@@ -220,7 +235,7 @@ impl Simulation {
             });
         }
         observe(TickPhase::Routes);
-        let (crossings, extent) = self.steer_and_step(dt, agent_vehicles);
+        let (crossings, extent, moved) = self.steer_and_step(dt, agent_vehicles, reads_agents);
         observe(TickPhase::Steer);
         self.tag_members.end_tick();
         self.agent_order = order;
@@ -228,6 +243,7 @@ impl Simulation {
         self.wall_crossings += crossings;
         // Flights, landings and falls move agents after their steps.
         self.extent = (!self.jumps.active()).then_some(extent);
+        self.moved = moved;
         self.end_jumps(dt);
         self.tick += 1;
         observe(TickPhase::Jumps);

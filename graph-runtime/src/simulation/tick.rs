@@ -1,6 +1,7 @@
 //! One tick's work on the agents: the tick core (`tick.rs`) run batch by batch, in parallel
 //! chunks, each batch advanced right after it is steered.
 
+use glam::Vec2;
 use rayon::prelude::*;
 
 use super::Simulation;
@@ -21,7 +22,17 @@ impl Simulation {
     /// reads the agent's own working vehicle and everything else from the start of the tick
     /// (neighbors from the grid's copies, targets from `vehicles`), so stepping a batch changes
     /// no other agent's force, and the tick needs one parallel pass instead of two.
-    pub(super) fn steer_and_step(&mut self, dt: f32, vehicles: &[Vehicle]) -> (u64, Extent) {
+    ///
+    /// When `track` (a program reads other agents by index, as Reciprocal does), also returns
+    /// the farthest any agent moved in its step (units; infinite when an agent left or came
+    /// back from a position that is not finite): the grid's notes of each agent's nearest
+    /// neighbors bound the next tick's queries by it (`spatial/bounds.rs`).
+    pub(super) fn steer_and_step(
+        &mut self,
+        dt: f32,
+        vehicles: &[Vehicle],
+        track: bool,
+    ) -> (u64, Extent, Option<f32>) {
         let tick = Tick {
             world: &self.world,
             vehicles,
@@ -42,7 +53,8 @@ impl Simulation {
         }
         // Every slot's body is written below: resized, not cleared.
         self.bodies.resize(self.slot_forces.len(), Body::default());
-        self.slot_forces
+        let totals = self
+            .slot_forces
             .par_chunks_mut(chunk)
             .zip(self.states.par_chunks_mut(chunk))
             .zip(self.working.par_chunks_mut(chunk))
@@ -54,6 +66,7 @@ impl Simulation {
                 |(chunk_index, (((((forces, states), working), stuck_for), bodies), scratch))| {
                     let mut crossings = 0;
                     let mut extent = Extent::EMPTY;
+                    let mut moved_squared = 0.0_f32;
                     let batches = forces
                         .chunks_mut(BATCH)
                         .zip(states.chunks_mut(BATCH))
@@ -79,6 +92,13 @@ impl Simulation {
                                 params: &group.params,
                             })
                         };
+                        // Where the batch's agents start, when their steps are measured.
+                        let mut from = [Vec2::ZERO; BATCH];
+                        if track {
+                            for (from, vehicle) in from.iter_mut().zip(&*working) {
+                                *from = vehicle.position;
+                            }
+                        }
                         tick.steer_runs(
                             (groups.len(), group_of, group),
                             agents,
@@ -100,20 +120,59 @@ impl Simulation {
                         );
                         // Each batch's vehicles just stepped, still in the cache: their
                         // extent and bodies for the next grid.
-                        for (vehicle, body) in working.iter().zip(bodies) {
-                            extent = extent.add(vehicle);
-                            *body = Body::from(vehicle);
-                        }
+                        let from = track.then_some(&from);
+                        fold_steps(working, bodies, from, (&mut extent, &mut moved_squared));
                     }
-                    (crossings, extent)
+                    (crossings, extent, moved_squared)
                 },
             )
-            // A whole number of crossings and an extent (minima and maxima): each the same in
-            // any order, so any thread count gives the same.
+            // A whole number of crossings, an extent (minima and maxima) and a maximum: each
+            // the same in any order, so any thread count gives the same.
             .reduce(
-                || (0, Extent::EMPTY),
-                |(a, left), (b, right)| (a + b, left.join(right)),
-            )
+                || (0, Extent::EMPTY, 0.0),
+                |(a, left, m), (b, right, n)| (a + b, left.join(right), m.max(n)),
+            );
+        let (crossings, extent, moved_squared) = totals;
+        (crossings, extent, track.then(|| moved_squared.sqrt()))
+    }
+}
+
+/// Folds a batch's agents just stepped (`working`, still in the cache) into the extent and
+/// writes their bodies, for the next grid; with where they started (`from`), also the longest
+/// step's length squared.
+fn fold_steps(
+    working: &[Vehicle],
+    bodies: &mut [Body],
+    from: Option<&[Vec2; BATCH]>,
+    (extent, moved_squared): (&mut Extent, &mut f32),
+) {
+    if let Some(from) = from {
+        for ((vehicle, body), &from) in working.iter().zip(bodies).zip(from) {
+            *extent = extent.add(vehicle);
+            *moved_squared = farther(*moved_squared, from, vehicle.position);
+            *body = Body::from(vehicle);
+        }
+    } else {
+        for (vehicle, body) in working.iter().zip(bodies) {
+            *extent = extent.add(vehicle);
+            *body = Body::from(vehicle);
+        }
+    }
+}
+
+/// `moved_squared` or the squared length of the step `from → to`, whichever is larger:
+/// infinite for a step to or from a position that is not finite (the agent left the grid's
+/// cells or came into them), nothing for one between two such positions (in none).
+fn farther(moved_squared: f32, from: Vec2, to: Vec2) -> f32 {
+    let step = match (from.is_finite(), to.is_finite()) {
+        (true, true) => from.distance_squared(to),
+        (false, false) => 0.0,
+        _ => f32::INFINITY,
+    };
+    if step > moved_squared {
+        step
+    } else {
+        moved_squared
     }
 }
 
@@ -324,6 +383,24 @@ mod tests {
         let mut simulation = Simulation::new(&jumps).expect("builds");
         simulation.step(1.0 / 60.0);
         assert_eq!(simulation.extent, None);
+    }
+
+    /// A step's length squared is kept when it is the longest; a step to or from a position
+    /// that is not finite is infinitely long, and one between two such positions is none.
+    #[test]
+    fn the_longest_step_is_kept() {
+        use glam::Vec2;
+
+        use super::farther;
+
+        let (origin, far) = (Vec2::ZERO, Vec2::new(3.0, 4.0));
+        assert_eq!(farther(0.0, origin, far), 25.0);
+        assert_eq!(farther(30.0, origin, far), 30.0);
+        let nowhere = Vec2::new(f32::NAN, 0.0);
+        let beyond = Vec2::new(f32::INFINITY, 0.0);
+        assert_eq!(farther(1.0, origin, nowhere), f32::INFINITY);
+        assert_eq!(farther(1.0, beyond, far), f32::INFINITY);
+        assert_eq!(farther(1.0, nowhere, beyond), 1.0);
     }
 
     /// Every preset runs 60 ticks with its programs evaluated in batches and again agent by

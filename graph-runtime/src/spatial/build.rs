@@ -64,6 +64,7 @@ impl SpatialGrid {
             self.spare_tree.keep(tree);
         }
         self.tree_wanted = self.tree_used.take();
+        self.bounds_rebuilt(vehicles.len());
         let parallel = vehicles.len() >= PARALLEL_MIN_AGENTS;
         if let Some((extent, bodies)) = known
             && bodies.len() == vehicles.len()

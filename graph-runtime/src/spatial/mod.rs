@@ -6,6 +6,7 @@ use crate::Vehicle;
 
 mod answers;
 mod blocks;
+mod bounds;
 mod build;
 mod cells;
 mod nearest;
@@ -69,6 +70,8 @@ pub struct SpatialGrid {
     /// default's): the tree skips the subtrees with none of a query's mask
     /// ([`SpatialGrid::set_layers`]).
     layers: Vec<u32>,
+    /// How far each agent's nearest neighbors were at its last query (`bounds.rs`).
+    bounds: bounds::NeighborBounds,
 }
 
 /// A flag any thread may set, cloned with its value.
@@ -128,6 +131,7 @@ impl SpatialGrid {
             tree_wanted: false,
             tree_leaf: nearest::SMALLEST_LEAF,
             layers: Vec::new(),
+            bounds: bounds::NeighborBounds::default(),
         }
     }
 
@@ -166,6 +170,12 @@ impl SpatialGrid {
     /// The fastest agent's speed at the last rebuild (units / s).
     pub fn max_speed(&self) -> f32 {
         self.max_speed
+    }
+
+    /// The width of the cells at the last rebuild (units).
+    #[cfg(test)]
+    pub(crate) fn cell_size(&self) -> f32 {
+        self.cell_size
     }
 
     /// The largest agent radius at the last rebuild (units).

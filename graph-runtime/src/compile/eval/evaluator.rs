@@ -368,12 +368,22 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
         let shares = mine.map_or(Shares::Half, |mine| {
             Shares::By(mine, self.context.avoidance)
         });
+        // Without layers, no farther than last tick's nearest can be now (the same agents
+        // found, from fewer cells: `spatial/bounds.rs`); what is found is noted for the next.
+        let keep = most.min(crate::behaviors::MAX_RECIPROCAL_NEIGHBORS);
+        let reach = match mine {
+            None => (self.context.grid).neighbor_reach(agent, me.position, keep, radius),
+            Some(_) => radius,
+        };
         // The half-planes go into the thread's list, neither filled nor copied per agent.
-        if let Some(mut nearest) = self.nearest_beyond(radius, most, limit) {
+        if let Some(mut nearest) = self.nearest_beyond(reach, most, limit) {
             // The tree's keys are (squared distance, agent) in one integer, the distance
             // computed as Reciprocal computes it: sorted, they are its choice in its order, and
             // its own selection is skipped.
             nearest.sort_unstable();
+            if mine.is_none() {
+                self.context.grid.note_nearest(agent, keep, &nearest);
+            }
             let others = Others::Nearest(nearest.iter().filter_map(|&key| {
                 let other = crate::spatial::agent_of(key) as usize;
                 vehicles.get(other).map(|vehicle| (other, vehicle))
@@ -416,7 +426,7 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
                 scan_keys,
                 ..
             } = &mut *self.scratch;
-            let others = Others::in_grid(self.context.grid, vehicles, scan_keys);
+            let others = Others::in_grid(self.context.grid, vehicles, scan_keys, reach);
             reciprocal_velocity_into(
                 (me, agent),
                 others,
