@@ -105,6 +105,9 @@ pub struct Crowd {
     /// Each agent's group (agents not listed run group 0).
     group_of: Vec<u32>,
     grid: SpatialGrid,
+    /// Where the agents stood at the grid's last rebuild: how far they moved since bounds
+    /// Reciprocal's next queries (`spatial/bounds.rs`).
+    rebuilt_at: crate::spatial::RebuiltAt,
     /// One per parallel task of the steering (`tick::steer_chunk`), kept from tick to tick.
     scratches: Vec<Scratch>,
     states: Vec<AgentState>,
@@ -179,6 +182,7 @@ impl Crowd {
         let radius = group.program.neighborhood_radius(&group.params);
         Self {
             grid: SpatialGrid::new(neighbor_cell_size(radius)),
+            rebuilt_at: crate::spatial::RebuiltAt::default(),
             groups: vec![group],
             group_of: Vec::new(),
             scratches: vec![Scratch::default()],
@@ -611,5 +615,13 @@ impl CrowdProgram {
     /// Its parameter values.
     pub fn params(&self) -> &ParamValues {
         &self.params
+    }
+}
+
+#[cfg(test)]
+impl Crowd {
+    /// The neighbor grid, for the tests of its notes (`simulation/notes_tests.rs`).
+    pub(crate) fn grid_mut(&mut self) -> &mut SpatialGrid {
+        &mut self.grid
     }
 }

@@ -158,7 +158,11 @@ impl Crowd {
         self.plan_routes(world, vehicles);
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
         self.grid.set_layers(&self.avoidance);
-        prepare_grid(&mut self.grid, vehicles, programs);
+        if prepare_grid(&mut self.grid, vehicles, programs) {
+            // The game moves its agents between calls: measured here, agent by agent.
+            let reads_agents = self.groups.iter().any(|g| g.program.reads_other_agents());
+            (self.rebuilt_at).tell(&mut self.grid, vehicles, reads_agents);
+        }
         let tick = Tick {
             world,
             vehicles,

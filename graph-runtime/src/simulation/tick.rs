@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
-use crate::spatial::{Body, Extent};
+use crate::spatial::{Body, Extent, farther};
 use crate::tick::{Group, Tick, advance, steer_chunk_for};
 use crate::{Steering, Vehicle};
 
@@ -157,22 +157,6 @@ fn fold_steps(
             *extent = extent.add(vehicle);
             *body = Body::from(vehicle);
         }
-    }
-}
-
-/// `moved_squared` or the squared length of the step `from → to`, whichever is larger:
-/// infinite for a step to or from a position that is not finite (the agent left the grid's
-/// cells or came into them), nothing for one between two such positions (in none).
-fn farther(moved_squared: f32, from: Vec2, to: Vec2) -> f32 {
-    let step = match (from.is_finite(), to.is_finite()) {
-        (true, true) => from.distance_squared(to),
-        (false, false) => 0.0,
-        _ => f32::INFINITY,
-    };
-    if step > moved_squared {
-        step
-    } else {
-        moved_squared
     }
 }
 
@@ -383,24 +367,6 @@ mod tests {
         let mut simulation = Simulation::new(&jumps).expect("builds");
         simulation.step(1.0 / 60.0);
         assert_eq!(simulation.extent, None);
-    }
-
-    /// A step's length squared is kept when it is the longest; a step to or from a position
-    /// that is not finite is infinitely long, and one between two such positions is none.
-    #[test]
-    fn the_longest_step_is_kept() {
-        use glam::Vec2;
-
-        use super::farther;
-
-        let (origin, far) = (Vec2::ZERO, Vec2::new(3.0, 4.0));
-        assert_eq!(farther(0.0, origin, far), 25.0);
-        assert_eq!(farther(30.0, origin, far), 30.0);
-        let nowhere = Vec2::new(f32::NAN, 0.0);
-        let beyond = Vec2::new(f32::INFINITY, 0.0);
-        assert_eq!(farther(1.0, origin, nowhere), f32::INFINITY);
-        assert_eq!(farther(1.0, beyond, far), f32::INFINITY);
-        assert_eq!(farther(1.0, nowhere, beyond), 1.0);
     }
 
     /// Every preset runs 60 ticks with its programs evaluated in batches and again agent by

@@ -140,6 +140,57 @@ impl NeighborBounds {
     }
 }
 
+/// `moved_squared` or the squared length of the step `from → to`, whichever is larger:
+/// infinite for a step to or from a position that is not finite (the agent left the grid's
+/// cells or came into them), nothing for one between two such positions (in none).
+pub(crate) fn farther(moved_squared: f32, from: Vec2, to: Vec2) -> f32 {
+    let step = match (from.is_finite(), to.is_finite()) {
+        (true, true) => from.distance_squared(to),
+        (false, false) => 0.0,
+        _ => f32::INFINITY,
+    };
+    if step > moved_squared {
+        step
+    } else {
+        moved_squared
+    }
+}
+
+/// Where the agents stood at a grid's last rebuild, for a caller that moves them itself
+/// between rebuilds (a game's [`crate::Crowd`]): at the next rebuild it tells the grid how far
+/// the farthest moved since, measured agent by agent.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RebuiltAt {
+    /// By agent index; empty when not measured.
+    positions: Vec<Vec2>,
+}
+
+impl RebuiltAt {
+    /// Call right after each rebuild of `grid` over `vehicles` (by agent index); `measure`:
+    /// whether a program reads other agents by index (Reciprocal), else nothing is kept.
+    pub(crate) fn tell(
+        &mut self,
+        grid: &mut SpatialGrid,
+        vehicles: &[crate::Vehicle],
+        measure: bool,
+    ) {
+        if !measure {
+            self.positions.clear();
+            return;
+        }
+        if self.positions.len() == vehicles.len() {
+            let moved_squared = (vehicles.iter().zip(&self.positions))
+                .fold(0.0, |moved, (vehicle, &was)| {
+                    farther(moved, was, vehicle.position)
+                });
+            grid.agents_moved_at_most(moved_squared.sqrt());
+        }
+        self.positions.clear();
+        self.positions
+            .extend(vehicles.iter().map(|vehicle| vehicle.position));
+    }
+}
+
 impl SpatialGrid {
     /// Tells the grid that since its last rebuild no agent moved farther than `moved` (units),
     /// and that the agents are the same (same indices): the notes of last tick's queries then
@@ -257,6 +308,20 @@ mod tests {
             grid.agents_moved_at_most(moved);
             assert_eq!(grid.neighbor_reach(3, Vec2::ZERO, 1, 15.0), 15.0);
         }
+    }
+
+    /// A step's length squared is kept when it is the longest; a step to or from a position
+    /// that is not finite is infinitely long, and one between two such positions is none.
+    #[test]
+    fn the_longest_step_is_kept() {
+        let (origin, far) = (Vec2::ZERO, Vec2::new(3.0, 4.0));
+        assert_eq!(farther(0.0, origin, far), 25.0);
+        assert_eq!(farther(30.0, origin, far), 30.0);
+        let nowhere = Vec2::new(f32::NAN, 0.0);
+        let beyond = Vec2::new(f32::INFINITY, 0.0);
+        assert_eq!(farther(1.0, origin, nowhere), f32::INFINITY);
+        assert_eq!(farther(1.0, beyond, far), f32::INFINITY);
+        assert_eq!(farther(1.0, nowhere, beyond), 1.0);
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod cells;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
+pub(crate) use bounds::{RebuiltAt, farther};
 pub(crate) use build::Extent;
 pub(crate) use cells::Body;
 pub(crate) use nearest::{Accept, InView, agent_of, keep_nearest, key};
