@@ -127,8 +127,8 @@ pub(crate) enum Others<'g, I> {
     /// Every agent of the grid's cells around the agent (the grid built from `vehicles`, so
     /// its positions are theirs): the nearest are chosen among them, as among `Candidates`,
     /// reading the grid's copies in cell order and a vehicle only once it is kept, the keys
-    /// gathered in the thread's room for them. The cells are those within the last field,
-    /// the neighbor radius or a shorter distance the nearest are known to lie within
+    /// gathered in the thread's room for them. The last field is how far to look: the
+    /// neighbor radius, or a shorter distance the nearest are known to lie within
     /// ([`SpatialGrid::neighbor_reach`]); what the scan finds is noted for the agent's next.
     InGrid(&'g SpatialGrid, &'g [Vehicle], &'g mut ScanKeys, f32),
     /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared

@@ -25,8 +25,8 @@ fn bits(simulation: &Simulation) -> Vec<[u32; 4]> {
 /// Every preset with Reciprocal agents (the swap circle, the four-way crossing, the teams
 /// and the VIP's escort), 600 ticks (10 s) as they run, and again with the grid made to
 /// forget its notes before each tick, so every query looks as far as its radius: every
-/// position and velocity the same at every tick, and the notes cut the queries of most
-/// agents at the end of the swap circle.
+/// position and velocity the same at every tick, and at 10 s, when the swap circle's crowd
+/// fills its middle, the notes cut the queries of most of its agents.
 #[test]
 fn reciprocal_crowds_move_the_same_with_their_queries_cut() {
     let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
@@ -46,12 +46,12 @@ fn reciprocal_crowds_move_the_same_with_their_queries_cut() {
             assert!(bits(&cut) == bits(&whole), "{scene}: tick {tick} differs");
         }
         if scene == "swap_circle.scene.ron" {
-            // The swap circle's agents keep 10 neighbors within 10 units (`orca_crowd.graph`).
+            // The swap circle's agents keep 10 neighbors within 5 units (`orca_crowd.graph`).
             let vehicles = cut.vehicles();
             let shorter = (0..vehicles.len())
                 .filter(|&agent| {
                     let p = vehicles[agent].position;
-                    cut.grid.neighbor_reach(agent, p, 10, 10.0) < 10.0
+                    cut.grid.neighbor_reach(agent, p, 10, 5.0) < 5.0
                 })
                 .count();
             assert!(
@@ -115,7 +115,8 @@ fn a_query_looks_no_farther_than_its_nearest_were() {
     let at_start = bits(&simulation);
     let p = Vec2::new(11.0, 11.0);
     assert_eq!(simulation.vehicles()[275].position, p);
-    // The first tick has no note: the radius.
+    // The first tick's queries find no note and look as far as the radius; they leave one.
+    assert_eq!(simulation.grid.neighbor_reach(275, p, 4, 8.0), 8.0);
     simulation.step(1.0 / 60.0);
     assert_eq!(simulation.grid.cell_size(), 8.0);
     for _ in 0..3 {
