@@ -67,8 +67,9 @@ fn reciprocal_crowds_move_the_same_with_their_queries_cut() {
 /// nearest within 8 units. The grid's cells are 8 units (the radius), 3 × 3 of them over the
 /// square's 23 units. Agent 275 stands at (11, 11), inside the middle cell (8 to 16 each
 /// way): its 4 nearest are 1 unit away, and no agent moves, so from its second tick on its
-/// query looks 1 unit and slack (1 / 64 and 23 / 65,536 for a position 11 + 11 from the
-/// origin), which stays in the middle cell's 8 × 8 = 64 agents instead of all 576.
+/// query looks 1 unit and slack (1 / 64, 23 / 65,536 for a position 11 + 11 from the origin,
+/// and the least, 0.001), which stays in the middle cell's 8 × 8 = 64 agents instead of all
+/// 576.
 #[test]
 fn a_query_looks_no_farther_than_its_nearest_were() {
     let mut graph = Graph::default();
@@ -122,7 +123,7 @@ fn a_query_looks_no_farther_than_its_nearest_were() {
     for _ in 0..3 {
         simulation.step(1.0 / 60.0);
         let reach = simulation.grid.neighbor_reach(275, p, 4, 8.0);
-        assert_eq!(reach, 1.0 + 1.0 / 64.0 + 23.0 / 65_536.0);
+        assert_eq!(reach, 1.0 + (1.0 / 64.0 + 23.0 / 65_536.0 + 0.001));
         let looked_at = |radius| -> usize {
             let runs = simulation.grid.runs(p, radius);
             runs.map(|run| run.agents.len()).sum()

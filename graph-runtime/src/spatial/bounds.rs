@@ -24,6 +24,8 @@ use super::{Flag, SpatialGrid};
 
 /// The rebuilds a note remembers are counted modulo 2²⁴ (the note's top 24 bits).
 const GENERATIONS: u32 = 1 << 24;
+/// The least slack a cut query adds (units): a thousandth, whose square is a normal float.
+const LEAST_SLACK: f32 = 1e-3;
 
 /// Every agent's note and what the rebuilds since say about them (see the module's
 /// documentation).
@@ -114,8 +116,10 @@ impl NeighborBounds {
         }
         let bound = distance + 2.0 * moved;
         // Room for rounding: in the squared distances (the positions' own size bounds their
-        // error), the noted distance's root and the movement's.
-        let slack = bound / 64.0 + (p.x.abs() + p.y.abs() + bound) / 65_536.0;
+        // error), the noted distance's root and the movement's; and never none, so that
+        // agents stacked on the agent's own point (a distance of 0 at the origin) are still
+        // within it.
+        let slack = bound / 64.0 + (p.x.abs() + p.y.abs() + bound) / 65_536.0 + LEAST_SLACK;
         let reach = bound + slack;
         if reach < radius { reach } else { radius }
     }
@@ -253,8 +257,8 @@ mod tests {
         // Agent 3's three nearest: the third at squared distance 16 (4 units).
         let found = [key(1.0, 7), key(9.0, 2), key(16.0, 5)];
         grid.note_nearest(3, 3, &found);
-        // This rebuild: 4 units and slack (4 / 64 + 4 / 65,536), for three or fewer.
-        let slack = 4.0 / 64.0 + 4.0 / 65_536.0;
+        // This rebuild: 4 units and slack (4 / 64 + 4 / 65,536 + 0.001), for three or fewer.
+        let slack = 4.0 / 64.0 + 4.0 / 65_536.0 + 0.001;
         assert_eq!(grid.neighbor_reach(3, p, 3, 15.0), 4.0 + slack);
         assert_eq!(grid.neighbor_reach(3, p, 2, 15.0), 4.0 + slack);
         // Not for four, nor beyond a shorter radius, nor for another agent.
@@ -267,12 +271,16 @@ mod tests {
         assert_eq!(grid.neighbor_reach(3, p, 3, 15.0), 15.0);
         // Told the agents moved at most half a unit: 4 + 2 × 0.5 = 5, and slack.
         grid.agents_moved_at_most(0.5);
-        let slack = 5.0 / 64.0 + 5.0 / 65_536.0;
+        let slack = 5.0 / 64.0 + 5.0 / 65_536.0 + 0.001;
         assert_eq!(grid.neighbor_reach(3, p, 3, 15.0), 5.0 + slack);
         // Far from the origin the slack grows with the position: 1,000 + 1,000 + 5 units.
         let far = Vec2::new(1_000.0, -1_000.0);
-        let slack = 5.0 / 64.0 + 2_005.0 / 65_536.0;
+        let slack = 5.0 / 64.0 + 2_005.0 / 65_536.0 + 0.001;
         assert_eq!(grid.neighbor_reach(3, far, 3, 15.0), 5.0 + slack);
+        // Agents stacked on agent 6 at the origin, at this rebuild: a thousandth of a unit, so
+        // that a distance of 0 is within it.
+        grid.note_nearest(6, 3, &[key(0.0, 7), key(0.0, 2), key(0.0, 5)]);
+        assert_eq!(grid.neighbor_reach(6, p, 3, 15.0), 0.001);
         // Two rebuilds on, or after the agents moved unseen: the radius.
         grid.rebuild(&vehicles);
         grid.agents_moved_at_most(0.5);
