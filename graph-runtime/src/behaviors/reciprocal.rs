@@ -225,7 +225,6 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     .for_each(line_to);
             }
             Others::InGrid(grid, vehicles, keys, radius) => {
-                let radius = radius.min(settings.neighbor_radius);
                 let most = settings.max_neighbors;
                 let kept = scan_nearest(grid, vehicles.len(), (p, index), (radius, most), keys);
                 grid.note_nearest(index, most.min(MAX_RECIPROCAL_NEIGHBORS), kept);

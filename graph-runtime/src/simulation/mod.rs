@@ -390,3 +390,16 @@ impl Simulation {
         self.program_edits = edits;
     }
 }
+
+/// Every agent's position and velocity as bits, in agent order: what the tests that compare
+/// two runs bit for bit compare.
+#[cfg(test)]
+fn vehicle_bits(vehicles: &[Vehicle]) -> Vec<[u32; 4]> {
+    (vehicles.iter())
+        .map(|v| {
+            let [px, py] = v.position.to_array();
+            let [vx, vy] = v.velocity.to_array();
+            [px, py, vx, vy].map(f32::to_bits)
+        })
+        .collect()
+}

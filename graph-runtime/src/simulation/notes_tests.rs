@@ -13,13 +13,32 @@ use crate::{
 };
 
 fn bits(simulation: &Simulation) -> Vec<[u32; 4]> {
-    (simulation.vehicles().iter())
-        .map(|v| {
-            let [px, py] = v.position.to_array();
-            let [vx, vy] = v.velocity.to_array();
-            [px, py, vx, vy].map(f32::to_bits)
-        })
-        .collect()
+    super::vehicle_bits(simulation.vehicles())
+}
+
+/// A graph of `input` into a Reciprocal node keeping `most` neighbors within `radius` (2 s
+/// ahead of agents, `obstacle_horizon` of walls, `clearance`, no keep-right) into the output.
+fn reciprocal_over(
+    input: Node,
+    (radius, most): (f32, f32),
+    obstacle_horizon: f32,
+    clearance: f32,
+) -> Graph {
+    let mut graph = Graph::default();
+    let input = graph.add(input);
+    let reciprocal = graph.add(Node::Reciprocal {
+        input: Link(Some(input)),
+        time_horizon: 2.0.into(),
+        obstacle_time_horizon: obstacle_horizon.into(),
+        neighbor_radius: radius.into(),
+        max_neighbors: most.into(),
+        clearance: clearance.into(),
+        keep_right: 0.0.into(),
+    });
+    graph.add(Node::Output {
+        input: Link(Some(reciprocal)),
+    });
+    graph
 }
 
 /// Every preset with Reciprocal agents (the swap circle, the four-way crossing, the teams
@@ -72,24 +91,12 @@ fn reciprocal_crowds_move_the_same_with_their_queries_cut() {
 /// 576.
 #[test]
 fn a_query_looks_no_farther_than_its_nearest_were() {
-    let mut graph = Graph::default();
     // Each agent's own goal is where it stands.
-    let home = graph.add(Node::Arrival {
+    let home = Node::Arrival {
         target: Target::Own("home".to_owned()),
         slowing_distance: 4.0.into(),
-    });
-    let reciprocal = graph.add(Node::Reciprocal {
-        input: Link(Some(home)),
-        time_horizon: 2.0.into(),
-        obstacle_time_horizon: 0.0.into(),
-        neighbor_radius: 8.0.into(),
-        max_neighbors: 4.0.into(),
-        clearance: 0.0.into(),
-        keep_right: 0.0.into(),
-    });
-    graph.add(Node::Output {
-        input: Link(Some(reciprocal)),
-    });
+    };
+    let graph = reciprocal_over(home, (8.0, 4.0), 0.0, 0.0);
     let places: Vec<Vec2> = (0..24 * 24)
         .map(|i| Vec2::new((i % 24) as f32, (i / 24) as f32))
         .collect();
@@ -141,22 +148,10 @@ fn a_query_looks_no_farther_than_its_nearest_were() {
 fn a_games_crowd_moves_the_same_with_its_queries_cut() {
     use crate::{Crowd, Vehicle, VehicleParams, World};
 
-    let mut graph = Graph::default();
-    let centre = graph.add(Node::Seek {
+    let centre = Node::Seek {
         target: Target::Point(0.0.into(), 0.0.into()),
-    });
-    let reciprocal = graph.add(Node::Reciprocal {
-        input: Link(Some(centre)),
-        time_horizon: 2.0.into(),
-        obstacle_time_horizon: 1.0.into(),
-        neighbor_radius: 10.0.into(),
-        max_neighbors: 10.0.into(),
-        clearance: 0.1.into(),
-        keep_right: 0.0.into(),
-    });
-    graph.add(Node::Output {
-        input: Link(Some(reciprocal)),
-    });
+    };
+    let graph = reciprocal_over(centre, (10.0, 10.0), 1.0, 0.1);
     let world = World::default();
     let crowd = || {
         let program = crate::compile(&graph).expect("compiles");
@@ -171,18 +166,14 @@ fn a_games_crowd_moves_the_same_with_its_queries_cut() {
         })
         .collect();
     let (mut a, mut b) = (ring.clone(), ring);
-    let same = |a: &[Vehicle], b: &[Vehicle]| {
-        (a.iter().zip(b)).all(|(a, b)| {
-            a.position.to_array().map(f32::to_bits) == b.position.to_array().map(f32::to_bits)
-                && a.velocity.to_array().map(f32::to_bits)
-                    == b.velocity.to_array().map(f32::to_bits)
-        })
-    };
     for tick in 0..400 {
         cut.step(&world, &mut a, &[], 1.0 / 60.0);
         whole.grid_mut().forget_neighbor_notes();
         whole.step(&world, &mut b, &[], 1.0 / 60.0);
-        assert!(same(&a, &b), "tick {tick} differs");
+        assert!(
+            super::vehicle_bits(&a) == super::vehicle_bits(&b),
+            "tick {tick} differs"
+        );
     }
     let shorter = (0..a.len())
         .filter(|&agent| {

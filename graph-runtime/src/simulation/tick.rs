@@ -92,13 +92,15 @@ impl Simulation {
                                 params: &group.params,
                             })
                         };
-                        // Where the batch's agents start, when their steps are measured.
-                        let mut from = [Vec2::ZERO; BATCH];
-                        if track {
+                        // Where the batch's agents start, when their steps are measured (a
+                        // flock's batches copy nothing).
+                        let from = track.then(|| {
+                            let mut from = [Vec2::ZERO; BATCH];
                             for (from, vehicle) in from.iter_mut().zip(&*working) {
                                 *from = vehicle.position;
                             }
-                        }
+                            from
+                        });
                         tick.steer_runs(
                             (groups.len(), group_of, group),
                             agents,
@@ -120,7 +122,7 @@ impl Simulation {
                         );
                         // Each batch's vehicles just stepped, still in the cache: their
                         // extent and bodies for the next grid.
-                        let from = track.then_some(&from);
+                        let from = from.as_ref();
                         fold_steps(working, bodies, from, (&mut extent, &mut moved_squared));
                     }
                     (crossings, extent, moved_squared)
@@ -234,14 +236,7 @@ mod tests {
     }
 
     fn bits(simulation: &Simulation) -> Vec<[u32; 4]> {
-        let vehicles = simulation.vehicles().iter();
-        let each = |v: &crate::Vehicle| [v.position, v.velocity].map(|p| p.to_array());
-        vehicles
-            .map(|v| {
-                let [[px, py], [vx, vy]] = each(v);
-                [px, py, vx, vy].map(f32::to_bits)
-            })
-            .collect()
+        super::super::vehicle_bits(simulation.vehicles())
     }
 
     /// A stacked crowd of 10,000 flockers (each agent's 64 nearest from the k-d tree): walked
