@@ -12,7 +12,10 @@ use crate::world::{Obstacle, has_direction};
 /// the velocity obstacle of an object at `relative_position` (from the agent), for relative
 /// velocity `relative_velocity` (the agent's minus the object's), combined radius `reach`
 /// and horizon `horizon` (`> 0`). `tie` is the unit push used when the two centres coincide
-/// and the relative velocity is zero.
+/// and the relative velocity is zero. Inlined into its callers: called, it handed its two
+/// vectors back through memory, stored in halves and reloaded whole (see
+/// [`shared_orca_line`]).
+#[inline]
 fn leave_velocity_obstacle(
     relative_position: Vec2,
     relative_velocity: Vec2,
@@ -98,6 +101,15 @@ pub fn agent_orca_line(
 
 /// [`agent_orca_line`] where this agent takes `share` of the avoidance (0 to 1; 0.5 for equal
 /// priorities): `point = v + u * share` (`BEHAVIORS.md`, "Avoidance priority and layers").
+///
+/// Inlined into Reciprocal's loop over its neighbors: called, it wrote the line as three
+/// stores and the caller read it back as one 16-byte load, which waits for the stores to
+/// reach the cache (a failed store-to-load forward, 6 % of RVO2's Blocks, issue 47).
+#[expect(
+    clippy::inline_always,
+    reason = "a hint alone left it called once its cone test was inlined into it"
+)]
+#[inline(always)]
 pub fn shared_orca_line(
     vehicle: &Vehicle,
     other: &Vehicle,

@@ -66,7 +66,13 @@ fn best_on_line(lines: &[OrcaLine], index: usize, max_speed: f32, goal: Goal) ->
 /// Incremental 2D linear program: the best velocity within the disc of radius `max_speed`
 /// and every half-plane. Returns it with the number of lines satisfied: `lines.len()` on
 /// success, else the index of the first line that could not be met (the velocity then meets
-/// the lines before it).
+/// the lines before it). Inlined: called, it read its goal back from memory in another
+/// width than it was written in, a failed store-to-load forward for every agent (issue 47).
+#[expect(
+    clippy::inline_always,
+    reason = "called from two places, a hint alone left it called"
+)]
+#[inline(always)]
 fn best_within(lines: &[OrcaLine], max_speed: f32, goal: Goal) -> (Vec2, usize) {
     let mut result = match goal {
         Goal::Farthest(direction) => direction * max_speed,

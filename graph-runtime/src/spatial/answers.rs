@@ -86,26 +86,36 @@ impl Near {
     }
 }
 
-/// Up to this many candidates are sorted by rank ([`sort_few`]).
-pub(super) const RANK_SORT_MAX: usize = 16;
+/// Up to this many keys are sorted by rank ([`sort_few`]).
+pub(crate) const RANK_SORT_MAX: usize = 16;
 
-/// Sorts distinct candidates. A neighborhood usually holds a handful, in an order a branchy
-/// sort mispredicts at every step; up to [`RANK_SORT_MAX`] each goes straight to its rank
-/// (how many are smaller), counted without a branch.
+/// Sorts distinct keys (candidates, or Reciprocal's keys of distance and agent). A
+/// neighborhood usually holds a handful, in an order a branchy sort mispredicts at every step
+/// (an insertion sort, the standard library's up to 20 keys, ends each key's loop wherever
+/// the key belongs); up to [`RANK_SORT_MAX`] go straight to their ranks ([`place_by_rank`]).
+/// More take the standard library's sort.
 #[inline]
-fn sort_few(keys: &mut [Candidate]) {
-    let mut copy = [Candidate::default(); RANK_SORT_MAX];
+pub(crate) fn sort_few<T: Copy + Default + Ord>(keys: &mut [T]) {
+    let mut copy = [T::default(); RANK_SORT_MAX];
     let Some(copy) = copy.get_mut(..keys.len()) else {
         keys.sort_unstable();
         return;
     };
     copy.copy_from_slice(keys);
-    for &key in &*copy {
-        let rank = copy
+    place_by_rank(copy, keys);
+}
+
+/// Writes each of the distinct keys `from` into `to` at its rank (how many of `from` are
+/// smaller), counted without a branch: `to` starts with `from` sorted. A key whose rank is
+/// past the end of `to` is left out, so a shorter `to` takes the smallest.
+#[inline]
+pub(crate) fn place_by_rank<T: Copy + Ord>(from: &[T], to: &mut [T]) {
+    for &key in from {
+        let rank = from
             .iter()
             .map(|&other| usize::from(other < key))
             .sum::<usize>();
-        if let Some(place) = keys.get_mut(rank) {
+        if let Some(place) = to.get_mut(rank) {
             *place = key;
         }
     }

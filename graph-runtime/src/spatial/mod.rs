@@ -12,6 +12,7 @@ mod cells;
 mod nearest;
 
 pub use answers::{Candidate, Candidates, Near, Run};
+pub(crate) use answers::{RANK_SORT_MAX, place_by_rank, sort_few};
 pub(crate) use bounds::{RebuiltAt, farther};
 pub(crate) use build::Extent;
 pub(crate) use cells::Body;
@@ -288,6 +289,11 @@ impl SpatialGrid {
     /// Whether the cells a query of `radius` around `center` visits hold more than `limit`
     /// agents in all: counted per row of cells, without looking at the agents.
     pub(crate) fn crowded(&self, center: Vec2, radius: f32, limit: usize) -> bool {
+        // No more agents in all than the limit: no cells hold more, and the rows need not be
+        // walked (a flock of at most 256, a Reciprocal crowd of at most 8 × its neighbors).
+        if self.entries.len() <= limit {
+            return false;
+        }
         // The rows' slot ranges alone: the runs' three slices were looked up for nothing
         // (174 instructions an agent on RVO2's Circle 1,000, issue 47).
         let block = self.block(center, radius);
@@ -469,7 +475,6 @@ pub(crate) struct Block {
 
 #[cfg(test)]
 mod tests {
-    use super::answers::RANK_SORT_MAX;
     use super::*;
     use crate::VehicleParams;
 

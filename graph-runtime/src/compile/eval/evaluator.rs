@@ -380,7 +380,7 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
             // The tree's keys are (squared distance, agent) in one integer, the distance
             // computed as Reciprocal computes it: sorted, they are its choice in its order, and
             // its own selection is skipped.
-            nearest.sort_unstable();
+            crate::spatial::sort_few(&mut nearest);
             if mine.is_none() {
                 self.context.grid.note_nearest(agent, keep, &nearest);
             }
