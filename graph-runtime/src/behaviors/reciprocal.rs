@@ -22,7 +22,7 @@ use super::reciprocal_nearest::{Nearest, NearestAgents, ScanKeys, is_neighbor, s
 use crate::Vehicle;
 use crate::World;
 use crate::math::truncate;
-use crate::spatial::SpatialGrid;
+use crate::spatial::{Block, SpatialGrid};
 use crate::world::{Obstacle, WallPoint};
 
 /// The numbers of a Reciprocal node.
@@ -129,8 +129,14 @@ pub(crate) enum Others<'g, I> {
     /// reading the grid's copies in cell order and a vehicle only once it is kept, the keys
     /// gathered in the thread's room for them. The last field is how far to look: the
     /// neighbor radius, or a shorter distance the nearest are known to lie within
-    /// ([`SpatialGrid::neighbor_reach`]); what the scan finds is noted for the agent's next.
-    InGrid(&'g SpatialGrid, &'g [Vehicle], &'g mut ScanKeys, f32),
+    /// ([`SpatialGrid::neighbor_reach`]), with the cells that covers ([`SpatialGrid::block`]);
+    /// what the scan finds is noted for the agent's next.
+    InGrid(
+        &'g SpatialGrid,
+        &'g [Vehicle],
+        &'g mut ScanKeys,
+        (f32, Block),
+    ),
     /// Already the nearest, in the order [`orca_lines`] would choose them (ascending squared
     /// distance, then agent index): those within the neighbor radius, not the agent itself,
     /// at most `max_neighbors` (what the k-d tree answers, its keys sorted).
@@ -143,7 +149,7 @@ impl<'g> Others<'g, std::iter::Empty<(usize, &'g Vehicle)>> {
         grid: &'g SpatialGrid,
         vehicles: &'g [Vehicle],
         keys: &'g mut ScanKeys,
-        reach: f32,
+        reach: (f32, Block),
     ) -> Self {
         Self::InGrid(grid, vehicles, keys, reach)
     }
@@ -224,9 +230,10 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     .filter_map(|(other_index, other)| other.map(|other| (other_index, other)))
                     .for_each(line_to);
             }
-            Others::InGrid(grid, vehicles, keys, radius) => {
+            Others::InGrid(grid, vehicles, keys, (radius, block)) => {
                 let most = settings.max_neighbors;
-                let kept = scan_nearest(grid, vehicles.len(), (p, index), (radius, most), keys);
+                let around = (p, index, block);
+                let kept = scan_nearest(grid, vehicles.len(), around, (radius, most), keys);
                 grid.note_nearest(index, most.min(MAX_RECIPROCAL_NEIGHBORS), kept);
                 kept.iter()
                     .filter_map(|&key| {
@@ -492,7 +499,15 @@ mod tests {
                 let mut lines = OrcaLines::default();
                 let (preferred, chosen, fallback) = reciprocal_velocity_into(
                     (vehicle, index),
-                    Others::in_grid(&grid, vehicles, &mut keys, neighbor_radius),
+                    Others::in_grid(
+                        &grid,
+                        vehicles,
+                        &mut keys,
+                        (
+                            neighbor_radius,
+                            grid.block(vehicle.position, neighbor_radius),
+                        ),
+                    ),
                     &world,
                     (force, &settings, dt, Shares::Half),
                     &mut lines,

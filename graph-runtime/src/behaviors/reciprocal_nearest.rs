@@ -8,7 +8,7 @@ use glam::Vec2;
 use wide::{CmpLt, f32x4, u32x4};
 
 use super::orca_lines::MAX_RECIPROCAL_NEIGHBORS;
-use crate::spatial::{RANK_SORT_MAX, SpatialGrid, place_by_rank, sort_few};
+use crate::spatial::{Block, RANK_SORT_MAX, SpatialGrid, place_by_rank, sort_few};
 
 /// Keeps the `N` smallest `(key, index)` pairs, in ascending order.
 pub(super) struct Nearest<T: Copy, const N: usize> {
@@ -153,8 +153,8 @@ fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
 
 /// The keys (squared distance and agent, [`crate::spatial::key`]) of the at most `most`
 /// (at most [`MAX_RECIPROCAL_NEIGHBORS`]) agents nearest `p` (agent `me`) within `radius`,
-/// nearest first, from a scan of the grid's cells around it (`agents` agents in all): a slice
-/// of `keys`.
+/// nearest first, from a scan of the grid's cells around it, `block` (`agents` agents in
+/// all; the caller has worked the block out to count its agents): a slice of `keys`.
 ///
 /// Every candidate's key is written, and counted only when it is a neighbor: no branch on
 /// where an agent stands; the distances four at a time (their lanes as `Vec2::length_squared`
@@ -165,7 +165,7 @@ fn keep_nearest_keys(keys: &mut [u64], keep: usize) -> usize {
 pub(super) fn scan_nearest<'k>(
     grid: &SpatialGrid,
     agents: usize,
-    (p, me): (Vec2, usize),
+    (p, me, block): (Vec2, usize, Block),
     (radius, most): (f32, usize),
     ScanKeys(keys): &'k mut ScanKeys,
 ) -> &'k mut [u64] {
@@ -180,7 +180,7 @@ pub(super) fn scan_nearest<'k>(
         f32x4::splat(radius_squared),
     );
     let (me_lanes, agents_lanes) = (u32x4::splat(me), u32x4::splat(agents));
-    for run in grid.runs(p, radius) {
+    for run in grid.runs_of(block) {
         // Four candidates at a time: `(x - px)² + (y - py)²` on each lane, the grid's copies
         // of the positions, so the same squared distances as the vehicles' give.
         let fours = run

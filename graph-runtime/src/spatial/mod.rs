@@ -289,17 +289,23 @@ impl SpatialGrid {
     /// Whether the cells a query of `radius` around `center` visits hold more than `limit`
     /// agents in all: counted per row of cells, without looking at the agents.
     pub(crate) fn crowded(&self, center: Vec2, radius: f32, limit: usize) -> bool {
-        // No more agents in all than the limit: no cells hold more, and the rows need not be
-        // walked (a flock of at most 256, a Reciprocal crowd of at most 8 × its neighbors).
+        // No more agents in all than the limit: no cells hold more, and neither the block nor
+        // its rows need working out (a flock of at most 256, a Reciprocal crowd of at most 8
+        // × its neighbors).
+        self.entries.len() > limit && self.holds_more(&self.block(center, radius), limit)
+    }
+
+    /// Whether the cells of `block` hold more than `limit` agents in all ([`Self::crowded`]
+    /// for a block the caller goes on to scan).
+    pub(crate) fn holds_more(&self, block: &Block, limit: usize) -> bool {
         if self.entries.len() <= limit {
             return false;
         }
         // The rows' slot ranges alone: the runs' three slices were looked up for nothing
         // (174 instructions an agent on RVO2's Circle 1,000, issue 47).
-        let block = self.block(center, radius);
         let mut total = 0;
         for row in block.rows.clone() {
-            total += self.row_slots(&block, row).map_or(0, |slots| slots.len());
+            total += self.row_slots(block, row).map_or(0, |slots| slots.len());
             if total > limit {
                 return true;
             }
@@ -394,7 +400,12 @@ impl SpatialGrid {
     /// caller tests the distance.
     #[inline]
     pub fn runs(&self, center: Vec2, radius: f32) -> impl Iterator<Item = Run<'_>> {
-        let block = self.block(center, radius);
+        self.runs_of(self.block(center, radius))
+    }
+
+    /// [`SpatialGrid::runs`] of a block worked out already.
+    #[inline]
+    pub(crate) fn runs_of(&self, block: Block) -> impl Iterator<Item = Run<'_>> {
         block.rows.clone().filter_map(move |row| {
             let slots = self.row_slots(&block, row)?;
             Some(Run {

@@ -375,8 +375,11 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
             None => (self.context.grid).neighbor_reach(agent, me.position, keep, radius),
             Some(_) => radius,
         };
+        // The cells the query visits, worked out once: to count them, then to scan them.
+        let block = self.context.grid.block(me.position, reach);
         // The half-planes go into the thread's list, neither filled nor copied per agent.
-        if let Some(mut nearest) = self.nearest_beyond(reach, most, limit) {
+        if self.context.grid.holds_more(&block, limit) {
+            let mut nearest = self.tree_nearest(reach, most);
             // The tree's keys are (squared distance, agent) in one integer, the distance
             // computed as Reciprocal computes it: sorted, they are its choice in its order, and
             // its own selection is skipped.
@@ -426,7 +429,7 @@ impl<R: Recorder, V: Value> Leaf for Evaluator<'_, '_, '_, R, V> {
                 scan_keys,
                 ..
             } = &mut *self.scratch;
-            let others = Others::in_grid(self.context.grid, vehicles, scan_keys, reach);
+            let others = Others::in_grid(self.context.grid, vehicles, scan_keys, (reach, block));
             reciprocal_velocity_into(
                 (me, agent),
                 others,

@@ -68,16 +68,23 @@ impl<R: Recorder, V: super::value::Value> Evaluator<'_, '_, '_, R, V> {
         most: usize,
         limit: usize,
     ) -> Option<Vec<u64>> {
-        let (grid, me, agent) = (self.context.grid, self.me, self.agent);
-        if !grid.crowded(me.position, radius, limit) {
+        if !self.context.grid.crowded(self.me.position, radius, limit) {
             return None;
         }
+        Some(self.tree_nearest(radius, most))
+    }
+
+    /// This agent's `most` nearest neighbors within `radius` (of its mask, with avoidance
+    /// layers) from the tick's k-d tree, crowded or not: keys of squared distance and agent, in
+    /// no order. Give the list back with [`Evaluator::return_nearest`].
+    pub(super) fn tree_nearest(&mut self, radius: f32, most: usize) -> Vec<u64> {
+        let (grid, me, agent) = (self.context.grid, self.me, self.agent);
         let mut nearest = std::mem::take(&mut self.scratch.nearest);
         match self.mask() {
             Some(mask) => grid.nearest(me.position, radius, most, agent, mask, &mut nearest),
             None => grid.nearest(me.position, radius, most, agent, |_| true, &mut nearest),
         }
-        Some(nearest)
+        nearest
     }
 
     /// Keeps the list [`Evaluator::crowded_nearest`] lent, for its room.
