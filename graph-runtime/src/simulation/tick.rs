@@ -406,4 +406,79 @@ mod tests {
             "{planned} planned, {per_agent} not"
         );
     }
+
+    /// Reciprocal runs in the batch after its input (the graph is planned), and a crowd of it
+    /// moves as the per-agent evaluator moves it, bit for bit, 300 ticks: the swap circle's
+    /// 200 agents (starting 40 units out) meeting walls in their way 28 units out (two open
+    /// walls across the x axis, a closed square on the y axis: wall half-planes of both
+    /// kinds), preferring `Blend(Arrival, LookWhereYouAreGoing)`, whose angular part
+    /// Reciprocal passes through (the batch's values then carry a turn).
+    #[test]
+    fn a_reciprocal_crowd_among_walls_moves_the_same_in_batches_and_agent_by_agent() {
+        use crate::{Graph, Wall};
+        use glam::Vec2;
+        let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+        let mut assets =
+            SceneAssets::load(&presets.join("swap_circle.scene.ron")).expect("the preset");
+        let wall = |points: &[(f32, f32)]| points.iter().map(|&p| Vec2::from(p)).collect();
+        assets.scene.walls = vec![
+            Wall::polyline(wall(&[(28.0, -10.0), (28.0, 10.0)])),
+            Wall::polyline(wall(&[(-28.0, 10.0), (-28.0, -10.0)])),
+            Wall::polygon(wall(&[
+                (-3.0, 26.0),
+                (3.0, 26.0),
+                (3.0, 32.0),
+                (-3.0, 32.0),
+            ])),
+        ];
+        let graph = r#"(format: "steergraph.graph", version: 2,
+            vehicle: (mass: 1.0, max_force: 240.0, max_speed: 4.0, radius: 0.5),
+            turning: (independent_facing: true, max_angular_speed: 180.0,
+                max_angular_acceleration: 360.0),
+            nodes: {
+                1: Arrival(target: Own("goal"), slowing_distance: 4.0),
+                2: LookWhereYouAreGoing(align_tolerance: 2.0, deceleration_radius: 45.0,
+                    time_to_target: 0.2),
+                3: Blend(inputs: [(node: 1, weight: 1.0), (node: 2, weight: 1.0)]),
+                4: Reciprocal(input: 3, time_horizon: 2.0, obstacle_time_horizon: 1.0,
+                    neighbor_radius: 5.0, max_neighbors: 10.0, clearance: 0.1, keep_right: 10.0),
+                5: Output(input: 4),
+            })"#;
+        let graph = Graph::from_ron(graph, "turning_orca.graph.ron").expect("the graph parses");
+        for group in &mut assets.scene.groups {
+            group.graph = "turning_orca.graph.ron".to_owned();
+        }
+        assets.graphs = [("turning_orca.graph.ron".to_owned(), graph)].into();
+        let mut batched = Simulation::new(&assets).expect("builds");
+        let mut reference = batched.clone();
+        for group in &mut reference.groups {
+            assert!(group.program.batch_plan.is_some(), "Reciprocal is planned");
+            Arc::make_mut(&mut group.program).batch_plan = None;
+        }
+        // Independent facing: the orientation and its turn rate, beside position and velocity.
+        let facing = |simulation: &Simulation| -> Vec<[u32; 2]> {
+            (simulation.vehicles().iter())
+                .map(|v| [v.orientation.to_bits(), v.angular_velocity.to_bits()])
+                .collect()
+        };
+        let facing_at_start = facing(&batched);
+        let mut near_the_walls = 0;
+        for tick in 0..300 {
+            batched.step(1.0 / 60.0);
+            reference.step(1.0 / 60.0);
+            assert!(bits(&batched) == bits(&reference), "tick {tick} differs");
+            assert!(
+                facing(&batched) == facing(&reference),
+                "tick {tick}: facing differs"
+            );
+            let vehicles = batched.vehicles().iter();
+            near_the_walls += vehicles
+                .filter(|v| (26.0..30.0).contains(&v.position.x.abs()) && v.position.y.abs() < 11.0)
+                .count();
+        }
+        // The crowd turned, and met the open walls.
+        let turned = facing(&batched).into_iter().zip(facing_at_start);
+        assert!(turned.filter(|(now, start)| now[0] != start[0]).count() > 100);
+        assert!(near_the_walls > 0);
+    }
 }

@@ -52,7 +52,7 @@ fn plan(program: &Program) -> Option<BatchPlan> {
 
 /// The ops of the subtree at `start` in the order the per-agent evaluator finishes them, when
 /// that order is the same for every agent: every op of it is a behavior or one of Blend,
-/// Scale, Truncate and Output, which always evaluate all their inputs. A shared op is
+/// Scale, Truncate, Reciprocal and Output, which always evaluate all their inputs. A shared op is
 /// evaluated at its first use, as the per-agent evaluator's memo does. Marks the subtree's ops
 /// in `owner` with `mark`; `None` also when an op is another subtree's (nonzero, not `mark`).
 fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> Option<Vec<u32>> {
@@ -69,6 +69,8 @@ fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> 
         Some(match *op {
             // Combiners that always evaluate all their inputs, in order.
             Op::Output(input) | Op::Scale(input, _) | Op::Truncate(input, _) => vec![input],
+            // Its one input, always: the velocity it prefers.
+            Op::Reciprocal(reciprocal) => vec![reciprocal.input],
             Op::Blend(span) => program
                 .weighted
                 .get(span.start as usize..(span.start + span.len) as usize)?
@@ -81,7 +83,6 @@ fn static_order(program: &Program, start: u32, mark: u32, owner: &mut [u32]) -> 
             | Op::Dither(..)
             | Op::Budget(_)
             | Op::Gate(..)
-            | Op::Reciprocal(_)
             | Op::Compare(..)
             | Op::All(_)
             | Op::Any(_)
@@ -173,6 +174,18 @@ mod tests {
             3: Blend(inputs: [(node: 2, weight: 1.0), (node: 1, weight: 1.0)]),
             4: Output(input: 3)";
         assert_eq!(plan(nodes), Some(vec![vec![2, 1, 3]]));
+    }
+
+    #[test]
+    fn reciprocal_runs_after_its_input_as_a_combiner_of_one() {
+        // Output(Reciprocal(Blend[Seek 1, Flee 2])): Reciprocal always evaluates its input.
+        let nodes = "1: Seek(target: Point(1.0, 2.0)),
+            2: Flee(target: Point(0.0, 0.0)),
+            3: Blend(inputs: [(node: 1, weight: 0.5), (node: 2, weight: 0.5)]),
+            4: Reciprocal(input: 3, time_horizon: 2.0, obstacle_time_horizon: 1.0,
+                neighbor_radius: 5.0, max_neighbors: 10.0, clearance: 0.0, keep_right: 0.0),
+            5: Output(input: 4)";
+        assert_eq!(plan(nodes), Some(vec![vec![1, 2, 3, 4]]));
     }
 
     #[test]

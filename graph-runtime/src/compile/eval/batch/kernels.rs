@@ -4,10 +4,15 @@
 
 use super::{AgentList, Batch, columns};
 use crate::behaviors;
+use crate::compile::eval::context::Context;
 use crate::compile::eval::evaluator::Evaluator;
 use crate::compile::eval::trace::NoTrace;
 use crate::compile::eval::value::Value;
-use crate::compile::program::{CourseOp, FacingOp, HeadingRef, Op, Program, alignment};
+use crate::compile::program::{AgentState, Scratch};
+use crate::compile::program::{
+    CourseOp, FacingOp, HeadingRef, Op, Program, ReciprocalOp, alignment,
+};
+use crate::{Steering, Vehicle};
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
@@ -70,22 +75,67 @@ impl Program {
                     return;
                 };
                 for i in list {
-                    let (context, scratch) = (batch.context, &mut *batch.scratch);
-                    let mut evaluator: Evaluator<'_, '_, '_, NoTrace, V> = Evaluator::new(
-                        self,
-                        context,
-                        agents[i] as usize,
-                        &vehicles[i],
-                        &mut states[i],
-                        scratch,
-                        NoTrace,
-                    );
-                    // Unaligned collision avoidance queries for this agent.
-                    evaluator.scratch.neighbors_ready = false;
+                    let me = (agents[i], &vehicles[i], &mut states[i]);
+                    let mut evaluator = evaluator_of(self, batch.context, me, batch.scratch);
                     out[i] = evaluator.leaf_value(index, op);
                 }
             }
         }
+    }
+}
+
+/// The per-agent evaluator of one agent of a batch (`agent`, its vehicle and state), for an
+/// op without a kernel of its own. A neighbor list read from it is this agent's own, as at
+/// the start of each per-agent run (Unaligned collision avoidance queries for the agent).
+fn evaluator_of<'p, 'c, 's, V: Value>(
+    program: &'p Program,
+    context: &Context<'c>,
+    (agent, vehicle, state): (u32, &'c Vehicle, &'s mut AgentState),
+    scratch: &'s mut Scratch,
+) -> Evaluator<'p, 'c, 's, NoTrace, V> {
+    let evaluator = Evaluator::new(
+        program,
+        context,
+        agent as usize,
+        vehicle,
+        state,
+        scratch,
+        NoTrace,
+    );
+    evaluator.scratch.neighbors_ready = false;
+    evaluator
+}
+
+/// Reciprocal op `index` for the agents of `batch` at positions `list`: its input's column is
+/// each agent's preferred steering, and each agent's solve runs through the per-agent
+/// evaluator's `ReciprocalOp::force`, as `eval/stack.rs` runs it (the angular part passes
+/// through). A graph of Reciprocal over static parts is then evaluated op by op over the
+/// batch, not walked agent by agent on the evaluator's stack.
+pub(super) fn reciprocal_column<V: Value>(
+    program: &Program,
+    (index, reciprocal): (u32, ReciprocalOp),
+    batch: &mut Batch<'_, '_, V>,
+    list: impl AgentList,
+) {
+    let n = batch.agents.len();
+    let Some((before, out)) = columns(&mut batch.values, n, index) else {
+        return;
+    };
+    let input = reciprocal.input as usize;
+    let (Some(preferred), Some(agents), Some(vehicles), Some(states)) = (
+        before.get(input * n..(input + 1) * n),
+        batch.agents.get(..n),
+        batch.vehicles.get(..n),
+        batch.states.get_mut(..n),
+    ) else {
+        return;
+    };
+    for i in list {
+        let me = (agents[i], &vehicles[i], &mut states[i]);
+        let mut evaluator = evaluator_of::<V>(program, batch.context, me, batch.scratch);
+        let Steering { force, angular } = preferred[i].to_steering();
+        let force = reciprocal.force(&mut evaluator, force);
+        out[i] = V::steering(Steering { force, angular });
     }
 }
 

@@ -350,6 +350,9 @@ impl Program {
                 self.take_batch_sums(batch, list.clone());
                 self.group_column(index, group, batch, list);
             }
+            Op::Reciprocal(reciprocal) => {
+                kernels::reciprocal_column(self, (index, reciprocal), batch, list);
+            }
             _ => self.leaf_column(index, op, batch, list),
         }
     }
