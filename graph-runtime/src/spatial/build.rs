@@ -185,7 +185,7 @@ impl SpatialGrid {
         // Sized, not filled: each part starts its cells' cursors at their first entries in
         // its own task (a serial copy of every cell's start was 4 bytes a cell between the
         // count's pass and the scatter's).
-        self.cursor.resize(self.cell_start.len(), 0);
+        self.cursor.resize(self.cell_start.len(), Cursor::default());
         if self.spares.len() < parts {
             self.spares.resize_with(parts, PartSpare::default);
         }
@@ -351,6 +351,14 @@ pub(super) struct PartSpare {
     cell: Vec<Entry>,
 }
 
+/// Where a cell of a scatter's part stands: the entry its next agent goes to (in the whole
+/// grid) and the agent placed last (0 before any).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Cursor {
+    next: u32,
+    last: u32,
+}
+
 /// One part of a scatter: the cells from `first_cell` on, and their entries.
 struct Part<'g> {
     first_cell: u32,
@@ -358,8 +366,8 @@ struct Part<'g> {
     offset: u32,
     /// The grid's `cell_start` from the part's first cell to one past its last.
     cell_start: &'g [u32],
-    /// Per cell of the part, its next free entry (in the whole grid).
-    cursor: &'g mut [u32],
+    /// Per cell of the part, its next free entry and the agent last placed in it.
+    cursor: &'g mut [Cursor],
     entries: &'g mut [u32],
     sources: &'g mut [u32],
     positions: &'g mut [Vec2],
@@ -379,9 +387,13 @@ impl Part<'_> {
         agent_of: &impl Fn(usize) -> u32,
     ) {
         self.spare.unordered.clear();
-        // Each cell's next free entry starts at its first.
-        if let Some(starts) = self.cell_start.get(..self.cursor.len()) {
-            self.cursor.copy_from_slice(starts);
+        // Each cell's next free entry starts at its first, after no agent (0: no agent is
+        // placed after a lower index than none).
+        for (cursor, &first) in self.cursor.iter_mut().zip(self.cell_start) {
+            *cursor = Cursor {
+                next: first,
+                last: 0,
+            };
         }
         // The four copies cut to one length: one check of an entry's place covers all four
         // writes and the look at the entry before it.
@@ -404,20 +416,24 @@ impl Part<'_> {
                 let Some(local) = cell.checked_sub(self.first_cell) else {
                     continue;
                 };
-                let (Some(next), Some(&first)) = (
-                    self.cursor.get_mut(local as usize),
-                    self.cell_start.get(local as usize),
-                ) else {
+                let Some(cursor) = self.cursor.get_mut(local as usize) else {
                     continue;
                 };
-                let at = (*next - self.offset) as usize;
-                let after_first = *next > first;
-                *next += 1;
+                let agent = agent_of(index);
+                let Cursor { next, last } = *cursor;
+                *cursor = Cursor {
+                    next: next + 1,
+                    last: agent,
+                };
+                let at = (next - self.offset) as usize;
                 if at >= len {
                     continue;
                 }
-                let agent = agent_of(index);
-                if after_first && at > 0 && entries[at - 1] > agent {
+                // The agent placed before it in its cell, kept beside the cursor: reading the
+                // entry before instead needed a test of whether it is the cell's first, which
+                // follows no pattern a branch predictor learns (a cell holds a few agents; 0.4
+                // mispredicts per agent in a 10,000-flocker tick under cachegrind).
+                if last > agent {
                     self.spare.unordered.push(local);
                 }
                 entries[at] = agent;
@@ -543,6 +559,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn only_a_cell_whose_agent_follows_a_higher_one_of_its_own_cell_is_sorted() {
+        use crate::VehicleParams;
+        // Three 1-unit cells in a row, given as a re-sorted simulation keeps its slots: cell
+        // 0 holds agents 4 and 5, cell 1 agents 0 and 1 (its first follows agent 5 of the
+        // cell before, which is no reason to sort it), cell 2 agents 3 and 2 (out of order).
+        let slots = [(0.5, 4), (0.5, 5), (1.5, 0), (1.5, 1), (2.5, 3), (2.5, 2)];
+        let vehicles: Vec<Vehicle> = slots
+            .iter()
+            .map(|&(x, _)| Vehicle::new(Vec2::new(x, 0.0), Vec2::ZERO, VehicleParams::default()))
+            .collect();
+        let mut grid = SpatialGrid::new(1.0);
+        grid.rebuild_with(&vehicles, |slot| slots[slot].1);
+        assert_eq!(grid.cell_start, [0, 2, 4, 6]);
+        assert_eq!(grid.entries, [4, 5, 0, 1, 2, 3]);
+        assert_eq!(grid.sources, [0, 1, 2, 3, 5, 4]);
+        assert_eq!(grid.cells_checked(), 1);
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub struct SpatialGrid {
     /// one (`blocks.rs`): a part of a parallel rebuild passes over the blocks that hold none
     /// of its cells.
     block_cells: Vec<blocks::BlockCells>,
-    cursor: Vec<u32>,
+    cursor: Vec<build::Cursor>,
     /// Per slot, the index in the slice the grid was rebuilt from.
     sources: Vec<u32>,
     /// Positions and velocities of the agents in `entries`, in the same (cell) order: a
