@@ -1,9 +1,11 @@
 //! What a program reads during one tick, shared by every agent of a group.
 
+use glam::Vec2;
+
 use super::super::bindings::{Bindings, TagMask};
-use super::super::program::ParamValues;
+use super::super::program::{ParamValues, Program, TargetRef};
 use crate::spatial::SpatialGrid;
-use crate::{Vehicle, World};
+use crate::{OwnGoals, Vehicle, World};
 
 /// Everything a program reads during one tick, shared by all agents of one group.
 #[derive(Clone, Copy, Debug)]
@@ -50,6 +52,36 @@ impl<'a> Context<'a> {
             bindings,
             params,
             dt,
+        }
+    }
+
+    /// Where `target` is when it is not an agent: a point (this group's numbers), a scene
+    /// target, or the point `own` holds under one of `program`'s own names; `None` when it
+    /// does not exist, and for a tagged agent (the evaluator finds that one). The per-agent
+    /// evaluator and the batch's aim kernel both ask here. Inlined: a point returned from a
+    /// call comes back through memory, which stalled every Seek and Arrival on the store.
+    #[expect(
+        clippy::inline_always,
+        reason = "a call returns the point through memory, the stall this function avoids"
+    )]
+    #[inline(always)]
+    pub(crate) fn target_point(
+        &self,
+        program: &Program,
+        own: &OwnGoals,
+        target: TargetRef,
+    ) -> Option<Vec2> {
+        match target {
+            TargetRef::Point(x, y) => Some(Vec2::new(x.get(self.params), y.get(self.params))),
+            TargetRef::Named(name) => {
+                let index = (*self.bindings.targets.get(name as usize)?)?;
+                self.world.target_at(index)
+            }
+            TargetRef::Own(name) => {
+                let name = program.own_names.get(name as usize)?;
+                own.goal_ref(name).copied()
+            }
+            TargetRef::Tagged(_) => None,
         }
     }
 }

@@ -202,14 +202,8 @@ impl<'p, 'c, R: Recorder, V: Value> Evaluator<'p, 'c, '_, R, V> {
     #[inline(always)]
     pub(super) fn quarry_position(&self, target: TargetRef) -> Option<Vec2> {
         match target {
-            TargetRef::Point(x, y) => Some(Vec2::new(self.num(x), self.num(y))),
-            TargetRef::Named(name) => {
-                let index = (*self.context.bindings.targets.get(name as usize)?)?;
-                self.context.world.target_at(index)
-            }
-            TargetRef::Own(name) => {
-                let name = self.program.own_names.get(name as usize)?;
-                self.state.own.goal_ref(name).copied()
+            TargetRef::Point(..) | TargetRef::Named(_) | TargetRef::Own(_) => {
+                (self.context).target_point(self.program, &self.state.own, target)
             }
             TargetRef::Tagged(tag) => self.tagged(tag).map(|vehicle| vehicle.position),
         }

@@ -5,6 +5,7 @@
 use glam::Vec2;
 
 use super::{Leaf, Lowering};
+use crate::Vehicle;
 use crate::behaviors;
 use crate::compile::guide::Guide;
 use crate::compile::program::operands::{Num, TargetRef};
@@ -114,18 +115,8 @@ impl AimOp {
     pub(crate) fn force(&self, leaf: &impl Leaf) -> Vec2 {
         let me = leaf.me();
         match *self {
-            Self::Seek(target) => leaf
-                .quarry_position(target)
-                .map_or(Vec2::ZERO, |at| behaviors::seek(me, at)),
-            Self::Flee(target, panic) => {
-                let panic = panic.map(|d| leaf.num(d));
-                leaf.quarry_position(target)
-                    .map_or(Vec2::ZERO, |at| behaviors::flee(me, at, panic))
-            }
-            Self::Arrival(target, slowing) => {
-                let slowing = leaf.num(slowing);
-                leaf.quarry_position(target)
-                    .map_or(Vec2::ZERO, |at| behaviors::arrival(me, at, slowing))
+            Self::Seek(target) | Self::Flee(target, _) | Self::Arrival(target, _) => {
+                self.toward(me, leaf.quarry_position(target), |n| leaf.num(n))
             }
             Self::Pursuit(quarry, prediction) => {
                 let prediction = leaf.num(prediction);
@@ -164,6 +155,27 @@ impl AimOp {
                     )
                 })
             }
+        }
+    }
+
+    /// The force of a Seek, Flee or Arrival on `me` toward its target's point `at` (zero when
+    /// the target does not exist), its numbers resolved by `num`: what [`AimOp::force`] gives
+    /// once the point is found, and what the batch's kernel gives with the point it found.
+    /// Zero for the other kinds, which need more of their target than its point.
+    #[inline]
+    pub(crate) fn toward(self, me: &Vehicle, at: Option<Vec2>, num: impl Fn(Num) -> f32) -> Vec2 {
+        let Some(at) = at else {
+            return Vec2::ZERO;
+        };
+        match self {
+            Self::Seek(_) => behaviors::seek(me, at),
+            Self::Flee(_, panic) => behaviors::flee(me, at, panic.map(num)),
+            Self::Arrival(_, slowing) => behaviors::arrival(me, at, num(slowing)),
+            Self::Pursuit(..)
+            | Self::Evasion(..)
+            | Self::OffsetPursuit(..)
+            | Self::Interpose(..)
+            | Self::Hide(..) => Vec2::ZERO,
         }
     }
 
