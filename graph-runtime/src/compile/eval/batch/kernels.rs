@@ -2,6 +2,8 @@
 //! batch and its formula called agent by agent; a leaf without a kernel of its own runs
 //! through the per-agent evaluator's `leaf_value`, one agent at a time.
 
+use glam::Vec2;
+
 use super::{AgentList, Batch, columns};
 use crate::behaviors;
 use crate::compile::eval::context::Context;
@@ -14,7 +16,6 @@ use crate::compile::program::{
     VelocityRef, alignment,
 };
 use crate::{OwnGoals, Steering, Vehicle};
-use glam::Vec2;
 
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
