@@ -396,7 +396,7 @@ impl Part<'_> {
             };
         }
         // The four copies cut to one length: one check of an entry's place covers all four
-        // writes and the look at the entry before it.
+        // writes.
         let len = self
             .entries
             .len()
