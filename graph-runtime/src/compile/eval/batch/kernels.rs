@@ -106,43 +106,53 @@ impl Program {
                 }
             }
             _ => {
-                let (Some(agents), Some(vehicles), Some(states)) = (
-                    batch.agents.get(..n),
-                    batch.vehicles.get(..n),
-                    batch.states.get_mut(..n),
-                ) else {
-                    return;
-                };
-                for i in list {
-                    let me = (agents[i], &vehicles[i], &mut states[i]);
-                    let mut evaluator = evaluator_of(self, batch.context, me, batch.scratch);
-                    out[i] = evaluator.leaf_value(index, op);
-                }
+                let agents = (batch.agents, batch.vehicles, &mut *batch.states);
+                each_evaluator(
+                    self,
+                    batch.context,
+                    agents,
+                    batch.scratch,
+                    list,
+                    |i, evaluator| {
+                        out[i] = evaluator.leaf_value(index, op);
+                    },
+                );
             }
         }
     }
 }
 
-/// The per-agent evaluator of one agent of a batch (`agent`, its vehicle and state), for an
-/// op without a kernel of its own. A neighbor list read from it is this agent's own, as at
-/// the start of each per-agent run (Unaligned collision avoidance queries for the agent).
-fn evaluator_of<'p, 'c, 's, V: Value>(
-    program: &'p Program,
+/// Calls `each` with the position in the batch and the per-agent evaluator of each of a
+/// batch's agents (`agents`: their indices, vehicles and states) at positions `list`, for an
+/// op without a kernel of its own. A neighbor list read from an evaluator is its agent's own,
+/// as at the start of each per-agent run (Unaligned collision avoidance queries for the
+/// agent).
+fn each_evaluator<'c, V: Value>(
+    program: &Program,
     context: &Context<'c>,
-    (agent, vehicle, state): (u32, &'c Vehicle, &'s mut AgentState),
-    scratch: &'s mut Scratch,
-) -> Evaluator<'p, 'c, 's, NoTrace, V> {
-    let evaluator = Evaluator::new(
-        program,
-        context,
-        agent as usize,
-        vehicle,
-        state,
-        scratch,
-        NoTrace,
-    );
-    evaluator.scratch.neighbors_ready = false;
-    evaluator
+    (agents, vehicles, states): (&[u32], &'c [Vehicle], &mut [AgentState]),
+    scratch: &mut Scratch,
+    list: impl AgentList,
+    mut each: impl FnMut(usize, &mut Evaluator<'_, 'c, '_, NoTrace, V>),
+) {
+    let n = agents.len();
+    let (Some(vehicles), Some(states)) = (vehicles.get(..n), states.get_mut(..n)) else {
+        return;
+    };
+    for i in list {
+        let (agent, vehicle, state) = (agents[i], &vehicles[i], &mut states[i]);
+        let mut evaluator = Evaluator::new(
+            program,
+            context,
+            agent as usize,
+            vehicle,
+            state,
+            &mut *scratch,
+            NoTrace,
+        );
+        evaluator.scratch.neighbors_ready = false;
+        each(i, &mut evaluator);
+    }
 }
 
 /// Reciprocal op `index` for the agents of `batch` at positions `list`: its input's column is
@@ -161,21 +171,22 @@ pub(super) fn reciprocal_column<V: Value>(
         return;
     };
     let input = reciprocal.input as usize;
-    let (Some(preferred), Some(agents), Some(vehicles), Some(states)) = (
-        before.get(input * n..(input + 1) * n),
-        batch.agents.get(..n),
-        batch.vehicles.get(..n),
-        batch.states.get_mut(..n),
-    ) else {
+    let Some(preferred) = before.get(input * n..(input + 1) * n) else {
         return;
     };
-    for i in list {
-        let me = (agents[i], &vehicles[i], &mut states[i]);
-        let mut evaluator = evaluator_of::<V>(program, batch.context, me, batch.scratch);
-        let Steering { force, angular } = preferred[i].to_steering();
-        let force = reciprocal.force(&mut evaluator, force);
-        out[i] = V::steering(Steering { force, angular });
-    }
+    let agents = (batch.agents, batch.vehicles, &mut *batch.states);
+    each_evaluator::<V>(
+        program,
+        batch.context,
+        agents,
+        batch.scratch,
+        list,
+        |i, evaluator| {
+            let Steering { force, angular } = preferred[i].to_steering();
+            let force = reciprocal.force(evaluator, force);
+            out[i] = V::steering(Steering { force, angular });
+        },
+    );
 }
 
 /// The angular layer's leaves over a batch (`LookWhereYouAreGoing`, `ReachOrientation` to a
