@@ -8,10 +8,30 @@ use crate::Vehicle;
 use crate::math::{TINY, normalize};
 use crate::world::{Obstacle, has_direction};
 
+/// `1 / horizon` and `1 / dt`, the scales of a velocity obstacle, worked out once for all of
+/// an agent's neighbors: worked out for each, the division lay on every neighbor's critical
+/// path (issue 47). The same quotients wherever they are worked out, so the same half-planes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Inverses {
+    horizon: f32,
+    dt: f32,
+}
+
+impl Inverses {
+    /// The inverses of time horizon `horizon` and tick `dt`.
+    #[inline]
+    pub(crate) fn of(horizon: f32, dt: f32) -> Self {
+        Self {
+            horizon: 1.0 / horizon,
+            dt: 1.0 / dt,
+        }
+    }
+}
+
 /// The boundary direction and the smallest change `u` of the relative velocity that leaves
 /// the velocity obstacle of an object at `relative_position` (from the agent), for relative
-/// velocity `relative_velocity` (the agent's minus the object's), combined radius `reach`
-/// and horizon `horizon` (`> 0`). `tie` is the unit push used when the two centres coincide
+/// velocity `relative_velocity` (the agent's minus the object's), combined radius `reach`,
+/// horizon `horizon` (`> 0`) and tick `dt`, given as their [`Inverses`]. `tie` is the unit push used when the two centres coincide
 /// and the relative velocity is zero. Inlined into its callers: called, it handed its two
 /// vectors back through memory, stored in halves and reloaded whole (see
 /// [`shared_orca_line`]).
@@ -20,8 +40,10 @@ fn leave_velocity_obstacle(
     relative_position: Vec2,
     relative_velocity: Vec2,
     reach: f32,
-    horizon: f32,
-    dt: f32,
+    Inverses {
+        horizon: inverse_horizon,
+        dt: inverse_dt,
+    }: Inverses,
     tie: Vec2,
 ) -> (Vec2, Vec2) {
     let distance_squared = relative_position.length_squared();
@@ -29,7 +51,6 @@ fn leave_velocity_obstacle(
     if distance_squared > reach_squared {
         // Apart: the velocity obstacle is the cone towards the object, cut off by the circle
         // of centre `relative_position / horizon` and radius `reach / horizon`.
-        let inverse_horizon = 1.0 / horizon;
         let w = relative_velocity - relative_position * inverse_horizon;
         let w_squared = w.length_squared();
         let along = w.dot(relative_position);
@@ -53,7 +74,6 @@ fn leave_velocity_obstacle(
         }
     } else {
         // Overlapping: leave within one tick.
-        let inverse_dt = 1.0 / dt;
         let w = relative_velocity - relative_position * inverse_dt;
         let w_length = w.length();
         let unit_w = if w_length < TINY { tie } else { w / w_length };
@@ -117,13 +137,31 @@ pub fn shared_orca_line(
     lower_index: bool,
     share: f32,
 ) -> OrcaLine {
+    let inverses = Inverses::of(time_horizon, dt);
+    orca_line_between(vehicle, other, (inverses, clearance), lower_index, share)
+}
+
+/// [`shared_orca_line`] with the horizon's and the tick's [`Inverses`] worked out by the
+/// caller, once for all of an agent's neighbors. Inlined into Reciprocal's loop over them, as
+/// [`shared_orca_line`] is.
+#[expect(
+    clippy::inline_always,
+    reason = "a hint alone left it called once its cone test was inlined into it"
+)]
+#[inline(always)]
+pub(crate) fn orca_line_between(
+    vehicle: &Vehicle,
+    other: &Vehicle,
+    (inverses, clearance): (Inverses, f32),
+    lower_index: bool,
+    share: f32,
+) -> OrcaLine {
     let tie = if lower_index { -Vec2::X } else { Vec2::X };
     let (direction, u) = leave_velocity_obstacle(
         other.position - vehicle.position,
         vehicle.velocity - other.velocity,
         vehicle.radius + other.radius + clearance,
-        time_horizon,
-        dt,
+        inverses,
         tie,
     );
     OrcaLine {
@@ -146,8 +184,7 @@ pub fn obstacle_orca_line(
         obstacle.center - vehicle.position,
         vehicle.velocity,
         vehicle.radius + obstacle.radius + clearance,
-        obstacle_time_horizon,
-        dt,
+        Inverses::of(obstacle_time_horizon, dt),
         Vec2::X,
     );
     OrcaLine {

@@ -11,7 +11,7 @@
 use glam::Vec2;
 
 use super::half_planes::{
-    FacingSide, WallEdge, is_covered, obstacle_orca_line, shared_orca_line,
+    FacingSide, Inverses, WallEdge, is_covered, obstacle_orca_line, orca_line_between,
     uncovered_wall_orca_line,
 };
 use super::orca_lines::{
@@ -200,11 +200,14 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
         lines.end_obstacles();
     }
     if settings.time_horizon > 0.0 {
-        let line_to = |(other_index, other): (usize, &Vehicle)| {
-            lines.push(shared_orca_line(
+        let inverses = (Inverses::of(settings.time_horizon, dt), settings.clearance);
+        // Called from plain loops: handed to `for_each`, it stayed a function called once a
+        // neighbor, reloading what it captures each time (issue 47).
+        let mut line_to = |(other_index, other): (usize, &Vehicle)| {
+            lines.push(orca_line_between(
                 vehicle,
                 other,
-                (settings.time_horizon, settings.clearance, dt),
+                inverses,
                 index < other_index,
                 shares.against(other_index),
             ));
@@ -225,27 +228,30 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                         );
                     }
                 }
-                nearest
-                    .iter()
-                    .filter_map(|(other_index, other)| other.map(|other| (other_index, other)))
-                    .for_each(line_to);
+                for (other_index, other) in nearest.iter() {
+                    if let Some(other) = other {
+                        line_to((other_index, other));
+                    }
+                }
             }
             Others::InGrid(grid, vehicles, keys, (radius, block)) => {
                 let most = settings.max_neighbors;
                 let around = (p, index, block);
                 let kept = scan_nearest(grid, vehicles.len(), around, (radius, most), keys);
                 grid.note_nearest(index, most.min(MAX_RECIPROCAL_NEIGHBORS), kept);
-                kept.iter()
-                    .filter_map(|&key| {
-                        let other_index = crate::spatial::agent_of(key) as usize;
-                        vehicles.get(other_index).map(|other| (other_index, other))
-                    })
-                    .for_each(line_to);
+                for &key in kept.iter() {
+                    let other_index = crate::spatial::agent_of(key) as usize;
+                    if let Some(other) = vehicles.get(other_index) {
+                        line_to((other_index, other));
+                    }
+                }
             }
-            Others::Nearest(nearest) => nearest
-                .into_iter()
-                .take(settings.max_neighbors.min(MAX_RECIPROCAL_NEIGHBORS))
-                .for_each(line_to),
+            Others::Nearest(nearest) => {
+                let most = settings.max_neighbors.min(MAX_RECIPROCAL_NEIGHBORS);
+                for neighbor in nearest.into_iter().take(most) {
+                    line_to(neighbor);
+                }
+            }
         }
     }
 }
