@@ -8,7 +8,7 @@ use glam::Vec2;
 use wide::{CmpLt, f32x4, u32x4};
 
 use super::orca_lines::MAX_RECIPROCAL_NEIGHBORS;
-use crate::spatial::{Block, RANK_SORT_MAX, SpatialGrid, place_by_rank, sort_few};
+use crate::spatial::{Block, NETWORK_SORT_MAX, SpatialGrid, sort_few, sort_first};
 
 /// Keeps the `N` smallest `(key, index)` pairs, in ascending order.
 pub(super) struct Nearest<T: Copy, const N: usize> {
@@ -229,16 +229,16 @@ pub(super) fn scan_nearest<'k>(
     }
     let Gathering { keys, len, .. } = gathered;
     let count = len.min(keep);
-    if len <= RANK_SORT_MAX {
-        // A handful: each key placed at its rank in the room after them, without a branch on
-        // the keys and without a copy. The standard library's insertion sort ended each key's
-        // loop wherever the key belonged, a branch the CPU guessed wrong about once a key: a
-        // third of the scan's time on RVO2's Blocks, whose whole run now mispredicts a tenth
-        // fewer conditional branches (cachegrind, issue 47).
-        let (gathered, room) = keys.split_at_mut(len);
-        let nearest = room.get_mut(..count).unwrap_or_default();
-        place_by_rank(gathered, nearest);
-        return nearest;
+    if len <= NETWORK_SORT_MAX {
+        // A handful: sorted by a network, without a branch on the keys. The standard
+        // library's insertion sort ended each key's loop wherever the key belonged, a branch
+        // the CPU guessed wrong about once a key (a third of the scan's time on RVO2's
+        // Blocks, issue 47); placing each key at its rank, counted against every other, did
+        // not branch but took a comparison per pair of keys.
+        if let Some(room) = keys.first_chunk_mut::<NETWORK_SORT_MAX>() {
+            sort_first(room, len);
+        }
+        return keys.get_mut(..count).unwrap_or_default();
     }
     let kept = keys.get_mut(..len).unwrap_or_default();
     // A few keys are sorted whole: 3 % of RVO2's Circle 10,000 in its first steps, where a
@@ -300,11 +300,11 @@ mod tests {
     use super::*;
     use crate::Vehicle;
 
-    /// Keys sorted by rank ([`sort_few`]) come out nearest first, the lower agent on a tie,
-    /// as a sort gives them: five agents by hand, then every length from none to past the rank
-    /// sort's 16 (the standard library's sort beyond), scrambled, with many equal distances.
+    /// Keys sorted by a network ([`sort_few`]) come out nearest first, the lower agent on a tie,
+    /// as a sort gives them: five agents by hand, then every length from none to past the
+    /// networks' 16 (the standard library's sort beyond), scrambled, with many equal distances.
     #[test]
-    fn keys_sorted_by_rank_are_in_distance_then_agent_order() {
+    fn keys_sorted_by_a_network_are_in_distance_then_agent_order() {
         use crate::spatial::{agent_of, key};
         // Agents 7, 3, 9, 4, 8 at squared distances 4, 1, 0, 1, 2.25: agent 9 (0), then 3 and
         // 4 (1, the lower agent first), 8 (2.25) and 7 (4).

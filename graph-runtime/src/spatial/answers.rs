@@ -5,6 +5,7 @@ use glam::Vec2;
 
 #[cfg(doc)]
 use super::SpatialGrid;
+use super::network::sort_few;
 
 /// The answer of [`SpatialGrid::candidates`]: a buffer that keeps its size between queries.
 #[derive(Clone, Debug, Default)]
@@ -86,41 +87,6 @@ impl Near {
     }
 }
 
-/// Up to this many keys are sorted by rank ([`sort_few`]).
-pub(crate) const RANK_SORT_MAX: usize = 16;
-
-/// Sorts distinct keys (candidates, or Reciprocal's keys of distance and agent). A
-/// neighborhood usually holds a handful, in an order a branchy sort mispredicts at every step
-/// (an insertion sort, the standard library's up to 20 keys, ends each key's loop wherever
-/// the key belongs); up to [`RANK_SORT_MAX`] go straight to their ranks ([`place_by_rank`]).
-/// More take the standard library's sort.
-#[inline]
-pub(crate) fn sort_few<T: Copy + Default + Ord>(keys: &mut [T]) {
-    let mut copy = [T::default(); RANK_SORT_MAX];
-    let Some(copy) = copy.get_mut(..keys.len()) else {
-        keys.sort_unstable();
-        return;
-    };
-    copy.copy_from_slice(keys);
-    place_by_rank(copy, keys);
-}
-
-/// Writes each of the distinct keys `from` into `to` at its rank (how many of `from` are
-/// smaller), counted without a branch: `to` starts with `from` sorted. A key whose rank is
-/// past the end of `to` is left out, so a shorter `to` takes the smallest.
-#[inline]
-pub(crate) fn place_by_rank<T: Copy + Ord>(from: &[T], to: &mut [T]) {
-    for &key in from {
-        let rank = from
-            .iter()
-            .map(|&other| usize::from(other < key))
-            .sum::<usize>();
-        if let Some(place) = to.get_mut(rank) {
-            *place = key;
-        }
-    }
-}
-
 /// One row of cells of a [`SpatialGrid::runs`] query: consecutive slots of the grid's
 /// cell-ordered copies, cell after cell from left to right, each cell's agents in ascending
 /// index.
@@ -145,6 +111,9 @@ pub struct Run<'a> {
 pub struct Candidate(u64);
 
 impl Candidate {
+    /// No candidate is greater: the filler of a sort by network ([`super::network`]).
+    pub(crate) const GREATEST: Self = Self(u64::MAX);
+
     #[inline]
     fn new(agent: u32, slot: u32) -> Self {
         Self((u64::from(agent) << 32) | u64::from(slot))

@@ -10,13 +10,14 @@ mod bounds;
 mod build;
 mod cells;
 mod nearest;
+mod network;
 
 pub use answers::{Candidate, Candidates, Near, Run};
-pub(crate) use answers::{RANK_SORT_MAX, place_by_rank, sort_few};
 pub(crate) use bounds::{RebuiltAt, farther};
 pub(crate) use build::Extent;
 pub(crate) use cells::Body;
 pub(crate) use nearest::{Accept, InView, agent_of, keep_nearest, key};
+pub(crate) use network::{NETWORK_SORT_MAX, sort_few, sort_first};
 
 /// Largest number of cells per agent the grid allocates; beyond it the cells grow instead,
 /// so agents scattered far apart cannot make the grid huge.
@@ -623,7 +624,7 @@ mod tests {
         grid.rebuild(&vehicles);
         let mut found = Candidates::default();
         let mut counts = Vec::new();
-        // Radii from a handful of candidates (rank sort) to dozens (the general sort).
+        // Radii from a handful of candidates (a sorting network) to dozens (the general sort).
         for radius in [0.8, 2.0, 5.0] {
             for (i, v) in vehicles.iter().enumerate() {
                 grid.candidates(v.position, radius, i, &mut found);
@@ -643,7 +644,7 @@ mod tests {
                 counts.push(expected.len());
             }
         }
-        assert!(counts.iter().any(|&n| (2..=RANK_SORT_MAX).contains(&n)));
-        assert!(counts.iter().any(|&n| n > RANK_SORT_MAX));
+        assert!(counts.iter().any(|&n| (2..=NETWORK_SORT_MAX).contains(&n)));
+        assert!(counts.iter().any(|&n| n > NETWORK_SORT_MAX));
     }
 }
