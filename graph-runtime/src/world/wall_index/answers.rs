@@ -36,7 +36,7 @@ pub struct WallPoint {
 pub(super) struct Reach {
     pub(super) radius_squared: f32,
     /// `radius` plus a rounding allowance (see [`Reach::new`]).
-    beyond: f32,
+    pub(super) beyond: f32,
 }
 
 impl Reach {
@@ -75,16 +75,36 @@ pub(super) fn offer(
     out: &mut [WallPoint],
     count: &mut usize,
 ) {
+    let Some(&(a, b)) = segments.get(index as usize) else {
+        return;
+    };
+    let outside = (a.min(b) - point).max(point - a.max(b));
+    let taken = out.get(..*count).unwrap_or(&[]);
+    if outside.cmpgt(Vec2::splat(reach.beyond)).any()
+        || taken.iter().any(|w| w.segment == index as usize)
+    {
+        return;
+    }
+    offer_near(segments, point, reach, index, out, count);
+}
+
+/// [`offer`] for a segment known to be within its box test and not yet in `out` (each
+/// segment offered once, from boxes that made the same test: `few.rs`).
+#[inline]
+pub(super) fn offer_near(
+    segments: &[(Vec2, Vec2)],
+    point: Vec2,
+    reach: Reach,
+    index: u32,
+    out: &mut [WallPoint],
+    count: &mut usize,
+) {
     let capacity = out.len();
     let index = index as usize;
     let Some(&(a, b)) = segments.get(index) else {
         return;
     };
-    let outside = (a.min(b) - point).max(point - a.max(b));
     let taken = out.get(..*count).unwrap_or(&[]);
-    if outside.cmpgt(Vec2::splat(reach.beyond)).any() || taken.iter().any(|w| w.segment == index) {
-        return;
-    }
     let near = nearest_on_segment(point, a, b);
     let squared = point.distance_squared(near);
     if squared > reach.radius_squared {

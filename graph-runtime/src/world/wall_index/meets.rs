@@ -26,6 +26,13 @@ impl WallIndex {
                 .is_some_and(|&(a, b)| step_meets(from, to, a, b))
         };
         let d = to - from;
+        if let Some(few) = &self.few {
+            let mut met = false;
+            few.meeting(from.min(to), from.max(to), |index| {
+                met = met || meets(index);
+            });
+            return met;
+        }
         match &self.grid {
             Some(grid) if d.is_finite() && grid.is_short(d) => {
                 let mut met = false;

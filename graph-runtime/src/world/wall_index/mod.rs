@@ -8,6 +8,8 @@ mod tree;
 
 mod answers;
 
+mod few;
+
 mod meets;
 
 pub use answers::{WallHit, WallPoint};
@@ -16,7 +18,8 @@ use super::Wall;
 use super::segment::{facing_normal, has_direction};
 use super::wall_grid::WallGrid;
 use crate::math::TINY;
-use answers::{Reach, consider, offer};
+use answers::{Reach, consider, offer, offer_near};
+use few::FewBoxes;
 use tree::Tree;
 
 /// No segment: the link of a segment at an open end of its wall.
@@ -98,6 +101,9 @@ pub struct WallIndex {
     tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
+    /// Every segment's box, for walls of few segments (`few.rs`): their nearest-point
+    /// queries and steps look at each box rather than at the grid's cells.
+    few: Option<FewBoxes>,
     /// The largest absolute coordinate of any segment (`0` without segments): how large a
     /// rounding of a point on a segment can be.
     magnitude: f32,
@@ -122,6 +128,7 @@ impl WallIndex {
         }
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
+        let few = FewBoxes::new(&segments);
         let magnitude = segments
             .iter()
             .map(|(a, b)| a.abs().max(b.abs()).max_element())
@@ -132,6 +139,7 @@ impl WallIndex {
             walls: of_wall,
             tree,
             grid,
+            few,
             magnitude,
         }
     }
@@ -282,8 +290,14 @@ impl WallIndex {
         let reach = Reach::new(radius, self.magnitude);
         // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
         let mut count = 0_usize;
-        match &self.grid {
-            Some(grid) if grid.is_short(Vec2::splat(radius * 2.0)) => {
+        match (&self.few, &self.grid) {
+            (Some(few), _) => {
+                let segments = &self.segments;
+                few.near(point, reach.beyond, |index| {
+                    offer_near(segments, point, reach, index, out, &mut count);
+                });
+            }
+            (None, Some(grid)) if grid.is_short(Vec2::splat(radius * 2.0)) => {
                 let span = Vec2::splat(radius);
                 grid.segments_in_box(point - span, point + span, |index| {
                     offer(&self.segments, point, reach, index, out, &mut count);
@@ -309,7 +323,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::world::segment::{crossing, nearest_on_segment};
+    use crate::world::segment::{crossing, nearest_on_segment, step_meets};
 
     fn v(x: f32, y: f32) -> Vec2 {
         Vec2::new(x, y)
@@ -455,13 +469,31 @@ mod tests {
         prop::collection::vec(wall, 0..40)
     }
 
+    /// Checks the index of `walls` as it is built, and again with its boxes of few segments
+    /// left out, so that small sets of walls test the grid and the hierarchy too.
     fn check_against_brute_force(walls: &[Wall], probes: &[(Vec2, Vec2, f32)]) {
         let index = WallIndex::new(walls);
+        let mut without_boxes = index.clone();
+        without_boxes.few = None;
+        check_index_against_brute_force(&index, probes);
+        check_index_against_brute_force(&without_boxes, probes);
+    }
+
+    fn check_index_against_brute_force(index: &WallIndex, probes: &[(Vec2, Vec2, f32)]) {
         for &(from, to, radius) in probes {
+            let meets = index
+                .segments()
+                .iter()
+                .any(|&(a, b)| step_meets(from, to, a, b));
+            assert_eq!(
+                index.step_meets_a_wall(from, to),
+                meets,
+                "step {from} -> {to}"
+            );
             let hit = index.ray_cast(from, to);
             assert_eq!(
                 hit.map(|h| h.segment),
-                brute_ray(&index, from, to).map(|(_, i)| i),
+                brute_ray(index, from, to).map(|(_, i)| i),
                 "ray {from} -> {to}"
             );
             // The same ray among feelers (itself turned both ways and shortened, as wall
@@ -496,7 +528,7 @@ mod tests {
             let near = index.nearest(from, radius);
             assert_eq!(
                 near.map(|n| n.segment),
-                brute_nearest(&index, from, radius).map(|(_, i)| i),
+                brute_nearest(index, from, radius).map(|(_, i)| i),
                 "nearest to {from} within {radius}"
             );
             // `may_touch` never says no where a query finds a wall.
