@@ -270,15 +270,9 @@ fn wall_lines(
     }
     let p = vehicle.position;
     let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
-    let found = walls.nearest_several(p, reach, &mut buffer).len();
-    let contacts = buffer.get_mut(..found).unwrap_or_default();
     // Nearest first, the lower segment index on a tie: an edge the nearer ones already
     // keep out gives no half-plane.
-    contacts.sort_unstable_by(|x, y| {
-        x.distance
-            .total_cmp(&y.distance)
-            .then(x.segment.cmp(&y.segment))
-    });
+    let contacts = walls.nearest_first(p, reach, &mut buffer);
     // Each closed wall's facing side, judged at its nearest segment (the first of its
     // contacts in this order).
     let mut sides: [(usize, FacingSide); MAX_RECIPROCAL_WALLS] =

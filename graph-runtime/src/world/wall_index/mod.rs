@@ -283,9 +283,42 @@ impl WallIndex {
         radius: f32,
         out: &'a mut [WallPoint],
     ) -> &'a [WallPoint] {
+        let found = self.nearest_found(point, radius, out);
+        found.sort_unstable_by_key(|w| w.segment);
+        found
+    }
+
+    /// [`WallIndex::nearest_several`]'s segments **nearest first**: ascending distance, the
+    /// lower segment index on a tie, the order Reciprocal takes walls in. The search finds
+    /// them in ascending squared distance, so this sort moves a point only where two squares
+    /// round to one distance: sorted by segment first, as the public answer is, the points
+    /// came back scrambled and the sort branched at random.
+    pub(crate) fn nearest_first<'a>(
+        &self,
+        point: Vec2,
+        radius: f32,
+        out: &'a mut [WallPoint],
+    ) -> &'a [WallPoint] {
+        let found = self.nearest_found(point, radius, out);
+        found.sort_unstable_by(|x, y| {
+            x.distance
+                .total_cmp(&y.distance)
+                .then(x.segment.cmp(&y.segment))
+        });
+        found
+    }
+
+    /// The search of [`WallIndex::nearest_several`], its points with their distances, in
+    /// ascending squared distance (the lower segment on a tie).
+    fn nearest_found<'a>(
+        &self,
+        point: Vec2,
+        radius: f32,
+        out: &'a mut [WallPoint],
+    ) -> &'a mut [WallPoint] {
         let capacity = out.len();
         if !point.is_finite() || radius.is_nan() || radius < 0.0 || capacity == 0 {
-            return &[];
+            return &mut [];
         }
         let reach = Reach::new(radius, self.magnitude);
         // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
@@ -308,12 +341,11 @@ impl WallIndex {
                 .nearest(&self.segments, point, reach, out, &mut count),
         }
         let Some(found) = out.get_mut(..count) else {
-            return &[];
+            return &mut [];
         };
         for found in found.iter_mut() {
             found.distance = point.distance(found.point);
         }
-        found.sort_unstable_by_key(|w| w.segment);
         found
     }
 }
@@ -525,6 +557,19 @@ mod tests {
                 .map(|w| w.segment)
                 .collect();
             assert_eq!(several, expected, "3 nearest to {from} within {radius}");
+            // The same points nearest first, for Reciprocal: by distance, then segment.
+            let mut by_distance = index.nearest_several(from, radius, &mut buffer).to_vec();
+            by_distance.sort_by(|x, y| {
+                (x.distance, x.segment)
+                    .partial_cmp(&(y.distance, y.segment))
+                    .expect("finite")
+            });
+            let mut first = [WallPoint::default(); 3];
+            assert_eq!(
+                index.nearest_first(from, radius, &mut first),
+                &by_distance[..],
+                "3 nearest to {from} within {radius}, nearest first"
+            );
             let near = index.nearest(from, radius);
             assert_eq!(
                 near.map(|n| n.segment),
