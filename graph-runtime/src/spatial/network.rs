@@ -4,10 +4,10 @@
 //! an order a branchy sort mispredicts at every step (an insertion sort, the standard
 //! library's up to 20 keys, ends each key's loop wherever the key belongs).
 //!
-//! The keys are copied into 4, 8 or 16 slots, the slots past them filled with the greatest
+//! The keys are copied into 4, 8, 12 or 16 slots, the slots past them filled with the greatest
 //! key there is. Those sort last, so the first slots hold the keys in order; a key equal to
 //! the filler is the same value as it, so the order is right for any keys. Batcher's
-//! odd–even merge sort gives the networks: 5, 19 and 63 compare-exchanges.
+//! odd–even merge sort gives the networks: 5, 19, 42 and 63 compare-exchanges.
 
 use super::answers::Candidate;
 
@@ -71,6 +71,21 @@ fn eight<T: NetworkKey>(slots: &mut [T; 8]) {
     );
 }
 
+/// Batcher's network for 12 keys (42 compare-exchanges): RVO2's ten neighbors are most often
+/// gathered from 10 to 12 candidates.
+#[inline]
+fn twelve<T: NetworkKey>(slots: &mut [T; 12]) {
+    network!(slots;
+        (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11),
+        (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11),
+        (1, 2), (5, 6), (9, 10), (0, 4), (1, 5), (2, 6),
+        (3, 7), (2, 4), (3, 5), (1, 2), (3, 4), (5, 6),
+        (9, 10), (0, 8), (1, 9), (2, 10), (3, 11), (4, 8),
+        (5, 9), (6, 10), (7, 11), (2, 4), (3, 5), (6, 8),
+        (7, 9), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10),
+    );
+}
+
 /// Batcher's network for 16 keys (63 compare-exchanges).
 #[inline]
 fn sixteen<T: NetworkKey>(slots: &mut [T; 16]) {
@@ -113,6 +128,11 @@ pub(crate) fn sort_first<T: NetworkKey>(room: &mut [T; NETWORK_SORT_MAX], len: u
             fill(slots, len);
             eight(slots);
         }
+    } else if len <= 12 {
+        if let Some(slots) = room.first_chunk_mut::<12>() {
+            fill(slots, len);
+            twelve(slots);
+        }
     } else {
         fill(room, len);
         sixteen(room);
@@ -141,7 +161,8 @@ mod tests {
     use super::*;
 
     /// Each network sorts every list of zeros and ones of its length, which by the zero-one
-    /// principle means it sorts every list (Knuth, TAOCP 5.3.4): 16, 256 and 65,536 lists.
+    /// principle means it sorts every list (Knuth, TAOCP 5.3.4): 16, 256, 4,096 and 65,536
+    /// lists.
     #[test]
     fn each_network_sorts_every_list_of_zeros_and_ones() {
         fn sorts_all<const N: usize>(network: fn(&mut [u64; N])) {
@@ -158,6 +179,7 @@ mod tests {
         }
         sorts_all::<4>(four);
         sorts_all::<8>(eight);
+        sorts_all::<12>(twelve);
         sorts_all::<16>(sixteen);
     }
 
