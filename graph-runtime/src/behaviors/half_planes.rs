@@ -31,10 +31,10 @@ impl Inverses {
 /// The boundary direction and the smallest change `u` of the relative velocity that leaves
 /// the velocity obstacle of an object at `relative_position` (from the agent), for relative
 /// velocity `relative_velocity` (the agent's minus the object's), combined radius `reach`,
-/// horizon `horizon` (`> 0`) and tick `dt`, given as their [`Inverses`]. `tie` is the unit push used when the two centres coincide
-/// and the relative velocity is zero. Inlined into its callers: called, it handed its two
-/// vectors back through memory, stored in halves and reloaded whole (see
-/// [`shared_orca_line`]).
+/// horizon `horizon` (`> 0`) and tick `dt`, given as their [`Inverses`]. `tie` is the unit
+/// push used when the two centres coincide and the relative velocity is zero. Inlined into
+/// its callers: called, it handed its two vectors back through memory, stored in halves and
+/// reloaded whole (see [`shared_orca_line`]).
 #[inline]
 fn leave_velocity_obstacle(
     relative_position: Vec2,
