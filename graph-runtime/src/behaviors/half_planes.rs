@@ -180,11 +180,23 @@ pub fn obstacle_orca_line(
     clearance: f32,
     dt: f32,
 ) -> OrcaLine {
+    let inverses = Inverses::of(obstacle_time_horizon, dt);
+    obstacle_line_between(vehicle, obstacle, (inverses, clearance))
+}
+
+/// [`obstacle_orca_line`] with the obstacle horizon's and the tick's [`Inverses`] worked out
+/// by the caller, once for all of an agent's obstacles.
+#[inline]
+pub(crate) fn obstacle_line_between(
+    vehicle: &Vehicle,
+    obstacle: &Obstacle,
+    (inverses, clearance): (Inverses, f32),
+) -> OrcaLine {
     let (direction, u) = leave_velocity_obstacle(
         obstacle.center - vehicle.position,
         vehicle.velocity,
         vehicle.radius + obstacle.radius + clearance,
-        Inverses::of(obstacle_time_horizon, dt),
+        inverses,
         Vec2::X,
     );
     OrcaLine {

@@ -11,7 +11,7 @@
 use glam::Vec2;
 
 use super::half_planes::{
-    FacingSide, Inverses, WallEdge, is_covered, obstacle_orca_line, orca_line_between,
+    FacingSide, Inverses, WallEdge, is_covered, obstacle_line_between, orca_line_between,
     uncovered_wall_orca_line,
 };
 use super::orca_lines::{
@@ -186,13 +186,12 @@ fn orca_lines_into<'a, I: IntoIterator<Item = (usize, &'a Vehicle)>>(
                     );
                 }
             }
+            let inverses = Inverses::of(settings.obstacle_time_horizon, dt);
             for (_, obstacle) in nearest.iter() {
-                lines.push(obstacle_orca_line(
+                lines.push(obstacle_line_between(
                     vehicle,
                     &obstacle,
-                    settings.obstacle_time_horizon,
-                    settings.clearance,
-                    dt,
+                    (inverses, settings.clearance),
                 ));
             }
         }
