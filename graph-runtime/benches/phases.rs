@@ -145,8 +145,11 @@ fn main() {
                         });
                     format!("; CPU {:.4} ms a tick{over_two}", cpu * 1e3)
                 });
+                // Every tick stepped, warm-up included (`scripts/serial_share.sh` divides its
+                // samples by them).
+                let stepped = times.first().map_or(0, Vec::len) + WARM_UP_TICKS;
                 println!(
-                    "{threads} thread(s): tick {:.4} ms{cpu_text}; outside Steer {:.4} ms = {:.1} %; {}",
+                    "{threads} thread(s): tick {:.4} ms{cpu_text}; {stepped} ticks stepped; outside Steer {:.4} ms = {:.1} %; {}",
                     tick * 1e3,
                     outside * 1e3,
                     100.0 * outside / tick,
