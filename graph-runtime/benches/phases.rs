@@ -7,7 +7,8 @@
 //! workers on 2 cores to see what the finer split alone costs). The phases other than
 //! Steer are the ones the issue asks about: on one thread their share is the most a perfect
 //! split of Steer could leave (Amdahl's serial part, if none of them were parallel), and their
-//! speedup says how much of them is.
+//! speedup says how much of them is. `scripts/serial_share.sh` measures the serial part itself
+//! (the time outside every parallel pass) from this bench's call stacks.
 //!
 //! Run with `cargo bench -p graph-runtime --bench phases`. `STEERGRAPH_BENCH_AGENTS`
 //! (comma-separated; 1,000, 10,000 and 1,000,000 by default), `STEERGRAPH_BENCH_THREADS`
