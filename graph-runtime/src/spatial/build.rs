@@ -110,7 +110,8 @@ impl SpatialGrid {
         // Two parts a thread where there are several: a worker asleep after the tick's
         // last pass wakes while the calling thread fills the first part, and takes what is
         // left rather than half of it (at 10,000 flockers on 2 threads the grid's rebuild
-        // went from 70-76 µs to 53-58 with the finer locating tasks below, 2026-12-05).
+        // went from 70-76 µs to 53-58 with these parts and the finer locating tasks below,
+        // 2026-12-05).
         let threads = rayon::current_num_threads();
         let parts = if parallel && threads > 1 {
             (threads * 2).min(MAX_PARTS)
