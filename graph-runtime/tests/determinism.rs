@@ -218,7 +218,7 @@ fn blend_graph() -> Graph {
 
 #[test]
 fn a_crowd_large_enough_for_the_parallel_grid_is_the_same_on_any_thread_count() {
-    // 10,000 agents: the grid is built in as many parts as threads (up to 8) and the
+    // 10,000 agents: the grid is built in two parts a thread (up to 8) and the
     // simulation keeps its agents in cell order. Half run the lazy boids graph (agent by
     // agent), half its Blend alone (in batches), mixed in space.
     let group = |name: &str, graph: &str| {
