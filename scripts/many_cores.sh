@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Issue 47's figures on a machine with many cores, in one short run (BENCHMARKS.md, "Reciprocal
+# against RVO2's best builds"): Reciprocal against RVO2's `-O3 -flto` build on one thread and
+# its OpenMP build on N, on Circle with 10,000 agents (first 1,000 steps) and 100,000 (first
+# 100); the flock's speedup over one thread at 10,000, 100,000 and 1,000,000 agents
+# (`versus_fast_loop`); the tick's phases at 10,000 and 1,000,000 on 1 and N threads. Then
+# each of the issue's targets, met or not.
+#
+# Two steps, so the run needs neither cargo nor the network (a lent machine has neither):
+#   scripts/many_cores.sh pack       builds every program here into target/many_cores/bin
+#                                    (RVO2 cloned as versus_rvo2.sh does, linked statically;
+#                                    debug info stripped) and prints its size
+#   scripts/many_cores.sh run [N]    runs them (N threads: default every core), writes
+#                                    target/many_cores/report.txt and prints the summary
+# To measure on another x86-64 Linux machine, carry target/many_cores/bin there (about 10 MB)
+# and run `scripts/many_cores.sh run 16`: some three minutes on 16 cores. The Rust programs
+# need the glibc version that `pack` prints, or newer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=target/many_cores/bin
+case "${1:-}" in
+pack)
+    mkdir -p "$bin"
+    commit=1c25b27258d191e26c2df83ff6e31abc8efbdaed
+    src=target/rvo2/RVO2
+    if [ ! -d "$src" ]; then
+        mkdir -p target/rvo2
+        git clone -q "${RVO2_SOURCE:-https://github.com/snape/RVO2}" "$src"
+    fi
+    git -C "$src" checkout -q "$commit"
+    for flags in "-flto" "-flto -fopenmp"; do
+        name=harness-lto$([[ $flags == *openmp* ]] && echo -omp || true)
+        # shellcheck disable=SC2086 # the flags are words on purpose
+        g++ -std=c++17 -O3 -DNDEBUG -static $flags -I "$src/src" "$src"/src/*.cc \
+            scripts/rvo2/harness.cc -o "$bin/$name"
+    done
+    cargo build --release -q -p tests --example versus_rvo2
+    release=$(cargo metadata --no-deps --format-version 1 |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release
+    cp "$release/examples/versus_rvo2" "$bin/"
+    for bench in versus_fast_loop phases; do
+        path=$(cargo bench -q -p graph-runtime --bench "$bench" --no-run --message-format=json |
+            python3 -c '
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message.get("target", {}).get("name") == sys.argv[1] and message.get("executable"):
+        print(message["executable"])' "$bench")
+        cp "$path" "$bin/$bench"
+    done
+    strip --strip-debug "$bin"/*
+    du -sh "$bin"
+    echo "glibc needed: $(objdump -T "$bin"/versus_rvo2 "$bin"/versus_fast_loop "$bin"/phases |
+        grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)"
+    ;;
+run)
+    threads=${2:-$(nproc)}
+    report=target/many_cores/report.txt
+    for program in harness-lto harness-lto-omp versus_rvo2 versus_fast_loop phases; do
+        [ -x "$bin/$program" ] || { echo "$bin/$program is missing: run '$0 pack' first" >&2; exit 1; }
+    done
+    {
+        echo "# $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); $threads threads"
+        for scenario in "circle 10000:1000" "circle 100000:100"; do
+            steps=${scenario#*:}
+            for count in 1 "$threads"; do
+                if [ "$count" = 1 ]; then build=lto; else build=lto-omp; fi
+                # shellcheck disable=SC2086 # the scenario is two words on purpose
+                STEPS=$steps OMP_NUM_THREADS=$count RVO2_LABEL="RVO2-$build-t$count" \
+                    "$bin/harness-$build" ${scenario%:*} 0
+                # shellcheck disable=SC2086
+                STEPS=$steps STEERGRAPH_THREADS=$count "$bin/versus_rvo2" ${scenario%:*} 0
+            done
+        done
+        STEERGRAPH_BENCH_AGENTS=10000,100000,1000000 STEERGRAPH_BENCH_WORKLOAD=flock \
+            STEERGRAPH_BENCH_THREADS=$(printf '%s\n' 1 2 4 8 "$threads" | sort -nu |
+            awk -v n="$threads" '$1 <= n' | paste -sd,) "$bin/versus_fast_loop" --bench
+        STEERGRAPH_BENCH_AGENTS=10000,1000000 STEERGRAPH_BENCH_WORKLOAD=flock \
+            STEERGRAPH_BENCH_THREADS=1,"$threads" "$bin/phases" --bench
+    } 2>&1 | tee "$report"
+    python3 scripts/many_cores.py "$threads" < "$report"
+    ;;
+*)
+    echo "usage: $0 pack | $0 run [THREADS]" >&2
+    exit 2
+    ;;
+esac
