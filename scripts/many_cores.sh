@@ -21,13 +21,8 @@ bin=target/many_cores/bin
 case "${1:-}" in
 pack)
     mkdir -p "$bin"
-    commit=1c25b27258d191e26c2df83ff6e31abc8efbdaed
-    src=target/rvo2/RVO2
-    if [ ! -d "$src" ]; then
-        mkdir -p target/rvo2
-        git clone -q "${RVO2_SOURCE:-https://github.com/snape/RVO2}" "$src"
-    fi
-    git -C "$src" checkout -q "$commit"
+    # shellcheck source=scripts/rvo2/source.sh
+    . scripts/rvo2/source.sh
     for flags in "-flto" "-flto -fopenmp"; do
         name=harness-lto$([[ $flags == *openmp* ]] && echo -omp || true)
         # shellcheck disable=SC2086 # the flags are words on purpose

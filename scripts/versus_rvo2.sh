@@ -38,13 +38,8 @@ shift || true
 scenarios=("$@")
 if [ ${#scenarios[@]} -eq 0 ]; then scenarios=("circle 250" "circle 1000" "blocks"); fi
 threads=${THREADS:-1}
-commit=1c25b27258d191e26c2df83ff6e31abc8efbdaed
-src=target/rvo2/RVO2
-if [ ! -d "$src" ]; then
-    mkdir -p target/rvo2
-    git clone -q "${RVO2_SOURCE:-https://github.com/snape/RVO2}" "$src"
-fi
-git -C "$src" checkout -q "$commit"
+# shellcheck source=scripts/rvo2/source.sh
+. scripts/rvo2/source.sh
 build() {
     # shellcheck disable=SC2068 # the flags are words on purpose
     g++ -std=c++17 -O3 -DNDEBUG $@ -I "$src/src" "$src"/src/*.cc scripts/rvo2/harness.cc

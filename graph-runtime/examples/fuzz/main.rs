@@ -596,11 +596,16 @@ fn main() -> ExitCode {
         return replay(&corpus, finding);
     }
     // Panics inside an execution are findings, reported below with their input; any other
-    // panic is a bug of the fuzzer itself and is printed as usual.
+    // panic is a bug of the fuzzer itself and is printed as usual. A panic the runtime
+    // catches itself (a triangulation library's, which becomes a `NavError`) is neither, and
+    // is not printed: the input is refused or runs, as a user would see it.
     let last_panic = Arc::new(Mutex::new(String::new()));
     let recorder = Arc::clone(&last_panic);
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if graph_runtime::navigation::in_guarded_call() {
+            return;
+        }
         if IN_EXECUTION.load(Ordering::Relaxed) {
             if let Ok(mut last) = recorder.lock() {
                 *last = info.to_string();
@@ -629,8 +634,10 @@ fn main() -> ExitCode {
         };
         let mutated = shaped.unwrap_or_else(|| mutate(original, &corpus, &mut random));
         let began = Instant::now();
+        IN_EXECUTION.store(true, Ordering::Relaxed);
         let outcome =
             std::panic::catch_unwind(AssertUnwindSafe(|| execute(&corpus, file, &mutated)));
+        IN_EXECUTION.store(false, Ordering::Relaxed);
         executions += 1;
         let took = began.elapsed();
         let finding = match outcome {
