@@ -23,25 +23,14 @@ pack)
     mkdir -p "$bin"
     # shellcheck source=scripts/rvo2/source.sh
     . scripts/rvo2/source.sh
-    for flags in "-flto" "-flto -fopenmp"; do
-        name=harness-lto$([[ $flags == *openmp* ]] && echo -omp || true)
-        # shellcheck disable=SC2086 # the flags are words on purpose
-        g++ -std=c++17 -O3 -DNDEBUG -static $flags -I "$src/src" "$src"/src/*.cc \
-            scripts/rvo2/harness.cc -o "$bin/$name"
-    done
+    build_harness -static -flto -o "$bin/harness-lto"
+    build_harness -static -flto -fopenmp -o "$bin/harness-lto-omp"
     cargo build --release -q -p tests --example versus_rvo2
     release=$(cargo metadata --no-deps --format-version 1 |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release
     cp "$release/examples/versus_rvo2" "$bin/"
     for bench in versus_fast_loop phases; do
-        path=$(cargo bench -q -p graph-runtime --bench "$bench" --no-run --message-format=json |
-            python3 -c '
-import json, sys
-for line in sys.stdin:
-    message = json.loads(line)
-    if message.get("target", {}).get("name") == sys.argv[1] and message.get("executable"):
-        print(message["executable"])' "$bench")
-        cp "$path" "$bin/$bench"
+        cp "$(scripts/bench_binary.sh "$bench")" "$bin/$bench"
     done
     strip --strip-debug "$bin"/*
     du -sh "$bin"

@@ -14,13 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 agents=${1:-10000}
 threads=${2:-2}
-bench=$(cargo bench -q -p graph-runtime --bench phases --no-run --message-format=json |
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    message = json.loads(line)
-    if message.get("target", {}).get("name") == "phases" and message.get("executable"):
-        print(message["executable"])')
+bench=$(scripts/bench_binary.sh phases)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run() {

@@ -40,13 +40,9 @@ if [ ${#scenarios[@]} -eq 0 ]; then scenarios=("circle 250" "circle 1000" "block
 threads=${THREADS:-1}
 # shellcheck source=scripts/rvo2/source.sh
 . scripts/rvo2/source.sh
-build() {
-    # shellcheck disable=SC2068 # the flags are words on purpose
-    g++ -std=c++17 -O3 -DNDEBUG $@ -I "$src/src" "$src"/src/*.cc scripts/rvo2/harness.cc
-}
-build -o target/rvo2/harness-O3
-build -flto -o target/rvo2/harness-lto
-build -flto -fopenmp -o target/rvo2/harness-lto-omp
+build_harness -o target/rvo2/harness-O3
+build_harness -flto -o target/rvo2/harness-lto
+build_harness -flto -fopenmp -o target/rvo2/harness-lto-omp
 cargo build --release -q -p tests --example versus_rvo2
 release=$(cargo metadata --no-deps --format-version 1 |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release
