@@ -14,7 +14,7 @@ use super::Crowd;
 use super::agents::HELD;
 use crate::compile::{Scratch, TagMask, TagMembers};
 use crate::tick::jumps::Asked;
-use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, advance, prepare_grid, steer_chunk_for};
+use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, Warm, advance, prepare_grid, steer_chunk_for};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -60,6 +60,7 @@ impl Crowd {
             out.resize(vehicles.len(), Steering::ZERO);
             return;
         }
+        let _warm = Warm::start(vehicles.len(), self.groups.iter().map(|g| &*g.program));
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
         self.steer_all(world, vehicles, tags, dt, out);
@@ -88,6 +89,7 @@ impl Crowd {
         if !self.may_run(world, vehicles.len()) {
             return;
         }
+        let _warm = Warm::start(vehicles.len(), self.groups.iter().map(|g| &*g.program));
         self.jumps.fit(world, vehicles.len());
         let mut steerings = std::mem::take(&mut self.steerings);
         self.steer_all(world, vehicles, tags, dt, &mut steerings);

@@ -23,6 +23,7 @@ use crate::compile::{
 };
 use crate::scene::SceneWarning;
 use crate::spatial::{Body, Extent, SpatialGrid};
+use crate::tick::Warm;
 use crate::tick::jumps::{self, Jumps};
 use crate::{Steering, Vehicle, World};
 use agent_order::AgentOrder;
@@ -182,6 +183,9 @@ impl Simulation {
             self.vehicles_changed = false;
             self.extent = None;
         }
+        // The pool's other threads stay awake between the tick's passes (`tick/warm.rs`).
+        let programs = self.groups.iter().map(|g| &*g.program);
+        let _warm = Warm::start(self.slot_forces.len(), programs);
         let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
         if needs_grid {
             let layout = &self.layout;
