@@ -69,11 +69,14 @@ impl Warm {
         }
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
-        // The thread running the tick (a thread of the pool, or none of it) does its own
-        // work; it runs its copy of the job only while it waits on a pass, and leaves at once.
-        let ticking = rayon::current_thread_index();
+        // The thread running the tick does its own work: a thread of the pool runs its copy
+        // of the job only while it waits on a pass, and leaves it at once. A tick run from
+        // outside the pool (the editor's preview, from its window's thread) leaves the pool's
+        // first thread cold instead, so that the threads looking for work and the thread
+        // ticking never outnumber the pool's threads, nor the cores.
+        let cold = rayon::current_thread_index().unwrap_or(0);
         rayon::spawn_broadcast(move |context| {
-            if Some(context.index()) != ticking {
+            if context.index() != cold {
                 theirs.keep_taking_work();
             }
         });
@@ -157,6 +160,23 @@ mod tests {
             assert!(eventually(|| shared.inside.load(Ordering::Acquire) == 0));
             assert_eq!(shared.entered.load(Ordering::Relaxed), threads - 1);
         });
+    }
+
+    #[test]
+    fn a_tick_from_outside_the_pool_leaves_one_thread_cold() {
+        // The global pool, as the editor's preview ticks from its window's thread.
+        let threads = rayon::current_num_threads();
+        let warm = Warm::for_tasks_of(10_000, 100);
+        let Some(shared) = warm.shared.as_ref().map(Arc::clone) else {
+            assert!(threads <= 1 || threads > cores());
+            return;
+        };
+        assert!(eventually(
+            || shared.entered.load(Ordering::Relaxed) == threads - 1
+        ));
+        drop(warm);
+        assert!(eventually(|| shared.inside.load(Ordering::Acquire) == 0));
+        assert_eq!(shared.entered.load(Ordering::Relaxed), threads - 1);
     }
 
     #[test]
