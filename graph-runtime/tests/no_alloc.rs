@@ -70,6 +70,35 @@ fn a_warm_simulation_tick_allocates_nothing() {
 }
 
 #[test]
+fn a_warm_tick_on_two_threads_allocates_only_the_warm_pools_job() {
+    // On several threads the tick keeps the pool's other threads warm
+    // (`graph-runtime/src/tick/warm.rs`): the flags they share and rayon's broadcast job are
+    // the tick's only allocations on the thread that steps it, two a tick (and a block of
+    // rayon's job queues now and then). Everything else reuses its buffers as on one thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        let mut simulation = fast_loop::Workload::Flock.simulation(20_000);
+        for _ in 0..30 {
+            simulation.step(fast_loop::DT);
+        }
+        let ticks = 20;
+        let info = allocation_counter::measure(|| {
+            for _ in 0..ticks {
+                simulation.step(fast_loop::DT);
+            }
+        });
+        assert!(
+            info.count_total <= 2 * ticks + 2,
+            "{} allocations in {ticks} warm ticks of 20,000 agents on 2 threads",
+            info.count_total
+        );
+    });
+}
+
+#[test]
 #[expect(
     clippy::too_many_lines,
     reason = "one graph exercising every lazily evaluated feature, written out"

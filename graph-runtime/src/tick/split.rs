@@ -7,7 +7,8 @@
 use crate::compile::Program;
 
 /// A tick's steering runs in at most this many parallel tasks, each with its own long-lived
-/// scratch buffers, so a warm tick allocates nothing.
+/// scratch buffers, so a warm tick's steering allocates nothing (on several threads the tick
+/// allocates only the warm pool's job, `warm.rs`).
 pub(crate) const MAX_TASKS: usize = 64;
 
 /// Fewest agents in a parallel task when their evaluation costs about a tenth of a
