@@ -9,7 +9,7 @@
 //! the same reason. [`Warm`] sends each of the pool's other threads a job that takes the
 //! pool's work as it comes ([`rayon::yield_now`]) until the tick ends, or until it has found
 //! none for [`IDLE_MOST`]: a worker between two of the tick's passes is awake when the next
-//! begins (`BENCHMARKS.md`, "From 1 to 2 threads": the 10,000-flocker tick on 2 threads 2-3 %
+//! begins (`BENCHMARKS.md`, "A warm pool": the 10,000-flocker tick on 2 threads 2-3 %
 //! faster, the 1,000-flocker tick 10-15 %, RVO2's Blocks 4 %).
 //!
 //! Only where each of the pool's threads has a core of its own (no more threads than
@@ -29,7 +29,7 @@ use crate::compile::Program;
 /// A thread that has found no work for this long leaves (rayon puts it to sleep as usual):
 /// a tick whose serial stretch is longer than this pays for one wake-up, not for a core
 /// held the whole stretch.
-pub(crate) const IDLE_MOST: Duration = Duration::from_micros(200);
+const IDLE_MOST: Duration = Duration::from_micros(200);
 
 /// The cores this process may run on.
 fn cores() -> usize {
