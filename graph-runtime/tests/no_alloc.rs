@@ -35,38 +35,47 @@ fn a_warm_boids_tick_allocates_nothing() {
     );
 }
 
+/// The allocations on the stepping thread in `ticks` warm ticks of a 20,000-agent flock on a
+/// pool of `threads`, each tick's agents read back as a game reads them every frame.
+fn allocations_in_warm_flock_ticks(threads: usize, ticks: usize) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| {
+        // Enough agents for the simulation to keep them in cell order.
+        let mut simulation = fast_loop::Workload::Flock.simulation(20_000);
+        let mut read = 0.0;
+        let mut tick = |simulation: &mut graph_runtime::Simulation| {
+            simulation.step(fast_loop::DT);
+            read += simulation.vehicles()[7].position.x + simulation.forces()[7].x;
+        };
+        // Warm: scratch buffers grow to the densest neighborhood seen, and the flock gathers
+        // over the first ticks.
+        for _ in 0..30 {
+            tick(&mut simulation);
+        }
+        let info = allocation_counter::measure(|| {
+            for _ in 0..ticks {
+                tick(&mut simulation);
+            }
+        });
+        assert!(read.is_finite());
+        info.count_total
+    })
+}
+
 #[test]
 fn a_warm_simulation_tick_allocates_nothing() {
     // Re-sorting the agents into cell order, the neighbor queries, the evaluation, the
     // integration and writing agent order back (on the first read after each tick, as a game
     // reads its agents every frame) all reuse their buffers. One thread, so every allocation
     // would happen on the measured thread.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
-        // Enough agents for the simulation to keep them in cell order.
-        let mut simulation = fast_loop::Workload::Flock.simulation(20_000);
-        // Warm: scratch buffers grow to the densest neighborhood seen, and the flock gathers
-        // over the first ticks.
-        let mut read = 0.0;
-        for _ in 0..30 {
-            simulation.step(fast_loop::DT);
-            read += simulation.vehicles()[7].position.x + simulation.forces()[7].x;
-        }
-        let info = allocation_counter::measure(|| {
-            for _ in 0..5 {
-                simulation.step(fast_loop::DT);
-                read += simulation.vehicles()[7].position.x + simulation.forces()[7].x;
-            }
-        });
-        assert!(read.is_finite());
-        assert_eq!(
-            info.count_total, 0,
-            "allocations in 5 warm ticks of 20,000 agents"
-        );
-    });
+    assert_eq!(
+        allocations_in_warm_flock_ticks(1, 5),
+        0,
+        "allocations in 5 warm ticks of 20,000 agents"
+    );
 }
 
 #[test]
@@ -75,27 +84,12 @@ fn a_warm_tick_on_two_threads_allocates_only_the_warm_pools_job() {
     // (`graph-runtime/src/tick/warm.rs`): the flags they share and rayon's broadcast job are
     // the tick's only allocations on the thread that steps it, two a tick (and a block of
     // rayon's job queues now and then). Everything else reuses its buffers as on one thread.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
-        let mut simulation = fast_loop::Workload::Flock.simulation(20_000);
-        for _ in 0..30 {
-            simulation.step(fast_loop::DT);
-        }
-        let ticks = 20;
-        let info = allocation_counter::measure(|| {
-            for _ in 0..ticks {
-                simulation.step(fast_loop::DT);
-            }
-        });
-        assert!(
-            info.count_total <= 2 * ticks + 2,
-            "{} allocations in {ticks} warm ticks of 20,000 agents on 2 threads",
-            info.count_total
-        );
-    });
+    let ticks = 20;
+    let count = allocations_in_warm_flock_ticks(2, ticks);
+    assert!(
+        count <= 2 * ticks as u64 + 2,
+        "{count} allocations in {ticks} warm ticks of 20,000 agents on 2 threads"
+    );
 }
 
 #[test]

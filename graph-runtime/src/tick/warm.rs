@@ -132,6 +132,18 @@ mod tests {
         true
     }
 
+    /// Asserts that `others` threads take `warm`'s job, and that each leaves it once the tick
+    /// has ended (`warm` dropped).
+    fn taken_by_then_left(warm: Warm, others: usize) {
+        let shared = Arc::clone(warm.shared.as_ref().expect("a warm pool"));
+        assert!(eventually(
+            || shared.entered.load(Ordering::Relaxed) == others
+        ));
+        drop(warm);
+        assert!(eventually(|| shared.inside.load(Ordering::Acquire) == 0));
+        assert_eq!(shared.entered.load(Ordering::Relaxed), others);
+    }
+
     #[test]
     fn every_other_thread_of_the_pool_takes_work_until_the_tick_ends() {
         let threads = cores().min(4);
@@ -145,7 +157,6 @@ mod tests {
             .expect("a thread pool");
         pool.install(|| {
             let warm = Warm::for_tasks_of(10_000, 100);
-            let shared = Arc::clone(warm.shared.as_ref().expect("a warm pool"));
             // A pass of the tick: one task a thread, each of which waits until every task has
             // started, so it ends only if every thread of the pool takes one.
             let started = AtomicUsize::new(0);
@@ -153,14 +164,8 @@ mod tests {
                 started.fetch_add(1, Ordering::Relaxed);
                 assert!(eventually(|| started.load(Ordering::Relaxed) == threads));
             });
-            // Each other thread took the job (the ticking thread left it at once)...
-            assert!(eventually(
-                || shared.entered.load(Ordering::Relaxed) == threads - 1
-            ));
-            drop(warm);
-            // ...and each leaves once the tick has ended.
-            assert!(eventually(|| shared.inside.load(Ordering::Acquire) == 0));
-            assert_eq!(shared.entered.load(Ordering::Relaxed), threads - 1);
+            // The ticking thread left the job at once.
+            taken_by_then_left(warm, threads - 1);
         });
     }
 
@@ -169,16 +174,11 @@ mod tests {
         // The global pool, as the editor's preview ticks from its window's thread.
         let threads = rayon::current_num_threads();
         let warm = Warm::for_tasks_of(10_000, 100);
-        let Some(shared) = warm.shared.as_ref().map(Arc::clone) else {
+        if warm.shared.is_none() {
             assert!(threads <= 1 || threads > cores());
             return;
-        };
-        assert!(eventually(
-            || shared.entered.load(Ordering::Relaxed) == threads - 1
-        ));
-        drop(warm);
-        assert!(eventually(|| shared.inside.load(Ordering::Acquire) == 0));
-        assert_eq!(shared.entered.load(Ordering::Relaxed), threads - 1);
+        }
+        taken_by_then_left(warm, threads - 1);
     }
 
     #[test]
