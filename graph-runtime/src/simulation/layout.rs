@@ -13,6 +13,8 @@
 //! The layout never changes a result: every force is computed from the state at the start of
 //! the tick, and an agent's state is touched by its own evaluation only.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use rayon::prelude::*;
 
 use crate::Vehicle;
@@ -27,8 +29,10 @@ pub(crate) struct Layout {
     order: Vec<u32>,
     /// Agent to slot.
     slot_of: Vec<u32>,
-    /// Scratch of `resort`.
+    /// Scratch of `resort`: the list of old slots when the grid's leaves some out, each old
+    /// slot's new slot, and which slots the cycles have moved.
     source: Vec<u32>,
+    targets: Targets,
     moved: Vec<bool>,
     spare_order: Vec<u32>,
     spare_vehicles: Vec<Vehicle>,
@@ -82,39 +86,24 @@ impl Layout {
         (states, spare, plain): (&mut Vec<T>, &mut Vec<T>, impl Fn(&T) -> bool + Sync),
     ) {
         let agents = self.order.len();
-        if vehicles.len() != agents || clocks.len() != agents || states.len() != agents {
-            return;
-        }
-        self.source.clear();
-        self.source.extend_from_slice(sources);
-        self.moved.clear();
-        self.moved.resize(agents, false);
-        for &old in sources {
-            match self.moved.get_mut(old as usize) {
-                Some(taken) if !*taken => *taken = true,
-                // Not a permutation of the slots: leave the layout as it is.
-                _ => return,
-            }
-        }
-        if self.source.len() < agents {
-            let moved = &self.moved;
-            let left_out = (0..agents as u32).filter(|&old| !moved[old as usize]);
-            self.source.extend(left_out);
-        }
-        if self
-            .source
-            .iter()
-            .enumerate()
-            .all(|(s, &old)| s == old as usize)
+        if vehicles.len() != agents
+            || clocks.len() != agents
+            || states.len() != agents
+            || sources.len() > agents
         {
             return;
         }
+        let Some((source, targets)) =
+            listed_in_full(sources, agents, &mut self.targets, &mut self.source)
+        else {
+            // Not a permutation of the slots, or one that moves nothing: the layout stays.
+            return;
+        };
         // Gather every array into its spare in one parallel pass (each slot reads its
         // source), states too while they own nothing on the heap: one pass and one hand-over
         // to the pool's threads, where a check of the states, the gather and the states' copy
         // were three (at 10,000 agents on 2 cores each hand-over to a thread gone to sleep
         // costs about 10 µs).
-        let source = &self.source;
         let (order, old_vehicles, old_clocks) = (&self.order, &*vehicles, &*clocks);
         self.spare_order.resize(agents, 0);
         self.spare_vehicles.resize(
@@ -166,7 +155,7 @@ impl Layout {
         if all_plain {
             std::mem::swap(states, spare);
         } else {
-            self.move_in_cycles(states);
+            move_in_cycles(source, &mut self.moved, states);
             // The spare is kept only while every state is plain (sized from them the first
             // time): a crowd some of whose states own heap data (routes) would otherwise copy
             // every plain state into it at each re-sort, only to move them in cycles after all.
@@ -176,32 +165,119 @@ impl Layout {
                 spare.clone_from(states);
             }
         }
-        for (slot, &agent) in self.order.iter().enumerate() {
-            self.slot_of[agent as usize] = slot as u32;
+        // Each agent's slot: where its old slot went.
+        (self.slot_of.par_iter_mut())
+            .with_min_len(MIN_SLOTS_PER_TASK)
+            .for_each(|slot| {
+                if let Some(target) = targets.get(*slot as usize) {
+                    *slot = target.load(Ordering::Relaxed);
+                }
+            });
+    }
+}
+
+/// The whole list of a re-sort of `agents` slots, given the old slots `sources` lists (new
+/// slot `s` takes old slot `sources[s]`): `sources` itself, or in `spill` with the old slots
+/// it leaves out after it in their old order; and each old slot's new slot, in `targets`.
+/// `None` when `sources` is no re-sort (a slot past the last, or listed twice), or moves
+/// nothing.
+fn listed_in_full<'a>(
+    sources: &'a [u32],
+    agents: usize,
+    targets: &'a mut Targets,
+    spill: &'a mut Vec<u32>,
+) -> Option<(&'a [u32], &'a [AtomicU32])> {
+    // Where each old slot goes (its new slot), written and then checked in parallel: a
+    // slot listed twice leaves one of its listings pointing elsewhere, so the check finds
+    // any list that is not a re-sort. (Done on the calling thread, the checks and the
+    // slots' writing-back were most of a 1,000,000-agent re-sort's serial time.)
+    let targets = targets.sized(agents);
+    let listed = (sources.par_iter().enumerate())
+        .with_min_len(MIN_SLOTS_PER_TASK)
+        .all(|(slot, &old)| {
+            let target = targets.get(old as usize);
+            target.inspect(|target| target.store(slot as u32, Ordering::Relaxed));
+            target.is_some()
+        });
+    if !listed {
+        // A slot past the last: not a re-sort.
+        return None;
+    }
+    let (permutation, unmoved) = (sources.par_iter().enumerate())
+        .with_min_len(MIN_SLOTS_PER_TASK)
+        .map(|(slot, &old)| {
+            let back = targets.get(old as usize).map(|t| t.load(Ordering::Relaxed));
+            (back == Some(slot as u32), old as usize == slot)
+        })
+        .reduce(|| (true, true), |(a, b), (c, d)| (a && c, b && d));
+    if !permutation {
+        // A slot listed twice: not a re-sort.
+        return None;
+    }
+    let source: &[u32] = if sources.len() < agents {
+        // The old slots left out follow in their old order (agents with no cell: rare).
+        spill.clear();
+        spill.extend_from_slice(sources);
+        for old in 0..agents {
+            let Some(target) = targets.get(old) else {
+                continue;
+            };
+            let back = target.load(Ordering::Relaxed) as usize;
+            if sources.get(back) != Some(&(old as u32)) {
+                target.store(spill.len() as u32, Ordering::Relaxed);
+                spill.push(old as u32);
+            }
+        }
+        spill.as_slice()
+    } else {
+        sources
+    };
+    if unmoved && (source.iter().enumerate()).all(|(slot, &old)| slot == old as usize) {
+        return None;
+    }
+    Some((source, targets))
+}
+
+/// Moves `states` to their new slots in place, cycle by cycle (new slot `s` takes old slot
+/// `source[s]`'s): each swap puts one in its new slot.
+fn move_in_cycles<T>(source: &[u32], moved: &mut Vec<bool>, states: &mut [T]) {
+    let agents = states.len();
+    moved.clear();
+    moved.resize(agents, false);
+    for start in 0..agents {
+        if moved[start] {
+            continue;
+        }
+        let mut slot = start;
+        loop {
+            moved[slot] = true;
+            let from = source[slot] as usize;
+            if from == start {
+                break;
+            }
+            states.swap(slot, from);
+            slot = from;
         }
     }
+}
 
-    /// Moves `states` to their new slots in place, cycle by cycle: each swap puts one in its
-    /// new slot.
-    fn move_in_cycles<T>(&mut self, states: &mut [T]) {
-        let agents = states.len();
-        self.moved.clear();
-        self.moved.resize(agents, false);
-        for start in 0..agents {
-            if self.moved[start] {
-                continue;
-            }
-            let mut slot = start;
-            loop {
-                self.moved[slot] = true;
-                let from = self.source[slot] as usize;
-                if from == start {
-                    break;
-                }
-                states.swap(slot, from);
-                slot = from;
-            }
-        }
+/// Scratch of a re-sort: each old slot's new slot, written by the parallel passes (relaxed
+/// stores and loads, ordered by the passes' ends). Not copied with the layout.
+#[derive(Debug, Default)]
+struct Targets(Vec<AtomicU32>);
+
+impl Clone for Targets {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl Targets {
+    /// One per slot of `agents`, each holding whatever it held.
+    fn sized(&mut self, agents: usize) -> &[AtomicU32] {
+        self.0.truncate(agents);
+        self.0.resize_with(agents, AtomicU32::default);
+        &self.0
     }
 }
 
@@ -247,14 +323,28 @@ mod tests {
             (&mut states, &mut spare, |_: &u32| true),
         );
         assert_eq!(states, [10, 50, 0, 20, 30, 40]);
-        // A list that repeats a slot is not a re-sort: nothing moves.
-        layout.resort(
+        // A list that repeats a slot, names one past the last, or is longer than the slots
+        // is not a re-sort; one in order (the slots it leaves out following in order) moves
+        // nothing: nothing moves, and each agent keeps its slot.
+        let bad: [&[u32]; 5] = [
             &[0, 0, 1, 2, 3, 4],
-            &mut vehicles,
-            &mut clocks,
-            (&mut states, &mut spare, |_: &u32| true),
-        );
-        assert_eq!(states, [10, 50, 0, 20, 30, 40]);
+            &[5, 4, 3, 2, 1, 6],
+            &[1, 1],
+            &[0, 1, 2, 3, 4, 5, 0],
+            &[0, 1, 2],
+        ];
+        let slots: Vec<_> = (0..6).map(|agent| layout.slot(agent)).collect();
+        for sources in bad {
+            layout.resort(
+                sources,
+                &mut vehicles,
+                &mut clocks,
+                (&mut states, &mut spare, |_: &u32| true),
+            );
+            assert_eq!(states, [10, 50, 0, 20, 30, 40], "{sources:?}");
+            let now: Vec<_> = (0..6).map(|agent| layout.slot(agent)).collect();
+            assert_eq!(now, slots, "{sources:?}");
+        }
     }
 
     /// Which states a test calls plain.
