@@ -98,6 +98,17 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_blocks_note_is_its_lowest_and_highest_cell_and_how_many_have_one() {
+        let none = u32::MAX;
+        assert_eq!(cells_of_block(&[5, none, 2, 9]), (2, 9, 3));
+        assert_eq!(cells_of_block(&[0]), (0, 0, 1));
+        assert_eq!(cells_of_block(&[none, none]), (none, 0, 0));
+        assert_eq!(cells_of_block(&[]), (none, 0, 0));
+        // The largest cell a grid can have, beside none.
+        assert_eq!(cells_of_block(&[none - 1, none, 7]), (7, none - 1, 2));
+    }
+
+    #[test]
     fn parts_of_agents_in_cell_order_read_each_agent_about_once_in_all() {
         // 100,000 agents in cell order over 25,000 cells (four a cell, some in none), split
         // as a count splits them: in 8 parts of 3,125 cells. Each part reads the runs of
