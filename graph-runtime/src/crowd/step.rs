@@ -60,10 +60,11 @@ impl Crowd {
             out.resize(vehicles.len(), Steering::ZERO);
             return;
         }
-        let _warm = Warm::start(vehicles.len(), self.groups.iter().map(|g| &*g.program));
+        let chunk = steer_chunk_for(vehicles.len(), self.groups.iter().map(|g| &*g.program));
+        let _warm = Warm::for_tasks_of(vehicles.len(), chunk);
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
-        self.steer_all(world, vehicles, tags, dt, out);
+        self.steer_all(world, (vehicles, tags), dt, chunk, out);
         let (take_offs, _) = Scratch::drain_jumps(&mut self.scratches);
         self.jumps
             .take_off_for_game(world, take_offs, vehicles, &mut self.states);
@@ -89,10 +90,11 @@ impl Crowd {
         if !self.may_run(world, vehicles.len()) {
             return;
         }
-        let _warm = Warm::start(vehicles.len(), self.groups.iter().map(|g| &*g.program));
+        let chunk = steer_chunk_for(vehicles.len(), self.groups.iter().map(|g| &*g.program));
+        let _warm = Warm::for_tasks_of(vehicles.len(), chunk);
         self.jumps.fit(world, vehicles.len());
         let mut steerings = std::mem::take(&mut self.steerings);
-        self.steer_all(world, vehicles, tags, dt, &mut steerings);
+        self.steer_all(world, (vehicles, tags), dt, chunk, &mut steerings);
         self.steerings = steerings;
         if self.stuck_for.len() < vehicles.len() {
             self.stuck_for.resize(vehicles.len(), 0.0);
@@ -145,14 +147,15 @@ impl Crowd {
         }
     }
 
-    /// Steers every agent from `vehicles` as they are (the tick's start) into `out`: the
-    /// tick core's prepare and steer phases.
+    /// Steers every agent from `vehicles` as they are (the tick's start) into `out`, in
+    /// parallel tasks of `chunk` agents ([`steer_chunk_for`], worked out once by the caller):
+    /// the tick core's prepare and steer phases.
     fn steer_all(
         &mut self,
         world: &World,
-        vehicles: &[Vehicle],
-        tags: &[TagMask],
+        (vehicles, tags): (&[Vehicle], &[TagMask]),
         dt: f32,
+        chunk: usize,
         out: &mut Vec<Steering>,
     ) {
         self.grow_states(vehicles.len());
@@ -190,7 +193,6 @@ impl Crowd {
         };
         // In parallel tasks as a simulation splits its tick: each agent's force reads only
         // the state at the start of the tick, so the split changes no result.
-        let chunk = steer_chunk_for(count, groups.iter().map(|g| &*g.program));
         let tasks = count.div_ceil(chunk).max(1);
         if self.scratches.len() < tasks {
             self.scratches.resize_with(tasks, Scratch::default);

@@ -23,8 +23,8 @@ use crate::compile::{
 };
 use crate::scene::SceneWarning;
 use crate::spatial::{Body, Extent, SpatialGrid};
-use crate::tick::Warm;
 use crate::tick::jumps::{self, Jumps};
+use crate::tick::{Warm, steer_chunk_for};
 use crate::{Steering, Vehicle, World};
 use agent_order::AgentOrder;
 use layout::Layout;
@@ -183,9 +183,11 @@ impl Simulation {
             self.vehicles_changed = false;
             self.extent = None;
         }
-        // The pool's other threads stay awake between the tick's passes (`tick/warm.rs`).
+        // The steering's split, and the pool's other threads awake between the tick's passes
+        // (`tick/warm.rs`) when it splits.
         let programs = self.groups.iter().map(|g| &*g.program);
-        let _warm = Warm::start(self.slot_forces.len(), programs);
+        let chunk = steer_chunk_for(self.slot_forces.len(), programs);
+        let _warm = Warm::for_tasks_of(self.slot_forces.len(), chunk);
         let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
         if needs_grid {
             let layout = &self.layout;
@@ -239,7 +241,8 @@ impl Simulation {
             });
         }
         observe(TickPhase::Routes);
-        let (crossings, extent, moved) = self.steer_and_step(dt, agent_vehicles, reads_agents);
+        let (crossings, extent, moved) =
+            self.steer_and_step(dt, agent_vehicles, reads_agents, chunk);
         observe(TickPhase::Steer);
         self.tag_members.end_tick();
         self.agent_order = order;

@@ -8,7 +8,7 @@ use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
 use crate::spatial::{Body, Extent, farther};
-use crate::tick::{Group, Tick, advance, steer_chunk_for};
+use crate::tick::{Group, Tick, advance};
 use crate::{Steering, Vehicle};
 
 impl Simulation {
@@ -32,6 +32,7 @@ impl Simulation {
         dt: f32,
         vehicles: &[Vehicle],
         track: bool,
+        chunk: usize,
     ) -> (u64, Extent, Option<f32>) {
         let tick = Tick {
             world: &self.world,
@@ -46,7 +47,6 @@ impl Simulation {
         let groups = &self.groups;
         let group_of = &self.group_of;
         let layout = &self.layout;
-        let chunk = steer_chunk_for(self.slot_forces.len(), groups.iter().map(|g| &*g.program));
         let chunks = self.slot_forces.len().div_ceil(chunk);
         if self.scratches.len() < chunks {
             self.scratches.resize_with(chunks, Scratch::default);

@@ -23,9 +23,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::steer_chunk_for;
-use crate::compile::Program;
-
 /// A thread that has found no work for this long leaves (rayon puts it to sleep as usual):
 /// a tick whose serial stretch is longer than this pays for one wake-up, not for a core
 /// held the whole stretch.
@@ -54,17 +51,13 @@ struct Shared {
 }
 
 impl Warm {
-    /// Keeps the current pool warm for a tick of `agents` agents running `programs`, if
-    /// their steering runs in more than one task ([`steer_chunk_for`]) and every thread of
-    /// the pool has a core. A tick steered in one task (up to 128 flockers, 24 Reciprocal
-    /// agents) has no parallel pass at all (the grid's start at 8,192 agents): waking the
-    /// pool's threads for it (a system call each) would cost more than it saves.
-    pub(crate) fn start<'a>(agents: usize, programs: impl Iterator<Item = &'a Program>) -> Self {
-        Self::for_tasks_of(agents, steer_chunk_for(agents, programs))
-    }
-
-    /// [`Warm::start`] for a steering in tasks of `chunk` agents.
-    fn for_tasks_of(agents: usize, chunk: usize) -> Self {
+    /// Keeps the current pool warm for a tick of `agents` agents whose steering runs in
+    /// tasks of `chunk` agents ([`super::steer_chunk_for`], worked out once a tick by the
+    /// driver, which splits its steering by it), if that is more than one task and every
+    /// thread of the pool has a core. A tick steered in one task (up to 128 flockers, 24
+    /// Reciprocal agents) has no parallel pass at all (the grid's start at 8,192 agents):
+    /// waking the pool's threads for it (a system call each) would cost more than it saves.
+    pub(crate) fn for_tasks_of(agents: usize, chunk: usize) -> Self {
         let threads = rayon::current_num_threads();
         if chunk >= agents || threads <= 1 || threads > cores() {
             return Self { shared: None };
