@@ -210,8 +210,9 @@ fn listed_in_full<'a>(
             (back == Some(slot as u32), old as usize == slot)
         })
         .reduce(|| (true, true), |(a, b), (c, d)| (a && c, b && d));
-    if !permutation {
-        // A slot listed twice: not a re-sort.
+    // A slot listed twice is no re-sort. A list in order moves nothing, with the slots it
+    // leaves out after it: they are the ones past its end, in order.
+    if !permutation || unmoved {
         return None;
     }
     let source: &[u32] = if sources.len() < agents {
@@ -232,9 +233,6 @@ fn listed_in_full<'a>(
     } else {
         sources
     };
-    if unmoved && (source.iter().enumerate()).all(|(slot, &old)| slot == old as usize) {
-        return None;
-    }
     Some((source, targets))
 }
 
@@ -275,7 +273,6 @@ impl Clone for Targets {
 impl Targets {
     /// One per slot of `agents`, each holding whatever it held.
     fn sized(&mut self, agents: usize) -> &[AtomicU32] {
-        self.0.truncate(agents);
         self.0.resize_with(agents, AtomicU32::default);
         &self.0
     }
