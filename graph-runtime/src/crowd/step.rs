@@ -14,7 +14,9 @@ use super::Crowd;
 use super::agents::HELD;
 use crate::compile::{Scratch, TagMask, TagMembers};
 use crate::tick::jumps::Asked;
-use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, Warm, advance, prepare_grid, steer_chunk_for};
+use crate::tick::{
+    Group, MIN_AGENTS_PER_TASK, Tick, Warm, advance, prepare_grid, run_tasks, steer_chunk_for,
+};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -61,10 +63,10 @@ impl Crowd {
             return;
         }
         let chunk = steer_chunk_for(vehicles.len(), self.groups.iter().map(|g| &*g.program));
-        let _warm = Warm::for_tasks_of(vehicles.len(), chunk);
+        let warm = Warm::for_tasks_of(vehicles.len(), chunk);
         self.jumps.fit(world, vehicles.len());
         self.jumps.land_game_flights(world, vehicles, dt);
-        self.steer_all(world, (vehicles, tags), dt, chunk, out);
+        self.steer_all(world, (vehicles, tags), dt, (chunk, &warm), out);
         let (take_offs, _) = Scratch::drain_jumps(&mut self.scratches);
         self.jumps
             .take_off_for_game(world, take_offs, vehicles, &mut self.states);
@@ -91,10 +93,10 @@ impl Crowd {
             return;
         }
         let chunk = steer_chunk_for(vehicles.len(), self.groups.iter().map(|g| &*g.program));
-        let _warm = Warm::for_tasks_of(vehicles.len(), chunk);
+        let warm = Warm::for_tasks_of(vehicles.len(), chunk);
         self.jumps.fit(world, vehicles.len());
         let mut steerings = std::mem::take(&mut self.steerings);
-        self.steer_all(world, (vehicles, tags), dt, chunk, &mut steerings);
+        self.steer_all(world, (vehicles, tags), dt, (chunk, &warm), &mut steerings);
         self.steerings = steerings;
         if self.stuck_for.len() < vehicles.len() {
             self.stuck_for.resize(vehicles.len(), 0.0);
@@ -148,14 +150,14 @@ impl Crowd {
     }
 
     /// Steers every agent from `vehicles` as they are (the tick's start) into `out`, in
-    /// parallel tasks of `chunk` agents ([`steer_chunk_for`], worked out once by the caller):
-    /// the tick core's prepare and steer phases.
+    /// parallel tasks of `chunk` agents ([`steer_chunk_for`], worked out once by the caller,
+    /// who keeps the pool `warm`): the tick core's prepare and steer phases.
     fn steer_all(
         &mut self,
         world: &World,
         (vehicles, tags): (&[Vehicle], &[TagMask]),
         dt: f32,
-        chunk: usize,
+        (chunk, warm): (usize, &Warm),
         out: &mut Vec<Steering>,
     ) {
         self.grow_states(vehicles.len());
@@ -210,14 +212,15 @@ impl Crowd {
         if tasks == 1 {
             steer(agents, working, states, out, &mut self.scratches[0]);
         } else {
-            (agents.par_chunks(chunk))
+            let tasks = (agents.par_chunks(chunk))
                 .zip(working.par_chunks(chunk))
                 .zip(states.par_chunks_mut(chunk))
                 .zip(out.par_chunks_mut(chunk))
-                .zip(self.scratches.par_iter_mut())
-                .for_each(|((((agents, working), states), out), scratch)| {
-                    steer(agents, working, states, out, scratch);
-                });
+                .zip(self.scratches.par_iter_mut());
+            let each = |((((agents, working), states), out), scratch)| {
+                steer(agents, working, states, out, scratch);
+            };
+            run_tasks(warm, tasks, each, ((), |(), ()| ()));
         }
         self.tag_members.end_tick();
     }

@@ -187,7 +187,7 @@ impl Simulation {
         // (`tick/warm.rs`) when it splits.
         let programs = self.groups.iter().map(|g| &*g.program);
         let chunk = steer_chunk_for(self.slot_forces.len(), programs);
-        let _warm = Warm::for_tasks_of(self.slot_forces.len(), chunk);
+        let warm = Warm::for_tasks_of(self.slot_forces.len(), chunk);
         let needs_grid = self.groups.iter().any(|g| g.program.uses_neighbors());
         if needs_grid {
             let layout = &self.layout;
@@ -242,7 +242,7 @@ impl Simulation {
         }
         observe(TickPhase::Routes);
         let (crossings, extent, moved) =
-            self.steer_and_step(dt, agent_vehicles, reads_agents, chunk);
+            self.steer_and_step(dt, agent_vehicles, reads_agents, (chunk, &warm));
         observe(TickPhase::Steer);
         self.tag_members.end_tick();
         self.agent_order = order;

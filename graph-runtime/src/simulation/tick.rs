@@ -8,7 +8,7 @@ use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
 use crate::spatial::{Body, Extent, farther};
-use crate::tick::{Group, Tick, advance};
+use crate::tick::{Group, Tick, Warm, advance, run_tasks};
 use crate::{Steering, Vehicle};
 
 impl Simulation {
@@ -32,7 +32,7 @@ impl Simulation {
         dt: f32,
         vehicles: &[Vehicle],
         track: bool,
-        chunk: usize,
+        (chunk, warm): (usize, &Warm),
     ) -> (u64, Extent, Option<f32>) {
         let tick = Tick {
             world: &self.world,
@@ -53,87 +53,87 @@ impl Simulation {
         }
         // Every slot's body is written below: resized, not cleared.
         self.bodies.resize(self.slot_forces.len(), Body::default());
-        let totals = self
-            .slot_forces
-            .par_chunks_mut(chunk)
+        let tasks = (self.slot_forces.par_chunks_mut(chunk))
             .zip(self.states.par_chunks_mut(chunk))
             .zip(self.working.par_chunks_mut(chunk))
             .zip(self.stuck_for.par_chunks_mut(chunk))
             .zip(self.bodies.par_chunks_mut(chunk))
             .zip(self.scratches.par_iter_mut())
-            .enumerate()
-            .map(
-                |(chunk_index, (((((forces, states), working), stuck_for), bodies), scratch))| {
-                    let mut crossings = 0;
-                    let mut extent = Extent::EMPTY;
-                    let mut moved_squared = 0.0_f32;
-                    let batches = forces
-                        .chunks_mut(BATCH)
-                        .zip(states.chunks_mut(BATCH))
-                        .zip(working.chunks_mut(BATCH))
-                        .zip(stuck_for.chunks_mut(BATCH))
-                        .zip(bodies.chunks_mut(BATCH));
-                    for (batch_index, ((((forces, states), working), stuck_for), bodies)) in
-                        batches.enumerate()
-                    {
-                        let first = chunk_index * chunk + batch_index * BATCH;
-                        // Never short of agents (the layout has a slot per vehicle); if it
-                        // were, the batch would step without force like an agent without a
-                        // group.
-                        let agents = layout.agents(first..first + forces.len());
-                        let agents = agents.unwrap_or_else(|| {
-                            forces.fill(Steering::ZERO);
-                            &[]
-                        });
-                        let group = |index: usize| {
-                            groups.get(index).map(|group| Group {
-                                program: &group.program,
-                                bindings: &group.bindings,
-                                params: &group.params,
-                            })
-                        };
-                        // Where the batch's agents start, when their steps are measured (a
-                        // flock's batches copy nothing).
-                        let from = track.then(|| {
-                            let mut from = [Vec2::ZERO; BATCH];
-                            for (from, vehicle) in from.iter_mut().zip(&*working) {
-                                *from = vehicle.position;
-                            }
-                            from
-                        });
-                        tick.steer_runs(
-                            (groups.len(), group_of, group),
+            .enumerate();
+        let totals = run_tasks(
+            warm,
+            tasks,
+            |(chunk_index, (((((forces, states), working), stuck_for), bodies), scratch))| {
+                let mut crossings = 0;
+                let mut extent = Extent::EMPTY;
+                let mut moved_squared = 0.0_f32;
+                let batches = forces
+                    .chunks_mut(BATCH)
+                    .zip(states.chunks_mut(BATCH))
+                    .zip(working.chunks_mut(BATCH))
+                    .zip(stuck_for.chunks_mut(BATCH))
+                    .zip(bodies.chunks_mut(BATCH));
+                for (batch_index, ((((forces, states), working), stuck_for), bodies)) in
+                    batches.enumerate()
+                {
+                    let first = chunk_index * chunk + batch_index * BATCH;
+                    // Never short of agents (the layout has a slot per vehicle); if it
+                    // were, the batch would step without force like an agent without a
+                    // group.
+                    let agents = layout.agents(first..first + forces.len());
+                    let agents = agents.unwrap_or_else(|| {
+                        forces.fill(Steering::ZERO);
+                        &[]
+                    });
+                    let group = |index: usize| {
+                        groups.get(index).map(|group| Group {
+                            program: &group.program,
+                            bindings: &group.bindings,
+                            params: &group.params,
+                        })
+                    };
+                    // Where the batch's agents start, when their steps are measured (a
+                    // flock's batches copy nothing).
+                    let from = track.then(|| {
+                        let mut from = [Vec2::ZERO; BATCH];
+                        for (from, vehicle) in from.iter_mut().zip(&*working) {
+                            *from = vehicle.position;
+                        }
+                        from
+                    });
+                    tick.steer_runs(
+                        (groups.len(), group_of, group),
+                        agents,
+                        (working, states, forces),
+                        scratch,
+                    );
+                    crossings += advance_batch(
+                        Batch {
+                            working,
+                            forces,
+                            states,
+                            stuck_for,
                             agents,
-                            (working, states, forces),
-                            scratch,
-                        );
-                        crossings += advance_batch(
-                            Batch {
-                                working,
-                                forces,
-                                states,
-                                stuck_for,
-                                agents,
-                            },
-                            world,
-                            motions,
-                            &mut scratch.falls,
-                            dt,
-                        );
-                        // Each batch's vehicles just stepped, still in the cache: their
-                        // extent and bodies for the next grid.
-                        let from = from.as_ref();
-                        fold_steps(working, bodies, from, (&mut extent, &mut moved_squared));
-                    }
-                    (crossings, extent, moved_squared)
-                },
-            )
+                        },
+                        world,
+                        motions,
+                        &mut scratch.falls,
+                        dt,
+                    );
+                    // Each batch's vehicles just stepped, still in the cache: their
+                    // extent and bodies for the next grid.
+                    let from = from.as_ref();
+                    fold_steps(working, bodies, from, (&mut extent, &mut moved_squared));
+                }
+                (crossings, extent, moved_squared)
+            },
             // A whole number of crossings, an extent (minima and maxima) and a maximum: each
             // the same in any order, so any thread count gives the same.
-            .reduce(
-                || (0, Extent::EMPTY, 0.0),
+            (
+                (0, Extent::EMPTY, 0.0_f32),
                 |(a, left, m), (b, right, n)| (a + b, left.join(right), m.max(n)),
-            );
+            ),
+        );
         let (crossings, extent, moved_squared) = totals;
         (crossings, extent, track.then(|| moved_squared.sqrt()))
     }

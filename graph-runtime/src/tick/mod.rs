@@ -9,10 +9,12 @@
 pub(crate) mod jumps;
 mod routes;
 mod split;
+mod tasks;
 mod warm;
 
 pub use routes::{JAM_CHECK_SECONDS, ROUTE_BUDGET, RoutePlanner};
 pub(crate) use split::{MIN_AGENTS_PER_TASK, steer_chunk_for};
+pub(crate) use tasks::run_tasks;
 pub(crate) use warm::Warm;
 
 use glam::Vec2;

@@ -81,6 +81,13 @@ impl Warm {
     }
 }
 
+impl Warm {
+    /// Whether the pool's other threads are kept taking work (see [`Warm::for_tasks_of`]).
+    pub(crate) fn is_warm(&self) -> bool {
+        self.shared.is_some()
+    }
+}
+
 impl Drop for Warm {
     fn drop(&mut self) {
         if let Some(shared) = &self.shared {
