@@ -31,9 +31,9 @@ use rayon::prelude::*;
 
 use super::Warm;
 
-/// Most bands a pass deals (a tick's steering has at most 64 tasks, `split.rs`); a pool with
-/// more threads gives the rest none, and they take from the others' bands.
-const MOST_BANDS: usize = 64;
+/// Most bands a pass deals; a pool with more threads gives the rest none, and they take from
+/// the others' bands.
+const MOST_BANDS: usize = 16;
 
 /// Runs `work` on every task of `tasks` on the current rayon pool and folds the results with
 /// `join` from `empty` (see the module's documentation: the fold's result must depend
@@ -73,8 +73,13 @@ struct Banded<'f, W, J, R> {
     fold: (R, &'f J),
 }
 
-/// One band's tasks not taken yet.
-struct Band<P> {
+/// One band's tasks not taken yet, on cache lines of its own: two threads taking tasks from
+/// neighboring bands would otherwise pass a line back and forth at every task.
+#[repr(align(128))]
+struct Band<P>(Mutex<Left<P>>);
+
+/// A band's tasks not taken yet, and how many.
+struct Left<P> {
     tasks: Option<P>,
     left: usize,
 }
@@ -89,11 +94,11 @@ where
 
     fn callback<P: Producer<Item = T>>(self, producer: P) -> R {
         let count = self.threads.min(self.len).clamp(1, MOST_BANDS);
-        let mut bands: [Mutex<Band<P>>; MOST_BANDS] = std::array::from_fn(|_| {
-            Mutex::new(Band {
+        let mut bands: [Band<P>; MOST_BANDS] = std::array::from_fn(|_| {
+            Band(Mutex::new(Left {
                 tasks: None,
                 left: 0,
-            })
+            }))
         });
         let mut rest = Some(producer);
         let mut start = 0;
@@ -101,8 +106,8 @@ where
             let end = self.len * (b + 1) / count;
             let Some(tasks) = rest.take() else { break };
             let (mine, after) = tasks.split_at(end - start);
-            if let Ok(band) = band.get_mut() {
-                *band = Band {
+            if let Ok(band) = band.0.get_mut() {
+                *band = Left {
                     tasks: Some(mine),
                     left: end - start,
                 };
@@ -123,7 +128,7 @@ where
 
 /// What the threads of a pass share.
 struct Pass<'b, P> {
-    bands: &'b [Mutex<Band<P>>],
+    bands: &'b [Band<P>],
     /// Tasks done (or given up by a panic).
     done: AtomicUsize,
     len: usize,
@@ -182,14 +187,14 @@ impl<P: Producer> Pass<'_, P> {
         }
         loop {
             let fullest =
-                (self.bands.iter()).max_by_key(|band| band.lock().map_or(0, |band| band.left))?;
+                (self.bands.iter()).max_by_key(|band| band.0.lock().map_or(0, |band| band.left))?;
             if let Some(task) = take_from(fullest, false) {
                 return Some(task);
             }
             if self
                 .bands
                 .iter()
-                .all(|band| band.lock().map_or(true, |b| b.left == 0))
+                .all(|band| band.0.lock().map_or(true, |b| b.left == 0))
             {
                 return None;
             }
@@ -198,8 +203,8 @@ impl<P: Producer> Pass<'_, P> {
 }
 
 /// Takes one task from `band`'s front or back, if it has any left.
-fn take_from<P: Producer>(band: &Mutex<Band<P>>, front: bool) -> Option<P::Item> {
-    let mut band = band.lock().ok()?;
+fn take_from<P: Producer>(band: &Band<P>, front: bool) -> Option<P::Item> {
+    let mut band = band.0.lock().ok()?;
     let tasks = band.tasks.take()?;
     let left = band.left;
     if left == 0 {
