@@ -167,9 +167,18 @@ impl<P: Producer> Pass<'_, P> {
         let thread = rayon::current_thread_index().unwrap_or(self.first);
         let own = (thread + self.threads - self.first) % self.threads;
         let mut folded = empty;
-        while let Some(task) = self.take(own) {
-            let _done = Done(&self.done);
-            folded = join(folded, work(task));
+        {
+            // Told to the others once, when this thread has no task left (a shared count
+            // for every task passed its cache line between the threads at each one).
+            let mut finished = Finished {
+                done: &self.done,
+                count: 0,
+            };
+            while let Some(task) = self.take(own) {
+                // Counted before the work: a task that panics is given up, not waited for.
+                finished.count += 1;
+                folded = join(folded, work(task));
+            }
         }
         while self.done.load(Ordering::Acquire) < self.len {
             if rayon::yield_now() != Some(rayon::Yield::Executed) {
@@ -222,13 +231,17 @@ fn take_from<P: Producer>(band: &Band<P>, front: bool) -> Option<P::Item> {
     one.into_iter().next()
 }
 
-/// Counts a task done when dropped: after its work, or while a panic in it unwinds (the
-/// other threads stop waiting for it, and the pass passes the panic on).
-struct Done<'a>(&'a AtomicUsize);
+/// The tasks a thread has run, added to the pass's count of tasks done when dropped: when
+/// the thread has none left, or while a panic in one unwinds (the other threads stop waiting
+/// for it, and the pass passes the panic on).
+struct Finished<'a> {
+    done: &'a AtomicUsize,
+    count: usize,
+}
 
-impl Drop for Done<'_> {
+impl Drop for Finished<'_> {
     fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Release);
+        self.done.fetch_add(self.count, Ordering::Release);
     }
 }
 
