@@ -3,17 +3,18 @@
 //! A rayon parallel iterator splits its tasks in halves (`join`), and a thread whose half is
 //! done while another thread still runs the other waits like an idle worker: a few dozen
 //! yields, then sleep. At 10,000 flockers on 2 threads the steering's calling thread
-//! finished its share first in about 4 ticks of 10, and in about 1 of 10 it had slept and
-//! woke 10 to over 100 µs after the last task ended (a halted virtual CPU wakes slowly): 8
-//! to 14 µs a tick on average, 1–2 % of the 2-thread tick (`BENCHMARKS.md`, issue 47).
+//! finished its share first in about 4 ticks of 10, and in 1 tick of 4 or 5 the pass ended 10
+//! to over 100 µs after its last task (a sleeping thread on a halted virtual CPU wakes
+//! slowly): 8 to 14 µs a tick on average, 1–2 % of the 2-thread tick (`BENCHMARKS.md`, issue
+//! 47, "The steering pass in bands").
 //!
 //! Here the tasks are dealt in contiguous bands, one per thread of the pool, the same band
 //! to the same thread every tick (counted from the thread running the tick), so that a
 //! thread steers the agents whose state it wrote last tick, as rayon's halves mostly did
-//! (a shared queue that handed tasks to whichever thread was free made the 2-thread tick
-//! 9 % slower). A thread runs its band from the front, then takes from the back of the band
-//! with the most left, and once none is left spins until the last task taken is done: no
-//! thread sleeps between the tasks' end and the pass's.
+//! (a shared queue that handed tasks to whichever thread was free made the fastest
+//! 2-thread ticks 9 % slower). A thread runs its band from the front, then takes from the
+//! back of the band with the most left, and once none is left spins until the last task
+//! taken is done: no thread sleeps between the tasks' end and the pass's.
 //!
 //! Only on a warm pool ([`Warm`]: each of the pool's threads has a core of its own), from a
 //! thread of the pool; elsewhere (a pool with more threads than cores, where a spinning
