@@ -249,9 +249,9 @@ impl Drop for Finished<'_> {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicU32;
-    use std::time::{Duration, Instant};
 
     use super::*;
+    use crate::tick::warm::tests::eventually;
 
     /// A pool of `threads` threads, and a warm pool's keeper for a tick of many tasks on it.
     fn on_pool<T: Send>(threads: usize, run: impl FnOnce(&Warm) -> T + Send) -> T {
@@ -260,18 +260,6 @@ mod tests {
             .build()
             .expect("a thread pool");
         pool.install(|| run(&Warm::for_tasks_of(1_000_000, 1)))
-    }
-
-    /// Waits (up to a minute, for a loaded machine) until `done`.
-    fn eventually(done: impl Fn() -> bool) -> bool {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !done() {
-            if Instant::now() > deadline {
-                return false;
-            }
-            std::thread::yield_now();
-        }
-        true
     }
 
     #[test]

@@ -117,11 +117,11 @@ impl Shared {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// Waits (up to a minute, for a loaded machine) until `done`.
-    fn eventually(done: impl Fn() -> bool) -> bool {
+    pub(in crate::tick) fn eventually(done: impl Fn() -> bool) -> bool {
         let deadline = Instant::now() + Duration::from_secs(60);
         while !done() {
             if Instant::now() > deadline {
