@@ -25,7 +25,7 @@
 //! maxima).
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::iter::plumbing::{Producer, ProducerCallback};
 use rayon::prelude::*;
@@ -119,6 +119,7 @@ where
         let pass = Pass {
             bands: &bands[..count],
             done: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
             len: self.len,
             first: self.first,
             threads: self.threads,
@@ -132,6 +133,9 @@ struct Pass<'b, P> {
     bands: &'b [Band<P>],
     /// Tasks done (or given up by a panic).
     done: AtomicUsize,
+    /// Whether a thread's taking or a task panicked: the others stop waiting for the tasks
+    /// left, and the pass passes the panic on.
+    failed: AtomicBool,
     len: usize,
     first: usize,
     threads: usize,
@@ -173,6 +177,7 @@ impl<P: Producer> Pass<'_, P> {
             // for every task passed its cache line between the threads at each one).
             let mut finished = Finished {
                 done: &self.done,
+                failed: &self.failed,
                 count: 0,
             };
             while let Some(task) = self.take(own) {
@@ -181,7 +186,7 @@ impl<P: Producer> Pass<'_, P> {
                 folded = join(folded, work(task));
             }
         }
-        while self.done.load(Ordering::Acquire) < self.len {
+        while self.done.load(Ordering::Acquire) < self.len && !self.failed.load(Ordering::Acquire) {
             if rayon::yield_now() != Some(rayon::Yield::Executed) {
                 std::hint::spin_loop();
             }
@@ -215,11 +220,11 @@ impl<P: Producer> Pass<'_, P> {
 /// Takes one task from `band`'s front or back, if it has any left.
 fn take_from<P: Producer>(band: &Band<P>, front: bool) -> Option<P::Item> {
     let mut band = band.0.lock().ok()?;
-    let tasks = band.tasks.take()?;
     let left = band.left;
-    if left == 0 {
+    let Some(tasks) = band.tasks.take().filter(|_| left > 0) else {
+        band.left = 0;
         return None;
-    }
+    };
     let (one, rest) = if front {
         tasks.split_at(1)
     } else {
@@ -233,15 +238,20 @@ fn take_from<P: Producer>(band: &Band<P>, front: bool) -> Option<P::Item> {
 }
 
 /// The tasks a thread has run, added to the pass's count of tasks done when dropped: when
-/// the thread has none left, or while a panic in one unwinds (the other threads stop waiting
-/// for it, and the pass passes the panic on).
+/// the thread has none left, or while a panic in one unwinds, which also tells the other
+/// threads to stop waiting (a task left untaken would keep them spinning; the pass passes
+/// the panic on).
 struct Finished<'a> {
     done: &'a AtomicUsize,
+    failed: &'a AtomicBool,
     count: usize,
 }
 
 impl Drop for Finished<'_> {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.failed.store(true, Ordering::Release);
+        }
         self.done.fetch_add(self.count, Ordering::Release);
     }
 }

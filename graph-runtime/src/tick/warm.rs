@@ -79,9 +79,7 @@ impl Warm {
             shared: Some(shared),
         }
     }
-}
 
-impl Warm {
     /// Whether the pool's other threads are kept taking work (see [`Warm::for_tasks_of`]).
     pub(crate) fn is_warm(&self) -> bool {
         self.shared.is_some()
