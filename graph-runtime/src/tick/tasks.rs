@@ -201,17 +201,16 @@ impl<P: Producer> Pass<'_, P> {
             return Some(task);
         }
         loop {
-            let fullest =
-                (self.bands.iter()).max_by_key(|band| band.0.lock().map_or(0, |band| band.left))?;
+            // A band whose lock a panic poisoned counts as empty (the pass is failing).
+            let (fullest, left) = (self.bands.iter())
+                .map(|band| (band, band.0.lock().map_or(0, |band| band.left)))
+                .max_by_key(|&(_, left)| left)?;
+            if left == 0 {
+                return None;
+            }
+            // Another thread may take it first: then look again.
             if let Some(task) = take_from(fullest, false) {
                 return Some(task);
-            }
-            if self
-                .bands
-                .iter()
-                .all(|band| band.0.lock().map_or(true, |b| b.left == 0))
-            {
-                return None;
             }
         }
     }
