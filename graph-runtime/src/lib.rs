@@ -70,6 +70,7 @@ pub mod math;
 mod metrics;
 pub mod navigation;
 mod own;
+mod pool;
 pub mod replay;
 pub mod rewind;
 mod rng;

@@ -81,7 +81,7 @@ fn a_warm_simulation_tick_allocates_nothing() {
 #[test]
 fn a_warm_tick_on_two_threads_allocates_only_the_warm_pools_job() {
     // On several threads the tick keeps the pool's other threads warm
-    // (`graph-runtime/src/tick/warm.rs`): the flags they share and rayon's broadcast job are
+    // (`graph-runtime/src/pool/warm.rs`): the flags they share and rayon's broadcast job are
     // the tick's only allocations on the thread that steps it, two a tick (and a block of
     // rayon's job queues now and then). Everything else reuses its buffers as on one thread.
     let ticks = 20;

@@ -13,10 +13,9 @@ use rayon::prelude::*;
 use super::Crowd;
 use super::agents::HELD;
 use crate::compile::{Scratch, TagMask, TagMembers};
+use crate::pool::{Warm, run_tasks};
 use crate::tick::jumps::Asked;
-use crate::tick::{
-    Group, MIN_AGENTS_PER_TASK, Tick, Warm, advance, prepare_grid, run_tasks, steer_chunk_for,
-};
+use crate::tick::{Group, MIN_AGENTS_PER_TASK, Tick, advance, prepare_grid_on, steer_chunk_for};
 use crate::{JumpEvent, Motion, Steering, Vehicle, World};
 
 impl Crowd {
@@ -165,7 +164,7 @@ impl Crowd {
         self.plan_routes(world, vehicles);
         let programs = self.groups.iter().map(|g| (&*g.program, &g.params));
         self.grid.set_layers(&self.avoidance);
-        if prepare_grid(&mut self.grid, vehicles, programs) {
+        if prepare_grid_on(&mut self.grid, vehicles, programs, warm) {
             // The game moves its agents between calls: measured here, agent by agent.
             let reads_agents = self.groups.iter().any(|g| g.program.reads_other_agents());
             (self.rebuilt_at).tell(&mut self.grid, vehicles, reads_agents);

@@ -21,10 +21,11 @@ use std::sync::Arc;
 use crate::compile::{
     AgentState, Bindings, ParamValues, Program, Scratch, TagMask, TagMembers, TagTable,
 };
+use crate::pool::Warm;
 use crate::scene::SceneWarning;
 use crate::spatial::{Body, Extent, SpatialGrid};
 use crate::tick::jumps::{self, Jumps};
-use crate::tick::{Warm, steer_chunk_for};
+use crate::tick::steer_chunk_for;
 use crate::{Steering, Vehicle, World};
 use agent_order::AgentOrder;
 use layout::Layout;
@@ -184,7 +185,7 @@ impl Simulation {
             self.extent = None;
         }
         // The steering's split, and the pool's other threads awake between the tick's passes
-        // (`tick/warm.rs`) when it splits.
+        // (`pool/warm.rs`) when it splits.
         let programs = self.groups.iter().map(|g| &*g.program);
         let chunk = steer_chunk_for(self.slot_forces.len(), programs);
         let warm = Warm::for_tasks_of(self.slot_forces.len(), chunk);
@@ -199,6 +200,7 @@ impl Simulation {
                 &self.working,
                 agent,
                 known.map(|extent| (extent, &self.bodies[..])),
+                &warm,
             );
             // The grid was rebuilt last tick too (else its notes were forgotten below), and
             // the agents moved only in their steps since.

@@ -7,8 +7,9 @@ use rayon::prelude::*;
 use super::Simulation;
 use crate::Motion;
 use crate::compile::{BATCH, Scratch};
+use crate::pool::{Warm, run_tasks};
 use crate::spatial::{Body, Extent, farther};
-use crate::tick::{Group, Tick, Warm, advance, run_tasks};
+use crate::tick::{Group, Tick, advance};
 use crate::{Steering, Vehicle};
 
 impl Simulation {

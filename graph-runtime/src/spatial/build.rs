@@ -19,6 +19,7 @@ use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block, placed_be
 use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
 use crate::Vehicle;
+use crate::pool::{Warm, run_tasks};
 
 /// Most parts a scatter runs in.
 const MAX_PARTS: usize = 8;
@@ -47,7 +48,7 @@ impl SpatialGrid {
         vehicles: &[Vehicle],
         agent_of: impl Fn(usize) -> u32 + Sync,
     ) {
-        self.rebuild_known(vehicles, agent_of, None);
+        self.rebuild_known(vehicles, agent_of, None, &Warm::cold());
     }
 
     /// [`SpatialGrid::rebuild_with`], given the vehicles' [`Extent`] and their [`Body`]s (in
@@ -55,12 +56,17 @@ impl SpatialGrid {
     /// writes the bodies while stepping the agents, which saves a pass over the vehicles and
     /// lets the placing passes read 16 bytes per agent instead of a whole vehicle (each part
     /// of the scatter reads every agent). The grid is the same either way: an extent is exact
-    /// in any order, and a body holds the very position and velocity.
+    /// in any order, and a body holds the very position and velocity. During a tick that
+    /// keeps the pool `warm`, the count and the scatter run as [`run_tasks`] runs a pass, no
+    /// thread asleep at its end (their parts are uneven: at 10,000 flockers on 2 threads, in
+    /// rayon's halves, the scatter ended 1 to 24 µs after its last part, 6-11 µs on average
+    /// in a loud minute, a thread having gone to sleep in rayon's join; in bands, 0.6 µs).
     pub(crate) fn rebuild_known(
         &mut self,
         vehicles: &[Vehicle],
         agent_of: impl Fn(usize) -> u32 + Sync,
         known: Option<(Extent, &[Body])>,
+        warm: &Warm,
     ) {
         // Last tick's tree answers for last tick's positions; its buffers are kept for the
         // next one.
@@ -73,7 +79,7 @@ impl SpatialGrid {
         if let Some((extent, bodies)) = known
             && bodies.len() == vehicles.len()
         {
-            self.place(bodies, &agent_of, extent);
+            self.place(bodies, &agent_of, extent, warm);
             return;
         }
         let extent = if parallel {
@@ -86,7 +92,7 @@ impl SpatialGrid {
         } else {
             vehicles.iter().fold(Extent::EMPTY, Extent::add)
         };
-        self.place(vehicles, &agent_of, extent);
+        self.place(vehicles, &agent_of, extent, warm);
     }
 
     /// Sizes the cells for `extent` and places `agents` (the agents `agent_of(i)`, whose
@@ -96,6 +102,7 @@ impl SpatialGrid {
         agents: &[T],
         agent_of: &(impl Fn(usize) -> u32 + Sync),
         extent: Extent,
+        warm: &Warm,
     ) {
         let parallel = agents.len() >= PARALLEL_MIN_AGENTS;
         // The largest square root is the root of the largest square (the root is correctly
@@ -132,6 +139,9 @@ impl SpatialGrid {
                 .resize(agents.len().div_ceil(BLOCK), (u32::MAX, 0, 0));
             let outs = self.cell_of.par_chunks_mut(per);
             let blocks = self.block_cells.par_chunks_mut(per / BLOCK);
+            // Rayon's halves, not the bands the count and scatter run in: tasks this even
+            // end within 0.3 µs of each other, where the bands' ending took 1 µs (10,000
+            // flockers on 2 threads, 2026-12-06).
             outs.zip(agents.par_chunks(per))
                 .zip(blocks)
                 .with_max_len(1)
@@ -154,9 +164,9 @@ impl SpatialGrid {
         // Each cell's first entry: how many agents the cells before it hold.
         if let Some((first, counts)) = self.cell_start.split_first_mut() {
             *first = 0;
-            count_and_total((&self.cell_of, &self.block_cells), counts, parts);
+            count_and_total((&self.cell_of, &self.block_cells), counts, (parts, warm));
         }
-        self.scatter(agents, agent_of, parts);
+        self.scatter(agents, agent_of, (parts, warm));
     }
 
     /// Chooses the origin, cell size (the preferred one, larger when the agents spread so far
@@ -190,7 +200,7 @@ impl SpatialGrid {
         &mut self,
         agents: &[T],
         agent_of: &(impl Fn(usize) -> u32 + Sync),
-        parts: usize,
+        (parts, warm): (usize, &Warm),
     ) {
         let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
         // Sized, not cleared: the scatter writes every entry below `placed` exactly once, so
@@ -259,7 +269,8 @@ impl SpatialGrid {
             }
         };
         if parts > 1 {
-            split.par_iter_mut().with_max_len(1).for_each(fill);
+            let parts = split.par_iter_mut().with_max_len(1);
+            run_tasks(warm, parts, fill, ((), |(), ()| ()));
         } else {
             split.iter_mut().for_each(fill);
         }
@@ -270,12 +281,16 @@ impl SpatialGrid {
 /// its blocks' lowest and highest cells and how many have one) into `counts` (one per cell,
 /// whatever they held: each part zeroes its own first),
 /// then makes each the running total up to and including its cell. In `parts` parts of about
-/// as many cells, in one parallel pass: each part reads the cells of the agents in the blocks
+/// as many cells, in one parallel pass (in bands on a `warm` pool): each part reads the cells of the agents in the blocks
 /// that meet its own cells and counts those of its own, then totals its cells from the number
 /// of agents before them (`placed_below`: mostly read from the blocks' notes). The
 /// sums are of whole numbers: the same for any number of parts. (The parts' totals used to be
 /// added in a second pass, one more hand-over to the pool's threads.)
-fn count_and_total(cell_of: (&[u32], &[BlockCells]), counts: &mut [u32], parts: usize) {
+fn count_and_total(
+    cell_of: (&[u32], &[BlockCells]),
+    counts: &mut [u32],
+    (parts, warm): (usize, &Warm),
+) {
     let count = |first: usize, cells: &mut [u32]| {
         cells.fill(0);
         for (_, block) in blocks_meeting(cell_of, first, cells.len()) {
@@ -302,10 +317,13 @@ fn count_and_total(cell_of: (&[u32], &[BlockCells]), counts: &mut [u32], parts: 
         return;
     }
     let per = counts.len().div_ceil(parts);
-    counts
-        .par_chunks_mut(per)
-        .enumerate()
-        .for_each(|(k, cells)| count(k * per, cells));
+    let tasks = counts.par_chunks_mut(per).enumerate();
+    run_tasks(
+        warm,
+        tasks,
+        |(k, cells)| count(k * per, cells),
+        ((), |(), ()| ()),
+    );
 }
 
 /// The agents' bounding box (finite positions only), largest squared speed and largest radius.
@@ -537,7 +555,8 @@ mod tests {
         // 70,000 agents and 9,001 (not a whole number of blocks), row by row over a square of
         // 1-unit cells 280 wide (cell order, as a simulation keeps them), every 97th thrown
         // far across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3
-        // and 8, whose locating tasks note the blocks.
+        // and 8, whose locating tasks note the blocks (as a tick builds it, on a pool kept
+        // warm where the machine has the cores: the passes in bands).
         for agents in [70_000_u32, 9_001] {
             let vehicles: Vec<Vehicle> = (0..agents)
                 .map(|i| {
@@ -557,7 +576,7 @@ mod tests {
                     .expect("a pool");
                 pool.install(|| {
                     let mut grid = SpatialGrid::new(1.0);
-                    grid.rebuild(&vehicles);
+                    grid.rebuild_on(&vehicles, &Warm::for_tasks_of(1_000_000, 1));
                     if threads == 1 {
                         assert!(grid.block_cells.is_empty());
                     } else {
@@ -599,6 +618,14 @@ mod tests {
         assert_eq!(grid.cells_checked(), 1);
     }
 
+    /// Counts and totals `cell_of` into `counts` in `parts` parts, on a pool kept warm where
+    /// the machine has a core for each of its threads ([`run_tasks`]' banded passes), as a
+    /// simulation's tick counts them.
+    fn counted(cell_of: &[u32], noted: &[BlockCells], counts: &mut [u32], parts: usize) {
+        let warm = Warm::for_tasks_of(1_000_000, 1);
+        count_and_total((cell_of, noted), counts, (parts, &warm));
+    }
+
     #[test]
     fn cells_are_counted_and_totalled_alike_in_any_number_of_parts() {
         // Agents in cells 2, 0, 2, none and 1 of 4: counts 1, 1, 2, 0; totals 1, 2, 4, 4, over
@@ -611,7 +638,7 @@ mod tests {
         for parts in 1..=MAX_PARTS {
             for noted in [blocks(&cell_of), Vec::new()] {
                 let mut counts = [9; 4];
-                pool.install(|| count_and_total((&cell_of, &noted), &mut counts, parts));
+                pool.install(|| counted(&cell_of, &noted, &mut counts, parts));
                 assert_eq!(counts, [1, 2, 4, 4], "{parts} parts");
             }
         }
@@ -631,12 +658,12 @@ mod tests {
         in_order.sort_unstable();
         for cell_of in [scattered, in_order] {
             let mut alone = vec![9; 1_001];
-            count_and_total((&cell_of, &[]), &mut alone, 1);
+            count_and_total((&cell_of, &[]), &mut alone, (1, &Warm::cold()));
             assert_eq!(alone.last(), Some(&(10_000 - 1_429)));
             for parts in 2..=MAX_PARTS {
                 for noted in [blocks(&cell_of), Vec::new()] {
                     let mut counts = vec![9; 1_001];
-                    pool.install(|| count_and_total((&cell_of, &noted), &mut counts, parts));
+                    pool.install(|| counted(&cell_of, &noted, &mut counts, parts));
                     assert_eq!(counts, alone, "{parts} parts");
                 }
             }

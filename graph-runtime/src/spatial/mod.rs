@@ -3,6 +3,7 @@
 use glam::Vec2;
 
 use crate::Vehicle;
+use crate::pool::Warm;
 
 mod answers;
 mod blocks;
@@ -189,6 +190,13 @@ impl SpatialGrid {
     /// Re-sorts the agents into cells. Agents with non-finite positions are left out.
     pub fn rebuild(&mut self, vehicles: &[Vehicle]) {
         self.rebuild_with(vehicles, |index| index as u32);
+    }
+
+    /// [`SpatialGrid::rebuild`] during a tick that keeps the pool `warm`: the rebuild's
+    /// passes end without a thread asleep at their end ([`crate::pool::run_tasks`]). The same
+    /// grid.
+    pub(crate) fn rebuild_on(&mut self, vehicles: &[Vehicle], warm: &Warm) {
+        self.rebuild_known(vehicles, |index| index as u32, None, warm);
     }
 
     /// Per slot (cell order), the index of its vehicle in the slice the grid was last rebuilt

@@ -9,17 +9,14 @@
 pub(crate) mod jumps;
 mod routes;
 mod split;
-mod tasks;
-mod warm;
 
 pub use routes::{JAM_CHECK_SECONDS, ROUTE_BUDGET, RoutePlanner};
 pub(crate) use split::{MIN_AGENTS_PER_TASK, steer_chunk_for};
-pub(crate) use tasks::run_tasks;
-pub(crate) use warm::Warm;
 
 use glam::Vec2;
 
 use crate::compile::{AgentState, Bindings, Context, ParamValues, Program, Scratch, TagMask};
+use crate::pool::Warm;
 use crate::{SpatialGrid, Steering, Vehicle, World};
 
 /// The grid cell size when no node reads neighbors within a fixed radius (units).
@@ -196,9 +193,20 @@ pub fn prepare_grid<'a>(
     vehicles: &[Vehicle],
     groups: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
 ) -> bool {
+    prepare_grid_on(grid, vehicles, groups, &Warm::cold())
+}
+
+/// [`prepare_grid`] during a tick that keeps the pool `warm` (a [`crate::Crowd`]'s): the
+/// rebuild's passes run in bands ([`SpatialGrid::rebuild_on`]).
+pub(crate) fn prepare_grid_on<'a>(
+    grid: &mut SpatialGrid,
+    vehicles: &[Vehicle],
+    groups: impl IntoIterator<Item = (&'a Program, &'a ParamValues)>,
+    warm: &Warm,
+) -> bool {
     let uses_neighbors = size_grid(grid, groups);
     if uses_neighbors {
-        grid.rebuild(vehicles);
+        grid.rebuild_on(vehicles, warm);
     }
     uses_neighbors
 }

@@ -52,7 +52,7 @@ struct Shared {
 
 impl Warm {
     /// Keeps the current pool warm for a tick of `agents` agents whose steering runs in
-    /// tasks of `chunk` agents ([`super::steer_chunk_for`], worked out once a tick by the
+    /// tasks of `chunk` agents ([`crate::tick::steer_chunk_for`], worked out once a tick by the
     /// driver, which splits its steering by it), if that is more than one task and every
     /// thread of the pool has a core. A tick steered in one task (up to 128 flockers, 24
     /// Reciprocal agents) has no parallel pass at all (the grid's start at 8,192 agents):
@@ -78,6 +78,12 @@ impl Warm {
         Self {
             shared: Some(shared),
         }
+    }
+
+    /// Not keeping the pool warm: passes run as rayon's parallel iterators (a grid rebuilt
+    /// outside a tick).
+    pub(crate) fn cold() -> Self {
+        Self { shared: None }
     }
 
     /// Whether the pool's other threads are kept taking work (see [`Warm::for_tasks_of`]).
@@ -119,7 +125,7 @@ pub(super) mod tests {
     use super::*;
 
     /// Waits (up to a minute, for a loaded machine) until `done`.
-    pub(in crate::tick) fn eventually(done: impl Fn() -> bool) -> bool {
+    pub(in crate::pool) fn eventually(done: impl Fn() -> bool) -> bool {
         let deadline = Instant::now() + Duration::from_secs(60);
         while !done() {
             if Instant::now() > deadline {

@@ -260,7 +260,7 @@ mod tests {
     use std::sync::atomic::AtomicU32;
 
     use super::*;
-    use crate::tick::warm::tests::eventually;
+    use crate::pool::warm::tests::eventually;
 
     /// A pool of `threads` threads, and a warm pool's keeper for a tick of many tasks on it.
     fn on_pool<T: Send>(threads: usize, run: impl FnOnce(&Warm) -> T + Send) -> T {
