@@ -21,8 +21,18 @@ use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
 use crate::Vehicle;
 use crate::pool::{Warm, run_tasks};
 
-/// Most parts a scatter runs in.
-const MAX_PARTS: usize = 8;
+/// Most parts a scatter and a count run in: two a thread of a 16-thread pool. (With 8, a
+/// pool of 16 ran them on 8 threads: at 1,000,000 flockers the grid is a tenth of a
+/// one-thread tick, and could not take less than an eighth of its time.)
+const MAX_PARTS: usize = 32;
+/// Parts a scatter and a count may run in whatever the crowd (two a thread, up to 4 threads).
+const FEW_PARTS: usize = 8;
+/// Fewest agents of each part beyond [`FEW_PARTS`]: some 80 µs of scattering on this
+/// project's machines, many times a hand-over, and the agents of the blocks a part shares with
+/// its neighbors (up to one at each end) 3 % of its reads. A crowd of fewer than 147,456 agents
+/// runs in at most 8 parts, as before there were more: with 16 workers on 2 cores, 9 parts of
+/// 10,000 flockers took the grid's rebuild from 71–79 µs to 93–101 (2026-12-06).
+const MIN_AGENTS_PER_EXTRA_PART: usize = 64 * BLOCK;
 /// Below this many agents the scatter is one part and the passes run on the calling thread:
 /// handing work to other threads would cost more than it saves.
 const PARALLEL_MIN_AGENTS: usize = 8_192;
@@ -114,14 +124,17 @@ impl SpatialGrid {
         // Sized, not cleared: every entry is written below.
         self.cell_of.resize(agents.len(), u32::MAX);
         let cells = Cells::of(self);
-        // Two parts a thread where there are several: a worker asleep after the tick's
+        // Two parts a thread where there are several (more than 8 only for large crowds): a
+        // worker asleep after the tick's
         // last pass wakes while the calling thread fills the first part, and takes what is
         // left rather than half of it (at 10,000 flockers on 2 threads the grid's rebuild
         // went from 70-76 µs to 53-58 with these parts and the finer locating tasks below,
         // 2026-12-05).
         let threads = rayon::current_num_threads();
         let parts = if parallel && threads > 1 {
-            (threads * 2).min(MAX_PARTS)
+            (threads * 2)
+                .min(MAX_PARTS)
+                .min((agents.len() / MIN_AGENTS_PER_EXTRA_PART).max(FEW_PARTS))
         } else {
             1
         };
@@ -552,12 +565,13 @@ mod tests {
     #[test]
     fn a_grid_read_block_by_block_is_the_grid_read_whole() {
         use crate::VehicleParams;
-        // 70,000 agents and 9,001 (not a whole number of blocks), row by row over a square of
-        // 1-unit cells 280 wide (cell order, as a simulation keeps them), every 97th thrown
-        // far across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3
-        // and 8, whose locating tasks note the blocks (as a tick builds it, on a pool kept
+        // 300,000 agents and 9,001 (not a whole number of blocks), row by row over 1-unit
+        // cells 280 wide (cell order, as a simulation keeps them), every 97th thrown
+        // far across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3, 8
+        // and 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose
+        // locating tasks note the blocks (as a tick builds it, on a pool kept
         // warm where the machine has the cores: the passes in bands).
-        for agents in [70_000_u32, 9_001] {
+        for agents in [300_000_u32, 9_001] {
             let vehicles: Vec<Vehicle> = (0..agents)
                 .map(|i| {
                     let (x, y) = ((i % 280) as f32 + 0.5, (i / 280) as f32 + 0.5);
@@ -577,6 +591,9 @@ mod tests {
                 pool.install(|| {
                     let mut grid = SpatialGrid::new(1.0);
                     grid.rebuild_on(&vehicles, &Warm::for_tasks_of(1_000_000, 1));
+                    // Two parts a thread, at most 32; more than 8 only of 16,384 agents each.
+                    let parts = (2 * threads).min(32).min((agents as usize / 16_384).max(8));
+                    assert_eq!(grid.spares.len(), if threads == 1 { 1 } else { parts });
                     if threads == 1 {
                         assert!(grid.block_cells.is_empty());
                     } else {
@@ -590,7 +607,7 @@ mod tests {
             };
             let whole = built(1);
             assert_eq!(whole.1.len(), agents as usize);
-            for threads in [2, 3, 8] {
+            for threads in [2, 3, 8, 16] {
                 assert!(
                     built(threads) == whole,
                     "{agents} agents, {threads} threads"
