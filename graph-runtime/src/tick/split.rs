@@ -6,10 +6,18 @@
 
 use crate::compile::Program;
 
-/// A tick's steering runs in at most this many parallel tasks, each with its own long-lived
-/// scratch buffers, so a warm tick's steering allocates nothing (on several threads the tick
-/// allocates only the warm pool's job, `warm.rs`).
+/// A tick's steering runs in at most this many parallel tasks on a pool of up to 4 threads
+/// ([`TASKS_PER_THREAD`] a thread on a wider one), each with its own long-lived scratch
+/// buffers, so a warm tick's steering allocates nothing (on several threads the tick allocates
+/// only the warm pool's job, `pool/warm.rs`).
 pub(crate) const MAX_TASKS: usize = 64;
+
+/// At most this many tasks a thread on a pool wider than 4 threads. A thread that runs out of
+/// tasks waits for the others' last, on average about half a task (at 10,000 flockers on 2
+/// threads, tasks of some 18 µs, the two threads' last tasks ended 6.5–14.7 µs apart): with
+/// the 64 tasks of a large crowd on 16 threads, 4 a thread, each thread would wait about an
+/// eighth of its share; with 16 a thread, a thirty-second.
+const TASKS_PER_THREAD: usize = 16;
 
 /// Fewest agents in a parallel task when their evaluation costs about a tenth of a
 /// microsecond (a flock's: 128 of them are about 13 µs of work), and in the integration and
@@ -36,7 +44,7 @@ pub(crate) fn steer_chunk_for<'a>(
 /// (`costly`: some group's evaluation costs about a microsecond an agent). One task on one
 /// thread (a split there only switches scratch buffers). Otherwise tasks of at least the
 /// minimum ([`MIN_AGENTS_PER_TASK`], [`MIN_COSTLY_AGENTS_PER_TASK`]), at most [`MAX_TASKS`]
-/// of them; when there are at least as many as threads, their number is made a multiple of
+/// of them, or [`TASKS_PER_THREAD`] a thread on a pool of more than 4; when there are at least as many as threads, their number is made a multiple of
 /// the threads, so that the tasks come out even (100 Reciprocal agents made 5 tasks of 24 on
 /// 2 threads, one thread taking 3 of them). A crowd too small to keep every thread busy
 /// leaves the rest asleep rather than hand them tasks that cost more to hand over than to
@@ -50,12 +58,13 @@ pub(crate) fn steer_chunk(agents: usize, threads: usize, costly: bool) -> usize 
     } else {
         MIN_AGENTS_PER_TASK
     };
-    let chunk = agents.div_ceil(MAX_TASKS).max(least);
+    let most = (threads * TASKS_PER_THREAD).max(MAX_TASKS);
+    let chunk = agents.div_ceil(most).max(least);
     let tasks = agents.div_ceil(chunk);
     if tasks < threads || tasks.is_multiple_of(threads) {
         return chunk;
     }
-    let even = tasks.next_multiple_of(threads).min(MAX_TASKS);
+    let even = tasks.next_multiple_of(threads).min(most);
     agents.div_ceil(even).max(1)
 }
 
@@ -89,8 +98,18 @@ mod tests {
         // 100,000: 64 tasks of 1,563 (the last 1,531); on 3 threads 64 is no multiple of 3,
         // and more than 64 tasks are never made.
         assert_eq!(tasks(100_000, 2, false), (1_563, 64));
-        assert_eq!(tasks(100_000, 16, true), (1_563, 64));
         assert_eq!(tasks(100_000, 3, false), (1_563, 64));
+        // On 16 threads up to 16 tasks a thread: 100,000 Reciprocal agents in 256 tasks of
+        // 391 (the last 295), 1,000,000 flockers in 256 of 3,907; 10,000 Reciprocal agents in
+        // 250 of 40 (10,000 / 256 rounded up: 250 tasks, no multiple of 16 to be had), 10,000
+        // flockers in 80 of 125 (79 of 128, made 80, 5 a thread).
+        assert_eq!(tasks(100_000, 16, true), (391, 256));
+        assert_eq!(tasks(1_000_000, 16, false), (3_907, 256));
+        assert_eq!(tasks(10_000, 16, true), (40, 250));
+        assert_eq!(tasks(10_000, 16, false), (125, 80));
+        // 8 threads: 128 tasks at most; 4 or fewer: 64.
+        assert_eq!(tasks(100_000, 8, false), (782, 128));
+        assert_eq!(tasks(100_000, 4, false), (1_563, 64));
         // No agents: no task (a chunk of one or more, so that the split is defined).
         assert_eq!(tasks(0, 2, true), (24, 0));
         assert_eq!(tasks(0, 1, true), (1, 0));
