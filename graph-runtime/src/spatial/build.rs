@@ -69,8 +69,9 @@ impl SpatialGrid {
     /// in any order, and a body holds the very position and velocity. During a tick that
     /// keeps the pool `warm`, the count and the scatter run as [`run_tasks`] runs a pass, no
     /// thread asleep at its end (their parts are uneven: at 10,000 flockers on 2 threads, in
-    /// rayon's halves, the scatter ended 1 to 24 µs after its last part, 6-11 µs on average
-    /// in a loud minute, a thread having gone to sleep in rayon's join; in bands, 0.6 µs).
+    /// rayon's halves, the scatter ended 0.6 to 24 µs after its last part, the means of
+    /// rounds of 1,000 ticks, 8 and 24 µs in loud ones, a thread having gone to sleep in
+    /// rayon's join; in bands, 0.6 µs).
     pub(crate) fn rebuild_known(
         &mut self,
         vehicles: &[Vehicle],
@@ -125,11 +126,10 @@ impl SpatialGrid {
         self.cell_of.resize(agents.len(), u32::MAX);
         let cells = Cells::of(self);
         // Two parts a thread where there are several (more than 8 only for large crowds): a
-        // worker asleep after the tick's
-        // last pass wakes while the calling thread fills the first part, and takes what is
-        // left rather than half of it (at 10,000 flockers on 2 threads the grid's rebuild
-        // went from 70-76 µs to 53-58 with these parts and the finer locating tasks below,
-        // 2026-12-05).
+        // worker asleep after the tick's last pass wakes while the calling thread fills the
+        // first part, and takes what is left rather than half of it (at 10,000 flockers on 2
+        // threads the grid's rebuild went from 70-76 µs to 53-58 with these parts and the
+        // finer locating tasks below, 2026-12-05).
         let threads = rayon::current_num_threads();
         let parts = if parallel && threads > 1 {
             (threads * 2)
@@ -294,9 +294,10 @@ impl SpatialGrid {
 /// its blocks' lowest and highest cells and how many have one) into `counts` (one per cell,
 /// whatever they held: each part zeroes its own first),
 /// then makes each the running total up to and including its cell. In `parts` parts of about
-/// as many cells, in one parallel pass (in bands on a `warm` pool): each part reads the cells of the agents in the blocks
-/// that meet its own cells and counts those of its own, then totals its cells from the number
-/// of agents before them (`placed_below`: mostly read from the blocks' notes). The
+/// as many cells, in one parallel pass (in bands on a `warm` pool): each part reads the cells
+/// of the agents in the blocks that meet its own cells and counts those of its own, then
+/// totals its cells from the number of agents before them (`placed_below`: mostly read from
+/// the blocks' notes). The
 /// sums are of whole numbers: the same for any number of parts. (The parts' totals used to be
 /// added in a second pass, one more hand-over to the pool's threads.)
 fn count_and_total(
@@ -566,11 +567,11 @@ mod tests {
     fn a_grid_read_block_by_block_is_the_grid_read_whole() {
         use crate::VehicleParams;
         // 300,000 agents and 9,001 (not a whole number of blocks), row by row over 1-unit
-        // cells 280 wide (cell order, as a simulation keeps them), every 97th thrown
-        // far across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3, 8
-        // and 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose
-        // locating tasks note the blocks (as a tick builds it, on a pool kept
-        // warm where the machine has the cores: the passes in bands).
+        // cells 280 wide (cell order, as a simulation keeps them), every 97th thrown far
+        // across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3, 8 and
+        // 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose locating
+        // tasks note the blocks (as a tick builds it, on a pool kept warm where the machine
+        // has the cores: the count and scatter in bands).
         for agents in [300_000_u32, 9_001] {
             let vehicles: Vec<Vehicle> = (0..agents)
                 .map(|i| {

@@ -192,9 +192,9 @@ impl SpatialGrid {
         self.rebuild_with(vehicles, |index| index as u32);
     }
 
-    /// [`SpatialGrid::rebuild`] during a tick that keeps the pool `warm`: the rebuild's
-    /// passes end without a thread asleep at their end ([`crate::pool::run_tasks`]). The same
-    /// grid.
+    /// [`SpatialGrid::rebuild`] during a tick that keeps the pool `warm`: the rebuild's count
+    /// and scatter end without a thread asleep at their end ([`crate::pool::run_tasks`]). The
+    /// same grid.
     pub(crate) fn rebuild_on(&mut self, vehicles: &[Vehicle], warm: &Warm) {
         self.rebuild_known(vehicles, |index| index as u32, None, warm);
     }

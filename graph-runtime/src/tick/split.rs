@@ -44,11 +44,11 @@ pub(crate) fn steer_chunk_for<'a>(
 /// (`costly`: some group's evaluation costs about a microsecond an agent). One task on one
 /// thread (a split there only switches scratch buffers). Otherwise tasks of at least the
 /// minimum ([`MIN_AGENTS_PER_TASK`], [`MIN_COSTLY_AGENTS_PER_TASK`]), at most [`MAX_TASKS`]
-/// of them, or [`TASKS_PER_THREAD`] a thread on a pool of more than 4; when there are at least as many as threads, their number is made a multiple of
-/// the threads, so that the tasks come out even (100 Reciprocal agents made 5 tasks of 24 on
-/// 2 threads, one thread taking 3 of them). A crowd too small to keep every thread busy
-/// leaves the rest asleep rather than hand them tasks that cost more to hand over than to
-/// run.
+/// of them, or [`TASKS_PER_THREAD`] a thread on a pool of more than 4; when there are at
+/// least as many as threads, their number is made a multiple of the threads, so that the
+/// tasks come out even (100 Reciprocal agents made 5 tasks of 24 on 2 threads, one thread
+/// taking 3 of them). A crowd too small to keep every thread busy leaves the rest asleep
+/// rather than hand them tasks that cost more to hand over than to run.
 pub(crate) fn steer_chunk(agents: usize, threads: usize, costly: bool) -> usize {
     if threads <= 1 {
         return agents.max(1);
