@@ -281,6 +281,8 @@ impl SpatialGrid {
                 part.order_cells_by_agent();
             }
         };
+        // Only the parts made: the rest of the array is empty.
+        let split = split.get_mut(..parts).unwrap_or_default();
         if parts > 1 {
             let parts = split.par_iter_mut().with_max_len(1);
             run_tasks(warm, parts, fill, ((), |(), ()| ()));
