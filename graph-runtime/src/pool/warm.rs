@@ -60,7 +60,7 @@ impl Warm {
     pub(crate) fn for_tasks_of(agents: usize, chunk: usize) -> Self {
         let threads = rayon::current_num_threads();
         if chunk >= agents || threads <= 1 || threads > cores() {
-            return Self { shared: None };
+            return Self::cold();
         }
         let shared = Arc::new(Shared::default());
         let theirs = Arc::clone(&shared);
