@@ -14,7 +14,10 @@
 //! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler),
 //! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler),
 //! `STEERGRAPH_BENCH_READ` (set: each graph tick includes reading the vehicles back in agent
-//! order, as a game that reads them every frame pays).
+//! order, as a game that reads them every frame pays), `STEERGRAPH_BENCH_GAP_US` (before each
+//! tick of either, the calling thread stays busy this many microseconds, untimed, while the
+//! pool's other threads have nothing to do, as a game that ticks once a frame leaves them: they
+//! go to sleep, and each tick pays for waking them).
 
 #[path = "fast_loop.rs"]
 mod fast_loop;
@@ -96,9 +99,20 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
             }
         };
         let (run_graph, run_fast) = (only != "fast", only != "graph");
+        let gap = std::env::var("STEERGRAPH_BENCH_GAP_US")
+            .ok()
+            .and_then(|micros| micros.parse().ok())
+            .map(Duration::from_micros);
         let mut graph_times = Vec::with_capacity(ticks);
         let mut fast_times = Vec::with_capacity(ticks);
         let time = |run: bool, tick: &mut dyn FnMut()| {
+            if let Some(gap) = gap.filter(|_| run) {
+                // The game's own work on its main thread; the pool idles.
+                let busy = Instant::now();
+                while busy.elapsed() < gap {
+                    std::hint::spin_loop();
+                }
+            }
             let start = Instant::now();
             if run {
                 tick();
