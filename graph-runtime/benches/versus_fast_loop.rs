@@ -107,10 +107,16 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
         let mut fast_times = Vec::with_capacity(ticks);
         let time = |run: bool, tick: &mut dyn FnMut()| {
             if let Some(gap) = gap.filter(|_| run) {
-                // The game's own work on its main thread; the pool idles.
-                let busy = Instant::now();
+                // The game's own work on its main thread, arithmetic (a wait on `spin_loop`'s
+                // pause instruction is what a hypervisor takes for a spinning lock); the pool
+                // idles.
+                let (busy, mut work) = (Instant::now(), 1_u64);
                 while busy.elapsed() < gap {
-                    std::hint::spin_loop();
+                    for _ in 0..100 {
+                        work = std::hint::black_box(
+                            work.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+                        );
+                    }
                 }
             }
             let start = Instant::now();
