@@ -586,7 +586,7 @@ mod tests {
                     Vehicle::new(at, Vec2::new(1.0, 0.0), VehicleParams::default())
                 })
                 .collect();
-            let built = |threads: usize| {
+            let built = |threads: usize, parts: usize| {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .build()
@@ -594,25 +594,30 @@ mod tests {
                 pool.install(|| {
                     let mut grid = SpatialGrid::new(1.0);
                     grid.rebuild_on(&vehicles, &Warm::for_tasks_of(1_000_000, 1));
-                    // Two parts a thread, at most 32; more than 8 only of 16,384 agents each.
-                    let parts = (2 * threads).min(32).min((agents as usize / 16_384).max(8));
-                    assert_eq!(grid.spares.len(), if threads == 1 { 1 } else { parts });
+                    let at = format!("{agents} agents, {threads} threads");
+                    assert_eq!(grid.spares.len(), parts, "{at}");
                     if threads == 1 {
                         assert!(grid.block_cells.is_empty());
                     } else {
                         // Each block's noted cells are its agents' lowest and highest.
                         let each: Vec<BlockCells> =
                             grid.cell_of.chunks(BLOCK).map(cells_of_block).collect();
-                        assert_eq!(grid.block_cells, each, "{agents} agents, {threads} threads");
+                        assert_eq!(grid.block_cells, each, "{at}");
                     }
                     (grid.cell_start, grid.entries, grid.sources, grid.positions)
                 })
             };
-            let whole = built(1);
+            let whole = built(1, 1);
             assert_eq!(whole.1.len(), agents as usize);
-            for threads in [2, 3, 8, 16] {
+            // Two parts a thread, at most 32; more than 8 only of 16,384 agents each.
+            let parts = if agents == 9_001 {
+                [4, 6, 8, 8]
+            } else {
+                [4, 6, 16, 18]
+            };
+            for (threads, parts) in [2, 3, 8, 16].into_iter().zip(parts) {
                 assert!(
-                    built(threads) == whole,
+                    built(threads, parts) == whole,
                     "{agents} agents, {threads} threads"
                 );
             }
