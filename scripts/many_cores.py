@@ -6,7 +6,7 @@ import sys
 
 # Steergraph-t16 circle 10000 agents: 1000 steps, 1.2345 ms per step, ...
 STEP = re.compile(r"^(RVO2-lto(?:-omp)?|Steergraph)-t(\d+) \w+ (\d+) agents: \d+ steps, ([0-9.]+) ms per step")
-SPEEDUP = re.compile(r"^(\d+)-thread speedup at (\d+) agents: ([0-9.]+)x \(8-tick means\)")
+SPEEDUP = re.compile(r"^(\d+)-thread speedup at (\d+) agents: ([0-9.]+)x \(8-tick means[,)]")
 
 
 def verdict(ok):

@@ -1,11 +1,16 @@
 //! The compiled graph (`Simulation::step`) against the fastest hand-written loop we could write
 //! (`fast_loop.rs`), alternating one tick of each in one process so both see the same machine
-//! load. Prints, per workload, agent count and thread count, the minimum and median tick of
-//! each, the median of 8-tick means (which counts in full the work the simulation does once
-//! every 8 ticks, its re-sort), and their ratios; then the slope of log(time) against
-//! log(agents) and the speedup of each thread count over one, of the 8-tick means and of the
-//! minimums (on a shared machine the minimum is what a quiet core gives, the others move with
-//! the neighbors' load).
+//! load. Every thread count has its pool and its own copy of both, and the counts take turns
+//! of 8 ticks of each, round after round, so that a speedup over one thread compares ticks
+//! measured moments apart (measured one count after the other, a change in the neighbors' load
+//! between the two moved the 10,000-flocker speedup on 2 threads from 1.5x to 2.3x between runs
+//! minutes apart). Prints, per workload, agent count and thread count, the minimum and median
+//! tick of each, the median of 8-tick means (which counts in full the work the simulation does
+//! once every 8 ticks, its re-sort), and their ratios; then the slope of log(time) against
+//! log(agents) and the speedup of each thread count over one: the median over rounds of the
+//! two counts' 8-tick means in that round, then the ratios of the 8-tick means' medians and of
+//! the minimums (on a shared machine the minimum is what a quiet core gives, the others move
+//! with the neighbors' load), and the fast loop's.
 //!
 //! Run with `cargo bench -p graph-runtime --bench versus_fast_loop`. Environment variables
 //! narrow it: `STEERGRAPH_BENCH_AGENTS` (agent counts, comma-separated),
@@ -25,6 +30,7 @@ mod fast_loop;
 use std::time::{Duration, Instant};
 
 use fast_loop::{DT, FastFlock, Workload};
+use graph_runtime::Simulation;
 
 /// Agent counts of the scaling table.
 const AGENT_COUNTS: [usize; 5] = [1_000, 4_000, 16_000, 64_000, 256_000];
@@ -45,6 +51,14 @@ struct Row {
     fast_window: f64,
 }
 
+/// Untimed ticks of each evaluator at the start of each turn: a pool's threads slept through
+/// the other thread counts' turns, and a virtual CPU left idle runs the next ticks slower (on
+/// the project's 2-core machine, after one untimed tick the first measured 2-thread tick of a
+/// turn was still 6 % slower than the turn's later ones, 2026-12-06; after three, no slower).
+/// A game ticking back to back keeps them awake; one ticking once a frame does not, and
+/// `STEERGRAPH_BENCH_GAP_US` measures that.
+const LEAD_IN: usize = 3;
+
 /// Consecutive ticks whose mean is one sample of [`Row::graph_window`]; a multiple of the
 /// simulation's re-sort interval.
 const WINDOW: usize = 8;
@@ -63,18 +77,74 @@ fn window_median(times: &[Duration]) -> f64 {
     means[means.len() / 2]
 }
 
-fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usize>) -> Row {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
-        let mut simulation = workload.simulation(agents);
-        let mut fast = FastFlock::new(workload, &simulation);
-        for _ in 0..WARM_UP_TICKS {
-            simulation.step(DT);
-            fast.tick();
+/// One thread count's evaluators: the compiled graph and the fast loop of one agent count, on
+/// a pool of that many threads, and the ticks measured so far.
+struct Contender {
+    pool: rayon::ThreadPool,
+    simulation: Simulation,
+    fast: FastFlock,
+    graph_times: Vec<Duration>,
+    fast_times: Vec<Duration>,
+}
+
+/// What every turn shares: which evaluators tick, and the gap before each tick.
+struct Ticking {
+    graph: bool,
+    fast: bool,
+    /// Each graph tick includes the first read of `Simulation::vehicles` after it.
+    read: bool,
+    gap: Option<Duration>,
+}
+
+impl Ticking {
+    fn from_env() -> Self {
+        let only = std::env::var("STEERGRAPH_BENCH_ONLY").unwrap_or_default();
+        Self {
+            graph: only != "fast",
+            fast: only != "graph",
+            // A game reads its agents every frame: with this set, each graph tick includes
+            // the first read of `Simulation::vehicles` after it (agent order written back).
+            read: std::env::var_os("STEERGRAPH_BENCH_READ").is_some(),
+            gap: std::env::var("STEERGRAPH_BENCH_GAP_US")
+                .ok()
+                .and_then(|micros| micros.parse().ok())
+                .map(Duration::from_micros),
         }
+    }
+
+    /// The game's own work on its main thread before a tick, arithmetic (a wait on
+    /// `spin_loop`'s pause instruction is what a hypervisor takes for a spinning lock); the
+    /// pool idles.
+    fn frame_gap(&self) {
+        let Some(gap) = self.gap else { return };
+        let (busy, mut work) = (Instant::now(), 1_u64);
+        while busy.elapsed() < gap {
+            for _ in 0..100 {
+                work = std::hint::black_box(
+                    work.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
+                );
+            }
+        }
+    }
+}
+
+impl Contender {
+    /// `agents` agents of `workload` on a pool of `threads`, warmed up, the fast loop checked
+    /// against the graph's motion.
+    fn new(workload: Workload, agents: usize, threads: usize, ticks: usize) -> Self {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let (simulation, fast) = pool.install(|| {
+            let mut simulation = workload.simulation(agents);
+            let mut fast = FastFlock::new(workload, &simulation);
+            for _ in 0..WARM_UP_TICKS {
+                simulation.step(DT);
+                fast.tick();
+            }
+            (simulation, fast)
+        });
         // An honest baseline moves the agents as the graph does (`tests/fast_loop.rs` holds
         // it to 1e-3 units after 30 ticks); a baseline that drifted would time other work.
         let gap = simulation
@@ -87,54 +157,64 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
             gap < 1e-3,
             "{workload:?}: the fast loop left the graph's motion by {gap} units"
         );
-        let ticks = ticks.unwrap_or((AGENT_TICKS / agents).clamp(3 * WINDOW, 3_000));
-        let only = std::env::var("STEERGRAPH_BENCH_ONLY").unwrap_or_default();
-        // A game reads its agents every frame: with this set, each graph tick includes the
-        // first read of `Simulation::vehicles` after it (agent order written back).
-        let read = std::env::var_os("STEERGRAPH_BENCH_READ").is_some();
-        let mut graph_tick = || {
-            simulation.step(DT);
-            if read {
-                std::hint::black_box(simulation.vehicles().first());
-            }
-        };
-        let (run_graph, run_fast) = (only != "fast", only != "graph");
-        let gap = std::env::var("STEERGRAPH_BENCH_GAP_US")
-            .ok()
-            .and_then(|micros| micros.parse().ok())
-            .map(Duration::from_micros);
-        let mut graph_times = Vec::with_capacity(ticks);
-        let mut fast_times = Vec::with_capacity(ticks);
-        let time = |run: bool, tick: &mut dyn FnMut()| {
-            if let Some(gap) = gap.filter(|_| run) {
-                // The game's own work on its main thread, arithmetic (a wait on `spin_loop`'s
-                // pause instruction is what a hypervisor takes for a spinning lock); the pool
-                // idles.
-                let (busy, mut work) = (Instant::now(), 1_u64);
-                while busy.elapsed() < gap {
-                    for _ in 0..100 {
-                        work = std::hint::black_box(
-                            work.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1),
-                        );
-                    }
+        Self {
+            pool,
+            simulation,
+            fast,
+            graph_times: Vec::with_capacity(ticks),
+            fast_times: Vec::with_capacity(ticks),
+        }
+    }
+
+    /// One turn: [`LEAD_IN`] untimed ticks of each, then [`WINDOW`] measured ticks of each,
+    /// alternating which goes first so that neither always follows the other's cache state.
+    fn turn(&mut self, ticking: &Ticking) {
+        let Self {
+            pool,
+            simulation,
+            fast,
+            graph_times,
+            fast_times,
+        } = self;
+        pool.install(|| {
+            let mut graph_tick = || {
+                simulation.step(DT);
+                if ticking.read {
+                    std::hint::black_box(simulation.vehicles().first());
+                }
+            };
+            let time = |run: bool, tick: &mut dyn FnMut()| {
+                if run {
+                    ticking.frame_gap();
+                }
+                let start = Instant::now();
+                if run {
+                    tick();
+                }
+                start.elapsed()
+            };
+            for _ in 0..LEAD_IN {
+                if ticking.graph {
+                    graph_tick();
+                }
+                if ticking.fast {
+                    fast.tick();
                 }
             }
-            let start = Instant::now();
-            if run {
-                tick();
+            for round in 0..WINDOW {
+                if round % 2 == 0 {
+                    graph_times.push(time(ticking.graph, &mut graph_tick));
+                    fast_times.push(time(ticking.fast, &mut || fast.tick()));
+                } else {
+                    fast_times.push(time(ticking.fast, &mut || fast.tick()));
+                    graph_times.push(time(ticking.graph, &mut graph_tick));
+                }
             }
-            start.elapsed()
-        };
-        for round in 0..ticks {
-            // Alternate which goes first, so neither always follows the other's cache state.
-            if round % 2 == 0 {
-                graph_times.push(time(run_graph, &mut graph_tick));
-                fast_times.push(time(run_fast, &mut || fast.tick()));
-            } else {
-                fast_times.push(time(run_fast, &mut || fast.tick()));
-                graph_times.push(time(run_graph, &mut graph_tick));
-            }
-        }
+        });
+    }
+
+    fn row(&self) -> Row {
+        let (mut graph_times, mut fast_times) = (self.graph_times.clone(), self.fast_times.clone());
         let (graph_window, fast_window) = (window_median(&graph_times), window_median(&fast_times));
         graph_times.sort_unstable();
         fast_times.sort_unstable();
@@ -147,7 +227,57 @@ fn measure(workload: Workload, agents: usize, threads: usize, ticks: Option<usiz
             graph_window,
             fast_window,
         }
-    })
+    }
+
+    /// The graph's mean tick in each of its turns, in the order measured.
+    fn turn_means(&self) -> Vec<f64> {
+        self.graph_times
+            .chunks_exact(WINDOW)
+            .map(|run| run.iter().map(Duration::as_secs_f64).sum::<f64>() / WINDOW as f64)
+            .collect()
+    }
+}
+
+/// Measures `agents` agents of `workload` on every thread count of `thread_counts` in turn:
+/// each count's pool ticks [`WINDOW`] ticks of each evaluator, then the next count's, round
+/// after round, so that a change in the machine's load between rounds falls on every thread
+/// count alike and a speedup compares ticks measured moments apart. Every pool ticks its own
+/// simulation of the same agents, and the runtime's ticks are bit-identical on any thread
+/// count, so each turn of every count times the same work. Returns the contenders, in the
+/// order of `thread_counts`.
+fn measure(
+    workload: Workload,
+    agents: usize,
+    thread_counts: &[usize],
+    ticks: Option<usize>,
+) -> Vec<Contender> {
+    let ticks = ticks.unwrap_or((AGENT_TICKS / agents).clamp(3 * WINDOW, 3_000));
+    let turns = ticks.div_ceil(WINDOW);
+    let ticking = Ticking::from_env();
+    let mut contenders: Vec<Contender> = thread_counts
+        .iter()
+        .map(|&threads| Contender::new(workload, agents, threads, turns * WINDOW))
+        .collect();
+    for round in 0..turns {
+        // Each round starts with the next count, so that none always follows the same one.
+        let first = round % contenders.len();
+        for index in (first..contenders.len()).chain(0..first) {
+            contenders[index].turn(&ticking);
+        }
+    }
+    contenders
+}
+
+/// The median over rounds of `single`'s turn mean over `many`'s in the same round.
+fn paired_speedup(single: &Contender, many: &Contender) -> f64 {
+    let mut ratios: Vec<f64> = single
+        .turn_means()
+        .iter()
+        .zip(many.turn_means())
+        .map(|(one, other)| one / other)
+        .collect();
+    ratios.sort_unstable_by(f64::total_cmp);
+    ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// Least-squares slope of `ln(y)` against `ln(x)`, over `(x, y, _)`.
@@ -190,10 +320,11 @@ fn main() {
         // Per thread count, its points.
         let mut by_threads: Vec<(usize, Vec<Point>)> =
             thread_counts.iter().map(|&t| (t, Vec::new())).collect();
+        let mut speedups = Vec::new();
         for &agents in &counts {
-            for (threads, points) in &mut by_threads {
-                let threads = *threads;
-                let row = measure(workload, agents, threads, ticks);
+            let contenders = measure(workload, agents, &thread_counts, ticks);
+            for ((threads, points), contender) in by_threads.iter_mut().zip(&contenders) {
+                let row = contender.row();
                 println!(
                     "| {agents} | {threads} | {:.3} ({:.3}) [{:.3}] | {:.3} ({:.3}) [{:.3}] | \
                      {:.2}x ({:.2}x) [{:.2}x] | {:.2} M |",
@@ -210,6 +341,22 @@ fn main() {
                 );
                 points.push((agents as f64, row.graph_window, row.graph_min));
             }
+            let single = thread_counts.iter().position(|&t| t == 1);
+            for (many, &threads) in thread_counts.iter().enumerate().filter(|(_, t)| **t > 1) {
+                let Some(single) = single else { break };
+                let (one, other) = (&contenders[single], &contenders[many]);
+                let (one_row, other_row) = (one.row(), other.row());
+                speedups.push(format!(
+                    "{threads}-thread speedup at {agents} agents: {:.2}x ({WINDOW}-tick means, \
+                     the median over rounds of the two counts' turns in that round); \
+                     {:.2}x (medians of {WINDOW}-tick means), {:.2}x (minimums); \
+                     fast loop {:.2}x ({WINDOW}-tick means)",
+                    paired_speedup(one, other),
+                    one_row.graph_window / other_row.graph_window,
+                    one_row.graph_min / other_row.graph_min,
+                    one_row.fast_window / other_row.fast_window,
+                ));
+            }
         }
         for (threads, points) in &by_threads {
             if points.len() > 1 {
@@ -219,16 +366,8 @@ fn main() {
                 );
             }
         }
-        let one = by_threads.iter().find(|(t, _)| *t == 1).map(|(_, p)| p);
-        for (threads, points) in by_threads.iter().filter(|(t, _)| *t > 1) {
-            for (single, many) in one.into_iter().flatten().zip(points) {
-                println!(
-                    "{threads}-thread speedup at {} agents: {:.2}x ({WINDOW}-tick means), {:.2}x (minimums)",
-                    single.0,
-                    single.1 / many.1,
-                    single.2 / many.2
-                );
-            }
+        for line in &speedups {
+            println!("{line}");
         }
     }
 }
