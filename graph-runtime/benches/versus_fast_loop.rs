@@ -16,7 +16,7 @@
 //! narrow it: `STEERGRAPH_BENCH_AGENTS` (agent counts, comma-separated),
 //! `STEERGRAPH_BENCH_WORKLOAD` (`flock` or `boids`), `STEERGRAPH_BENCH_THREADS` (thread
 //! counts, comma-separated, `1,2` by default: `1,2,4,8,16` on a bigger machine, issue 47),
-//! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler),
+//! `STEERGRAPH_BENCH_TICKS` (measured ticks per evaluator, for a profiler; whole turns of 8),
 //! `STEERGRAPH_BENCH_ONLY` (`graph` or `fast`: tick only that one, for a profiler),
 //! `STEERGRAPH_BENCH_READ` (set: each graph tick includes reading the vehicles back in agent
 //! order, as a game that reads them every frame pays), `STEERGRAPH_BENCH_GAP_US` (before each
