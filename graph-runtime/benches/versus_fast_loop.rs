@@ -63,18 +63,19 @@ const LEAD_IN: usize = 3;
 /// simulation's re-sort interval.
 const WINDOW: usize = 8;
 
-/// The median over non-overlapping runs of `WINDOW` ticks (in the order measured) of their
-/// mean.
-fn window_median(times: &[Duration]) -> f64 {
-    let mut means: Vec<f64> = times
+/// The mean tick of each non-overlapping run of [`WINDOW`] ticks (each a turn), in the order
+/// measured.
+fn window_means(times: &[Duration]) -> Vec<f64> {
+    times
         .chunks_exact(WINDOW)
         .map(|run| run.iter().map(Duration::as_secs_f64).sum::<f64>() / WINDOW as f64)
-        .collect();
-    if means.is_empty() {
-        return f64::NAN;
-    }
-    means.sort_unstable_by(f64::total_cmp);
-    means[means.len() / 2]
+        .collect()
+}
+
+/// The median of `values` (NaN when there are none).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_unstable_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// One thread count's evaluators: the compiled graph and the fast loop of one agent count, on
@@ -213,28 +214,19 @@ impl Contender {
         });
     }
 
+    /// This count's figures: each evaluator's fastest and median tick and its median turn.
     fn row(&self) -> Row {
-        let (mut graph_times, mut fast_times) = (self.graph_times.clone(), self.fast_times.clone());
-        let (graph_window, fast_window) = (window_median(&graph_times), window_median(&fast_times));
-        graph_times.sort_unstable();
-        fast_times.sort_unstable();
-        let median = |times: &[Duration]| times[times.len() / 2].as_secs_f64();
+        let seconds = |times: &[Duration]| times.iter().map(Duration::as_secs_f64).collect();
+        let fastest =
+            |times: &[Duration]| times.iter().min().map_or(f64::NAN, Duration::as_secs_f64);
         Row {
-            graph_min: graph_times[0].as_secs_f64(),
-            graph_median: median(&graph_times),
-            fast_min: fast_times[0].as_secs_f64(),
-            fast_median: median(&fast_times),
-            graph_window,
-            fast_window,
+            graph_min: fastest(&self.graph_times),
+            graph_median: median(seconds(&self.graph_times)),
+            fast_min: fastest(&self.fast_times),
+            fast_median: median(seconds(&self.fast_times)),
+            graph_window: median(window_means(&self.graph_times)),
+            fast_window: median(window_means(&self.fast_times)),
         }
-    }
-
-    /// The graph's mean tick in each of its turns, in the order measured.
-    fn turn_means(&self) -> Vec<f64> {
-        self.graph_times
-            .chunks_exact(WINDOW)
-            .map(|run| run.iter().map(Duration::as_secs_f64).sum::<f64>() / WINDOW as f64)
-            .collect()
     }
 }
 
@@ -268,16 +260,19 @@ fn measure(
     contenders
 }
 
-/// The median over rounds of `single`'s turn mean over `many`'s in the same round.
+/// The median over rounds of `single`'s mean graph tick in its turn over `many`'s in the same
+/// round.
 fn paired_speedup(single: &Contender, many: &Contender) -> f64 {
-    let mut ratios: Vec<f64> = single
-        .turn_means()
-        .iter()
-        .zip(many.turn_means())
-        .map(|(one, other)| one / other)
-        .collect();
-    ratios.sort_unstable_by(f64::total_cmp);
-    ratios.get(ratios.len() / 2).copied().unwrap_or(f64::NAN)
+    let (one, other) = (
+        window_means(&single.graph_times),
+        window_means(&many.graph_times),
+    );
+    median(
+        one.iter()
+            .zip(other)
+            .map(|(one, other)| one / other)
+            .collect(),
+    )
 }
 
 /// Least-squares slope of `ln(y)` against `ln(x)`, over `(x, y, _)`.
@@ -323,8 +318,8 @@ fn main() {
         let mut speedups = Vec::new();
         for &agents in &counts {
             let contenders = measure(workload, agents, &thread_counts, ticks);
-            for ((threads, points), contender) in by_threads.iter_mut().zip(&contenders) {
-                let row = contender.row();
+            let rows: Vec<Row> = contenders.iter().map(Contender::row).collect();
+            for ((threads, points), row) in by_threads.iter_mut().zip(&rows) {
                 println!(
                     "| {agents} | {threads} | {:.3} ({:.3}) [{:.3}] | {:.3} ({:.3}) [{:.3}] | \
                      {:.2}x ({:.2}x) [{:.2}x] | {:.2} M |",
@@ -345,7 +340,7 @@ fn main() {
             for (many, &threads) in thread_counts.iter().enumerate().filter(|(_, t)| **t > 1) {
                 let Some(single) = single else { break };
                 let (one, other) = (&contenders[single], &contenders[many]);
-                let (one_row, other_row) = (one.row(), other.row());
+                let (one_row, other_row) = (&rows[single], &rows[many]);
                 speedups.push(format!(
                     "{threads}-thread speedup at {agents} agents: {:.2}x ({WINDOW}-tick means, \
                      the median over rounds of the two counts' turns in that round); \
