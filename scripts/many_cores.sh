@@ -2,10 +2,11 @@
 # Issue 47's figures on a machine with many cores, in one short run (BENCHMARKS.md, "Reciprocal
 # against RVO2's best builds"): Reciprocal against RVO2's `-O3 -flto` build on one thread and
 # its OpenMP build on N, on Circle with 10,000 agents (first 1,000 steps) and 100,000 (first
-# 100); the flock's speedup over one thread at 10,000, 100,000 and 1,000,000 agents
-# (`versus_fast_loop`), and at 10,000 ticked once a frame as a game ticks (the pool asleep
-# between ticks); the tick's phases at 10,000 and 1,000,000 on 1 and N threads. Then each of
-# the issue's targets, met or not.
+# 100), Steergraph's 1 and N threads in turns in one process (with each phase's time); the
+# flock's speedup over one thread at 10,000, 100,000 and 1,000,000 agents (`versus_fast_loop`),
+# and at 10,000 ticked once a frame as a game ticks (the pool asleep between ticks); the
+# tick's phases at 10,000 and 1,000,000 on 1 and N threads. Then each of the issue's targets,
+# met or not.
 #
 # Two steps, so the run needs neither cargo nor the network (a lent machine has neither):
 #   scripts/many_cores.sh pack       builds every program here into target/many_cores/bin
@@ -53,9 +54,12 @@ run)
                 # shellcheck disable=SC2086 # the scenario is two words on purpose
                 STEPS=$steps OMP_NUM_THREADS=$count RVO2_LABEL="RVO2-$build-t$count" \
                     "$bin/harness-$build" ${scenario%:*} 0
-                # shellcheck disable=SC2086
-                STEPS=$steps STEERGRAPH_THREADS=$count "$bin/versus_rvo2" ${scenario%:*} 0
             done
+            # Steergraph's two counts in one process, in turns of 8 steps: its speedup over
+            # one thread compares steps timed moments apart, whatever the machine's load does.
+            # shellcheck disable=SC2086
+            STEPS=$steps STEERGRAPH_THREADS=1,$threads STEERGRAPH_PHASE_TIMES=1 \
+                "$bin/versus_rvo2" ${scenario%:*} 0
         done
         STEERGRAPH_BENCH_AGENTS=10000,100000,1000000 STEERGRAPH_BENCH_WORKLOAD=flock \
             STEERGRAPH_BENCH_THREADS=$(printf '%s\n' 1 2 4 8 "$threads" | sort -nu |

@@ -1,6 +1,7 @@
 //! Steergraph's side of `scripts/versus_rvo2.sh`: RVO2's Circle and Blocks examples as a scene
-//! and a graph, run on one thread (or `STEERGRAPH_THREADS`) with `dt = 0.25`, printing the same line as the RVO2 harness
-//! (`scripts/rvo2/harness.cc`): steps, time per step, mean arrival time, overlapping pairs.
+//! and a graph, run on one thread (or `STEERGRAPH_THREADS`) with `dt = 0.25`, printing the same
+//! line as the RVO2 harness (`scripts/rvo2/harness.cc`): steps, time per step, mean arrival
+//! time, overlapping pairs.
 //!
 //! The graph asks for RVO2's preferred velocity, `goal - p` cut to length 1:
 //! `Blend(0.5 * Arrival(goal, slowing 1), 0.5 * MatchVelocity(0, 1 s))` is the force
@@ -11,17 +12,34 @@
 //!
 //! `cargo run --release -p tests --example versus_rvo2 -- circle 1000 [PHASE]` (or `blocks
 //! [PHASE]`): PHASE (radians, default 0) turns every ring (Circle) or the whole scene (Blocks)
-//! by that angle, the same scenario with other rounding, for an ensemble of runs. With `TRAJECTORY=FILE`, the positions after the steps
-//! [`TRACED`] lists go to FILE as lines `step agent x y`, as the harness writes them.
-//! `STEPS=N` stops after at most N steps (the issue's "100,000 agents × 100 steps"); the
-//! arrival figures then count each agent not arrived as arriving at the last step, as at the
-//! scenario's own step limit.
+//! by that angle, the same scenario with other rounding, for an ensemble of runs. With
+//! `TRAJECTORY=FILE`, the positions after the steps [`TRACED`] lists go to FILE as lines
+//! `step agent x y`, as the harness writes them. `STEPS=N` stops after at most N steps (the
+//! issue's "100,000 agents × 100 steps"); the arrival figures then count each agent not
+//! arrived as arriving at the last step, as at the scenario's own step limit.
+//!
+//! A step's time includes reading the agents back in agent order (`Simulation::vehicles`), as
+//! the harness's checks after each step and a game read them: the simulation keeps its agents
+//! in cell order and writes that copy once a tick, on first read, and Reciprocal's next step
+//! reads it. (Until 2026-12-06 the untimed checks made the copy and the step did not pay for
+//! it: Circle's first 1,000 steps at 10,000 agents on one thread took 5.32 ms a step with it
+//! against 5.19 without, three runs of each in turn.)
+//!
+//! `STEERGRAPH_THREADS=1,16` (several thread counts) runs one simulation per count, each on a
+//! pool of its own, in turns of [`TURN`] steps, in one process (issue 47): the counts time the
+//! same steps moments apart, so a change in the machine's load falls on all of them, where
+//! runs one after the other could time one count in a quiet minute and the other in a loud
+//! one. Each count prints its line, then each count's speedup over the first: the median over
+//! turns of the first count's mean step over its own in the same turn, and the ratio of the
+//! whole run's means. Every count measures its own motion, and the run fails unless all agree
+//! to the bit. `STEERGRAPH_PHASE_TIMES` (set) adds each count's milliseconds a step in each
+//! phase of the tick ([`TickPhase`]), on standard error.
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
 use glam::Vec2;
-use graph_runtime::{SceneAssets, Simulation};
+use graph_runtime::{SceneAssets, Simulation, TickPhase};
 
 /// A scenario: start and goal per agent, walls (closed polygons), RVO2's agent parameters.
 struct Scenario {
@@ -32,6 +50,12 @@ struct Scenario {
     radius: f32,
     max_steps: u32,
 }
+
+/// Steps each thread count takes in a row when several step in turn (`STEERGRAPH_THREADS`
+/// with a comma): a few milliseconds of a 1-thread step at 10,000 agents, so a turn is long
+/// beside waking a pool that slept through the others' turns, and short beside a minute's
+/// change in the machine's load.
+const TURN: u32 = 8;
 
 /// The steps after which `TRAJECTORY` records every position (as the harness's `traced`).
 const TRACED: [u32; 11] = [1, 2, 5, 10, 20, 50, 100, 200, 400, 800, 1600];
@@ -205,16 +229,243 @@ fn overlapping_pairs(simulation: &Simulation, radius: f32) -> u64 {
     pairs
 }
 
+/// Thread counts from `STEERGRAPH_THREADS` (comma-separated; one thread when unset).
+fn thread_counts() -> Result<Vec<usize>, String> {
+    let Ok(list) = std::env::var("STEERGRAPH_THREADS") else {
+        return Ok(vec![1]);
+    };
+    list.split(',')
+        .map(|count| match count.trim().parse::<usize>() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(format!(
+                "STEERGRAPH_THREADS={list}: {count:?} is not a positive number of threads"
+            )),
+        })
+        .collect()
+}
+
+/// The median of `values` (NaN when there are none).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => 0.5 * (values[n / 2 - 1] + values[n / 2]),
+    }
+}
+
+/// What the steps did to a simulation's agents: arrivals, overlaps, and the `TRAJECTORY` file
+/// (the first thread count's).
+struct Motion {
+    goals: Vec<Vec2>,
+    radius: f32,
+    arrived: Vec<Option<f64>>,
+    remaining: usize,
+    overlaps: u64,
+    most: u64,
+    trajectory: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl Motion {
+    /// After step `step` of `simulation`: its overlapping pairs, the agents arrived, the
+    /// positions when `TRAJECTORY` asks for that step.
+    fn after(&mut self, simulation: &Simulation, step: u32) -> Result<(), String> {
+        if let Some(out) = self.trajectory.as_mut().filter(|_| TRACED.contains(&step)) {
+            use std::io::Write as _;
+            for (i, vehicle) in simulation.vehicles().iter().enumerate() {
+                let p = vehicle.position;
+                writeln!(out, "{step} {i} {} {}", p.x, p.y).map_err(|e| e.to_string())?;
+            }
+        }
+        let pairs = overlapping_pairs(simulation, self.radius);
+        self.overlaps += pairs;
+        self.most = self.most.max(pairs);
+        let reach = self.radius * self.radius;
+        for ((arrived, vehicle), goal) in (self.arrived.iter_mut())
+            .zip(simulation.vehicles())
+            .zip(&self.goals)
+        {
+            if arrived.is_none() && vehicle.position.distance_squared(*goal) <= reach {
+                *arrived = Some(f64::from(step) * 0.25);
+                self.remaining -= 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One thread count's pool, simulation, what its steps did, and their times: each turn's
+/// steps and seconds, and the seconds spent in each phase of a step ([`TickPhase::ALL`]'s
+/// order). Every count measures its own motion after each step, untimed, so that each count's
+/// steps follow the same work (a count whose steps followed only its own steps ran them faster
+/// than one whose steps followed the checks: in one run 0.22 against 0.34 ms a step, both on
+/// one thread); the figures are the first count's, and the others must agree.
+struct Run {
+    threads: usize,
+    pool: rayon::ThreadPool,
+    simulation: Simulation,
+    motion: Motion,
+    turns: Vec<(u32, f64)>,
+    phases: [f64; TickPhase::ALL.len()],
+}
+
+impl Run {
+    /// A simulation of `assets` on a pool of its own of `threads` threads, its motion measured
+    /// into `motion`.
+    fn new(
+        assets: &SceneAssets,
+        threads: usize,
+        motion: Motion,
+    ) -> Result<Self, Box<dyn std::error::Error>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()?;
+        let simulation = pool.install(|| Simulation::new(assets).map_err(|e| format!("{e:?}")))?;
+        Ok(Self {
+            threads,
+            pool,
+            simulation,
+            motion,
+            turns: Vec::new(),
+            phases: [0.0; TickPhase::ALL.len()],
+        })
+    }
+
+    /// Steps from step `from` up to step `until` (earlier once every agent has arrived),
+    /// timing each step and measuring its motion after it. Returns the step reached.
+    fn turn(&mut self, from: u32, until: u32) -> Result<u32, String> {
+        let Self {
+            pool,
+            simulation,
+            motion,
+            turns,
+            phases,
+            ..
+        } = self;
+        let mut at = from;
+        let mut stepping = 0.0;
+        pool.install(|| -> Result<(), String> {
+            while at < until && motion.remaining > 0 {
+                let start = Instant::now();
+                let mut last = start;
+                simulation.step_observed(0.25, |phase| {
+                    let now = Instant::now();
+                    if let Some(i) = TickPhase::ALL.iter().position(|&p| p == phase) {
+                        phases[i] += (now - last).as_secs_f64();
+                    }
+                    last = now;
+                });
+                // The agents read back in agent order, as the checks and a game read them: a
+                // simulation re-sorted into cell order writes them back once a tick, on first
+                // read, and Reciprocal's next step reads that copy. Timed with the step, so
+                // that every count pays for it where it is made (the untimed checks would
+                // make it for the first count only).
+                std::hint::black_box(simulation.vehicles().first());
+                stepping += start.elapsed().as_secs_f64();
+                at += 1;
+                motion.after(simulation, at)?;
+            }
+            Ok(())
+        })?;
+        turns.push((at - from, stepping));
+        Ok(at)
+    }
+
+    /// The seconds of all its steps.
+    fn seconds(&self) -> f64 {
+        self.turns.iter().map(|&(_, seconds)| seconds).sum()
+    }
+}
+
+/// An error unless every run left its agents where the first did, to the bit, and measured
+/// the same arrivals and overlaps (issue 47's determinism): a thread count that did not would
+/// have timed other work.
+fn same_motion(runs: &[Run]) -> Result<(), String> {
+    let Some((first, others)) = runs.split_first() else {
+        return Ok(());
+    };
+    for other in others {
+        let differ = (first.simulation.vehicles().iter())
+            .zip(other.simulation.vehicles())
+            .position(|(a, b)| a.position != b.position || a.velocity != b.velocity);
+        let (a, b) = (&first.motion, &other.motion);
+        if differ.is_some() || (&a.arrived, a.overlaps, a.most) != (&b.arrived, b.overlaps, b.most)
+        {
+            let agent = differ.map_or("the agents".to_owned(), |i| format!("agent {i}"));
+            return Err(format!(
+                "{} and {} threads moved {agent} differently",
+                first.threads, other.threads
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Prints each run's line (as the RVO2 harness's), its phases when `STEERGRAPH_PHASE_TIMES`
+/// asks, and each count's speedup over the first.
+fn report(runs: &[Run], which: &str, steps: u32) {
+    for run in runs {
+        let motion = &run.motion;
+        let n = motion.arrived.len();
+        let sum: f64 = (motion.arrived.iter())
+            .map(|t| t.unwrap_or(f64::from(steps) * 0.25))
+            .sum();
+        println!(
+            "Steergraph-t{} {which} {n} agents: {steps} steps, {:.4} ms per step, mean arrival {:.2} s, \
+             {} not arrived, overlapping pairs {} (most at once {})",
+            run.threads,
+            run.seconds() * 1e3 / f64::from(steps),
+            sum / n as f64,
+            motion.remaining,
+            motion.overlaps,
+            motion.most,
+        );
+        if std::env::var_os("STEERGRAPH_PHASE_TIMES").is_some() {
+            let phases = (TickPhase::ALL.iter().zip(run.phases)).fold(
+                String::new(),
+                |mut out, (phase, seconds)| {
+                    let _ = write!(out, " {phase:?} {:.4}", seconds * 1e3 / f64::from(steps));
+                    out
+                },
+            );
+            eprintln!(
+                "Steergraph-t{} {which} {n} agents, ms a step by phase:{phases}",
+                run.threads
+            );
+        }
+    }
+    let Some((first, others)) = runs.split_first() else {
+        return;
+    };
+    let n = first.motion.arrived.len();
+    for other in others {
+        let paired = (first.turns.iter().zip(&other.turns))
+            .filter(|((taken, _), _)| *taken > 0)
+            .map(|((_, one), (_, many))| one / many)
+            .collect::<Vec<_>>();
+        println!(
+            "Steergraph speedup {} -> {} threads, {which} {n} agents: {:.2}x (median of {} turns \
+             of {TURN} steps, each count's mean step in the same turn); {:.2}x by the whole \
+             run's means",
+            first.threads,
+            other.threads,
+            median(paired.clone()),
+            paired.len(),
+            first.seconds() / other.seconds(),
+        );
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let which = args.first().map_or("circle", String::as_str);
-    let scenario = if which == "blocks" {
+    let mut scenario = if which == "blocks" {
         blocks(args.get(1).map_or(Ok(0.0), |p| p.parse())?)
     } else {
         let phase = args.get(2).map_or(Ok(0.0), |p| p.parse())?;
         circle(args.get(1).map_or(Ok(250), |n| n.parse())?, phase)
     };
-    let mut scenario = scenario;
     // `STEPS=N` stops after at most N steps (as the harness's).
     if let Ok(cap) = std::env::var("STEPS") {
         let most: u32 = cap
@@ -224,58 +475,44 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .ok_or_else(|| format!("STEPS={cap}: not a positive number of steps"))?;
         scenario.max_steps = scenario.max_steps.min(most);
     }
+    let assets = assets(&scenario)?;
+    // One thread unless `STEERGRAPH_THREADS` says (versus_rvo2.sh's THREADS); several counts
+    // step in turn.
     let mut trajectory = std::env::var_os("TRAJECTORY")
         .map(std::fs::File::create)
         .transpose()?
         .map(std::io::BufWriter::new);
-    let assets = assets(&scenario)?;
-    // One thread unless `STEERGRAPH_THREADS` says (versus_rvo2.sh's THREADS).
-    let threads: usize = std::env::var("STEERGRAPH_THREADS").map_or(Ok(1), |t| t.parse())?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    pool.install(|| -> Result<(), String> {
-        let mut simulation = Simulation::new(&assets).map_err(|e| format!("{e:?}"))?;
-        let n = simulation.vehicles().len();
-        let mut arrived = vec![None; n];
-        let mut remaining = n;
-        let (mut stepping, mut steps, mut overlaps, mut most) = (0.0, 0_u32, 0_u64, 0_u64);
-        let reach = scenario.radius * scenario.radius;
-        while remaining > 0 && steps < scenario.max_steps {
-            let start = Instant::now();
-            simulation.step(0.25);
-            stepping += start.elapsed().as_secs_f64();
-            steps += 1;
-            if let Some(out) = trajectory.as_mut().filter(|_| TRACED.contains(&steps)) {
-                use std::io::Write as _;
-                for (i, vehicle) in simulation.vehicles().iter().enumerate() {
-                    let p = vehicle.position;
-                    writeln!(out, "{steps} {i} {} {}", p.x, p.y).map_err(|e| e.to_string())?;
-                }
-            }
-            let pairs = overlapping_pairs(&simulation, scenario.radius);
-            overlaps += pairs;
-            most = most.max(pairs);
-            for (i, vehicle) in simulation.vehicles().iter().enumerate() {
-                if arrived[i].is_none()
-                    && vehicle.position.distance_squared(scenario.goals[i]) <= reach
-                {
-                    arrived[i] = Some(f64::from(steps) * 0.25);
-                    remaining -= 1;
-                }
-            }
+    let mut runs = Vec::new();
+    for threads in thread_counts()? {
+        let motion = Motion {
+            goals: scenario.goals.clone(),
+            radius: scenario.radius,
+            arrived: vec![None; scenario.starts.len()],
+            remaining: scenario.starts.len(),
+            overlaps: 0,
+            most: 0,
+            trajectory: trajectory.take(),
+        };
+        runs.push(Run::new(&assets, threads, motion)?);
+    }
+    // A turn at a time when several counts step in turn, every step in one when one does.
+    let turn = if runs.len() > 1 { TURN } else { u32::MAX };
+    let mut steps = 0;
+    while steps < scenario.max_steps {
+        let (first, others) = runs.split_first_mut().ok_or("no thread count")?;
+        if first.motion.remaining == 0 {
+            break;
         }
-        let sum: f64 = arrived
-            .iter()
-            .map(|t| t.unwrap_or(f64::from(steps) * 0.25))
-            .sum();
-        println!(
-            "Steergraph-t{threads} {which} {n} agents: {steps} steps, {:.4} ms per step, mean arrival {:.2} s, \
-             {remaining} not arrived, overlapping pairs {overlaps} (most at once {most})",
-            stepping * 1e3 / f64::from(steps),
-            sum / n as f64,
-        );
-        Ok(())
-    })?;
+        // The first count steps until the turn ends or every agent has arrived; the others
+        // then take the same steps.
+        let until = steps.saturating_add(turn).min(scenario.max_steps);
+        let reached = first.turn(steps, until)?;
+        for run in others {
+            run.turn(steps, reached)?;
+        }
+        steps = reached;
+    }
+    same_motion(&runs)?;
+    report(&runs, which, steps);
     Ok(())
 }
