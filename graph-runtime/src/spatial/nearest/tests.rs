@@ -57,12 +57,31 @@ fn brute(
         .collect()
 }
 
+/// The tree's answer (agent and squared distance's bits, nearest first) for the `k` nearest
+/// of `center` within `radius`, `exclude` left out, as `brute` gives it.
+fn answered(
+    tree: &Tree,
+    (center, radius, k, exclude): (Vec2, f32, usize, usize),
+    accept: impl Accept,
+) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    tree.nearest(center, radius, k, exclude, accept, &mut out);
+    out.sort_unstable();
+    out.iter()
+        .map(|&key| (agent_of(key), (key >> 32) as u32))
+        .collect()
+}
+
+/// `n` points spread over a 30 × 29 area in no order, a few sharing a point.
+fn scattered(n: usize) -> Vec<Vec2> {
+    (0..n)
+        .map(|i| Vec2::new(((i * 37) % 101) as f32 * 0.3, ((i * 53) % 97) as f32 * 0.3))
+        .collect()
+}
+
 #[test]
 fn the_k_nearest_match_a_scan_scattered_stacked_and_mixed() {
-    let scattered: Vec<Vec2> = (0..500)
-        .map(|i| Vec2::new(((i * 37) % 101) as f32 * 0.3, ((i * 53) % 97) as f32 * 0.3))
-        .collect();
-    let stacked = vec![Vec2::new(2.0, 3.0); 500];
+    let (scattered, stacked) = (scattered(500), vec![Vec2::new(2.0, 3.0); 500]);
     let mixed: Vec<Vec2> = (0..500)
         .map(|i| {
             if i % 3 == 0 {
@@ -79,21 +98,14 @@ fn the_k_nearest_match_a_scan_scattered_stacked_and_mixed() {
     {
         let agents: Vec<u32> = (0..points.len() as u32).collect();
         let tree = Tree::default().rebuilt((points, points, &agents), leaf, &[]);
-        let mut out = Vec::new();
         for (i, &center) in points.iter().enumerate().step_by(7) {
             for (radius, k) in [(1.0, 4), (5.0, 16), (50.0, 64), (0.5, 1)] {
                 for ahead in [false, true] {
                     // Everyone, or only those not behind on x (as a field of view takes
                     // some and not others).
                     let accept = |p: Vec2| !ahead || p.x >= center.x;
-                    tree.nearest(center, radius, k, i, accept, &mut out);
-                    out.sort_unstable();
-                    let got: Vec<(u32, u32)> = out
-                        .iter()
-                        .map(|&key| (agent_of(key), (key >> 32) as u32))
-                        .collect();
                     assert_eq!(
-                        got,
+                        answered(&tree, (center, radius, k, i), accept),
                         brute(points, center, radius, k, i, accept),
                         "agent {i}, r {radius}, k {k}, ahead {ahead}, leaf {leaf}"
                     );
@@ -161,10 +173,7 @@ impl Accept for OnLayers<'_> {
 /// (and skips subtrees) or not.
 #[test]
 fn the_nearest_of_a_mask_match_a_scan() {
-    let scattered: Vec<Vec2> = (0..600)
-        .map(|i| Vec2::new(((i * 37) % 101) as f32 * 0.3, ((i * 53) % 97) as f32 * 0.3))
-        .collect();
-    let stacked = vec![Vec2::new(2.0, 3.0); 600];
+    let (scattered, stacked) = (scattered(600), vec![Vec2::new(2.0, 3.0); 600]);
     // Layer 1 for most, layer 2 for every seventh, both for every 50th, layer 3 for the
     // last 20 (the default, layer 1, for the 10 past the list's end).
     let layers: Vec<u32> = (0..590)
@@ -292,17 +301,10 @@ fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
     for order in [&in_order, &scrambled] {
         let positions: Vec<Vec2> = order.iter().map(|&i| points[i as usize]).collect();
         let tree = Tree::default().rebuilt((&positions, &positions, order), SMALLEST_LEAF, &[]);
-        let mut out = Vec::new();
         for (i, &center) in points.iter().enumerate().step_by(97) {
             for (radius, k) in [(1.5, 4), (5.0, 10), (30.0, 64)] {
-                tree.nearest(center, radius, k, i, |_| true, &mut out);
-                out.sort_unstable();
-                let got: Vec<(u32, u32)> = out
-                    .iter()
-                    .map(|&key| (agent_of(key), (key >> 32) as u32))
-                    .collect();
                 assert_eq!(
-                    got,
+                    answered(&tree, (center, radius, k, i), |_| true),
                     brute(&points, center, radius, k, i, |_| true),
                     "agent {i}, r {radius}, k {k}, scrambled {}",
                     order[1] != 1
