@@ -143,7 +143,7 @@ impl Tree {
         let leaf = leaf.max(1);
         *leaves = leaf;
         // Each array is written in parallel for a large crowd, as its subtrees are built.
-        let parallel = positions.len().min(agents.len()) >= PARALLEL_SUBTREE;
+        let parallel = positions.len().min(agents.len()) >= PARALLEL_ARRAYS;
         items.clear();
         let item = |(slot, (&position, &agent)): (usize, (&Vec2, &u32))| Item {
             position,
@@ -302,68 +302,46 @@ fn node_count(len: usize, leaf: usize) -> usize {
 
 /// Builds the subtree over `items` (which start at `offset` in the tree's items; leaves of at
 /// most `leaf`) into `nodes`, its [`node_count`] nodes in preorder, the first numbered
-/// `first`. The two halves of a large subtree are built in parallel, each into its own part of
-/// `nodes`: the same tree on any number of threads, and no allocation.
+/// `first`. The two halves of a subtree of [`PARALLEL_SUBTREE`] agents or more are built in
+/// parallel, each into its own part of `nodes`: the same tree on any number of threads, and no
+/// allocation.
 ///
-/// A subtree of at least [`SLAB_SUBTREE`] agents is split at its middle in the order its
-/// agents come in, with no median chosen: the grid gives them in cell order (rows of cells,
-/// each column by column), so its halves are the lower and the upper rows, and their boxes are
-/// worked out from their children's. Only the smaller subtrees choose a median, in parallel
-/// with each other. Any split gives the same answers (a search prunes by the boxes and the
-/// lowest indices, whatever they hold); agents in another order only make the boxes of the
-/// upper levels overlap. (Median splits all the way down made the build at 10,000 agents
-/// serial, since each half was below [`PARALLEL_SUBTREE`]: the tree took 0.25 ms a step of
-/// RVO2's Circle on 1 thread and on 2 alike, 2026-12-06.)
+/// A subtree of [`IN_ORDER_SUBTREE`] agents or more is first halved in the order its agents
+/// come in, and kept so when the two halves lie apart ([`Bounds::apart`]): the grid gives them
+/// in cell order (rows of cells, each column by column), so the halves are mostly the lower
+/// and the upper rows, and no median needs choosing (a choice that reads the whole subtree on
+/// one thread). Halves that overlap (a crowd within a few cells, agents in another order) are
+/// split at the median as smaller subtrees are. Any split gives the same answers: a search
+/// prunes by the boxes and the lowest indices, whatever a subtree holds.
 fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node], first: u32) {
     let Some((root, rest)) = nodes.split_first_mut() else {
         return;
     };
-    let range = (offset as u32, (offset + items.len()) as u32);
-    if items.len() > leaf && items.len() >= SLAB_SUBTREE {
-        let middle = items.len() / 2;
-        let (low, high) = items.split_at_mut(middle);
-        let left_count = node_count(low.len(), leaf);
-        let (left_nodes, right_nodes) = rest.split_at_mut(left_count.min(rest.len()));
-        let (left, right) = (first + 1, first + 1 + left_count as u32);
-        rayon::join(
-            || build(low, (offset, leaf), left_nodes, left),
-            || build(high, (offset + middle, leaf), right_nodes, right),
-        );
-        if let (Some(l), Some(r)) = (left_nodes.first(), right_nodes.first()) {
-            *root = Node {
-                min: l.min.min(r.min),
-                max: l.max.max(r.max),
-                lowest_agent: l.lowest_agent.min(r.lowest_agent),
-                layers: u32::MAX,
-                start: range.0,
-                end: range.1,
-                left,
-                right,
-            };
-        }
-        return;
-    }
-    let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
-    let mut lowest_agent = u32::MAX;
-    for item in items.iter() {
-        min = min.min(item.position);
-        max = max.max(item.position);
-        lowest_agent = lowest_agent.min(item.agent);
-    }
+    let large = items.len() > leaf && items.len() >= IN_ORDER_SUBTREE;
+    let (whole, halves) = if large {
+        let (low, high) = items.split_at(items.len() / 2);
+        let (a, b) = rayon::join(|| Bounds::of(low), || Bounds::of(high));
+        (a.join(b), Some((a, b)))
+    } else {
+        (Bounds::of(items), None)
+    };
     *root = Node {
-        min,
-        max,
-        lowest_agent,
+        min: whole.min,
+        max: whole.max,
+        lowest_agent: whole.lowest_agent,
         layers: u32::MAX,
-        start: range.0,
-        end: range.1,
+        start: offset as u32,
+        end: (offset + items.len()) as u32,
         left: NO_CHILD,
         right: NO_CHILD,
     };
     if items.len() <= leaf {
         return;
     }
-    let middle = split(items, min, max);
+    let middle = match halves {
+        Some((a, b)) if a.apart(&b) => items.len() / 2,
+        _ => split(items, whole.min, whole.max),
+    };
     let (low, high) = items.split_at_mut(middle);
     let left_count = node_count(low.len(), leaf);
     let (left_nodes, right_nodes) = rest.split_at_mut(left_count.min(rest.len()));
@@ -381,10 +359,54 @@ fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node],
     }
 }
 
-/// Subtrees of at least this many agents are split in the order their agents come in
-/// ([`build`]), and their halves built in parallel: 10,000 agents make 8 parts of 1,250, whose
-/// medians are chosen on as many threads.
-const SLAB_SUBTREE: usize = 2_048;
+/// The box of some agents and their lowest index.
+#[derive(Clone, Copy)]
+struct Bounds {
+    min: Vec2,
+    max: Vec2,
+    lowest_agent: u32,
+}
+
+impl Bounds {
+    fn of(items: &[Item]) -> Self {
+        let (mut min, mut max) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        let mut lowest_agent = u32::MAX;
+        for item in items {
+            min = min.min(item.position);
+            max = max.max(item.position);
+            lowest_agent = lowest_agent.min(item.agent);
+        }
+        Self {
+            min,
+            max,
+            lowest_agent,
+        }
+    }
+
+    /// Both together (exact: minima and maxima).
+    fn join(self, other: Self) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+            lowest_agent: self.lowest_agent.min(other.lowest_agent),
+        }
+    }
+
+    /// Whether two halves' boxes overlap, along x or along y, by less than a quarter of the
+    /// wider one's extent: a query then mostly searches one. (Halves in cell order share a
+    /// row of cells at most; 10,000 agents in one cell halved by index would share all of it,
+    /// and a query there looked at 185 agents on average against 40 with median splits.)
+    fn apart(&self, other: &Self) -> bool {
+        let overlap = (self.max.min(other.max) - self.min.max(other.min)).max(Vec2::ZERO);
+        let extent = (self.max - self.min).max(other.max - other.min);
+        overlap.x < 0.25 * extent.x || overlap.y < 0.25 * extent.y
+    }
+}
+
+/// Subtrees of at least this many agents are first halved in the order their agents come in
+/// ([`build`]): 10,000 agents in cell order make 8 parts of 1,250 rows by rows, whose medians
+/// are chosen on as many threads.
+const IN_ORDER_SUBTREE: usize = 2_048;
 
 /// `out` cleared and filled with `f` of each item, in parallel when `parallel`, in the buffer
 /// it has.
@@ -402,8 +424,13 @@ fn refill<T: Send>(
     }
 }
 
-/// Below this many agents a subtree's two halves are built one after the other.
-const PARALLEL_SUBTREE: usize = 8_192;
+/// Below this many agents a subtree's two halves are built one after the other. (From 8,192,
+/// a tree of 10,000 agents was built on one thread: RVO2's Circle at 10,000 agents spent 0.25
+/// ms a step in the Tree phase on 1 thread and on 2 alike, 2026-12-06.)
+const PARALLEL_SUBTREE: usize = 1_024;
+
+/// From this many agents the tree's arrays beside its items are written in parallel.
+const PARALLEL_ARRAYS: usize = 8_192;
 
 /// Splits `items` (within `min..max`) at the median of the wider side, by coordinate then
 /// agent index, and returns where the upper half starts: agents stacked on one point split by

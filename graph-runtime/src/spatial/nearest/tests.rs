@@ -278,9 +278,8 @@ fn a_stacked_crowd_answers_its_lowest_indices_looking_at_few() {
 }
 
 /// 6,000 agents a unit apart, row by row (the grid's cell order, which the upper levels of the
-/// tree split without choosing medians), every 13th stacked on one point: the k nearest match
-/// a scan, given in that order and in none (whose upper boxes overlap: slower, the same
-/// answers).
+/// tree halve without choosing medians), every 13th stacked on one point: the k nearest match
+/// a scan, given in that order and in none (split at medians).
 #[test]
 fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
     let (columns, rows) = (80, 75);
@@ -294,7 +293,7 @@ fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
             }
         })
         .collect();
-    assert!(points.len() >= 2 * SLAB_SUBTREE);
+    assert!(points.len() >= 2 * IN_ORDER_SUBTREE);
     let n = points.len() as u32;
     let in_order: Vec<u32> = (0..n).collect();
     let scrambled: Vec<u32> = (0..n).map(|i| (i * 7_919) % n).collect();
@@ -314,10 +313,10 @@ fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
     }
 }
 
-/// 20,000 agents a unit apart in cell order, their tree's upper levels split by rows: the ten
+/// 20,000 agents a unit apart in cell order, their tree's upper levels halved by rows: the ten
 /// nearest of an agent, among the 78 within 5 units, are found looking at a few leaves of
-/// about 20 agents (100 agents at most, 2026-12-06; the same agents given in no order, whose
-/// upper boxes overlap, 680).
+/// about 20 agents (100 agents at most, 2026-12-06; halved in an order that is not the
+/// cells', with no check that the halves lie apart, 680).
 #[test]
 fn a_query_in_a_large_crowd_in_cell_order_looks_at_few() {
     let (columns, rows) = (200, 100);
@@ -340,5 +339,36 @@ fn a_query_in_a_large_crowd_in_cell_order_looks_at_few() {
     assert!(
         most <= 5 * SMALLEST_LEAF,
         "looked at {most} agents of 20,000"
+    );
+}
+
+/// 10,000 agents spread over a 10 × 10 square (within one cell of the grid), in index order:
+/// halves in that order would overlap wholly, so the tree splits them at medians, and the ten
+/// nearest of an agent are found looking at a few leaves (60 agents at most, 40 on average,
+/// 2026-12-06; halved in index order, 340 at most and 185 on average).
+#[test]
+fn a_crowd_within_one_cell_is_split_at_medians() {
+    let points: Vec<Vec2> = (0..10_000_u32)
+        .map(|i| {
+            let x = ((i * 7_919) % 10_007) as f32 / 1_000.7;
+            Vec2::new(x, ((i * 4_999) % 10_009) as f32 / 1_000.9)
+        })
+        .collect();
+    let agents: Vec<u32> = (0..10_000).collect();
+    let tree = Tree::new(&points, &points, &agents);
+    let mut out = Vec::new();
+    let most = (0..points.len()).step_by(97).fold(0, |most, i| {
+        let looked = std::cell::Cell::new(0);
+        let accept = |_| {
+            looked.set(looked.get() + 1);
+            true
+        };
+        tree.nearest(points[i], 5.0, 10, i, accept, &mut out);
+        assert_eq!(out.len(), 10);
+        most.max(looked.get())
+    });
+    assert!(
+        most <= 4 * SMALLEST_LEAF,
+        "looked at {most} agents of 10,000"
     );
 }
