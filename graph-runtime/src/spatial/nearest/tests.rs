@@ -313,6 +313,24 @@ fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
     }
 }
 
+/// The most agents a query for the ten nearest within 5 units looks at, over the queries of
+/// every `step`-th agent of `points` (agent `i` at `points[i]`, the tree built in that order).
+fn most_looked_at(points: &[Vec2], step: usize) -> usize {
+    let agents: Vec<u32> = (0..points.len() as u32).collect();
+    let tree = Tree::new(points, points, &agents);
+    let mut out = Vec::new();
+    (0..points.len()).step_by(step).fold(0, |most, i| {
+        let looked = std::cell::Cell::new(0);
+        let accept = |_| {
+            looked.set(looked.get() + 1);
+            true
+        };
+        tree.nearest(points[i], 5.0, 10, i, accept, &mut out);
+        assert_eq!(out.len(), 10);
+        most.max(looked.get())
+    })
+}
+
 /// 20,000 agents a unit apart in cell order, their tree's upper levels halved by rows: the ten
 /// nearest of an agent, among the 78 within 5 units, are found looking at a few leaves of
 /// about 20 agents (100 agents at most, 2026-12-06; halved in an order that is not the
@@ -323,19 +341,7 @@ fn a_query_in_a_large_crowd_in_cell_order_looks_at_few() {
     let points: Vec<Vec2> = (0..columns * rows)
         .map(|i| Vec2::new((i % columns) as f32 + 0.5, (i / columns) as f32 + 0.5))
         .collect();
-    let agents: Vec<u32> = (0..points.len() as u32).collect();
-    let tree = Tree::new(&points, &points, &agents);
-    let mut out = Vec::new();
-    let most = (0..points.len()).step_by(1_009).fold(0, |most, i| {
-        let looked = std::cell::Cell::new(0);
-        let accept = |_| {
-            looked.set(looked.get() + 1);
-            true
-        };
-        tree.nearest(points[i], 5.0, 10, i, accept, &mut out);
-        assert_eq!(out.len(), 10);
-        most.max(looked.get())
-    });
+    let most = most_looked_at(&points, 1_009);
     assert!(
         most <= 5 * SMALLEST_LEAF,
         "looked at {most} agents of 20,000"
@@ -354,19 +360,7 @@ fn a_crowd_within_one_cell_is_split_at_medians() {
             Vec2::new(x, ((i * 4_999) % 10_009) as f32 / 1_000.9)
         })
         .collect();
-    let agents: Vec<u32> = (0..10_000).collect();
-    let tree = Tree::new(&points, &points, &agents);
-    let mut out = Vec::new();
-    let most = (0..points.len()).step_by(97).fold(0, |most, i| {
-        let looked = std::cell::Cell::new(0);
-        let accept = |_| {
-            looked.set(looked.get() + 1);
-            true
-        };
-        tree.nearest(points[i], 5.0, 10, i, accept, &mut out);
-        assert_eq!(out.len(), 10);
-        most.max(looked.get())
-    });
+    let most = most_looked_at(&points, 97);
     assert!(
         most <= 4 * SMALLEST_LEAF,
         "looked at {most} agents of 10,000"
