@@ -444,14 +444,15 @@ fn report(runs: &[Run], which: &str, steps: u32) {
             .filter(|((taken, _), _)| *taken > 0)
             .map(|((_, one), (_, many))| one / many)
             .collect::<Vec<_>>();
+        let turns = paired.len();
         println!(
             "Steergraph speedup {} -> {} threads, {which} {n} agents: {:.2}x (median of {} turns \
              of {TURN} steps, each count's mean step in the same turn); {:.2}x by the whole \
              run's means",
             first.threads,
             other.threads,
-            median(paired.clone()),
-            paired.len(),
+            median(paired),
+            turns,
             first.seconds() / other.seconds(),
         );
     }
