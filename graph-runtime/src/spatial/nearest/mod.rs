@@ -144,17 +144,25 @@ impl Tree {
         *leaves = leaf;
         // Each array is written in parallel for a large crowd, as its subtrees are built.
         let parallel = positions.len().min(agents.len()) >= PARALLEL_ARRAYS;
-        items.clear();
-        let item = |(slot, (&position, &agent)): (usize, (&Vec2, &u32))| Item {
-            position,
-            agent,
-            slot: slot as u32,
-        };
-        if parallel {
-            items.par_extend(positions.par_iter().zip(agents).enumerate().map(item));
+        // The agents in the last tree's order when it held the same ones: its halves, apart
+        // still, are kept as they were, and no median is chosen where they are.
+        let kept = in_last_order(items, (positions, agents), (lanes, item_of));
+        let in_order = if kept {
+            leaf + 1
         } else {
-            items.extend(positions.iter().zip(agents).enumerate().map(item));
-        }
+            items.clear();
+            let item = |(slot, (&position, &agent)): (usize, (&Vec2, &u32))| Item {
+                position,
+                agent,
+                slot: slot as u32,
+            };
+            if parallel {
+                items.par_extend(positions.par_iter().zip(agents).enumerate().map(item));
+            } else {
+                items.extend(positions.iter().zip(agents).enumerate().map(item));
+            }
+            IN_ORDER_SUBTREE
+        };
         nodes.clear();
         if !items.is_empty() {
             let empty = Node {
@@ -168,7 +176,7 @@ impl Tree {
                 right: NO_CHILD,
             };
             nodes.resize(node_count(items.len(), leaf), empty);
-            build(items, (0, leaf), nodes, 0);
+            build(items, (0, leaf, in_order), nodes, 0);
         }
         refill(xs, items, |item| item.position.x, parallel);
         refill(ys, items, |item| item.position.y, parallel);
@@ -300,27 +308,79 @@ fn node_count(len: usize, leaf: usize) -> usize {
     }
 }
 
+/// Fills `items` with the grid's agents (at `positions`, agent `agents[slot]` each, in cell
+/// order) in the order of the last tree, given as it left its agents (`lanes`, in its order)
+/// and each agent's place in it (`item_of`), and returns true, when that tree held the very
+/// same agents; else leaves `items` to be filled anew and returns false. One pass, each agent
+/// written to its old place: agents are distinct, so when each has a place in a tree of as
+/// many agents, every place is written once.
+fn in_last_order(
+    items: &mut Vec<Item>,
+    (positions, agents): (&[Vec2], &[u32]),
+    (lanes, item_of): (&[u32], &[u32]),
+) -> bool {
+    let len = positions.len().min(agents.len());
+    if len == 0 || lanes.len() != len {
+        return false;
+    }
+    let unwritten = Item {
+        position: Vec2::ZERO,
+        agent: u32::MAX,
+        slot: u32::MAX,
+    };
+    items.clear();
+    items.resize(len, unwritten);
+    for (slot, (&position, &agent)) in positions.iter().zip(agents).enumerate() {
+        let place = item_of.get(agent as usize).copied();
+        let Some(item) = place.and_then(|place| items.get_mut(place as usize)) else {
+            return false;
+        };
+        if item.slot != u32::MAX {
+            // Written already: not the same agents after all.
+            return false;
+        }
+        *item = Item {
+            position,
+            agent,
+            slot: slot as u32,
+        };
+    }
+    true
+}
+
 /// Builds the subtree over `items` (which start at `offset` in the tree's items; leaves of at
 /// most `leaf`) into `nodes`, its [`node_count`] nodes in preorder, the first numbered
 /// `first`. The two halves of a subtree of [`PARALLEL_SUBTREE`] agents or more are built in
 /// parallel, each into its own part of `nodes`: the same tree on any number of threads, and no
 /// allocation.
 ///
-/// A subtree of [`IN_ORDER_SUBTREE`] agents or more is first halved in the order its agents
-/// come in, and kept so when the two halves lie apart ([`Bounds::apart`]): the grid gives them
-/// in cell order (rows of cells, each column by column), so the halves are mostly the lower
-/// and the upper rows, and no median needs choosing (a choice that reads the whole subtree on
-/// one thread). Halves that overlap (a crowd within a few cells, agents in another order) are
-/// split at the median as smaller subtrees are. Any split gives the same answers: a search
+/// A subtree of `in_order` agents or more is first halved in the order its agents come in,
+/// and kept so when the two halves lie apart ([`Bounds::apart`]), so that no median needs
+/// choosing (a choice that reads the whole subtree on one thread). In the grid's cell order
+/// (rows of cells, each column by column: from [`IN_ORDER_SUBTREE`] agents) the halves are
+/// mostly the lower and the upper rows. In the last tree's order (its leaves in turn, when it
+/// held the same agents: every subtree) they are the last tree's two halves, which the
+/// agents' steps since moved little: most of the tree is built again as it was, each subtree
+/// read once for its box. Halves that overlap (a crowd within a few cells, a crowd that moved
+/// through itself) are split at the median. Any split gives the same answers: a search
 /// prunes by the boxes and the lowest indices, whatever a subtree holds.
-fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node], first: u32) {
+fn build(
+    items: &mut [Item],
+    (offset, leaf, in_order): (usize, usize, usize),
+    nodes: &mut [Node],
+    first: u32,
+) {
     let Some((root, rest)) = nodes.split_first_mut() else {
         return;
     };
-    let large = items.len() > leaf && items.len() >= IN_ORDER_SUBTREE;
+    let large = items.len() > leaf && items.len() >= in_order;
     let (whole, halves) = if large {
         let (low, high) = items.split_at(items.len() / 2);
-        let (a, b) = rayon::join(|| Bounds::of(low), || Bounds::of(high));
+        let (a, b) = if items.len() >= IN_ORDER_SUBTREE {
+            rayon::join(|| Bounds::of(low), || Bounds::of(high))
+        } else {
+            (Bounds::of(low), Bounds::of(high))
+        };
         (a.join(b), Some((a, b)))
     } else {
         (Bounds::of(items), None)
@@ -348,14 +408,15 @@ fn build(items: &mut [Item], (offset, leaf): (usize, usize), nodes: &mut [Node],
     root.left = first + 1;
     root.right = first + 1 + left_count as u32;
     let right_first = root.right;
+    let (lower, upper) = ((offset, leaf, in_order), (offset + middle, leaf, in_order));
     if low.len() >= PARALLEL_SUBTREE {
         rayon::join(
-            || build(low, (offset, leaf), left_nodes, first + 1),
-            || build(high, (offset + middle, leaf), right_nodes, right_first),
+            || build(low, lower, left_nodes, first + 1),
+            || build(high, upper, right_nodes, right_first),
         );
     } else {
-        build(low, (offset, leaf), left_nodes, first + 1);
-        build(high, (offset + middle, leaf), right_nodes, right_first);
+        build(low, lower, left_nodes, first + 1);
+        build(high, upper, right_nodes, right_first);
     }
 }
 

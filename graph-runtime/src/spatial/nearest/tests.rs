@@ -317,7 +317,11 @@ fn a_large_crowd_in_cell_order_or_in_none_answers_as_a_scan() {
 /// every `step`-th agent of `points` (agent `i` at `points[i]`, the tree built in that order).
 fn most_looked_at(points: &[Vec2], step: usize) -> usize {
     let agents: Vec<u32> = (0..points.len() as u32).collect();
-    let tree = Tree::new(points, points, &agents);
+    most_looked_at_in(&Tree::new(points, points, &agents), points, step)
+}
+
+/// [`most_looked_at`] in `tree`, built over agent `i` at `points[i]` in any order.
+fn most_looked_at_in(tree: &Tree, points: &[Vec2], step: usize) -> usize {
     let mut out = Vec::new();
     (0..points.len()).step_by(step).fold(0, |most, i| {
         let looked = std::cell::Cell::new(0);
@@ -365,4 +369,81 @@ fn a_crowd_within_one_cell_is_split_at_medians() {
         most <= 4 * SMALLEST_LEAF,
         "looked at {most} agents of 10,000"
     );
+}
+
+/// The tree over agents `order` at `points[order[i]]` (as a grid gives them, in its order),
+/// built in the buffers of `tree` (the last tick's).
+fn rebuilt_over(tree: Tree, points: &[Vec2], order: &[u32]) -> Tree {
+    let positions: Vec<Vec2> = order.iter().map(|&i| points[i as usize]).collect();
+    tree.rebuilt((&positions, &positions, order), SMALLEST_LEAF, &[])
+}
+
+/// 6,000 agents about a unit apart, then each moved a tenth of a unit and given in another
+/// order: the tree rebuilt over them keeps the last tree's order (its halves still lie apart:
+/// no median chosen), and answers as a scan (a query looks at 96 agents at most, as in a
+/// fresh tree). Moved far instead (each to another agent's
+/// place, every 13th onto one point), its halves overlap, are split at medians, and it
+/// answers as a scan looking at no more than a fresh tree's bound; over other agents, or
+/// more, it is the fresh tree.
+#[test]
+fn a_tree_rebuilt_over_the_same_agents_keeps_its_halves_where_they_lie_apart() {
+    let (columns, rows) = (80, 75);
+    let n = columns * rows;
+    let place = |i: usize| {
+        let jitter = ((i * 7) % 10) as f32 * 0.05;
+        Vec2::new((i % columns) as f32 + jitter, (i / columns) as f32 + 0.25)
+    };
+    let points: Vec<Vec2> = (0..n).map(place).collect();
+    let in_order: Vec<u32> = (0..n as u32).collect();
+    let scrambled: Vec<u32> = (0..n as u32).map(|i| (i * 7_919) % n as u32).collect();
+    let first = rebuilt_over(Tree::default(), &points, &in_order);
+    let last_order = first.agents.clone();
+    let check = |tree: &Tree, points: &[Vec2], at: &str| {
+        for (i, &center) in points.iter().enumerate().step_by(97) {
+            for (radius, k) in [(1.5, 4), (5.0, 10), (30.0, 64)] {
+                assert_eq!(
+                    answered(tree, (center, radius, k, i), |_| true),
+                    brute(points, center, radius, k, i, |_| true),
+                    "{at}: agent {i}, r {radius}, k {k}"
+                );
+            }
+        }
+    };
+
+    // A tenth of a unit each, in a direction of its own.
+    let nudged: Vec<Vec2> = (points.iter().enumerate())
+        .map(|(i, &p)| p + Vec2::from_angle(i as f32 * 2.4) * 0.1)
+        .collect();
+    let kept = rebuilt_over(first, &nudged, &scrambled);
+    assert_eq!(kept.agents, last_order, "every half kept as it was");
+    check(&kept, &nudged, "nudged");
+
+    // Each to the place of agent 7i mod n, every 13th onto one point: the halves overlap
+    // nearly everywhere.
+    let far: Vec<Vec2> = (0..n)
+        .map(|i| {
+            if i % 13 == 0 {
+                Vec2::new(40.5, 37.5)
+            } else {
+                points[(i * 7) % n]
+            }
+        })
+        .collect();
+    let split = rebuilt_over(kept, &far, &in_order);
+    assert_ne!(split.agents, last_order);
+    check(&split, &far, "moved far");
+    // 120 agents at most, as many as in a fresh tree over them (2026-12-06).
+    let most = most_looked_at_in(&split, &far, 101);
+    assert!(most <= 5 * SMALLEST_LEAF, "looked at {most} agents of {n}");
+
+    // Other agents (one fewer, then one replaced): the tree a fresh build makes.
+    let fewer = &in_order[1..];
+    let split = rebuilt_over(split, &points, fewer);
+    assert_eq!(split, rebuilt_over(Tree::default(), &points, fewer));
+    let mut replaced = in_order.clone();
+    replaced[17] = n as u32;
+    let mut more = points.clone();
+    more.push(Vec2::new(3.0, 4.0));
+    let split = rebuilt_over(split, &more, &replaced);
+    assert_eq!(split, rebuilt_over(Tree::default(), &more, &replaced));
 }
