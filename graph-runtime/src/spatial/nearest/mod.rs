@@ -147,8 +147,11 @@ impl Tree {
         // The agents in the last tree's order when it held the same ones: its halves, apart
         // still, are kept as they were, and no median is chosen where they are.
         let kept = in_last_order(items, (positions, agents), (lanes, item_of));
-        let in_order = if kept {
-            leaf + 1
+        let halving = if kept {
+            Halving {
+                from: leaf + 1,
+                overlap: KEPT_OVERLAP,
+            }
         } else {
             items.clear();
             let item = |(slot, (&position, &agent)): (usize, (&Vec2, &u32))| Item {
@@ -161,7 +164,10 @@ impl Tree {
             } else {
                 items.extend(positions.iter().zip(agents).enumerate().map(item));
             }
-            IN_ORDER_SUBTREE
+            Halving {
+                from: IN_ORDER_SUBTREE,
+                overlap: CELL_ORDER_OVERLAP,
+            }
         };
         nodes.clear();
         if !items.is_empty() {
@@ -176,7 +182,7 @@ impl Tree {
                 right: NO_CHILD,
             };
             nodes.resize(node_count(items.len(), leaf), empty);
-            build(items, (0, leaf, in_order), nodes, 0);
+            build(items, (0, leaf, halving), nodes, 0);
         }
         refill(xs, items, |item| item.position.x, parallel);
         refill(ys, items, |item| item.position.y, parallel);
@@ -354,26 +360,26 @@ fn in_last_order(
 /// parallel, each into its own part of `nodes`: the same tree on any number of threads, and no
 /// allocation.
 ///
-/// A subtree of `in_order` agents or more is first halved in the order its agents come in,
-/// and kept so when the two halves lie apart ([`Bounds::apart`]), so that no median needs
-/// choosing (a choice that reads the whole subtree on one thread). In the grid's cell order
-/// (rows of cells, each column by column: from [`IN_ORDER_SUBTREE`] agents) the halves are
-/// mostly the lower and the upper rows. In the last tree's order (its leaves in turn, when it
-/// held the same agents: every subtree) they are the last tree's two halves, which the
-/// agents' steps since moved little: most of the tree is built again as it was, each subtree
-/// read once for its box. Halves that overlap (a crowd within a few cells, a crowd that moved
-/// through itself) are split at the median. Any split gives the same answers: a search
-/// prunes by the boxes and the lowest indices, whatever a subtree holds.
+/// A subtree of `halving.from` agents or more is first halved in the order its agents come
+/// in, and kept so when the two halves lie apart ([`Bounds::apart`] by `halving.overlap`), so
+/// that no median needs choosing (a choice that reads the whole subtree on one thread). In the
+/// grid's cell order (rows of cells, each column by column: from [`IN_ORDER_SUBTREE`] agents)
+/// the halves are mostly the lower and the upper rows. In the last tree's order (its leaves in
+/// turn, when it held the same agents: every subtree) they are the last tree's two halves,
+/// which the agents' steps since moved little: most of the tree is built again as it was, each
+/// subtree read once for its box. Halves that overlap (a crowd within a few cells, a crowd
+/// that moved through itself) are split at the median. Any split gives the same answers: a
+/// search prunes by the boxes and the lowest indices, whatever a subtree holds.
 fn build(
     items: &mut [Item],
-    (offset, leaf, in_order): (usize, usize, usize),
+    (offset, leaf, halving): (usize, usize, Halving),
     nodes: &mut [Node],
     first: u32,
 ) {
     let Some((root, rest)) = nodes.split_first_mut() else {
         return;
     };
-    let large = items.len() > leaf && items.len() >= in_order;
+    let large = items.len() > leaf && items.len() >= halving.from;
     let (whole, halves) = if large {
         let (low, high) = items.split_at(items.len() / 2);
         let (a, b) = if items.len() >= IN_ORDER_SUBTREE {
@@ -399,7 +405,7 @@ fn build(
         return;
     }
     let middle = match halves {
-        Some((a, b)) if a.apart(&b) => items.len() / 2,
+        Some((a, b)) if a.apart(&b, halving.overlap) => items.len() / 2,
         _ => split(items, whole.min, whole.max),
     };
     let (low, high) = items.split_at_mut(middle);
@@ -408,7 +414,7 @@ fn build(
     root.left = first + 1;
     root.right = first + 1 + left_count as u32;
     let right_first = root.right;
-    let (lower, upper) = ((offset, leaf, in_order), (offset + middle, leaf, in_order));
+    let (lower, upper) = ((offset, leaf, halving), (offset + middle, leaf, halving));
     if low.len() >= PARALLEL_SUBTREE {
         rayon::join(
             || build(low, lower, left_nodes, first + 1),
@@ -453,16 +459,40 @@ impl Bounds {
         }
     }
 
-    /// Whether two halves' boxes overlap, along x or along y, by less than a quarter of the
-    /// wider one's extent: a query then mostly searches one. (Halves in cell order share a
-    /// row of cells at most; 10,000 agents in one cell halved by index would share all of it,
-    /// and a query there looked at 185 agents on average against 40 with median splits.)
-    fn apart(&self, other: &Self) -> bool {
+    /// Whether two halves' boxes overlap, along x or along y, by less than `share` of the
+    /// wider one's extent: a query then mostly searches one.
+    fn apart(&self, other: &Self, share: f32) -> bool {
         let overlap = (self.max.min(other.max) - self.min.max(other.min)).max(Vec2::ZERO);
         let extent = (self.max - self.min).max(other.max - other.min);
-        overlap.x < 0.25 * extent.x || overlap.y < 0.25 * extent.y
+        overlap.x < share * extent.x || overlap.y < share * extent.y
     }
 }
+
+/// Which subtrees [`build`] first halves in the order their agents come in, and how far the
+/// halves may overlap to be kept so.
+#[derive(Clone, Copy)]
+struct Halving {
+    /// The fewest agents of a subtree halved so.
+    from: usize,
+    /// The most the halves may overlap, as a share of the wider one's extent ([`Bounds::apart`]).
+    overlap: f32,
+}
+
+/// How far halves in the grid's cell order may overlap: a quarter. They share a row of cells
+/// at most; 10,000 agents in one cell halved by index would share all of it, and a query there
+/// looked at 185 agents on average against 40 with median splits.
+const CELL_ORDER_OVERLAP: f32 = 0.25;
+
+/// How far the last tree's halves may overlap now: a sixteenth. They met at a median, and
+/// overlap by what the agents' steps since took them across it. On RVO2's Circle with 10,000
+/// agents a crowded query looked at 73 agents on average with a sixteenth, 84 with a quarter
+/// (77 in a tree built anew each tick); crowds of 20,000 and 100,000 spreading from one point
+/// (`benches/limits.rs`), 63 and 81 (62 keeping no halves that overlap at all), while a
+/// sixteenth still kept
+/// most of Circle's tree: its Tree and Resort phases 0.09 and 0.10 ms a step on one thread,
+/// against 0.27 and 0.19 keeping none and 0.18 and 0.16 before the last tree's order was
+/// kept (2026-12-06, AMD).
+const KEPT_OVERLAP: f32 = 1.0 / 16.0;
 
 /// Subtrees of at least this many agents are first halved in the order their agents come in
 /// ([`build`]): 10,000 agents in cell order make 8 parts of 1,250 rows by rows, whose medians
