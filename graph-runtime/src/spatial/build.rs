@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block, placed_below};
 use super::cells::{Body, Cells, Placed};
-use super::{MAX_CELLS_PER_AGENT, SpatialGrid};
+use super::{MAX_CELLS_PER_AGENT, SpatialGrid, sort_few};
 use crate::Vehicle;
 use crate::pool::{Warm, run_tasks};
 
@@ -43,8 +43,12 @@ const LOCATE_SPLIT: usize = 4;
 /// Fewest agents per task of that pass (four blocks).
 const MIN_AGENTS_PER_LOCATE: usize = 1_024;
 
-/// One agent of a cell being put in index order: its index, source, position and velocity.
-type Entry = (u32, u32, Vec2, Vec2);
+/// A cursor's last agent once its cell is noted out of index order: every agent placed after
+/// it follows a higher one, and none notes the cell again.
+const NOTED: u32 = u32::MAX;
+
+/// One agent of a cell being put in index order: its source, position and velocity.
+type Entry = (u32, Vec2, Vec2);
 
 impl SpatialGrid {
     /// Like [`SpatialGrid::rebuild`], for vehicles given in another order than their agent
@@ -402,10 +406,13 @@ impl SpatialGrid {
 pub(super) struct PartSpare {
     unordered: Vec<u32>,
     cell: Vec<Entry>,
+    /// The cell's agents as sort keys: each agent's index above its place in the cell.
+    keys: Vec<u64>,
 }
 
 /// Where a cell of a scatter's part stands: the entry its next agent goes to (in the whole
-/// grid) and the agent placed last (0 before any).
+/// grid) and the agent placed last (0 before any), or [`NOTED`] once the cell is noted out of
+/// index order.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Cursor {
     next: u32,
@@ -474,20 +481,23 @@ impl Part<'_> {
                 };
                 let agent = agent_of(index);
                 let Cursor { next, last } = *cursor;
+                // The agent placed before it in its cell, kept beside the cursor: reading the
+                // entry before instead needed a test of whether it is the cell's first, which
+                // follows no pattern a branch predictor learns (a cell holds a few agents; 0.4
+                // mispredicts per agent in a 10,000-flocker tick under cachegrind). A cell is
+                // noted once: a crowd walked in its k-d tree's order placed some 2.7 agents
+                // out of order in each of its cells, notes sorted and deduplicated after.
+                let out_of_order = last > agent;
+                if out_of_order && last != NOTED {
+                    self.spare.unordered.push(local);
+                }
                 *cursor = Cursor {
                     next: next + 1,
-                    last: agent,
+                    last: if out_of_order { NOTED } else { agent },
                 };
                 let at = (next - self.offset) as usize;
                 if at >= len {
                     continue;
-                }
-                // The agent placed before it in its cell, kept beside the cursor: reading the
-                // entry before instead needed a test of whether it is the cell's first, which
-                // follows no pattern a branch predictor learns (a cell holds a few agents; 0.4
-                // mispredicts per agent in a 10,000-flocker tick under cachegrind).
-                if last > agent {
-                    self.spare.unordered.push(local);
                 }
                 entries[at] = agent;
                 sources[at] = index as u32;
@@ -508,11 +518,15 @@ impl Part<'_> {
     /// cell was 2 % of a flocking tick. A cell out of order is sorted whole, so a crowded cell
     /// costs `k log k`, never `k²`.
     fn order_cells_by_agent(&mut self) {
-        let PartSpare { unordered, cell } = &mut *self.spare;
-        // A cell is noted once per agent placed after a higher index: each is visited once (a
-        // check of the whole cell per note made a crowd handed over backwards quadratic).
+        let PartSpare {
+            unordered,
+            cell,
+            keys,
+        } = &mut *self.spare;
+        // Each cell is noted once (see `fill`; once per agent out of order made a check of the
+        // whole cell per note, and a crowd handed over backwards quadratic), and visited in
+        // order.
         unordered.sort_unstable();
-        unordered.dedup();
         for &local in &*unordered {
             let local = local as usize;
             let (Some(&start), Some(&end)) =
@@ -527,27 +541,36 @@ impl Part<'_> {
             if agents.is_sorted() {
                 continue;
             }
+            // Agent indices are distinct: sorted by index, the keys give the one order. Each
+            // key is the agent's index above its place in the cell, 8 bytes where the entries
+            // are 24, and a cell of up to 16 agents (a crowd walked in its k-d tree's order
+            // leaves most of its crowded cells out of index order every tick) sorts by a
+            // network that does not branch on them; a crowd of a cell is sorted on every
+            // thread.
+            keys.clear();
+            keys.extend(
+                (agents.iter().zip(0_u32..))
+                    .map(|(&agent, place)| (u64::from(agent) << 32) | u64::from(place)),
+            );
+            if keys.len() >= PARALLEL_MIN_AGENTS {
+                keys.par_sort_unstable();
+            } else {
+                sort_few(keys);
+            }
             cell.clear();
             for at in start..end {
-                if let (Some(&agent), Some(&source), Some(&position), Some(&velocity)) = (
-                    self.entries.get(at),
+                if let (Some(&source), Some(&position), Some(&velocity)) = (
                     self.sources.get(at),
                     self.positions.get(at),
                     self.velocities.get(at),
                 ) {
-                    cell.push((agent, source, position, velocity));
+                    cell.push((source, position, velocity));
                 }
             }
-            // Agent indices are distinct: an unstable sort gives the one order. A crowd of a
-            // cell (a stacked crowd walked in its k-d tree's order is out of index order every
-            // tick) is sorted on every thread.
-            if cell.len() >= PARALLEL_MIN_AGENTS {
-                cell.par_sort_unstable_by_key(|&(agent, ..)| agent);
-            } else {
-                cell.sort_unstable_by_key(|&(agent, ..)| agent);
-            }
-            for (at, &(agent, source, position, velocity)) in (start..end).zip(&*cell) {
-                if let (Some(e), Some(s), Some(p), Some(v)) = (
+            for (at, &key) in (start..end).zip(&*keys) {
+                let (agent, place) = ((key >> 32) as u32, key as u32 as usize);
+                if let (Some(&(source, position, velocity)), Some(e), Some(s), Some(p), Some(v)) = (
+                    cell.get(place),
                     self.entries.get_mut(at),
                     self.sources.get_mut(at),
                     self.positions.get_mut(at),
@@ -561,137 +584,5 @@ impl Part<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::spatial::blocks::tests::blocks;
-
-    #[test]
-    fn a_grid_read_block_by_block_is_the_grid_read_whole() {
-        use crate::VehicleParams;
-        // 300,000 agents and 9,001 (not a whole number of blocks), row by row over 1-unit
-        // cells 280 wide (cell order, as a simulation keeps them), every 97th thrown far
-        // across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3, 8 and
-        // 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose locating
-        // tasks note the blocks (as a tick builds it, on a pool kept warm where the machine
-        // has the cores: the count and scatter in bands).
-        for agents in [300_000_u32, 9_001] {
-            let vehicles: Vec<Vehicle> = (0..agents)
-                .map(|i| {
-                    let (x, y) = ((i % 280) as f32 + 0.5, (i / 280) as f32 + 0.5);
-                    let at = if i % 97 == 0 {
-                        Vec2::new(279.0 - x, y / 3.0)
-                    } else {
-                        Vec2::new(x, y)
-                    };
-                    Vehicle::new(at, Vec2::new(1.0, 0.0), VehicleParams::default())
-                })
-                .collect();
-            let built = |threads: usize, parts: usize| {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .expect("a pool");
-                pool.install(|| {
-                    let mut grid = SpatialGrid::new(1.0);
-                    grid.rebuild_on(&vehicles, &Warm::for_tasks_of(1_000_000, 1));
-                    let at = format!("{agents} agents, {threads} threads");
-                    assert_eq!(grid.spares.len(), parts, "{at}");
-                    if threads == 1 {
-                        assert!(grid.block_cells.is_empty());
-                    } else {
-                        // Each block's noted cells are its agents' lowest and highest.
-                        let each: Vec<BlockCells> =
-                            grid.cell_of.chunks(BLOCK).map(cells_of_block).collect();
-                        assert_eq!(grid.block_cells, each, "{at}");
-                    }
-                    (grid.cell_start, grid.entries, grid.sources, grid.positions)
-                })
-            };
-            let whole = built(1, 1);
-            assert_eq!(whole.1.len(), agents as usize);
-            // Two parts a thread, at most 32; more than 8 only of 16,384 agents each.
-            let parts = if agents == 9_001 {
-                [4, 6, 8, 8]
-            } else {
-                [4, 6, 16, 18]
-            };
-            for (threads, parts) in [2, 3, 8, 16].into_iter().zip(parts) {
-                assert!(
-                    built(threads, parts) == whole,
-                    "{agents} agents, {threads} threads"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn only_a_cell_whose_agent_follows_a_higher_one_of_its_own_cell_is_sorted() {
-        use crate::VehicleParams;
-        // Three 1-unit cells in a row, given as a re-sorted simulation keeps its slots: cell
-        // 0 holds agents 4 and 5, cell 1 agents 0 and 1 (its first follows agent 5 of the
-        // cell before, which is no reason to sort it), cell 2 agents 3 and 2 (out of order).
-        let slots = [(0.5, 4), (0.5, 5), (1.5, 0), (1.5, 1), (2.5, 3), (2.5, 2)];
-        let vehicles: Vec<Vehicle> = slots
-            .iter()
-            .map(|&(x, _)| Vehicle::new(Vec2::new(x, 0.0), Vec2::ZERO, VehicleParams::default()))
-            .collect();
-        let mut grid = SpatialGrid::new(1.0);
-        grid.rebuild_with(&vehicles, |slot| slots[slot].1);
-        assert_eq!(grid.cell_start, [0, 2, 4, 6]);
-        assert_eq!(grid.entries, [4, 5, 0, 1, 2, 3]);
-        assert_eq!(grid.sources, [0, 1, 2, 3, 5, 4]);
-        assert_eq!(grid.cells_checked(), 1);
-    }
-
-    /// Counts and totals `cell_of` into `counts` in `parts` parts, on a pool kept warm where
-    /// the machine has a core for each of its threads ([`run_tasks`]' banded passes), as a
-    /// simulation's tick counts them.
-    fn counted(cell_of: &[u32], noted: &[BlockCells], counts: &mut [u32], parts: usize) {
-        let warm = Warm::for_tasks_of(1_000_000, 1);
-        count_and_total((cell_of, noted), counts, (parts, &warm));
-    }
-
-    #[test]
-    fn cells_are_counted_and_totalled_alike_in_any_number_of_parts() {
-        // Agents in cells 2, 0, 2, none and 1 of 4: counts 1, 1, 2, 0; totals 1, 2, 4, 4, over
-        // counts that held 9 each (a grid sized, not cleared).
-        let cell_of = [2, 0, 2, u32::MAX, 1];
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .expect("a pool");
-        for parts in 1..=MAX_PARTS {
-            for noted in [blocks(&cell_of), Vec::new()] {
-                let mut counts = [9; 4];
-                pool.install(|| counted(&cell_of, &noted, &mut counts, parts));
-                assert_eq!(counts, [1, 2, 4, 4], "{parts} parts");
-            }
-        }
-        // 10,000 agents in 1,001 cells (a prime: parts of unequal length), one in seven in
-        // none: every split gives the one-part totals, blocks noted or not; and the same
-        // agents in cell order, whose blocks each meet one or two parts.
-        let scattered: Vec<u32> = (0..10_000_u32)
-            .map(|i| {
-                if i % 7 == 0 {
-                    u32::MAX
-                } else {
-                    i * 7_919 % 1_001
-                }
-            })
-            .collect();
-        let mut in_order = scattered.clone();
-        in_order.sort_unstable();
-        for cell_of in [scattered, in_order] {
-            let mut alone = vec![9; 1_001];
-            count_and_total((&cell_of, &[]), &mut alone, (1, &Warm::cold()));
-            assert_eq!(alone.last(), Some(&(10_000 - 1_429)));
-            for parts in 2..=MAX_PARTS {
-                for noted in [blocks(&cell_of), Vec::new()] {
-                    let mut counts = vec![9; 1_001];
-                    pool.install(|| counted(&cell_of, &noted, &mut counts, parts));
-                    assert_eq!(counts, alone, "{parts} parts");
-                }
-            }
-        }
-    }
-}
+#[path = "build_tests.rs"]
+mod tests;
