@@ -485,8 +485,8 @@ impl Part<'_> {
                 // entry before instead needed a test of whether it is the cell's first, which
                 // follows no pattern a branch predictor learns (a cell holds a few agents; 0.4
                 // mispredicts per agent in a 10,000-flocker tick under cachegrind). A cell is
-                // noted once: a crowd walked in its k-d tree's order placed some 2.7 agents
-                // out of order in each of its cells, notes sorted and deduplicated after.
+                // noted once (a crowd walked in its k-d tree's order places some 2.7 agents out
+                // of order in each of its crowded cells).
                 let out_of_order = last > agent;
                 if out_of_order && last != NOTED {
                     self.spare.unordered.push(local);
@@ -535,12 +535,10 @@ impl Part<'_> {
                 continue;
             };
             let [start, end] = [start, end].map(|at| (at - self.offset) as usize);
+            // Noted, so out of order: an agent followed a higher one.
             let Some(agents) = self.entries.get(start..end) else {
                 continue;
             };
-            if agents.is_sorted() {
-                continue;
-            }
             // Agent indices are distinct: sorted by index, the keys give the one order. Each
             // key is the agent's index above its place in the cell, 8 bytes where the entries
             // are 24, and a cell of up to 16 agents (a crowd walked in its k-d tree's order

@@ -442,7 +442,6 @@ fn rebuilt_over_the_same_agents(columns: usize) {
     check(&split, &far, "moved far");
     // 120 and 100 agents at most, as many as in fresh trees over them (2026-12-06).
     let most = most_looked_at_in(&split, &far, 101);
-
     assert!(most <= 5 * SMALLEST_LEAF, "looked at {most} agents of {n}");
 
     // Other agents (one fewer, then one replaced): the tree a fresh build makes.
