@@ -13,7 +13,10 @@
 //! Run with `cargo bench -p graph-runtime --bench phases`. `STEERGRAPH_BENCH_AGENTS`
 //! (comma-separated; 1,000, 10,000 and 1,000,000 by default), `STEERGRAPH_BENCH_THREADS`
 //! (`1,2` by default; `1,2,4,8,16` on a bigger machine), `STEERGRAPH_BENCH_WORKLOAD` (`flock`
-//! or `boids`) narrow it.
+//! or `boids`) narrow it. `STEERGRAPH_BENCH_CUT_FOR=16` also gives, for each count of
+//! threads between 1 and 16, what cutting the tick's work for 16 threads costs that many warm
+//! workers against their own cut (`cut_finer`): the finer cut's cost, without the wake-ups of
+//! more threads than cores that 16 workers on 2 cores add.
 
 #[path = "fast_loop.rs"]
 #[expect(
@@ -84,6 +87,88 @@ fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Op
     })
 }
 
+/// Ticks in each turn of [`cut_finer`]: whole re-sort intervals, so each turn re-sorts once.
+const TURN_TICKS: usize = 8;
+
+/// What cutting a tick's work for `cut` threads costs `threads` warm workers, against cutting
+/// it for themselves: two simulations of `workload` with `agents` agents on two pools of
+/// `threads`, stepped in turns of [`TURN_TICKS`] ticks, one cut for the pool, the other for
+/// `cut` threads (`graph_runtime::split_work_as_for`), each first in every other round, so
+/// that both see the same load of the machine's other tenants. Per round (a turn of each), the CPU time a tick of the finer cut
+/// over the pool's own cut, and the same for the wall time; returns both, one per round.
+fn cut_finer(
+    workload: Workload,
+    agents: usize,
+    threads: usize,
+    cut: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let pool = || {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool")
+    };
+    let sides = [(pool(), None), (pool(), Some(cut))];
+    let mut simulations: Vec<_> = (sides.iter())
+        .map(|(pool, cut)| {
+            graph_runtime::split_work_as_for(*cut);
+            pool.install(|| {
+                let mut simulation = workload.simulation(agents);
+                for _ in 0..WARM_UP_TICKS {
+                    simulation.step(DT);
+                }
+                simulation
+            })
+        })
+        .collect();
+    let rounds = (AGENT_TICKS / agents / TURN_TICKS / 2).clamp(16, 200);
+    let (mut cpu_ratios, mut wall_ratios) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let mut turn = [(0.0, 0.0); 2];
+        let mut order: Vec<_> = sides
+            .iter()
+            .zip(simulations.iter_mut().zip(&mut turn))
+            .collect();
+        // Each side goes first in every other round.
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for ((pool, cut), (simulation, took)) in order {
+            graph_runtime::split_work_as_for(*cut);
+            let cpu_before = process_cpu_seconds();
+            let start = Instant::now();
+            pool.install(|| {
+                for _ in 0..TURN_TICKS {
+                    simulation.step(DT);
+                }
+            });
+            let wall = start.elapsed().as_secs_f64();
+            let cpu = process_cpu_seconds()
+                .zip(cpu_before)
+                .map_or(f64::NAN, |(after, before)| after - before);
+            *took = (cpu, wall);
+        }
+        let [(own_cpu, own_wall), (finer_cpu, finer_wall)] = turn;
+        cpu_ratios.push(finer_cpu / own_cpu);
+        wall_ratios.push(finer_wall / own_wall);
+    }
+    graph_runtime::split_work_as_for(None);
+    (cpu_ratios, wall_ratios)
+}
+
+/// The median of `values` (NaN for none), and their least and greatest.
+fn median_and_range(values: &mut [f64]) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let at = |i: usize| values.get(i).copied().unwrap_or(f64::NAN);
+    let n = values.len();
+    let median = if n % 2 == 1 {
+        at(n / 2)
+    } else {
+        0.5 * (at(n / 2 - 1) + at(n / 2))
+    };
+    (median, at(0), at(n.wrapping_sub(1)))
+}
+
 /// The mean of `values`: a phase run every few ticks (the re-sort) counts in full.
 fn mean(values: &[f64]) -> f64 {
     values.iter().sum::<f64>() / values.len().max(1) as f64
@@ -98,6 +183,8 @@ fn main() {
     };
     let counts = list("STEERGRAPH_BENCH_AGENTS", &AGENT_COUNTS);
     let thread_counts = list("STEERGRAPH_BENCH_THREADS", &[1, 2]);
+    // Each count of threads above 1 and below this one also runs [`cut_finer`].
+    let cut_for = only("STEERGRAPH_BENCH_CUT_FOR").and_then(|v| v.trim().parse::<usize>().ok());
     let workload_filter = only("STEERGRAPH_BENCH_WORKLOAD");
     for workload in [Workload::Flock, Workload::Boids] {
         if workload_filter
@@ -158,6 +245,19 @@ fn main() {
                 );
                 if threads == 2 {
                     two_cpu = cpu;
+                }
+                if let Some(cut) = cut_for.filter(|&cut| threads > 1 && cut > threads) {
+                    let (mut cpu, mut wall) = cut_finer(workload, agents, threads, cut);
+                    let rounds = cpu.len();
+                    let percent = |(median, low, high): (f64, f64, f64)| {
+                        let p = |ratio: f64| 100.0 * (ratio - 1.0);
+                        format!("{:+.1} % ({:+.1} to {:+.1})", p(median), p(low), p(high))
+                    };
+                    println!(
+                        "{threads} thread(s), cut for {cut} against cut for {threads}, {rounds} rounds of {TURN_TICKS} ticks each in turn: CPU a tick {}, tick {} (medians of the rounds' ratios)",
+                        percent(median_and_range(&mut cpu)),
+                        percent(median_and_range(&mut wall)),
+                    );
                 }
                 if threads == 1 {
                     single = Some(means);

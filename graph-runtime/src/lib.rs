@@ -115,6 +115,8 @@ pub use metrics::{
 };
 pub use navigation::{NavError, NavMesh, Reach, Route, RouteSearch};
 pub use own::OwnGoals;
+#[doc(hidden)]
+pub use pool::split_work_as_for;
 pub use rng::AgentRng;
 pub use save::{
     STALE_TEMPORARY_AGE, write_all_atomically, write_atomically, write_atomically_with,

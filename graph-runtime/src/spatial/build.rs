@@ -19,7 +19,7 @@ use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block, placed_be
 use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid, sort_few};
 use crate::Vehicle;
-use crate::pool::{Warm, run_tasks};
+use crate::pool::{Warm, run_tasks, split_threads};
 
 /// Most parts a scatter and a count run in: two a thread of a 16-thread pool. (With 8, a
 /// pool of 16 ran them on 8 threads: at 1,000,000 flockers the grid is a tenth of a
@@ -134,7 +134,7 @@ impl SpatialGrid {
         // first part, and takes what is left rather than half of it (at 10,000 flockers on 2
         // threads the grid's rebuild went from 70-76 µs to 53-58 with these parts and the
         // finer locating tasks below, 2026-12-05).
-        let threads = rayon::current_num_threads();
+        let threads = split_threads();
         let parts = if parallel && threads > 1 {
             (threads * 2)
                 .min(MAX_PARTS)

@@ -5,6 +5,7 @@
 //! changes a result, as each agent's force reads only the state at the start of the tick.
 
 use crate::compile::Program;
+use crate::pool::split_threads;
 
 /// A tick's steering runs in at most this many parallel tasks on a pool of up to 4 threads
 /// ([`TASKS_PER_THREAD`] a thread on a wider one), each with its own long-lived scratch
@@ -31,13 +32,14 @@ pub(crate) const MIN_AGENTS_PER_TASK: usize = 128;
 /// times at most, and RVO2's 100-agent Blocks scene ran on one thread of two.
 pub(crate) const MIN_COSTLY_AGENTS_PER_TASK: usize = 24;
 
-/// [`steer_chunk`] for `agents` agents running `programs`, on the current rayon pool.
+/// [`steer_chunk`] for `agents` agents running `programs`, cut for the current rayon pool
+/// (or the pool a benchmark asked for: [`split_threads`]).
 pub(crate) fn steer_chunk_for<'a>(
     agents: usize,
     mut programs: impl Iterator<Item = &'a Program>,
 ) -> usize {
     let costly = programs.any(Program::costly_per_agent);
-    steer_chunk(agents, rayon::current_num_threads(), costly)
+    steer_chunk(agents, split_threads(), costly)
 }
 
 /// Agents per parallel task of a tick's steering, for `agents` agents on a pool of `threads`
