@@ -183,17 +183,13 @@ pub(super) fn scan_nearest<'k>(
     for run in grid.runs_of(block) {
         // Four candidates at a time: `(x - px)² + (y - py)²` on each lane, the grid's copies
         // of the positions, so the same squared distances as the vehicles' give.
-        let fours = run
-            .positions
-            .chunks_exact(4)
-            .zip(run.agents.chunks_exact(4));
-        for (positions, others) in fours {
-            let (Ok(&[a, b, c, d]), Ok(&others)) = (
-                <&[Vec2; 4]>::try_from(positions),
-                <&[u32; 4]>::try_from(others),
-            ) else {
-                continue;
-            };
+        // As arrays of four, zipped as two slices' items: zipping the two slices'
+        // `chunks_exact(4)` left the zip's constructor called once a run, not inlined, in some
+        // builds, as unrelated changes elsewhere in the crate moved the codegen units (10 % more
+        // instructions in this scan, issue 47; `scripts/scan_codegen.sh` checks it).
+        let fours = run.positions.as_chunks::<4>().0;
+        let others_fours = run.agents.as_chunks::<4>().0;
+        for (&[a, b, c, d], &others) in fours.iter().zip(others_fours) {
             let (dx, dy) = (
                 f32x4::new([a.x, b.x, c.x, d.x]) - px,
                 f32x4::new([a.y, b.y, c.y, d.y]) - py,
