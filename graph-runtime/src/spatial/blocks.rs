@@ -88,6 +88,100 @@ pub(super) fn blocks_meeting<'c>(
     })
 }
 
+/// Most blocks per cut that [`cut_by_notes`] counts agent by agent (blocks whose agents lie on
+/// both sides of a cut) before it gives up: agents in cell order leave one or two such blocks
+/// at each cut; agents in no order leave every block across every cut, which the parts count
+/// in parallel instead.
+const MOST_BLOCKS_ACROSS_A_CUT: usize = 4;
+
+/// A part of [`cut_by_notes`] may hold up to this fraction more than an even share
+/// (`1 / MOST_OVER_EVEN`); agents in cell order stay within a block of it.
+const MOST_OVER_EVEN: u64 = 4;
+
+/// Cuts `cells` cells into `cuts.len() - 1` parts of about as many agents, from the blocks'
+/// notes: `cuts[k]` is part `k`'s first cell and how many agents have a cell below it (the
+/// last entry: `cells` and every agent with a cell), so that each part can count its own cells
+/// and place their agents without waiting for the others' counts. The cuts fall at the
+/// lowest cell of the blocks at even shares of the agents, which splits agents in cell
+/// order (as a simulation keeps them) evenly. Returns whether it cut: not when the blocks
+/// are not noted, nor when the agents are too far out of cell order for the number below a
+/// cut to be read off the notes cheaply ([`MOST_BLOCKS_ACROSS_A_CUT`]) or for the parts to
+/// come out about even ([`MOST_OVER_EVEN`]).
+pub(super) fn cut_by_notes(
+    (cell_of, blocks): (&[u32], &[BlockCells]),
+    cells: usize,
+    cuts: &mut [(u32, u32)],
+) -> bool {
+    let parts = cuts.len().saturating_sub(1);
+    let Ok(cells) = u32::try_from(cells) else {
+        return false;
+    };
+    if parts < 2 || blocks.is_empty() {
+        return false;
+    }
+    let placed: u64 = blocks.iter().map(|&(_, _, placed)| u64::from(placed)).sum();
+    // Each cut at the lowest cell of the first block from which an even share of the agents
+    // on is noted, never below the cut before it; the cuts no block reaches at the end.
+    cuts.fill((cells, 0));
+    let mut floor = 0;
+    if let Some(first) = cuts.first_mut() {
+        *first = (floor, 0);
+    }
+    let mut part = 1;
+    let mut before = 0_u64;
+    for &(low, _, count) in blocks.iter().filter(|&&(_, _, count)| count > 0) {
+        while part < parts && before * parts as u64 >= placed * part as u64 {
+            floor = low.clamp(floor, cells);
+            if let Some((first, _)) = cuts.get_mut(part) {
+                *first = floor;
+            }
+            part += 1;
+        }
+        before += u64::from(count);
+    }
+    // How many agents lie below each cut: a block wholly below a cut gives its noted number
+    // to that cut and every one after it (added up below); a block across a cut is counted
+    // agent by agent.
+    let mut across = 0;
+    for &(low, high, count) in blocks.iter().filter(|&&(_, _, count)| count > 0) {
+        let wholly_below_from = cuts.partition_point(|&(first, _)| first <= high);
+        if let Some((_, below)) = cuts.get_mut(wholly_below_from) {
+            *below += count;
+        }
+        across += wholly_below_from - cuts.partition_point(|&(first, _)| first <= low);
+    }
+    if across > MOST_BLOCKS_ACROSS_A_CUT * parts {
+        return false;
+    }
+    let mut total = 0;
+    for (_, below) in cuts.iter_mut() {
+        total += *below;
+        *below = total;
+    }
+    for (b, &(low, high, count)) in blocks.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let first_across = cuts.partition_point(|&(first, _)| first <= low);
+        let wholly_below_from = cuts.partition_point(|&(first, _)| first <= high);
+        let agents = cell_of.get(b * BLOCK..).unwrap_or_default();
+        let agents = agents.get(..BLOCK).unwrap_or(agents);
+        for (first, below) in cuts
+            .get_mut(first_across..wholly_below_from)
+            .unwrap_or_default()
+        {
+            *below += agents.iter().filter(|&&cell| cell < *first).count() as u32;
+        }
+    }
+    // Agents far out of order may cross few cuts and still leave them uneven (every block
+    // reaching from about the first cell to the last puts every cut near the first).
+    let even = placed.div_ceil(parts as u64);
+    (cuts.windows(2)).all(|pair| match pair {
+        &[(_, below), (_, next)] => u64::from(next - below) <= even + even / MOST_OVER_EVEN,
+        _ => true,
+    })
+}
+
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
@@ -133,6 +227,65 @@ pub(super) mod tests {
             .map(|(_, run)| run.len())
             .sum();
         assert_eq!(read, parts * 100_000);
+    }
+
+    #[test]
+    fn cuts_from_the_notes_of_agents_in_cell_order_are_even_and_count_exactly() {
+        // 10,000 agents in cell order over 2,500 cells, four a cell, every 1,000th in none
+        // (9,990 placed). Block b holds agents 256b to 256b + 255, cells 64b to 64b + 63. The
+        // cut into 4 falls at the first block from which a quarter, a half and three
+        // quarters of 9,990 are noted: after 10 blocks (2,560 agents, 2 in no cell: 2,558 of
+        // 2,497.5), 20 (5,115 of 4,995) and 30 (7,673 of 7,492.5), so at cells 640, 1,280 and
+        // 1,920, below which lie those 2,558, 5,115 and 7,673 agents.
+        let cell_of: Vec<u32> = (0..10_000_u32)
+            .map(|i| if i % 1_000 == 999 { u32::MAX } else { i / 4 })
+            .collect();
+        let noted = blocks(&cell_of);
+        let mut cuts = [(0, 0); 5];
+        assert!(cut_by_notes((&cell_of, &noted), 2_500, &mut cuts));
+        assert_eq!(
+            cuts,
+            [
+                (0, 0),
+                (640, 2_558),
+                (1_280, 5_115),
+                (1_920, 7_673),
+                (2_500, 9_990)
+            ]
+        );
+        // Agents moved a little since they were put in cell order (every 128th 50 cells on):
+        // blocks reach across the cuts, and those are counted agent by agent.
+        let moved: Vec<u32> = (cell_of.iter().enumerate())
+            .map(|(i, &cell)| match cell {
+                u32::MAX => cell,
+                _ if i % 128 == 5 => (cell + 50).min(2_499),
+                _ => cell,
+            })
+            .collect();
+        let noted = blocks(&moved);
+        assert!(cut_by_notes((&moved, &noted), 2_500, &mut cuts));
+        for &(first, below) in &cuts {
+            assert_eq!(
+                below,
+                placed_below((&moved, &[]), first as usize),
+                "{first}"
+            );
+        }
+        assert_eq!(cuts.last(), Some(&(2_500, 9_990)));
+        // Agents in no order (each block across every cut), blocks not noted, one part: no
+        // cut.
+        let scattered: Vec<u32> = (0..10_000_u32).map(|i| i * 7_919 % 2_500).collect();
+        assert!(!cut_by_notes(
+            (&scattered, &blocks(&scattered)),
+            2_500,
+            &mut cuts
+        ));
+        assert!(!cut_by_notes((&cell_of, &[]), 2_500, &mut cuts));
+        assert!(!cut_by_notes(
+            (&cell_of, &blocks(&cell_of)),
+            2_500,
+            &mut cuts[..2]
+        ));
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! therefore of the output: every part reads all agents in order and places those of its
 //! cells, so a cell's agents arrive in the same order whatever the number of parts, and the
 //! grid is the same for any thread count.
-//! Each part then puts its cells' agents in ascending index.
+//! Each part then puts its cells' agents in ascending index. Where the blocks' notes tell how
+//! many agents lie below each part's cells (agents in cell order, as a simulation keeps them:
+//! `cut_by_notes`), each part of the scatter counts its own cells first, in the same task,
+//! and the count's pass is not run: one hand-over to the pool's threads fewer.
 //!
 //! "Every agent" is read block by block: a part passes over the blocks of agents that hold
 //! none of its cells (`blocks.rs`), the same agents in the same order.
@@ -15,7 +18,9 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use super::blocks::{BLOCK, BlockCells, blocks_meeting, cells_of_block, placed_below};
+use super::blocks::{
+    BLOCK, BlockCells, blocks_meeting, cells_of_block, cut_by_notes, placed_below,
+};
 use super::cells::{Body, Cells, Placed};
 use super::{MAX_CELLS_PER_AGENT, SpatialGrid, sort_few};
 use crate::Vehicle;
@@ -178,12 +183,22 @@ impl SpatialGrid {
         // (a fill on the calling thread was 140 µs of serial time a tick at 1,000,000
         // flockers, 2026-12-06).
         self.cell_start.resize(cell_count + 1, 0);
+        // Each part's first cell and how many agents the cells before it hold. Cut from the
+        // blocks' notes where they tell that (agents in cell order), each part counts its own
+        // cells as it places their agents; otherwise the cells are counted in a pass of their
+        // own and cut by the count.
+        let mut cuts = [(0, 0); MAX_PARTS + 1];
+        let cuts = cuts.get_mut(..=parts).unwrap_or_default();
+        let cut = cut_by_notes((&self.cell_of, &self.block_cells), cell_count, cuts);
         // Each cell's first entry: how many agents the cells before it hold.
         if let Some((first, counts)) = self.cell_start.split_first_mut() {
             *first = 0;
-            count_and_total((&self.cell_of, &self.block_cells), counts, (parts, warm));
+            if !cut {
+                count_and_total((&self.cell_of, &self.block_cells), counts, (parts, warm));
+                cut_by_count(&self.cell_start, cuts);
+            }
         }
-        self.scatter(agents, agent_of, (parts, warm));
+        self.scatter(agents, agent_of, (cuts, !cut), warm);
     }
 
     /// Chooses the origin, cell size (the preferred one, larger when the agents spread so far
@@ -211,15 +226,19 @@ impl SpatialGrid {
         self.rows = (extent.y / cell_size) as usize + 1;
     }
 
-    /// Places every agent with a cell into its cell's entries, in `parts` parts of about the
-    /// same number of entries (see the module's documentation).
+    /// Places every agent with a cell into its cell's entries, in the parts `cuts` gives (each
+    /// part's first cell and how many agents the cells before it hold; the last, one past the
+    /// last cell and every agent placed); each part first counts its cells into `cell_start`
+    /// unless they are `counted` already (see the module's documentation).
     fn scatter<T: Placed>(
         &mut self,
         agents: &[T],
         agent_of: &(impl Fn(usize) -> u32 + Sync),
-        (parts, warm): (usize, &Warm),
+        (cuts, counted): (&[(u32, u32)], bool),
+        warm: &Warm,
     ) {
-        let placed = self.cell_start.last().copied().unwrap_or(0) as usize;
+        let parts = cuts.len().saturating_sub(1);
+        let placed = cuts.last().map_or(0, |&(_, below)| below) as usize;
         // Sized, not cleared: the scatter writes every entry below `placed` exactly once, so
         // zeroing them first (20 bytes per agent and tick) bought nothing.
         self.entries.resize(placed, 0);
@@ -234,41 +253,31 @@ impl SpatialGrid {
             self.spares.resize_with(parts, PartSpare::default);
         }
         let cell_count = self.cell_start.len().saturating_sub(1);
-        let cell_start = &self.cell_start;
+        let mut ends = self.cell_start.get_mut(1..).unwrap_or_default();
         let mut entries = &mut self.entries[..];
         let mut sources = &mut self.sources[..];
         let mut positions = &mut self.positions[..];
         let mut velocities = &mut self.velocities[..];
         let mut cursor = &mut self.cursor[..cell_count];
         let mut split: [Option<Part<'_>>; MAX_PARTS] = Default::default();
-        let mut first = 0;
-        for (k, (part, spare)) in split
-            .iter_mut()
-            .zip(&mut self.spares)
-            .take(parts)
-            .enumerate()
-        {
-            let last = if k + 1 == parts {
-                cell_count
-            } else {
-                let target = (placed * (k + 1) / parts) as u32;
-                cell_start
-                    .partition_point(|&start| start < target)
-                    .clamp(first, cell_count)
+        for ((part, spare), cut) in (split.iter_mut().zip(&mut self.spares)).zip(cuts.windows(2)) {
+            let &[(first, offset), (last, next)] = cut else {
+                continue;
             };
-            let start = |cell: usize| cell_start.get(cell).copied().unwrap_or(0);
-            let len = (start(last) - start(first)) as usize;
+            let (cells, len) = ((last - first) as usize, (next - offset) as usize);
             let (e, s, p, v);
             (e, entries) = std::mem::take(&mut entries).split_at_mut(len);
             (s, sources) = std::mem::take(&mut sources).split_at_mut(len);
             (p, positions) = std::mem::take(&mut positions).split_at_mut(len);
             (v, velocities) = std::mem::take(&mut velocities).split_at_mut(len);
-            let c;
-            (c, cursor) = std::mem::take(&mut cursor).split_at_mut(last - first);
+            let (c, n);
+            (c, cursor) = std::mem::take(&mut cursor).split_at_mut(cells);
+            (n, ends) = std::mem::take(&mut ends).split_at_mut(cells);
             *part = Some(Part {
-                first_cell: first as u32,
-                offset: start(first),
-                cell_start: cell_start.get(first..=last).unwrap_or(&[]),
+                first_cell: first,
+                offset,
+                ends: n,
+                counted,
                 cursor: c,
                 entries: e,
                 sources: s,
@@ -276,7 +285,6 @@ impl SpatialGrid {
                 velocities: v,
                 spare,
             });
-            first = last;
         }
         let cell_of = (&self.cell_of[..], &self.block_cells[..]);
         let fill = |part: &mut Option<Part<'_>>| {
@@ -311,26 +319,10 @@ fn count_and_total(
     counts: &mut [u32],
     (parts, warm): (usize, &Warm),
 ) {
+    // Those before a part's cells counted apart: a test for them in the count made the count
+    // of 1,000,000 agents 0.5 ms slower on one thread, where none is ever before.
     let count = |first: usize, cells: &mut [u32]| {
-        cells.fill(0);
-        for (_, block) in blocks_meeting(cell_of, first, cells.len()) {
-            for &cell in block {
-                // A cell before `first` wraps past the part's cells; `u32::MAX` (no cell) is
-                // past them.
-                if let Some(count) = cells.get_mut((cell as usize).wrapping_sub(first)) {
-                    *count += 1;
-                }
-            }
-        }
-        // Counted apart: a test for them in the loop above made the count of 1,000,000
-        // agents 0.5 ms slower on one thread, where none is ever before.
-        let mut total = placed_below(cell_of, first);
-        // The running total in a register: reading back the entry just written made each
-        // step wait on the last (1.9 ms for 1,000,000 cells, 2026-11-27's machine).
-        for count in cells {
-            total += *count;
-            *count = total;
-        }
+        count_cells(cell_of, first, cells, placed_below(cell_of, first));
     };
     if parts <= 1 || counts.is_empty() {
         count(0, counts);
@@ -344,6 +336,53 @@ fn count_and_total(
         |(k, cells)| count(k * per, cells),
         ((), |(), ()| ()),
     );
+}
+
+/// Counts the agents of the cells from `first` on (`cell_of` as for [`count_and_total`]) into
+/// `cells` (whatever they held), then makes each the running total from `below` (the agents
+/// in the cells before) up to and including its cell.
+fn count_cells(cell_of: (&[u32], &[BlockCells]), first: usize, cells: &mut [u32], below: u32) {
+    cells.fill(0);
+    for (_, block) in blocks_meeting(cell_of, first, cells.len()) {
+        for &cell in block {
+            // A cell before `first` wraps past the part's cells; `u32::MAX` (no cell) is past
+            // them.
+            if let Some(count) = cells.get_mut((cell as usize).wrapping_sub(first)) {
+                *count += 1;
+            }
+        }
+    }
+    // The running total in a register: reading back the entry just written made each step
+    // wait on the last (1.9 ms for 1,000,000 cells, 2026-11-27's machine).
+    let mut total = below;
+    for count in cells {
+        total += *count;
+        *count = total;
+    }
+}
+
+/// Cuts the cells counted into `cell_start` (each cell's first entry, then one past the last)
+/// into `cuts.len() - 1` parts of about the same number of entries, as [`cut_by_notes`] gives
+/// them: each part's first cell and its first entry, then one past the last cell and entry.
+fn cut_by_count(cell_start: &[u32], cuts: &mut [(u32, u32)]) {
+    let parts = cuts.len().saturating_sub(1);
+    let cells = cell_start.len().saturating_sub(1);
+    let placed = cell_start.last().copied().unwrap_or(0);
+    let mut first = 0;
+    for (k, cut) in cuts.iter_mut().enumerate() {
+        if k > 0 {
+            first = if k == parts {
+                cells
+            } else {
+                let target = (u64::from(placed) * k as u64 / parts as u64) as u32;
+                (cell_start.partition_point(|&start| start < target)).clamp(first, cells)
+            };
+        }
+        *cut = (
+            first as u32,
+            cell_start.get(first).copied().unwrap_or(placed),
+        );
+    }
 }
 
 /// The agents' bounding box (finite positions only), largest squared speed and largest radius.
@@ -422,10 +461,14 @@ pub(super) struct Cursor {
 /// One part of a scatter: the cells from `first_cell` on, and their entries.
 struct Part<'g> {
     first_cell: u32,
-    /// Index of the part's first entry in the whole grid.
+    /// Index of the part's first entry in the whole grid: how many agents the cells before
+    /// its own hold.
     offset: u32,
-    /// The grid's `cell_start` from the part's first cell to one past its last.
-    cell_start: &'g [u32],
+    /// The grid's `cell_start` one past each of the part's cells: the entry after its last,
+    /// the running total of the agents up to and including it.
+    ends: &'g mut [u32],
+    /// Whether `ends` is counted already; if not, the part counts it first.
+    counted: bool,
     /// Per cell of the part, its next free entry and the agent last placed in it.
     cursor: &'g mut [Cursor],
     entries: &'g mut [u32],
@@ -447,9 +490,19 @@ impl Part<'_> {
         agent_of: &impl Fn(usize) -> u32,
     ) {
         self.spare.unordered.clear();
+        if !self.counted {
+            let first = self.first_cell as usize;
+            count_cells(cell_of, first, self.ends, self.offset);
+        }
+        debug_assert_eq!(
+            self.ends.last().map_or(0, |&end| end - self.offset) as usize,
+            self.entries.len(),
+            "the part's cells hold as many agents as it has entries"
+        );
         // Each cell's next free entry starts at its first, after no agent (0: no agent is
         // placed after a lower index than none).
-        for (cursor, &first) in self.cursor.iter_mut().zip(self.cell_start) {
+        let starts = std::iter::once(&self.offset).chain(&*self.ends);
+        for (cursor, &first) in self.cursor.iter_mut().zip(starts) {
             *cursor = Cursor {
                 next: first,
                 last: 0,
@@ -529,9 +582,11 @@ impl Part<'_> {
         unordered.sort_unstable();
         for &local in &*unordered {
             let local = local as usize;
-            let (Some(&start), Some(&end)) =
-                (self.cell_start.get(local), self.cell_start.get(local + 1))
-            else {
+            let start = match local.checked_sub(1) {
+                Some(before) => self.ends.get(before).copied(),
+                None => Some(self.offset),
+            };
+            let (Some(start), Some(&end)) = (start, self.ends.get(local)) else {
                 continue;
             };
             let [start, end] = [start, end].map(|at| (at - self.offset) as usize);

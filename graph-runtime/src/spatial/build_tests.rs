@@ -9,15 +9,17 @@ use crate::spatial::blocks::tests::blocks;
 fn a_grid_read_block_by_block_is_the_grid_read_whole() {
     // 300,000 agents and 9,001 (not a whole number of blocks), row by row over 1-unit
     // cells 280 wide (cell order, as a simulation keeps them), every 97th thrown far
-    // across it (out of order): built on 1 thread (one part, no blocks) and on 2, 3, 8 and
-    // 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose locating
-    // tasks note the blocks (as a tick builds it, on a pool kept warm where the machine
-    // has the cores: the count and scatter in bands).
-    for agents in [300_000_u32, 9_001] {
+    // across it (out of order) or none: built on 1 thread (one part, no blocks) and on 2,
+    // 3, 8 and 16 (4, 6, 16 and 18 parts of 300,000 agents; 4, 6, 8 and 8 of 9,001), whose
+    // locating tasks note the blocks (as a tick builds it, on a pool kept warm where the
+    // machine has the cores: the count and scatter in bands). Agents in cell order are cut
+    // by the notes, each part counting its own cells; those thrown across make blocks that
+    // reach across every cut, and the cells are counted in a pass of their own.
+    for (agents, thrown) in [(300_000_u32, 97), (9_001, 97), (300_000, 0), (9_001, 0)] {
         let vehicles: Vec<Vehicle> = (0..agents)
             .map(|i| {
                 let (x, y) = ((i % 280) as f32 + 0.5, (i / 280) as f32 + 0.5);
-                let at = if i % 97 == 0 {
+                let at = if thrown > 0 && i % thrown == 0 {
                     Vec2::new(279.0 - x, y / 3.0)
                 } else {
                     Vec2::new(x, y)
@@ -42,6 +44,10 @@ fn a_grid_read_block_by_block_is_the_grid_read_whole() {
                     let each: Vec<BlockCells> =
                         grid.cell_of.chunks(BLOCK).map(cells_of_block).collect();
                     assert_eq!(grid.block_cells, each, "{at}");
+                    let mut cuts = vec![(0, 0); parts + 1];
+                    let cells = grid.columns * grid.rows;
+                    let noted = (&grid.cell_of[..], &grid.block_cells[..]);
+                    assert_eq!(cut_by_notes(noted, cells, &mut cuts), thrown == 0, "{at}");
                 }
                 (grid.cell_start, grid.entries, grid.sources, grid.positions)
             })
