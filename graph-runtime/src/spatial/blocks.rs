@@ -139,39 +139,44 @@ pub(super) fn cut_by_notes(
         }
         before += u64::from(count);
     }
-    // How many agents lie below each cut: a block wholly below a cut gives its noted number
-    // to that cut and every one after it (added up below); a block across a cut is counted
-    // agent by agent.
+    // How many agents lie below each cut, kept as what each cut adds to itself and every cut
+    // after it (a running total below makes them counts; wrapping, as a count taken back
+    // from the next cut may come before what it was taken from): a block wholly below a cut
+    // gives its noted number to that cut and every one after it; a block across cuts is
+    // counted agent by agent for each of them, once few enough blocks are across to be worth it.
     let mut across = 0;
-    for &(low, high, count) in blocks.iter().filter(|&&(_, _, count)| count > 0) {
-        let wholly_below_from = cuts.partition_point(|&(first, _)| first <= high);
-        if let Some((_, below)) = cuts.get_mut(wholly_below_from) {
-            *below += count;
-        }
-        across += wholly_below_from - cuts.partition_point(|&(first, _)| first <= low);
-    }
-    if across > MOST_BLOCKS_ACROSS_A_CUT * parts {
-        return false;
-    }
-    let mut total = 0;
-    for (_, below) in cuts.iter_mut() {
-        total += *below;
-        *below = total;
-    }
     for (b, &(low, high, count)) in blocks.iter().enumerate() {
         if count == 0 {
             continue;
         }
         let first_across = cuts.partition_point(|&(first, _)| first <= low);
         let wholly_below_from = cuts.partition_point(|&(first, _)| first <= high);
+        if let Some((_, below)) = cuts.get_mut(wholly_below_from) {
+            *below = below.wrapping_add(count);
+        }
+        across += wholly_below_from.saturating_sub(first_across);
+        if across > MOST_BLOCKS_ACROSS_A_CUT * parts {
+            return false;
+        }
         let agents = cell_of.get(b * BLOCK..).unwrap_or_default();
         let agents = agents.get(..BLOCK).unwrap_or(agents);
-        for (first, below) in cuts
-            .get_mut(first_across..wholly_below_from)
-            .unwrap_or_default()
-        {
-            *below += agents.iter().filter(|&&cell| cell < *first).count() as u32;
+        for k in first_across..wholly_below_from {
+            let Some(&(first, _)) = cuts.get(k) else {
+                continue;
+            };
+            let lower = agents.iter().filter(|&&cell| cell < first).count() as u32;
+            if let Some((_, below)) = cuts.get_mut(k) {
+                *below = below.wrapping_add(lower);
+            }
+            if let Some((_, below)) = cuts.get_mut(k + 1) {
+                *below = below.wrapping_sub(lower);
+            }
         }
+    }
+    let mut total = 0_u32;
+    for (_, below) in cuts.iter_mut() {
+        total = total.wrapping_add(*below);
+        *below = total;
     }
     // Agents far out of order may cross few cuts and still leave them uneven (every block
     // reaching from about the first cell to the last puts every cut near the first).
