@@ -54,14 +54,18 @@ fn process_cpu_seconds() -> Option<f64> {
     Some(nanos as f64 * 1e-9)
 }
 
+/// A rayon pool of `threads` threads.
+fn pool_of(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+}
+
 /// Times `ticks` ticks of `workload` with `agents` agents on a pool of `threads`: each
 /// phase's times, and the CPU seconds per tick of all threads (see [`process_cpu_seconds`]).
 fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Option<f64>) {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool");
-    pool.install(|| {
+    pool_of(threads).install(|| {
         let mut simulation = workload.simulation(agents);
         for _ in 0..WARM_UP_TICKS {
             simulation.step(DT);
@@ -102,13 +106,7 @@ fn cut_finer(
     threads: usize,
     cut: usize,
 ) -> (Vec<f64>, Vec<f64>) {
-    let pool = || {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool")
-    };
-    let sides = [(pool(), None), (pool(), Some(cut))];
+    let sides = [(pool_of(threads), None), (pool_of(threads), Some(cut))];
     let mut simulations: Vec<_> = (sides.iter())
         .map(|(pool, cut)| {
             graph_runtime::split_work_as_for(*cut);
