@@ -5,6 +5,13 @@
 //! serial stretch waits for it to wake. This is why the tick's grid and re-sort are built
 //! from as few parallel passes as possible (`spatial/build.rs`, `simulation/layout.rs`).
 //!
+//! Then what starting a warm tick costs the thread that ticks (`pool/warm.rs`): its own CPU
+//! time to send every thread of a pool that has gone to sleep a job, by a broadcast it sends
+//! itself (rayon wakes each sleeping thread in turn, a system call each) against one job
+//! that wakes one thread, which sends the broadcast (what `Warm` does), in turn. Its CPU
+//! time, not the wall clock: with more threads than cores the woken threads take the
+//! sender's core, where on a machine with a core each they would not.
+//!
 //! Run with `cargo bench -p graph-runtime --bench handover`; `STEERGRAPH_BENCH_THREADS`
 //! (2 by default) sets the pool.
 
@@ -17,6 +24,42 @@ use rayon::prelude::*;
 const PASSES: u32 = 2_000;
 /// The elements of a pass, and of each half.
 const ELEMENTS: usize = 10_000;
+
+/// Starts of a warm tick timed, each way.
+const STARTS: usize = 400;
+/// How long the pool is left idle before each start: long enough for every thread to sleep.
+const ASLEEP: Duration = Duration::from_millis(2);
+
+/// The CPU time the calling thread has run (`CLOCK_THREAD_CPUTIME_ID`).
+#[expect(
+    unsafe_code,
+    reason = "the thread's CPU clock is libc's `clock_gettime`, which the standard library \
+              does not wrap"
+)]
+fn thread_cpu() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `timespec` through a valid pointer to one.
+    let failed = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut now) } != 0;
+    if failed {
+        return Duration::ZERO;
+    }
+    Duration::new(
+        u64::try_from(now.tv_sec).unwrap_or(0),
+        u32::try_from(now.tv_nsec).unwrap_or(0),
+    )
+}
+
+/// The median of `times`, in µs.
+fn median_us(times: &mut [Duration]) -> f64 {
+    times.sort_unstable();
+    times
+        .get(times.len() / 2)
+        .map_or(0.0, Duration::as_secs_f64)
+        * 1e6
+}
 
 /// Adds one to every element: a pass's work (about half a microsecond here on one thread).
 fn add_one(values: &mut [u32]) {
@@ -69,6 +112,31 @@ fn main() {
                 (total / PASSES).as_secs_f64() * 1e6
             );
         }
+        // Starting a warm tick on a pool asleep: the sender's CPU time, each way in turn.
+        let (mut itself, mut delegated) = (Vec::new(), Vec::new());
+        for start in 0..2 * STARTS {
+            std::thread::sleep(ASLEEP);
+            let before = thread_cpu();
+            if start % 2 == 0 {
+                rayon::spawn_broadcast(|context| {
+                    black_box(context.index());
+                });
+                itself.push(thread_cpu().saturating_sub(before));
+            } else {
+                rayon::spawn(|| {
+                    rayon::spawn_broadcast(|context| {
+                        black_box(context.index());
+                    });
+                });
+                delegated.push(thread_cpu().saturating_sub(before));
+            }
+        }
+        println!(
+            "waking a sleeping pool of {threads} for a tick, the ticking thread's CPU time (median \
+             of {STARTS}): broadcast sent itself {:.1} µs, one job that sends it {:.1} µs",
+            median_us(&mut itself),
+            median_us(&mut delegated)
+        );
     });
     black_box(&values);
 }

@@ -81,13 +81,15 @@ fn a_warm_simulation_tick_allocates_nothing() {
 #[test]
 fn a_warm_tick_on_two_threads_allocates_only_the_warm_pools_job() {
     // On several threads the tick keeps the pool's other threads warm
-    // (`graph-runtime/src/pool/warm.rs`): the flags they share and rayon's broadcast job are
-    // the tick's only allocations on the thread that steps it, two a tick (and a block of
-    // rayon's job queues now and then). Everything else reuses its buffers as on one thread.
+    // (`graph-runtime/src/pool/warm.rs`): the flags they share and the job that sends them
+    // rayon's broadcast are the tick's only allocations on the thread that steps it, two a
+    // tick, three when that thread runs the job itself (a worker slow to wake), and a block
+    // of rayon's job queues now and then. Everything else reuses its buffers as on one
+    // thread.
     let ticks = 20;
     let count = allocations_in_warm_flock_ticks(2, ticks);
     assert!(
-        count <= 2 * ticks as u64 + 2,
+        count <= 3 * ticks as u64 + 2,
         "{count} allocations in {ticks} warm ticks of 20,000 agents on 2 threads"
     );
 }

@@ -16,7 +16,8 @@
 //! [`std::thread::available_parallelism`]): on a pool with more threads than cores a thread
 //! that keeps looking takes a core from one with work. Which thread runs which task never
 //! changes a result, so this changes only when the work is done. A warm tick allocates two
-//! small blocks (the flags the threads share, rayon's broadcast job): the tick's only
+//! small blocks on the ticking thread (the flags the threads share, the job that sends the
+//! broadcast) and rayon's broadcast job on the thread that sends it: the tick's only
 //! allocations on several threads (`tests/no_alloc.rs`); one thread allocates nothing.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -70,10 +71,18 @@ impl Warm {
         // first thread cold instead, so that the threads looking for work and the thread
         // ticking never outnumber the pool's threads, nor the cores.
         let cold = rayon::current_thread_index().unwrap_or(0);
-        rayon::spawn_broadcast(move |context| {
-            if context.index() != cold {
-                theirs.keep_taking_work();
-            }
+        // One thread is woken here and sends the job to every thread: rayon wakes each
+        // sleeping thread of a broadcast in turn, one system call each, so the thread that
+        // sends it spends that long before the tick's first pass (a 16-thread pool asleep:
+        // 27-30 µs of the sender's CPU time against 7-8 µs for one wake, 2026-12-07 on the
+        // 2-core AMD machine, `benches/handover.rs`); on a machine with many cores the
+        // ticking thread starts the first pass while the woken one wakes the rest.
+        rayon::spawn(move || {
+            rayon::spawn_broadcast(move |context| {
+                if context.index() != cold {
+                    theirs.keep_taking_work();
+                }
+            });
         });
         Self {
             shared: Some(shared),
