@@ -12,6 +12,8 @@ mod search;
 
 pub(crate) use search::{Accept, InView, keep_nearest};
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -110,6 +112,26 @@ pub(crate) struct Tree {
     nodes: Vec<Node>,
     /// Most agents in a leaf.
     leaf: usize,
+    /// Room for putting the agents back in the last tree's order on every thread.
+    places: Places,
+}
+
+/// Which of the grid's slots each place of the last tree takes, written on every thread
+/// ([`in_last_order`]); `u32::MAX` everywhere between uses. Room to work in, not part of the
+/// tree: a clone starts without it and every tree's compares equal.
+#[derive(Debug, Default)]
+struct Places(Vec<AtomicU32>);
+
+impl Clone for Places {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for Places {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Tree {
@@ -139,6 +161,7 @@ impl Tree {
             item_of,
             nodes,
             leaf: leaves,
+            places,
         } = &mut self;
         let leaf = leaf.max(1);
         *leaves = leaf;
@@ -146,7 +169,12 @@ impl Tree {
         let parallel = positions.len().min(agents.len()) >= PARALLEL_ARRAYS;
         // The agents in the last tree's order when it held the same ones: its halves, apart
         // still, are kept as they were, and no median is chosen where they are.
-        let kept = in_last_order(items, (positions, agents), (lanes, item_of));
+        // On one thread the two passes would only add to the one.
+        let kept = if parallel && rayon::current_num_threads() > 1 {
+            in_last_order_on_every_thread(items, (positions, agents), (lanes, item_of), places)
+        } else {
+            in_last_order(items, (positions, agents), (lanes, item_of))
+        };
         let halving = if kept {
             Halving {
                 from: leaf + 1,
@@ -170,7 +198,9 @@ impl Tree {
             }
         };
         nodes.clear();
-        if !items.is_empty() {
+        let resplit = if items.is_empty() {
+            None
+        } else {
             let empty = Node {
                 min: Vec2::ZERO,
                 max: Vec2::ZERO,
@@ -182,8 +212,8 @@ impl Tree {
                 right: NO_CHILD,
             };
             nodes.resize(node_count(items.len(), leaf), empty);
-            build(items, (0, leaf, halving), nodes, 0);
-        }
+            build(items, (0, leaf, halving), nodes, 0)
+        };
         refill(xs, items, |item| item.position.x, parallel);
         refill(ys, items, |item| item.position.y, parallel);
         refill(lanes, items, |item| item.agent, parallel);
@@ -197,13 +227,26 @@ impl Tree {
                 .unwrap_or_default()
         };
         refill(moving, items, velocity, parallel);
-        // Agent indices are indices into the caller's agents, so this is at most as long.
-        let size = items.iter().map(|item| item.agent as usize + 1).max();
-        item_of.clear();
-        item_of.resize(size.unwrap_or(0), u32::MAX);
-        for (item, place) in items.iter().zip(0_u32..) {
-            if let Some(slot) = item_of.get_mut(item.agent as usize) {
-                *slot = place;
+        if kept {
+            // The same agents as the last tree, each at its place there (`in_last_order`) but in
+            // the subtrees split at medians again: only their places are written anew.
+            if let Some((start, end)) = resplit {
+                let moved = items.get(start..end).unwrap_or_default();
+                for (item, place) in moved.iter().zip(start as u32..) {
+                    if let Some(slot) = item_of.get_mut(item.agent as usize) {
+                        *slot = place;
+                    }
+                }
+            }
+        } else {
+            // Agent indices are indices into the caller's agents, so this is at most as long.
+            let size = items.iter().map(|item| item.agent as usize + 1).max();
+            item_of.clear();
+            item_of.resize(size.unwrap_or(0), u32::MAX);
+            for (item, place) in items.iter().zip(0_u32..) {
+                if let Some(slot) = item_of.get_mut(item.agent as usize) {
+                    *slot = place;
+                }
             }
         }
         self
@@ -354,6 +397,78 @@ fn in_last_order(
     true
 }
 
+/// [`in_last_order`] in two passes on every thread: each of the grid's slots writes itself
+/// into its agent's place in the last tree (`places`, all `u32::MAX` before and after), then
+/// each place takes the agent of the slot written there. With as many slots as places, a
+/// place left unwritten means two slots wrote one place: other agents, as is a slot whose
+/// agent has no place. Plain stores and loads (an exchange that caught the second write at
+/// once cost the one-thread tree 20 µs a tick at 10,000 agents, 2026-12-07).
+fn in_last_order_on_every_thread(
+    items: &mut Vec<Item>,
+    (positions, agents): (&[Vec2], &[u32]),
+    (lanes, item_of): (&[u32], &[u32]),
+    places: &mut Places,
+) -> bool {
+    let len = positions.len().min(agents.len());
+    if len == 0 || lanes.len() != len {
+        return false;
+    }
+    let places = &mut places.0;
+    if places.len() < len {
+        places.resize_with(len, || AtomicU32::new(u32::MAX));
+    }
+    let places = places.get(..len).unwrap_or_default();
+    let reset = || {
+        (places.par_iter())
+            .with_min_len(PLACES_PER_TASK)
+            .for_each(|place| place.store(u32::MAX, Ordering::Relaxed));
+    };
+    let written = (agents.get(..len).unwrap_or_default().par_iter())
+        .enumerate()
+        .with_min_len(PLACES_PER_TASK)
+        .all(|(slot, &agent)| {
+            let place = item_of
+                .get(agent as usize)
+                .and_then(|&p| places.get(p as usize));
+            place
+                .inspect(|place| place.store(slot as u32, Ordering::Relaxed))
+                .is_some()
+        });
+    if !written {
+        reset();
+        return false;
+    }
+    let unwritten = std::sync::atomic::AtomicBool::new(false);
+    items.clear();
+    items.par_extend(
+        (places.par_iter())
+            .with_min_len(PLACES_PER_TASK)
+            .map(|place| {
+                let slot = place.load(Ordering::Relaxed);
+                place.store(u32::MAX, Ordering::Relaxed);
+                match (positions.get(slot as usize), agents.get(slot as usize)) {
+                    (Some(&position), Some(&agent)) => Item {
+                        position,
+                        agent,
+                        slot,
+                    },
+                    _ => {
+                        unwritten.store(true, Ordering::Relaxed);
+                        Item {
+                            position: Vec2::ZERO,
+                            agent: u32::MAX,
+                            slot,
+                        }
+                    }
+                }
+            }),
+    );
+    !unwritten.into_inner()
+}
+
+/// Slots (or places) a task of [`in_last_order_on_every_thread`] takes at least.
+const PLACES_PER_TASK: usize = 1_024;
+
 /// Builds the subtree over `items` (which start at `offset` in the tree's items; leaves of at
 /// most `leaf`) into `nodes`, its [`node_count`] nodes in preorder, the first numbered
 /// `first`. The two halves of a subtree of [`PARALLEL_SUBTREE`] agents or more are built in
@@ -370,15 +485,16 @@ fn in_last_order(
 /// subtree read once for its box. Halves that overlap (a crowd within a few cells, a crowd
 /// that moved through itself) are split at the median. Any split gives the same answers: a
 /// search prunes by the boxes and the lowest indices, whatever a subtree holds.
+///
+/// Returns the range of the tree's items (`start..end`) that holds every subtree split at a
+/// median here (the agents it moved), `None` when all were halved in the order they came in.
 fn build(
     items: &mut [Item],
     (offset, leaf, halving): (usize, usize, Halving),
     nodes: &mut [Node],
     first: u32,
-) {
-    let Some((root, rest)) = nodes.split_first_mut() else {
-        return;
-    };
+) -> Option<(usize, usize)> {
+    let (root, rest) = nodes.split_first_mut()?;
     let large = items.len() > leaf && items.len() >= halving.from;
     let (whole, halves) = if large {
         let (low, high) = items.split_at(items.len() / 2);
@@ -402,11 +518,11 @@ fn build(
         right: NO_CHILD,
     };
     if items.len() <= leaf {
-        return;
+        return None;
     }
-    let middle = match halves {
-        Some((a, b)) if a.apart(&b, halving.overlap) => items.len() / 2,
-        _ => split(items, whole.min, whole.max),
+    let (middle, resplit) = match halves {
+        Some((a, b)) if a.apart(&b, halving.overlap) => (items.len() / 2, false),
+        _ => (split(items, whole.min, whole.max), true),
     };
     let (low, high) = items.split_at_mut(middle);
     let left_count = node_count(low.len(), leaf);
@@ -415,14 +531,23 @@ fn build(
     root.right = first + 1 + left_count as u32;
     let right_first = root.right;
     let (lower, upper) = ((offset, leaf, halving), (offset + middle, leaf, halving));
-    if low.len() >= PARALLEL_SUBTREE {
+    let (left, right) = if low.len() >= PARALLEL_SUBTREE {
         rayon::join(
             || build(low, lower, left_nodes, first + 1),
             || build(high, upper, right_nodes, right_first),
-        );
+        )
     } else {
-        build(low, lower, left_nodes, first + 1);
-        build(high, upper, right_nodes, right_first);
+        (
+            build(low, lower, left_nodes, first + 1),
+            build(high, upper, right_nodes, right_first),
+        )
+    };
+    if resplit {
+        return Some((offset, offset + low.len() + high.len()));
+    }
+    match (left, right) {
+        (Some((start, _)), Some((_, end))) => Some((start, end)),
+        (one, None) | (None, one) => one,
     }
 }
 

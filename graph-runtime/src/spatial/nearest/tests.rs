@@ -407,6 +407,14 @@ fn rebuilt_over_the_same_agents(columns: usize) {
     let first = rebuilt_over(Tree::default(), &points, &in_order);
     let last_order = first.agents.clone();
     let check = |tree: &Tree, points: &[Vec2], at: &str| {
+        // Each agent's place, which a kept tree writes only where it split at medians again.
+        for (place, item) in tree.items.iter().enumerate() {
+            assert_eq!(
+                tree.item_of[item.agent as usize], place as u32,
+                "{at}: agent {}",
+                item.agent
+            );
+        }
         for (i, &center) in points.iter().enumerate().step_by(97) {
             for (radius, k) in [(1.5, 4), (5.0, 10), (30.0, 64)] {
                 assert_eq!(
@@ -425,6 +433,24 @@ fn rebuilt_over_the_same_agents(columns: usize) {
     let kept = rebuilt_over(first, &nudged, &scrambled);
     assert_eq!(kept.agents, last_order, "every half kept as it was");
     check(&kept, &nudged, "nudged");
+
+    // The lowest 10 rows' agents each to another's place among them: the subtrees over those
+    // rows are split at medians again, the rest kept.
+    let low_rows = 10 * columns;
+    let shuffled: Vec<Vec2> = (0..n)
+        .map(|i| {
+            if i < low_rows {
+                nudged[(i * 7) % low_rows]
+            } else {
+                nudged[i]
+            }
+        })
+        .collect();
+    let kept = rebuilt_over(kept, &shuffled, &in_order);
+    assert_ne!(kept.agents, last_order, "the lowest rows split again");
+    // The upper half's subtrees are kept as they were.
+    assert_eq!(kept.agents[n / 2..], last_order[n / 2..]);
+    check(&kept, &shuffled, "shuffled low rows");
 
     // Each to the place of agent 7i mod n, every 13th onto one point: the halves overlap
     // nearly everywhere.
