@@ -93,7 +93,7 @@ impl Layout {
         {
             return;
         }
-        let Some((source, targets)) =
+        let Some((source, targets, moving)) =
             listed_in_full(sources, agents, &mut self.targets, &mut self.source)
         else {
             // Not a permutation of the slots, or one that moves nothing: the layout stays.
@@ -155,7 +155,7 @@ impl Layout {
         if all_plain {
             std::mem::swap(states, spare);
         } else {
-            move_in_cycles(source, &mut self.moved, states);
+            move_in_cycles(source, moving, &mut self.moved, states);
             // The spare is kept only while every state is plain (sized from them the first
             // time): a crowd some of whose states own heap data (routes) would otherwise copy
             // every plain state into it at each re-sort, only to move them in cycles after all.
@@ -180,13 +180,14 @@ impl Layout {
 /// slot `s` takes old slot `sources[s]`): `sources` itself, or in `spill` with the old slots
 /// it leaves out after it in their old order; and each old slot's new slot, in `targets`.
 /// `None` when `sources` is no re-sort (a slot past the last, or listed twice), or moves
-/// nothing.
+/// nothing. With them, the slots from the first to the last that moves (all, when `sources`
+/// leaves some out).
 fn listed_in_full<'a>(
     sources: &'a [u32],
     agents: usize,
     targets: &'a mut Targets,
     spill: &'a mut Vec<u32>,
-) -> Option<(&'a [u32], &'a [AtomicU32])> {
+) -> Option<(&'a [u32], &'a [AtomicU32], std::ops::Range<usize>)> {
     // Where each old slot goes (its new slot), written and then checked in parallel: a
     // slot listed twice leaves one of its listings pointing elsewhere, so the check finds
     // any list that is not a re-sort. (Done on the calling thread, the checks and the
@@ -203,19 +204,25 @@ fn listed_in_full<'a>(
         // A slot past the last: not a re-sort.
         return None;
     }
-    let (permutation, unmoved) = (sources.par_iter().enumerate())
+    // Whether it is a permutation, and the first and last slot that move.
+    let (permutation, first, last) = (sources.par_iter().enumerate())
         .with_min_len(MIN_SLOTS_PER_TASK)
         .map(|(slot, &old)| {
             let back = targets.get(old as usize).map(|t| t.load(Ordering::Relaxed));
-            (back == Some(slot as u32), old as usize == slot)
+            let moves = old as usize != slot;
+            let (first, last) = if moves { (slot, slot) } else { (usize::MAX, 0) };
+            (back == Some(slot as u32), first, last)
         })
-        .reduce(|| (true, true), |(a, b), (c, d)| (a && c, b && d));
+        .reduce(
+            || (true, usize::MAX, 0),
+            |(a, first, last), (b, f, l)| (a && b, first.min(f), last.max(l)),
+        );
     // A slot listed twice is no re-sort. A list in order moves nothing, with the slots it
     // leaves out after it: they are the ones past its end, in order.
-    if !permutation || unmoved {
+    if !permutation || first > last {
         return None;
     }
-    let source: &[u32] = if sources.len() < agents {
+    let (source, moving): (&[u32], _) = if sources.len() < agents {
         // The old slots left out follow in their old order (agents with no cell: rare).
         spill.clear();
         spill.extend_from_slice(sources);
@@ -229,20 +236,30 @@ fn listed_in_full<'a>(
                 spill.push(old as u32);
             }
         }
-        spill.as_slice()
+        (spill.as_slice(), 0..agents)
     } else {
-        sources
+        // Every slot outside `first..=last` keeps its state, so the slots inside take theirs
+        // from among themselves.
+        (sources, first..last + 1)
     };
-    Some((source, targets))
+    Some((source, targets, moving))
 }
 
 /// Moves `states` to their new slots in place, cycle by cycle (new slot `s` takes old slot
-/// `source[s]`'s): each swap puts one in its new slot.
-fn move_in_cycles<T>(source: &[u32], moved: &mut Vec<bool>, states: &mut [T]) {
+/// `source[s]`'s): each swap puts one in its new slot. Only the slots of `moving` move (the
+/// rest keep their states, so these take theirs from among themselves): a crowd re-sorted
+/// into its last tree's order moves a few of its subtrees, and the serial walk looks at those
+/// only.
+fn move_in_cycles<T>(
+    source: &[u32],
+    moving: std::ops::Range<usize>,
+    moved: &mut Vec<bool>,
+    states: &mut [T],
+) {
     let agents = states.len();
     moved.clear();
     moved.resize(agents, false);
-    for start in 0..agents {
+    for start in moving {
         if moved[start] {
             continue;
         }
@@ -354,15 +371,23 @@ mod tests {
         Some,
     }
 
-    /// 20,000 agents in reverse, then rotated by 7,001: their states moved in cycles (the first
-    /// re-sort, or not all plain) and copied in parallel (all plain, once the spare is sized)
-    /// end in the same slots, each with its agent.
+    /// 20,000 agents in reverse, then rotated by 7,001, then slots 5,000 to 14,999 reversed
+    /// among themselves (the others staying, as a crowd re-sorted into its last tree's order
+    /// moves a few subtrees): their states moved in cycles (the first re-sort, or not all
+    /// plain: the last only over the slots that move) and copied in parallel (all plain, once
+    /// the spare is sized) end in the same slots, each with its agent.
     #[test]
     fn plain_states_copied_in_parallel_land_where_moved_ones_do() {
         let agents = 20_000_usize;
         let reversed: Vec<u32> = (0..agents as u32).rev().collect();
         let rotated: Vec<u32> = (0..agents as u32)
             .map(|slot| (slot + 7_001) % agents as u32)
+            .collect();
+        let middle: Vec<u32> = (0..agents as u32)
+            .map(|slot| match slot {
+                5_000..15_000 => 19_999 - slot,
+                _ => slot,
+            })
             .collect();
         let mut results = Vec::new();
         for plain in [Plain::All, Plain::None, Plain::Some] {
@@ -372,7 +397,7 @@ mod tests {
             let mut clocks = vec![0.0; agents];
             let mut states: Vec<u64> = (0..agents as u64).map(|agent| agent * 3).collect();
             let mut spare = Vec::new();
-            for (round, sources) in [&reversed, &rotated].into_iter().enumerate() {
+            for (round, sources) in [&reversed, &rotated, &middle].into_iter().enumerate() {
                 let is_plain = |&state: &u64| match plain {
                     Plain::All => true,
                     Plain::None => false,
@@ -398,7 +423,10 @@ mod tests {
         }
         assert_eq!(results[0], results[1]);
         assert_eq!(results[0], results[2]);
-        // Reversed, then rotated: slot s holds agent N - 1 - ((s + 7,001) mod N).
+        // Reversed, then rotated: slot s holds agent N - 1 - ((s + 7,001) mod N); slot 0 is
+        // not among the middle's, slot 5,000 holds what slot 14,999 did.
         assert_eq!(results[0][0], (agents as u64 - 1 - 7_001) * 3);
+        let rotated_at = |slot: u64| (agents as u64 - 1 - (slot + 7_001) % agents as u64) * 3;
+        assert_eq!(results[0][5_000], rotated_at(14_999));
     }
 }
