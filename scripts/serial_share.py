@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Sorts `perf script -F tid,period,ip,sym` samples (stdin) of the phases bench into serial and
-parallel time (see serial_share.sh). Arguments: the bench's line for one thread and for the
-thread count sampled ("... tick X ms ...; N ticks stepped; ...")."""
+"""Sorts `perf script -F tid,period,ip,sym` samples (stdin) of the phases bench or of
+`versus_rvo2` into serial and parallel time (see serial_share.sh). Arguments: the program's line
+for one thread and for the thread count sampled ("... tick X ms ...; N ticks stepped; ..." or
+"... N steps, X ms per step ...")."""
 import collections
 import re
 import sys
@@ -15,9 +16,14 @@ RESORT = re.compile(r"layout::Layout::resort|layout::\{impl#\d+\}::resort")
 
 
 def line_figures(line):
-    tick = float(re.search(r"tick ([0-9.]+) ms", line).group(1))
-    ticks = int(re.search(r"(\d+) ticks stepped", line).group(1))
-    return tick, ticks
+    """The tick's milliseconds and the ticks stepped, from the phases bench's line or from
+    `versus_rvo2`'s ("... N steps, X ms per step ...")."""
+    bench = re.search(r"tick ([0-9.]+) ms", line)
+    if bench:
+        ticks = int(re.search(r"(\d+) ticks stepped", line).group(1))
+        return float(bench.group(1)), ticks
+    found = re.search(r"(\d+) steps, ([0-9.]+) ms per step", line)
+    return float(found.group(2)), int(found.group(1))
 
 
 def samples(text):
