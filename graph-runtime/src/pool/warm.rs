@@ -74,8 +74,8 @@ impl Warm {
         // One thread is woken here and sends the job to every thread: rayon wakes each
         // sleeping thread of a broadcast in turn, one system call each, so the thread that
         // sends it spends that long before the tick's first pass (a 16-thread pool asleep:
-        // 27-30 µs of the sender's CPU time against 7-8 µs for one wake, 2026-12-07 on the
-        // 2-core AMD machine, `benches/handover.rs`); on a machine with many cores the
+        // 26-39 µs of the sender's CPU time against 5.6-8.9 µs for one wake, 2026-12-07 on
+        // the 2-core AMD machine, `benches/handover.rs`); on a machine with many cores the
         // ticking thread starts the first pass while the woken one wakes the rest.
         rayon::spawn(move || {
             rayon::spawn_broadcast(move |context| {
