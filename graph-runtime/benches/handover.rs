@@ -30,13 +30,15 @@ const STARTS: usize = 400;
 /// How long the pool is left idle before each start: long enough for every thread to sleep.
 const ASLEEP: Duration = Duration::from_millis(2);
 
-/// The CPU time the calling thread has run (`CLOCK_THREAD_CPUTIME_ID`).
+/// The CPU time the calling thread has run (`CLOCK_THREAD_CPUTIME_ID`), where there is such
+/// a clock (Unix).
+#[cfg(unix)]
 #[expect(
     unsafe_code,
     reason = "the thread's CPU clock is libc's `clock_gettime`, which the standard library \
               does not wrap"
 )]
-fn thread_cpu() -> Duration {
+fn thread_cpu() -> Option<Duration> {
     let mut now = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -44,12 +46,18 @@ fn thread_cpu() -> Duration {
     // SAFETY: `clock_gettime` writes one `timespec` through a valid pointer to one.
     let failed = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &raw mut now) } != 0;
     if failed {
-        return Duration::ZERO;
+        return None;
     }
-    Duration::new(
+    Some(Duration::new(
         u64::try_from(now.tv_sec).unwrap_or(0),
         u32::try_from(now.tv_nsec).unwrap_or(0),
-    )
+    ))
+}
+
+/// No per-thread CPU clock here: the section is not measured.
+#[cfg(not(unix))]
+fn thread_cpu() -> Option<Duration> {
+    None
 }
 
 /// The median of `times`, in µs.
@@ -113,6 +121,15 @@ fn main() {
             );
         }
         // Starting a warm tick on a pool asleep: the sender's CPU time, each way in turn.
+        if thread_cpu().is_none() {
+            println!("waking a sleeping pool: not measured (no per-thread CPU clock here)");
+            return;
+        }
+        let elapsed = |before: Option<Duration>| {
+            thread_cpu()
+                .zip(before)
+                .map_or(Duration::ZERO, |(now, before)| now.saturating_sub(before))
+        };
         let (mut itself, mut delegated) = (Vec::new(), Vec::new());
         for start in 0..2 * STARTS {
             std::thread::sleep(ASLEEP);
@@ -121,14 +138,14 @@ fn main() {
                 rayon::spawn_broadcast(|context| {
                     black_box(context.index());
                 });
-                itself.push(thread_cpu().saturating_sub(before));
+                itself.push(elapsed(before));
             } else {
                 rayon::spawn(|| {
                     rayon::spawn_broadcast(|context| {
                         black_box(context.index());
                     });
                 });
-                delegated.push(thread_cpu().saturating_sub(before));
+                delegated.push(elapsed(before));
             }
         }
         println!(

@@ -117,7 +117,7 @@ pub(crate) struct Tree {
 }
 
 /// Which of the grid's slots each place of the last tree takes, written on every thread
-/// ([`in_last_order`]); `u32::MAX` everywhere between uses. Room to work in, not part of the
+/// ([`in_last_order_on_every_thread`]); `u32::MAX` everywhere between uses. Room to work in, not part of the
 /// tree: a clone starts without it and every tree's compares equal.
 #[derive(Debug, Default)]
 struct Places(Vec<AtomicU32>);
