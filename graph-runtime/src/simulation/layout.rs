@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use crate::Vehicle;
+use crate::pool::Slots;
 
 /// Fewest slots per parallel task of a re-sort's gather.
 const MIN_SLOTS_PER_TASK: usize = 4_096;
@@ -32,7 +33,7 @@ pub(crate) struct Layout {
     /// Scratch of `resort`: the list of old slots when the grid's leaves some out, each old
     /// slot's new slot, and which slots the cycles have moved.
     source: Vec<u32>,
-    targets: Targets,
+    targets: Slots,
     moved: Vec<bool>,
     spare_order: Vec<u32>,
     spare_vehicles: Vec<Vehicle>,
@@ -185,14 +186,15 @@ impl Layout {
 fn listed_in_full<'a>(
     sources: &'a [u32],
     agents: usize,
-    targets: &'a mut Targets,
+    targets: &'a mut Slots,
     spill: &'a mut Vec<u32>,
 ) -> Option<(&'a [u32], &'a [AtomicU32], std::ops::Range<usize>)> {
     // Where each old slot goes (its new slot), written and then checked in parallel: a
     // slot listed twice leaves one of its listings pointing elsewhere, so the check finds
     // any list that is not a re-sort. (Done on the calling thread, the checks and the
     // slots' writing-back were most of a 1,000,000-agent re-sort's serial time.)
-    let targets = targets.sized(agents);
+    // Each old slot's new slot, written below for every old slot listed.
+    let targets = targets.sized(agents, 0);
     let listed = (sources.par_iter().enumerate())
         .with_min_len(MIN_SLOTS_PER_TASK)
         .all(|(slot, &old)| {
@@ -273,25 +275,6 @@ fn move_in_cycles<T>(
             states.swap(slot, from);
             slot = from;
         }
-    }
-}
-
-/// Scratch of a re-sort: each old slot's new slot, written by the parallel passes (relaxed
-/// stores and loads, ordered by the passes' ends). Not copied with the layout.
-#[derive(Debug, Default)]
-struct Targets(Vec<AtomicU32>);
-
-impl Clone for Targets {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl Targets {
-    /// One per slot of `agents`, each holding whatever it held.
-    fn sized(&mut self, agents: usize) -> &[AtomicU32] {
-        self.0.resize_with(agents, AtomicU32::default);
-        &self.0
     }
 }
 

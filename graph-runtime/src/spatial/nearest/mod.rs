@@ -12,10 +12,12 @@ mod search;
 
 pub(crate) use search::{Accept, InView, keep_nearest};
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
 
 use glam::Vec2;
 use rayon::prelude::*;
+
+use crate::pool::Slots;
 
 /// Most agents in a leaf: from this many to [`LARGEST_LEAF`], as the grid asks.
 pub(crate) const SMALLEST_LEAF: usize = 32;
@@ -112,26 +114,9 @@ pub(crate) struct Tree {
     nodes: Vec<Node>,
     /// Most agents in a leaf.
     leaf: usize,
-    /// Room for putting the agents back in the last tree's order on every thread.
-    places: Places,
-}
-
-/// Which of the grid's slots each place of the last tree takes, written on every thread
-/// ([`in_last_order_on_every_thread`]); `u32::MAX` everywhere between uses. Room to work in, not part of the
-/// tree: a clone starts without it and every tree's compares equal.
-#[derive(Debug, Default)]
-struct Places(Vec<AtomicU32>);
-
-impl Clone for Places {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-impl PartialEq for Places {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
+    /// Which of the grid's slots each place of the last tree takes, written on every thread
+    /// ([`in_last_order_on_every_thread`]); `u32::MAX` everywhere between uses.
+    places: Slots,
 }
 
 impl Tree {
@@ -407,17 +392,14 @@ fn in_last_order_on_every_thread(
     items: &mut Vec<Item>,
     (positions, agents): (&[Vec2], &[u32]),
     (lanes, item_of): (&[u32], &[u32]),
-    places: &mut Places,
+    places: &mut Slots,
 ) -> bool {
     let len = positions.len().min(agents.len());
     if len == 0 || lanes.len() != len {
         return false;
     }
-    let places = &mut places.0;
-    if places.len() < len {
-        places.resize_with(len, || AtomicU32::new(u32::MAX));
-    }
-    let places = places.get(..len).unwrap_or_default();
+    // Those added hold `u32::MAX`, as the others do between uses.
+    let places = places.sized(len, u32::MAX);
     let reset = || {
         (places.par_iter())
             .with_min_len(PLACES_PER_TASK)
