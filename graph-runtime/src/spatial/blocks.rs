@@ -207,15 +207,20 @@ pub(super) mod tests {
         assert_eq!(cells_of_block(&[none - 1, none, 7]), (7, none - 1, 2));
     }
 
+    /// The cells of `agents` agents in cell order, four a cell, every 1,000th in none.
+    fn in_cell_order(agents: u32) -> Vec<u32> {
+        (0..agents)
+            .map(|i| if i % 1_000 == 999 { u32::MAX } else { i / 4 })
+            .collect()
+    }
+
     #[test]
     fn parts_of_agents_in_cell_order_read_each_agent_about_once_in_all() {
         // 100,000 agents in cell order over 25,000 cells (four a cell, some in none), split
         // as a count splits them: in 8 parts of 3,125 cells. Each part reads the runs of
         // blocks meeting its cells: its own agents and at most a block more at each end, so
         // 100,000 reads and at most 2 × 8 blocks more in all (8 × 100,000 without the blocks).
-        let cell_of: Vec<u32> = (0..100_000_u32)
-            .map(|i| if i % 1_000 == 999 { u32::MAX } else { i / 4 })
-            .collect();
+        let cell_of = in_cell_order(100_000);
         let noted = blocks(&cell_of);
         let (cells, parts) = (25_000, 8);
         let per = cells / parts;
@@ -242,9 +247,7 @@ pub(super) mod tests {
         // quarters of 9,990 are noted: after 10 blocks (2,560 agents, 2 in no cell: 2,558 of
         // 2,497.5), 20 (5,115 of 4,995) and 30 (7,673 of 7,492.5), so at cells 640, 1,280 and
         // 1,920, below which lie those 2,558, 5,115 and 7,673 agents.
-        let cell_of: Vec<u32> = (0..10_000_u32)
-            .map(|i| if i % 1_000 == 999 { u32::MAX } else { i / 4 })
-            .collect();
+        let cell_of = in_cell_order(10_000);
         let noted = blocks(&cell_of);
         let mut cuts = [(0, 0); 5];
         assert!(cut_by_notes((&cell_of, &noted), 2_500, &mut cuts));
