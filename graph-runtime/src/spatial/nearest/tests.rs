@@ -407,6 +407,17 @@ fn rebuilt_over_the_same_agents(columns: usize) {
     let first = rebuilt_over(Tree::default(), &points, &in_order);
     let last_order = first.agents.clone();
     let check = |tree: &Tree, points: &[Vec2], at: &str| {
+        // Each node's box and lowest agent, which a kept tree works out from the bottom up
+        // where no median moved its agents: those of the agents it holds.
+        for (index, node) in tree.nodes.iter().enumerate() {
+            let items = &tree.items[node.start as usize..node.end as usize];
+            let fresh = Bounds::of(items);
+            assert_eq!(
+                (node.min, node.max, node.lowest_agent),
+                (fresh.min, fresh.max, fresh.lowest_agent),
+                "{at}: node {index}"
+            );
+        }
         // Each agent's place, which a kept tree writes only where it split at medians again.
         for (place, item) in tree.items.iter().enumerate() {
             assert_eq!(
@@ -480,4 +491,7 @@ fn rebuilt_over_the_same_agents(columns: usize) {
     more.push(Vec2::new(3.0, 4.0));
     let split = rebuilt_over(split, &more, &replaced);
     assert_eq!(split, rebuilt_over(Tree::default(), &more, &replaced));
+    // As many agents as the last tree, one of them not in it (agent 17 back for agent n).
+    let split = rebuilt_over(split, &more, &in_order);
+    assert_eq!(split, rebuilt_over(Tree::default(), &more, &in_order));
 }
