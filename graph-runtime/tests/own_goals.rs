@@ -369,3 +369,79 @@ fn a_group_goal_list_without_a_point_or_with_a_bad_number_is_refused_with_its_pl
         .to_string();
     assert!(nan.contains(r#"goals["goal"][0]"#), "{nan}");
 }
+
+/// Seek to the own goal, blended with separation: the agents read their neighbors, so the
+/// crowd is kept in cell order and re-sorted every 8 ticks.
+fn seek_own_apart() -> Graph {
+    let mut graph = Graph::default();
+    let seek = graph.add(Node::Seek {
+        target: Target::Own("goal".to_owned()),
+    });
+    let apart = graph.add(Node::Separation {
+        radius: 2.0.into(),
+        fov: 360.0.into(),
+        max_neighbors: 8.0.into(),
+    });
+    let blend = graph.add(Node::Blend {
+        inputs: vec![
+            graph_runtime::WeightedInput {
+                node: Link(Some(seek)),
+                weight: 1.0.into(),
+            },
+            graph_runtime::WeightedInput {
+                node: Link(Some(apart)),
+                weight: 2.0.into(),
+            },
+        ],
+    });
+    graph.add(Node::Output {
+        input: Link(Some(blend)),
+    });
+    graph
+}
+
+/// 33,000 agents each with its own goal (a crowd large enough that its states' goals are
+/// handed to their new slots by pointer at each re-sort, not moved with the states in
+/// cycles): after three re-sorts every agent still has its own goal, and the motion is the
+/// same on one thread and on two.
+#[test]
+fn a_large_crowd_keeps_each_agents_own_goal_through_its_re_sorts() {
+    // Past the runtime's 32,768 (`simulation/layout.rs`, `HANDED_OVER_MIN_AGENTS`).
+    const AGENTS: usize = 33_000;
+    let area = Area::Rect {
+        min: Vec2::new(-150.0, -150.0),
+        max: Vec2::new(150.0, 150.0),
+    };
+    let goals: BTreeMap<String, OwnPoints> = [("goal".to_owned(), OwnPoints::Random(area))].into();
+    let mut assets = scene(goals);
+    let group = &mut assets.scene.groups[0];
+    group.spawn = Spawn::Random {
+        count: AGENTS as u32,
+        area,
+        speed: 0.0,
+    };
+    assets.graphs = [("seek.graph.ron".to_owned(), seek_own_apart())].into();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| {
+            let mut simulation = Simulation::new(&assets).expect("runs");
+            let goal = |simulation: &Simulation, agent: usize| {
+                simulation.own(agent).and_then(|own| own.goal("goal"))
+            };
+            let before: Vec<Option<Vec2>> = (0..AGENTS).map(|a| goal(&simulation, a)).collect();
+            assert!(before.iter().all(Option::is_some), "every agent has a goal");
+            // Re-sorted at ticks 0, 8 and 16.
+            for _ in 0..17 {
+                simulation.step(1.0 / 60.0);
+            }
+            let after: Vec<Option<Vec2>> = (0..AGENTS).map(|a| goal(&simulation, a)).collect();
+            assert_eq!(after, before, "{threads} threads");
+            simulation.vehicles().to_vec()
+        })
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+}

@@ -23,6 +23,15 @@ use crate::pool::Slots;
 /// Fewest slots per parallel task of a re-sort's gather.
 const MIN_SLOTS_PER_TASK: usize = 4_096;
 
+/// From this many agents, states that own heap data are re-sorted in two parts
+/// ([`Layout::resort`]): their plain data in parallel, what they own by pointer on one thread.
+/// Moved whole in cycles on one thread, Circle's 100,000 states (each owning its goal) took
+/// 3.2 ms a re-sort, against 0.66 ms to hand their goals over after a parallel gather (1.25
+/// ms more on 2 threads); at 10,000 the cycles took 29-31 µs and the two parts 70-85 on 2
+/// threads, the copy of the states' plain data doubling the gather (AMD, 2026-12-07). States
+/// of 32,768 agents fill 2 MiB, far past a core's own cache.
+const HANDED_OVER_MIN_AGENTS: usize = 32_768;
+
 /// Which agent sits in which slot, and the scratch to re-sort.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Layout {
@@ -75,16 +84,19 @@ impl Layout {
     /// leaves out (agents the grid did not place) follow in their old order. `vehicles`,
     /// `clocks` and `states` are in slot order and move along. Allocates nothing once warm.
     ///
-    /// States that own nothing on the heap (`plain`: most agents) are copied into `spare` in
-    /// the same parallel pass and the two swapped; when any is not plain they are moved in
-    /// place, cycle by cycle, on one thread (100,000 states took 3 ms that way, a third of a
-    /// stacked crowd's re-sort), and no state is cloned with its heap.
-    pub(crate) fn resort<T: Clone + Send + Sync>(
+    /// States that own nothing on the heap (plain: most agents) are copied into `spare` in
+    /// the same parallel pass and the two swapped, and no state is cloned with its heap
+    /// ([`TwoParts`]). When some are not plain: in a crowd of fewer than
+    /// [`HANDED_OVER_MIN_AGENTS`], they are moved in place, cycle by cycle, on one thread; in a
+    /// larger one, every state's plain data is copied in the parallel pass and what the states
+    /// own is then handed to the new slots by pointer on one thread, the old slots read in
+    /// order.
+    pub(crate) fn resort<T: TwoParts>(
         &mut self,
         sources: &[u32],
         vehicles: &mut Vec<Vehicle>,
         clocks: &mut Vec<f32>,
-        (states, spare, plain): (&mut Vec<T>, &mut Vec<T>, impl Fn(&T) -> bool + Sync),
+        (states, spare): (&mut Vec<T>, &mut Vec<T>),
     ) {
         let agents = self.order.len();
         if vehicles.len() != agents
@@ -101,7 +113,7 @@ impl Layout {
             return;
         };
         // Gather every array into its spare in one parallel pass (each slot reads its
-        // source), states too while they own nothing on the heap: one pass and one hand-over
+        // source), the states' plain data too while the spare is sized: one pass and one hand-over
         // to the pool's threads, where a check of the states, the gather and the states' copy
         // were three (at 10,000 agents on 2 cores each hand-over to a thread gone to sleep
         // costs about 10 µs).
@@ -116,6 +128,11 @@ impl Layout {
             ),
         );
         self.spare_clocks.resize(agents, 0.0);
+        let handed_over = agents >= HANDED_OVER_MIN_AGENTS;
+        if handed_over && spare.len() != agents {
+            spare.clear();
+            spare.par_extend(states.par_iter().map(T::plain_copy));
+        }
         let old_states = &*states;
         let gather = |((agent, vehicle), clock): ((&mut u32, &mut Vehicle), &mut f32), old| {
             *agent = order[old];
@@ -125,23 +142,21 @@ impl Layout {
         let arrays = (self.spare_order.par_iter_mut())
             .zip(self.spare_vehicles.par_iter_mut())
             .zip(self.spare_clocks.par_iter_mut());
-        // The spare holds plain states only (copies, or the states of the re-sort before, all
-        // plain), so it never keeps what a state owns on the heap; while it is empty (at first,
-        // or since states that are not plain were met) the states are moved in cycles.
+        // The spare holds plain states only (plain copies, or the old states once what they
+        // owned was handed over), so it never keeps what a state owns on the heap; while it is
+        // empty (at first, or in a smaller crowd since states that are not plain were met) the
+        // states are moved in cycles.
         let all_plain = if spare.len() == agents {
             (arrays.zip(spare.par_iter_mut()).zip(source.par_iter()))
                 .with_min_len(MIN_SLOTS_PER_TASK)
                 .map(|((arrays, state), &old)| {
                     let old = old as usize;
                     gather(arrays, old);
-                    // Once one is not plain the states are moved in cycles below; the copies
-                    // made here are left in the spare, to be overwritten.
+                    // A state that is not plain gives its plain data only: what it owns is
+                    // handed over below in a large crowd, or it is moved in cycles after all.
                     let old_state = &old_states[old];
-                    let plain = plain(old_state);
-                    if plain {
-                        state.clone_from(old_state);
-                    }
-                    plain
+                    state.copy_plain_from(old_state);
+                    old_state.is_plain()
                 })
                 .reduce(|| true, |a, b| a && b)
         } else {
@@ -155,15 +170,29 @@ impl Layout {
         std::mem::swap(clocks, &mut self.spare_clocks);
         if all_plain {
             std::mem::swap(states, spare);
+        } else if handed_over {
+            std::mem::swap(states, spare);
+            // What the old states own goes to their new slots, the old read in order (a read
+            // out of order waits on the cache; a write out of order does not), which leaves
+            // the spare plain.
+            for (old, target) in spare.iter_mut().zip(targets) {
+                if !old.is_plain()
+                    && let Some(new) = states.get_mut(target.load(Ordering::Relaxed) as usize)
+                {
+                    new.take_heap_from(old);
+                }
+            }
         } else {
             move_in_cycles(source, moving, &mut self.moved, states);
             // The spare is kept only while every state is plain (sized from them the first
-            // time): a crowd some of whose states own heap data (routes) would otherwise copy
-            // every plain state into it at each re-sort, only to move them in cycles after all.
-            if !states.par_iter().all(&plain) {
+            // time): a small crowd some of whose states own heap data (routes) would otherwise
+            // copy every state's plain data into it at each re-sort, only to move them in
+            // cycles after all.
+            if !states.par_iter().all(T::is_plain) {
                 spare.clear();
             } else if spare.len() != agents {
-                spare.clone_from(states);
+                spare.clear();
+                spare.par_extend(states.par_iter().map(T::plain_copy));
             }
         }
         // Each agent's slot: where its old slot went.
@@ -247,6 +276,42 @@ fn listed_in_full<'a>(
     Some((source, targets, moving))
 }
 
+/// A state the re-sort moves in two parts: its plain data, copied with the other arrays in
+/// one parallel pass, and what it owns on the heap, handed to its new slot by pointer on one
+/// thread (no two slots of one slice are handed to threads at once by index without
+/// `unsafe`, which the runtime does not use).
+pub(crate) trait TwoParts: Send + Sync + Sized {
+    /// A copy of its plain data, owning nothing on the heap.
+    fn plain_copy(&self) -> Self;
+    /// Takes `from`'s plain data; what `self` owns on the heap stays its own.
+    fn copy_plain_from(&mut self, from: &Self);
+    /// Whether it owns nothing on the heap.
+    fn is_plain(&self) -> bool;
+    /// Takes what `from` owns on the heap in place of its own, leaving `from` plain.
+    fn take_heap_from(&mut self, from: &mut Self);
+}
+
+impl TwoParts for crate::AgentState {
+    fn plain_copy(&self) -> Self {
+        Self::plain_copy(self)
+    }
+
+    #[inline]
+    fn copy_plain_from(&mut self, from: &Self) {
+        Self::copy_plain_from(self, from);
+    }
+
+    #[inline]
+    fn is_plain(&self) -> bool {
+        Self::is_plain(self)
+    }
+
+    #[inline]
+    fn take_heap_from(&mut self, from: &mut Self) {
+        Self::take_heap_from(self, from);
+    }
+}
+
 /// Moves `states` to their new slots in place, cycle by cycle (new slot `s` takes old slot
 /// `source[s]`'s): each swap puts one in its new slot. Only the slots of `moving` move (the
 /// rest keep their states, so these take theirs from among themselves): a crowd re-sorted
@@ -283,6 +348,45 @@ mod tests {
     use super::*;
     use glam::Vec2;
 
+    /// A state of plain data only.
+    impl TwoParts for u32 {
+        fn plain_copy(&self) -> Self {
+            *self
+        }
+        fn copy_plain_from(&mut self, from: &Self) {
+            *self = *from;
+        }
+        fn is_plain(&self) -> bool {
+            true
+        }
+        fn take_heap_from(&mut self, _: &mut Self) {}
+    }
+
+    /// A state with plain data (`value`) and, for some, something on the heap.
+    #[derive(Debug, PartialEq)]
+    struct Held {
+        value: u64,
+        heap: Option<Box<u64>>,
+    }
+
+    impl TwoParts for Held {
+        fn plain_copy(&self) -> Self {
+            Self {
+                value: self.value,
+                heap: None,
+            }
+        }
+        fn copy_plain_from(&mut self, from: &Self) {
+            self.value = from.value;
+        }
+        fn is_plain(&self) -> bool {
+            self.heap.is_none()
+        }
+        fn take_heap_from(&mut self, from: &mut Self) {
+            self.heap = from.heap.take();
+        }
+    }
+
     #[test]
     fn resorting_moves_every_array_with_its_agent() {
         let mut layout = Layout::identity(6);
@@ -302,7 +406,7 @@ mod tests {
             &[4, 1, 5, 0],
             &mut vehicles,
             &mut clocks,
-            (&mut states, &mut spare, |_: &u32| true),
+            (&mut states, &mut spare),
         );
         assert_eq!(states, [40, 10, 50, 0, 20, 30]);
         for agent in 0..6 {
@@ -317,7 +421,7 @@ mod tests {
             &[1, 2, 3, 4, 5, 0],
             &mut vehicles,
             &mut clocks,
-            (&mut states, &mut spare, |_: &u32| true),
+            (&mut states, &mut spare),
         );
         assert_eq!(states, [10, 50, 0, 20, 30, 40]);
         // A list that repeats a slot, names one past the last, or is longer than the slots
@@ -336,7 +440,7 @@ mod tests {
                 sources,
                 &mut vehicles,
                 &mut clocks,
-                (&mut states, &mut spare, |_: &u32| true),
+                (&mut states, &mut spare),
             );
             assert_eq!(states, [10, 50, 0, 20, 30, 40], "{sources:?}");
             let now: Vec<_> = (0..6).map(|agent| layout.slot(agent)).collect();
@@ -344,72 +448,144 @@ mod tests {
         }
     }
 
-    /// Which states a test calls plain.
+    /// Which states own something on the heap.
     #[derive(Clone, Copy, Debug)]
-    enum Plain {
-        All,
+    enum Owning {
         None,
-        /// All at the first re-sort (which sizes the spare), then all but every seventh: copied
-        /// in the gather, then moved in cycles after all, and the spare let go.
+        All,
+        /// None at the first re-sort (which sizes the spare), then every seventh agent.
         Some,
     }
 
-    /// 20,000 agents in reverse, then rotated by 7,001, then slots 5,000 to 14,999 reversed
+    /// Agents in reverse, then rotated by 7,001, then the middle half of the slots reversed
     /// among themselves (the others staying, as a crowd re-sorted into its last tree's order
-    /// moves a few subtrees): their states moved in cycles (the first re-sort, or not all
-    /// plain: the last only over the slots that move) and copied in parallel (all plain, once
-    /// the spare is sized) end in the same slots, each with its agent.
+    /// moves a few subtrees), their states owning nothing on the heap, all owning something,
+    /// or every seventh once the spare is sized; in a crowd moved in cycles (20,000 agents)
+    /// and in one whose states' heap is handed over (40,000). Each state ends in its agent's
+    /// slot with what it owns (the very same box: moved, never cloned), and the spare holds
+    /// plain states only.
     #[test]
-    fn plain_states_copied_in_parallel_land_where_moved_ones_do() {
-        let agents = 20_000_usize;
-        let reversed: Vec<u32> = (0..agents as u32).rev().collect();
-        let rotated: Vec<u32> = (0..agents as u32)
-            .map(|slot| (slot + 7_001) % agents as u32)
-            .collect();
-        let middle: Vec<u32> = (0..agents as u32)
-            .map(|slot| match slot {
-                5_000..15_000 => 19_999 - slot,
-                _ => slot,
+    fn states_land_with_their_agents_and_what_they_own_moves_by_pointer() {
+        const { assert!(20_000 < HANDED_OVER_MIN_AGENTS && 40_000 >= HANDED_OVER_MIN_AGENTS) };
+        for agents in [20_000, 40_000] {
+            for owning in [Owning::None, Owning::All, Owning::Some] {
+                resorted_with_what_they_own(agents, owning);
+            }
+        }
+    }
+
+    /// [`states_land_with_their_agents_and_what_they_own_moves_by_pointer`] for `agents`.
+    fn resorted_with_what_they_own(agents: usize, owning: Owning) {
+        let n = agents as u32;
+        let reversed: Vec<u32> = (0..n).rev().collect();
+        let rotated: Vec<u32> = (0..n).map(|slot| (slot + 7_001) % n).collect();
+        let (low, high) = (n / 4, 3 * n / 4);
+        let middle: Vec<u32> = (0..n)
+            .map(|slot| {
+                if (low..high).contains(&slot) {
+                    low + high - 1 - slot
+                } else {
+                    slot
+                }
             })
             .collect();
-        let mut results = Vec::new();
-        for plain in [Plain::All, Plain::None, Plain::Some] {
-            let mut layout = Layout::identity(agents);
-            let mut vehicles =
-                vec![Vehicle::new(Vec2::ZERO, Vec2::ZERO, crate::VehicleParams::default()); agents];
-            let mut clocks = vec![0.0; agents];
-            let mut states: Vec<u64> = (0..agents as u64).map(|agent| agent * 3).collect();
-            let mut spare = Vec::new();
-            for (round, sources) in [&reversed, &rotated, &middle].into_iter().enumerate() {
-                let is_plain = |&state: &u64| match plain {
-                    Plain::All => true,
-                    Plain::None => false,
-                    Plain::Some => round == 0 || state % 7 != 0,
-                };
-                let states = (&mut states, &mut spare, is_plain);
-                layout.resort(sources, &mut vehicles, &mut clocks, states);
-                // The first re-sort moves the states in cycles and sizes the spare if every
-                // state is plain; a spare is never made from states that are not, and is let
-                // go once some are not.
-                let sized = match plain {
-                    Plain::All => true,
-                    Plain::None => false,
-                    Plain::Some => round == 0,
-                };
-                assert_eq!(spare.len() == agents, sized, "round {round}, {plain:?}");
-            }
-            for agent in 0..agents {
+        let mut layout = Layout::identity(agents);
+        let mut vehicles =
+            vec![Vehicle::new(Vec2::ZERO, Vec2::ZERO, crate::VehicleParams::default()); agents];
+        let mut clocks = vec![0.0; agents];
+        let owns = |agent: u64, round: usize| match owning {
+            Owning::None => false,
+            Owning::All => true,
+            Owning::Some => round > 0 && agent.is_multiple_of(7),
+        };
+        let mut states: Vec<Held> = (0..agents as u64)
+            .map(|agent| Held {
+                value: agent * 3,
+                heap: None,
+            })
+            .collect();
+        let mut boxes: Vec<Option<*const u64>> = vec![None; agents];
+        let mut spare = Vec::new();
+        for (round, sources) in [&reversed, &rotated, &middle].into_iter().enumerate() {
+            // Each owning agent is given its box before the round (once).
+            for (agent, at) in boxes.iter_mut().enumerate() {
                 let slot = layout.slot(agent).expect("a slot");
-                assert_eq!(states[slot], agent as u64 * 3, "agent {agent}, {plain:?}");
+                let state = &mut states[slot];
+                if owns(agent as u64, round) && state.heap.is_none() {
+                    let heap = Box::new(agent as u64 + 1);
+                    *at = Some(std::ptr::from_ref(&*heap));
+                    state.heap = Some(heap);
+                }
             }
-            results.push(states);
+            layout.resort(
+                sources,
+                &mut vehicles,
+                &mut clocks,
+                (&mut states, &mut spare),
+            );
+            assert!(
+                spare.iter().all(Held::is_plain),
+                "round {round}, {owning:?}"
+            );
+            // A smaller crowd keeps a spare only while every state is plain.
+            let any_owns = (0..agents as u64).any(|agent| owns(agent, round));
+            let kept = agents >= HANDED_OVER_MIN_AGENTS || !any_owns;
+            assert_eq!(spare.len() == agents, kept, "round {round}, {owning:?}");
         }
-        assert_eq!(results[0], results[1]);
-        assert_eq!(results[0], results[2]);
+        for (agent, &given) in boxes.iter().enumerate() {
+            let slot = layout.slot(agent).expect("a slot");
+            let state = &states[slot];
+            let expected = owns(agent as u64, 2).then_some(agent as u64 + 1);
+            assert_eq!(state.value, agent as u64 * 3, "agent {agent}, {owning:?}");
+            assert_eq!(state.heap.as_deref().copied(), expected, "agent {agent}");
+            let at = state.heap.as_deref().map(std::ptr::from_ref);
+            assert_eq!(at, given, "agent {agent}'s box, {owning:?}");
+        }
         // Reversed, then rotated: slot s holds agent N - 1 - ((s + 7,001) mod N); slot 0 is
-        // not among the middle's, slot 5,000 holds what slot 14,999 did.
-        assert_eq!(results[0][0], (agents as u64 - 1 - 7_001) * 3);
-        let rotated_at = |slot: u64| (agents as u64 - 1 - (slot + 7_001) % agents as u64) * 3;
-        assert_eq!(results[0][5_000], rotated_at(14_999));
+        // not among the middle's, slot N/4 holds what slot 3N/4 - 1 did.
+        let rotated_at = |slot: u32| u64::from(n - 1 - (slot + 7_001) % n) * 3;
+        assert_eq!(states[0].value, rotated_at(0));
+        assert_eq!(states[low as usize].value, rotated_at(high - 1));
+    }
+
+    /// A re-sort that leaves agents out (no cell) hands what those own along too, in a crowd
+    /// whose states are handed over.
+    #[test]
+    fn states_left_out_by_the_grid_keep_what_they_own() {
+        let agents = HANDED_OVER_MIN_AGENTS;
+        let mut layout = Layout::identity(agents);
+        let mut vehicles =
+            vec![Vehicle::new(Vec2::ZERO, Vec2::ZERO, crate::VehicleParams::default()); agents];
+        let mut clocks = vec![0.0; agents];
+        let mut states: Vec<Held> = (0..agents as u64)
+            .map(|agent| Held {
+                value: agent,
+                heap: (agent != 2).then(|| Box::new(agent * 100)),
+            })
+            .collect();
+        let mut spare = Vec::new();
+        // Old slots 3 and 0 placed, the others following in their old order.
+        layout.resort(
+            &[3, 0],
+            &mut vehicles,
+            &mut clocks,
+            (&mut states, &mut spare),
+        );
+        let held: Vec<(u64, Option<u64>)> = (states.iter().take(5))
+            .map(|state| (state.value, state.heap.as_deref().copied()))
+            .collect();
+        assert_eq!(
+            held,
+            [
+                (3, Some(300)),
+                (0, Some(0)),
+                (1, Some(100)),
+                (2, None),
+                (4, Some(400))
+            ]
+        );
+        let last = states.last().map(|state| state.value);
+        assert_eq!(last, Some(agents as u64 - 1));
+        assert!(spare.iter().all(Held::is_plain));
     }
 }

@@ -326,11 +326,7 @@ impl Simulation {
             sources,
             &mut self.working,
             &mut self.stuck_for,
-            (
-                &mut self.states,
-                &mut self.spare_states,
-                AgentState::is_plain,
-            ),
+            (&mut self.states, &mut self.spare_states),
         );
     }
 

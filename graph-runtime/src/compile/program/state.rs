@@ -51,6 +51,53 @@ impl AgentState {
         self.extra.is_none() && self.own.is_unset()
     }
 
+    /// A copy of its plain data (everything but what it owns on the heap), owning nothing on
+    /// the heap: a copy that allocates nothing.
+    pub(crate) fn plain_copy(&self) -> Self {
+        let mut copy = Self {
+            rng: self.rng.clone(),
+            wander_inline: [0.0; INLINE_WANDER_SLOTS],
+            extra: None,
+            own: OwnGoals::default(),
+            preferred: Vec2::ZERO,
+            has_preferred: false,
+            jumped: 0,
+            asks_planner: false,
+        };
+        copy.copy_plain_from(self);
+        copy
+    }
+
+    /// Takes `from`'s plain data; what `self` owns on the heap stays its own. Every field is
+    /// named, so that a field added later is sorted into one part or the other here.
+    #[inline]
+    pub(crate) fn copy_plain_from(&mut self, from: &Self) {
+        let Self {
+            rng,
+            wander_inline,
+            extra: _,
+            own: _,
+            preferred,
+            has_preferred,
+            jumped,
+            asks_planner,
+        } = from;
+        self.rng.clone_from(rng);
+        self.wander_inline = *wander_inline;
+        self.preferred = *preferred;
+        self.has_preferred = *has_preferred;
+        self.jumped = *jumped;
+        self.asks_planner = *asks_planner;
+    }
+
+    /// Takes what `from` owns on the heap (its spilled wander angles and routes, its own
+    /// goals) in place of what `self` did, by pointer: `from` is left plain.
+    #[inline]
+    pub(crate) fn take_heap_from(&mut self, from: &mut Self) {
+        self.extra = from.extra.take();
+        self.own = std::mem::take(&mut from.own);
+    }
+
     /// About how many bytes it keeps on the heap: spilled wander angles, its routes' points
     /// and corridors, and its own goals.
     pub(crate) fn heap_bytes(&self) -> usize {
@@ -205,7 +252,59 @@ impl AgentState {
 
 #[cfg(test)]
 mod tests {
-    use super::AgentState;
+    use super::{AgentState, Extra};
+    use crate::{AgentRng, OwnGoals};
+    use glam::Vec2;
+
+    /// A re-sort's two parts of a state: the plain copy carries every plain field and owns
+    /// nothing; a state given another's plain data keeps its own heap; the heap handed over
+    /// is the very same (no copy), and the state it left is plain.
+    #[test]
+    fn a_state_splits_into_its_plain_data_and_what_it_owns() {
+        let mut own = OwnGoals::default();
+        own.set_goal("goal", Vec2::new(3.0, 4.0));
+        let mut state = AgentState {
+            rng: AgentRng::new(7, 11),
+            wander_inline: [0.5, 1.0, 1.5, 2.0],
+            extra: Some(Box::new(Extra {
+                wander_spill: vec![2.5],
+                routes: Vec::new(),
+            })),
+            own,
+            preferred: Vec2::new(1.0, -1.0),
+            has_preferred: true,
+            jumped: 0b101,
+            asks_planner: false,
+        };
+        let plain = state.plain_copy();
+        assert!(plain.is_plain() && !state.is_plain());
+        assert_eq!(plain.rng(), state.rng());
+        assert_eq!(plain.wander_inline, state.wander_inline);
+        assert_eq!(plain.preferred(), Some(Vec2::new(1.0, -1.0)));
+        assert!(plain.has_jumped(0) && !plain.has_jumped(1) && plain.has_jumped(2));
+        assert!(!plain.asks_planner);
+        // The spilled angle is on the heap: not in the plain copy.
+        assert_eq!((plain.wander(4), state.wander(4)), (0.0, 2.5));
+
+        let mut other = state.plain_copy();
+        other.rng = AgentRng::new(1, 2);
+        other.preferred = Vec2::ZERO;
+        state.copy_plain_from(&other);
+        assert_eq!(state.rng(), &AgentRng::new(1, 2));
+        assert_eq!(state.preferred(), Some(Vec2::ZERO));
+        assert_eq!(
+            state.own.goal("goal"),
+            Some(Vec2::new(3.0, 4.0)),
+            "kept its own"
+        );
+
+        let spill = state.extra.as_deref().map(std::ptr::from_ref);
+        other.take_heap_from(&mut state);
+        assert!(state.is_plain());
+        assert_eq!(other.extra.as_deref().map(std::ptr::from_ref), spill);
+        assert_eq!(other.own.goal("goal"), Some(Vec2::new(3.0, 4.0)));
+        assert_eq!(other.wander(4), 2.5);
+    }
 
     /// Every agent's state streams through the cache each tick: it held 120 bytes when own
     /// goals and spilled wander angles were kept inline (two cache lines), 72 after, and fits
