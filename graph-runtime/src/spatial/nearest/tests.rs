@@ -2,6 +2,7 @@
 //! on avoidance layers, large crowds in cell order and in none), and how few agents a
 //! query looks at.
 
+use super::nodes::Bounds;
 use super::*;
 use wide::f32x4;
 
