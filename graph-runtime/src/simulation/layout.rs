@@ -26,8 +26,8 @@ const MIN_SLOTS_PER_TASK: usize = 4_096;
 /// From this many agents, states that own heap data are re-sorted in two parts
 /// ([`Layout::resort`]): their plain data in parallel, what they own by pointer on one thread.
 /// Moved whole in cycles on one thread, Circle's 100,000 states (each owning its goal) took
-/// 3.2 ms a re-sort, against 0.66 ms to hand their goals over after a parallel gather (1.25
-/// ms more on 2 threads); at 10,000 the cycles took 29-31 µs and the two parts 70-85 on 2
+/// 3.2 ms a re-sort, against 0.66 ms to hand their goals over after a parallel gather (its
+/// copy of the plain data 0.95 ms more on 2 threads); at 10,000 the cycles took 28-32 µs and the two parts 70-86 on 2
 /// threads, the copy of the states' plain data doubling the gather (AMD, 2026-12-07). States
 /// of 32,768 agents fill 2 MiB, far past a core's own cache.
 const HANDED_OVER_MIN_AGENTS: usize = 32_768;
