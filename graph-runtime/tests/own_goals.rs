@@ -31,6 +31,15 @@ fn crowd(graph: &Graph) -> Crowd {
         .expect("binds: own names need no world")
 }
 
+/// `f` run on a pool of `threads` threads.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool");
+    pool.install(f)
+}
+
 fn at_rest(x: f32, y: f32) -> Vehicle {
     Vehicle::new(Vec2::new(x, y), Vec2::ZERO, VehicleParams::default())
 }
@@ -250,11 +259,7 @@ fn own_goals_survive_a_hot_swap_and_the_motion_is_the_same_on_any_thread_count()
     };
     let goals: BTreeMap<String, OwnPoints> = [("goal".to_owned(), OwnPoints::Random(area))].into();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        on_threads(threads, || {
             let mut simulation = Simulation::new(&scene(goals.clone())).expect("runs");
             for _ in 0..120 {
                 simulation.step(1.0 / 60.0);
@@ -422,11 +427,7 @@ fn a_large_crowd_keeps_each_agents_own_goal_through_its_re_sorts() {
     };
     assets.graphs = [("seek.graph.ron".to_owned(), seek_own_apart())].into();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool");
-        pool.install(|| {
+        on_threads(threads, || {
             let mut simulation = Simulation::new(&assets).expect("runs");
             let goal = |simulation: &Simulation, agent: usize| {
                 simulation.own(agent).and_then(|own| own.goal("goal"))

@@ -54,16 +54,7 @@ impl AgentState {
     /// A copy of its plain data (everything but what it owns on the heap), owning nothing on
     /// the heap: a copy that allocates nothing.
     pub(crate) fn plain_copy(&self) -> Self {
-        let mut copy = Self {
-            rng: self.rng.clone(),
-            wander_inline: [0.0; INLINE_WANDER_SLOTS],
-            extra: None,
-            own: OwnGoals::default(),
-            preferred: Vec2::ZERO,
-            has_preferred: false,
-            jumped: 0,
-            asks_planner: false,
-        };
+        let mut copy = Self::fresh(self.rng.clone());
         copy.copy_plain_from(self);
         copy
     }
@@ -119,8 +110,16 @@ impl AgentState {
 
     /// The state of agent `agent_index` in a world seeded with `seed`.
     pub fn new(program: &Program, seed: u64, agent_index: u64) -> Self {
-        let mut state = Self {
-            rng: AgentRng::new(seed, agent_index),
+        let mut state = Self::fresh(AgentRng::new(seed, agent_index));
+        state.fit(program);
+        state
+    }
+
+    /// A state with random stream `rng` that has done nothing yet: no wander angles, nothing
+    /// on the heap, no preferred velocity, no jump made, the planner still to look at it.
+    fn fresh(rng: AgentRng) -> Self {
+        Self {
+            rng,
             wander_inline: [0.0; INLINE_WANDER_SLOTS],
             extra: None,
             own: OwnGoals::default(),
@@ -128,9 +127,7 @@ impl AgentState {
             has_preferred: false,
             jumped: 0,
             asks_planner: true,
-        };
-        state.fit(program);
-        state
+        }
     }
 
     /// Whether the state has the slots `program` keeps (its wander angles beyond the inline
