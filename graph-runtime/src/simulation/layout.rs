@@ -27,9 +27,9 @@ const MIN_SLOTS_PER_TASK: usize = 4_096;
 /// ([`Layout::resort`]): their plain data in parallel, what they own by pointer on one thread.
 /// Moved whole in cycles on one thread, Circle's 100,000 states (each owning its goal) took
 /// 3.2 ms a re-sort, against 0.66 ms to hand their goals over after a parallel gather (its
-/// copy of the plain data 0.95 ms more on 2 threads); at 10,000 the cycles took 28-32 µs and the two parts 70-86 on 2
-/// threads, the copy of the states' plain data doubling the gather (AMD, 2026-12-07). States
-/// of 32,768 agents fill 2 MiB, far past a core's own cache.
+/// copy of the plain data 0.95 ms more on 2 threads); at 10,000 the cycles took 28-32 µs and
+/// the two parts 70-86 on 2 threads, the copy of the states' plain data doubling the gather
+/// (AMD, 2026-12-07). States of 32,768 agents fill 2 MiB, far past a core's own cache.
 const HANDED_OVER_MIN_AGENTS: usize = 32_768;
 
 /// Which agent sits in which slot, and the scratch to re-sort.
@@ -113,10 +113,10 @@ impl Layout {
             return;
         };
         // Gather every array into its spare in one parallel pass (each slot reads its
-        // source), the states' plain data too while the spare is sized: one pass and one hand-over
-        // to the pool's threads, where a check of the states, the gather and the states' copy
-        // were three (at 10,000 agents on 2 cores each hand-over to a thread gone to sleep
-        // costs about 10 µs).
+        // source), the states' plain data too while the spare is sized: one pass and one
+        // hand-over to the pool's threads, where a check of the states, the gather and the
+        // states' copy were three (at 10,000 agents on 2 cores each hand-over to a thread gone
+        // to sleep costs about 10 µs).
         let (order, old_vehicles, old_clocks) = (&self.order, &*vehicles, &*clocks);
         self.spare_order.resize(agents, 0);
         self.spare_vehicles.resize(

@@ -215,9 +215,9 @@ pub(super) const CELL_ORDER_OVERLAP: f32 = 0.25;
 /// agents a crowded query looked at 73 agents on average with a sixteenth, 84 with a quarter
 /// (77 in a tree built anew each tick); crowds of 20,000 and 100,000 spreading from one point
 /// (`benches/limits.rs`), 63 and 81 (62 keeping no halves that overlap at all), while a
-/// sixteenth still kept most of Circle's tree: its Tree and Resort phases 0.09 and 0.10 ms a step on one thread,
-/// against 0.27 and 0.19 keeping none and 0.18 and 0.16 before the last tree's order was
-/// kept (2026-12-06, AMD).
+/// sixteenth still kept most of Circle's tree: its Tree and Resort phases 0.09 and 0.10 ms a
+/// step on one thread, against 0.27 and 0.19 keeping none and 0.18 and 0.16 before the last
+/// tree's order was kept (2026-12-06, AMD).
 pub(super) const KEPT_OVERLAP: f32 = 1.0 / 16.0;
 
 /// Subtrees of at least this many agents are first halved in the order their agents come in
