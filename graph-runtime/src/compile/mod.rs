@@ -24,6 +24,7 @@ pub use eval::{Context, NodeValue, Trace, TraceEntry};
 pub use guide::{GUIDE_ORCA_LINES, Guide};
 pub use pipeline::{compile, compile_keeping_source, compile_with, warnings};
 pub use portable::{Portable, PortableNeighborhood, PortableOp, PortableTarget, Unsupported};
+pub(crate) use program::TwoParts;
 pub use program::{AgentState, ParamValues, Program, RouteSlot, RouteStatus, Scratch, TakeOff};
 pub use subgraph::{inline_subgraphs, subgraph_key};
 pub(crate) use tag_members::{Swept, TagMembers};

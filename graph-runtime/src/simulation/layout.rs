@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use crate::Vehicle;
+use crate::compile::TwoParts;
 use crate::pool::Slots;
 
 /// Fewest slots per parallel task of a re-sort's gather.
@@ -130,8 +131,7 @@ impl Layout {
         self.spare_clocks.resize(agents, 0.0);
         let handed_over = agents >= HANDED_OVER_MIN_AGENTS;
         if handed_over && spare.len() != agents {
-            spare.clear();
-            spare.par_extend(states.par_iter().map(T::plain_copy));
+            plain_copies(states, spare);
         }
         let old_states = &*states;
         let gather = |((agent, vehicle), clock): ((&mut u32, &mut Vehicle), &mut f32), old| {
@@ -168,19 +168,10 @@ impl Layout {
         std::mem::swap(&mut self.order, &mut self.spare_order);
         std::mem::swap(vehicles, &mut self.spare_vehicles);
         std::mem::swap(clocks, &mut self.spare_clocks);
-        if all_plain {
+        if all_plain || handed_over {
             std::mem::swap(states, spare);
-        } else if handed_over {
-            std::mem::swap(states, spare);
-            // What the old states own goes to their new slots, the old read in order (a read
-            // out of order waits on the cache; a write out of order does not), which leaves
-            // the spare plain.
-            for (old, target) in spare.iter_mut().zip(targets) {
-                if !old.is_plain()
-                    && let Some(new) = states.get_mut(target.load(Ordering::Relaxed) as usize)
-                {
-                    new.take_heap_from(old);
-                }
+            if !all_plain {
+                hand_over_heap(spare, targets, states);
             }
         } else {
             move_in_cycles(source, moving, &mut self.moved, states);
@@ -191,8 +182,7 @@ impl Layout {
             if !states.par_iter().all(T::is_plain) {
                 spare.clear();
             } else if spare.len() != agents {
-                spare.clear();
-                spare.par_extend(states.par_iter().map(T::plain_copy));
+                plain_copies(states, spare);
             }
         }
         // Each agent's slot: where its old slot went.
@@ -276,40 +266,23 @@ fn listed_in_full<'a>(
     Some((source, targets, moving))
 }
 
-/// A state the re-sort moves in two parts: its plain data, copied with the other arrays in
-/// one parallel pass, and what it owns on the heap, handed to its new slot by pointer on one
-/// thread (no two slots of one slice are handed to threads at once by index without
-/// `unsafe`, which the runtime does not use).
-pub(crate) trait TwoParts: Send + Sync + Sized {
-    /// A copy of its plain data, owning nothing on the heap.
-    fn plain_copy(&self) -> Self;
-    /// Takes `from`'s plain data; what `self` owns on the heap stays its own.
-    fn copy_plain_from(&mut self, from: &Self);
-    /// Whether it owns nothing on the heap.
-    fn is_plain(&self) -> bool;
-    /// Takes what `from` owns on the heap in place of its own, leaving `from` plain.
-    fn take_heap_from(&mut self, from: &mut Self);
+/// What the `old` states own goes to their `new` slots (`targets`, by old slot), which leaves
+/// the old ones plain. The old are read in order: a read out of order waits on the cache, a
+/// write out of order does not.
+fn hand_over_heap<T: TwoParts>(old: &mut [T], targets: &[AtomicU32], new: &mut [T]) {
+    for (old, target) in old.iter_mut().zip(targets) {
+        if !old.is_plain()
+            && let Some(new) = new.get_mut(target.load(Ordering::Relaxed) as usize)
+        {
+            new.take_heap_from(old);
+        }
+    }
 }
 
-impl TwoParts for crate::AgentState {
-    fn plain_copy(&self) -> Self {
-        Self::plain_copy(self)
-    }
-
-    #[inline]
-    fn copy_plain_from(&mut self, from: &Self) {
-        Self::copy_plain_from(self, from);
-    }
-
-    #[inline]
-    fn is_plain(&self) -> bool {
-        Self::is_plain(self)
-    }
-
-    #[inline]
-    fn take_heap_from(&mut self, from: &mut Self) {
-        Self::take_heap_from(self, from);
-    }
+/// `spare` made the plain copies of `states` (in parallel; it allocates when it grows).
+fn plain_copies<T: TwoParts>(states: &[T], spare: &mut Vec<T>) {
+    spare.clear();
+    spare.par_extend(states.par_iter().map(T::plain_copy));
 }
 
 /// Moves `states` to their new slots in place, cycle by cycle (new slot `s` takes old slot

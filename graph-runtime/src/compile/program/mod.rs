@@ -25,6 +25,7 @@ pub use route_slot::{RouteSlot, RouteStatus};
 pub(crate) use scratch::Frame;
 pub use scratch::Scratch;
 pub use state::AgentState;
+pub(crate) use state::TwoParts;
 
 use std::sync::Arc;
 

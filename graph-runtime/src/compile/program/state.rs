@@ -44,25 +44,33 @@ struct Extra {
     routes: Vec<RouteSlot>,
 }
 
-impl AgentState {
-    /// Whether the state owns nothing on the heap (no spilled wander angles, no own goals):
-    /// a copy of it allocates nothing.
-    pub(crate) fn is_plain(&self) -> bool {
-        self.extra.is_none() && self.own.is_unset()
-    }
+/// A state a re-sort moves in two parts (`simulation/layout.rs`): its plain data, copied
+/// with the other arrays in one parallel pass, and what it owns on the heap, handed to its new
+/// slot by pointer on one thread (no two slots of one slice are handed to threads at once by
+/// index without `unsafe`, which the runtime does not use).
+pub(crate) trait TwoParts: Send + Sync + Sized {
+    /// A copy of its plain data, owning nothing on the heap: a copy that allocates nothing.
+    fn plain_copy(&self) -> Self;
+    /// Takes `from`'s plain data; what `self` owns on the heap stays its own.
+    fn copy_plain_from(&mut self, from: &Self);
+    /// Whether it owns nothing on the heap.
+    fn is_plain(&self) -> bool;
+    /// Takes what `from` owns on the heap in place of its own, by pointer, leaving `from`
+    /// plain.
+    fn take_heap_from(&mut self, from: &mut Self);
+}
 
-    /// A copy of its plain data (everything but what it owns on the heap), owning nothing on
-    /// the heap: a copy that allocates nothing.
-    pub(crate) fn plain_copy(&self) -> Self {
+impl TwoParts for AgentState {
+    fn plain_copy(&self) -> Self {
         let mut copy = Self::fresh(self.rng.clone());
         copy.copy_plain_from(self);
         copy
     }
 
-    /// Takes `from`'s plain data; what `self` owns on the heap stays its own. Every field is
-    /// named, so that a field added later is sorted into one part or the other here.
+    /// Every field is named, so that a field added later is sorted into one part or the
+    /// other here.
     #[inline]
-    pub(crate) fn copy_plain_from(&mut self, from: &Self) {
+    fn copy_plain_from(&mut self, from: &Self) {
         let Self {
             rng,
             wander_inline,
@@ -81,14 +89,21 @@ impl AgentState {
         self.asks_planner = *asks_planner;
     }
 
-    /// Takes what `from` owns on the heap (its spilled wander angles and routes, its own
-    /// goals) in place of what `self` did, by pointer: `from` is left plain.
+    /// No spilled wander angles or routes, no own goals.
     #[inline]
-    pub(crate) fn take_heap_from(&mut self, from: &mut Self) {
+    fn is_plain(&self) -> bool {
+        self.extra.is_none() && self.own.is_unset()
+    }
+
+    /// Its spilled wander angles and routes, and its own goals.
+    #[inline]
+    fn take_heap_from(&mut self, from: &mut Self) {
         self.extra = from.extra.take();
         self.own = std::mem::take(&mut from.own);
     }
+}
 
+impl AgentState {
     /// About how many bytes it keeps on the heap: spilled wander angles, its routes' points
     /// and corridors, and its own goals.
     pub(crate) fn heap_bytes(&self) -> usize {
@@ -249,7 +264,7 @@ impl AgentState {
 
 #[cfg(test)]
 mod tests {
-    use super::{AgentState, Extra};
+    use super::{AgentState, Extra, TwoParts};
     use crate::{AgentRng, OwnGoals};
     use glam::Vec2;
 

@@ -34,9 +34,10 @@ pub(super) fn build(
     first: u32,
 ) -> Option<(usize, usize)> {
     let large = items.len() > leaf && items.len() >= halving.from;
+    // Either split is at the middle: the lower half's nodes, before the upper's.
+    let left_count = node_count(items.len() / 2, leaf);
     let (whole, halves) = if large && halving.boxes_known {
         // The halves' boxes, worked out from the bottom up (`in_order_boxes`).
-        let left_count = node_count(items.len() / 2, leaf);
         let a = nodes.get(1).map(Bounds::of_node);
         let b = nodes.get(1 + left_count).map(Bounds::of_node);
         let (a, b) = a.zip(b)?;
@@ -73,7 +74,6 @@ pub(super) fn build(
         _ => (split(items, whole.min, whole.max), true),
     };
     let (low, high) = items.split_at_mut(middle);
-    let left_count = node_count(low.len(), leaf);
     let (left_nodes, right_nodes) = rest.split_at_mut(left_count.min(rest.len()));
     root.left = first + 1;
     root.right = first + 1 + left_count as u32;
