@@ -5,8 +5,8 @@
 //! yields, then sleep. At 10,000 flockers on 2 threads the steering's calling thread
 //! finished its share first in about 4 ticks of 10, and in 1 tick of 4 or 5 the pass ended 10
 //! to over 100 µs after its last task (a sleeping thread on a halted virtual CPU wakes
-//! slowly): 8 to 14 µs a tick on average, 1–2 % of the 2-thread tick (`BENCHMARKS.md`, issue
-//! 47, "The steering pass in bands").
+//! slowly): 8 to 14 µs a tick on average, 1–2 % of the 2-thread tick
+//! (`docs/benchmarks-history.md`, "The steering pass in bands").
 //!
 //! Here the tasks are dealt in contiguous bands, one per thread of the pool, the same band
 //! to the same thread every tick (counted from the thread running the tick), so that a

@@ -9,7 +9,7 @@
 //! the same reason. [`Warm`] sends each of the pool's other threads a job that takes the
 //! pool's work as it comes ([`rayon::yield_now`]) until the tick ends, or until it has found
 //! none for [`IDLE_MOST`]: a worker between two of the tick's passes is awake when the next
-//! begins (`BENCHMARKS.md`, "A warm pool": the 10,000-flocker tick on 2 threads 2-3 %
+//! begins (`docs/benchmarks-history.md`, "A warm pool": the 10,000-flocker tick on 2 threads 2-3 %
 //! faster, the 1,000-flocker tick 10-15 %, RVO2's Blocks 4 %).
 //!
 //! Only where each of the pool's threads has a core of its own (no more threads than
