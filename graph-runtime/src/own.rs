@@ -75,6 +75,13 @@ impl OwnGoals {
         self.lists.as_ref()?.points.get(name)
     }
 
+    /// How many points the agent has, read where they are kept (behind a pointer): the line
+    /// [`OwnGoals::goal_ref`] reads next, loaded ahead of it.
+    #[inline]
+    pub(crate) fn point_count(&self) -> usize {
+        self.lists.as_ref().map_or(0, |lists| lists.points.len())
+    }
+
     /// Sets the agent's own point `name` (replacing an earlier one).
     pub fn set_goal(&mut self, name: &str, point: Vec2) {
         let points = &mut self.lists_mut().points;

@@ -85,7 +85,16 @@ impl Program {
                 let context = batch.context;
                 let num = |n: Num| n.get(params);
                 let shared = match target {
-                    TargetRef::Own(_) => None,
+                    TargetRef::Own(_) => {
+                        // Each agent's points read for the whole batch first: they lie behind a
+                        // pointer in the order the agents got them, not the order the tick
+                        // walks them, a cache miss each (3.7 % of RVO2's Circle of 10,000 on
+                        // one thread). In a loop this short the batch's misses overlap; in the
+                        // lookup's loop few were in flight at once (issue 47, BENCHMARKS.md).
+                        let read = list.clone().map(|i| states[i].own.point_count());
+                        std::hint::black_box(read.sum::<usize>());
+                        None
+                    }
                     _ => Some(context.target_point(self, &OwnGoals::default(), target)),
                 };
                 for i in list {
