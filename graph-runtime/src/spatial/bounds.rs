@@ -94,6 +94,15 @@ impl NeighborBounds {
         self.generation = next % GENERATIONS;
     }
 
+    /// The notes of `agents`, read (and summed, wrapping, so that the reads are made): the
+    /// lines [`NeighborBounds::reach`] reads next, loaded ahead of it.
+    fn read_ahead(&self, agents: impl Iterator<Item = usize>) -> u64 {
+        agents.fold(0, |sum, agent| {
+            let note = self.notes.get(agent).map_or(0, |note| note.load(Relaxed));
+            sum.wrapping_add(note)
+        })
+    }
+
     /// How far agent `agent` at `p` needs to look for its `keep` nearest within `radius`.
     fn reach(&self, agent: usize, p: Vec2, keep: usize, radius: f32) -> f32 {
         let Some(note) = self.notes.get(agent) else {
@@ -215,6 +224,14 @@ impl SpatialGrid {
     /// A query cut to it finds the same agents.
     pub(crate) fn neighbor_reach(&self, agent: usize, p: Vec2, keep: usize, radius: f32) -> f32 {
         self.bounds.reach(agent, p, keep, radius)
+    }
+
+    /// Reads the notes of `agents` ahead of their queries' [`SpatialGrid::neighbor_reach`]:
+    /// a note is kept by agent index, and a batch's agents (in the tick's order) are all over
+    /// a large crowd's notes, a cache miss each; read in one short loop, the misses overlap.
+    /// The sum is of no use but to make the reads.
+    pub(crate) fn read_notes_ahead(&self, agents: impl Iterator<Item = usize>) -> u64 {
+        self.bounds.read_ahead(agents)
     }
 
     /// Notes what agent `agent`'s query for its `keep` nearest found (`nearest`: their keys,
