@@ -17,6 +17,23 @@ use crate::compile::program::{
 };
 use crate::{OwnGoals, Steering, Vehicle};
 
+/// Fewest agents in the crowd for a batch to read its agents' own points ahead of looking them
+/// up (see `leaf_column`): RVO2's Circle of 10,000 on one thread 2 to 3 % faster; at 1,000, and
+/// on Blocks' 100, every point is in the cache already and the loop cost 8 instructions an
+/// agent for nothing.
+const GOALS_READ_AHEAD_MIN_AGENTS: usize = 4_096;
+
+/// Fewest agents in the crowd for a batch to read its agents' notes of their last nearest
+/// ahead of their solves (see `reciprocal_column`): RVO2's Circle of 100,000 on one thread
+/// about 1 % faster; at 10,000 (80 KB of notes) no faster, and on Blocks 24 instructions an
+/// agent for nothing.
+const NOTES_READ_AHEAD_MIN_AGENTS: usize = 32_768;
+
+/// About how many agents the tick steers: those placed in the grid, or those read by index.
+fn crowd(context: &Context<'_>) -> usize {
+    context.grid.positions().len().max(context.vehicles.len())
+}
+
 impl Program {
     /// Leaf op `index` (`op`: a behavior without neighbor sums, or a sensor) for the agents
     /// of `batch` at positions `list`, into its column of `batch.values`.
@@ -86,13 +103,15 @@ impl Program {
                 let num = |n: Num| n.get(params);
                 let shared = match target {
                     TargetRef::Own(_) => {
-                        // Each agent's points read for the whole batch first: they lie behind a
-                        // pointer in the order the agents got them, not the order the tick
-                        // walks them, a cache miss each (3.7 % of RVO2's Circle of 10,000 on
-                        // one thread). In a loop this short the batch's misses overlap; in the
-                        // lookup's loop few were in flight at once (issue 47, BENCHMARKS.md).
-                        let read = list.clone().map(|i| states[i].own.point_count());
-                        std::hint::black_box(read.sum::<usize>());
+                        // In a large crowd each agent's points read for the whole batch first:
+                        // they lie behind a pointer in the order the agents got them, not the
+                        // order the tick walks them, a cache miss each (3.7 % of RVO2's Circle
+                        // of 10,000 on one thread). In a loop this short the batch's misses
+                        // overlap; in the lookup's loop few were in flight at once.
+                        if crowd(context) >= GOALS_READ_AHEAD_MIN_AGENTS {
+                            let read = list.clone().map(|i| states[i].own.point_count());
+                            std::hint::black_box(read.sum::<usize>());
+                        }
                         None
                     }
                     _ => Some(context.target_point(self, &OwnGoals::default(), target)),
@@ -183,12 +202,13 @@ pub(super) fn reciprocal_column<V: Value>(
     let Some(preferred) = before.get(input * n..(input + 1) * n) else {
         return;
     };
-    // Each agent's note of its last nearest read for the whole batch first, as the own goals
-    // above: in a large crowd each is a cache miss, taken one solve at a time (RVO2's Circle
-    // of 100,000 on one thread 0.2 to 1.2 % faster in 5 pairs of 6; 10,000 unchanged).
-    let noted = list.clone().filter_map(|i| batch.agents.get(i));
-    let notes = (batch.context.grid).read_notes_ahead(noted.map(|&agent| agent as usize));
-    std::hint::black_box(notes);
+    // In a very large crowd each agent's note of its last nearest read for the whole batch
+    // first, as the own goals above: a cache miss each, taken one solve at a time.
+    if crowd(batch.context) >= NOTES_READ_AHEAD_MIN_AGENTS {
+        let noted = list.clone().filter_map(|i| batch.agents.get(i));
+        let notes = (batch.context.grid).read_notes_ahead(noted.map(|&agent| agent as usize));
+        std::hint::black_box(notes);
+    }
     let agents = (batch.agents, batch.vehicles, &mut *batch.states);
     each_evaluator::<V>(
         program,
