@@ -103,6 +103,22 @@ mod tests {
             .collect()
     }
 
+    /// The count a batch reads ahead of its lookups (`OwnGoals::point_count`) is the agent's
+    /// number of points, set or cleared.
+    #[test]
+    fn an_agents_point_count_is_its_number_of_points() {
+        let mut own = crate::OwnGoals::default();
+        assert_eq!(own.point_count(), 0);
+        own.set_goal("goal", Vec2::X);
+        own.set_goal("goal", Vec2::Y);
+        assert_eq!(own.point_count(), 1);
+        own.set_goal("home", Vec2::Y);
+        assert_eq!(own.point_count(), 2);
+        own.clear_goal("goal");
+        own.clear_goal("home");
+        assert_eq!(own.point_count(), 0);
+    }
+
     #[test]
     fn points_keep_one_form_for_each_set_of_names_through_sets_and_removals() {
         let mut points = Points::default();

@@ -267,6 +267,33 @@ mod tests {
         grid
     }
 
+    /// Reading notes ahead reads the very notes the queries read next (an agent with none, or
+    /// past the last, reads 0) and changes none of them.
+    #[test]
+    fn reading_notes_ahead_reads_them_and_changes_nothing() {
+        let grid = noted_grid();
+        let p = Vec2::ZERO;
+        assert_eq!(grid.read_notes_ahead([3, 4, 99].into_iter()), 0);
+        grid.note_nearest(3, 3, &[key(1.0, 7), key(9.0, 2), key(16.0, 5)]);
+        grid.note_nearest(4, 1, &[key(4.0, 1)]);
+        let note = |agent: usize| grid.bounds.notes[agent].load(Relaxed);
+        // The third nearest's squared distance 16, three of them: 4 units' bits, 3 above them.
+        assert_eq!(note(3) as u32, 4.0_f32.to_bits());
+        assert_eq!((note(3) >> 32) as u8, 3);
+        let reaches = |grid: &SpatialGrid| {
+            [(3, 3), (4, 1)].map(|(agent, keep)| grid.neighbor_reach(agent, p, keep, 15.0))
+        };
+        let before = reaches(&grid);
+        let sum = note(3).wrapping_add(note(4));
+        assert_eq!(grid.read_notes_ahead([3, 4, 99].into_iter()), sum);
+        assert_eq!(grid.read_notes_ahead([99].into_iter()), 0);
+        assert_eq!(reaches(&grid), before);
+        assert!(
+            before.iter().all(|&reach| reach < 15.0),
+            "both noted: {before:?}"
+        );
+    }
+
     #[test]
     fn a_note_bounds_the_next_rebuild_by_how_far_the_agents_moved() {
         let mut grid = noted_grid();
