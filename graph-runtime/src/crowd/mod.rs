@@ -425,8 +425,17 @@ impl Crowd {
         if let Some(problem) = self.unread(name) {
             return Err(refuse(problem));
         }
+        // Kept under the agent's program's own string when it reads the name, so that its
+        // lookups compare pointers (`own/points.rs`); under a copy of `name` otherwise.
+        let group = self.group_of.get(agent).map_or(0, |&group| group as usize);
+        let shared = (self.groups.get(group))
+            .and_then(|group| group.program.own_shared.iter().find(|&own| **own == *name))
+            .cloned();
         let state = self.state_of(agent).ok_or_else(|| refuse(too_many()))?;
-        state.own.set_goal(name, point);
+        match shared {
+            Some(shared) => state.own.set_goal_shared(&shared, point),
+            None => state.own.set_goal(name, point),
+        }
         Ok(())
     }
 

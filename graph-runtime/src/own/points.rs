@@ -36,7 +36,12 @@ impl Points {
     pub(super) fn get(&self, name: &str) -> Option<&Vec2> {
         match self {
             Self::None => None,
-            Self::One(own, point) => (**own == *name).then_some(point),
+            // The program's own string (see `simulation/build.rs`): the same pointer and
+            // length are the same name, without reading it.
+            Self::One(own, point) => {
+                let same = std::ptr::eq(own.as_ptr(), name.as_ptr()) && own.len() == name.len();
+                (same || **own == *name).then_some(point)
+            }
             Self::Many(map) => map.get(name),
         }
     }
@@ -101,6 +106,22 @@ mod tests {
         (points.iter())
             .map(|(name, point)| (name.to_string(), point.to_array()))
             .collect()
+    }
+
+    /// A lone point is found under its own string (the program's, shared: the pointers
+    /// compared) and under an equal name held elsewhere (the bytes compared), not under a
+    /// shorter name at the same address.
+    #[test]
+    fn a_lone_point_is_found_by_its_shared_name_or_by_an_equal_one() {
+        let name: Arc<str> = Arc::from("goal");
+        let mut points = Points::default();
+        points.set(&name, || Arc::clone(&name), Vec2::X);
+        assert!(matches!(&points, Points::One(own, _) if Arc::ptr_eq(own, &name)));
+        assert_eq!(points.get(&name), Some(&Vec2::X));
+        let elsewhere = String::from("goal");
+        assert_eq!(points.get(&elsewhere), Some(&Vec2::X));
+        assert_eq!(points.get(&name[..2]), None);
+        assert_eq!(points.get("goals"), None);
     }
 
     /// The count a batch reads ahead of its lookups (`OwnGoals::point_count`) is the agent's

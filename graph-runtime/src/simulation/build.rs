@@ -207,11 +207,16 @@ impl Simulation {
                 .collect(),
         };
         let mut goal_rng = AgentRng::new(self.seed ^ GOAL_SALT, index as u64);
-        // Each name once for the whole group, shared by its agents' tables.
+        // Each name once for the whole group, shared by its agents' tables: the program's own
+        // string where it reads the name, so that its lookups compare pointers.
+        let shared = |name: &str| {
+            let programs = program.own_shared.iter().find(|&shared| **shared == *name);
+            programs.map_or_else(|| Arc::from(name), Arc::clone)
+        };
         let goals: Vec<(Arc<str>, &OwnPoints)> = group
             .goals
             .iter()
-            .map(|(name, points)| (Arc::from(name.as_str()), points))
+            .map(|(name, points)| (shared(name), points))
             .collect();
         for (in_group, (position, velocity)) in spawned.into_iter().enumerate() {
             let agent = self.working.len() as u64;
@@ -314,6 +319,41 @@ fn compile_group(
                     error,
                 }));
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::{SceneAssets, Simulation};
+
+    /// The swap circle's agents each get their own goal from the scene group, under the name
+    /// their program's Arrival reads: every agent keeps it under the program's own string, so
+    /// the lookup compares pointers (`own/points.rs`), and finds it.
+    #[test]
+    fn a_groups_agents_keep_their_goals_under_their_programs_own_names() {
+        let presets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../presets");
+        let assets = SceneAssets::load(&presets.join("swap_circle.scene.ron")).expect("a preset");
+        let simulation = Simulation::new(&assets).expect("builds");
+        let program = &simulation.groups()[0].program;
+        let [shared] = program.own_shared.as_slice() else {
+            panic!("one own name: {:?}", program.own_names);
+        };
+        let agents = simulation.vehicles().len();
+        assert!(agents > 0);
+        for agent in 0..agents {
+            let own = simulation.own(agent).expect("an agent");
+            let goals: Vec<(&str, _)> = own.goals().collect();
+            let [(name, _)] = goals.as_slice() else {
+                panic!("agent {agent}: {goals:?}");
+            };
+            assert!(
+                std::ptr::eq(name.as_ptr(), shared.as_ptr()),
+                "agent {agent}"
+            );
+            assert_eq!(own.goal_ref(shared), own.goal(name).as_ref());
         }
     }
 }

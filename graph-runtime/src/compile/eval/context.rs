@@ -78,7 +78,7 @@ impl<'a> Context<'a> {
                 self.world.target_at(index)
             }
             TargetRef::Own(name) => {
-                let name = program.own_names.get(name as usize)?;
+                let name = program.own_shared.get(name as usize)?;
                 own.goal_ref(name).copied()
             }
             TargetRef::Tagged(_) => None,

@@ -4,6 +4,7 @@
 //! Each kind's op is `ops.rs` (a family file's kinds by the family's `lower`).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod ops;
 
@@ -74,6 +75,7 @@ impl<'g> Builder<'g> {
                 target_names: Vec::new(),
                 tag_names: Vec::new(),
                 own_names: Vec::new(),
+                own_shared: Vec::new(),
                 jump_link_names: Vec::new(),
                 wander_slots: 0,
                 route_slots: 0,
@@ -175,6 +177,8 @@ impl<'g> Builder<'g> {
         }
         self.program.shared = parents.iter().map(|&count| count > 1).collect();
         self.program.root = self.op_of.get(&output).copied().unwrap_or(0);
+        let own = self.program.own_names.iter();
+        self.program.own_shared = own.map(|name| Arc::from(name.as_str())).collect();
         self.program
     }
 

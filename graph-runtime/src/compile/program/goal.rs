@@ -17,7 +17,7 @@ impl Program {
         let point = |target: &TargetRef| match *target {
             TargetRef::Point(x, y) => Some(Vec2::new(x.get(params), y.get(params))),
             TargetRef::Named(index) => world.target(self.target_names.get(index as usize)?),
-            TargetRef::Own(index) => own.goal(self.own_names.get(index as usize)?),
+            TargetRef::Own(index) => own.goal(self.own_shared.get(index as usize)?),
             TargetRef::Tagged(_) => None,
         };
         let aimed = self.ops.iter().find_map(|op| match op {
