@@ -429,7 +429,7 @@ impl Crowd {
         // lookups compare pointers (`own/points.rs`); under a copy of `name` otherwise.
         let group = self.group_of.get(agent).map_or(0, |&group| group as usize);
         let shared = (self.groups.get(group))
-            .and_then(|group| group.program.own_shared.iter().find(|&own| **own == *name))
+            .and_then(|group| group.program.own_string(name))
             .cloned();
         let state = self.state_of(agent).ok_or_else(|| refuse(too_many()))?;
         match shared {

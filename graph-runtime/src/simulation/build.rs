@@ -210,8 +210,9 @@ impl Simulation {
         // Each name once for the whole group, shared by its agents' tables: the program's own
         // string where it reads the name, so that its lookups compare pointers.
         let shared = |name: &str| {
-            let programs = program.own_shared.iter().find(|&shared| **shared == *name);
-            programs.map_or_else(|| Arc::from(name), Arc::clone)
+            program
+                .own_string(name)
+                .map_or_else(|| Arc::from(name), Arc::clone)
         };
         let goals: Vec<(Arc<str>, &OwnPoints)> = group
             .goals

@@ -331,6 +331,12 @@ impl Program {
         &self.own_names
     }
 
+    /// The program's own string for the own name `name`, if it reads it: an agent that keeps
+    /// its point under this very string is found by pointer (`own_shared`).
+    pub(crate) fn own_string(&self, name: &str) -> Option<&Arc<str>> {
+        self.own_shared.iter().find(|&own| **own == *name)
+    }
+
     /// Whether one agent's evaluation costs about a microsecond or more, not a tenth of one:
     /// a Reciprocal node (up to ten half-planes and a linear program) or Unaligned collision
     /// avoidance (a prediction per neighbor). A tick of such agents is split into smaller
