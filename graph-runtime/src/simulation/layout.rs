@@ -81,6 +81,12 @@ impl Layout {
         self.slot_of.get(agent).map(|&slot| slot as usize)
     }
 
+    /// Every agent's slot, by agent index.
+    #[inline]
+    pub(crate) fn slots(&self) -> &[u32] {
+        &self.slot_of
+    }
+
     /// Re-sorts: new slot `s` takes what old slot `sources[s]` held; the old slots `sources`
     /// leaves out (agents the grid did not place) follow in their old order. `vehicles`,
     /// `clocks` and `states` are in slot order and move along. Allocates nothing once warm.
