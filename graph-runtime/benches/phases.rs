@@ -16,7 +16,10 @@
 //! or `boids`) narrow it. `STEERGRAPH_BENCH_CUT_FOR=16` also gives, for each count of
 //! threads between 1 and 16, what cutting the tick's work for 16 threads costs that many warm
 //! workers against their own cut (`cut_finer`): the finer cut's cost, without the wake-ups of
-//! more threads than cores that 16 workers on 2 cores add.
+//! more threads than cores that 16 workers on 2 cores add. `STEERGRAPH_BENCH_READ` (set)
+//! follows each tick with the first read of `Simulation::vehicles`, as a game that reads its
+//! agents every frame makes it, and prints its mean (agent order written back, not part of
+//! the tick's phases).
 
 #[path = "fast_loop.rs"]
 #[expect(
@@ -63,8 +66,14 @@ fn pool_of(threads: usize) -> rayon::ThreadPool {
 }
 
 /// Times `ticks` ticks of `workload` with `agents` agents on a pool of `threads`: each
-/// phase's times, and the CPU seconds per tick of all threads (see [`process_cpu_seconds`]).
-fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Option<f64>) {
+/// phase's times, and the CPU seconds per tick of all threads (see [`process_cpu_seconds`]);
+/// with `reads`, each tick followed by the first read of the vehicles, timed into it.
+fn measure(
+    workload: Workload,
+    agents: usize,
+    threads: usize,
+    reads: Option<&mut Vec<f64>>,
+) -> (PhaseTimes, Option<f64>) {
     pool_of(threads).install(|| {
         let mut simulation = workload.simulation(agents);
         for _ in 0..WARM_UP_TICKS {
@@ -73,6 +82,7 @@ fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Op
         let ticks = (AGENT_TICKS / agents).clamp(16, 2_000) / 8 * 8;
         let mut times: PhaseTimes = Default::default();
         let cpu_before = process_cpu_seconds();
+        let mut reads = reads;
         for _ in 0..ticks {
             let mut last = Instant::now();
             simulation.step_observed(DT, |phase| {
@@ -83,6 +93,11 @@ fn measure(workload: Workload, agents: usize, threads: usize) -> (PhaseTimes, Op
                 }
                 last = now;
             });
+            if let Some(reads) = reads.as_deref_mut() {
+                let start = Instant::now();
+                std::hint::black_box(simulation.vehicles().first());
+                reads.push(start.elapsed().as_secs_f64());
+            }
         }
         let cpu = process_cpu_seconds()
             .zip(cpu_before)
@@ -184,6 +199,7 @@ fn main() {
     // Each count of threads above 1 and below this one also runs [`cut_finer`].
     let cut_for = only("STEERGRAPH_BENCH_CUT_FOR").and_then(|v| v.trim().parse::<usize>().ok());
     let workload_filter = only("STEERGRAPH_BENCH_WORKLOAD");
+    let read = std::env::var_os("STEERGRAPH_BENCH_READ").is_some();
     for workload in [Workload::Flock, Workload::Boids] {
         if workload_filter
             .as_ref()
@@ -198,7 +214,8 @@ fn main() {
             let mut single: Option<Vec<f64>> = None;
             let mut two_cpu: Option<f64> = None;
             for &threads in &thread_counts {
-                let (times, cpu) = measure(workload, agents, threads);
+                let mut reads = Vec::new();
+                let (times, cpu) = measure(workload, agents, threads, read.then_some(&mut reads));
                 let means: Vec<f64> = times.iter().map(|t| mean(t)).collect();
                 let tick: f64 = means.iter().sum();
                 let outside: f64 = (TickPhase::ALL.iter().zip(&means))
@@ -231,11 +248,16 @@ fn main() {
                         });
                     format!("; CPU {:.4} ms a tick{over_two}", cpu * 1e3)
                 });
+                let read_text = if read {
+                    format!("; then the read back {:.4} ms", mean(&reads) * 1e3)
+                } else {
+                    String::new()
+                };
                 // Every tick stepped, warm-up included (`scripts/serial_share.sh` divides its
                 // samples by them).
                 let stepped = times.first().map_or(0, Vec::len) + WARM_UP_TICKS;
                 println!(
-                    "{threads} thread(s): tick {:.4} ms{cpu_text}; {stepped} ticks stepped; outside Steer {:.4} ms = {:.1} %; {}",
+                    "{threads} thread(s): tick {:.4} ms{cpu_text}{read_text}; {stepped} ticks stepped; outside Steer {:.4} ms = {:.1} %; {}",
                     tick * 1e3,
                     outside * 1e3,
                     100.0 * outside / tick,
