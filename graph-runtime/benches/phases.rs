@@ -72,7 +72,7 @@ fn measure(
     workload: Workload,
     agents: usize,
     threads: usize,
-    reads: Option<&mut Vec<f64>>,
+    mut reads: Option<&mut Vec<f64>>,
 ) -> (PhaseTimes, Option<f64>) {
     pool_of(threads).install(|| {
         let mut simulation = workload.simulation(agents);
@@ -82,7 +82,6 @@ fn measure(
         let ticks = (AGENT_TICKS / agents).clamp(16, 2_000) / 8 * 8;
         let mut times: PhaseTimes = Default::default();
         let cpu_before = process_cpu_seconds();
-        let mut reads = reads;
         for _ in 0..ticks {
             let mut last = Instant::now();
             simulation.step_observed(DT, |phase| {
