@@ -139,6 +139,11 @@ impl WallGrid {
         cells <= MAX_QUERY_CELLS
     }
 
+    /// The cells' side (units).
+    pub(super) fn cell_size(&self) -> f32 {
+        self.shape.cell
+    }
+
     /// Whether a query spanning `span` is at most a cell wide along each axis.
     pub(super) fn is_within_a_cell(&self, span: Vec2) -> bool {
         span.x.abs().max(span.y.abs()) <= self.shape.cell

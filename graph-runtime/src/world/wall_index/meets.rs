@@ -19,6 +19,15 @@ impl WallIndex {
         if !(from.is_finite() && to.is_finite()) {
             return true;
         }
+        // Most steps, those away from every wall, end here (`clear.rs`).
+        let (low, high) = (from.min(to), from.max(to));
+        if self
+            .clear
+            .as_ref()
+            .is_some_and(|clear| clear.holds(low, high))
+        {
+            return false;
+        }
         let segments = &self.segments;
         let meets = |index: u32| {
             segments
@@ -28,7 +37,7 @@ impl WallIndex {
         let d = to - from;
         if let Some(few) = &self.few {
             let mut met = false;
-            few.meeting(from.min(to), from.max(to), |index| {
+            few.meeting(low, high, |index| {
                 met = met || meets(index);
             });
             return met;
@@ -38,7 +47,7 @@ impl WallIndex {
                 let mut met = false;
                 let mut visit = |index| met = met || meets(index);
                 if grid.is_within_a_cell(d) {
-                    grid.segments_in_box(from.min(to), from.max(to), &mut visit);
+                    grid.segments_in_box(low, high, &mut visit);
                 } else {
                     grid.segments_along(from, to, &mut visit);
                 }

@@ -8,6 +8,8 @@ mod tree;
 
 mod answers;
 
+mod clear;
+
 mod few;
 
 mod meets;
@@ -19,6 +21,7 @@ use super::segment::{facing_normal, has_direction};
 use super::wall_grid::WallGrid;
 use crate::math::TINY;
 use answers::{Reach, consider, offer, offer_near};
+use clear::ClearCells;
 use few::FewBoxes;
 use tree::Tree;
 
@@ -104,6 +107,9 @@ pub struct WallIndex {
     /// Every segment's box, for walls of few segments (`few.rs`): their nearest-point
     /// queries and steps look at each box rather than at the grid's cells.
     few: Option<FewBoxes>,
+    /// Where a short step meets no wall (`clear.rs`): the first test of
+    /// [`WallIndex::step_meets_a_wall`].
+    clear: Option<ClearCells>,
     /// The largest absolute coordinate of any segment (`0` without segments): how large a
     /// rounding of a point on a segment can be.
     magnitude: f32,
@@ -129,6 +135,7 @@ impl WallIndex {
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         let few = FewBoxes::new(&segments);
+        let clear = ClearCells::new(&segments, grid.as_ref());
         let magnitude = segments
             .iter()
             .map(|(a, b)| a.abs().max(b.abs()).max_element())
@@ -140,6 +147,7 @@ impl WallIndex {
             tree,
             grid,
             few,
+            clear,
             magnitude,
         }
     }
@@ -495,20 +503,31 @@ mod tests {
     fn walls_strategy(
         coordinate: impl Strategy<Value = f32> + Clone,
     ) -> impl Strategy<Value = Vec<Wall>> {
+        some_walls_strategy(coordinate, 0..40)
+    }
+
+    fn some_walls_strategy(
+        coordinate: impl Strategy<Value = f32> + Clone,
+        walls: std::ops::Range<usize>,
+    ) -> impl Strategy<Value = Vec<Wall>> {
         let point = (coordinate.clone(), coordinate).prop_map(|(x, y)| Vec2::new(x, y));
         let wall = (prop::collection::vec(point, 2..6), any::<bool>())
             .prop_map(|(points, closed)| Wall { points, closed });
-        prop::collection::vec(wall, 0..40)
+        prop::collection::vec(wall, walls)
     }
 
-    /// Checks the index of `walls` as it is built, and again with its boxes of few segments
-    /// left out, so that small sets of walls test the grid and the hierarchy too.
+    /// Checks the index of `walls` as it is built, again with its boxes of few segments left
+    /// out, so that small sets of walls test the grid and the hierarchy too, and again without
+    /// its clear cells, so that the steps they answer reach the segments as well.
     fn check_against_brute_force(walls: &[Wall], probes: &[(Vec2, Vec2, f32)]) {
         let index = WallIndex::new(walls);
         let mut without_boxes = index.clone();
         without_boxes.few = None;
+        let mut without_clear = without_boxes.clone();
+        without_clear.clear = None;
         check_index_against_brute_force(&index, probes);
         check_index_against_brute_force(&without_boxes, probes);
+        check_index_against_brute_force(&without_clear, probes);
     }
 
     fn check_index_against_brute_force(index: &WallIndex, probes: &[(Vec2, Vec2, f32)]) {
@@ -607,6 +626,54 @@ mod tests {
                 .map(|(x, y, tx, ty, r)| (Vec2::new(x, y), Vec2::new(tx, ty), r))
                 .collect();
             check_against_brute_force(&walls, &probes);
+        }
+
+        /// Steps about as long as the clear cells (`clear.rs`), anywhere and from points on
+        /// the walls and off them, among a few walls (room for clear cells) anywhere or on an
+        /// integer grid (along the cells' axes): each meets a wall exactly when a scan says it
+        /// does.
+        #[test]
+        fn short_steps_meet_a_wall_exactly_when_a_scan_says_so(
+            walls in prop_oneof![
+                some_walls_strategy(-50.0_f32..50.0, 1..4),
+                some_walls_strategy((-8_i8..8).prop_map(f32::from), 1..4),
+            ],
+            steps in prop::collection::vec(
+                (-55.0_f32..55.0, -55.0_f32..55.0, -1.0_f32..1.0, -1.0_f32..1.0, 0.0_f32..1.0),
+                1..40,
+            ),
+        ) {
+            let index = WallIndex::new(&walls);
+            let scan = |from: Vec2, to: Vec2| {
+                index.segments().iter().any(|&(a, b)| step_meets(from, to, a, b))
+            };
+            for (at, &(x, y, dx, dy, t)) in steps.iter().enumerate() {
+                let d = Vec2::new(dx, dy);
+                let mut steps = vec![(Vec2::new(x, y), d)];
+                if let Some(&(a, b)) = index.segments().get(at % index.segments().len().max(1)) {
+                    // From the wall, and from 0.25 to 2 units off it (about a clear cell's
+                    // size) towards it, stopping just short of it or just past it.
+                    let on = a.lerp(b, t);
+                    let normal = (b - a).perp().normalize_or_zero();
+                    steps.extend([(on, d), (on + d * 0.01, d), (a, d), (b, d)]);
+                    for off in [0.25, 0.5, 0.75, 1.0, 1.5, 2.0] {
+                        for side in [normal, -normal] {
+                            steps.extend([0.9, 1.1].map(|k| (on + side * off, -side * off * k)));
+                        }
+                    }
+                }
+                for (from, d) in steps {
+                    for to in [from + d, from + d * 0.1, from - d * 0.5] {
+                        prop_assert_eq!(
+                            index.step_meets_a_wall(from, to),
+                            scan(from, to),
+                            "step {} -> {}",
+                            from,
+                            to
+                        );
+                    }
+                }
+            }
         }
 
         #[test]
