@@ -12,6 +12,7 @@ impl WallIndex {
     /// when this is `false`. A step that starts on a wall and leaves it does not meet that
     /// wall. `false` for a step of length zero; `true` when an end is not finite (no such
     /// step can be kept to a side).
+    #[inline]
     pub fn step_meets_a_wall(&self, from: Vec2, to: Vec2) -> bool {
         if self.is_empty() || from == to {
             return false;
@@ -19,7 +20,8 @@ impl WallIndex {
         if !(from.is_finite() && to.is_finite()) {
             return true;
         }
-        // Most steps, those away from every wall, end here (`clear.rs`).
+        // Most steps, those away from every wall, end here (`clear.rs`), inlined into the
+        // caller; the look at the segments is a call of its own.
         let (low, high) = (from.min(to), from.max(to));
         if self
             .clear
@@ -28,6 +30,13 @@ impl WallIndex {
         {
             return false;
         }
+        self.segments_meet(from, to, (low, high))
+    }
+
+    /// [`WallIndex::step_meets_a_wall`] for finite ends `from != to` whose box `low..high` the
+    /// clear cells leave to the segments.
+    #[inline(never)]
+    fn segments_meet(&self, from: Vec2, to: Vec2, (low, high): (Vec2, Vec2)) -> bool {
         let segments = &self.segments;
         let meets = |index: u32| {
             segments
