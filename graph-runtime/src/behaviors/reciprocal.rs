@@ -281,10 +281,11 @@ fn wall_lines(
     settings: &ReciprocalSettings,
     lines: &mut OrcaLines,
 ) {
-    if walls.is_empty() {
+    let p = vehicle.position;
+    // Most of a crowd is often far from every wall: two comparisons, no search.
+    if walls.is_empty() || !walls.may_reach(p, reach) {
         return;
     }
-    let p = vehicle.position;
     let mut buffer = [WallPoint::default(); MAX_RECIPROCAL_WALLS];
     // Nearest first, the lower segment index on a tie: an edge the nearer ones already
     // keep out gives no half-plane.

@@ -42,15 +42,15 @@ pub(super) struct ClearCells {
 }
 
 impl ClearCells {
-    /// The cells over `segments` (all finite), no larger than `grid`'s; `None` without
-    /// segments, when the extent gives no usable cell size, or when the segments' boxes cover
-    /// more cells than [`MOST_CELLS_COVERED`] allows.
-    pub(super) fn new(segments: &[(Vec2, Vec2)], grid: Option<&WallGrid>) -> Option<Self> {
+    /// The cells over `segments` (all finite, their box `(min, max)`), no larger than `grid`'s;
+    /// `None` without segments, when the extent gives no usable cell size, or when the
+    /// segments' boxes cover more cells than [`MOST_CELLS_COVERED`] allows.
+    pub(super) fn new(
+        segments: &[(Vec2, Vec2)],
+        (min, max): (Vec2, Vec2),
+        grid: Option<&WallGrid>,
+    ) -> Option<Self> {
         let grid = grid?;
-        let (min, max) = segments.iter().fold(
-            (Vec2::INFINITY, Vec2::NEG_INFINITY),
-            |(min, max), &(a, b)| (min.min(a).min(b), max.max(a).max(b)),
-        );
         let extent = max - min;
         // No larger than the walls' grid's (half a mean segment): cells about as fine as the
         // walls are dense.
@@ -213,7 +213,8 @@ mod tests {
     fn cells_away_from_the_walls_are_marked_and_answer_steps_inside_them() {
         let segments = square(Vec2::ZERO, 10.0);
         let grid = WallGrid::new(&segments);
-        let cells = ClearCells::new(&segments, grid.as_ref()).expect("cells");
+        let bounds = (Vec2::splat(-10.0), Vec2::splat(10.0));
+        let cells = ClearCells::new(&segments, bounds, grid.as_ref()).expect("cells");
         assert_eq!((cells.columns, cells.rows), (65, 65));
         assert!((cells.cell - 20.0 / 62.0).abs() < 1e-6);
         // Inside: a step at the centre; outside: a step past the box, and one beside it.

@@ -110,6 +110,9 @@ pub struct WallIndex {
     /// Where a short step meets no wall (`clear.rs`): the first test of
     /// [`WallIndex::step_meets_a_wall`].
     clear: Option<ClearCells>,
+    /// The box of every segment, `(min, max)` (`(+∞, -∞)` without segments): a point farther
+    /// from it than a query's reach finds no segment ([`WallIndex::may_reach`]).
+    bounds: (Vec2, Vec2),
     /// The largest absolute coordinate of any segment (`0` without segments): how large a
     /// rounding of a point on a segment can be.
     magnitude: f32,
@@ -135,11 +138,17 @@ impl WallIndex {
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         let few = FewBoxes::new(&segments);
-        let clear = ClearCells::new(&segments, grid.as_ref());
-        let magnitude = segments
-            .iter()
-            .map(|(a, b)| a.abs().max(b.abs()).max_element())
-            .fold(0.0, f32::max);
+        let bounds = segments.iter().fold(
+            (Vec2::INFINITY, Vec2::NEG_INFINITY),
+            |(min, max), &(a, b)| (min.min(a).min(b), max.max(a).max(b)),
+        );
+        let clear = ClearCells::new(&segments, bounds, grid.as_ref());
+        // The largest `|x|` of a set is the larger of its least's and its greatest's.
+        let magnitude = if segments.is_empty() {
+            0.0
+        } else {
+            bounds.0.abs().max(bounds.1.abs()).max_element()
+        };
         Self {
             segments,
             links,
@@ -148,6 +157,7 @@ impl WallIndex {
             grid,
             few,
             clear,
+            bounds,
             magnitude,
         }
     }
@@ -316,6 +326,27 @@ impl WallIndex {
         found
     }
 
+    /// Whether a nearest-point query within `radius` of `point` may find a segment: `false`
+    /// only where none of [`WallIndex::nearest`], [`WallIndex::nearest_several`] and their
+    /// kin can (the point lies beyond the query's reach from the box of every segment along an
+    /// axis). Two comparisons, for the agents of a crowd away from its walls.
+    #[inline]
+    pub(crate) fn may_reach(&self, point: Vec2, radius: f32) -> bool {
+        !self.beyond_bounds(point, Reach::new(radius, self.magnitude))
+    }
+
+    /// Whether `point` lies farther than `reach.beyond` from the box of all the segments along
+    /// an axis, so that every segment's box does too and the box test of every query (`offer`,
+    /// `few.rs`) turns every segment away: a segment's `min` is no less than the bounds' and
+    /// rounding keeps order, so `min - point` is no less for the segment than for the bounds
+    /// (`point - max` likewise), bit for bit as the box test computes it.
+    #[inline]
+    fn beyond_bounds(&self, point: Vec2, reach: Reach) -> bool {
+        let (min, max) = self.bounds;
+        let outside = (min - point).max(point - max);
+        outside.cmpgt(Vec2::splat(reach.beyond)).any()
+    }
+
     /// The search of [`WallIndex::nearest_several`], its points with their distances, in
     /// ascending squared distance (the lower segment on a tie).
     fn nearest_found<'a>(
@@ -329,6 +360,9 @@ impl WallIndex {
             return &mut [];
         }
         let reach = Reach::new(radius, self.magnitude);
+        if self.beyond_bounds(point, reach) {
+            return &mut [];
+        }
         // While searching, `distance` holds the squared distance; `out[..count]` stays sorted.
         let mut count = 0_usize;
         match (&self.few, &self.grid) {

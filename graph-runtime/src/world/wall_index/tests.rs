@@ -141,6 +141,62 @@ fn empty_and_non_finite_input_answer_nothing() {
     assert_eq!(index.nearest(Vec2::ZERO, f32::NAN), None);
 }
 
+/// A point farther than the radius from the box of all the walls along an axis finds none
+/// without a search; at the radius exactly, along an axis or both, the search still runs and
+/// finds what it finds. A square from (10, 10) to (40, 40) and a radius of 12, by hand.
+#[test]
+fn a_point_beyond_the_walls_box_finds_no_wall_without_a_search() {
+    let square = Wall::polygon(vec![
+        v(10.0, 10.0),
+        v(40.0, 10.0),
+        v(40.0, 40.0),
+        v(10.0, 40.0),
+    ]);
+    let index = WallIndex::new(&[square]);
+    let mut buffer = [WallPoint::default(); 4];
+    // 15 to the right of the box, and 13 above it: out of reach.
+    for point in [v(55.0, 25.0), v(25.0, 53.0), v(-3.0, -3.0)] {
+        assert!(!index.may_reach(point, 12.0), "{point}");
+        assert!(index.nearest_several(point, 12.0, &mut buffer).is_empty());
+        assert_eq!(index.nearest(point, 12.0), None);
+    }
+    // 10 to the right: segment 1, (40, 10) to (40, 40), at (40, 25).
+    assert!(index.may_reach(v(50.0, 25.0), 12.0));
+    let near = index.nearest(v(50.0, 25.0), 12.0).expect("near");
+    assert_eq!(
+        (near.segment, near.point, near.distance),
+        (1, v(40.0, 25.0), 10.0)
+    );
+    // 12 to the right: the radius is inclusive, so the same segment at 12.
+    assert!(index.may_reach(v(52.0, 25.0), 12.0));
+    assert_eq!(
+        index.nearest(v(52.0, 25.0), 12.0).map(|n| n.distance),
+        Some(12.0)
+    );
+    // 12 from the box along both axes: the search runs (the corner is 12√2 away) and finds
+    // nothing.
+    assert!(index.may_reach(v(52.0, 52.0), 12.0));
+    assert_eq!(index.nearest(v(52.0, 52.0), 12.0), None);
+    // Beside the box at every offset from 11.99 to 12.01 of the radius, in steps of about
+    // 1e-6, and at coordinates a thousand times larger: the same answers as a scan.
+    for scale in [1.0_f32, 1000.0] {
+        let big = Wall::polygon(
+            [v(10.0, 10.0), v(40.0, 10.0), v(40.0, 40.0), v(10.0, 40.0)]
+                .map(|p| p * scale)
+                .to_vec(),
+        );
+        let index = WallIndex::new(&[big]);
+        let radius = 12.0 * scale;
+        for k in -10_000..=10_000 {
+            let gap = radius * (1.0 + k as f32 * 1e-6);
+            let point = v(40.0 * scale + gap, 25.0 * scale);
+            let found = index.nearest(point, radius).map(|n| n.segment);
+            assert_eq!(found, brute_nearest(&index, point, radius).map(|(_, i)| i));
+            assert!(index.may_reach(point, radius) || found.is_none());
+        }
+    }
+}
+
 fn walls_strategy(
     coordinate: impl Strategy<Value = f32> + Clone,
 ) -> impl Strategy<Value = Vec<Wall>> {
@@ -208,6 +264,11 @@ fn check_index_against_brute_force(index: &WallIndex, probes: &[(Vec2, Vec2, f32
             .filter(|&(squared, _)| squared <= radius * radius)
             .collect();
         all.sort_by(|x, y| x.partial_cmp(y).expect("finite"));
+        // A point the bounds say is out of reach has no segment within the radius.
+        assert!(
+            index.may_reach(from, radius) || all.is_empty(),
+            "{from} within {radius}: {all:?} though out of reach"
+        );
         let mut expected: Vec<usize> = all.iter().take(3).map(|&(_, i)| i).collect();
         expected.sort_unstable();
         let mut buffer = [WallPoint::default(); 3];
