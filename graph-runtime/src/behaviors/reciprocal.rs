@@ -304,7 +304,10 @@ fn wall_lines(
         let around = walls.around(contact.segment);
         let side = match walls.wall_of(contact.segment) {
             Some((wall, Some(interior_left))) => {
+                // Only the contacts before this one have decided a side.
                 let decided = sides
+                    .get(..at)
+                    .unwrap_or_default()
                     .iter()
                     .find(|&&(w, _)| w == wall)
                     .map(|&(_, side)| side);
