@@ -6,7 +6,7 @@ use glam::Vec2;
 use super::orca_lines::{OrcaLine, det};
 use crate::Vehicle;
 use crate::math::{TINY, normalize};
-use crate::world::{Obstacle, has_direction};
+use crate::world::{EdgeTurns, Obstacle, SegmentTurns, has_direction};
 
 /// `1 / horizon` and `1 / dt`, the scales of a velocity obstacle, worked out once for all of
 /// an agent's neighbors: worked out for each, the division lay on every neighbor's critical
@@ -309,9 +309,22 @@ impl WallEdge {
     /// the side it comes from (behind it along `forward`), or as on the right of `a → b` when
     /// it moves along the line.
     pub fn facing(
+        pose: (Vec2, Vec2),
+        segment: (Vec2, Vec2),
+        around: (Option<Vec2>, Option<Vec2>),
+        side: FacingSide,
+    ) -> Option<Self> {
+        let turns = SegmentTurns::of(segment, around);
+        Self::facing_turned(pose, segment, around, turns, side)
+    }
+
+    /// [`WallEdge::facing`] with the segment's [`SegmentTurns`] worked out beforehand (the wall
+    /// index keeps them): the same edge, bit for bit, without a square root per edge and end.
+    pub(crate) fn facing_turned(
         (p, forward): (Vec2, Vec2),
         (a, b): (Vec2, Vec2),
         (before, after): (Option<Vec2>, Option<Vec2>),
+        turns: SegmentTurns,
         side: FacingSide,
     ) -> Option<Self> {
         if !has_direction((a, b)) {
@@ -330,24 +343,28 @@ impl WallEdge {
             (FacingSide::Right, false) | (FacingSide::Left, true) => return None,
             _ => {}
         }
-        let (a, b, before, after) = if on_right {
-            (a, b, before, after)
+        let (a, b, before, after, turns) = if on_right {
+            (a, b, before, after, turns.ab)
         } else {
-            (b, a, after, before)
+            (b, a, after, before, turns.ba)
         };
+        let EdgeTurns {
+            back,
+            arriving,
+            leaving,
+        } = turns;
         // An open end (or a point too near to give a direction) turns back along the edge.
         let before = before
-            .map(|point| (point, normalize(a - point)))
+            .map(|point| (point, arriving))
             .filter(|&(_, direction)| direction != Vec2::ZERO);
         let after = after
-            .map(|point| (point, normalize(point - b)))
+            .map(|point| (point, leaving))
             .filter(|&(_, direction)| direction != Vec2::ZERO);
-        let back = || normalize(a - b);
         Some(Self {
             a,
             b,
-            before: before.map_or_else(back, |(_, direction)| direction),
-            after: after.map_or_else(back, |(_, direction)| direction),
+            before: before.map_or(back, |(_, direction)| direction),
+            after: after.map_or(back, |(_, direction)| direction),
             a_convex: before.is_none_or(|(point, _)| left_of(point, a, b) >= 0.0),
             b_convex: after.is_none_or(|(point, _)| left_of(a, b, point) >= 0.0),
             before_seen: true,

@@ -332,7 +332,9 @@ fn wall_lines(
         if covered {
             continue;
         }
-        let Some(mut edge) = WallEdge::facing((p, vehicle.forward), segment, around, side) else {
+        let turns = walls.turns(contact.segment);
+        let pose = (p, vehicle.forward);
+        let Some(mut edge) = WallEdge::facing_turned(pose, segment, around, turns, side) else {
             continue;
         };
         let (before, after) = walls.neighbors(contact.segment);
@@ -545,6 +547,138 @@ mod tests {
                     "{at}"
                 );
                 assert_eq!(fallback, listed.fallback, "{at}");
+            }
+        }
+    }
+
+    /// The edge as `WallEdge::facing` made it before the index kept each segment's turns: from
+    /// the points, normalized where they are met.
+    fn edge_from_points(
+        (p, forward): (Vec2, Vec2),
+        (a, b): (Vec2, Vec2),
+        (before, after): (Option<Vec2>, Option<Vec2>),
+        side: FacingSide,
+    ) -> Option<WallEdge> {
+        use crate::math::normalize;
+        let left_of = |a: Vec2, b: Vec2, c: Vec2| super::super::orca_lines::det(a - c, b - a);
+        if a.distance(b) < crate::math::TINY {
+            return None;
+        }
+        let mut at = left_of(a, b, p);
+        if at == 0.0 {
+            at = left_of(a, b, p - forward);
+        }
+        let on_right = if at == 0.0 {
+            side != FacingSide::Left
+        } else {
+            at < 0.0
+        };
+        if matches!(
+            (side, on_right),
+            (FacingSide::Right, false) | (FacingSide::Left, true)
+        ) {
+            return None;
+        }
+        let (a, b, before, after) = if on_right {
+            (a, b, before, after)
+        } else {
+            (b, a, after, before)
+        };
+        let before = before
+            .map(|q| (q, normalize(a - q)))
+            .filter(|&(_, d)| d != Vec2::ZERO);
+        let after = after
+            .map(|q| (q, normalize(q - b)))
+            .filter(|&(_, d)| d != Vec2::ZERO);
+        Some(WallEdge {
+            a,
+            b,
+            before: before.map_or(normalize(a - b), |(_, d)| d),
+            after: after.map_or(normalize(a - b), |(_, d)| d),
+            a_convex: before.is_none_or(|(q, _)| left_of(q, a, b) >= 0.0),
+            b_convex: after.is_none_or(|(q, _)| left_of(a, b, q) >= 0.0),
+            before_seen: true,
+            after_seen: true,
+        })
+    }
+
+    /// The bits of an edge's vectors and flags, so that `-0.0` and `0.0` differ.
+    fn bits(edge: Option<WallEdge>) -> Option<([u32; 8], [bool; 4])> {
+        edge.map(|e| {
+            let [ax, ay, bx, by] = [e.a.x, e.a.y, e.b.x, e.b.y].map(f32::to_bits);
+            let [cx, cy, dx, dy] = [e.before.x, e.before.y, e.after.x, e.after.y].map(f32::to_bits);
+            (
+                [ax, ay, bx, by, cx, cy, dx, dy],
+                [e.a_convex, e.b_convex, e.before_seen, e.after_seen],
+            )
+        })
+    }
+
+    /// An open vertical wall from (7.5, 0) to (7.5, 0.5), an agent at (8, 0.25) on its right
+    /// (`det((-0.5, -0.25), (0, 0.5)) = -0.25`): the edge runs `a → b` and turns back at both
+    /// open ends along `normalize(a - b) = (0, -1)` with a positive zero (`7.5 - 7.5`), not the
+    /// negation of `normalize(b - a) = (0, 1)`, whose zero is negative.
+    #[test]
+    fn an_open_end_turns_back_with_the_bits_of_its_own_subtraction() {
+        let wall = crate::Wall::polyline(vec![Vec2::new(7.5, 0.0), Vec2::new(7.5, 0.5)]);
+        let index = crate::WallIndex::new(&[wall]);
+        let segment = index.segments()[0];
+        let pose = (Vec2::new(8.0, 0.25), Vec2::X);
+        let turns = index.turns(0);
+        let edge = WallEdge::facing_turned(pose, segment, (None, None), turns, FacingSide::Either)
+            .expect("faces the agent");
+        assert_eq!((edge.a, edge.b), segment);
+        for end in [edge.before, edge.after] {
+            assert_eq!(end.to_array().map(f32::to_bits), [0, (-1.0_f32).to_bits()]);
+        }
+    }
+
+    proptest::proptest! {
+        /// The turns the wall index keeps per segment give the very edges the points give,
+        /// bit for bit, from either side, for open and closed walls with repeated and nearly
+        /// repeated points, agents anywhere and agents on a segment's line.
+        #[test]
+        fn edges_from_the_index_turns_are_the_edges_from_the_points(
+            walls in proptest::collection::vec(
+                (
+                    proptest::collection::vec((-20_i8..20, -20_i8..20, 0_u8..4), 2..6),
+                    proptest::bool::ANY,
+                ),
+                1..4,
+            ),
+            agents in proptest::collection::vec((-60.0_f32..60.0, -60.0_f32..60.0, 0.0_f32..1.0), 1..6),
+        ) {
+            // Coordinates of half units, a point now and then a hair off the last.
+            let walls: Vec<crate::Wall> = walls
+                .into_iter()
+                .map(|(points, closed)| crate::Wall {
+                    points: points
+                        .into_iter()
+                        .map(|(x, y, nudge)| {
+                            let hair = if nudge == 0 { 1e-7 } else { 0.0 };
+                            Vec2::new(f32::from(x) * 0.5 + hair, f32::from(y) * 0.5)
+                        })
+                        .collect(),
+                    closed,
+                })
+                .collect();
+            let index = crate::WallIndex::new(&walls);
+            for (segment, &(a, b)) in index.segments().iter().enumerate() {
+                let around = index.around(segment);
+                let turns = index.turns(segment);
+                for &(x, y, t) in &agents {
+                    // Anywhere, and on the segment's line (its `forward` then decides).
+                    for p in [Vec2::new(x, y), a + (b - a) * t] {
+                        let forward = Vec2::new(y, -x).normalize_or(Vec2::X);
+                        for side in [FacingSide::Either, FacingSide::Right, FacingSide::Left] {
+                            let turned = WallEdge::facing_turned((p, forward), (a, b), around, turns, side);
+                            let points = edge_from_points((p, forward), (a, b), around, side);
+                            proptest::prop_assert_eq!(bits(turned), bits(points), "{} {} {:?}", segment, p, side);
+                            let facing = WallEdge::facing((p, forward), (a, b), around, side);
+                            proptest::prop_assert_eq!(bits(facing), bits(points));
+                        }
+                    }
+                }
             }
         }
     }

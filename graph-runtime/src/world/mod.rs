@@ -22,7 +22,9 @@ pub use jump::{Gap, JumpLink};
 pub use obstacle::Obstacle;
 pub use path::{Path, Projection};
 pub use rect::Rect;
-pub(crate) use segment::{facing_normal, has_direction, nearest_on_segment};
+pub(crate) use segment::{
+    EdgeTurns, SegmentTurns, facing_normal, has_direction, nearest_on_segment,
+};
 pub use solid::WALL_SKIN;
 pub use surroundings::World;
 pub use wall::Wall;

@@ -1,7 +1,7 @@
 //! Segment geometry that walls, paths and the flow-field brush share: the nearest point of a
 //! segment, where a ray crosses one, and the normal facing a ray.
 
-use crate::math::TINY;
+use crate::math::{TINY, normalize};
 use glam::Vec2;
 
 /// The first crossing of the ray `origin + t * d`, `0 <= t <= 1`, with segment `a → b`: `t`.
@@ -57,6 +57,51 @@ pub(crate) fn facing_normal(origin: Vec2, d: Vec2, a: Vec2, b: Vec2) -> Vec2 {
         -normal
     } else {
         normal
+    }
+}
+
+/// A wall segment's unit directions as Reciprocal's wall edges take them, seen either way
+/// round (`ab` from `a` to `b`, `ba` from `b` to `a`): worked out once per segment when the
+/// walls are indexed, not for every agent near the segment every tick. Each way has its own
+/// (a negated direction is not always the same bits: `0.0 - 0.0` is `+0.0` either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct SegmentTurns {
+    /// Seen from `a` to `b`.
+    pub(crate) ab: EdgeTurns,
+    /// Seen from `b` to `a`.
+    pub(crate) ba: EdgeTurns,
+}
+
+/// The directions of an edge `a → b` whose wall comes from `before` and goes on to `after`
+/// (`Vec2::ZERO` at an open end, or where a piece is too short to have one: [`normalize`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct EdgeTurns {
+    /// `normalize(a - b)`, back along the edge.
+    pub(crate) back: Vec2,
+    /// `normalize(a - before)`, the wall arriving at `a`.
+    pub(crate) arriving: Vec2,
+    /// `normalize(after - b)`, the wall leaving `b`.
+    pub(crate) leaving: Vec2,
+}
+
+impl EdgeTurns {
+    fn of((a, b): (Vec2, Vec2), (before, after): (Option<Vec2>, Option<Vec2>)) -> Self {
+        Self {
+            back: normalize(a - b),
+            arriving: before.map_or(Vec2::ZERO, |point| normalize(a - point)),
+            leaving: after.map_or(Vec2::ZERO, |point| normalize(point - b)),
+        }
+    }
+}
+
+impl SegmentTurns {
+    /// The turns of segment `(a, b)` whose wall has point `before` before `a` and `after` after
+    /// `b` (`None` at an open end).
+    pub(crate) fn of((a, b): (Vec2, Vec2), (before, after): (Option<Vec2>, Option<Vec2>)) -> Self {
+        Self {
+            ab: EdgeTurns::of((a, b), (before, after)),
+            ba: EdgeTurns::of((b, a), (after, before)),
+        }
     }
 }
 

@@ -17,7 +17,7 @@ mod meets;
 pub use answers::{WallHit, WallPoint};
 
 use super::Wall;
-use super::segment::{facing_normal, has_direction};
+use super::segment::{SegmentTurns, facing_normal, has_direction};
 use super::wall_grid::WallGrid;
 use crate::math::TINY;
 use answers::{Reach, consider, offer, offer_near};
@@ -64,6 +64,22 @@ fn link_along(segments: &[(Vec2, Vec2)], links: &mut [[u32; 2]], first: usize, c
     }
 }
 
+/// [`WallIndex::around`] over `segments` linked by `links`: the far ends of the segments
+/// before and after `segment` along its wall.
+fn around_in(
+    segments: &[(Vec2, Vec2)],
+    links: &[[u32; 2]],
+    segment: usize,
+) -> (Option<Vec2>, Option<Vec2>) {
+    let [before, after] = links.get(segment).copied().unwrap_or([NO_SEGMENT; 2]);
+    let point = |link: u32, end: fn(&(Vec2, Vec2)) -> Vec2| {
+        (link != NO_SEGMENT)
+            .then(|| segments.get(link as usize).map(end))
+            .flatten()
+    };
+    (point(before, |s| s.0), point(after, |s| s.1))
+}
+
 /// Which way round a closed wall runs: its interior lies on the left of each of its segments
 /// `a → b` when its points go counterclockwise (a positive shoelace area). `None` for an open
 /// wall, or a closed one without area.
@@ -101,6 +117,9 @@ pub struct WallIndex {
     /// Per segment, its wall's index and, for a closed wall with area, whether the wall's
     /// interior lies on the left of the segment.
     walls: Vec<(u32, Option<bool>)>,
+    /// Per segment, its directions and its wall's at its ends, either way round
+    /// (`SegmentTurns`).
+    turns: Vec<SegmentTurns>,
     tree: Tree,
     /// For short queries; `None` without segments.
     grid: Option<WallGrid>,
@@ -135,6 +154,12 @@ impl WallIndex {
             let side = interior_on_left(wall);
             of_wall.resize(segments.len(), (index as u32, side));
         }
+        let turns = (0..segments.len())
+            .map(|segment| {
+                let ends = segments.get(segment).copied().unwrap_or_default();
+                SegmentTurns::of(ends, around_in(&segments, &links, segment))
+            })
+            .collect();
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
         let few = FewBoxes::new(&segments);
@@ -153,6 +178,7 @@ impl WallIndex {
             segments,
             links,
             walls: of_wall,
+            turns,
             tree,
             grid,
             few,
@@ -183,11 +209,13 @@ impl WallIndex {
     /// The wall's points just before segment `segment`'s first point and just after its
     /// second, where its wall goes on: the far ends of [`WallIndex::neighbors`].
     pub fn around(&self, segment: usize) -> (Option<Vec2>, Option<Vec2>) {
-        let (before, after) = self.neighbors(segment);
-        let point = |link: Option<usize>, end: fn(&(Vec2, Vec2)) -> Vec2| {
-            link.and_then(|link| self.segments.get(link)).map(end)
-        };
-        (point(before, |s| s.0), point(after, |s| s.1))
+        around_in(&self.segments, &self.links, segment)
+    }
+
+    /// Segment `segment`'s directions and its wall's at its ends, as [`SegmentTurns::of`]
+    /// gives them from the segment and [`WallIndex::around`] (all `Vec2::ZERO` past the last).
+    pub(crate) fn turns(&self, segment: usize) -> SegmentTurns {
+        self.turns.get(segment).copied().unwrap_or_default()
     }
 
     /// The indexed segments `(a, b)`, in wall order.
