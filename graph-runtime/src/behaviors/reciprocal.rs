@@ -551,55 +551,32 @@ mod tests {
         }
     }
 
-    /// The edge as `WallEdge::facing` made it before the index kept each segment's turns: from
-    /// the points, normalized where they are met.
-    fn edge_from_points(
-        (p, forward): (Vec2, Vec2),
+    /// The ends an edge of segment `(a, b)` must have, from the points as `WallEdge::facing`
+    /// used them before the index kept each segment's turns: the edge runs `a → b` or `b → a`,
+    /// its wall's point before its first point is `before` or `after` accordingly, each
+    /// direction normalized from the points where they are met, and an open end (or a point
+    /// too near to give a direction) turns back along the edge.
+    fn ends_from_points(
+        edge: &WallEdge,
         (a, b): (Vec2, Vec2),
         (before, after): (Option<Vec2>, Option<Vec2>),
-        side: FacingSide,
-    ) -> Option<WallEdge> {
+    ) -> [Vec2; 2] {
         use crate::math::normalize;
-        let left_of = |a: Vec2, b: Vec2, c: Vec2| super::super::orca_lines::det(a - c, b - a);
-        if a.distance(b) < crate::math::TINY {
-            return None;
-        }
-        let mut at = left_of(a, b, p);
-        if at == 0.0 {
-            at = left_of(a, b, p - forward);
-        }
-        let on_right = if at == 0.0 {
-            side != FacingSide::Left
+        let (before, after) = if (edge.a, edge.b) == (a, b) {
+            (before, after)
         } else {
-            at < 0.0
+            (after, before)
         };
-        if matches!(
-            (side, on_right),
-            (FacingSide::Right, false) | (FacingSide::Left, true)
-        ) {
-            return None;
-        }
-        let (a, b, before, after) = if on_right {
-            (a, b, before, after)
-        } else {
-            (b, a, after, before)
-        };
-        let before = before
-            .map(|q| (q, normalize(a - q)))
-            .filter(|&(_, d)| d != Vec2::ZERO);
-        let after = after
-            .map(|q| (q, normalize(q - b)))
-            .filter(|&(_, d)| d != Vec2::ZERO);
-        Some(WallEdge {
-            a,
-            b,
-            before: before.map_or(normalize(a - b), |(_, d)| d),
-            after: after.map_or(normalize(a - b), |(_, d)| d),
-            a_convex: before.is_none_or(|(q, _)| left_of(q, a, b) >= 0.0),
-            b_convex: after.is_none_or(|(q, _)| left_of(a, b, q) >= 0.0),
-            before_seen: true,
-            after_seen: true,
-        })
+        let back = normalize(edge.a - edge.b);
+        let turn = |direction: Vec2| Some(direction).filter(|&d| d != Vec2::ZERO);
+        [
+            before
+                .and_then(|q| turn(normalize(edge.a - q)))
+                .unwrap_or(back),
+            after
+                .and_then(|q| turn(normalize(q - edge.b)))
+                .unwrap_or(back),
+        ]
     }
 
     /// The bits of an edge's vectors and flags, so that `-0.0` and `0.0` differ.
@@ -617,19 +594,29 @@ mod tests {
     /// An open vertical wall from (7.5, 0) to (7.5, 0.5), an agent at (8, 0.25) on its right
     /// (`det((-0.5, -0.25), (0, 0.5)) = -0.25`): the edge runs `a → b` and turns back at both
     /// open ends along `normalize(a - b) = (0, -1)` with a positive zero (`7.5 - 7.5`), not the
-    /// negation of `normalize(b - a) = (0, 1)`, whose zero is negative.
+    /// negation of `normalize(b - a) = (0, 1)`, whose zero is negative. From (7, 0.25), on its
+    /// left (`det((0.5, -0.25), (0, 0.5)) = 0.25`), it runs `b → a` and turns back along
+    /// `(0, 1)`, again with a positive zero.
     #[test]
     fn an_open_end_turns_back_with_the_bits_of_its_own_subtraction() {
         let wall = crate::Wall::polyline(vec![Vec2::new(7.5, 0.0), Vec2::new(7.5, 0.5)]);
         let index = crate::WallIndex::new(&[wall]);
         let segment = index.segments()[0];
-        let pose = (Vec2::new(8.0, 0.25), Vec2::X);
         let turns = index.turns(0);
-        let edge = WallEdge::facing_turned(pose, segment, (None, None), turns, FacingSide::Either)
-            .expect("faces the agent");
-        assert_eq!((edge.a, edge.b), segment);
-        for end in [edge.before, edge.after] {
-            assert_eq!(end.to_array().map(f32::to_bits), [0, (-1.0_f32).to_bits()]);
+        let (a, b) = segment;
+        for (x, (from, to), y) in [(8.0, (a, b), -1.0_f32), (7.0, (b, a), 1.0)] {
+            let pose = (Vec2::new(x, 0.25), Vec2::X);
+            let edge =
+                WallEdge::facing_turned(pose, segment, (None, None), turns, FacingSide::Either)
+                    .expect("faces the agent");
+            assert_eq!((edge.a, edge.b), (from, to));
+            for end in [edge.before, edge.after] {
+                assert_eq!(
+                    end.to_array().map(f32::to_bits),
+                    [0, y.to_bits()],
+                    "from {x}"
+                );
+            }
         }
     }
 
@@ -672,10 +659,16 @@ mod tests {
                         let forward = Vec2::new(y, -x).normalize_or(Vec2::X);
                         for side in [FacingSide::Either, FacingSide::Right, FacingSide::Left] {
                             let turned = WallEdge::facing_turned((p, forward), (a, b), around, turns, side);
-                            let points = edge_from_points((p, forward), (a, b), around, side);
-                            proptest::prop_assert_eq!(bits(turned), bits(points), "{} {} {:?}", segment, p, side);
                             let facing = WallEdge::facing((p, forward), (a, b), around, side);
-                            proptest::prop_assert_eq!(bits(facing), bits(points));
+                            proptest::prop_assert_eq!(bits(turned), bits(facing));
+                            if let Some(edge) = turned {
+                                let ends = ends_from_points(&edge, (a, b), around);
+                                proptest::prop_assert_eq!(
+                                    [edge.before, edge.after].map(|v| v.to_array().map(f32::to_bits)),
+                                    ends.map(|v| v.to_array().map(f32::to_bits)),
+                                    "{} {} {:?}", segment, p, side
+                                );
+                            }
                         }
                     }
                 }
