@@ -177,8 +177,8 @@ fn a_point_beyond_the_walls_box_finds_no_wall_without_a_search() {
     // nothing.
     assert!(index.may_reach(v(52.0, 52.0), 12.0));
     assert_eq!(index.nearest(v(52.0, 52.0), 12.0), None);
-    // Beside the box at every offset from 11.99 to 12.01 of the radius, in steps of about
-    // 1e-6, and at coordinates a thousand times larger: the same answers as a scan.
+    // Beside the box at every gap from 0.99 to 1.01 of the radius, in steps of a millionth
+    // of it, and at coordinates a thousand times larger: the same answers as a scan.
     for scale in [1.0_f32, 1000.0] {
         let big = Wall::polygon(
             [v(10.0, 10.0), v(40.0, 10.0), v(40.0, 40.0), v(10.0, 40.0)]
