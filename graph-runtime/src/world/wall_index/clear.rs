@@ -69,13 +69,13 @@ impl ClearCells {
             }
             cell *= 1.5;
         };
-        let cells = columns as usize * rows as usize;
-        let mut clear = vec![u64::MAX; cells.div_ceil(64)];
+        let count = columns as usize * rows as usize;
+        let mut clear = vec![u64::MAX; count.div_ceil(64)];
         // No bits past the last cell.
         if let Some(last) = clear.last_mut()
-            && !cells.is_multiple_of(64)
+            && !count.is_multiple_of(64)
         {
-            *last = (1 << (cells % 64)) - 1;
+            *last = (1 << (count % 64)) - 1;
         }
         let mut cells = Self {
             origin: min - Vec2::splat(cell),
@@ -83,7 +83,7 @@ impl ClearCells {
             inverse,
             columns,
             rows,
-            clear: Vec::new(),
+            clear,
             min,
             max,
         };
@@ -103,13 +103,12 @@ impl ClearCells {
             for row in bottom..=top {
                 for column in first..=last {
                     let at = (row * columns + column) as usize;
-                    if let Some(word) = clear.get_mut(at / 64) {
+                    if let Some(word) = cells.clear.get_mut(at / 64) {
                         *word &= !(1 << (at % 64));
                     }
                 }
             }
         }
-        cells.clear = clear;
         Some(cells)
     }
 

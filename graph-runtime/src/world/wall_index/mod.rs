@@ -154,11 +154,10 @@ impl WallIndex {
             let side = interior_on_left(wall);
             of_wall.resize(segments.len(), (index as u32, side));
         }
-        let turns = (0..segments.len())
-            .map(|segment| {
-                let ends = segments.get(segment).copied().unwrap_or_default();
-                SegmentTurns::of(ends, around_in(&segments, &links, segment))
-            })
+        let turns = segments
+            .iter()
+            .enumerate()
+            .map(|(segment, &ends)| SegmentTurns::of(ends, around_in(&segments, &links, segment)))
             .collect();
         let tree = Tree::new(&segments);
         let grid = WallGrid::new(&segments);
