@@ -11,7 +11,7 @@ mod tasks;
 mod warm;
 
 pub(crate) use slots::Slots;
-pub(crate) use split::split_threads;
 pub use split::split_work_as_for;
+pub(crate) use split::{items_per_task, split_threads};
 pub(crate) use tasks::run_tasks;
 pub(crate) use warm::Warm;

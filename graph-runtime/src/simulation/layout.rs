@@ -19,10 +19,18 @@ use rayon::prelude::*;
 
 use crate::Vehicle;
 use crate::compile::TwoParts;
-use crate::pool::Slots;
+use crate::pool::{Slots, items_per_task};
 
-/// Fewest slots per parallel task of a re-sort's gather.
-const MIN_SLOTS_PER_TASK: usize = 4_096;
+/// Fewest slots per parallel task of a re-sort's passes, and most that fewest may be: a share
+/// of the threads between the two ([`items_per_task`]). A task of 1,024 slots copies some
+/// 64 KiB of vehicles, several times a hand-over to a thread of the warm pool (1.6 µs); 4,096,
+/// the fixed minimum before, still cuts 2 threads' passes as it did.
+const SLOTS_PER_TASK: (usize, usize) = (1_024, 4_096);
+
+/// Fewest slots per parallel task of a re-sort's passes over `slots` slots.
+pub(crate) fn slots_per_task(slots: usize) -> usize {
+    items_per_task(slots, SLOTS_PER_TASK.0, SLOTS_PER_TASK.1)
+}
 
 /// From this many agents, states that own heap data are re-sorted in two parts
 /// ([`Layout::resort`]): their plain data in parallel, what they own by pointer on one thread.
@@ -106,6 +114,7 @@ impl Layout {
         (states, spare): (&mut Vec<T>, &mut Vec<T>),
     ) {
         let agents = self.order.len();
+        let least = slots_per_task(agents);
         if vehicles.len() != agents
             || clocks.len() != agents
             || states.len() != agents
@@ -154,7 +163,7 @@ impl Layout {
         // states are moved in cycles.
         let all_plain = if spare.len() == agents {
             (arrays.zip(spare.par_iter_mut()).zip(source.par_iter()))
-                .with_min_len(MIN_SLOTS_PER_TASK)
+                .with_min_len(least)
                 .map(|((arrays, state), &old)| {
                     let old = old as usize;
                     gather(arrays, old);
@@ -167,7 +176,7 @@ impl Layout {
                 .reduce(|| true, |a, b| a && b)
         } else {
             (arrays.zip(source.par_iter()))
-                .with_min_len(MIN_SLOTS_PER_TASK)
+                .with_min_len(least)
                 .for_each(|(arrays, &old)| gather(arrays, old as usize));
             false
         };
@@ -193,7 +202,7 @@ impl Layout {
         }
         // Each agent's slot: where its old slot went.
         (self.slot_of.par_iter_mut())
-            .with_min_len(MIN_SLOTS_PER_TASK)
+            .with_min_len(least)
             .for_each(|slot| {
                 if let Some(target) = targets.get(*slot as usize) {
                     *slot = target.load(Ordering::Relaxed);
@@ -220,8 +229,9 @@ fn listed_in_full<'a>(
     // slots' writing-back were most of a 1,000,000-agent re-sort's serial time.)
     // Each old slot's new slot, written below for every old slot listed.
     let targets = targets.sized(agents, 0);
+    let least = slots_per_task(agents);
     let listed = (sources.par_iter().enumerate())
-        .with_min_len(MIN_SLOTS_PER_TASK)
+        .with_min_len(least)
         .all(|(slot, &old)| {
             let target = targets.get(old as usize);
             target.inspect(|target| target.store(slot as u32, Ordering::Relaxed));
@@ -233,7 +243,7 @@ fn listed_in_full<'a>(
     }
     // Whether it is a permutation, and the first and last slot that move.
     let (permutation, first, last) = (sources.par_iter().enumerate())
-        .with_min_len(MIN_SLOTS_PER_TASK)
+        .with_min_len(least)
         .map(|(slot, &old)| {
             let back = targets.get(old as usize).map(|t| t.load(Ordering::Relaxed));
             let moves = old as usize != slot;

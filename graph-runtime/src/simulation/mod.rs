@@ -46,9 +46,6 @@ const CELL_ORDER_MIN_AGENTS: usize = 8_192;
 /// out, not measured apart), and the tick itself is no slower (`BENCHMARKS.md`, issue 15).
 /// The order never changes a result.
 const RESORT_EVERY: u64 = 8;
-/// Fewest agents per parallel task of looking up the slots a re-sort into the tree's order
-/// takes its agents from.
-const RESORT_MIN_SLOTS_PER_TASK: usize = 4_096;
 
 /// One group of agents at run time.
 #[derive(Clone, Debug)]
@@ -301,7 +298,7 @@ impl Simulation {
             // Each agent's slot, on every thread (on one, 10-15 µs of a 10,000-agent tick).
             self.resort_sources.resize(agents.len(), 0);
             let every = (self.resort_sources.par_iter_mut().zip(agents))
-                .with_min_len(RESORT_MIN_SLOTS_PER_TASK)
+                .with_min_len(layout::slots_per_task(agents.len()))
                 .all(|(source, &agent)| {
                     let slot = layout.slot(agent as usize);
                     slot.inspect(|&slot| *source = slot as u32).is_some()
