@@ -24,10 +24,11 @@ pub(crate) fn split_threads() -> usize {
 /// Fewest items of a pass over `items` per parallel task (rayon's `with_min_len`) for passes
 /// whose item costs some nanoseconds (copying a vehicle and its state, writing a slot): an
 /// even share of the threads [`split_threads`] cuts for, no fewer than `least` and no more
-/// than `most`. Rayon halves a pass while a half keeps at least that many, so a pass over
-/// `items` runs in up to the largest power of two no greater than the threads (16 on 16,
-/// 2 on 2 or 3), fewer where `least` stops it first. A fixed minimum of 4,096 ran a re-sort of
-/// 10,000 agents in 2 tasks on any pool: on 16 threads, 14 of them waited it out.
+/// than `most`. Rayon halves a pass while a half keeps at least the minimum (and its own
+/// splitting allows), so with an even share a pass runs in the largest power of two no greater
+/// than the threads (16 on 16, 2 on 2 or 3); `least` stops a small pass sooner, and where
+/// `most` holds a large one's minimum down rayon may cut it finer. A fixed minimum of 4,096 ran
+/// a re-sort of 10,000 agents in 2 tasks on any pool: on 16 threads, 14 of them waited it out.
 pub(crate) fn items_per_task(items: usize, least: usize, most: usize) -> usize {
     items.div_ceil(split_threads().max(1)).min(most).max(least)
 }
