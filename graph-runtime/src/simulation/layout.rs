@@ -21,15 +21,17 @@ use crate::Vehicle;
 use crate::compile::TwoParts;
 use crate::pool::{Slots, items_per_task};
 
-/// Fewest slots per parallel task of a re-sort's passes, and most that fewest may be: a share
-/// of the threads between the two ([`items_per_task`]). A task of 1,024 slots copies some
-/// 64 KiB of vehicles, several times a hand-over to a thread of the warm pool (1.6 µs); 4,096,
-/// the fixed minimum before, still cuts 2 threads' passes as it did.
-const SLOTS_PER_TASK: (usize, usize) = (1_024, 4_096);
+/// Fewest slots a parallel task of a re-sort's passes takes, whatever the threads: some 64 KiB
+/// of vehicles copied, several times a hand-over to a thread of the warm pool (1.6 µs).
+const LEAST_SLOTS_PER_TASK: usize = 1_024;
+/// The most that fewest may be: the fixed minimum before it followed the threads, which still
+/// cuts 2 threads' passes as it did.
+const MOST_SLOTS_PER_TASK: usize = 4_096;
 
-/// Fewest slots per parallel task of a re-sort's passes over `slots` slots.
+/// Fewest slots per parallel task of a re-sort's passes over `slots` slots: a share of the
+/// threads between the two bounds ([`items_per_task`]).
 pub(crate) fn slots_per_task(slots: usize) -> usize {
-    items_per_task(slots, SLOTS_PER_TASK.0, SLOTS_PER_TASK.1)
+    items_per_task(slots, LEAST_SLOTS_PER_TASK, MOST_SLOTS_PER_TASK)
 }
 
 /// From this many agents, states that own heap data are re-sorted in two parts
@@ -122,9 +124,12 @@ impl Layout {
         {
             return;
         }
-        let Some((source, targets, moving)) =
-            listed_in_full(sources, agents, &mut self.targets, &mut self.source)
-        else {
+        let Some((source, targets, moving)) = listed_in_full(
+            sources,
+            (agents, least),
+            &mut self.targets,
+            &mut self.source,
+        ) else {
             // Not a permutation of the slots, or one that moves nothing: the layout stays.
             return;
         };
@@ -213,13 +218,14 @@ impl Layout {
 
 /// The whole list of a re-sort of `agents` slots, given the old slots `sources` lists (new
 /// slot `s` takes old slot `sources[s]`): `sources` itself, or in `spill` with the old slots
-/// it leaves out after it in their old order; and each old slot's new slot, in `targets`.
+/// it leaves out after it in their old order; and each old slot's new slot, in `targets`
+/// (each pass in tasks of at least `least` slots).
 /// `None` when `sources` is no re-sort (a slot past the last, or listed twice), or moves
 /// nothing. With them, the slots from the first to the last that moves (all, when `sources`
 /// leaves some out).
 fn listed_in_full<'a>(
     sources: &'a [u32],
-    agents: usize,
+    (agents, least): (usize, usize),
     targets: &'a mut Slots,
     spill: &'a mut Vec<u32>,
 ) -> Option<(&'a [u32], &'a [AtomicU32], std::ops::Range<usize>)> {
@@ -229,7 +235,6 @@ fn listed_in_full<'a>(
     // slots' writing-back were most of a 1,000,000-agent re-sort's serial time.)
     // Each old slot's new slot, written below for every old slot listed.
     let targets = targets.sized(agents, 0);
-    let least = slots_per_task(agents);
     let listed = (sources.par_iter().enumerate())
         .with_min_len(least)
         .all(|(slot, &old)| {
